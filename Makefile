@@ -1,0 +1,45 @@
+# Rivulet — a thin wrapper around meson. See README.md.
+BUILD    ?= _build
+ASAN     ?= _build-asan
+MESON    ?= meson
+XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
+DBUS     := dbus-run-session --
+RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
+
+.PHONY: all deps build run test test-asan test-valgrind bench fuzz clean
+
+all: build
+
+deps:
+	@bash .ci/deps
+
+$(BUILD)/build.ninja:
+	$(MESON) setup $(BUILD) --buildtype=debugoptimized
+
+build: deps $(BUILD)/build.ninja
+	$(MESON) compile -C $(BUILD)
+
+run: build
+	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
+	  echo "No display: running Rivulet under Xvfb (set DISPLAY to see it)."; \
+	  $(RUN_ENV) $(XVFB) $(BUILD)/app/ui/rivulet $(ARGS); \
+	else \
+	  $(RUN_ENV) $(BUILD)/app/ui/rivulet $(ARGS); \
+	fi
+
+test: build
+	@bash .ci/test $(BUILD)
+
+test-asan: deps
+	@[ -f $(ASAN)/build.ninja ] || $(MESON) setup $(ASAN) -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug
+	$(MESON) compile -C $(ASAN)
+	@bash .ci/test $(ASAN) asan
+
+test-valgrind: build
+	@bash .ci/test $(BUILD) valgrind
+
+bench: build
+	@bash tests/bench/run $(BUILD)
+
+clean:
+	rm -rf $(BUILD) $(ASAN) _build-*

@@ -1,0 +1,21 @@
+/* riv-cli.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli subcommands. Each takes the arguments after the subcommand name
+ * (argv[0] is the subcommand) and returns the process exit status.
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+int riv_cli_serve   (int    argc,
+                     char **argv);
+int riv_cli_load    (int    argc,
+                     char **argv);
+int riv_cli_inspect (int    argc,
+                     char **argv);
+
+G_END_DECLS

@@ -1,0 +1,104 @@
+/* riv-client.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One connection to one Gradio-style server (protocol.md). All work is async
+ * on the GMainContext that was thread-default when the client was created.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "riv-config.h"
+#include "riv-job.h"
+#include "riv-types.h"
+
+G_BEGIN_DECLS
+
+#define RIV_CLIENT_ERROR (riv_client_error_quark ())
+typedef enum
+{
+  RIV_CLIENT_ERROR_PROTOCOL,     /* reply does not match the protocol */
+  RIV_CLIENT_ERROR_REJECTED,     /* 4xx, with the server's reason */
+  RIV_CLIENT_ERROR_SERVER,       /* 5xx */
+  RIV_CLIENT_ERROR_QUEUE_FULL,   /* 503 on join */
+  RIV_CLIENT_ERROR_BAD_URL,
+  RIV_CLIENT_ERROR_NOT_GRADIO,   /* the server did not answer /config like Gradio */
+  RIV_CLIENT_ERROR_UNSUPPORTED,  /* unsupported protocol */
+  RIV_CLIENT_ERROR_NO_ENDPOINT,
+  RIV_CLIENT_ERROR_BAD_INPUT,
+  RIV_CLIENT_ERROR_NOT_CONNECTED,
+} RivClientError;
+GQuark riv_client_error_quark (void);
+
+#define RIV_TYPE_CLIENT (riv_client_get_type ())
+G_DECLARE_FINAL_TYPE (RivClient, riv_client, RIV, CLIENT, GObject)
+
+/* Properties: "url" (construct-only), "token", "config" (RivConfig, boxed, read-only),
+ * "stream-state" (RivStreamState), "jobs" (GListModel), "liveness-timeout" (double, s,
+ * default 45: a stream silent that long is declared dead), "join-timeout" (double, s,
+ * default 60), "session-hash" (read-only), "n-pending" (read-only, jobs not yet terminal),
+ * "download-images" (bool, default TRUE).
+ *
+ * Signals: "job-finished" (RivJob *job) when a job reaches a terminal status;
+ * "stream-error" (const char *message) when a stream fails. */
+
+RivClient      *riv_client_new                 (const char           *url);
+/* Validates a user-typed URL: http(s) only, a host, no fragment; normalises
+ * (adds http:// when no scheme, drops trailing '/'). */
+char           *riv_client_normalize_url       (const char           *url,
+                                                GError              **error);
+const char     *riv_client_get_url             (RivClient            *self);
+void            riv_client_set_token           (RivClient            *self,
+                                                const char           *token);
+void            riv_client_connect_async       (RivClient            *self,
+                                                GCancellable         *cancellable,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
+gboolean        riv_client_connect_finish      (RivClient            *self,
+                                                GAsyncResult         *result,
+                                                GError              **error);
+RivConfig      *riv_client_get_config          (RivClient            *self);
+/* Submits one job. data is a JSON array with one value per input (it is
+ * copied; missing values become null, extra ones are an error). Returns the
+ * new job at once (a new reference), which is also appended to "jobs". NULL
+ * with error only for an unknown endpoint or bad data; network failures show
+ * up as the job's status. */
+RivJob         *riv_client_submit              (RivClient            *self,
+                                                const char           *endpoint,
+                                                JsonNode             *data,
+                                                GError              **error);
+/* Asks the server to cancel; the job becomes cancelled when the server answers
+ * (or at once if it had not joined yet). */
+void            riv_client_cancel              (RivClient            *self,
+                                                RivJob               *job);
+void            riv_client_cancel_all          (RivClient            *self);
+/* Removes finished jobs from "jobs"; returns how many. */
+guint           riv_client_clear_finished      (RivClient            *self);
+GListModel     *riv_client_get_jobs            (RivClient            *self);
+RivStreamState  riv_client_get_stream_state    (RivClient            *self);
+guint           riv_client_get_n_pending       (RivClient            *self);
+const char     *riv_client_get_session_hash    (RivClient            *self);
+void            riv_client_set_liveness_timeout (RivClient           *self,
+                                                 double               seconds);
+void            riv_client_set_join_timeout    (RivClient            *self,
+                                                double                seconds);
+void            riv_client_set_download_images (RivClient            *self,
+                                                gboolean              download);
+/* Uploads a file to {P}/upload; returns the server path (FileData "path"). */
+void            riv_client_upload_async        (RivClient            *self,
+                                                GBytes               *contents,
+                                                const char           *filename,
+                                                GCancellable         *cancellable,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
+char           *riv_client_upload_finish       (RivClient            *self,
+                                                GAsyncResult         *result,
+                                                GError              **error);
+/* Cancels all network work; in-flight jobs become cancelled. Idempotent. */
+void            riv_client_close               (RivClient            *self);
+/* Total SSE messages received (all jobs), for statistics. */
+guint64         riv_client_get_n_messages      (RivClient            *self);
+
+G_END_DECLS

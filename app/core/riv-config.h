@@ -1,0 +1,91 @@
+/* riv-config.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A server's /config (protocol.md §1.2) turned into endpoints. Handles Gradio 4
+ * (api_prefix "") and 5/6 ("/gradio_api"), "root", and state components.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+#define RIV_CONFIG_ERROR (riv_config_error_quark ())
+typedef enum
+{
+  RIV_CONFIG_ERROR_INVALID,               /* not JSON / not a Gradio config */
+  RIV_CONFIG_ERROR_UNSUPPORTED_PROTOCOL,  /* ws, sse, unknown */
+} RivConfigError;
+GQuark riv_config_error_quark (void);
+
+typedef struct
+{
+  gint64      id;
+  char       *type;        /* lower-case component type, e.g. "textbox", "slider", "state" */
+  char       *label;       /* props.label, or NULL */
+  JsonObject *props;       /* owned ref, never NULL (empty object when absent) */
+  gboolean    is_state;
+  gboolean    skip_api;
+  /* Convenience extracted from props (has_* tells whether present). */
+  gboolean    has_minimum, has_maximum, has_step;
+  double      minimum, maximum, step;
+  char      **choices;     /* props.choices as display strings, nullable */
+  JsonNode   *value;       /* props.value (default), nullable, owned */
+  int         lines;       /* props.lines for textboxes, 1 when absent */
+} RivComponent;
+
+typedef struct
+{
+  gint64      fn_index;     /* dependency id */
+  char       *api_name;     /* without leading '/', NULL when unnamed */
+  GPtrArray  *inputs;       /* RivComponent* (borrowed from the config); unknown ids get a
+                               synthetic component of type "unknown" */
+  GPtrArray  *outputs;      /* same */
+  gboolean    generator;    /* types.generator */
+  gboolean    batch;
+  gint64      max_batch_size;
+  gboolean    queue;        /* dependency queue, falling back to enable_queue */
+  gboolean    is_public;    /* api_visibility not "private" / show_api */
+  char       *connection;   /* "sse" or "stream", nullable */
+} RivEndpoint;
+
+typedef struct _RivConfig RivConfig;
+
+GType         riv_config_get_type           (void) G_GNUC_CONST;
+#define RIV_TYPE_CONFIG (riv_config_get_type ())
+
+/* base_url: the URL the client connected with (no trailing slash needed). */
+RivConfig    *riv_config_new_from_data      (const char   *data,
+                                             gssize        len,
+                                             const char   *base_url,
+                                             GError      **error);
+RivConfig    *riv_config_ref                (RivConfig    *self);
+void          riv_config_unref              (RivConfig    *self);
+
+/* Effective root: config "root" when non-empty, else base_url; never a trailing '/'. */
+const char   *riv_config_get_root           (RivConfig    *self);
+const char   *riv_config_get_api_prefix     (RivConfig    *self);
+const char   *riv_config_get_protocol       (RivConfig    *self);
+const char   *riv_config_get_version        (RivConfig    *self);   /* nullable */
+const char   *riv_config_get_title          (RivConfig    *self);   /* nullable */
+gboolean      riv_config_get_connect_heartbeat (RivConfig *self);
+guint         riv_config_get_n_endpoints    (RivConfig    *self);
+RivEndpoint  *riv_config_get_endpoint       (RivConfig    *self,
+                                             guint         position);
+/* By api_name (with or without leading '/'), or by fn_index given as decimal text. */
+RivEndpoint  *riv_config_find_endpoint      (RivConfig    *self,
+                                             const char   *name);
+RivComponent *riv_config_get_component      (RivConfig    *self,
+                                             gint64        id);
+/* root + api_prefix + path (path starts with '/'). */
+char         *riv_config_build_url          (RivConfig    *self,
+                                             const char   *path);
+/* Number of values to send for an endpoint's inputs (= inputs->len). */
+guint         riv_endpoint_get_n_inputs     (RivEndpoint  *endpoint);
+/* Display name: "/api_name" or "fn 3". */
+char         *riv_endpoint_dup_display_name (RivEndpoint  *endpoint);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivConfig, riv_config_unref)
+
+G_END_DECLS

@@ -1,0 +1,57 @@
+/* riv-job-private.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Setters only app/core calls. Each notifies only when the value changes.
+ */
+#pragma once
+
+#include "riv-job.h"
+#include "riv-message.h"
+
+G_BEGIN_DECLS
+
+RivJob   *_riv_job_new               (guint         number,
+                                      const char   *endpoint,
+                                      gint64        fn_index,
+                                      JsonNode     *inputs);
+/* Returns FALSE (and changes nothing) when the move would go backwards or the job is terminal. */
+gboolean  _riv_job_set_status        (RivJob       *self,
+                                      RivJobStatus  status);
+/* Terminal helper: sets error text and status in one go. */
+gboolean  _riv_job_finish            (RivJob       *self,
+                                      RivJobStatus  status,
+                                      const char   *error);
+void      _riv_job_set_event_id      (RivJob       *self,
+                                      const char   *event_id);
+void      _riv_job_set_queue         (RivJob       *self,
+                                      gint64        rank,
+                                      gint64        queue_size,
+                                      double        eta);
+void      _riv_job_set_progress      (RivJob       *self,
+                                      double        fraction,
+                                      gint64        index,
+                                      gint64        length,
+                                      const char   *unit);
+void      _riv_job_set_batch         (RivJob       *self,
+                                      const char   *batch_id,
+                                      gint64        size,
+                                      gint64        index,
+                                      gboolean      inferred);
+/* Takes ownership of outputs (a JSON array). */
+void      _riv_job_take_outputs      (RivJob       *self,
+                                      JsonNode     *outputs);
+void      _riv_job_set_image         (RivJob       *self,
+                                      GBytes       *image);
+void      _riv_job_count_event       (RivJob       *self);
+void      _riv_job_add_timeline      (RivJob       *self,
+                                      const char   *format,
+                                      ...) G_GNUC_PRINTF (2, 3);
+/* Drops what a finished job no longer needs (input copy, intermediate state). */
+void      _riv_job_trim              (RivJob       *self);
+
+/* Freeze/thaw property notifications around a burst of updates from one message. */
+void      _riv_job_freeze            (RivJob       *self);
+void      _riv_job_thaw              (RivJob       *self);
+
+G_END_DECLS

@@ -1,0 +1,78 @@
+/* riv-job.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One submission. Every field below is a notify-able property of the same
+ * kebab-case name. Status is monotonic and a terminal status is final.
+ */
+#pragma once
+
+#include <gio/gio.h>
+#include <json-glib/json-glib.h>
+
+#include "riv-core-enums.h"
+#include "riv-types.h"
+
+G_BEGIN_DECLS
+
+#define RIV_TYPE_JOB (riv_job_get_type ())
+G_DECLARE_FINAL_TYPE (RivJob, riv_job, RIV, JOB, GObject)
+
+#define RIV_JOB_TIMELINE_MAX 32
+
+typedef struct
+{
+  double  time;   /* seconds since the job's submit time */
+  char   *what;   /* short text, e.g. "estimation rank 3/17" */
+} RivJobEvent;
+
+guint         riv_job_get_number          (RivJob *self);   /* 1-based, per client */
+const char   *riv_job_get_endpoint        (RivJob *self);   /* display name, "/batch_echo" */
+gint64        riv_job_get_fn_index        (RivJob *self);
+const char   *riv_job_get_event_id        (RivJob *self);   /* nullable until joined */
+RivJobStatus  riv_job_get_status          (RivJob *self);
+gboolean      riv_job_is_finished         (RivJob *self);
+gint64        riv_job_get_rank            (RivJob *self);   /* -1 unknown */
+gint64        riv_job_get_queue_size      (RivJob *self);   /* -1 unknown */
+double        riv_job_get_eta             (RivJob *self);   /* seconds, < 0 unknown */
+/* Progress: fraction 0..1 or < 0 unknown; step/length -1 when unknown; unit nullable. */
+double        riv_job_get_progress        (RivJob *self);
+gint64        riv_job_get_progress_index  (RivJob *self);
+gint64        riv_job_get_progress_length (RivJob *self);
+const char   *riv_job_get_progress_unit   (RivJob *self);
+const char   *riv_job_get_batch_id        (RivJob *self);   /* nullable */
+gint64        riv_job_get_batch_size      (RivJob *self);   /* 0 none */
+gint64        riv_job_get_batch_index     (RivJob *self);   /* -1 none */
+gboolean      riv_job_get_batch_inferred  (RivJob *self);
+guint         riv_job_get_n_updates       (RivJob *self);   /* generating/completed outputs received */
+guint         riv_job_get_n_events        (RivJob *self);   /* every message received for it */
+/* Latest output values (a JSON array, one per endpoint output); nullable. */
+JsonNode     *riv_job_get_outputs         (RivJob *self);
+/* Text of the first string output, or NULL. */
+const char   *riv_job_get_output_text     (RivJob *self);
+/* Bytes of the latest downloaded image output, nullable. */
+GBytes       *riv_job_get_image           (RivJob *self);
+guint         riv_job_get_n_images        (RivJob *self);   /* image frames downloaded */
+const char   *riv_job_get_error           (RivJob *self);   /* nullable */
+/* Timestamps, monotonic seconds (riv_now()); 0 when not reached. */
+double        riv_job_get_submitted_at    (RivJob *self);
+double        riv_job_get_joined_at       (RivJob *self);
+double        riv_job_get_started_at      (RivJob *self);
+double        riv_job_get_first_output_at (RivJob *self);
+double        riv_job_get_finished_at     (RivJob *self);
+/* Wait (submit→start), run (start→finish), total (submit→finish); < 0 when unknown. */
+double        riv_job_get_wait_time       (RivJob *self);
+double        riv_job_get_run_time        (RivJob *self);
+double        riv_job_get_total_time      (RivJob *self);
+/* The bounded timeline: at most RIV_JOB_TIMELINE_MAX entries (the first few and
+ * the latest are kept; dropped ones are counted). */
+guint         riv_job_get_timeline_length (RivJob *self);
+const RivJobEvent *riv_job_get_timeline_event (RivJob *self,
+                                               guint   position);
+guint         riv_job_get_timeline_dropped (RivJob *self);
+/* Input values that were submitted (JSON array). */
+JsonNode     *riv_job_get_inputs          (RivJob *self);
+
+const char   *riv_job_status_to_string    (RivJobStatus status);
+
+G_END_DECLS

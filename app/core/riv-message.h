@@ -1,0 +1,95 @@
+/* riv-message.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One parsed queue message (protocol.md §3.3). Unknown kinds and fields are
+ * tolerated (kind RIV_MESSAGE_UNKNOWN, name kept in msg); malformed JSON or a
+ * frame that is not an object with a string "msg" is a GError.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "riv-types.h"
+
+G_BEGIN_DECLS
+
+#define RIV_MESSAGE_ERROR (riv_message_error_quark ())
+typedef enum
+{
+  RIV_MESSAGE_ERROR_INVALID,   /* not JSON, not an object, no "msg", … */
+} RivMessageError;
+GQuark riv_message_error_quark (void);
+
+typedef struct
+{
+  gboolean  has_index, has_length, has_progress;
+  gint64    index;
+  gint64    length;
+  double    progress;   /* 0..1 */
+  char     *unit;       /* nullable */
+  char     *desc;       /* nullable */
+} RivProgressUnit;
+
+typedef struct
+{
+  RivMessageKind  kind;
+  char           *msg;            /* the wire name, e.g. "estimation" */
+  char           *event_id;       /* nullable (session-wide messages) */
+
+  /* estimation */
+  gboolean        has_rank, has_queue_size, has_rank_eta;
+  gint64          rank;
+  gint64          queue_size;
+  double          rank_eta;
+
+  /* process_starts */
+  gboolean        has_eta;
+  double          eta;
+
+  /* progress: array of RivProgressUnit, nullable */
+  GArray         *progress;
+
+  /* log */
+  char           *log;
+  char           *level;
+  char           *title;          /* log title, or the error title on completion */
+
+  /* process_generating / process_streaming / process_completed */
+  gboolean        success;        /* default TRUE when absent */
+  JsonNode       *output;         /* the whole "output" value, nullable */
+  JsonNode       *data;           /* output.data when it is an array, nullable (borrowed from output) */
+  gboolean        has_error;      /* output has an "error" key (value may be null) */
+  char           *error;          /* output.error as text, nullable */
+  gboolean        is_generating;
+  gboolean        cancelled;      /* output is {} (Gradio cancel) or carries "cancelled": true */
+  gboolean        has_duration;
+  double          duration;       /* output.duration */
+
+  /* Rivulet's batch extension: "batch": {"id": int|string, "size": n, "index": i} */
+  gboolean        has_batch;
+  char           *batch_id;
+  gint64          batch_size;
+  gint64          batch_index;
+
+  /* unexpected_error */
+  char           *message;
+  gboolean        session_not_found;
+} RivMessage;
+
+RivMessageKind  riv_message_kind_from_string (const char  *msg);
+const char     *riv_message_kind_to_string   (RivMessageKind kind);
+
+/* Parses one frame's data. parser may be NULL; passing a reused parser is faster. */
+RivMessage     *riv_message_parse            (JsonParser  *parser,
+                                              const char  *data,
+                                              gssize       len,
+                                              GError     **error);
+/* Builds a message from an already parsed node (an object). */
+RivMessage     *riv_message_new_from_node    (JsonNode    *node,
+                                              GError     **error);
+void            riv_message_free             (RivMessage  *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivMessage, riv_message_free)
+
+G_END_DECLS

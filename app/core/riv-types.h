@@ -1,0 +1,54 @@
+/* riv-types.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib-object.h>
+
+G_BEGIN_DECLS
+
+/* In pipeline order; terminal values last (RivJob relies on this ordering). */
+typedef enum
+{
+  RIV_JOB_STATUS_PENDING,
+  RIV_JOB_STATUS_JOINING,
+  RIV_JOB_STATUS_QUEUED,
+  RIV_JOB_STATUS_RUNNING,
+  RIV_JOB_STATUS_STREAMING,
+  RIV_JOB_STATUS_COMPLETED,
+  RIV_JOB_STATUS_FAILED,
+  RIV_JOB_STATUS_CANCELLED,
+  RIV_JOB_STATUS_LOST,
+} RivJobStatus;
+
+#define RIV_JOB_STATUS_IS_TERMINAL(s) ((s) >= RIV_JOB_STATUS_COMPLETED)
+
+typedef enum
+{
+  RIV_STREAM_STATE_IDLE,          /* no stream needed (nothing pending) */
+  RIV_STREAM_STATE_CONNECTING,
+  RIV_STREAM_STATE_CONNECTED,
+  RIV_STREAM_STATE_RECONNECTING,
+  RIV_STREAM_STATE_DISCONNECTED,  /* stream failed; in-flight jobs were marked lost */
+} RivStreamState;
+
+typedef enum
+{
+  RIV_MESSAGE_UNKNOWN,
+  RIV_MESSAGE_ESTIMATION,
+  RIV_MESSAGE_PROCESS_STARTS,
+  RIV_MESSAGE_PROGRESS,
+  RIV_MESSAGE_LOG,
+  RIV_MESSAGE_PROCESS_GENERATING,
+  RIV_MESSAGE_PROCESS_STREAMING,
+  RIV_MESSAGE_PROCESS_COMPLETED,
+  RIV_MESSAGE_HEARTBEAT,
+  RIV_MESSAGE_CLOSE_STREAM,
+  RIV_MESSAGE_UNEXPECTED_ERROR,
+  RIV_MESSAGE_SEND_HASH,
+  RIV_MESSAGE_SEND_DATA,
+  RIV_MESSAGE_QUEUE_FULL,
+} RivMessageKind;
+
+G_END_DECLS

@@ -1,0 +1,175 @@
+/* riv-util.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-util.h"
+
+gboolean
+riv_set_str (char       **str_pointer,
+             const char  *new_str)
+{
+  char *copy;
+
+  g_return_val_if_fail (str_pointer != NULL, FALSE);
+
+  if (*str_pointer == new_str || g_strcmp0 (*str_pointer, new_str) == 0)
+    return FALSE;
+
+  copy = g_strdup (new_str);
+  g_free (*str_pointer);
+  *str_pointer = copy;
+
+  return TRUE;
+}
+
+double
+riv_now (void)
+{
+  return g_get_monotonic_time () / (double) G_USEC_PER_SEC;
+}
+
+char *
+riv_json_to_string (JsonNode *node,
+                    gsize    *length)
+{
+  g_autoptr(JsonGenerator) gen = json_generator_new ();
+
+  json_generator_set_root (gen, node);
+  return json_generator_to_data (gen, length);
+}
+
+JsonNode *
+riv_json_parse (JsonParser  *parser,
+                const char  *data,
+                gssize       length,
+                guint        max_depth,
+                GError     **error)
+{
+  g_autoptr(JsonParser) own = NULL;
+  JsonNode *root;
+
+  if (parser == NULL)
+    parser = own = json_parser_new_immutable ();
+
+  if (length < 0)
+    length = strlen (data);
+
+  /* A cheap pre-scan bounds nesting before json-glib recurses into it. */
+  if (max_depth > 0)
+    {
+      guint depth = 0;
+      gboolean in_string = FALSE;
+
+      for (gssize i = 0; i < length; i++)
+        {
+          char c = data[i];
+
+          if (in_string)
+            {
+              if (c == '\\')
+                i++;
+              else if (c == '"')
+                in_string = FALSE;
+            }
+          else if (c == '"')
+            in_string = TRUE;
+          else if (c == '[' || c == '{')
+            {
+              if (++depth > max_depth)
+                {
+                  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+                               "JSON nested deeper than %u levels", max_depth);
+                  return NULL;
+                }
+            }
+          else if ((c == ']' || c == '}') && depth > 0)
+            depth--;
+        }
+    }
+
+  if (!json_parser_load_from_data (parser, data, length, error))
+    return NULL;
+
+  root = json_parser_get_root (parser);
+  if (root == NULL)
+    {
+      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE, "empty JSON document");
+      return NULL;
+    }
+
+  return json_node_ref (root);
+}
+
+const char *
+riv_json_get_string (JsonObject *object,
+                     const char *member)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)))
+    return NULL;
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return NULL;
+}
+
+gboolean
+riv_json_get_double (JsonObject *object,
+                     const char *member,
+                     double     *out)
+{
+  JsonNode *node;
+  GType type;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)) ||
+      !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_DOUBLE)
+    *out = json_node_get_double (node);
+  else if (type == G_TYPE_INT64)
+    *out = (double) json_node_get_int (node);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+riv_json_get_int (JsonObject *object,
+                  const char *member,
+                  gint64     *out)
+{
+  JsonNode *node;
+  GType type;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)) ||
+      !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *out = json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *out = (gint64) json_node_get_double (node);
+  else
+    return FALSE;
+  return TRUE;
+}
+
+gboolean
+riv_json_get_bool (JsonObject *object,
+                   const char *member,
+                   gboolean    default_value)
+{
+  JsonNode *node;
+
+  if (object == NULL || !(node = json_object_get_member (object, member)) ||
+      !JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    return default_value;
+  return json_node_get_boolean (node);
+}

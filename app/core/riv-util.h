@@ -1,0 +1,44 @@
+/* riv-util.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+#include <json-glib/json-glib.h>
+
+G_BEGIN_DECLS
+
+/* g_set_str() arrived in GLib 2.76; Debian 12 has 2.74. Returns TRUE when the value changed. */
+gboolean  riv_set_str           (char       **str_pointer,
+                                 const char  *new_str);
+
+/* Monotonic time in seconds (double), for timestamps and durations. */
+double    riv_now               (void);
+
+/* Serialises a JSON node as compact one-line JSON. */
+char     *riv_json_to_string    (JsonNode    *node,
+                                 gsize       *length);
+
+/* Parses bytes into a JsonNode with the given (reused) parser, or a fresh one when NULL.
+ * Nesting deeper than max_depth (0 = no limit) is an error. */
+JsonNode *riv_json_parse        (JsonParser  *parser,
+                                 const char  *data,
+                                 gssize       length,
+                                 guint        max_depth,
+                                 GError     **error);
+
+/* Members of an object, tolerant of missing keys and wrong types. */
+const char *riv_json_get_string (JsonObject  *object,
+                                 const char  *member);
+gboolean    riv_json_get_double (JsonObject  *object,
+                                 const char  *member,
+                                 double      *out);
+gboolean    riv_json_get_int    (JsonObject  *object,
+                                 const char  *member,
+                                 gint64      *out);
+gboolean    riv_json_get_bool   (JsonObject  *object,
+                                 const char  *member,
+                                 gboolean     default_value);
+
+G_END_DECLS

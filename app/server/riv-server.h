@@ -1,0 +1,55 @@
+/* riv-server.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The embedded Gradio-compatible demo server (protocol.md §9). It runs on the
+ * GMainContext that was thread-default when it was created; demo functions run
+ * on a worker thread pool and post results back to that context.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+#define RIV_SERVER_ERROR (riv_server_error_quark ())
+typedef enum
+{
+  RIV_SERVER_ERROR_LISTEN,
+} RivServerError;
+GQuark riv_server_error_quark (void);
+
+#define RIV_TYPE_SERVER (riv_server_get_type ())
+G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
+
+/* Properties (set before listen):
+ *   "concurrency"        guint, per-endpoint concurrency limit (default 8)
+ *   "max-queue"          guint, max waiting events before 503 (0 = unlimited, default 10000)
+ *   "heartbeat-interval" double, seconds (default 15)
+ *   "close-linger"       double, seconds to hold close_stream back (default 0.5)
+ *   "max-body"           guint, max request body bytes (default 4 MiB)
+ *   "max-upload"         guint, max upload bytes (default 32 MiB)
+ *   "max-sessions"       guint (default 4096); idle sessions are evicted beyond it
+ *   "session-buffer-max" guint, max bytes queued for one session (default 64 MiB)
+ *   "verbose"            gboolean, print per-batch log lines to stderr
+ * Signals:
+ *   "batch-done" (const char *api_name, guint size, guint64 total_items)
+ */
+RivServer  *riv_server_new          (void);
+/* host NULL means 127.0.0.1. port 0 picks a free port. */
+gboolean    riv_server_listen       (RivServer    *self,
+                                     const char   *host,
+                                     guint         port,
+                                     GError      **error);
+guint       riv_server_get_port     (RivServer    *self);
+/* "http://HOST:PORT" (no trailing slash). */
+char       *riv_server_dup_url      (RivServer    *self);
+/* Ends every open stream with close_stream, fails pending jobs, stops listening.
+ * Idempotent. Worker threads are joined. */
+void        riv_server_shutdown     (RivServer    *self);
+/* Counters for tests and benchmarks. */
+guint       riv_server_get_n_sessions (RivServer  *self);
+guint       riv_server_get_n_pending  (RivServer  *self);
+guint64     riv_server_get_n_completed (RivServer *self);
+
+G_END_DECLS

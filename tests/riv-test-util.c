@@ -1,0 +1,95 @@
+/* riv-test-util.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "riv-test-util.h"
+
+typedef struct
+{
+  gboolean timed_out;
+} WaitState;
+
+static gboolean
+wait_timeout_cb (gpointer user_data)
+{
+  WaitState *state = user_data;
+
+  state->timed_out = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+gboolean
+riv_test_wait_until (gboolean (*func) (gpointer user_data),
+                     gpointer   user_data,
+                     double     timeout_s)
+{
+  GMainContext *context = g_main_context_get_thread_default ();
+  WaitState state = { FALSE };
+  GSource *source;
+
+  source = g_timeout_source_new ((guint) (timeout_s * 1000));
+  g_source_set_callback (source, wait_timeout_cb, &state, NULL);
+  g_source_attach (source, context);
+
+  while (!func (user_data) && !state.timed_out)
+    g_main_context_iteration (context, TRUE);
+
+  g_source_destroy (source);
+  g_source_unref (source);
+
+  return func (user_data);
+}
+
+static gboolean
+flag_is_set (gpointer user_data)
+{
+  return *(gboolean *) user_data;
+}
+
+gboolean
+riv_test_wait_for (gboolean *flag,
+                   double    timeout_s)
+{
+  return riv_test_wait_until (flag_is_set, flag, timeout_s);
+}
+
+void
+riv_test_async_result_cb (GObject      *object,
+                          GAsyncResult *result,
+                          gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  g_assert_null (*slot);
+  *slot = g_object_ref (result);
+}
+
+static gboolean
+slot_is_set (gpointer user_data)
+{
+  return *(GAsyncResult **) user_data != NULL;
+}
+
+GAsyncResult *
+riv_test_wait_result (GAsyncResult **slot,
+                      double         timeout_s)
+{
+  riv_test_wait_until (slot_is_set, slot, timeout_s);
+  g_assert_nonnull (*slot);
+  return *slot;
+}
+
+char *
+riv_test_load_data (const char *name,
+                    gsize      *length)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+  g_autoptr(GError) error = NULL;
+  char *contents = NULL;
+
+  g_file_get_contents (path, &contents, length, &error);
+  g_assert_no_error (error);
+  return contents;
+}

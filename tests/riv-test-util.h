@@ -1,0 +1,32 @@
+/* riv-test-util.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Helpers shared by the test programs.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Iterates the thread-default main context until *flag is TRUE or timeout_s
+ * passes (the bound only stops a hang; it is not a timing claim). Returns *flag. */
+gboolean  riv_test_wait_for       (gboolean    *flag,
+                                   double       timeout_s);
+/* Iterates until func(user_data) returns TRUE or timeout_s passes. */
+gboolean  riv_test_wait_until     (gboolean   (*func) (gpointer user_data),
+                                   gpointer     user_data,
+                                   double       timeout_s);
+/* Stores a GAsyncResult in *(GAsyncResult **) user_data. */
+void      riv_test_async_result_cb (GObject      *object,
+                                    GAsyncResult *result,
+                                    gpointer      user_data);
+/* Waits for an async result stored by riv_test_async_result_cb. */
+GAsyncResult *riv_test_wait_result (GAsyncResult **slot,
+                                    double         timeout_s);
+/* Reads tests/data/NAME into a string. */
+char     *riv_test_load_data      (const char  *name,
+                                   gsize       *length);
+
+G_END_DECLS
