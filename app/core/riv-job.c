@@ -1,0 +1,1010 @@
+/* riv-job.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-job-private.h"
+#include "riv-util.h"
+
+/* The timeline keeps its first TIMELINE_HEAD entries for good and the latest
+ * (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD) in a ring; older ring entries are
+ * overwritten and counted in timeline_dropped. */
+#define TIMELINE_HEAD 8
+#define TIMELINE_RING (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD)
+
+G_STATIC_ASSERT (RIV_JOB_TIMELINE_MAX > TIMELINE_HEAD);
+
+struct _RivJob
+{
+  GObject       parent_instance;
+
+  /* Owned */
+  char         *event_id;          /* nullable until joined */
+  char         *batch_id;          /* nullable */
+  char         *error;             /* nullable */
+  JsonNode     *outputs;           /* nullable, a JSON array */
+  JsonNode     *inputs;            /* nullable, dropped by _riv_job_trim */
+  GBytes       *image;             /* nullable, only the latest frame */
+  RivJobEvent  *timeline;          /* nullable, capacity timeline_cap */
+
+  /* Borrowed */
+  const char   *endpoint;          /* interned */
+  const char   *progress_unit;     /* interned, nullable */
+  const char   *output_text;       /* points into outputs, nullable */
+
+  gint64        fn_index;
+  gint64        rank;
+  gint64        queue_size;
+  gint64        progress_index;
+  gint64        progress_length;
+  gint64        batch_size;
+  gint64        batch_index;
+
+  double        eta;
+  double        progress;
+  double        submitted_at;
+  double        joined_at;
+  double        started_at;
+  double        first_output_at;
+  double        finished_at;
+
+  guint         number;
+  guint         n_updates;
+  guint         n_events;
+  guint         n_images;
+  guint         timeline_dropped;
+
+  guint8        timeline_len;      /* entries stored, <= RIV_JOB_TIMELINE_MAX */
+  guint8        timeline_cap;
+  guint8        timeline_ring_pos; /* oldest ring entry, once the timeline is full */
+
+  RivJobStatus  status : 8;
+  guint         batch_inferred : 1;
+};
+
+enum {
+  PROP_0,
+  PROP_NUMBER,
+  PROP_ENDPOINT,
+  PROP_FN_INDEX,
+  PROP_EVENT_ID,
+  PROP_STATUS,
+  PROP_FINISHED,
+  PROP_RANK,
+  PROP_QUEUE_SIZE,
+  PROP_ETA,
+  PROP_PROGRESS,
+  PROP_PROGRESS_INDEX,
+  PROP_PROGRESS_LENGTH,
+  PROP_PROGRESS_UNIT,
+  PROP_BATCH_ID,
+  PROP_BATCH_SIZE,
+  PROP_BATCH_INDEX,
+  PROP_BATCH_INFERRED,
+  PROP_N_UPDATES,
+  PROP_N_EVENTS,
+  PROP_OUTPUTS,
+  PROP_OUTPUT_TEXT,
+  PROP_IMAGE,
+  PROP_N_IMAGES,
+  PROP_ERROR,
+  PROP_SUBMITTED_AT,
+  PROP_JOINED_AT,
+  PROP_STARTED_AT,
+  PROP_FIRST_OUTPUT_AT,
+  PROP_FINISHED_AT,
+  PROP_WAIT_TIME,
+  PROP_RUN_TIME,
+  PROP_TOTAL_TIME,
+  PROP_TIMELINE_LENGTH,
+  PROP_TIMELINE_DROPPED,
+  PROP_INPUTS,
+  N_PROPS
+};
+
+G_DEFINE_FINAL_TYPE (RivJob, riv_job, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+
+static inline void
+notify (RivJob *self,
+        guint   prop)
+{
+  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+}
+
+static void
+set_int (RivJob *self,
+         gint64 *field,
+         gint64  value,
+         guint   prop)
+{
+  if (*field != value)
+    {
+      *field = value;
+      notify (self, prop);
+    }
+}
+
+static void
+set_double (RivJob *self,
+            double *field,
+            double  value,
+            guint   prop)
+{
+  if (*field != value)
+    {
+      *field = value;
+      notify (self, prop);
+    }
+}
+
+static void
+set_interned (RivJob      *self,
+              const char **field,
+              const char  *value,
+              guint        prop)
+{
+  const char *interned = value ? g_intern_string (value) : NULL;
+
+  if (*field != interned)
+    {
+      *field = interned;
+      notify (self, prop);
+    }
+}
+
+static void
+riv_job_finalize (GObject *object)
+{
+  RivJob *self = RIV_JOB (object);
+
+  for (guint i = 0; i < self->timeline_len; i++)
+    g_free (self->timeline[i].what);
+  g_clear_pointer (&self->timeline, g_free);
+  g_clear_pointer (&self->event_id, g_free);
+  g_clear_pointer (&self->batch_id, g_free);
+  g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->outputs, json_node_unref);
+  g_clear_pointer (&self->inputs, json_node_unref);
+  g_clear_pointer (&self->image, g_bytes_unref);
+
+  G_OBJECT_CLASS (riv_job_parent_class)->finalize (object);
+}
+
+static void
+riv_job_get_property (GObject    *object,
+                      guint       prop_id,
+                      GValue     *value,
+                      GParamSpec *pspec)
+{
+  RivJob *self = RIV_JOB (object);
+
+  switch (prop_id)
+    {
+    case PROP_NUMBER:
+      g_value_set_uint (value, riv_job_get_number (self));
+      break;
+    case PROP_ENDPOINT:
+      g_value_set_string (value, riv_job_get_endpoint (self));
+      break;
+    case PROP_FN_INDEX:
+      g_value_set_int64 (value, riv_job_get_fn_index (self));
+      break;
+    case PROP_EVENT_ID:
+      g_value_set_string (value, riv_job_get_event_id (self));
+      break;
+    case PROP_STATUS:
+      g_value_set_enum (value, riv_job_get_status (self));
+      break;
+    case PROP_FINISHED:
+      g_value_set_boolean (value, riv_job_is_finished (self));
+      break;
+    case PROP_RANK:
+      g_value_set_int64 (value, riv_job_get_rank (self));
+      break;
+    case PROP_QUEUE_SIZE:
+      g_value_set_int64 (value, riv_job_get_queue_size (self));
+      break;
+    case PROP_ETA:
+      g_value_set_double (value, riv_job_get_eta (self));
+      break;
+    case PROP_PROGRESS:
+      g_value_set_double (value, riv_job_get_progress (self));
+      break;
+    case PROP_PROGRESS_INDEX:
+      g_value_set_int64 (value, riv_job_get_progress_index (self));
+      break;
+    case PROP_PROGRESS_LENGTH:
+      g_value_set_int64 (value, riv_job_get_progress_length (self));
+      break;
+    case PROP_PROGRESS_UNIT:
+      g_value_set_string (value, riv_job_get_progress_unit (self));
+      break;
+    case PROP_BATCH_ID:
+      g_value_set_string (value, riv_job_get_batch_id (self));
+      break;
+    case PROP_BATCH_SIZE:
+      g_value_set_int64 (value, riv_job_get_batch_size (self));
+      break;
+    case PROP_BATCH_INDEX:
+      g_value_set_int64 (value, riv_job_get_batch_index (self));
+      break;
+    case PROP_BATCH_INFERRED:
+      g_value_set_boolean (value, riv_job_get_batch_inferred (self));
+      break;
+    case PROP_N_UPDATES:
+      g_value_set_uint (value, riv_job_get_n_updates (self));
+      break;
+    case PROP_N_EVENTS:
+      g_value_set_uint (value, riv_job_get_n_events (self));
+      break;
+    case PROP_OUTPUTS:
+      g_value_set_boxed (value, riv_job_get_outputs (self));
+      break;
+    case PROP_OUTPUT_TEXT:
+      g_value_set_string (value, riv_job_get_output_text (self));
+      break;
+    case PROP_IMAGE:
+      g_value_set_boxed (value, riv_job_get_image (self));
+      break;
+    case PROP_N_IMAGES:
+      g_value_set_uint (value, riv_job_get_n_images (self));
+      break;
+    case PROP_ERROR:
+      g_value_set_string (value, riv_job_get_error (self));
+      break;
+    case PROP_SUBMITTED_AT:
+      g_value_set_double (value, riv_job_get_submitted_at (self));
+      break;
+    case PROP_JOINED_AT:
+      g_value_set_double (value, riv_job_get_joined_at (self));
+      break;
+    case PROP_STARTED_AT:
+      g_value_set_double (value, riv_job_get_started_at (self));
+      break;
+    case PROP_FIRST_OUTPUT_AT:
+      g_value_set_double (value, riv_job_get_first_output_at (self));
+      break;
+    case PROP_FINISHED_AT:
+      g_value_set_double (value, riv_job_get_finished_at (self));
+      break;
+    case PROP_WAIT_TIME:
+      g_value_set_double (value, riv_job_get_wait_time (self));
+      break;
+    case PROP_RUN_TIME:
+      g_value_set_double (value, riv_job_get_run_time (self));
+      break;
+    case PROP_TOTAL_TIME:
+      g_value_set_double (value, riv_job_get_total_time (self));
+      break;
+    case PROP_TIMELINE_LENGTH:
+      g_value_set_uint (value, riv_job_get_timeline_length (self));
+      break;
+    case PROP_TIMELINE_DROPPED:
+      g_value_set_uint (value, riv_job_get_timeline_dropped (self));
+      break;
+    case PROP_INPUTS:
+      g_value_set_boxed (value, riv_job_get_inputs (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+riv_job_class_init (RivJobClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags flags = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->finalize = riv_job_finalize;
+  object_class->get_property = riv_job_get_property;
+
+  properties[PROP_NUMBER] = g_param_spec_uint ("number", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_ENDPOINT] = g_param_spec_string ("endpoint", NULL, NULL, NULL, flags);
+  properties[PROP_FN_INDEX] =
+    g_param_spec_int64 ("fn-index", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_EVENT_ID] = g_param_spec_string ("event-id", NULL, NULL, NULL, flags);
+  properties[PROP_STATUS] =
+    g_param_spec_enum ("status", NULL, NULL, RIV_TYPE_JOB_STATUS, RIV_JOB_STATUS_PENDING, flags);
+  properties[PROP_FINISHED] = g_param_spec_boolean ("finished", NULL, NULL, FALSE, flags);
+  properties[PROP_RANK] = g_param_spec_int64 ("rank", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_QUEUE_SIZE] =
+    g_param_spec_int64 ("queue-size", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_ETA] =
+    g_param_spec_double ("eta", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_PROGRESS] =
+    g_param_spec_double ("progress", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_PROGRESS_INDEX] =
+    g_param_spec_int64 ("progress-index", NULL, NULL, G_MININT64, G_MAXINT64, -1, flags);
+  properties[PROP_PROGRESS_LENGTH] =
+    g_param_spec_int64 ("progress-length", NULL, NULL, G_MININT64, G_MAXINT64, -1, flags);
+  properties[PROP_PROGRESS_UNIT] = g_param_spec_string ("progress-unit", NULL, NULL, NULL, flags);
+  properties[PROP_BATCH_ID] = g_param_spec_string ("batch-id", NULL, NULL, NULL, flags);
+  properties[PROP_BATCH_SIZE] =
+    g_param_spec_int64 ("batch-size", NULL, NULL, 0, G_MAXINT64, 0, flags);
+  properties[PROP_BATCH_INDEX] =
+    g_param_spec_int64 ("batch-index", NULL, NULL, -1, G_MAXINT64, -1, flags);
+  properties[PROP_BATCH_INFERRED] =
+    g_param_spec_boolean ("batch-inferred", NULL, NULL, FALSE, flags);
+  properties[PROP_N_UPDATES] = g_param_spec_uint ("n-updates", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_N_EVENTS] = g_param_spec_uint ("n-events", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_OUTPUTS] = g_param_spec_boxed ("outputs", NULL, NULL, JSON_TYPE_NODE, flags);
+  properties[PROP_OUTPUT_TEXT] = g_param_spec_string ("output-text", NULL, NULL, NULL, flags);
+  properties[PROP_IMAGE] = g_param_spec_boxed ("image", NULL, NULL, G_TYPE_BYTES, flags);
+  properties[PROP_N_IMAGES] = g_param_spec_uint ("n-images", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_ERROR] = g_param_spec_string ("error", NULL, NULL, NULL, flags);
+  properties[PROP_SUBMITTED_AT] =
+    g_param_spec_double ("submitted-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_JOINED_AT] =
+    g_param_spec_double ("joined-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_STARTED_AT] =
+    g_param_spec_double ("started-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_FIRST_OUTPUT_AT] =
+    g_param_spec_double ("first-output-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_FINISHED_AT] =
+    g_param_spec_double ("finished-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  properties[PROP_WAIT_TIME] =
+    g_param_spec_double ("wait-time", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_RUN_TIME] =
+    g_param_spec_double ("run-time", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_TOTAL_TIME] =
+    g_param_spec_double ("total-time", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
+  properties[PROP_TIMELINE_LENGTH] =
+    g_param_spec_uint ("timeline-length", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_TIMELINE_DROPPED] =
+    g_param_spec_uint ("timeline-dropped", NULL, NULL, 0, G_MAXUINT, 0, flags);
+  properties[PROP_INPUTS] = g_param_spec_boxed ("inputs", NULL, NULL, JSON_TYPE_NODE, flags);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+riv_job_init (RivJob *self)
+{
+  self->fn_index = -1;
+  self->rank = -1;
+  self->queue_size = -1;
+  self->eta = -1;
+  self->progress = -1;
+  self->progress_index = -1;
+  self->progress_length = -1;
+  self->batch_index = -1;
+}
+
+/* Public getters ----------------------------------------------------------------------- */
+
+guint
+riv_job_get_number (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->number;
+}
+
+const char *
+riv_job_get_endpoint (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->endpoint;
+}
+
+gint64
+riv_job_get_fn_index (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->fn_index;
+}
+
+const char *
+riv_job_get_event_id (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->event_id;
+}
+
+RivJobStatus
+riv_job_get_status (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), RIV_JOB_STATUS_PENDING);
+  return self->status;
+}
+
+gboolean
+riv_job_is_finished (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
+  return RIV_JOB_STATUS_IS_TERMINAL (self->status);
+}
+
+gint64
+riv_job_get_rank (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->rank;
+}
+
+gint64
+riv_job_get_queue_size (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->queue_size;
+}
+
+double
+riv_job_get_eta (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->eta;
+}
+
+double
+riv_job_get_progress (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->progress;
+}
+
+gint64
+riv_job_get_progress_index (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->progress_index;
+}
+
+gint64
+riv_job_get_progress_length (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->progress_length;
+}
+
+const char *
+riv_job_get_progress_unit (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->progress_unit;
+}
+
+const char *
+riv_job_get_batch_id (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->batch_id;
+}
+
+gint64
+riv_job_get_batch_size (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->batch_size;
+}
+
+gint64
+riv_job_get_batch_index (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->batch_index;
+}
+
+gboolean
+riv_job_get_batch_inferred (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
+  return self->batch_inferred;
+}
+
+guint
+riv_job_get_n_updates (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->n_updates;
+}
+
+guint
+riv_job_get_n_events (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->n_events;
+}
+
+JsonNode *
+riv_job_get_outputs (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->outputs;
+}
+
+const char *
+riv_job_get_output_text (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->output_text;
+}
+
+GBytes *
+riv_job_get_image (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->image;
+}
+
+guint
+riv_job_get_n_images (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->n_images;
+}
+
+const char *
+riv_job_get_error (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->error;
+}
+
+double
+riv_job_get_submitted_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->submitted_at;
+}
+
+double
+riv_job_get_joined_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->joined_at;
+}
+
+double
+riv_job_get_started_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->started_at;
+}
+
+double
+riv_job_get_first_output_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->first_output_at;
+}
+
+double
+riv_job_get_finished_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->finished_at;
+}
+
+double
+riv_job_get_wait_time (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  if (self->started_at <= 0)
+    return -1;
+  return MAX (0, self->started_at - self->submitted_at);
+}
+
+double
+riv_job_get_run_time (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  if (self->started_at <= 0 || self->finished_at <= 0)
+    return -1;
+  return MAX (0, self->finished_at - self->started_at);
+}
+
+double
+riv_job_get_total_time (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  if (self->finished_at <= 0)
+    return -1;
+  return MAX (0, self->finished_at - self->submitted_at);
+}
+
+guint
+riv_job_get_timeline_length (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->timeline_len;
+}
+
+const RivJobEvent *
+riv_job_get_timeline_event (RivJob *self,
+                            guint   position)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+
+  if (position >= self->timeline_len)
+    return NULL;
+
+  /* Until the timeline is full the ring part is in insertion order. */
+  if (position < TIMELINE_HEAD || self->timeline_len < RIV_JOB_TIMELINE_MAX)
+    return &self->timeline[position];
+
+  return &self->timeline[TIMELINE_HEAD +
+                         (self->timeline_ring_pos + position - TIMELINE_HEAD) % TIMELINE_RING];
+}
+
+guint
+riv_job_get_timeline_dropped (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->timeline_dropped;
+}
+
+JsonNode *
+riv_job_get_inputs (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->inputs;
+}
+
+const char *
+riv_job_status_to_string (RivJobStatus status)
+{
+  switch (status)
+    {
+    case RIV_JOB_STATUS_PENDING:
+      return "pending";
+    case RIV_JOB_STATUS_JOINING:
+      return "joining";
+    case RIV_JOB_STATUS_QUEUED:
+      return "queued";
+    case RIV_JOB_STATUS_RUNNING:
+      return "running";
+    case RIV_JOB_STATUS_STREAMING:
+      return "streaming";
+    case RIV_JOB_STATUS_COMPLETED:
+      return "completed";
+    case RIV_JOB_STATUS_FAILED:
+      return "failed";
+    case RIV_JOB_STATUS_CANCELLED:
+      return "cancelled";
+    case RIV_JOB_STATUS_LOST:
+      return "lost";
+    default:
+      return "unknown";
+    }
+}
+
+/* Private setters ---------------------------------------------------------------------- */
+
+RivJob *
+_riv_job_new (guint       number,
+              const char *endpoint,
+              gint64      fn_index,
+              JsonNode   *inputs)
+{
+  RivJob *self = g_object_new (RIV_TYPE_JOB, NULL);
+
+  self->number = number;
+  self->endpoint = endpoint ? g_intern_string (endpoint) : NULL;
+  self->fn_index = fn_index;
+  self->inputs = inputs ? json_node_copy (inputs) : NULL;
+  self->submitted_at = riv_now ();
+
+  return self;
+}
+
+gboolean
+_riv_job_set_status (RivJob       *self,
+                     RivJobStatus  status)
+{
+  double now;
+
+  g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
+
+  /* RivJobStatus is in pipeline order with the terminal values last: a job
+   * never moves backwards, and a terminal status is final. */
+  if (status <= self->status || RIV_JOB_STATUS_IS_TERMINAL (self->status))
+    return FALSE;
+
+  now = riv_now ();
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  self->status = status;
+  notify (self, PROP_STATUS);
+
+  if ((status == RIV_JOB_STATUS_RUNNING || status == RIV_JOB_STATUS_STREAMING) &&
+      self->started_at <= 0)
+    {
+      self->started_at = now;
+      notify (self, PROP_STARTED_AT);
+      notify (self, PROP_WAIT_TIME);
+      /* A running job has left the waiting line. */
+      set_int (self, &self->rank, -1, PROP_RANK);
+    }
+
+  if (RIV_JOB_STATUS_IS_TERMINAL (status))
+    {
+      self->finished_at = now;
+      notify (self, PROP_FINISHED);
+      notify (self, PROP_FINISHED_AT);
+      notify (self, PROP_TOTAL_TIME);
+      if (self->started_at > 0)
+        notify (self, PROP_RUN_TIME);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+gboolean
+_riv_job_finish (RivJob       *self,
+                 RivJobStatus  status,
+                 const char   *error)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
+  g_return_val_if_fail (RIV_JOB_STATUS_IS_TERMINAL (status), FALSE);
+
+  if (RIV_JOB_STATUS_IS_TERMINAL (self->status))
+    return FALSE;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (error != NULL && riv_set_str (&self->error, error))
+    notify (self, PROP_ERROR);
+  _riv_job_set_status (self, status);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  return TRUE;
+}
+
+void
+_riv_job_set_event_id (RivJob     *self,
+                       const char *event_id)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (!riv_set_str (&self->event_id, event_id))
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  notify (self, PROP_EVENT_ID);
+  if (event_id != NULL && self->joined_at <= 0)
+    {
+      self->joined_at = riv_now ();
+      notify (self, PROP_JOINED_AT);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_set_queue (RivJob *self,
+                    gint64  rank,
+                    gint64  queue_size,
+                    double  eta)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_int (self, &self->rank, rank < 0 ? -1 : rank, PROP_RANK);
+  set_int (self, &self->queue_size, queue_size < 0 ? -1 : queue_size, PROP_QUEUE_SIZE);
+  set_double (self, &self->eta, eta < 0 ? -1 : eta, PROP_ETA);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_set_progress (RivJob     *self,
+                       double      fraction,
+                       gint64      index,
+                       gint64      length,
+                       const char *unit)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (fraction < 0)
+    fraction = -1;
+  else if (fraction > 1)
+    fraction = 1;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  set_double (self, &self->progress, fraction, PROP_PROGRESS);
+  set_int (self, &self->progress_index, index, PROP_PROGRESS_INDEX);
+  set_int (self, &self->progress_length, length, PROP_PROGRESS_LENGTH);
+  set_interned (self, &self->progress_unit, unit, PROP_PROGRESS_UNIT);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_set_batch (RivJob     *self,
+                    const char *batch_id,
+                    gint64      size,
+                    gint64      index,
+                    gboolean    inferred)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (riv_set_str (&self->batch_id, batch_id))
+    notify (self, PROP_BATCH_ID);
+  set_int (self, &self->batch_size, MAX (size, 0), PROP_BATCH_SIZE);
+  set_int (self, &self->batch_index, index < 0 ? -1 : index, PROP_BATCH_INDEX);
+  if (self->batch_inferred != !!inferred)
+    {
+      self->batch_inferred = !!inferred;
+      notify (self, PROP_BATCH_INFERRED);
+    }
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+static const char *
+find_output_text (JsonNode *outputs)
+{
+  JsonArray *array;
+  guint n;
+
+  if (outputs == NULL || !JSON_NODE_HOLDS_ARRAY (outputs))
+    return NULL;
+
+  array = json_node_get_array (outputs);
+  n = json_array_get_length (array);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *node = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        return json_node_get_string (node);
+    }
+
+  return NULL;
+}
+
+void
+_riv_job_take_outputs (RivJob   *self,
+                       JsonNode *outputs)
+{
+  const char *text;
+  gboolean text_changed;
+
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (outputs == NULL)
+    return;
+
+  /* The old outputs are still alive here, so the two texts can be compared
+   * before the old one goes away. */
+  text = find_output_text (outputs);
+  text_changed = g_strcmp0 (text, self->output_text) != 0;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (self->outputs != outputs)
+    {
+      g_clear_pointer (&self->outputs, json_node_unref);
+      self->outputs = outputs;
+    }
+  else
+    json_node_unref (outputs);   /* the same node again: drop the extra reference */
+  self->output_text = text;
+  notify (self, PROP_OUTPUTS);
+  if (text_changed)
+    notify (self, PROP_OUTPUT_TEXT);
+
+  self->n_updates++;
+  notify (self, PROP_N_UPDATES);
+
+  if (self->first_output_at <= 0)
+    {
+      self->first_output_at = riv_now ();
+      notify (self, PROP_FIRST_OUTPUT_AT);
+    }
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_set_image (RivJob *self,
+                    GBytes *image)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (image == NULL)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  if (self->image != image)
+    {
+      GBytes *old = self->image;
+
+      self->image = g_bytes_ref (image);
+      g_clear_pointer (&old, g_bytes_unref);
+      notify (self, PROP_IMAGE);
+    }
+  self->n_images++;
+  notify (self, PROP_N_IMAGES);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_count_event (RivJob *self)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  self->n_events++;
+  notify (self, PROP_N_EVENTS);
+}
+
+void
+_riv_job_add_timeline (RivJob     *self,
+                       const char *format,
+                       ...)
+{
+  RivJobEvent *slot;
+  va_list args;
+  char *what;
+
+  g_return_if_fail (RIV_IS_JOB (self));
+  g_return_if_fail (format != NULL);
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  if (self->timeline_len < RIV_JOB_TIMELINE_MAX)
+    {
+      if (self->timeline_len == self->timeline_cap)
+        {
+          /* Grow in small steps: most jobs only see a handful of events. */
+          guint cap = self->timeline_cap == 0 ? 4 : self->timeline_cap * 2;
+
+          self->timeline_cap = MIN (cap, RIV_JOB_TIMELINE_MAX);
+          self->timeline = g_renew (RivJobEvent, self->timeline, self->timeline_cap);
+        }
+      slot = &self->timeline[self->timeline_len++];
+      slot->time = riv_now () - self->submitted_at;
+      slot->what = what;
+      notify (self, PROP_TIMELINE_LENGTH);
+      return;
+    }
+
+  /* Full: overwrite the oldest entry of the ring; the head stays. */
+  slot = &self->timeline[TIMELINE_HEAD + self->timeline_ring_pos];
+  g_free (slot->what);
+  slot->time = riv_now () - self->submitted_at;
+  slot->what = what;
+  self->timeline_ring_pos = (self->timeline_ring_pos + 1) % TIMELINE_RING;
+  self->timeline_dropped++;
+  notify (self, PROP_TIMELINE_DROPPED);
+}
+
+void
+_riv_job_trim (RivJob *self)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (self->inputs != NULL)
+    {
+      g_clear_pointer (&self->inputs, json_node_unref);
+      notify (self, PROP_INPUTS);
+    }
+
+  /* A timeline that never filled up may have spare capacity. */
+  if (self->timeline_cap > self->timeline_len && self->timeline_len > 0)
+    {
+      self->timeline_cap = self->timeline_len;
+      self->timeline = g_renew (RivJobEvent, self->timeline, self->timeline_cap);
+    }
+}
+
+void
+_riv_job_freeze (RivJob *self)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+  g_object_freeze_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_thaw (RivJob *self)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+  g_object_thaw_notify (G_OBJECT (self));
+}

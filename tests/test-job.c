@@ -1,0 +1,442 @@
+/* test-job.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * RivJob's state machine: monotonic status, final terminal states, one notify
+ * per change, the bounded timeline, and a flat memory cost per finished job.
+ */
+#include "config.h"
+
+#include <malloc.h>
+
+#include "riv-job-private.h"
+#include "riv-test-util.h"
+
+typedef struct
+{
+  GHashTable *counts;   /* property name → number of notifies */
+} NotifyCounter;
+
+static void
+count_notify_cb (GObject    *object,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  NotifyCounter *counter = user_data;
+  guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counter->counts, pspec->name));
+
+  g_hash_table_insert (counter->counts, (gpointer) pspec->name, GUINT_TO_POINTER (n + 1));
+}
+
+static guint
+count_of (NotifyCounter *counter,
+          const char    *name)
+{
+  return GPOINTER_TO_UINT (g_hash_table_lookup (counter->counts, g_intern_string (name)));
+}
+
+static void
+counter_watch (NotifyCounter *counter,
+               RivJob        *job)
+{
+  counter->counts = g_hash_table_new (NULL, NULL);
+  g_signal_connect (job, "notify", G_CALLBACK (count_notify_cb), counter);
+}
+
+static void
+counter_reset (NotifyCounter *counter)
+{
+  g_hash_table_remove_all (counter->counts);
+}
+
+static void
+counter_clear (NotifyCounter *counter)
+{
+  g_clear_pointer (&counter->counts, g_hash_table_unref);
+}
+
+static JsonNode *
+json (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+test_job_defaults (void)
+{
+  g_autoptr(JsonNode) inputs = json ("[\"hello\", 3]");
+  g_autoptr(RivJob) job = _riv_job_new (7, "/echo", 2, inputs);
+  g_autofree char *inputs_text = NULL;
+
+  g_assert_cmpuint (riv_job_get_number (job), ==, 7);
+  g_assert_cmpstr (riv_job_get_endpoint (job), ==, "/echo");
+  g_assert_cmpint (riv_job_get_fn_index (job), ==, 2);
+  g_assert_null (riv_job_get_event_id (job));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_PENDING);
+  g_assert_false (riv_job_is_finished (job));
+  g_assert_cmpint (riv_job_get_rank (job), ==, -1);
+  g_assert_cmpint (riv_job_get_queue_size (job), ==, -1);
+  g_assert_cmpfloat (riv_job_get_eta (job), <, 0);
+  g_assert_cmpfloat (riv_job_get_progress (job), <, 0);
+  g_assert_cmpint (riv_job_get_batch_index (job), ==, -1);
+  g_assert_cmpint (riv_job_get_batch_size (job), ==, 0);
+  g_assert_null (riv_job_get_outputs (job));
+  g_assert_null (riv_job_get_output_text (job));
+  g_assert_null (riv_job_get_image (job));
+  g_assert_null (riv_job_get_error (job));
+  g_assert_cmpfloat (riv_job_get_submitted_at (job), >, 0);
+  g_assert_cmpfloat (riv_job_get_total_time (job), <, 0);
+  g_assert_cmpfloat (riv_job_get_wait_time (job), <, 0);
+
+  /* The inputs are a copy, not the caller's node. */
+  g_assert_nonnull (riv_job_get_inputs (job));
+  g_assert_true (riv_job_get_inputs (job) != inputs);
+  inputs_text = json_to_string (riv_job_get_inputs (job), FALSE);
+  g_assert_cmpstr (inputs_text, ==, "[\"hello\",3]");
+
+  g_assert_cmpstr (riv_job_status_to_string (RIV_JOB_STATUS_LOST), ==, "lost");
+  g_assert_cmpstr (riv_job_status_to_string (RIV_JOB_STATUS_STREAMING), ==, "streaming");
+}
+
+static void
+test_job_monotonic (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+
+  g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_JOINING));
+  g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING));
+  g_assert_cmpfloat (riv_job_get_started_at (job), >, 0);
+  g_assert_cmpfloat (riv_job_get_wait_time (job), >=, 0);
+
+  /* Backwards moves and repeats change nothing and notify nothing. */
+  counter_reset (&counter);
+  g_assert_false (_riv_job_set_status (job, RIV_JOB_STATUS_QUEUED));
+  g_assert_false (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING));
+  g_assert_false (_riv_job_set_status (job, RIV_JOB_STATUS_PENDING));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_RUNNING);
+  g_assert_cmpuint (count_of (&counter, "status"), ==, 0);
+
+  g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING));
+  g_assert_cmpuint (count_of (&counter, "status"), ==, 1);
+
+  /* Finishing: status, error, finished flag and finish time in one go. */
+  counter_reset (&counter);
+  g_assert_true (_riv_job_finish (job, RIV_JOB_STATUS_FAILED, "boom"));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (job), ==, "boom");
+  g_assert_true (riv_job_is_finished (job));
+  g_assert_cmpfloat (riv_job_get_finished_at (job), >, 0);
+  g_assert_cmpfloat (riv_job_get_total_time (job), >=, 0);
+  g_assert_cmpfloat (riv_job_get_run_time (job), >=, 0);
+  g_assert_cmpuint (count_of (&counter, "status"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "error"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "finished"), ==, 1);
+
+  /* A terminal status is final, even towards a "later" terminal value. */
+  counter_reset (&counter);
+  g_assert_false (_riv_job_set_status (job, RIV_JOB_STATUS_LOST));
+  g_assert_false (_riv_job_set_status (job, RIV_JOB_STATUS_CANCELLED));
+  g_assert_false (_riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, "other"));
+  g_assert_false (_riv_job_finish (job, RIV_JOB_STATUS_LOST, "lost"));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (job), ==, "boom");
+  g_assert_cmpuint (g_hash_table_size (counter.counts), ==, 0);
+
+  counter_clear (&counter);
+}
+
+static void
+test_job_skip_to_terminal (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+
+  /* A cached result can complete a job that never saw "running". */
+  g_assert_true (_riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, NULL));
+  g_assert_null (riv_job_get_error (job));
+  g_assert_cmpfloat (riv_job_get_started_at (job), ==, 0);
+  g_assert_cmpfloat (riv_job_get_run_time (job), <, 0);
+  g_assert_cmpfloat (riv_job_get_total_time (job), >=, 0);
+}
+
+static void
+test_job_notify_once (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+
+  _riv_job_set_queue (job, 3, 10, 2.5);
+  g_assert_cmpuint (count_of (&counter, "rank"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "queue-size"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "eta"), ==, 1);
+
+  /* Same values: no notification at all. */
+  counter_reset (&counter);
+  _riv_job_set_queue (job, 3, 10, 2.5);
+  _riv_job_set_progress (job, -1, -1, -1, NULL);
+  _riv_job_set_batch (job, NULL, 0, -1, FALSE);
+  _riv_job_set_event_id (job, NULL);
+  g_assert_cmpuint (g_hash_table_size (counter.counts), ==, 0);
+
+  /* Only what changed. */
+  _riv_job_set_queue (job, 2, 10, 2.5);
+  g_assert_cmpuint (count_of (&counter, "rank"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "queue-size"), ==, 0);
+  g_assert_cmpuint (count_of (&counter, "eta"), ==, 0);
+
+  /* One message = one burst: inside freeze/thaw, several changes of the same
+   * property are delivered as a single notification, at thaw. */
+  counter_reset (&counter);
+  _riv_job_freeze (job);
+  _riv_job_set_queue (job, 1, 9, 2.0);
+  _riv_job_set_queue (job, 0, 8, 1.0);
+  _riv_job_count_event (job);
+  _riv_job_count_event (job);
+  _riv_job_add_timeline (job, "estimation %d", 1);
+  g_assert_cmpuint (g_hash_table_size (counter.counts), ==, 0);
+  _riv_job_thaw (job);
+  g_assert_cmpuint (count_of (&counter, "rank"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "queue-size"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "n-events"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "timeline-length"), ==, 1);
+  g_assert_cmpint (riv_job_get_rank (job), ==, 0);
+  g_assert_cmpuint (riv_job_get_n_events (job), ==, 2);
+
+  /* Event id sets the join time once. */
+  counter_reset (&counter);
+  _riv_job_set_event_id (job, "abc");
+  _riv_job_set_event_id (job, "abc");
+  g_assert_cmpuint (count_of (&counter, "event-id"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "joined-at"), ==, 1);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, "abc");
+
+  /* Progress, unit and batch. */
+  counter_reset (&counter);
+  _riv_job_set_progress (job, 0.5, 5, 10, "steps");
+  _riv_job_set_progress (job, 0.5, 5, 10, "steps");
+  g_assert_cmpuint (count_of (&counter, "progress"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "progress-unit"), ==, 1);
+  g_assert_cmpstr (riv_job_get_progress_unit (job), ==, "steps");
+  g_assert_cmpfloat (riv_job_get_progress (job), ==, 0.5);
+  _riv_job_set_progress (job, 7.0, 5, 10, "steps");
+  g_assert_cmpfloat (riv_job_get_progress (job), ==, 1.0);
+
+  _riv_job_set_batch (job, "b1", 4, 2, TRUE);
+  _riv_job_set_batch (job, "b1", 4, 2, TRUE);
+  g_assert_cmpuint (count_of (&counter, "batch-id"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "batch-size"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "batch-index"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "batch-inferred"), ==, 1);
+  g_assert_cmpstr (riv_job_get_batch_id (job), ==, "b1");
+  g_assert_true (riv_job_get_batch_inferred (job));
+
+  /* Running clears the (stale) queue position. */
+  counter_reset (&counter);
+  g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING));
+  g_assert_cmpint (riv_job_get_rank (job), ==, -1);
+  g_assert_cmpuint (count_of (&counter, "started-at"), ==, 1);
+
+  counter_clear (&counter);
+}
+
+static void
+test_job_outputs (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  g_autoptr(GBytes) image1 = g_bytes_new_static ("\x89PNG1", 5);
+  g_autoptr(GBytes) image2 = g_bytes_new_static ("\x89PNG2", 5);
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+
+  _riv_job_take_outputs (job, json ("[null, \"Hel\", 3]"));
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "Hel");
+  g_assert_cmpuint (riv_job_get_n_updates (job), ==, 1);
+  g_assert_cmpfloat (riv_job_get_first_output_at (job), >, 0);
+  g_assert_cmpuint (count_of (&counter, "output-text"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "outputs"), ==, 1);
+
+  /* New outputs with the same text: outputs notify, output-text does not. */
+  counter_reset (&counter);
+  _riv_job_take_outputs (job, json ("[null, \"Hel\", 4]"));
+  g_assert_cmpuint (count_of (&counter, "outputs"), ==, 1);
+  g_assert_cmpuint (count_of (&counter, "output-text"), ==, 0);
+  g_assert_cmpuint (count_of (&counter, "first-output-at"), ==, 0);
+
+  _riv_job_take_outputs (job, json ("[null, \"Hello\", 4]"));
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "Hello");
+  g_assert_cmpuint (riv_job_get_n_updates (job), ==, 3);
+
+  /* Outputs without any string: no text. */
+  _riv_job_take_outputs (job, json ("[{\"path\": \"x.png\"}]"));
+  g_assert_null (riv_job_get_output_text (job));
+
+  /* Images: only the latest is kept, every frame is counted. */
+  counter_reset (&counter);
+  _riv_job_set_image (job, image1);
+  _riv_job_set_image (job, image2);
+  g_assert_true (riv_job_get_image (job) == image2);
+  g_assert_cmpuint (riv_job_get_n_images (job), ==, 2);
+  g_assert_cmpuint (count_of (&counter, "image"), ==, 2);
+
+  counter_clear (&counter);
+}
+
+static void
+test_job_timeline_bound (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  const guint total = 100;
+  double last_time = -1;
+
+  for (guint i = 0; i < 5; i++)
+    _riv_job_add_timeline (job, "event %u", i);
+  g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 5);
+  g_assert_cmpuint (riv_job_get_timeline_dropped (job), ==, 0);
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 4)->what, ==, "event 4");
+
+  for (guint i = 5; i < total; i++)
+    _riv_job_add_timeline (job, "event %u", i);
+
+  g_assert_cmpuint (riv_job_get_timeline_length (job), ==, RIV_JOB_TIMELINE_MAX);
+  g_assert_cmpuint (riv_job_get_timeline_dropped (job), ==, total - RIV_JOB_TIMELINE_MAX);
+  g_assert_null (riv_job_get_timeline_event (job, RIV_JOB_TIMELINE_MAX));
+
+  /* The first entries are kept, then the latest ones, in order. */
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 0)->what, ==, "event 0");
+  g_assert_cmpstr (riv_job_get_timeline_event (job, RIV_JOB_TIMELINE_MAX - 1)->what, ==,
+                   "event 99");
+  for (guint i = 0; i < RIV_JOB_TIMELINE_MAX; i++)
+    {
+      const RivJobEvent *event = riv_job_get_timeline_event (job, i);
+      guint n;
+
+      g_assert_nonnull (event);
+      g_assert_cmpfloat (event->time, >=, last_time);
+      last_time = event->time;
+      g_assert_true (sscanf (event->what, "event %u", &n) == 1);
+      if (i > 0)
+        {
+          const RivJobEvent *prev = riv_job_get_timeline_event (job, i - 1);
+          guint p;
+
+          g_assert_true (sscanf (prev->what, "event %u", &p) == 1);
+          g_assert_cmpuint (n, >, p);
+        }
+      /* Everything after the kept head is among the latest entries. */
+      if (n >= 8)
+        g_assert_cmpuint (n, >=, total - (RIV_JOB_TIMELINE_MAX - 8));
+    }
+}
+
+static void
+test_job_trim (void)
+{
+  g_autoptr(JsonNode) inputs = json ("[\"a long input value that the finished job no longer needs\"]");
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, inputs);
+
+  _riv_job_add_timeline (job, "joined");
+  _riv_job_take_outputs (job, json ("[\"out\"]"));
+  _riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, NULL);
+  _riv_job_trim (job);
+
+  g_assert_null (riv_job_get_inputs (job));
+  /* Outputs and timeline stay. */
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "out");
+  g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 1);
+  _riv_job_add_timeline (job, "image arrived");
+  g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 2);
+}
+
+static size_t
+heap_in_use (void)
+{
+  struct mallinfo2 info = mallinfo2 ();
+
+  return info.uordblks + info.hblkhd;
+}
+
+/* A finished job must cost a small, flat amount of memory. The lifecycle
+ * below is what a batch_echo job goes through (event id, estimation, start,
+ * batch, timeline entries, finish, trim), without outputs, which the
+ * requirement excludes. */
+static void
+test_job_memory (void)
+{
+  const guint n_jobs = 5000;
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(JsonNode) inputs = json ("[\"input text {i}\"]");
+  size_t before, after;
+  double per_job;
+
+  /* Warm up type registration, interned strings and allocator pools. */
+  for (guint i = 0; i < 200; i++)
+    g_ptr_array_add (jobs, _riv_job_new (i, "/batch_echo", 2, inputs));
+  g_ptr_array_set_size (jobs, 0);
+
+  before = heap_in_use ();
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      RivJob *job = _riv_job_new (i + 1, "/batch_echo", 2, inputs);
+      g_autofree char *event_id = g_strdup_printf ("%032x", g_random_int ());
+      g_autofree char *batch_id = g_strdup_printf ("%u", i / 16);
+
+      _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
+      _riv_job_set_event_id (job, event_id);
+      _riv_job_add_timeline (job, "joined");
+      _riv_job_set_queue (job, i % 100, 100, 1.5);
+      _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
+      _riv_job_add_timeline (job, "estimation rank %u/%u", i % 100, 100);
+      _riv_job_set_status (job, RIV_JOB_STATUS_RUNNING);
+      _riv_job_set_batch (job, batch_id, 16, i % 16, FALSE);
+      _riv_job_add_timeline (job, "started (batch %s, %u of %u)", batch_id, i % 16 + 1, 16);
+      _riv_job_count_event (job);
+      _riv_job_count_event (job);
+      _riv_job_count_event (job);
+      _riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, NULL);
+      _riv_job_add_timeline (job, "completed");
+      _riv_job_trim (job);
+      g_ptr_array_add (jobs, job);
+    }
+  after = heap_in_use ();
+
+  per_job = after > before ? (double) (after - before) / n_jobs : 0;
+  g_test_message ("memory per finished job (RivJob alone, no outputs): %.0f bytes", per_job);
+  if (g_getenv ("RIV_TEST_PRINT_MEMORY"))
+    g_printerr ("memory per finished job (RivJob alone, no outputs): %.0f bytes\n", per_job);
+
+  /* mallinfo2() means nothing under sanitizers, which replace malloc. */
+  if (before == 0 && after == 0)
+    {
+      g_test_skip ("malloc statistics unavailable (sanitizer build)");
+      return;
+    }
+  g_assert_cmpfloat (per_job, >, 0);
+  g_assert_cmpfloat (per_job, <=, 2048);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/riv/job/defaults", test_job_defaults);
+  g_test_add_func ("/riv/job/monotonic", test_job_monotonic);
+  g_test_add_func ("/riv/job/skip-to-terminal", test_job_skip_to_terminal);
+  g_test_add_func ("/riv/job/notify-once", test_job_notify_once);
+  g_test_add_func ("/riv/job/outputs", test_job_outputs);
+  g_test_add_func ("/riv/job/timeline-bound", test_job_timeline_bound);
+  g_test_add_func ("/riv/job/trim", test_job_trim);
+  g_test_add_func ("/riv/job/memory", test_job_memory);
+
+  return g_test_run ();
+}
