@@ -11,6 +11,9 @@
 
 G_BEGIN_DECLS
 
+/* Configs nested deeper than this are rejected before json-glib recurses into them. */
+#define RIV_CONFIG_MAX_DEPTH 512
+
 #define RIV_CONFIG_ERROR (riv_config_error_quark ())
 typedef enum
 {
@@ -32,7 +35,10 @@ typedef struct
   double      minimum, maximum, step;
   char      **choices;     /* props.choices as display strings, nullable */
   JsonNode   *value;       /* props.value (default), nullable, owned */
-  int         lines;       /* props.lines for textboxes, 1 when absent */
+  int         lines;       /* props.lines for textboxes, 1 when absent (clamped to 1..1000) */
+  char      **choice_values; /* values matching choices (same length; for ["label","value"]
+                                pairs the value, else the choice itself; non-strings as JSON
+                                text), nullable exactly when choices is */
 } RivComponent;
 
 typedef struct
@@ -48,6 +54,7 @@ typedef struct
   gboolean    queue;        /* dependency queue, falling back to enable_queue */
   gboolean    is_public;    /* api_visibility not "private" / show_api */
   char       *connection;   /* "sse" or "stream", nullable */
+  gboolean    backend_fn;   /* FALSE when the dependency says "backend_fn": false (JS-only) */
 } RivEndpoint;
 
 typedef struct _RivConfig RivConfig;
@@ -67,6 +74,8 @@ void          riv_config_unref              (RivConfig    *self);
 const char   *riv_config_get_root           (RivConfig    *self);
 const char   *riv_config_get_api_prefix     (RivConfig    *self);
 const char   *riv_config_get_protocol       (RivConfig    *self);
+/* TRUE unless the protocol is sse_v1: from sse_v2 on, process_generating carries diffs. */
+gboolean      riv_config_uses_diffs         (RivConfig    *self);
 const char   *riv_config_get_version        (RivConfig    *self);   /* nullable */
 const char   *riv_config_get_title          (RivConfig    *self);   /* nullable */
 gboolean      riv_config_get_connect_heartbeat (RivConfig *self);
@@ -76,8 +85,10 @@ RivEndpoint  *riv_config_get_endpoint       (RivConfig    *self,
 /* By api_name (with or without leading '/'), or by fn_index given as decimal text. */
 RivEndpoint  *riv_config_find_endpoint      (RivConfig    *self,
                                              const char   *name);
+/* NULL when the config has no component with that id. */
 RivComponent *riv_config_get_component      (RivConfig    *self,
                                              gint64        id);
+guint         riv_config_get_n_components   (RivConfig    *self);
 /* root + api_prefix + path (path starts with '/'). */
 char         *riv_config_build_url          (RivConfig    *self,
                                              const char   *path);

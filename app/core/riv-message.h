@@ -14,6 +14,9 @@
 
 G_BEGIN_DECLS
 
+/* Frames nested deeper than this are rejected before json-glib recurses into them. */
+#define RIV_MESSAGE_MAX_DEPTH 512
+
 #define RIV_MESSAGE_ERROR (riv_message_error_quark ())
 typedef enum
 {
