@@ -16,6 +16,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -70,12 +71,43 @@ def exec_program(exec_line):
     return words[0] if words else ""
 
 
+def png_size(path):
+    with open(path, "rb") as f:
+        head = f.read(24)
+    if len(head) < 24 or head[:8] != b"\x89PNG\r\n\x1a\n" or head[12:16] != b"IHDR":
+        raise ValueError("not a PNG file")
+    return struct.unpack(">II", head[16:24])
+
+
+def check_screenshots(tap, component, srcdir):
+    # Screenshot URLs point at the repository's raw files; the files they name
+    # must be in the checkout, as PNGs at least as large as AppStream's
+    # composer expects (624x351).
+    prefix = "https://raw.githubusercontent.com/rivulet-app/rivulet/main/"
+    shots = component.findall("screenshots/screenshot")
+    tap.check(len(shots) >= 1 and sum(1 for s in shots if s.get("type") == "default") == 1,
+              "metainfo has screenshots, exactly one of them the default", f"{len(shots)} screenshots")
+    for shot in shots:
+        url = (shot.findtext("image") or "").strip()
+        what = f"screenshot {url.rsplit('/', 1)[-1] or '?'} is a captioned PNG in the checkout"
+        if not url.startswith(prefix) or not (shot.findtext("caption") or "").strip():
+            tap.check(False, what, f"image {url!r} outside {prefix} or no caption")
+            continue
+        path = os.path.join(srcdir, url[len(prefix):])
+        try:
+            width, height = png_size(path)
+            tap.check(width >= 624 and height >= 351, what, f"{path}: {width}x{height}")
+        except (OSError, ValueError) as e:
+            tap.check(False, what, e)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--desktop", required=True)
     ap.add_argument("--metainfo", required=True)
     ap.add_argument("--icons", required=True, help="the data/icons directory")
+    ap.add_argument("--srcdir", required=True, help="the source tree (for screenshots)")
     args = ap.parse_args()
     tap = Tap()
 
@@ -175,6 +207,7 @@ def main():
         binaries = [b.text for b in component.findall("provides/binary")]
         tap.check(command in binaries and "rivulet-cli" in binaries,
                   "metainfo provides the manifest command and rivulet-cli", f"binaries = {binaries}")
+        check_screenshots(tap, component, args.srcdir)
 
     # --- Icons -------------------------------------------------------------------
     scalable = os.path.join(args.icons, "hicolor", "scalable", "apps", app_id + ".svg")
