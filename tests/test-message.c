@@ -1,0 +1,592 @@
+/* test-message.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-message.h"
+#include "riv-test-util.h"
+#include "riv-util.h"
+
+static RivMessage *
+parse_ok (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  RivMessage *message = riv_message_parse (NULL, text, -1, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (message);
+  return message;
+}
+
+static void
+assert_invalid (const char *text,
+                gssize      len)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivMessage) message = riv_message_parse (NULL, text, len, &error);
+
+  g_assert_null (message);
+  g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+  g_assert_nonnull (error->message);
+}
+
+static char *
+node_text (JsonNode *node)
+{
+  return node != NULL ? riv_json_to_string (node, NULL) : g_strdup ("(none)");
+}
+
+static void
+test_kind_names (void)
+{
+  for (RivMessageKind kind = RIV_MESSAGE_ESTIMATION; kind <= RIV_MESSAGE_QUEUE_FULL; kind++)
+    {
+      const char *name = riv_message_kind_to_string (kind);
+
+      g_assert_cmpstr (name, !=, "unknown");
+      g_assert_cmpint (riv_message_kind_from_string (name), ==, kind);
+    }
+
+  g_assert_cmpstr (riv_message_kind_to_string (RIV_MESSAGE_PROCESS_COMPLETED), ==, "process_completed");
+  g_assert_cmpint (riv_message_kind_from_string ("process_"), ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpint (riv_message_kind_from_string ("process_completedX"), ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpint (riv_message_kind_from_string ("Estimation"), ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpint (riv_message_kind_from_string (""), ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpint (riv_message_kind_from_string (NULL), ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpstr (riv_message_kind_to_string ((RivMessageKind) 999), ==, "unknown");
+}
+
+static void
+test_estimation (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":2,\"queue_size\":5,\"rank_eta\":12.4}");
+  g_autoptr(RivMessage) n =
+    parse_ok ("{\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":null,\"queue_size\":0,\"rank_eta\":null}");
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_ESTIMATION);
+  g_assert_cmpstr (m->msg, ==, "estimation");
+  g_assert_cmpstr (m->event_id, ==, "E");
+  g_assert_true (m->has_rank && m->has_queue_size && m->has_rank_eta);
+  g_assert_cmpint (m->rank, ==, 2);
+  g_assert_cmpint (m->queue_size, ==, 5);
+  g_assert_cmpfloat_with_epsilon (m->rank_eta, 12.4, 1e-9);
+  g_assert_false (m->has_batch);
+
+  g_assert_false (n->has_rank);
+  g_assert_true (n->has_queue_size);
+  g_assert_cmpint (n->queue_size, ==, 0);
+  g_assert_false (n->has_rank_eta);
+}
+
+static void
+test_process_starts (void)
+{
+  g_autoptr(RivMessage) m = parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"eta\":3.1}");
+  g_autoptr(RivMessage) n = parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"eta\":null}");
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_PROCESS_STARTS);
+  g_assert_true (m->has_eta);
+  g_assert_cmpfloat_with_epsilon (m->eta, 3.1, 1e-9);
+  g_assert_false (n->has_eta);
+}
+
+static void
+test_progress (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"progress\",\"event_id\":\"E\",\"progress_data\":["
+              "{\"index\":3,\"length\":10,\"unit\":\"steps\",\"progress\":null,\"desc\":\"denoise\"},"
+              "{\"index\":null,\"length\":null,\"unit\":null,\"progress\":0.25,\"desc\":null},"
+              "\"junk\","
+              "{\"progress\":7}]}");
+  g_autoptr(RivMessage) n = parse_ok ("{\"msg\":\"progress\",\"event_id\":\"E\",\"progress_data\":null}");
+  RivProgressUnit *u;
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_PROGRESS);
+  g_assert_nonnull (m->progress);
+  /* The non-object entry is skipped. */
+  g_assert_cmpuint (m->progress->len, ==, 3);
+
+  u = &g_array_index (m->progress, RivProgressUnit, 0);
+  g_assert_true (u->has_index && u->has_length);
+  g_assert_false (u->has_progress);
+  g_assert_cmpint (u->index, ==, 3);
+  g_assert_cmpint (u->length, ==, 10);
+  g_assert_cmpstr (u->unit, ==, "steps");
+  g_assert_cmpstr (u->desc, ==, "denoise");
+
+  u = &g_array_index (m->progress, RivProgressUnit, 1);
+  g_assert_false (u->has_index || u->has_length);
+  g_assert_true (u->has_progress);
+  g_assert_cmpfloat_with_epsilon (u->progress, 0.25, 1e-9);
+  g_assert_null (u->unit);
+  g_assert_null (u->desc);
+
+  /* Out-of-range fractions are clamped to 0..1. */
+  u = &g_array_index (m->progress, RivProgressUnit, 2);
+  g_assert_cmpfloat (u->progress, ==, 1.0);
+
+  g_assert_null (n->progress);
+}
+
+static void
+test_log (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"loaded weights\",\"level\":\"info\","
+              "\"duration\":10.0,\"visible\":true,\"title\":\"Info\"}");
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_LOG);
+  g_assert_cmpstr (m->log, ==, "loaded weights");
+  g_assert_cmpstr (m->level, ==, "info");
+  g_assert_cmpstr (m->title, ==, "Info");
+  g_assert_true (m->has_duration);
+  g_assert_cmpfloat (m->duration, ==, 10.0);
+}
+
+static void
+test_generating (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"process_generating\",\"event_id\":\"E\",\"output\":{\"data\":[\"Hel\"],"
+              "\"is_generating\":true,\"duration\":0.02,\"average_duration\":0.02,\"render_config\":null,"
+              "\"changed_state_ids\":[],\"used_cache\":null},\"success\":true,\"time_limit\":null}");
+  g_autofree char *data = NULL;
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_PROCESS_GENERATING);
+  g_assert_true (m->success);
+  g_assert_true (m->is_generating);
+  g_assert_nonnull (m->output);
+  g_assert_nonnull (m->data);
+  /* data is borrowed from output, not a copy. */
+  g_assert_true (m->data == json_object_get_member (json_node_get_object (m->output), "data"));
+  data = node_text (m->data);
+  g_assert_cmpstr (data, ==, "[\"Hel\"]");
+  g_assert_false (m->has_error);
+  g_assert_null (m->error);
+  g_assert_false (m->cancelled);
+  g_assert_true (m->has_duration);
+  g_assert_cmpfloat_with_epsilon (m->duration, 0.02, 1e-9);
+}
+
+static void
+test_streaming (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"process_streaming\",\"event_id\":\"E\",\"output\":{\"data\":[1,2]},"
+              "\"success\":true,\"time_limit\":5}");
+  g_autofree char *data = node_text (m->data);
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_PROCESS_STREAMING);
+  g_assert_cmpstr (data, ==, "[1,2]");
+  g_assert_false (m->is_generating);
+}
+
+static void
+test_completed_success (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"data\":[\"Hello\"],"
+              "\"is_generating\":false,\"duration\":1.2,\"average_duration\":1.1,\"render_config\":null,"
+              "\"changed_state_ids\":[],\"used_cache\":null},\"success\":true,\"title\":null,"
+              "\"used_cache\":null,\"cache_duration\":null,\"avg_time\":1.1}");
+  g_autofree char *data = node_text (m->data);
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_PROCESS_COMPLETED);
+  g_assert_true (m->success);
+  g_assert_cmpstr (data, ==, "[\"Hello\"]");
+  g_assert_false (m->has_error);
+  g_assert_false (m->cancelled);
+  g_assert_null (m->title);
+  g_assert_true (m->has_duration);
+  g_assert_cmpfloat (m->duration, ==, 1.2);
+}
+
+static void
+test_completed_error (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"error\":\"CUDA OOM\","
+              "\"duration\":null,\"visible\":true,\"title\":\"Error\"},\"success\":false,\"title\":\"Error\","
+              "\"used_cache\":null,\"cache_duration\":null,\"avg_time\":null}");
+  g_autoptr(RivMessage) hidden =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"error\":null},\"success\":false}");
+  g_autoptr(RivMessage) silent =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"data\":[]},\"success\":false}");
+  g_autoptr(RivMessage) odd =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"error\":{\"code\":7},"
+              "\"title\":\"Custom\"},\"success\":false}");
+
+  g_assert_false (m->success);
+  g_assert_true (m->has_error);
+  g_assert_cmpstr (m->error, ==, "CUDA OOM");
+  g_assert_cmpstr (m->title, ==, "Error");
+  g_assert_false (m->has_duration);
+  g_assert_null (m->data);
+  g_assert_false (m->cancelled);
+
+  /* show_error=False: the key is there, the text is not. */
+  g_assert_false (hidden->success);
+  g_assert_true (hidden->has_error);
+  g_assert_null (hidden->error);
+  g_assert_false (hidden->cancelled);
+
+  /* success:false without "error". */
+  g_assert_false (silent->success);
+  g_assert_false (silent->has_error);
+
+  /* A non-string error is kept as JSON text; the output title stands in. */
+  g_assert_true (odd->has_error);
+  g_assert_cmpstr (odd->error, ==, "{\"code\":7}");
+  g_assert_cmpstr (odd->title, ==, "Custom");
+}
+
+static void
+test_completed_cancelled (void)
+{
+  g_autoptr(RivMessage) gradio =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{},\"success\":true}");
+  g_autoptr(RivMessage) rivulet =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"data\":[null,null],"
+              "\"cancelled\":true},\"success\":true}");
+  g_autoptr(RivMessage) top =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"data\":[null]},"
+              "\"success\":true,\"cancelled\":true}");
+  g_autoptr(RivMessage) not_cancelled =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"data\":[]},"
+              "\"success\":true,\"cancelled\":false}");
+  g_autoptr(RivMessage) generating =
+    parse_ok ("{\"msg\":\"process_generating\",\"event_id\":\"E\",\"output\":{},\"success\":true}");
+  g_autofree char *data = NULL;
+
+  g_assert_true (gradio->cancelled);
+  g_assert_null (gradio->data);
+  g_assert_false (gradio->has_error);
+
+  g_assert_true (rivulet->cancelled);
+  data = node_text (rivulet->data);
+  g_assert_cmpstr (data, ==, "[null,null]");
+
+  g_assert_true (top->cancelled);
+  g_assert_false (not_cancelled->cancelled);
+  /* Only a completion can be a cancellation. */
+  g_assert_false (generating->cancelled);
+}
+
+static void
+test_control_messages (void)
+{
+  g_autoptr(RivMessage) hb = parse_ok ("{\"msg\":\"heartbeat\",\"event_id\":null}");
+  g_autoptr(RivMessage) cs = parse_ok ("{\"msg\":\"close_stream\",\"event_id\":null}");
+  g_autoptr(RivMessage) ue =
+    parse_ok ("{\"msg\":\"unexpected_error\",\"event_id\":null,\"message\":\"404: Not Found\","
+              "\"session_not_found\":true,\"success\":false}");
+  g_autoptr(RivMessage) legacy = parse_ok ("{\"msg\":\"send_data\",\"event_id\":\"E\"}");
+  g_autoptr(RivMessage) full = parse_ok ("{\"msg\":\"queue_full\"}");
+  g_autoptr(RivMessage) hash = parse_ok ("{\"msg\":\"send_hash\"}");
+
+  g_assert_cmpint (hb->kind, ==, RIV_MESSAGE_HEARTBEAT);
+  g_assert_null (hb->event_id);
+  g_assert_cmpint (cs->kind, ==, RIV_MESSAGE_CLOSE_STREAM);
+  g_assert_null (cs->event_id);
+
+  g_assert_cmpint (ue->kind, ==, RIV_MESSAGE_UNEXPECTED_ERROR);
+  g_assert_cmpstr (ue->message, ==, "404: Not Found");
+  g_assert_true (ue->session_not_found);
+  g_assert_false (ue->success);
+
+  g_assert_cmpint (legacy->kind, ==, RIV_MESSAGE_SEND_DATA);
+  g_assert_cmpstr (legacy->event_id, ==, "E");
+  g_assert_cmpint (full->kind, ==, RIV_MESSAGE_QUEUE_FULL);
+  g_assert_null (full->event_id);
+  g_assert_cmpint (hash->kind, ==, RIV_MESSAGE_SEND_HASH);
+}
+
+static void
+test_unknown_tolerated (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"render_update\",\"event_id\":\"E\",\"whatever\":[1,{\"a\":2}],\"rank\":4}");
+  g_autoptr(RivMessage) extra =
+    parse_ok ("{\"future\":true,\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":\"two\","
+              "\"queue_size\":[],\"rank_eta\":{},\"nested\":{\"x\":[[[]]]}}");
+
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_UNKNOWN);
+  g_assert_cmpstr (m->msg, ==, "render_update");
+  g_assert_cmpstr (m->event_id, ==, "E");
+  /* Fields of other kinds are not read for an unknown kind. */
+  g_assert_false (m->has_rank);
+
+  /* Wrong-typed fields are "absent", not errors. */
+  g_assert_cmpint (extra->kind, ==, RIV_MESSAGE_ESTIMATION);
+  g_assert_false (extra->has_rank || extra->has_queue_size || extra->has_rank_eta);
+}
+
+static void
+test_event_id_forms (void)
+{
+  g_autoptr(RivMessage) num = parse_ok ("{\"msg\":\"heartbeat\",\"event_id\":42}");
+  g_autoptr(RivMessage) missing = parse_ok ("{\"msg\":\"heartbeat\"}");
+  g_autoptr(RivMessage) weird = parse_ok ("{\"msg\":\"heartbeat\",\"event_id\":[\"E\"]}");
+
+  g_assert_cmpstr (num->event_id, ==, "42");
+  g_assert_null (missing->event_id);
+  g_assert_null (weird->event_id);
+}
+
+static void
+test_batch (void)
+{
+  g_autoptr(RivMessage) a =
+    parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"eta\":null,"
+              "\"batch\":{\"id\":17,\"size\":4,\"index\":2}}");
+  g_autoptr(RivMessage) b =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[\"x\"]},\"batch\":{\"id\":\"b-9\",\"size\":16,\"index\":15}}");
+  g_autoptr(RivMessage) none = parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"batch\":null}");
+  g_autoptr(RivMessage) bad = parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"batch\":[1,2]}");
+  g_autoptr(RivMessage) partial = parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"batch\":{}}");
+
+  g_assert_true (a->has_batch);
+  g_assert_cmpstr (a->batch_id, ==, "17");
+  g_assert_cmpint (a->batch_size, ==, 4);
+  g_assert_cmpint (a->batch_index, ==, 2);
+
+  g_assert_true (b->has_batch);
+  g_assert_cmpstr (b->batch_id, ==, "b-9");
+  g_assert_cmpint (b->batch_size, ==, 16);
+  g_assert_cmpint (b->batch_index, ==, 15);
+
+  g_assert_false (none->has_batch);
+  g_assert_false (bad->has_batch);
+  g_assert_true (partial->has_batch);
+  g_assert_null (partial->batch_id);
+  g_assert_cmpint (partial->batch_size, ==, 0);
+}
+
+static void
+test_invalid (void)
+{
+  g_autofree char *deep = NULL;
+  GString *s = g_string_new ("{\"msg\":\"process_completed\",\"output\":");
+
+  assert_invalid ("", 0);
+  assert_invalid ("   ", -1);
+  assert_invalid ("{", -1);
+  assert_invalid ("{\"msg\":", -1);
+  assert_invalid ("not json", -1);
+  assert_invalid ("ALIVE", -1);
+  assert_invalid ("[]", -1);
+  assert_invalid ("[{\"msg\":\"heartbeat\"}]", -1);
+  assert_invalid ("\"heartbeat\"", -1);
+  assert_invalid ("42", -1);
+  assert_invalid ("null", -1);
+  assert_invalid ("{}", -1);
+  assert_invalid ("{\"event_id\":\"E\"}", -1);
+  assert_invalid ("{\"msg\":null}", -1);
+  assert_invalid ("{\"msg\":7}", -1);
+  assert_invalid ("{\"msg\":[\"log\"]}", -1);
+  assert_invalid ("{\"msg\":\"log\"} trailing", -1);
+
+  /* Hostile nesting is refused before the parser recurses into it. */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_c (s, '[');
+  deep = g_string_free (s, FALSE);
+  assert_invalid (deep, -1);
+
+  {
+    g_autoptr(GError) error = NULL;
+
+    g_assert_null (riv_message_parse (NULL, NULL, 0, &error));
+    g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+    g_clear_error (&error);
+    g_assert_null (riv_message_new_from_node (NULL, &error));
+    g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+  }
+}
+
+static void
+test_nesting_within_limit (void)
+{
+  GString *s = g_string_new ("{\"msg\":\"process_generating\",\"event_id\":\"E\",\"output\":{\"data\":[");
+  g_autofree char *text = NULL;
+  g_autoptr(RivMessage) m = NULL;
+
+  /* A deep but legitimate value (well under the limit) is accepted. */
+  for (guint i = 0; i < 100; i++)
+    g_string_append_c (s, '[');
+  for (guint i = 0; i < 100; i++)
+    g_string_append_c (s, ']');
+  g_string_append (s, "]}}");
+  text = g_string_free (s, FALSE);
+  m = parse_ok (text);
+  g_assert_nonnull (m->data);
+}
+
+static void
+test_length_argument (void)
+{
+  const char *text = "{\"msg\":\"heartbeat\",\"event_id\":null}GARBAGE";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivMessage) m = riv_message_parse (NULL, text, strlen (text) - 7, &error);
+
+  /* Only len bytes are read: the data need not be NUL-terminated there. */
+  g_assert_no_error (error);
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_HEARTBEAT);
+}
+
+static void
+test_reused_parser (void)
+{
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  g_autoptr(GPtrArray) messages = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_message_free);
+
+  /* Outputs stay valid after the parser moves on to later frames. */
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autofree char *text =
+        g_strdup_printf ("{\"msg\":\"process_generating\",\"event_id\":\"E%u\","
+                         "\"output\":{\"data\":[\"v%u\",{\"n\":%u}]},\"success\":true}", i, i, i);
+      RivMessage *m = riv_message_parse (parser, text, -1, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (messages, m);
+
+      /* An invalid frame in between does not disturb anything. */
+      g_assert_null (riv_message_parse (parser, "{oops", -1, &error));
+      g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+    }
+
+  for (guint i = 0; i < messages->len; i++)
+    {
+      RivMessage *m = g_ptr_array_index (messages, i);
+      g_autofree char *expected = g_strdup_printf ("[\"v%u\",{\"n\":%u}]", i, i);
+      g_autofree char *got = node_text (m->data);
+      g_autofree char *id = g_strdup_printf ("E%u", i);
+
+      g_assert_cmpstr (got, ==, expected);
+      g_assert_cmpstr (m->event_id, ==, id);
+    }
+}
+
+static void
+test_new_from_node (void)
+{
+  g_autoptr(JsonNode) node = json_from_string ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"hi\"}", NULL);
+  g_autoptr(JsonNode) array = json_from_string ("[1]", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivMessage) m = riv_message_new_from_node (node, &error);
+
+  g_assert_no_error (error);
+  g_assert_cmpint (m->kind, ==, RIV_MESSAGE_LOG);
+  g_assert_cmpstr (m->log, ==, "hi");
+
+  g_assert_null (riv_message_new_from_node (array, &error));
+  g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+}
+
+static void
+test_hostile_numbers (void)
+{
+  g_autoptr(RivMessage) m =
+    parse_ok ("{\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":1e300,\"queue_size\":-1e300,"
+              "\"rank_eta\":1e308}");
+  g_autoptr(RivMessage) p =
+    parse_ok ("{\"msg\":\"progress\",\"event_id\":\"E\",\"progress_data\":[{\"index\":9.5e18,"
+              "\"length\":99999999999999999999999,\"progress\":-3}]}");
+  RivProgressUnit *u;
+
+  /* Out of gint64 range: absent, without an undefined conversion (UBSan). */
+  g_assert_false (m->has_rank);
+  g_assert_false (m->has_queue_size);
+  g_assert_true (m->has_rank_eta);
+
+  u = &g_array_index (p->progress, RivProgressUnit, 0);
+  g_assert_false (u->has_index);
+  g_assert_cmpfloat (u->progress, ==, 0.0);
+}
+
+static const char *samples[] = {
+  "{\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":2,\"queue_size\":5,\"rank_eta\":12.4}",
+  "{\"msg\":\"progress\",\"event_id\":\"E\",\"progress_data\":[{\"index\":3,\"length\":10,\"unit\":\"steps\",\"progress\":null,\"desc\":\"d\"}]}",
+  "{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"l\",\"level\":\"info\",\"duration\":10.0,\"visible\":true,\"title\":\"Info\"}",
+  "{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"error\":\"x\",\"title\":\"Error\"},\"success\":false,\"batch\":{\"id\":1,\"size\":2,\"index\":0}}",
+  "{\"msg\":\"process_generating\",\"event_id\":\"E\",\"output\":{\"data\":[[[\"append\",[1,\"content\"],\"Hel\"]]],\"is_generating\":true},\"success\":true}",
+  "{\"msg\":\"unexpected_error\",\"event_id\":null,\"message\":\"m\",\"session_not_found\":true}",
+};
+
+static void
+test_mutations_never_crash (void)
+{
+  g_autoptr(GRand) rand = g_rand_new_with_seed (4242);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  guint parsed = 0, rejected = 0;
+
+  for (guint round = 0; round < 4000; round++)
+    {
+      const char *sample = samples[round % G_N_ELEMENTS (samples)];
+      g_autofree char *text = g_strdup (sample);
+      gsize len = strlen (text);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RivMessage) m = NULL;
+      guint flips = g_rand_int_range (rand, 1, 4);
+
+      for (guint f = 0; f < flips; f++)
+        text[g_rand_int_range (rand, 0, len)] = "{}[]\":,0a\\ -e."[g_rand_int_range (rand, 0, 15)];
+      if (g_rand_boolean (rand))
+        len = g_rand_int_range (rand, 0, len + 1);
+
+      m = riv_message_parse (round % 2 ? parser : NULL, text, len, &error);
+      if (m != NULL)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (m->msg);
+          parsed++;
+        }
+      else
+        {
+          g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+          rejected++;
+        }
+    }
+
+  /* Both outcomes were exercised. */
+  g_assert_cmpuint (parsed, >, 0);
+  g_assert_cmpuint (rejected, >, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/riv/message/kind-names", test_kind_names);
+  g_test_add_func ("/riv/message/estimation", test_estimation);
+  g_test_add_func ("/riv/message/process-starts", test_process_starts);
+  g_test_add_func ("/riv/message/progress", test_progress);
+  g_test_add_func ("/riv/message/log", test_log);
+  g_test_add_func ("/riv/message/generating", test_generating);
+  g_test_add_func ("/riv/message/streaming", test_streaming);
+  g_test_add_func ("/riv/message/completed-success", test_completed_success);
+  g_test_add_func ("/riv/message/completed-error", test_completed_error);
+  g_test_add_func ("/riv/message/completed-cancelled", test_completed_cancelled);
+  g_test_add_func ("/riv/message/control", test_control_messages);
+  g_test_add_func ("/riv/message/unknown-tolerated", test_unknown_tolerated);
+  g_test_add_func ("/riv/message/event-id-forms", test_event_id_forms);
+  g_test_add_func ("/riv/message/batch", test_batch);
+  g_test_add_func ("/riv/message/invalid", test_invalid);
+  g_test_add_func ("/riv/message/nesting-within-limit", test_nesting_within_limit);
+  g_test_add_func ("/riv/message/length-argument", test_length_argument);
+  g_test_add_func ("/riv/message/reused-parser", test_reused_parser);
+  g_test_add_func ("/riv/message/new-from-node", test_new_from_node);
+  g_test_add_func ("/riv/message/hostile-numbers", test_hostile_numbers);
+  g_test_add_func ("/riv/message/mutations", test_mutations_never_crash);
+
+  return g_test_run ();
+}
