@@ -462,6 +462,170 @@ test_random_edits_never_crash (void)
   g_assert_cmpuint (failed, >, 100);
 }
 
+static void
+test_value_streamed_text (void)
+{
+  g_autoptr(RivDiffValue) value = NULL;
+  g_autoptr(JsonNode) initial = sealed ("\"\"");
+  g_autoptr(JsonNode) edit = sealed ("[[\"append\",[],\"0123456789\\n\"]]");
+  g_autoptr(JsonNode) early = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  const char *text;
+  gsize len = 0;
+
+  value = riv_diff_value_new (initial);
+  for (guint i = 0; i < 100000; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      g_assert_true (riv_diff_value_apply (value, edit, &error));
+      g_assert_no_error (error);
+      if (i == 9)
+        early = riv_diff_value_dup_node (value);
+    }
+
+  /* The text is readable without building a node. */
+  text = riv_diff_value_peek_string (value, &len);
+  g_assert_cmpuint (len, ==, 100000 * 11);
+  g_assert_cmpuint (strlen (text), ==, len);
+  g_assert_true (g_str_has_suffix (text, "0123456789\n0123456789\n"));
+
+  node = riv_diff_value_dup_node (value);
+  g_assert_cmpstr (json_node_get_string (node), ==, text);
+  /* A node handed out earlier is a snapshot: later appends do not change it. */
+  g_assert_cmpuint (strlen (json_node_get_string (early)), ==, 10 * 11);
+}
+
+static void
+test_value_chatbot (void)
+{
+  g_autoptr(JsonNode) first = sealed ("[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"\"}]");
+  g_autoptr(JsonNode) a = sealed ("[[\"append\",[1,\"content\"],\"Hel\"]]");
+  g_autoptr(JsonNode) b = sealed ("[[\"append\",[1,\"content\"],\"l\"],[\"append\",[1,\"content\"],\"o\"]]");
+  g_autoptr(JsonNode) turn = sealed ("[[\"add\",[2],{\"role\":\"user\",\"content\":\"more\"}]]");
+  g_autoptr(RivDiffValue) value = riv_diff_value_new (first);
+  g_autoptr(JsonNode) mid = NULL;
+  g_autoptr(JsonNode) end = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *mid_text = NULL;
+  g_autofree char *end_text = NULL;
+
+  g_assert_true (riv_diff_value_apply (value, a, &error));
+  mid = riv_diff_value_dup_node (value);
+  g_assert_true (riv_diff_value_apply (value, b, &error));
+  g_assert_true (riv_diff_value_apply (value, turn, &error));
+  g_assert_no_error (error);
+  /* Not a string as a whole. */
+  g_assert_null (riv_diff_value_peek_string (value, NULL));
+  end = riv_diff_value_dup_node (value);
+
+  mid_text = to_text (mid);
+  end_text = to_text (end);
+  g_assert_cmpstr (mid_text, ==, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"Hel\"}]");
+  g_assert_cmpstr (end_text, ==, "[{\"role\":\"user\",\"content\":\"hi\"},{\"role\":\"assistant\",\"content\":\"Hello\"},"
+                                 "{\"role\":\"user\",\"content\":\"more\"}]");
+}
+
+static void
+test_value_errors_and_set (void)
+{
+  g_autoptr(JsonNode) list = sealed ("[\"a\",1]");
+  g_autoptr(JsonNode) ok = sealed ("[[\"append\",[0],\"b\"]]");
+  g_autoptr(JsonNode) bad_type = sealed ("[[\"append\",[1],\"x\"]]");
+  g_autoptr(JsonNode) bad_path = sealed ("[[\"append\",[0],\"c\"],[\"append\",[5],\"c\"]]");
+  g_autoptr(JsonNode) replacement = sealed ("{\"k\":\"v\"}");
+  g_autoptr(RivDiffValue) value = riv_diff_value_new (list);
+  g_autoptr(RivDiffValue) empty = riv_diff_value_new (NULL);
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(JsonNode) null_node = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (riv_diff_value_apply (value, ok, &error));
+  g_assert_false (riv_diff_value_apply (value, bad_type, &error));
+  g_assert_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_TYPE);
+  g_clear_error (&error);
+  g_assert_false (riv_diff_value_apply (value, bad_path, &error));
+  g_assert_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_BAD_PATH);
+  g_clear_error (&error);
+  g_assert_false (riv_diff_value_apply (value, NULL, &error));
+  g_assert_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_INVALID);
+
+  /* The failed lists changed nothing; the successful append is kept. */
+  node = riv_diff_value_dup_node (value);
+  text = to_text (node);
+  g_assert_cmpstr (text, ==, "[\"ab\",1]");
+
+  riv_diff_value_set (value, replacement);
+  g_clear_pointer (&node, json_node_unref);
+  g_clear_pointer (&text, g_free);
+  node = riv_diff_value_dup_node (value);
+  text = to_text (node);
+  g_assert_cmpstr (text, ==, "{\"k\":\"v\"}");
+
+  null_node = riv_diff_value_dup_node (empty);
+  g_assert_true (JSON_NODE_HOLDS_NULL (null_node));
+  g_assert_null (riv_diff_value_peek_string (empty, NULL));
+}
+
+/* RivDiffValue and riv_diff_apply() must agree on every step of random runs. */
+static void
+test_value_matches_apply (void)
+{
+  static const char *edits[] = {
+    "[[\"append\",[],\"x\"]]",
+    "[[\"append\",[0],\"a\"]]",
+    "[[\"append\",[0],\"b\"],[\"append\",[0],\"c\"]]",
+    "[[\"append\",[1,\"t\"],\"y\"]]",
+    "[[\"append\",[1,\"t\"],\"z\"],[\"append\",[0],\"q\"]]",
+    "[[\"replace\",[0],\"r\"]]",
+    "[[\"add\",[0],\"new\"]]",
+    "[[\"delete\",[0],null]]",
+    "[[\"replace\",[],[\"s\",{\"t\":\"u\"}]]]",
+    "[[\"replace\",[],\"text\"]]",
+    "[[\"append\",[5],\"never\"]]",
+    "[[\"append\",[1],\"obj\"]]",
+  };
+  g_autoptr(GRand) rand = g_rand_new_with_seed (99);
+  g_autoptr(JsonNode) start = sealed ("[\"s\",{\"t\":\"u\"}]");
+
+  for (guint run = 0; run < 50; run++)
+    {
+      g_autoptr(RivDiffValue) value = riv_diff_value_new (start);
+      g_autoptr(JsonNode) plain = json_node_ref (start);
+
+      for (guint step = 0; step < 60; step++)
+        {
+          g_autoptr(JsonNode) e = sealed (edits[g_rand_int_range (rand, 0, G_N_ELEMENTS (edits))]);
+          g_autoptr(GError) e1 = NULL;
+          g_autoptr(GError) e2 = NULL;
+          gboolean r1 = riv_diff_apply (&plain, e, &e1);
+          gboolean r2 = riv_diff_value_apply (value, e, &e2);
+
+          g_assert_cmpint (r1, ==, r2);
+          if (!r1)
+            g_assert_cmpint (e1->code, ==, e2->code);
+
+          if (g_rand_int_range (rand, 0, 3) == 0)
+            {
+              g_autoptr(JsonNode) n = riv_diff_value_dup_node (value);
+              g_autofree char *a = to_text (plain);
+              g_autofree char *b = to_text (n);
+
+              g_assert_cmpstr (a, ==, b);
+            }
+        }
+
+      {
+        g_autoptr(JsonNode) n = riv_diff_value_dup_node (value);
+        g_autofree char *a = to_text (plain);
+        g_autofree char *b = to_text (n);
+
+        g_assert_cmpstr (a, ==, b);
+      }
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -483,6 +647,10 @@ main (int   argc,
   g_test_add_func ("/riv/diff/growing-text", test_growing_text);
   g_test_add_func ("/riv/diff/builders", test_builders);
   g_test_add_func ("/riv/diff/random-edits", test_random_edits_never_crash);
+  g_test_add_func ("/riv/diff/value-streamed-text", test_value_streamed_text);
+  g_test_add_func ("/riv/diff/value-chatbot", test_value_chatbot);
+  g_test_add_func ("/riv/diff/value-errors-and-set", test_value_errors_and_set);
+  g_test_add_func ("/riv/diff/value-matches-apply", test_value_matches_apply);
 
   return g_test_run ();
 }

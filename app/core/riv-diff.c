@@ -415,15 +415,19 @@ change_container (ApplyState *state,
 }
 
 /* Applies one edit to root (borrowed, NULL = JSON null). Returns the new root
- * (owned), or NULL with error; root itself is never modified unless fresh. */
+ * (owned), or NULL with error; root itself is never modified unless fresh.
+ * owned_value, when not NULL, is a replace value the caller hands over (value
+ * is then ignored); it is consumed in every case. */
 static JsonNode *
 apply_edit (ApplyState  *state,
             JsonNode    *root,
             DiffOp       op,
             JsonArray   *path,
             JsonNode    *value,
+            JsonNode    *owned_value,
             GError     **error)
 {
+  g_autoptr(JsonNode) owned = owned_value;
   guint depth = json_array_get_length (path);
   g_autofree JsonNode **chain = NULL;
   JsonNode *container;
@@ -437,7 +441,7 @@ apply_edit (ApplyState  *state,
       switch (op)
         {
         case OP_REPLACE:
-          return import_value (value, error);
+          return owned != NULL ? g_steal_pointer (&owned) : import_value (value, error);
         case OP_APPEND:
           return concat_strings (root, value, error);
         case OP_ADD:
@@ -491,7 +495,7 @@ apply_edit (ApplyState  *state,
     {
     case OP_REPLACE:
       change = CHANGE_SET;
-      new_child = import_value (value, error);
+      new_child = owned != NULL ? g_steal_pointer (&owned) : import_value (value, error);
       break;
     case OP_APPEND:
       change = CHANGE_SET;
@@ -590,7 +594,7 @@ riv_diff_apply (JsonNode **value,
         }
 
       next = apply_edit (&state, current, op, json_node_get_array (path),
-                         n_parts == 3 ? json_array_get_element (parts, 2) : NULL, error);
+                         n_parts == 3 ? json_array_get_element (parts, 2) : NULL, NULL, error);
       if (next == NULL)
         {
           ok = FALSE;
@@ -649,4 +653,250 @@ riv_diff_new_replace (JsonNode *value)
   if (copy == NULL)
     copy = json_node_new (JSON_NODE_NULL);
   return new_edit_list ("replace", copy);
+}
+
+/* RivDiffValue: the value of one output slot across many edit lists. */
+
+struct _RivDiffValue
+{
+  JsonNode *tree;        /* owned, nullable (JSON null); stale at hot_path while tree_stale */
+  GString  *hot;         /* owned, nullable: the string at hot_path, kept growable */
+  JsonNode *hot_path;    /* owned, nullable: the path of hot (a JSON list) */
+  gboolean  tree_stale;  /* hot has grown since tree was last rebuilt */
+};
+
+RivDiffValue *
+riv_diff_value_new (JsonNode *initial)
+{
+  RivDiffValue *self = g_new0 (RivDiffValue, 1);
+
+  riv_diff_value_set (self, initial);
+  return self;
+}
+
+static void
+drop_hot (RivDiffValue *self)
+{
+  if (self->hot != NULL)
+    g_string_free (self->hot, TRUE);
+  self->hot = NULL;
+  g_clear_pointer (&self->hot_path, json_node_unref);
+  self->tree_stale = FALSE;
+}
+
+void
+riv_diff_value_free (RivDiffValue *self)
+{
+  if (self == NULL)
+    return;
+
+  drop_hot (self);
+  g_clear_pointer (&self->tree, json_node_unref);
+  g_free (self);
+}
+
+void
+riv_diff_value_set (RivDiffValue *self,
+                    JsonNode     *value)
+{
+  JsonNode *imported = NULL;
+
+  g_return_if_fail (self != NULL);
+
+  if (value != NULL && !JSON_NODE_HOLDS_NULL (value))
+    imported = import_value (value, NULL);
+
+  drop_hot (self);
+  g_clear_pointer (&self->tree, json_node_unref);
+  self->tree = imported;
+}
+
+/* Brings tree up to date with hot. Cannot fail: hot_path was resolved when hot
+ * was created, and the tree only changes here or after drop_hot(). */
+static void
+flush_hot (RivDiffValue *self)
+{
+  ApplyState state = { NULL };
+  JsonNode *text;
+  JsonNode *next;
+
+  if (self->hot == NULL || !self->tree_stale)
+    return;
+
+  text = json_node_new (JSON_NODE_VALUE);
+  json_node_set_string (text, self->hot->str);
+  next = apply_edit (&state, self->tree, OP_REPLACE, json_node_get_array (self->hot_path),
+                     NULL, text, NULL);
+  g_clear_pointer (&state.fresh, g_hash_table_unref);
+  g_assert (next != NULL);
+
+  g_clear_pointer (&self->tree, json_node_unref);
+  self->tree = next;
+  self->tree_stale = FALSE;
+}
+
+static gboolean
+path_equal (JsonNode *a,
+            JsonNode *b)
+{
+  JsonArray *pa = json_node_get_array (a);
+  JsonArray *pb = json_node_get_array (b);
+  guint n = json_array_get_length (pa);
+
+  if (n != json_array_get_length (pb))
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *x = json_array_get_element (pa, i);
+      JsonNode *y = json_array_get_element (pb, i);
+      gint64 ix, iy;
+      const char *sx, *sy;
+
+      if (path_index (x, &ix) && path_index (y, &iy))
+        {
+          if (ix != iy)
+            return FALSE;
+        }
+      else if ((sx = path_key (x)) != NULL && (sy = path_key (y)) != NULL)
+        {
+          if (strcmp (sx, sy) != 0)
+            return FALSE;
+        }
+      else
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* TRUE when every edit is ["append", P, "text"] with one and the same P,
+ * which is returned in *path (borrowed). */
+static gboolean
+all_same_appends (JsonArray  *list,
+                  JsonNode  **path)
+{
+  guint n = json_array_get_length (list);
+
+  *path = NULL;
+  for (guint i = 0; i < n; i++)
+    {
+      JsonNode *edit = json_array_get_element (list, i);
+      JsonArray *parts;
+      JsonNode *op, *p, *value;
+
+      if (!JSON_NODE_HOLDS_ARRAY (edit) ||
+          json_array_get_length (parts = json_node_get_array (edit)) != 3)
+        return FALSE;
+
+      op = json_array_get_element (parts, 0);
+      p = json_array_get_element (parts, 1);
+      value = json_array_get_element (parts, 2);
+      if (!JSON_NODE_HOLDS_VALUE (op) || json_node_get_value_type (op) != G_TYPE_STRING ||
+          g_strcmp0 (json_node_get_string (op), "append") != 0 ||
+          !JSON_NODE_HOLDS_ARRAY (p) ||
+          !JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        return FALSE;
+
+      if (*path == NULL)
+        *path = p;
+      else if (!path_equal (*path, p))
+        return FALSE;
+    }
+  return *path != NULL;
+}
+
+/* The node at path in root (borrowed), or NULL. */
+static JsonNode *
+resolve_path (JsonNode *root,
+              JsonNode *path)
+{
+  JsonArray *elements = json_node_get_array (path);
+  guint n = json_array_get_length (elements);
+  JsonNode *node = root;
+
+  for (guint i = 0; i < n && node != NULL; i++)
+    node = get_child (node, json_array_get_element (elements, i), i, NULL);
+  return node;
+}
+
+gboolean
+riv_diff_value_apply (RivDiffValue  *self,
+                      JsonNode      *edits,
+                      GError       **error)
+{
+  JsonNode *path;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (edits != NULL && JSON_NODE_HOLDS_ARRAY (edits) &&
+      all_same_appends (json_node_get_array (edits), &path))
+    {
+      JsonArray *list = json_node_get_array (edits);
+      guint n = json_array_get_length (list);
+
+      if (self->hot == NULL || !path_equal (self->hot_path, path))
+        {
+          JsonNode *target;
+
+          flush_hot (self);
+          target = resolve_path (self->tree, path);
+          if (target == NULL || !JSON_NODE_HOLDS_VALUE (target) ||
+              json_node_get_value_type (target) != G_TYPE_STRING)
+            goto general;
+
+          drop_hot (self);
+          self->hot_path = json_node_is_immutable (path) ? json_node_ref (path) : deep_copy (path, 0);
+          self->hot = g_string_new (json_node_get_string (target));
+        }
+
+      for (guint i = 0; i < n; i++)
+        {
+          JsonArray *parts = json_node_get_array (json_array_get_element (list, i));
+
+          g_string_append (self->hot, json_array_get_string_element (parts, 2));
+        }
+      self->tree_stale = TRUE;
+      return TRUE;
+    }
+
+general:
+  flush_hot (self);
+  drop_hot (self);
+  return riv_diff_apply (&self->tree, edits, error);
+}
+
+JsonNode *
+riv_diff_value_dup_node (RivDiffValue *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  flush_hot (self);
+  if (self->tree == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  return json_node_ref (self->tree);
+}
+
+const char *
+riv_diff_value_peek_string (RivDiffValue *self,
+                            gsize        *length)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (self->hot != NULL && json_array_get_length (json_node_get_array (self->hot_path)) == 0)
+    {
+      if (length != NULL)
+        *length = self->hot->len;
+      return self->hot->str;
+    }
+
+  if (self->tree != NULL && !self->tree_stale && JSON_NODE_HOLDS_VALUE (self->tree) &&
+      json_node_get_value_type (self->tree) == G_TYPE_STRING)
+    {
+      const char *text = json_node_get_string (self->tree);
+
+      if (length != NULL)
+        *length = strlen (text);
+      return text;
+    }
+
+  return NULL;
 }
