@@ -473,7 +473,7 @@ test_hostile_entries (void)
               "{\"id\":2,\"type\":\"slider\",\"props\":{\"lines\":1e12,\"minimum\":\"low\",\"choices\":"
               "[[],[null],[\"only\"],[1,2,3],{\"a\":1},null,[\"L\",{\"v\":1}]],\"label\":7}},"
               "{\"id\":1e300,\"type\":\"huge\"},"
-              "{\"id\":4,\"type\":\"textbox\",\"props\":{\"lines\":-5}}],"
+              "{\"id\":4,\"type\":\"textbox\",\"props\":{\"lines\":-5,\"maximum\":1e999,\"step\":0.1}}],"
               "\"dependencies\":[7,null,{\"id\":\"nine\",\"api_name\":true,\"inputs\":[1,\"two\",null,2.5,2],"
               "\"outputs\":\"none\",\"types\":[],\"max_batch_size\":-3,\"api_visibility\":5,\"show_api\":\"no\"},"
               "{\"id\":9,\"api_name\":\"dup\"},{\"id\":10,\"api_name\":\"dup\"},{\"id\":11,\"api_name\":\"\"}]}",
@@ -504,6 +504,9 @@ test_hostile_entries (void)
 
   narrow = riv_config_get_component (config, 4);
   g_assert_cmpint (narrow->lines, ==, 1);
+  /* Infinity (json-glib's reading of 1e999) is not a usable bound. */
+  g_assert_false (narrow->has_maximum);
+  g_assert_true (narrow->has_step);
 
   /* Non-object dependencies are skipped; ids and positions stay sane. */
   g_assert_cmpuint (riv_config_get_n_endpoints (config), ==, 4);

@@ -156,6 +156,46 @@ test_nested (void)
 }
 
 static void
+test_deep_paths (void)
+{
+  g_autoptr(GString) value = g_string_new (NULL);
+  g_autoptr(GString) edits = g_string_new ("[[\"append\",[");
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GString) long_path = g_string_new ("[[\"replace\",[");
+
+  /* 40 levels: longer than the walk's on-stack buffer. */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_string_append (value, "[");
+      g_string_append (expected, "[");
+      g_string_append_printf (edits, "%s0", i ? "," : "");
+    }
+  g_string_append (value, "\"a\"");
+  g_string_append (expected, "\"ab\"");
+  g_string_append_printf (edits, ",0],\"b\"]]");
+  for (guint i = 0; i < 40; i++)
+    {
+      g_string_append (value, "]");
+      g_string_append (expected, "]");
+    }
+  /* The path above has 41 elements: 40 list levels and the string's index... */
+  check_error (value->str, edits->str, RIV_DIFF_ERROR_BAD_PATH);
+  /* ...while 40 elements reach the string itself. */
+  g_string_truncate (edits, 0);
+  g_string_append (edits, "[[\"append\",[");
+  for (guint i = 0; i < 40; i++)
+    g_string_append_printf (edits, "%s0", i ? "," : "");
+  g_string_append (edits, "],\"b\"]]");
+  check_apply (value->str, edits->str, expected->str);
+
+  /* An absurdly long path is refused without walking it. */
+  for (guint i = 0; i < 100000; i++)
+    g_string_append_printf (long_path, "%s0", i ? "," : "");
+  g_string_append (long_path, "],1]]");
+  check_error (value->str, long_path->str, RIV_DIFF_ERROR_BAD_PATH);
+}
+
+static void
 test_chatbot (void)
 {
   /* The chatbot example of protocol.md §4, through the message parser. */
@@ -638,6 +678,7 @@ main (int   argc,
   g_test_add_func ("/riv/diff/delete", test_delete);
   g_test_add_func ("/riv/diff/sequential-indices", test_sequential_indices);
   g_test_add_func ("/riv/diff/nested", test_nested);
+  g_test_add_func ("/riv/diff/deep-paths", test_deep_paths);
   g_test_add_func ("/riv/diff/chatbot", test_chatbot);
   g_test_add_func ("/riv/diff/errors", test_errors);
   g_test_add_func ("/riv/diff/all-or-nothing", test_all_or_nothing);

@@ -496,6 +496,10 @@ test_hostile_numbers (void)
   g_autoptr(RivMessage) m =
     parse_ok ("{\"msg\":\"estimation\",\"event_id\":\"E\",\"rank\":1e300,\"queue_size\":-1e300,"
               "\"rank_eta\":1e308}");
+  g_autoptr(RivMessage) inf =
+    parse_ok ("{\"msg\":\"process_starts\",\"event_id\":\"E\",\"eta\":1e999}");
+  g_autoptr(RivMessage) inf_duration =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"output\":{\"duration\":-1e999}}");
   g_autoptr(RivMessage) p =
     parse_ok ("{\"msg\":\"progress\",\"event_id\":\"E\",\"progress_data\":[{\"index\":9.5e18,"
               "\"length\":99999999999999999999999,\"progress\":-3}]}");
@@ -505,6 +509,9 @@ test_hostile_numbers (void)
   g_assert_false (m->has_rank);
   g_assert_false (m->has_queue_size);
   g_assert_true (m->has_rank_eta);
+  /* json-glib reads 1e999 as infinity: not a usable number either. */
+  g_assert_false (inf->has_eta);
+  g_assert_false (inf_duration->has_duration);
 
   u = &g_array_index (p->progress, RivProgressUnit, 0);
   g_assert_false (u->has_index);

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "riv-config.h"
@@ -137,6 +138,19 @@ get_int (JsonObject *object,
   return node_get_int (json_object_get_member (object, member), out);
 }
 
+static gboolean
+get_double (JsonObject *object,
+            const char *member,
+            double     *out)
+{
+  double d;
+
+  if (!riv_json_get_double (object, member, &d) || !isfinite (d))
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
 /* A scalar choice element as display text: strings verbatim, other values as JSON. */
 static char *
 choice_text (JsonNode *node)
@@ -233,9 +247,9 @@ parse_component (JsonObject *object)
                         g_strv_contains (layout_types, component->type);
   component->skip_api = riv_json_get_bool (object, "skip_api", component->skip_api);
 
-  component->has_minimum = riv_json_get_double (component->props, "minimum", &component->minimum);
-  component->has_maximum = riv_json_get_double (component->props, "maximum", &component->maximum);
-  component->has_step = riv_json_get_double (component->props, "step", &component->step);
+  component->has_minimum = get_double (component->props, "minimum", &component->minimum);
+  component->has_maximum = get_double (component->props, "maximum", &component->maximum);
+  component->has_step = get_double (component->props, "step", &component->step);
 
   parse_choices (component);
 

@@ -429,7 +429,9 @@ apply_edit (ApplyState  *state,
 {
   g_autoptr(JsonNode) owned = owned_value;
   guint depth = json_array_get_length (path);
-  g_autofree JsonNode **chain = NULL;
+  JsonNode *stack_chain[16];
+  g_autofree JsonNode **heap_chain = NULL;
+  JsonNode **chain;
   JsonNode *container;
   JsonNode *key;
   JsonNode *target = NULL;
@@ -453,8 +455,18 @@ apply_edit (ApplyState  *state,
         }
     }
 
+  /* No value can be deeper than what the parser (or a copy) accepts. */
+  if (depth > MAX_COPY_DEPTH)
+    {
+      g_set_error_literal (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_BAD_PATH, "Diff path is too long");
+      return NULL;
+    }
+
   /* Walk down, validating everything before building anything. */
-  chain = g_new (JsonNode *, depth);
+  if (depth <= G_N_ELEMENTS (stack_chain))
+    chain = stack_chain;
+  else
+    chain = heap_chain = g_new (JsonNode *, depth);
   chain[0] = root;
   for (guint i = 1; i < depth; i++)
     {

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "riv-message.h"
@@ -158,6 +159,21 @@ get_int (JsonObject *object,
   return FALSE;
 }
 
+/* Like riv_json_get_double(), but infinities (json-glib turns 1e999 into one)
+ * count as absent. */
+static gboolean
+get_double (JsonObject *object,
+            const char *member,
+            double     *out)
+{
+  double d;
+
+  if (!riv_json_get_double (object, member, &d) || !isfinite (d))
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
 /* A member as a borrowed node, or NULL when absent or JSON null. */
 static inline JsonNode *
 get_member (JsonObject *object,
@@ -221,7 +237,7 @@ parse_progress (JsonNode *node)
 
       unit.has_index = get_int (object, "index", &unit.index);
       unit.has_length = get_int (object, "length", &unit.length);
-      unit.has_progress = riv_json_get_double (object, "progress", &unit.progress);
+      unit.has_progress = get_double (object, "progress", &unit.progress);
       if (unit.has_progress)
         unit.progress = CLAMP (unit.progress, 0.0, 1.0);
       unit.unit = dup_string_member (object, "unit");
@@ -266,7 +282,7 @@ parse_output (RivMessage *self,
     }
 
   self->is_generating = riv_json_get_bool (object, "is_generating", FALSE);
-  self->has_duration = riv_json_get_double (object, "duration", &self->duration);
+  self->has_duration = get_double (object, "duration", &self->duration);
 
   if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
       (json_object_get_size (object) == 0 || riv_json_get_bool (object, "cancelled", FALSE)))
@@ -330,11 +346,11 @@ riv_message_new_from_node (JsonNode  *node,
     case RIV_MESSAGE_ESTIMATION:
       self->has_rank = get_int (root, "rank", &self->rank);
       self->has_queue_size = get_int (root, "queue_size", &self->queue_size);
-      self->has_rank_eta = riv_json_get_double (root, "rank_eta", &self->rank_eta);
+      self->has_rank_eta = get_double (root, "rank_eta", &self->rank_eta);
       break;
 
     case RIV_MESSAGE_PROCESS_STARTS:
-      self->has_eta = riv_json_get_double (root, "eta", &self->eta);
+      self->has_eta = get_double (root, "eta", &self->eta);
       break;
 
     case RIV_MESSAGE_PROGRESS:
@@ -345,7 +361,7 @@ riv_message_new_from_node (JsonNode  *node,
       self->log = dup_string_member (root, "log");
       self->level = dup_string_member (root, "level");
       self->title = dup_string_member (root, "title");
-      self->has_duration = riv_json_get_double (root, "duration", &self->duration);
+      self->has_duration = get_double (root, "duration", &self->duration);
       break;
 
     case RIV_MESSAGE_PROCESS_GENERATING:

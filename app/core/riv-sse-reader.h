@@ -24,7 +24,9 @@ typedef enum
 GQuark riv_sse_error_quark (void);
 
 /* Called once per dispatched event (an event with at least one data line).
- * event_type is the "event:" field or NULL; data is NUL-terminated, len bytes. */
+ * event_type is the "event:" field or NULL; data is NUL-terminated, len bytes
+ * (both borrowed, valid during the call). The callback may reset the reader
+ * (the rest of the fed buffer is then dropped) or free it, but must not feed it. */
 typedef void (*RivSseEventFunc) (const char *event_type,
                                  const char *data,
                                  gsize       len,
