@@ -1,0 +1,346 @@
+/* riv-application.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-application.h"
+#include "riv-util.h"
+#include "riv-window.h"
+
+struct _RivApplication
+{
+  AdwApplication     parent_instance;
+
+  /* Owned references */
+  RivEmbeddedServer *embedded;   /* nullable until first needed */
+  int                exit_status;
+};
+
+G_DEFINE_FINAL_TYPE (RivApplication, riv_application, ADW_TYPE_APPLICATION)
+
+static const GOptionEntry option_entries[] = {
+  { "server", 's', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Connect to the Gradio app at URL instead of the embedded demo server"), N_("URL") },
+  { "token", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Access token sent as a bearer header"), N_("TOKEN") },
+  { "endpoint", 'e', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Open straight onto this endpoint"), N_("NAME") },
+  { "burst", 'n', 0, G_OPTION_ARG_INT, NULL,
+    N_("Submit N jobs at start (1–10000)"), N_("N") },
+  { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, NULL,
+    N_("Burst rate in jobs per second (0 = as fast as possible)"), N_("RATE") },
+  { "data", 'd', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Input values as a JSON array, one per endpoint input"), N_("JSON_ARRAY") },
+  { "no-embedded", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Do not start the embedded demo server"), NULL },
+  { "quit-after-burst", 0, 0, G_OPTION_ARG_NONE, NULL,
+    N_("Close once the burst has finished (for benchmarks)"), NULL },
+  { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
+  { NULL }
+};
+
+static JsonNode *
+parse_data_option (const char  *text,
+                   GError     **error)
+{
+  g_autoptr(JsonNode) node = NULL;
+
+  node = riv_json_parse (NULL, text, -1, 64, error);
+  if (node == NULL)
+    return NULL;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           _("it is not a JSON array"));
+      return NULL;
+    }
+  return g_steal_pointer (&node);
+}
+
+static int
+riv_application_handle_local_options (GApplication *application,
+                                      GVariantDict *options)
+{
+  const char *data = NULL;
+  gint32 burst = 0;
+  double rate = 0;
+
+  if (g_variant_dict_contains (options, "version"))
+    {
+      g_print ("rivulet %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  /* Bad input is reported here, in the calling process, with exit status 2. */
+  if (g_variant_dict_lookup (options, "data", "&s", &data))
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = parse_data_option (data, &error);
+
+      if (node == NULL)
+        {
+          g_printerr (_("rivulet: --data is not a valid JSON array: %s\n"), error->message);
+          return 2;
+        }
+    }
+
+  if (g_variant_dict_lookup (options, "burst", "i", &burst) && (burst < 1 || burst > 10000))
+    {
+      g_printerr (_("rivulet: --burst must be between 1 and 10000\n"));
+      return 2;
+    }
+
+  if (g_variant_dict_lookup (options, "rate", "d", &rate) && rate < 0)
+    {
+      g_printerr (_("rivulet: --rate must not be negative\n"));
+      return 2;
+    }
+
+  return -1;
+}
+
+static RivEmbeddedServer *
+riv_application_ensure_embedded (RivApplication *self)
+{
+  if (self->embedded == NULL)
+    self->embedded = riv_embedded_server_new ();
+  return self->embedded;
+}
+
+static void
+riv_application_window_destroy_cb (RivApplication *self,
+                                   RivWindow      *window)
+{
+  int status = riv_window_get_exit_status (window);
+
+  if (status != 0)
+    self->exit_status = status;
+}
+
+static RivWindow *
+riv_application_new_window (RivApplication *self,
+                            gboolean        embedded)
+{
+  RivWindow *window;
+
+  window = riv_window_new (GTK_APPLICATION (self),
+                           embedded ? riv_application_ensure_embedded (self) : NULL);
+  g_signal_connect_object (window, "destroy",
+                           G_CALLBACK (riv_application_window_destroy_cb), self,
+                           G_CONNECT_SWAPPED);
+  return window;
+}
+
+static int
+riv_application_command_line (GApplication            *application,
+                              GApplicationCommandLine *command_line)
+{
+  RivApplication *self = RIV_APPLICATION (application);
+  GVariantDict *options = g_application_command_line_get_options_dict (command_line);
+  g_autoptr(RivWindowStartup) startup = g_new0 (RivWindowStartup, 1);
+  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  const char *data = NULL;
+  gint32 burst = 0;
+  gboolean no_embedded;
+  RivWindow *window;
+
+  g_variant_dict_lookup (options, "server", "s", &startup->server_url);
+  g_variant_dict_lookup (options, "token", "s", &startup->token);
+  g_variant_dict_lookup (options, "endpoint", "s", &startup->endpoint);
+  g_variant_dict_lookup (options, "rate", "d", &startup->rate);
+  if (g_variant_dict_lookup (options, "burst", "i", &burst))
+    startup->burst = (guint) CLAMP (burst, 1, 10000);
+  startup->quit_after_burst = g_variant_dict_contains (options, "quit-after-burst");
+  no_embedded = g_variant_dict_contains (options, "no-embedded") ||
+                !g_settings_get_boolean (settings, "start-embedded-server");
+
+  if (g_variant_dict_lookup (options, "data", "&s", &data))
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!(startup->data = parse_data_option (data, &error)))
+        {
+          g_application_command_line_printerr (command_line,
+                                               _("rivulet: --data is not a valid JSON array: %s\n"),
+                                               error->message);
+          return 2;
+        }
+    }
+
+  if (startup->server_url == NULL && no_embedded)
+    {
+      g_autofree char *last = g_settings_get_string (settings, "last-server-url");
+
+      if (*last != '\0')
+        startup->server_url = g_steal_pointer (&last);
+    }
+
+  window = riv_application_new_window (self, startup->server_url == NULL && !no_embedded);
+  gtk_window_present (GTK_WINDOW (window));
+
+  if (startup->server_url != NULL || !no_embedded)
+    riv_window_start (window, g_steal_pointer (&startup));
+  else
+    gtk_widget_activate_action (GTK_WIDGET (window), "win.connect", NULL);
+
+  return 0;
+}
+
+static void
+riv_application_activate (GApplication *application)
+{
+  RivApplication *self = RIV_APPLICATION (application);
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    {
+      RivWindow *new_window = riv_application_new_window (self, TRUE);
+
+      gtk_window_present (GTK_WINDOW (new_window));
+      riv_window_start (new_window, g_new0 (RivWindowStartup, 1));
+      return;
+    }
+  gtk_window_present (window);
+}
+
+static void
+riv_application_shutdown (GApplication *application)
+{
+  RivApplication *self = RIV_APPLICATION (application);
+
+  G_APPLICATION_CLASS (riv_application_parent_class)->shutdown (application);
+
+  /* The windows (and their clients) are gone: now stop serving. */
+  if (self->embedded != NULL)
+    riv_embedded_server_stop (self->embedded);
+}
+
+static void
+riv_application_about_action (GSimpleAction *action,
+                              GVariant      *parameter,
+                              gpointer       user_data)
+{
+  RivApplication *self = user_data;
+  static const char *developers[] = { "The Rivulet authors", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (GTK_APPLICATION (self)),
+                        "application-icon", APP_ID,
+                        "application-name", _("Rivulet"),
+                        "developer-name", _("The Rivulet authors"),
+                        "version", PACKAGE_VERSION,
+                        "comments", _("Demo and load-test servers that stream generator output "
+                                      "through a Gradio job queue."),
+                        "copyright", "© 2026 The Rivulet authors",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "developers", developers,
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+riv_application_quit_action (GSimpleAction *action,
+                             GVariant      *parameter,
+                             gpointer       user_data)
+{
+  RivApplication *self = user_data;
+  g_autoptr(GList) windows = g_list_copy (gtk_application_get_windows (GTK_APPLICATION (self)));
+
+  /* Closing each window cancels its work cleanly (close-request). */
+  for (GList *l = windows; l != NULL; l = l->next)
+    gtk_window_close (l->data);
+}
+
+static const GActionEntry app_actions[] = {
+  { "about", riv_application_about_action },
+  { "quit", riv_application_quit_action },
+};
+
+static void
+riv_application_startup (GApplication *application)
+{
+  RivApplication *self = RIV_APPLICATION (application);
+  GtkApplication *gtk_app = GTK_APPLICATION (application);
+  struct { const char *action; const char *accels[3]; } accels[] = {
+    { "app.quit", { "<Control>q", NULL } },
+    { "win.submit", { "<Control>Return", "<Control>KP_Enter", NULL } },
+    { "win.burst", { "<Control><Shift>Return", NULL } },
+    { "win.connect", { "<Control>l", NULL } },
+    { "win.export", { "<Control>e", NULL } },
+    { "win.focus-search", { "<Control>f", NULL } },
+    { "win.cancel-all", { "<Control><Shift>Delete", NULL } },
+    { "window.close", { "<Control>w", NULL } },
+  };
+
+  G_APPLICATION_CLASS (riv_application_parent_class)->startup (application);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (self), app_actions,
+                                   G_N_ELEMENTS (app_actions), self);
+  for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
+    gtk_application_set_accels_for_action (gtk_app, accels[i].action, accels[i].accels);
+}
+
+static void
+riv_application_dispose (GObject *object)
+{
+  RivApplication *self = (RivApplication *) object;
+
+  if (self->embedded != NULL)
+    riv_embedded_server_stop (self->embedded);
+  g_clear_object (&self->embedded);
+
+  G_OBJECT_CLASS (riv_application_parent_class)->dispose (object);
+}
+
+static void
+riv_application_class_init (RivApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = riv_application_dispose;
+  app_class->handle_local_options = riv_application_handle_local_options;
+  app_class->command_line = riv_application_command_line;
+  app_class->activate = riv_application_activate;
+  app_class->startup = riv_application_startup;
+  app_class->shutdown = riv_application_shutdown;
+}
+
+static void
+riv_application_init (RivApplication *self)
+{
+  g_application_add_main_option_entries (G_APPLICATION (self), option_entries);
+  g_application_set_option_context_parameter_string (G_APPLICATION (self), NULL);
+  g_application_set_option_context_summary (G_APPLICATION (self),
+                                            _("Demo and load-test Gradio job queues."));
+}
+
+RivApplication *
+riv_application_new (void)
+{
+  return g_object_new (RIV_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE,
+                       "resource-base-path", RIV_RESOURCE_PATH,
+                       NULL);
+}
+
+RivEmbeddedServer *
+riv_application_get_embedded_server (RivApplication *self)
+{
+  g_return_val_if_fail (RIV_IS_APPLICATION (self), NULL);
+
+  return riv_application_ensure_embedded (self);
+}
+
+int
+riv_application_get_exit_status (RivApplication *self)
+{
+  g_return_val_if_fail (RIV_IS_APPLICATION (self), 1);
+
+  return self->exit_status;
+}

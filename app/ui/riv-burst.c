@@ -1,0 +1,425 @@
+/* riv-burst.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "riv-burst.h"
+
+/* How long one main-loop iteration may spend submitting. */
+#define CHUNK_BUDGET_US 4000
+
+struct _RivBurst
+{
+  GObject    parent_instance;
+
+  /* Owned references */
+  RivClient *client;
+  char      *endpoint;
+  JsonNode  *data;
+
+  guint      count;
+  guint      n_submitted;
+  double     rate;
+  gint64     started_us;
+  guint      source_id;
+  gboolean   has_placeholder;
+  gboolean   running;
+};
+
+enum {
+  PROP_0,
+  PROP_COUNT,
+  PROP_RATE,
+  PROP_N_SUBMITTED,
+  PROP_RUNNING,
+  N_PROPS
+};
+
+enum {
+  JOB_SUBMITTED,
+  FINISHED,
+  FAILED,
+  N_SIGNALS
+};
+
+G_DEFINE_FINAL_TYPE (RivBurst, riv_burst, G_TYPE_OBJECT)
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static gboolean
+node_has_placeholder (JsonNode *node)
+{
+  if (node == NULL)
+    return FALSE;
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_VALUE:
+      return json_node_get_value_type (node) == G_TYPE_STRING &&
+             strstr (json_node_get_string (node), "{i}") != NULL;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (node_has_placeholder (json_array_get_element (array, i)))
+            return TRUE;
+        return FALSE;
+      }
+    case JSON_NODE_OBJECT:
+      {
+        g_autoptr(GList) members = json_object_get_values (json_node_get_object (node));
+
+        for (GList *l = members; l != NULL; l = l->next)
+          if (node_has_placeholder (l->data))
+            return TRUE;
+        return FALSE;
+      }
+    case JSON_NODE_NULL:
+    default:
+      return FALSE;
+    }
+}
+
+gboolean
+riv_burst_has_placeholder (JsonNode *data)
+{
+  return node_has_placeholder (data);
+}
+
+static JsonNode *
+substitute (JsonNode   *node,
+            const char *index_text)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING &&
+          strstr (json_node_get_string (node), "{i}") != NULL)
+        {
+          g_auto(GStrv) parts = g_strsplit (json_node_get_string (node), "{i}", -1);
+          g_autofree char *joined = g_strjoinv (index_text, parts);
+
+          return json_node_init_string (json_node_alloc (), joined);
+        }
+      return json_node_copy (node);
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        g_autoptr(JsonArray) copy = json_array_sized_new (json_array_get_length (array));
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          json_array_add_element (copy, substitute (json_array_get_element (array, i),
+                                                    index_text));
+        return json_node_init_array (json_node_alloc (), copy);
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(JsonObject) copy = json_object_new ();
+        g_autoptr(GList) names = json_object_get_members (object);
+
+        for (GList *l = names; l != NULL; l = l->next)
+          json_object_set_member (copy, l->data,
+                                  substitute (json_object_get_member (object, l->data),
+                                              index_text));
+        return json_node_init_object (json_node_alloc (), copy);
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
+JsonNode *
+riv_burst_substitute_index (JsonNode *data,
+                            guint     index)
+{
+  char index_text[16];
+
+  g_return_val_if_fail (data != NULL, NULL);
+
+  g_snprintf (index_text, sizeof index_text, "%u", index);
+  return substitute (data, index_text);
+}
+
+static void
+riv_burst_finish (RivBurst *self)
+{
+  g_clear_handle_id (&self->source_id, g_source_remove);
+  if (!self->running)
+    return;
+
+  self->running = FALSE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+  g_signal_emit (self, signals[FINISHED], 0);
+}
+
+/* Submits until target jobs are out or the time budget of this iteration is
+ * spent. Returns FALSE when the burst is over. */
+static gboolean
+riv_burst_submit_until (RivBurst *self,
+                        guint     target)
+{
+  gint64 deadline = g_get_monotonic_time () + CHUNK_BUDGET_US;
+  guint before = self->n_submitted;
+
+  g_object_ref (self);
+
+  while (self->running && self->n_submitted < MIN (target, self->count))
+    {
+      g_autoptr(JsonNode) data = NULL;
+      g_autoptr(RivJob) job = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (self->has_placeholder)
+        data = riv_burst_substitute_index (self->data, self->n_submitted + 1);
+      else
+        data = json_node_ref (self->data);
+
+      job = riv_client_submit (self->client, self->endpoint, data, &error);
+      if (job == NULL)
+        {
+          g_signal_emit (self, signals[FAILED], 0, error);
+          riv_burst_finish (self);
+          break;
+        }
+
+      self->n_submitted++;
+      g_signal_emit (self, signals[JOB_SUBMITTED], 0, job);
+
+      if (g_get_monotonic_time () >= deadline)
+        break;
+    }
+
+  if (self->n_submitted != before)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SUBMITTED]);
+
+  if (self->running && self->n_submitted >= self->count)
+    riv_burst_finish (self);
+
+  g_object_unref (self);
+
+  return self->running;
+}
+
+static gboolean
+riv_burst_idle_cb (gpointer user_data)
+{
+  RivBurst *self = user_data;
+
+  if (!riv_burst_submit_until (self, self->count))
+    {
+      self->source_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+riv_burst_timer_cb (gpointer user_data)
+{
+  RivBurst *self = user_data;
+  double elapsed = (g_get_monotonic_time () - self->started_us) / (double) G_USEC_PER_SEC;
+  guint due = (guint) MIN ((double) self->count, floor (elapsed * self->rate) + 1);
+
+  if (!riv_burst_submit_until (self, due))
+    {
+      self->source_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+riv_burst_dispose (GObject *object)
+{
+  RivBurst *self = (RivBurst *) object;
+
+  g_clear_handle_id (&self->source_id, g_source_remove);
+  self->running = FALSE;
+  g_clear_object (&self->client);
+
+  G_OBJECT_CLASS (riv_burst_parent_class)->dispose (object);
+}
+
+static void
+riv_burst_finalize (GObject *object)
+{
+  RivBurst *self = (RivBurst *) object;
+
+  g_clear_pointer (&self->endpoint, g_free);
+  g_clear_pointer (&self->data, json_node_unref);
+
+  G_OBJECT_CLASS (riv_burst_parent_class)->finalize (object);
+}
+
+static void
+riv_burst_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  RivBurst *self = RIV_BURST (object);
+
+  switch (prop_id)
+    {
+    case PROP_COUNT:
+      g_value_set_uint (value, riv_burst_get_count (self));
+      break;
+    case PROP_RATE:
+      g_value_set_double (value, riv_burst_get_rate (self));
+      break;
+    case PROP_N_SUBMITTED:
+      g_value_set_uint (value, riv_burst_get_n_submitted (self));
+      break;
+    case PROP_RUNNING:
+      g_value_set_boolean (value, riv_burst_is_running (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+riv_burst_class_init (RivBurstClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = riv_burst_dispose;
+  object_class->finalize = riv_burst_finalize;
+  object_class->get_property = riv_burst_get_property;
+
+  properties[PROP_COUNT] =
+    g_param_spec_uint ("count", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_RATE] =
+    g_param_spec_double ("rate", NULL, NULL, 0, G_MAXDOUBLE, 0,
+                         (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_N_SUBMITTED] =
+    g_param_spec_uint ("n-submitted", NULL, NULL, 0, G_MAXUINT, 0,
+                       (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_RUNNING] =
+    g_param_spec_boolean ("running", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  signals[JOB_SUBMITTED] =
+    g_signal_new ("job-submitted", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, RIV_TYPE_JOB);
+  signals[FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[FAILED] =
+    g_signal_new ("failed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_ERROR);
+}
+
+static void
+riv_burst_init (RivBurst *self)
+{
+}
+
+RivBurst *
+riv_burst_new (RivClient  *client,
+               const char *endpoint,
+               JsonNode   *data,
+               guint       count,
+               double      rate)
+{
+  RivBurst *self;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (endpoint != NULL, NULL);
+  g_return_val_if_fail (data != NULL, NULL);
+
+  self = g_object_new (RIV_TYPE_BURST, NULL);
+  self->client = g_object_ref (client);
+  self->endpoint = g_strdup (endpoint);
+  self->data = json_node_ref (data);
+  self->count = count;
+  self->rate = MAX (0, rate);
+  self->has_placeholder = node_has_placeholder (data);
+
+  return self;
+}
+
+void
+riv_burst_start (RivBurst *self)
+{
+  g_return_if_fail (RIV_IS_BURST (self));
+
+  if (self->running || self->n_submitted > 0)
+    return;
+
+  self->running = TRUE;
+  self->started_us = g_get_monotonic_time ();
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+
+  if (self->count == 0)
+    {
+      riv_burst_finish (self);
+      return;
+    }
+
+  if (self->rate <= 0)
+    {
+      /* Below the redraw priority: every frame is drawn between two chunks. */
+      self->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, riv_burst_idle_cb, self, NULL);
+    }
+  else
+    {
+      guint interval = (guint) CLAMP (1000.0 / self->rate, 8, 1000);
+
+      self->source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, interval,
+                                            riv_burst_timer_cb, self, NULL);
+      /* The first job goes out at once. */
+      riv_burst_submit_until (self, 1);
+    }
+}
+
+void
+riv_burst_stop (RivBurst *self)
+{
+  g_return_if_fail (RIV_IS_BURST (self));
+
+  g_object_ref (self);
+  riv_burst_finish (self);
+  g_object_unref (self);
+}
+
+gboolean
+riv_burst_is_running (RivBurst *self)
+{
+  g_return_val_if_fail (RIV_IS_BURST (self), FALSE);
+  return self->running;
+}
+
+guint
+riv_burst_get_count (RivBurst *self)
+{
+  g_return_val_if_fail (RIV_IS_BURST (self), 0);
+  return self->count;
+}
+
+guint
+riv_burst_get_n_submitted (RivBurst *self)
+{
+  g_return_val_if_fail (RIV_IS_BURST (self), 0);
+  return self->n_submitted;
+}
+
+double
+riv_burst_get_rate (RivBurst *self)
+{
+  g_return_val_if_fail (RIV_IS_BURST (self), 0);
+  return self->rate;
+}

@@ -1,0 +1,40 @@
+/* riv-connect-popover.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Where the user types a server URL (and an optional access token), picks a
+ * recent server or the embedded demo server, and sees why a connection failed.
+ */
+#pragma once
+
+#include <gtk/gtk.h>
+
+#include "riv-format.h"
+
+G_BEGIN_DECLS
+
+#define RIV_TYPE_CONNECT_POPOVER (riv_connect_popover_get_type ())
+G_DECLARE_FINAL_TYPE (RivConnectPopover, riv_connect_popover, RIV, CONNECT_POPOVER, GtkPopover)
+
+/* Signals: "connect" (const char *url, const char *token) — url NULL means the
+ * embedded demo server; token is NULL when empty. */
+
+GtkWidget           *riv_connect_popover_new             (void);
+void                 riv_connect_popover_set_recent      (RivConnectPopover   *self,
+                                                          const char * const  *urls);
+void                 riv_connect_popover_set_url         (RivConnectPopover   *self,
+                                                          const char          *url);
+const char          *riv_connect_popover_get_url         (RivConnectPopover   *self);
+/* Shows a connection attempt in progress (or ends it). */
+void                 riv_connect_popover_set_busy        (RivConnectPopover   *self,
+                                                          const char          *url);
+/* kind NONE clears the error. */
+void                 riv_connect_popover_set_error       (RivConnectPopover   *self,
+                                                          RivConnectErrorKind  kind,
+                                                          const char          *message);
+RivConnectErrorKind  riv_connect_popover_get_error_kind  (RivConnectPopover   *self);
+const char          *riv_connect_popover_get_error_text  (RivConnectPopover   *self);
+/* Emits "connect" with what is typed in. */
+void                 riv_connect_popover_activate        (RivConnectPopover   *self);
+
+G_END_DECLS

@@ -1,0 +1,474 @@
+/* riv-output-view.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "riv-format.h"
+#include "riv-output-view.h"
+#include "riv-util.h"
+
+struct _RivOutputView
+{
+  AdwBin          parent_instance;
+
+  /* Template widgets */
+  GtkStack       *outer_stack;
+  GtkStack       *inner_stack;
+  GtkLabel       *title_label;
+  GtkLabel       *status_label;
+  GtkProgressBar *progress_bar;
+  GtkWidget      *picture_frame;
+  GtkPicture     *picture;
+  GtkLabel       *frames_label;
+  GtkWidget      *text_scroller;
+  GtkTextView    *text_view;
+  GtkLabel       *timeline_label;
+
+  /* Owned references */
+  RivJob         *job;            /* nullable */
+  GSignalGroup   *job_signals;
+  GBytes         *shown_image;    /* nullable: the bytes the picture shows */
+  JsonNode       *shown_outputs;  /* nullable: outputs shown as JSON */
+  GString        *shown_text;     /* what the text buffer holds */
+
+  guint           tick_id;
+  guint           n_frames;       /* textures shown for this job */
+  guint           n_updates;      /* coalesced updates applied (for tests) */
+  guint           shown_timeline_length;
+  guint           shown_timeline_dropped;
+  double          shown_timeline_last;
+  RivJobStatus    shown_status;
+  gboolean        expect_image;
+  gboolean        follow_end;     /* keep the text scrolled to the end */
+};
+
+G_DEFINE_FINAL_TYPE (RivOutputView, riv_output_view, ADW_TYPE_BIN)
+
+static void
+riv_output_view_update_text (RivOutputView *self,
+                             const char    *text)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (self->text_view);
+  gsize len = text != NULL ? strlen (text) : 0;
+  GtkTextIter end;
+
+  if (len == self->shown_text->len &&
+      (len == 0 || memcmp (text, self->shown_text->str, len) == 0))
+    return;
+
+  if (len > self->shown_text->len &&
+      memcmp (text, self->shown_text->str, self->shown_text->len) == 0)
+    {
+      /* The common streaming case: only the new tail goes into the buffer. */
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_insert (buffer, &end, text + self->shown_text->len,
+                              (int) (len - self->shown_text->len));
+      g_string_append_len (self->shown_text, text + self->shown_text->len,
+                           len - self->shown_text->len);
+    }
+  else
+    {
+      gtk_text_buffer_set_text (buffer, text != NULL ? text : "", (int) len);
+      g_string_truncate (self->shown_text, 0);
+      g_string_append_len (self->shown_text, text != NULL ? text : "", len);
+    }
+
+  if (self->follow_end)
+    {
+      GtkTextMark *mark = gtk_text_buffer_get_mark (buffer, "riv-end");
+
+      gtk_text_buffer_get_end_iter (buffer, &end);
+      gtk_text_buffer_move_mark (buffer, mark, &end);
+      gtk_text_view_scroll_mark_onscreen (self->text_view, mark);
+    }
+}
+
+static void
+riv_output_view_update_timeline (RivOutputView *self)
+{
+  guint length = riv_job_get_timeline_length (self->job);
+  guint dropped = riv_job_get_timeline_dropped (self->job);
+  const RivJobEvent *last = length > 0 ? riv_job_get_timeline_event (self->job, length - 1) : NULL;
+  double last_time = last != NULL ? last->time : -1;
+  GString *text;
+
+  if (length == self->shown_timeline_length && dropped == self->shown_timeline_dropped &&
+      last_time == self->shown_timeline_last)
+    return;
+
+  self->shown_timeline_length = length;
+  self->shown_timeline_dropped = dropped;
+  self->shown_timeline_last = last_time;
+
+  text = g_string_new (NULL);
+  for (guint i = 0; i < length; i++)
+    {
+      const RivJobEvent *event = riv_job_get_timeline_event (self->job, i);
+
+      if (event == NULL)
+        continue;
+      g_string_append_printf (text, "%9.3f s  %s\n", event->time,
+                              event->what != NULL ? event->what : "");
+      /* The timeline keeps the first few and the latest events. */
+      if (dropped > 0 && i + 1 < length && i == RIV_JOB_TIMELINE_MAX / 4 - 1)
+        g_string_append_printf (text,
+                                g_dngettext (GETTEXT_PACKAGE,
+                                             "            … %u event not kept …\n",
+                                             "            … %u events not kept …\n",
+                                             dropped),
+                                dropped);
+    }
+  if (text->len == 0)
+    g_string_append (text, _("No events yet."));
+  else
+    g_string_truncate (text, text->len - 1);
+
+  gtk_label_set_text (self->timeline_label, text->str);
+  g_string_free (text, TRUE);
+}
+
+static void
+riv_output_view_update (RivOutputView *self)
+{
+  RivJob *job = self->job;
+  RivJobStatus status;
+  g_autofree char *title = NULL;
+  g_autofree char *line = NULL;
+  GBytes *image;
+  const char *text;
+  double fraction;
+  gint64 index, length;
+  gboolean has_image;
+  gboolean has_text;
+
+  self->n_updates++;
+
+  if (job == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->outer_stack, "empty");
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->outer_stack, "job");
+  status = riv_job_get_status (job);
+
+  title = g_strdup_printf (_("Job #%u · %s"), riv_job_get_number (job),
+                           riv_job_get_endpoint (job) != NULL ? riv_job_get_endpoint (job) : "");
+  gtk_label_set_text (self->title_label, title);
+
+  line = riv_format_status_line (job);
+  gtk_label_set_text (self->status_label, line);
+  if (status != self->shown_status)
+    {
+      gboolean bad = status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST;
+
+      if (bad)
+        {
+          gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
+          gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
+        }
+      else
+        {
+          gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
+          gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
+        }
+      self->shown_status = status;
+    }
+
+  /* Progress follows units or steps; a finished job shows a full bar. */
+  index = riv_job_get_progress_index (job);
+  length = riv_job_get_progress_length (job);
+  fraction = riv_job_get_progress (job);
+  if (status == RIV_JOB_STATUS_COMPLETED)
+    fraction = 1;
+  else if (fraction < 0 && index >= 0 && length > 0)
+    fraction = (double) index / (double) length;
+  else if (fraction < 0)
+    fraction = 0;
+  gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
+
+  image = riv_job_get_image (job);
+  if (image != NULL && image != self->shown_image)
+    {
+      g_autoptr(GdkTexture) texture = NULL;
+      g_autoptr(GError) error = NULL;
+
+      texture = gdk_texture_new_from_bytes (image, &error);
+      if (texture != NULL)
+        {
+          g_autofree char *frames = NULL;
+
+          gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+          self->n_frames++;
+          frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame", "%u frames",
+                                                 self->n_frames),
+                                    self->n_frames);
+          gtk_label_set_text (self->frames_label, frames);
+        }
+      else
+        g_debug ("Could not decode image of job %u: %s", riv_job_get_number (job), error->message);
+
+      g_clear_pointer (&self->shown_image, g_bytes_unref);
+      self->shown_image = g_bytes_ref (image);
+    }
+
+  text = riv_job_get_output_text (job);
+  if (text == NULL && image == NULL && riv_job_get_outputs (job) != NULL)
+    {
+      JsonNode *outputs = riv_job_get_outputs (job);
+
+      /* Non-text outputs (numbers, JSON) are shown as compact JSON. */
+      if (outputs != self->shown_outputs)
+        {
+          g_autofree char *json = riv_json_to_string (outputs, NULL);
+
+          g_clear_pointer (&self->shown_outputs, json_node_unref);
+          self->shown_outputs = json_node_ref (outputs);
+          riv_output_view_update_text (self, json);
+        }
+    }
+  else
+    riv_output_view_update_text (self, text);
+
+  has_image = self->expect_image || self->shown_image != NULL;
+  has_text = !has_image || self->shown_text->len > 0;
+  gtk_widget_set_visible (self->picture_frame, has_image);
+  gtk_widget_set_visible (GTK_WIDGET (self->frames_label), self->n_frames > 0);
+  gtk_widget_set_visible (self->text_scroller, has_text);
+
+  riv_output_view_update_timeline (self);
+}
+
+static gboolean
+riv_output_view_tick_cb (GtkWidget     *widget,
+                         GdkFrameClock *frame_clock,
+                         gpointer       user_data)
+{
+  RivOutputView *self = RIV_OUTPUT_VIEW (widget);
+
+  self->tick_id = 0;
+  riv_output_view_update (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+riv_output_view_queue_update (RivOutputView *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), riv_output_view_tick_cb,
+                                                  NULL, NULL);
+}
+
+static void
+riv_output_view_job_notify_cb (RivOutputView *self,
+                               GParamSpec    *pspec,
+                               RivJob        *job)
+{
+  riv_output_view_queue_update (self);
+}
+
+static void
+riv_output_view_vadjustment_changed_cb (RivOutputView *self,
+                                        GtkAdjustment *adjustment)
+{
+  double value = gtk_adjustment_get_value (adjustment);
+  double upper = gtk_adjustment_get_upper (adjustment);
+  double page = gtk_adjustment_get_page_size (adjustment);
+
+  /* Scrolling up stops following the end; scrolling back down resumes it. */
+  self->follow_end = value + page >= upper - 8;
+}
+
+static void
+riv_output_view_dispose (GObject *object)
+{
+  RivOutputView *self = (RivOutputView *) object;
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  if (self->job_signals != NULL)
+    g_signal_group_set_target (self->job_signals, NULL);
+  g_clear_object (&self->job_signals);
+  g_clear_object (&self->job);
+  g_clear_pointer (&self->shown_image, g_bytes_unref);
+  g_clear_pointer (&self->shown_outputs, json_node_unref);
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_OUTPUT_VIEW);
+
+  G_OBJECT_CLASS (riv_output_view_parent_class)->dispose (object);
+}
+
+static void
+riv_output_view_finalize (GObject *object)
+{
+  RivOutputView *self = (RivOutputView *) object;
+
+  g_string_free (self->shown_text, TRUE);
+
+  G_OBJECT_CLASS (riv_output_view_parent_class)->finalize (object);
+}
+
+static void
+riv_output_view_class_init (RivOutputViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = riv_output_view_dispose;
+  object_class->finalize = riv_output_view_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RIV_RESOURCE_PATH "/ui/riv-output-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, outer_stack);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, inner_stack);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, title_label);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, status_label);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture_frame);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, frames_label);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_scroller);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_view);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, timeline_label);
+}
+
+static void
+riv_output_view_init (RivOutputView *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter end;
+  GtkAdjustment *vadjustment;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->shown_text = g_string_new (NULL);
+  self->follow_end = TRUE;
+  self->shown_status = (RivJobStatus) -1;
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_buffer_get_end_iter (buffer, &end);
+  gtk_text_buffer_create_mark (buffer, "riv-end", &end, FALSE);
+
+  vadjustment = gtk_scrollable_get_vadjustment (GTK_SCROLLABLE (self->text_view));
+  g_signal_connect_object (vadjustment, "value-changed",
+                           G_CALLBACK (riv_output_view_vadjustment_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  self->job_signals = g_signal_group_new (RIV_TYPE_JOB);
+  g_signal_group_connect_object (self->job_signals, "notify",
+                                 G_CALLBACK (riv_output_view_job_notify_cb), self,
+                                 G_CONNECT_SWAPPED);
+}
+
+GtkWidget *
+riv_output_view_new (void)
+{
+  return g_object_new (RIV_TYPE_OUTPUT_VIEW, NULL);
+}
+
+void
+riv_output_view_set_job (RivOutputView *self,
+                         RivJob        *job,
+                         gboolean       expect_image)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+  g_return_if_fail (job == NULL || RIV_IS_JOB (job));
+
+  if (job == self->job)
+    return;
+
+  g_set_object (&self->job, job);
+  g_signal_group_set_target (self->job_signals, job);
+
+  self->expect_image = expect_image;
+  self->n_frames = 0;
+  self->shown_status = (RivJobStatus) -1;
+  self->shown_timeline_length = 0;
+  self->shown_timeline_dropped = 0;
+  self->shown_timeline_last = -1;
+  self->follow_end = TRUE;
+  g_clear_pointer (&self->shown_image, g_bytes_unref);
+  g_clear_pointer (&self->shown_outputs, json_node_unref);
+  g_string_truncate (self->shown_text, 0);
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), "", 0);
+  gtk_picture_set_paintable (self->picture, NULL);
+
+  riv_output_view_queue_update (self);
+}
+
+RivJob *
+riv_output_view_get_job (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+
+  return self->job;
+}
+
+void
+riv_output_view_flush (RivOutputView *self)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  riv_output_view_update (self);
+}
+
+GtkPicture *
+riv_output_view_get_picture (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+  return self->picture;
+}
+
+GtkTextView *
+riv_output_view_get_text_view (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+  return self->text_view;
+}
+
+guint
+riv_output_view_get_n_frames (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), 0);
+  return self->n_frames;
+}
+
+guint
+riv_output_view_get_n_updates (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), 0);
+  return self->n_updates;
+}
+
+const char *
+riv_output_view_get_status_text (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+  return gtk_label_get_text (self->status_label);
+}
+
+char *
+riv_output_view_dup_text (RivOutputView *self)
+{
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+
+  buffer = gtk_text_view_get_buffer (self->text_view);
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}

@@ -1,0 +1,38 @@
+/* riv-output-view.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Follows one job live: its image (replaced frame by frame), its text (grown
+ * in place, kept scrolled to the end unless the user scrolled up), progress,
+ * a status line and its event timeline. Job notifications only mark the view
+ * dirty; it catches up once per frame.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "riv-job.h"
+
+G_BEGIN_DECLS
+
+#define RIV_TYPE_OUTPUT_VIEW (riv_output_view_get_type ())
+G_DECLARE_FINAL_TYPE (RivOutputView, riv_output_view, RIV, OUTPUT_VIEW, AdwBin)
+
+GtkWidget  *riv_output_view_new               (void);
+/* job is nullable. expect_image says whether the job's endpoint outputs an image. */
+void        riv_output_view_set_job           (RivOutputView *self,
+                                               RivJob        *job,
+                                               gboolean       expect_image);
+RivJob     *riv_output_view_get_job           (RivOutputView *self);
+/* Applies pending changes now instead of at the next frame. */
+void        riv_output_view_flush             (RivOutputView *self);
+
+/* For tests and screenshots. */
+GtkPicture *riv_output_view_get_picture       (RivOutputView *self);
+GtkTextView*riv_output_view_get_text_view     (RivOutputView *self);
+guint       riv_output_view_get_n_frames      (RivOutputView *self);
+guint       riv_output_view_get_n_updates     (RivOutputView *self);
+const char *riv_output_view_get_status_text   (RivOutputView *self);
+char       *riv_output_view_dup_text          (RivOutputView *self);
+
+G_END_DECLS

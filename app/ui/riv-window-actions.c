@@ -1,0 +1,402 @@
+/* riv-window-actions.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The win.* actions of RivWindow and their keyboard shortcuts.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-util.h"
+#include "riv-window-private.h"
+
+static gboolean
+riv_window_can_submit (RivWindow *self)
+{
+  return self->client != NULL && riv_form_get_endpoint (self->form) != NULL &&
+         !riv_form_get_busy (self->form);
+}
+
+void
+_riv_window_update_actions (RivWindow *self)
+{
+  GtkWidget *widget = GTK_WIDGET (self);
+  gboolean can_submit = riv_window_can_submit (self);
+  gboolean bursting = self->burst != NULL && riv_burst_is_running (self->burst);
+  RivJob *shown = riv_output_view_get_job (self->output_view);
+  RivJob *selected = riv_job_panel_get_selected_job (self->job_panel);
+
+  gtk_widget_action_set_enabled (widget, "win.submit", can_submit);
+  gtk_widget_action_set_enabled (widget, "win.burst", can_submit && !bursting);
+  gtk_widget_action_set_enabled (widget, "win.stop-burst", bursting);
+  gtk_widget_action_set_enabled (widget, "win.cancel-selected",
+                                 self->client != NULL &&
+                                 ((selected != NULL && !riv_job_is_finished (selected)) ||
+                                  (shown != NULL && !riv_job_is_finished (shown))));
+  gtk_widget_action_set_enabled (widget, "win.cancel-all", self->client != NULL);
+  gtk_widget_action_set_enabled (widget, "win.clear-finished", self->client != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export", self->client != NULL);
+  gtk_widget_action_set_enabled (widget, "win.reconnect",
+                                 self->url != NULL || self->embedded != NULL);
+}
+
+void
+_riv_window_submit (RivWindow *self)
+{
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(RivJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *endpoint = NULL;
+
+  if (!riv_window_can_submit (self))
+    return;
+
+  endpoint = _riv_window_dup_endpoint_name (self);
+  data = riv_form_dup_data (self->form);
+  job = riv_client_submit (self->client, endpoint, data, &error);
+  if (job == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not submit: %s"), error->message);
+
+      _riv_window_report (self, RIV_REPORT_SUBMIT, text);
+      return;
+    }
+
+  riv_job_panel_unselect (self->job_panel);
+  _riv_window_follow_job (self, job);
+}
+
+static void
+riv_window_burst_job_cb (RivWindow *self,
+                         RivJob    *job,
+                         RivBurst  *burst)
+{
+  _riv_window_follow_job (self, job);
+  self->burst_label_dirty = TRUE;
+}
+
+static void
+riv_window_burst_finished_cb (RivWindow *self,
+                              RivBurst  *burst)
+{
+  self->burst_label_dirty = TRUE;
+  _riv_window_queue_update (self);
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_burst_failed_cb (RivWindow    *self,
+                            const GError *error,
+                            RivBurst     *burst)
+{
+  g_autofree char *text =
+    g_strdup_printf (_("The burst stopped after %u jobs: %s"),
+                     riv_burst_get_n_submitted (burst), error->message);
+
+  _riv_window_report (self, RIV_REPORT_SUBMIT, text);
+}
+
+void
+_riv_window_start_burst (RivWindow *self)
+{
+  g_autoptr(JsonNode) data = NULL;
+  g_autofree char *endpoint = NULL;
+  guint count;
+  double rate;
+
+  if (!riv_window_can_submit (self) || (self->burst != NULL && riv_burst_is_running (self->burst)))
+    return;
+
+  count = (guint) gtk_spin_button_get_value_as_int (self->burst_count);
+  rate = gtk_spin_button_get_value (self->burst_rate);
+  endpoint = _riv_window_dup_endpoint_name (self);
+  data = riv_form_dup_data (self->form);
+
+  g_clear_object (&self->burst);
+  self->burst = riv_burst_new (self->client, endpoint, data, count, rate);
+  g_signal_connect_object (self->burst, "job-submitted",
+                           G_CALLBACK (riv_window_burst_job_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->burst, "finished",
+                           G_CALLBACK (riv_window_burst_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->burst, "failed",
+                           G_CALLBACK (riv_window_burst_failed_cb), self, G_CONNECT_SWAPPED);
+
+  if (self->stall_monitor != NULL)
+    {
+      g_autofree char *label = g_strdup_printf ("burst of %u on /%s", count, endpoint);
+
+      riv_stall_monitor_mark (self->stall_monitor, label);
+    }
+  self->burst_started_at = riv_now ();
+
+  riv_job_panel_unselect (self->job_panel);
+  riv_burst_start (self->burst);
+
+  self->burst_label_dirty = TRUE;
+  _riv_window_queue_update (self);
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_submit_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  _riv_window_submit (RIV_WINDOW (widget));
+}
+
+static void
+riv_window_burst_action (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  _riv_window_start_burst (RIV_WINDOW (widget));
+}
+
+static void
+riv_window_stop_burst_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+
+  if (self->burst != NULL)
+    riv_burst_stop (self->burst);
+}
+
+static void
+riv_window_cancel_selected_action (GtkWidget  *widget,
+                                   const char *action_name,
+                                   GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  RivJob *job = riv_job_panel_get_selected_job (self->job_panel);
+
+  if (job == NULL)
+    job = riv_output_view_get_job (self->output_view);
+  if (job == NULL || self->client == NULL || riv_job_is_finished (job))
+    return;
+
+  riv_client_cancel (self->client, job);
+}
+
+static void
+riv_window_cancel_all_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+
+  if (self->burst != NULL)
+    riv_burst_stop (self->burst);
+  if (self->client != NULL)
+    riv_client_cancel_all (self->client);
+}
+
+static void
+riv_window_clear_finished_action (GtkWidget  *widget,
+                                  const char *action_name,
+                                  GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  RivJob *shown = riv_output_view_get_job (self->output_view);
+  g_autofree char *text = NULL;
+  guint n;
+
+  if (self->client == NULL)
+    return;
+
+  n = riv_client_clear_finished (self->client);
+  if (shown != NULL && riv_job_is_finished (shown))
+    {
+      g_clear_object (&self->newest_job);
+      riv_output_view_set_job (self->output_view, NULL, FALSE);
+    }
+
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Removed %u finished job",
+                                       "Removed %u finished jobs", n), n);
+  _riv_window_toast (self, text);
+  _riv_window_update_actions (self);
+}
+
+typedef struct
+{
+  RivWindow *self;     /* owned */
+  GFile     *file;     /* owned */
+  guint      n_jobs;
+} ExportData;
+
+static void
+export_data_free (ExportData *data)
+{
+  g_clear_object (&data->self);
+  g_clear_object (&data->file);
+  g_free (data);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (ExportData, export_data_free)
+
+static void
+riv_window_export_written_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(ExportData) data = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (data->file);
+  g_autofree char *text = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      text = g_strdup_printf (_("Could not export to %s: %s"), name, error->message);
+    }
+  else
+    text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Exported %u job to %s",
+                                         "Exported %u jobs to %s", data->n_jobs),
+                            data->n_jobs, name);
+
+  _riv_window_toast (data->self, text);
+}
+
+static void
+riv_window_export_response_cb (GtkNativeDialog *dialog,
+                               int              response,
+                               gpointer         user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
+    {
+      g_autofree char *name = g_file_get_basename (file);
+      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
+      gboolean json = g_str_has_suffix (name, ".json") ||
+                      (!g_str_has_suffix (name, ".csv") && filter != NULL &&
+                       g_strcmp0 (gtk_file_filter_get_name (filter), _("JSON")) == 0);
+      g_autoptr(GBytes) bytes = riv_job_panel_export (self->job_panel,
+                                                      json ? RIV_EXPORT_JSON : RIV_EXPORT_CSV);
+      ExportData *data = g_new0 (ExportData, 1);
+
+      data->self = g_object_ref (self);
+      data->file = g_object_ref (file);
+      data->n_jobs = riv_job_panel_get_n_jobs (self->job_panel);
+
+      /* The bytes are built on the main thread (cheap); the writing is async. */
+      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                           G_FILE_CREATE_REPLACE_DESTINATION,
+                                           self->cancellable,
+                                           riv_window_export_written_cb, data);
+    }
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+riv_window_export_action (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Export Jobs"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Export"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+
+  gtk_file_filter_set_name (csv, _("CSV"));
+  gtk_file_filter_add_suffix (csv, "csv");
+  gtk_file_filter_add_mime_type (csv, "text/csv");
+  gtk_file_filter_set_name (json, _("JSON"));
+  gtk_file_filter_add_suffix (json, "json");
+  gtk_file_filter_add_mime_type (json, "application/json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), csv);
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "rivulet-jobs.csv");
+
+  g_signal_connect (chooser, "response", G_CALLBACK (riv_window_export_response_cb),
+                    g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+static void
+riv_window_connect_action (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+
+  gtk_menu_button_popup (self->connect_button);
+}
+
+static void
+riv_window_reconnect_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  g_autofree char *url = g_strdup (self->url);
+
+  if (self->is_embedded || url == NULL)
+    riv_window_connect_embedded (self);
+  else
+    riv_window_connect_to_url (self, url, self->token);
+}
+
+static void
+riv_window_focus_search_action (GtkWidget  *widget,
+                                const char *action_name,
+                                GVariant   *param)
+{
+  riv_job_panel_focus_search (RIV_WINDOW (widget)->job_panel);
+}
+
+void
+_riv_window_class_actions_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_install_action (widget_class, "win.submit", NULL, riv_window_submit_action);
+  gtk_widget_class_install_action (widget_class, "win.burst", NULL, riv_window_burst_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-burst", NULL,
+                                   riv_window_stop_burst_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-selected", NULL,
+                                   riv_window_cancel_selected_action);
+  gtk_widget_class_install_action (widget_class, "win.cancel-all", NULL,
+                                   riv_window_cancel_all_action);
+  gtk_widget_class_install_action (widget_class, "win.clear-finished", NULL,
+                                   riv_window_clear_finished_action);
+  gtk_widget_class_install_action (widget_class, "win.export", NULL, riv_window_export_action);
+  gtk_widget_class_install_action (widget_class, "win.connect", NULL, riv_window_connect_action);
+  gtk_widget_class_install_action (widget_class, "win.reconnect", NULL,
+                                   riv_window_reconnect_action);
+  gtk_widget_class_install_action (widget_class, "win.focus-search", NULL,
+                                   riv_window_focus_search_action);
+
+  /* The application also sets the Ctrl shortcuts as accels (they then work
+   * inside text inputs too); these bindings cover windows without one.
+   * Escape and Delete bubble up only when the focused widget did not use them. */
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK,
+                                       "win.submit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK,
+                                       "win.submit", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.burst", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_l, GDK_CONTROL_MASK,
+                                       "win.connect", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_e, GDK_CONTROL_MASK,
+                                       "win.export", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
+                                       "win.focus-search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
+                                       "win.cancel-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0,
+                                       "win.cancel-selected", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete,
+                                       GDK_CONTROL_MASK | GDK_SHIFT_MASK, "win.cancel-all", NULL);
+}

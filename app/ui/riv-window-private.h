@@ -1,0 +1,99 @@
+/* riv-window-private.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include "riv-burst.h"
+#include "riv-stall-monitor.h"
+#include "riv-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RIV_REPORT_FAILED,
+  RIV_REPORT_LOST,
+  RIV_REPORT_STREAM,
+  RIV_REPORT_SUBMIT,
+  RIV_N_REPORTS
+} RivReportKind;
+
+struct _RivWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  /* Template widgets */
+  AdwToastOverlay      *toast_overlay;
+  GtkMenuButton        *connect_button;
+  RivConnectPopover    *connect_popover;
+  AdwWindowTitle       *window_title;
+  GtkLabel             *status_dot;
+  GtkLabel             *status_label;
+  GtkRevealer          *lost_revealer;
+  GtkLabel             *lost_label;
+  AdwComboRow          *endpoint_row;
+  RivForm              *form;
+  GtkSpinButton        *burst_count;
+  GtkSpinButton        *burst_rate;
+  GtkButton            *submit_button;
+  GtkButton            *burst_button;
+  RivOutputView        *output_view;
+  RivJobPanel          *job_panel;
+
+  /* Owned references */
+  GSettings            *settings;
+  RivEmbeddedServer    *embedded;         /* nullable */
+  RivClient            *client;           /* nullable: connected client */
+  GSignalGroup         *client_signals;
+  RivClient            *pending_client;   /* nullable: being connected */
+  GCancellable         *cancellable;      /* cancelled when the window closes */
+  GCancellable         *connect_cancellable; /* nullable */
+  RivConfig            *config;           /* nullable */
+  GPtrArray            *endpoints;        /* RivEndpoint*, borrowed from config */
+  GtkStringList        *endpoint_names;
+  RivBurst             *burst;            /* nullable */
+  RivJob               *newest_job;       /* nullable, followed while follow_newest */
+  RivWindowStartup     *startup;          /* nullable: applied once connected */
+  RivStallMonitor      *stall_monitor;    /* nullable */
+  char                 *url;              /* nullable: of client */
+  char                 *pending_url;      /* nullable */
+  char                 *token;            /* nullable */
+
+  /* Coalesced reports (toasts) */
+  AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
+  guint                 report_counts[RIV_N_REPORTS];
+  char                 *report_last[RIV_N_REPORTS];
+  guint                 report_timer_id;
+  gint64                last_report_us;
+
+  guint                 tick_id;
+  int                   exit_status;
+  double                burst_started_at;
+
+  guint                 follow_newest : 1;
+  guint                 output_dirty : 1;
+  guint                 burst_label_dirty : 1;
+  guint                 pending_is_embedded : 1;
+  guint                 is_embedded : 1;
+  guint                 closing : 1;
+};
+
+/* riv-window-actions.c */
+void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);
+void  _riv_window_update_actions       (RivWindow      *self);
+void  _riv_window_submit               (RivWindow      *self);
+void  _riv_window_start_burst          (RivWindow      *self);
+
+/* riv-window.c */
+void  _riv_window_report               (RivWindow      *self,
+                                        RivReportKind   kind,
+                                        const char     *message);
+void  _riv_window_toast                (RivWindow      *self,
+                                        const char     *message);
+void  _riv_window_follow_job           (RivWindow      *self,
+                                        RivJob         *job);
+void  _riv_window_queue_update         (RivWindow      *self);
+char *_riv_window_dup_endpoint_name    (RivWindow      *self);
+
+G_END_DECLS

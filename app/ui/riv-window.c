@@ -1,0 +1,1257 @@
+/* riv-window.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-format.h"
+#include "riv-util.h"
+#include "riv-window-private.h"
+
+#define MAX_RECENT_URLS 8
+#define REPORT_INTERVAL_US (1500 * 1000)
+
+G_DEFINE_FINAL_TYPE (RivWindow, riv_window, ADW_TYPE_APPLICATION_WINDOW)
+
+void
+riv_window_startup_free (RivWindowStartup *startup)
+{
+  if (startup == NULL)
+    return;
+
+  g_free (startup->server_url);
+  g_free (startup->token);
+  g_free (startup->endpoint);
+  g_clear_pointer (&startup->data, json_node_unref);
+  g_free (startup);
+}
+
+/* Toasts, coalesced: during a burst hundreds of jobs can fail within a second;
+ * the user gets one toast per kind that counts them. */
+
+static void
+toast_dismissed_cb (AdwToast  *toast,
+                    RivWindow *self)
+{
+  for (guint i = 0; i < RIV_N_REPORTS; i++)
+    if (self->toasts[i] == toast)
+      self->toasts[i] = NULL;
+}
+
+static char *
+report_text (RivReportKind  kind,
+             guint          count,
+             const char    *last)
+{
+  if (count == 1)
+    return g_strdup (last);
+
+  switch (kind)
+    {
+    case RIV_REPORT_FAILED:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u job failed — last: %s",
+                                           "%u jobs failed — last: %s", count), count, last);
+    case RIV_REPORT_LOST:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u job lost its stream",
+                                           "%u jobs lost their stream", count), count);
+    case RIV_REPORT_STREAM:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream error — last: %s",
+                                           "%u stream errors — last: %s", count), count, last);
+    case RIV_REPORT_SUBMIT:
+    case RIV_N_REPORTS:
+    default:
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u submission refused — last: %s",
+                                           "%u submissions refused — last: %s", count),
+                              count, last);
+    }
+}
+
+static void
+riv_window_flush_reports (RivWindow *self)
+{
+  self->last_report_us = g_get_monotonic_time ();
+
+  for (guint i = 0; i < RIV_N_REPORTS; i++)
+    {
+      g_autofree char *text = NULL;
+
+      if (self->report_counts[i] == 0)
+        continue;
+
+      text = report_text (i, self->report_counts[i], self->report_last[i]);
+      self->report_counts[i] = 0;
+
+      if (self->toasts[i] != NULL)
+        {
+          /* Still on screen: say the newer thing in the same toast. */
+          adw_toast_set_title (self->toasts[i], text);
+          continue;
+        }
+
+      self->toasts[i] = adw_toast_new (text);
+      adw_toast_set_timeout (self->toasts[i], 5);
+      g_signal_connect_object (self->toasts[i], "dismissed",
+                               G_CALLBACK (toast_dismissed_cb), self, 0);
+      adw_toast_overlay_add_toast (self->toast_overlay, self->toasts[i]);
+    }
+}
+
+static gboolean
+riv_window_report_timer_cb (gpointer user_data)
+{
+  RivWindow *self = user_data;
+
+  self->report_timer_id = 0;
+  riv_window_flush_reports (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+_riv_window_report (RivWindow     *self,
+                    RivReportKind  kind,
+                    const char    *message)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  g_assert (RIV_IS_WINDOW (self));
+  g_assert (kind < RIV_N_REPORTS);
+
+  self->report_counts[kind]++;
+  riv_set_str (&self->report_last[kind], message != NULL ? message : "");
+
+  if (self->report_timer_id != 0)
+    return;
+
+  if (now - self->last_report_us >= REPORT_INTERVAL_US)
+    riv_window_flush_reports (self);
+  else
+    self->report_timer_id =
+      g_timeout_add ((guint) ((REPORT_INTERVAL_US - (now - self->last_report_us)) / 1000) + 1,
+                     riv_window_report_timer_cb, self);
+}
+
+void
+_riv_window_toast (RivWindow  *self,
+                   const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
+/* Header: where we are connected and how the stream is. */
+
+static void
+riv_window_set_status (RivWindow  *self,
+                       const char *text,
+                       const char *css_class)
+{
+  static const char *classes[] = { "success", "warning", "error", "accent", "dim-label" };
+
+  gtk_label_set_text (self->status_label, text);
+  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
+    gtk_widget_remove_css_class (GTK_WIDGET (self->status_dot), classes[i]);
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_dot), css_class);
+  gtk_widget_set_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (self->status_dot)), text);
+}
+
+static void
+riv_window_update_header (RivWindow *self)
+{
+  const char *host = self->url;
+  g_autofree char *subtitle = NULL;
+  gboolean lost = FALSE;
+
+  if (self->client == NULL)
+    {
+      if (self->pending_client != NULL)
+        riv_window_set_status (self, _("Connecting…"), "warning");
+      else
+        riv_window_set_status (self, _("Not connected"), "dim-label");
+      if (self->pending_url != NULL)
+        host = self->pending_url;
+    }
+  else
+    {
+      switch (riv_client_get_stream_state (self->client))
+        {
+        case RIV_STREAM_STATE_IDLE:
+          riv_window_set_status (self, _("Connected"), "success");
+          break;
+        case RIV_STREAM_STATE_CONNECTING:
+          riv_window_set_status (self, _("Connected · opening stream"), "success");
+          break;
+        case RIV_STREAM_STATE_CONNECTED:
+          riv_window_set_status (self, _("Connected · streaming"), "success");
+          break;
+        case RIV_STREAM_STATE_RECONNECTING:
+          riv_window_set_status (self, _("Reconnecting…"), "warning");
+          break;
+        case RIV_STREAM_STATE_DISCONNECTED:
+        default:
+          riv_window_set_status (self, _("Disconnected"), "error");
+          lost = TRUE;
+          break;
+        }
+    }
+
+  if (host == NULL)
+    subtitle = g_strdup (_("No server"));
+  else if (self->client != NULL ? self->is_embedded : self->pending_is_embedded)
+    subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
+  else
+    subtitle = g_strdup (host);
+  adw_window_title_set_subtitle (self->window_title, subtitle);
+
+  if (lost)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("The connection to %s was lost. Jobs that were in flight are marked "
+                           "lost; new submissions reconnect, or reconnect now."),
+                         host != NULL ? host : "");
+
+      gtk_label_set_text (self->lost_label, text);
+    }
+  gtk_revealer_set_reveal_child (self->lost_revealer, lost);
+}
+
+/* Once-per-frame updates */
+
+static gboolean
+endpoint_outputs_image (RivWindow *self,
+                        gint64     fn_index)
+{
+  if (self->config == NULL)
+    return FALSE;
+
+  for (guint i = 0; i < riv_config_get_n_endpoints (self->config); i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (self->config, i);
+
+      if (endpoint->fn_index != fn_index)
+        continue;
+      for (guint j = 0; j < endpoint->outputs->len; j++)
+        {
+          RivComponent *component = g_ptr_array_index (endpoint->outputs, j);
+
+          if (g_strcmp0 (component->type, "image") == 0)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static void
+riv_window_show_job (RivWindow *self,
+                     RivJob    *job)
+{
+  riv_output_view_set_job (self->output_view, job,
+                           job != NULL && endpoint_outputs_image (self, riv_job_get_fn_index (job)));
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_update_burst_label (RivWindow *self)
+{
+  if (self->burst != NULL && riv_burst_is_running (self->burst))
+    {
+      g_autofree char *label =
+        g_strdup_printf (_("Stop (%u/%u)"), riv_burst_get_n_submitted (self->burst),
+                         riv_burst_get_count (self->burst));
+
+      gtk_button_set_label (self->burst_button, label);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.stop-burst");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button), _("Stop submitting the burst"));
+      gtk_widget_add_css_class (GTK_WIDGET (self->burst_button), "destructive-action");
+    }
+  else
+    {
+      gtk_button_set_label (self->burst_button, _("_Burst"));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.burst");
+      gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button),
+                                   _("Submit a burst of jobs (Ctrl+Shift+Enter)"));
+      gtk_widget_remove_css_class (GTK_WIDGET (self->burst_button), "destructive-action");
+    }
+}
+
+static gboolean
+riv_window_tick_cb (GtkWidget     *widget,
+                    GdkFrameClock *frame_clock,
+                    gpointer       user_data)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+
+  self->tick_id = 0;
+
+  if (self->output_dirty)
+    {
+      self->output_dirty = FALSE;
+      if (self->follow_newest)
+        riv_window_show_job (self, self->newest_job);
+    }
+
+  if (self->burst_label_dirty)
+    {
+      self->burst_label_dirty = FALSE;
+      riv_window_update_burst_label (self);
+    }
+
+  return G_SOURCE_REMOVE;
+}
+
+void
+_riv_window_queue_update (RivWindow *self)
+{
+  if (self->tick_id == 0)
+    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), riv_window_tick_cb,
+                                                  NULL, NULL);
+}
+
+void
+_riv_window_follow_job (RivWindow *self,
+                        RivJob    *job)
+{
+  /* Called per submission: only remember; the output view switches once per frame. */
+  self->follow_newest = TRUE;
+  g_set_object (&self->newest_job, job);
+  self->output_dirty = TRUE;
+  _riv_window_queue_update (self);
+}
+
+/* Client signals */
+
+static void
+riv_window_stream_state_cb (RivWindow  *self,
+                            GParamSpec *pspec,
+                            RivClient  *client)
+{
+  riv_window_update_header (self);
+}
+
+static void
+riv_window_maybe_quit_after_burst (RivWindow *self)
+{
+  RivJobPanel *panel = self->job_panel;
+
+  if (self->startup == NULL || !self->startup->quit_after_burst || self->closing)
+    return;
+  if (self->burst == NULL || riv_burst_is_running (self->burst))
+    return;
+  if (self->client != NULL && riv_client_get_n_pending (self->client) > 0)
+    return;
+
+  g_print ("rivulet: burst of %u: %u done, %u failed, %u cancelled, %u lost in %.2f s\n",
+           riv_burst_get_n_submitted (self->burst),
+           riv_job_panel_get_count (panel, RIV_BUCKET_DONE),
+           riv_job_panel_get_count (panel, RIV_BUCKET_FAILED),
+           riv_job_panel_get_count (panel, RIV_BUCKET_CANCELLED),
+           riv_job_panel_get_count (panel, RIV_BUCKET_LOST),
+           riv_now () - self->burst_started_at);
+  if (self->stall_monitor != NULL)
+    riv_stall_monitor_close_mark (self->stall_monitor);
+
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+riv_window_job_finished_cb (RivWindow *self,
+                            RivJob    *job,
+                            RivClient *client)
+{
+  RivJobStatus status = riv_job_get_status (job);
+
+  if (status == RIV_JOB_STATUS_FAILED)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Job #%u failed: %s"), riv_job_get_number (job),
+                         riv_job_get_error (job) != NULL ? riv_job_get_error (job)
+                                                         : _("the server gave no reason"));
+
+      _riv_window_report (self, RIV_REPORT_FAILED, text);
+    }
+  else if (status == RIV_JOB_STATUS_LOST)
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("Job #%u lost its stream: %s"), riv_job_get_number (job),
+                         riv_job_get_error (job) != NULL ? riv_job_get_error (job) : "");
+
+      _riv_window_report (self, RIV_REPORT_LOST, text);
+    }
+
+  if (job == riv_output_view_get_job (self->output_view))
+    _riv_window_update_actions (self);
+
+  riv_window_maybe_quit_after_burst (self);
+}
+
+static void
+riv_window_stream_error_cb (RivWindow  *self,
+                            const char *message,
+                            RivClient  *client)
+{
+  g_autofree char *text = g_strdup_printf (_("Stream error: %s"), message);
+
+  _riv_window_report (self, RIV_REPORT_STREAM, text);
+}
+
+/* Endpoints */
+
+static void
+endpoint_list_setup_cb (GtkSignalListItemFactory *factory,
+                        GtkListItem              *item,
+                        RivWindow                *self)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *badges = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), badges);
+  gtk_list_item_set_child (item, box);
+}
+
+static void
+add_badge (GtkWidget  *box,
+           const char *text,
+           const char *css_class)
+{
+  GtkWidget *badge = gtk_label_new (text);
+
+  gtk_widget_add_css_class (badge, "riv-badge");
+  if (css_class != NULL)
+    gtk_widget_add_css_class (badge, css_class);
+  gtk_box_append (GTK_BOX (box), badge);
+}
+
+static void
+endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
+                       GtkListItem              *item,
+                       RivWindow                *self)
+{
+  GtkWidget *box = gtk_list_item_get_child (item);
+  GtkWidget *label = gtk_widget_get_first_child (box);
+  GtkWidget *badges = gtk_widget_get_next_sibling (label);
+  GtkStringObject *name = gtk_list_item_get_item (item);
+  guint position = gtk_list_item_get_position (item);
+  GtkWidget *child;
+
+  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (name));
+
+  while ((child = gtk_widget_get_first_child (badges)) != NULL)
+    gtk_box_remove (GTK_BOX (badges), child);
+
+  if (self->endpoints != NULL && position < self->endpoints->len)
+    {
+      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, position);
+
+      if (endpoint->generator)
+        add_badge (badges, _("generator"), "accent");
+      if (endpoint->batch)
+        {
+          g_autofree char *text = g_strdup_printf (_("batch ×%" G_GINT64_FORMAT),
+                                                   endpoint->max_batch_size);
+
+          add_badge (badges, text, "warning");
+        }
+      if (endpoint->queue)
+        add_badge (badges, _("queued"), NULL);
+    }
+}
+
+static char *
+endpoint_badges_text (RivEndpoint *endpoint)
+{
+  GString *text = g_string_new (NULL);
+
+  if (endpoint->generator)
+    g_string_append (text, _("generator"));
+  if (endpoint->batch)
+    {
+      if (text->len > 0)
+        g_string_append (text, " · ");
+      g_string_append_printf (text, _("batch ×%" G_GINT64_FORMAT), endpoint->max_batch_size);
+    }
+  if (endpoint->queue)
+    {
+      if (text->len > 0)
+        g_string_append (text, " · ");
+      g_string_append (text, _("queued"));
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+riv_window_endpoint_selected_cb (RivWindow *self)
+{
+  guint position = adw_combo_row_get_selected (self->endpoint_row);
+  RivEndpoint *endpoint = NULL;
+
+  if (self->endpoints != NULL && position < self->endpoints->len)
+    endpoint = g_ptr_array_index (self->endpoints, position);
+
+  riv_form_set_endpoint (self->form, endpoint != NULL ? self->config : NULL, endpoint);
+
+  if (endpoint != NULL)
+    {
+      g_autofree char *badges = endpoint_badges_text (endpoint);
+
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row), badges);
+    }
+  else
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row), "");
+
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_set_config (RivWindow *self,
+                       RivConfig *config)
+{
+  guint selected = 0;
+  guint n;
+
+  if (config != NULL)
+    riv_config_ref (config);
+
+  /* The form and combo row borrow endpoints from the old config: detach first. */
+  riv_form_set_endpoint (self->form, NULL, NULL);
+  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
+  g_clear_pointer (&self->config, riv_config_unref);
+  self->config = config;
+  self->endpoints = g_ptr_array_new ();
+
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->endpoint_names));
+  for (guint i = 0; config != NULL && i < riv_config_get_n_endpoints (config); i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
+
+      /* Private endpoints cannot be called from outside. */
+      if (!endpoint->is_public)
+        continue;
+      g_ptr_array_add (self->endpoints, endpoint);
+    }
+
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+
+    for (guint i = 0; i < self->endpoints->len; i++)
+      g_ptr_array_add (names, riv_endpoint_dup_display_name (g_ptr_array_index (self->endpoints, i)));
+    g_ptr_array_add (names, NULL);
+    gtk_string_list_splice (self->endpoint_names, 0, n, (const char * const *) names->pdata);
+  }
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->endpoint_row), self->endpoints->len > 0);
+  if (self->endpoints->len > 0)
+    {
+      adw_combo_row_set_selected (self->endpoint_row, selected);
+      riv_window_endpoint_selected_cb (self);
+    }
+  else
+    {
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row),
+                                   config != NULL ? _("This server has no public endpoints")
+                                                  : _("Connect to a server first"));
+    }
+}
+
+gboolean
+riv_window_select_endpoint (RivWindow  *self,
+                            const char *name)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+  g_return_val_if_fail (name != NULL, FALSE);
+
+  if (self->endpoints == NULL)
+    return FALSE;
+
+  if (*name == '/')
+    name++;
+
+  for (guint i = 0; i < self->endpoints->len; i++)
+    {
+      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
+      char index_text[32];
+
+      g_snprintf (index_text, sizeof index_text, "%" G_GINT64_FORMAT, endpoint->fn_index);
+      if (g_strcmp0 (endpoint->api_name, name) == 0 ||
+          (endpoint->api_name == NULL && g_str_equal (index_text, name)))
+        {
+          adw_combo_row_set_selected (self->endpoint_row, i);
+          riv_window_endpoint_selected_cb (self);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+char *
+_riv_window_dup_endpoint_name (RivWindow *self)
+{
+  RivEndpoint *endpoint = riv_form_get_endpoint (self->form);
+
+  if (endpoint == NULL)
+    return NULL;
+  if (endpoint->api_name != NULL)
+    return g_strdup (endpoint->api_name);
+  return g_strdup_printf ("%" G_GINT64_FORMAT, endpoint->fn_index);
+}
+
+/* Connecting */
+
+static void
+riv_window_remember_url (RivWindow  *self,
+                         const char *url)
+{
+  g_auto(GStrv) old = g_settings_get_strv (self->settings, "recent-urls");
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_auto(GStrv) urls = NULL;
+  guint n = 1;
+
+  g_strv_builder_add (builder, url);
+  for (guint i = 0; old[i] != NULL && n < MAX_RECENT_URLS; i++)
+    if (!g_str_equal (old[i], url))
+      {
+        g_strv_builder_add (builder, old[i]);
+        n++;
+      }
+  urls = g_strv_builder_end (builder);
+
+  g_settings_set_strv (self->settings, "recent-urls", (const char * const *) urls);
+  g_settings_set_string (self->settings, "last-server-url", url);
+  riv_connect_popover_set_recent (self->connect_popover, (const char * const *) urls);
+}
+
+static void
+riv_window_apply_startup (RivWindow *self)
+{
+  RivWindowStartup *startup = self->startup;
+  g_autoptr(GError) error = NULL;
+
+  if (startup == NULL)
+    return;
+
+  if (startup->endpoint != NULL && !riv_window_select_endpoint (self, startup->endpoint))
+    {
+      g_autofree char *text = g_strdup_printf (_("This server has no endpoint named “%s”"),
+                                               startup->endpoint);
+
+      _riv_window_toast (self, text);
+      g_printerr ("rivulet: %s\n", text);
+      self->exit_status = 2;
+      if (startup->quit_after_burst)
+        gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
+
+  if (startup->data != NULL && !riv_form_set_data (self->form, startup->data, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not use --data: %s"), error->message);
+
+      _riv_window_toast (self, text);
+      g_printerr ("rivulet: %s\n", text);
+      self->exit_status = 2;
+      if (startup->quit_after_burst)
+        gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
+
+  if (startup->burst > 0)
+    {
+      riv_window_set_burst (self, startup->burst, startup->rate);
+      _riv_window_start_burst (self);
+    }
+}
+
+static void
+riv_window_set_client (RivWindow *self,
+                       RivClient *client,
+                       gboolean   embedded)
+{
+  if (self->burst != NULL)
+    riv_burst_stop (self->burst);
+  g_clear_object (&self->burst);
+
+  if (self->client != NULL)
+    {
+      g_signal_group_set_target (self->client_signals, NULL);
+      riv_client_close (self->client);
+      g_clear_object (&self->client);
+    }
+
+  g_clear_object (&self->newest_job);
+  riv_window_show_job (self, NULL);
+
+  self->client = client != NULL ? g_object_ref (client) : NULL;
+  self->is_embedded = embedded;
+  g_signal_group_set_target (self->client_signals, client);
+
+  riv_job_panel_set_jobs (self->job_panel, client != NULL ? riv_client_get_jobs (client) : NULL);
+  riv_form_set_client (self->form, client);
+  riv_window_set_config (self, client != NULL ? riv_client_get_config (client) : NULL);
+
+  riv_window_update_header (self);
+  riv_window_update_burst_label (self);
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_connect_cb (GObject      *object,
+                       GAsyncResult *result,
+                       gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(RivClient) client = RIV_CLIENT (g_object_ref (object));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  gboolean embedded;
+
+  if (!riv_client_connect_finish (client, result, &error))
+    {
+      g_autofree char *message = NULL;
+      RivConnectErrorKind kind;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+          client != self->pending_client)
+        {
+          riv_client_close (client);
+          return;
+        }
+
+      riv_client_close (client);
+      g_clear_object (&self->pending_client);
+      g_clear_object (&self->connect_cancellable);
+
+      kind = riv_format_connect_error (error, self->pending_url, &message);
+      riv_connect_popover_set_busy (self->connect_popover, NULL);
+      riv_connect_popover_set_error (self->connect_popover, kind, message);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        gtk_menu_button_popup (self->connect_button);
+      riv_window_update_header (self);
+
+      if (self->startup != NULL && self->startup->quit_after_burst)
+        {
+          g_printerr ("rivulet: %s\n", message);
+          self->exit_status = 2;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+      return;
+    }
+
+  if (client != self->pending_client)
+    {
+      riv_client_close (client);
+      return;
+    }
+
+  url = g_steal_pointer (&self->pending_url);
+  embedded = self->pending_is_embedded;
+  g_clear_object (&self->pending_client);
+  g_clear_object (&self->connect_cancellable);
+
+  g_free (self->url);
+  self->url = g_strdup (url);
+
+  riv_connect_popover_set_busy (self->connect_popover, NULL);
+  riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
+  gtk_popover_popdown (GTK_POPOVER (self->connect_popover));
+
+  if (embedded)
+    g_settings_set_string (self->settings, "last-server-url", "");
+  else
+    {
+      riv_window_remember_url (self, url);
+      riv_connect_popover_set_url (self->connect_popover, url);
+    }
+
+  riv_window_set_client (self, client, embedded);
+  riv_window_apply_startup (self);
+}
+
+static void
+riv_window_connect_internal (RivWindow  *self,
+                             const char *url,
+                             const char *token,
+                             gboolean    embedded)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *normalized = NULL;
+
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  g_clear_object (&self->connect_cancellable);
+  g_clear_object (&self->pending_client);
+
+  g_free (self->pending_url);
+  self->pending_url = g_strdup (url);
+
+  if (!(normalized = riv_client_normalize_url (url, &error)))
+    {
+      g_autofree char *message = NULL;
+      RivConnectErrorKind kind;
+
+      if (error == NULL)
+        g_set_error_literal (&error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL, "bad URL");
+      kind = riv_format_connect_error (error, url, &message);
+      riv_connect_popover_set_busy (self->connect_popover, NULL);
+      riv_connect_popover_set_error (self->connect_popover, kind, message);
+      g_clear_pointer (&self->pending_url, g_free);
+      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+        gtk_menu_button_popup (self->connect_button);
+      riv_window_update_header (self);
+
+      if (self->startup != NULL && self->startup->quit_after_burst)
+        {
+          g_printerr ("rivulet: %s\n", message);
+          self->exit_status = 2;
+          gtk_window_close (GTK_WINDOW (self));
+        }
+      return;
+    }
+
+  g_free (self->pending_url);
+  self->pending_url = g_strdup (normalized);
+  self->pending_is_embedded = embedded;
+  riv_set_str (&self->token, token);
+
+  self->pending_client = riv_client_new (normalized);
+  if (token != NULL && *token != '\0')
+    riv_client_set_token (self->pending_client, token);
+  self->connect_cancellable = g_cancellable_new ();
+
+  riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
+  riv_connect_popover_set_busy (self->connect_popover, normalized);
+  riv_window_update_header (self);
+
+  riv_client_connect_async (self->pending_client, self->connect_cancellable,
+                            riv_window_connect_cb, g_object_ref (self));
+}
+
+void
+riv_window_connect_to_url (RivWindow  *self,
+                           const char *url,
+                           const char *token)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+
+  riv_window_connect_internal (self, url, token,
+                               self->embedded != NULL &&
+                               riv_embedded_server_is_url (self->embedded, url));
+}
+
+static void
+riv_window_embedded_started_cb (GObject      *object,
+                                GAsyncResult *result,
+                                gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+
+  url = riv_embedded_server_start_finish (RIV_EMBEDDED_SERVER (object), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+
+  if (url == NULL)
+    {
+      g_autofree char *text = g_strdup_printf (_("The embedded demo server did not start: %s"),
+                                               error->message);
+
+      riv_connect_popover_set_busy (self->connect_popover, NULL);
+      riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_OTHER, text);
+      _riv_window_toast (self, text);
+      return;
+    }
+
+  riv_window_connect_internal (self, url, NULL, TRUE);
+}
+
+void
+riv_window_connect_embedded (RivWindow *self)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+
+  if (self->embedded == NULL)
+    {
+      riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_OTHER,
+                                     _("This window has no embedded demo server."));
+      return;
+    }
+
+  riv_connect_popover_set_busy (self->connect_popover, _("the embedded demo server"));
+  riv_embedded_server_start_async (self->embedded, self->cancellable,
+                                   riv_window_embedded_started_cb, g_object_ref (self));
+}
+
+static void
+riv_window_popover_connect_cb (RivWindow         *self,
+                               const char        *url,
+                               const char        *token,
+                               RivConnectPopover *popover)
+{
+  if (url == NULL)
+    riv_window_connect_embedded (self);
+  else
+    riv_window_connect_to_url (self, url, token);
+}
+
+/* Selection */
+
+static void
+riv_window_selected_job_cb (RivWindow   *self,
+                            GParamSpec  *pspec,
+                            RivJobPanel *panel)
+{
+  RivJob *job = riv_job_panel_get_selected_job (panel);
+
+  if (job == NULL)
+    return;
+
+  /* The user picked a job: stop following the newest one. */
+  self->follow_newest = FALSE;
+  riv_window_show_job (self, job);
+}
+
+static void
+riv_window_form_error_cb (RivWindow  *self,
+                          const char *message,
+                          RivForm    *form)
+{
+  _riv_window_toast (self, message);
+}
+
+static void
+riv_window_form_busy_cb (RivWindow *self)
+{
+  _riv_window_update_actions (self);
+}
+
+static void
+riv_window_form_activate_cb (RivWindow *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "win.submit", NULL);
+}
+
+/* GObject / GtkWindow */
+
+static gboolean
+riv_window_close_request (GtkWindow *window)
+{
+  RivWindow *self = RIV_WINDOW (window);
+  int width, height;
+
+  self->closing = TRUE;
+
+  gtk_window_get_default_size (window, &width, &height);
+  g_settings_set_int (self->settings, "window-width", width);
+  g_settings_set_int (self->settings, "window-height", height);
+  g_settings_set_boolean (self->settings, "window-maximized", gtk_window_is_maximized (window));
+
+  /* Cancel all network work before the widgets go. */
+  g_cancellable_cancel (self->cancellable);
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  if (self->burst != NULL)
+    riv_burst_stop (self->burst);
+
+  if (self->stall_monitor != NULL)
+    {
+      g_autofree char *report = riv_stall_monitor_dup_report (self->stall_monitor);
+
+      g_printerr ("%s", report);
+      g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
+    }
+
+  return GTK_WINDOW_CLASS (riv_window_parent_class)->close_request (window);
+}
+
+static void
+riv_window_dispose (GObject *object)
+{
+  RivWindow *self = (RivWindow *) object;
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  g_clear_object (&self->connect_cancellable);
+
+  if (self->tick_id != 0)
+    {
+      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
+      self->tick_id = 0;
+    }
+  g_clear_handle_id (&self->report_timer_id, g_source_remove);
+  g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
+
+  if (self->burst != NULL)
+    riv_burst_stop (self->burst);
+  g_clear_object (&self->burst);
+
+  if (self->client_signals != NULL)
+    g_signal_group_set_target (self->client_signals, NULL);
+  if (self->client != NULL)
+    riv_client_close (self->client);
+  if (self->pending_client != NULL)
+    riv_client_close (self->pending_client);
+
+  if (self->job_panel != NULL)
+    riv_job_panel_set_jobs (self->job_panel, NULL);
+  if (self->output_view != NULL)
+    riv_output_view_set_job (self->output_view, NULL, FALSE);
+  if (self->form != NULL)
+    {
+      riv_form_set_endpoint (self->form, NULL, NULL);
+      riv_form_set_client (self->form, NULL);
+    }
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
+
+  g_clear_object (&self->client);
+  g_clear_object (&self->pending_client);
+  g_clear_object (&self->client_signals);
+  g_clear_object (&self->newest_job);
+  g_clear_object (&self->endpoint_names);
+  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
+  g_clear_pointer (&self->config, riv_config_unref);
+  g_clear_object (&self->embedded);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (riv_window_parent_class)->dispose (object);
+}
+
+static void
+riv_window_finalize (GObject *object)
+{
+  RivWindow *self = (RivWindow *) object;
+
+  g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->startup, riv_window_startup_free);
+  g_clear_pointer (&self->url, g_free);
+  g_clear_pointer (&self->pending_url, g_free);
+  g_clear_pointer (&self->token, g_free);
+  for (guint i = 0; i < RIV_N_REPORTS; i++)
+    g_clear_pointer (&self->report_last[i], g_free);
+
+  G_OBJECT_CLASS (riv_window_parent_class)->finalize (object);
+}
+
+static void
+riv_window_class_init (RivWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+  GtkWindowClass *window_class = GTK_WINDOW_CLASS (klass);
+
+  object_class->dispose = riv_window_dispose;
+  object_class->finalize = riv_window_finalize;
+  window_class->close_request = riv_window_close_request;
+
+  g_type_ensure (RIV_TYPE_CONNECT_POPOVER);
+  g_type_ensure (RIV_TYPE_FORM);
+  g_type_ensure (RIV_TYPE_OUTPUT_VIEW);
+  g_type_ensure (RIV_TYPE_JOB_PANEL);
+
+  gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_button);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_popover);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, status_dot);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, status_label);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_revealer);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_label);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, endpoint_row);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, form);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_count);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_rate);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, submit_button);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_button);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
+
+  _riv_window_class_actions_init (widget_class);
+}
+
+static void
+riv_window_init (RivWindow *self)
+{
+  g_autoptr(GtkListItemFactory) list_factory = NULL;
+  g_auto(GStrv) recent = NULL;
+  g_autofree char *last_url = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->settings = g_settings_new (APP_ID);
+  self->follow_newest = TRUE;
+
+  gtk_window_set_default_size (GTK_WINDOW (self),
+                               g_settings_get_int (self->settings, "window-width"),
+                               g_settings_get_int (self->settings, "window-height"));
+  if (g_settings_get_boolean (self->settings, "window-maximized"))
+    gtk_window_maximize (GTK_WINDOW (self));
+
+  g_settings_bind (self->settings, "burst-count",
+                   gtk_spin_button_get_adjustment (self->burst_count), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "burst-rate",
+                   gtk_spin_button_get_adjustment (self->burst_rate), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+
+  recent = g_settings_get_strv (self->settings, "recent-urls");
+  riv_connect_popover_set_recent (self->connect_popover, (const char * const *) recent);
+  last_url = g_settings_get_string (self->settings, "last-server-url");
+  riv_connect_popover_set_url (self->connect_popover, last_url);
+  g_signal_connect_object (self->connect_popover, "connect",
+                           G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
+
+  self->endpoint_names = gtk_string_list_new (NULL);
+  adw_combo_row_set_model (self->endpoint_row, G_LIST_MODEL (self->endpoint_names));
+  list_factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect_object (list_factory, "setup", G_CALLBACK (endpoint_list_setup_cb), self, 0);
+  g_signal_connect_object (list_factory, "bind", G_CALLBACK (endpoint_list_bind_cb), self, 0);
+  adw_combo_row_set_list_factory (self->endpoint_row, list_factory);
+  g_signal_connect_object (self->endpoint_row, "notify::selected",
+                           G_CALLBACK (riv_window_endpoint_selected_cb), self, G_CONNECT_SWAPPED);
+
+  g_signal_connect_object (self->form, "error", G_CALLBACK (riv_window_form_error_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->form, "notify::busy", G_CALLBACK (riv_window_form_busy_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->form, "activate", G_CALLBACK (riv_window_form_activate_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->job_panel, "notify::selected-job",
+                           G_CALLBACK (riv_window_selected_job_cb), self, G_CONNECT_SWAPPED);
+
+  self->client_signals = g_signal_group_new (RIV_TYPE_CLIENT);
+  g_signal_group_connect_object (self->client_signals, "notify::stream-state",
+                                 G_CALLBACK (riv_window_stream_state_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->client_signals, "job-finished",
+                                 G_CALLBACK (riv_window_job_finished_cb), self, G_CONNECT_SWAPPED);
+  g_signal_group_connect_object (self->client_signals, "stream-error",
+                                 G_CALLBACK (riv_window_stream_error_cb), self, G_CONNECT_SWAPPED);
+
+  if (g_strcmp0 (g_getenv ("RIVULET_STALL_REPORT"), "1") == 0)
+    self->stall_monitor = riv_stall_monitor_new (GTK_WIDGET (self));
+
+  riv_window_set_config (self, NULL);
+  riv_window_update_header (self);
+  riv_window_update_burst_label (self);
+  _riv_window_update_actions (self);
+}
+
+RivWindow *
+riv_window_new (GtkApplication    *application,
+                RivEmbeddedServer *embedded)
+{
+  RivWindow *self;
+
+  g_return_val_if_fail (application == NULL || GTK_IS_APPLICATION (application), NULL);
+  g_return_val_if_fail (embedded == NULL || RIV_IS_EMBEDDED_SERVER (embedded), NULL);
+
+  self = g_object_new (RIV_TYPE_WINDOW, "application", application, NULL);
+  if (embedded != NULL)
+    self->embedded = g_object_ref (embedded);
+
+  return self;
+}
+
+void
+riv_window_start (RivWindow        *self,
+                  RivWindowStartup *startup)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+  g_return_if_fail (startup != NULL);
+
+  g_clear_pointer (&self->startup, riv_window_startup_free);
+  self->startup = startup;
+
+  if (startup->server_url != NULL)
+    riv_window_connect_to_url (self, startup->server_url, startup->token);
+  else if (self->embedded != NULL)
+    riv_window_connect_embedded (self);
+  else
+    {
+      /* No server to start with: let the user choose one. */
+      riv_window_update_header (self);
+    }
+}
+
+RivClient *
+riv_window_get_client (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->client;
+}
+
+void
+riv_window_set_burst (RivWindow *self,
+                      guint      count,
+                      double     rate)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+
+  gtk_spin_button_set_value (self->burst_count, CLAMP (count, 1, 10000));
+  gtk_spin_button_set_value (self->burst_rate, MAX (rate, 0));
+}
+
+gboolean
+riv_window_is_bursting (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+  return self->burst != NULL && riv_burst_is_running (self->burst);
+}
+
+const char *
+riv_window_get_status_text (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return gtk_label_get_text (self->status_label);
+}
+
+gboolean
+riv_window_is_lost_strip_shown (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+  return gtk_revealer_get_reveal_child (self->lost_revealer);
+}
+
+int
+riv_window_get_exit_status (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), 1);
+  return self->exit_status;
+}
+
+RivForm *
+riv_window_get_form (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->form;
+}
+
+RivOutputView *
+riv_window_get_output_view (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->output_view;
+}
+
+RivJobPanel *
+riv_window_get_job_panel (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->job_panel;
+}
+
+RivConnectPopover *
+riv_window_get_connect_popover (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->connect_popover;
+}
