@@ -189,7 +189,7 @@ test_deep_paths (void)
   check_apply (value->str, edits->str, expected->str);
 
   /* An absurdly long path is refused without walking it. */
-  for (guint i = 0; i < 100000; i++)
+  for (guint i = 0; i < 10000; i++)
     g_string_append_printf (long_path, "%s0", i ? "," : "");
   g_string_append (long_path, "],1]]");
   check_error (value->str, long_path->str, RIV_DIFF_ERROR_BAD_PATH);
@@ -399,7 +399,7 @@ test_growing_text (void)
   const char *text;
 
   /* A streamed text, one suffix per yield. */
-  for (guint i = 0; i < 5000; i++)
+  for (guint i = 0; i < 2000; i++)
     {
       g_autoptr(GError) error = NULL;
 
@@ -407,7 +407,7 @@ test_growing_text (void)
       g_assert_no_error (error);
     }
   text = json_array_get_string_element (json_node_get_array (v), 0);
-  g_assert_cmpuint (strlen (text), ==, 5000 * strlen ("line of streamed text\n"));
+  g_assert_cmpuint (strlen (text), ==, 2000 * strlen ("line of streamed text\n"));
   g_assert_true (g_str_has_suffix (text, "text\nline of streamed text\n"));
 }
 
@@ -455,7 +455,7 @@ test_random_edits_never_crash (void)
   g_autoptr(JsonNode) v = sealed ("{\"a\":[\"x\",{\"y\":\"z\"}],\"b\":\"t\"}");
   guint ok = 0, failed = 0;
 
-  for (guint round = 0; round < 3000; round++)
+  for (guint round = 0; round < 1500; round++)
     {
       g_autoptr(GString) edits = g_string_new ("[");
       g_autoptr(JsonNode) e = NULL;
@@ -498,8 +498,8 @@ test_random_edits_never_crash (void)
         }
     }
 
-  g_assert_cmpuint (ok, >, 30);
-  g_assert_cmpuint (failed, >, 100);
+  g_assert_cmpuint (ok, >, 15);
+  g_assert_cmpuint (failed, >, 50);
 }
 
 static void
