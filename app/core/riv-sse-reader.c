@@ -203,6 +203,8 @@ riv_sse_reader_feed (RivSseReader     *self,
 {
   const char *p = data;
   const char *end = data + len;
+  const char *nl = NULL;
+  gboolean nl_known = FALSE;
   guint generation;
   gboolean ret = TRUE;
 
@@ -246,10 +248,19 @@ riv_sse_reader_feed (RivSseReader     *self,
 
   while (p < end)
     {
-      const char *nl = memchr (p, '\n', end - p);
-      const char *cr = memchr (p, '\r', (nl != NULL ? nl : end) - p);
-      const char *eol = cr != NULL ? cr : nl;
+      const char *cr;
+      const char *eol;
       const char *next;
+
+      /* The next LF is remembered across lines, so that a stream using CR
+       * alone does not rescan the rest of the buffer for every line. */
+      if (!nl_known || (nl != NULL && nl < p))
+        {
+          nl = memchr (p, '\n', end - p);
+          nl_known = TRUE;
+        }
+      cr = memchr (p, '\r', (nl != NULL ? nl : end) - p);
+      eol = cr != NULL ? cr : nl;
 
       if (eol == NULL)
         {
