@@ -487,11 +487,11 @@ riv_config_new_from_data (const char  *data,
       return NULL;
     }
 
-  if (!JSON_NODE_HOLDS_OBJECT (node) ||
-      !(dependencies = json_object_get_member (root = json_node_get_object (node), "dependencies")) ||
-      !JSON_NODE_HOLDS_ARRAY (dependencies) ||
-      !(components = json_object_get_member (root, "components")) ||
-      !JSON_NODE_HOLDS_ARRAY (components))
+  root = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  dependencies = root != NULL ? json_object_get_member (root, "dependencies") : NULL;
+  components = root != NULL ? json_object_get_member (root, "components") : NULL;
+  if (dependencies == NULL || !JSON_NODE_HOLDS_ARRAY (dependencies) ||
+      components == NULL || !JSON_NODE_HOLDS_ARRAY (components))
     {
       g_set_error_literal (error, RIV_CONFIG_ERROR, RIV_CONFIG_ERROR_INVALID,
                            "This is not a Gradio config (it needs \"components\" and "

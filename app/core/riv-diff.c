@@ -197,14 +197,15 @@ path_key (JsonNode *key)
   return json_node_get_string (key);
 }
 
-static gboolean
+/* Sets a BAD_PATH error and returns NULL, for "return bad_path (…);". */
+static gpointer
 bad_path (GError     **error,
           guint        level,
           const char  *why)
 {
   g_set_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_BAD_PATH,
                "Diff path element %u: %s", level, why);
-  return FALSE;
+  return NULL;
 }
 
 /* The child of container addressed by key, or NULL (with error) when the key
@@ -221,9 +222,9 @@ get_child (JsonNode  *container,
       gint64 index;
 
       if (!path_index (key, &index))
-        return bad_path (error, level, "a list needs a non-negative integer index"), NULL;
+        return bad_path (error, level, "a list needs a non-negative integer index");
       if (index >= json_array_get_length (array))
-        return bad_path (error, level, "list index out of range"), NULL;
+        return bad_path (error, level, "list index out of range");
       return json_array_get_element (array, index);
     }
 
@@ -233,15 +234,14 @@ get_child (JsonNode  *container,
       JsonNode *child;
 
       if (name == NULL)
-        return bad_path (error, level, "a dict needs a string key"), NULL;
+        return bad_path (error, level, "a dict needs a string key");
       child = json_object_get_member (json_node_get_object (container), name);
       if (child == NULL)
-        return bad_path (error, level, "no such key"), NULL;
+        return bad_path (error, level, "no such key");
       return child;
     }
 
-  bad_path (error, level, "not a list or a dict");
-  return NULL;
+  return bad_path (error, level, "not a list or a dict");
 }
 
 static JsonNode *
@@ -484,9 +484,9 @@ apply_edit (ApplyState  *state,
       gint64 index;
 
       if (!path_index (key, &index))
-        return bad_path (error, depth - 1, "a list needs a non-negative integer index"), NULL;
+        return bad_path (error, depth - 1, "a list needs a non-negative integer index");
       if (op == OP_ADD ? index > n : index >= n)
-        return bad_path (error, depth - 1, "list index out of range"), NULL;
+        return bad_path (error, depth - 1, "list index out of range");
       if (op != OP_ADD)
         target = json_array_get_element (json_node_get_array (container), index);
     }
@@ -495,13 +495,13 @@ apply_edit (ApplyState  *state,
       const char *name = path_key (key);
 
       if (name == NULL)
-        return bad_path (error, depth - 1, "a dict needs a string key"), NULL;
+        return bad_path (error, depth - 1, "a dict needs a string key");
       target = json_object_get_member (json_node_get_object (container), name);
       if (target == NULL && (op == OP_APPEND || op == OP_DELETE))
-        return bad_path (error, depth - 1, "no such key"), NULL;
+        return bad_path (error, depth - 1, "no such key");
     }
   else
-    return bad_path (error, depth - 1, "not a list or a dict"), NULL;
+    return bad_path (error, depth - 1, "not a list or a dict");
 
   switch (op)
     {
