@@ -580,9 +580,9 @@ riv_diff_apply (JsonNode **value,
       DiffOp op;
       guint n_parts;
 
-      if (!JSON_NODE_HOLDS_ARRAY (edit) ||
-          (n_parts = json_array_get_length (parts = json_node_get_array (edit))) < 2 ||
-          n_parts > 3)
+      parts = JSON_NODE_HOLDS_ARRAY (edit) ? json_node_get_array (edit) : NULL;
+      n_parts = parts != NULL ? json_array_get_length (parts) : 0;
+      if (n_parts < 2 || n_parts > 3)
         {
           g_set_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_INVALID,
                        "Edit %u is not [op, path, value]", i);
@@ -795,8 +795,10 @@ all_same_appends (JsonArray  *list,
       JsonArray *parts;
       JsonNode *op, *p, *value;
 
-      if (!JSON_NODE_HOLDS_ARRAY (edit) ||
-          json_array_get_length (parts = json_node_get_array (edit)) != 3)
+      if (!JSON_NODE_HOLDS_ARRAY (edit))
+        return FALSE;
+      parts = json_node_get_array (edit);
+      if (json_array_get_length (parts) != 3)
         return FALSE;
 
       op = json_array_get_element (parts, 0);
