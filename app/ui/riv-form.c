@@ -533,6 +533,7 @@ build_image_row (Input *input)
   g_signal_connect (drop, "drop", G_CALLBACK (image_drop_cb), input);
   gtk_widget_add_controller (row, GTK_EVENT_CONTROLLER (drop));
 
+  input->kind = RIV_FORM_INPUT_IMAGE;
   input->row = row;
   input->widget = row;
   image_show_state (input, _("No image — choose a file or drop one here"));

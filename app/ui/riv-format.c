@@ -315,15 +315,14 @@ riv_format_connect_error (const GError  *error,
            g_error_matches (error, RIV_CONFIG_ERROR, RIV_CONFIG_ERROR_INVALID))
     {
       kind = RIV_CONNECT_ERROR_NOT_GRADIO;
-      text = g_strdup_printf (_("%s answered, but it is not a Gradio app (%s)."),
+      text = g_strdup_printf (_("%s answered, but it is not a Gradio app.\n%s"),
                               host, error->message);
     }
   else if (g_error_matches (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_UNSUPPORTED) ||
            g_error_matches (error, RIV_CONFIG_ERROR, RIV_CONFIG_ERROR_UNSUPPORTED_PROTOCOL))
     {
       kind = RIV_CONNECT_ERROR_UNSUPPORTED;
-      text = g_strdup_printf (_("%s speaks a protocol Rivulet does not support (%s). "
-                                "Rivulet needs Gradio 4.22 or newer (sse_v3)."),
+      text = g_strdup_printf (_("%s uses a protocol Rivulet does not support.\n%s"),
                               host, error->message);
     }
   else if (g_error_matches (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_REJECTED))
@@ -336,7 +335,8 @@ riv_format_connect_error (const GError  *error,
            error->domain == G_TLS_ERROR)
     {
       kind = RIV_CONNECT_ERROR_UNREACHABLE;
-      text = g_strdup_printf (_("Could not reach %s: %s"), host, error->message);
+      text = g_strdup_printf (_("Could not reach %s. Is the server running?\n%s"),
+                              host, error->message);
     }
   else
     {

@@ -760,6 +760,8 @@ riv_job_panel_dispose (GObject *object)
     }
   riv_job_panel_set_jobs (self, NULL);
 
+  /* AdwBin unparents its child itself; let it go before the template does. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_JOB_PANEL);
 
   g_clear_object (&self->selection);
@@ -904,13 +906,14 @@ riv_job_panel_init (RivJobPanel *self)
   set_column_sorter (self->column_total, compare_total);
 
   self->filter = gtk_custom_filter_new (riv_job_panel_match, self, NULL);
+  /* Not incremental: matching and comparing are a few typed getters, so even
+   * thousands of rows refilter or resort within a frame, and the view never
+   * shows a half-filtered list. */
   self->filter_model = gtk_filter_list_model_new (NULL, NULL);
-  gtk_filter_list_model_set_incremental (self->filter_model, TRUE);
 
   view_sorter = gtk_column_view_get_sorter (self->job_view);
   self->sort_model = gtk_sort_list_model_new (g_object_ref (G_LIST_MODEL (self->filter_model)),
                                               view_sorter != NULL ? g_object_ref (view_sorter) : NULL);
-  gtk_sort_list_model_set_incremental (self->sort_model, TRUE);
 
   self->selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->sort_model)));
   gtk_single_selection_set_autoselect (self->selection, FALSE);

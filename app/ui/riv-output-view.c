@@ -301,6 +301,8 @@ riv_output_view_dispose (GObject *object)
   g_clear_pointer (&self->shown_image, g_bytes_unref);
   g_clear_pointer (&self->shown_outputs, json_node_unref);
 
+  /* AdwBin unparents its child itself; let it go before the template does. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_OUTPUT_VIEW);
 
   G_OBJECT_CLASS (riv_output_view_parent_class)->dispose (object);

@@ -1,0 +1,212 @@
+/* test-ui-connect.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The connect UI: a bad URL, an unreachable server, a server that is not
+ * Gradio and one with an unsupported protocol each end in the documented
+ * error state of the connect popover, and the header never claims a connection.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <libsoup/soup.h>
+
+#include "riv-test-util.h"
+#include "riv-window.h"
+
+typedef struct
+{
+  RivWindow  *window;
+  SoupServer *server;    /* nullable */
+  char       *url;       /* of server */
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  fixture->window = riv_window_new (NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  /* Pending callbacks hold references; they drop them once cancelled. */
+  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+
+  if (fixture->server != NULL)
+    {
+      soup_server_disconnect (fixture->server);
+      g_clear_object (&fixture->server);
+    }
+  g_clear_pointer (&fixture->url, g_free);
+}
+
+static gboolean
+has_error (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+
+  return riv_connect_popover_get_error_kind (riv_window_get_connect_popover (fixture->window)) !=
+         RIV_CONNECT_ERROR_NONE;
+}
+
+static void
+connect_and_expect (Fixture             *fixture,
+                    const char          *url,
+                    RivConnectErrorKind  expected)
+{
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+  const char *text;
+
+  riv_window_connect_to_url (fixture->window, url, NULL);
+  g_assert_true (riv_test_wait_until (has_error, fixture, 30));
+
+  g_assert_cmpint (riv_connect_popover_get_error_kind (popover), ==, expected);
+  text = riv_connect_popover_get_error_text (popover);
+  g_assert_nonnull (text);
+  g_assert_cmpuint (strlen (text), >, 10);
+  g_test_message ("%s → %s", url, text);
+
+  /* Nothing claims to be connected. */
+  g_assert_null (riv_window_get_client (fixture->window));
+  g_assert_cmpstr (riv_window_get_status_text (fixture->window), ==, "Not connected");
+}
+
+static void
+test_bad_url (Fixture       *fixture,
+              gconstpointer  user_data)
+{
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+
+  connect_and_expect (fixture, "ftp://127.0.0.1/app", RIV_CONNECT_ERROR_BAD_URL);
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover), "ftp://127.0.0.1/app"));
+
+  riv_connect_popover_set_error (popover, RIV_CONNECT_ERROR_NONE, NULL);
+  connect_and_expect (fixture, "http://", RIV_CONNECT_ERROR_BAD_URL);
+}
+
+static guint
+closed_port (void)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, 0);
+  g_autoptr(GSocketAddress) bound = NULL;
+  g_autoptr(GError) error = NULL;
+  guint port;
+
+  socket = g_socket_new (G_SOCKET_FAMILY_IPV4, G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, &error);
+  g_assert_no_error (error);
+  g_socket_bind (socket, address, FALSE, &error);
+  g_assert_no_error (error);
+  bound = g_socket_get_local_address (socket, &error);
+  g_assert_no_error (error);
+  port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (bound));
+  /* Bound but never listening: connections to it are refused. */
+  g_socket_close (socket, NULL);
+
+  return port;
+}
+
+static void
+test_unreachable (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  g_autofree char *url = g_strdup_printf ("http://127.0.0.1:%u", closed_port ());
+
+  connect_and_expect (fixture, url, RIV_CONNECT_ERROR_UNREACHABLE);
+}
+
+static void
+serve_cb (SoupServer        *server,
+          SoupServerMessage *msg,
+          const char        *path,
+          GHashTable        *query,
+          gpointer           user_data)
+{
+  const char *mode = user_data;
+
+  if (g_str_equal (mode, "html"))
+    {
+      static const char page[] = "<!doctype html><html><body>Just a web page</body></html>";
+
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "text/html", SOUP_MEMORY_STATIC, page, strlen (page));
+    }
+  else if (g_str_equal (path, "/config"))
+    {
+      static const char config[] =
+        "{\"protocol\":\"ws\",\"version\":\"3.50.0\",\"components\":[],"
+        "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[],\"outputs\":[],"
+        "\"queue\":true}]}";
+
+      soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                        config, strlen (config));
+    }
+  else
+    soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+}
+
+static void
+start_server (Fixture    *fixture,
+              const char *mode)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoslist(GUri) uris = NULL;
+
+  fixture->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (fixture->server, NULL, serve_cb, (gpointer) mode, NULL);
+  soup_server_listen_local (fixture->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (fixture->server);
+  g_assert_nonnull (uris);
+  fixture->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+}
+
+static void
+test_not_gradio (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  start_server (fixture, "html");
+  connect_and_expect (fixture, fixture->url, RIV_CONNECT_ERROR_NOT_GRADIO);
+}
+
+static void
+test_unsupported (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  start_server (fixture, "ws");
+  connect_and_expect (fixture, fixture->url, RIV_CONNECT_ERROR_UNSUPPORTED);
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (
+                              riv_window_get_connect_popover (fixture->window)), "ws"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/ui/connect/bad-url", Fixture, NULL, fixture_setup, test_bad_url, fixture_teardown);
+  g_test_add ("/ui/connect/unreachable", Fixture, NULL, fixture_setup, test_unreachable,
+              fixture_teardown);
+  g_test_add ("/ui/connect/not-gradio", Fixture, NULL, fixture_setup, test_not_gradio,
+              fixture_teardown);
+  g_test_add ("/ui/connect/unsupported-protocol", Fixture, NULL, fixture_setup, test_unsupported,
+              fixture_teardown);
+
+  return g_test_run ();
+}

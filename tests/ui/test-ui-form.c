@@ -1,0 +1,289 @@
+/* test-ui-form.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The form builder: each supported component type of a config fixture yields
+ * the right widget with the right range, choices and default; an unknown type
+ * yields a disabled row naming it; the form produces the right data array.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "riv-burst.h"
+#include "riv-form.h"
+#include "riv-util.h"
+
+typedef struct
+{
+  RivConfig *config;
+  GtkWidget *window;
+  RivForm   *form;
+} Fixture;
+
+enum {
+  IN_TEXT, IN_STORY, IN_TEMPERATURE, IN_SEED, IN_STEPS, IN_UPSCALE, IN_COLOUR, IN_SIZE,
+  IN_IMAGE, IN_VOICE, IN_STATE, N_INPUTS
+};
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ui", "data", "form-config.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+
+  g_file_get_contents (path, &contents, &length, &error);
+  g_assert_no_error (error);
+  fixture->config = riv_config_new_from_data (contents, (gssize) length, "http://127.0.0.1:9", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (fixture->config);
+
+  fixture->window = gtk_window_new ();
+  fixture->form = RIV_FORM (riv_form_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->form));
+  riv_form_set_endpoint (fixture->form, fixture->config,
+                         riv_config_find_endpoint (fixture->config, "everything"));
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_clear_pointer (&fixture->config, riv_config_unref);
+}
+
+static char *
+data_json (RivForm *form)
+{
+  g_autoptr(JsonNode) data = riv_form_dup_data (form);
+
+  return riv_json_to_string (data, NULL);
+}
+
+static void
+test_form_widgets (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  RivForm *form = fixture->form;
+  GtkWidget *widget;
+  GtkAdjustment *adjustment;
+  GListModel *choices;
+  GtkTextBuffer *buffer;
+  GtkTextIter start, end;
+  g_autofree char *story = NULL;
+  GtkWidget *radio;
+  guint n_radios = 0;
+  const char *subtitle;
+
+  g_assert_cmpuint (riv_form_get_n_inputs (form), ==, N_INPUTS);
+
+  /* Single-line textbox: an entry row titled with the label, holding the default. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_TEXT), ==, RIV_FORM_INPUT_TEXT);
+  widget = riv_form_get_input_widget (form, IN_TEXT);
+  g_assert_true (ADW_IS_ENTRY_ROW (widget));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Prompt");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (widget)), ==, "hello {i}");
+
+  /* lines > 1: a multi-line text view. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_STORY), ==, RIV_FORM_INPUT_TEXT_MULTI);
+  widget = riv_form_get_input_widget (form, IN_STORY);
+  g_assert_true (GTK_IS_TEXT_VIEW (widget));
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (widget));
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  story = gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+  g_assert_cmpstr (story, ==, "line one\nline two");
+
+  /* Number with a range and a step. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_TEMPERATURE), ==, RIV_FORM_INPUT_NUMBER);
+  widget = riv_form_get_input_widget (form, IN_TEMPERATURE);
+  g_assert_true (GTK_IS_SPIN_BUTTON (widget));
+  adjustment = gtk_spin_button_get_adjustment (GTK_SPIN_BUTTON (widget));
+  g_assert_cmpfloat (gtk_adjustment_get_lower (adjustment), ==, 0);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, 100);
+  g_assert_cmpfloat (gtk_adjustment_get_step_increment (adjustment), ==, 0.5);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget)), ==, 2.5);
+
+  /* Number with precision 0 and no range. */
+  widget = riv_form_get_input_widget (form, IN_SEED);
+  g_assert_true (GTK_IS_SPIN_BUTTON (widget));
+  g_assert_cmpuint (gtk_spin_button_get_digits (GTK_SPIN_BUTTON (widget)), ==, 0);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (widget)), ==, 7);
+
+  /* Slider: the config's range, step and default. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_STEPS), ==, RIV_FORM_INPUT_SLIDER);
+  widget = riv_form_get_input_widget (form, IN_STEPS);
+  g_assert_true (GTK_IS_SCALE (widget));
+  adjustment = gtk_range_get_adjustment (GTK_RANGE (widget));
+  g_assert_cmpfloat (gtk_adjustment_get_lower (adjustment), ==, 1);
+  g_assert_cmpfloat (gtk_adjustment_get_upper (adjustment), ==, 50);
+  g_assert_cmpfloat (gtk_adjustment_get_step_increment (adjustment), ==, 1);
+  g_assert_cmpfloat (gtk_range_get_value (GTK_RANGE (widget)), ==, 10);
+
+  /* Checkbox: a switch, on by default here. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_UPSCALE), ==, RIV_FORM_INPUT_CHECKBOX);
+  widget = riv_form_get_input_widget (form, IN_UPSCALE);
+  g_assert_true (GTK_IS_SWITCH (widget));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (widget)));
+
+  /* Dropdown: the display names of [display, value] pairs, default selected. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_COLOUR), ==, RIV_FORM_INPUT_DROPDOWN);
+  widget = riv_form_get_input_widget (form, IN_COLOUR);
+  g_assert_true (ADW_IS_COMBO_ROW (widget));
+  choices = adw_combo_row_get_model (ADW_COMBO_ROW (widget));
+  g_assert_cmpuint (g_list_model_get_n_items (choices), ==, 3);
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 0), ==, "Red");
+  g_assert_cmpstr (gtk_string_list_get_string (GTK_STRING_LIST (choices), 2), ==, "Blue");
+  g_assert_cmpuint (adw_combo_row_get_selected (ADW_COMBO_ROW (widget)), ==, 1);
+
+  /* Radio: one grouped check button per choice, the default active. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_SIZE), ==, RIV_FORM_INPUT_RADIO);
+  widget = riv_form_get_input_widget (form, IN_SIZE);
+  for (radio = gtk_widget_get_first_child (widget); radio != NULL;
+       radio = gtk_widget_get_next_sibling (radio), n_radios++)
+    {
+      g_assert_true (GTK_IS_CHECK_BUTTON (radio));
+      g_assert_cmpint (gtk_check_button_get_active (GTK_CHECK_BUTTON (radio)), ==, n_radios == 2);
+    }
+  g_assert_cmpuint (n_radios, ==, 3);
+
+  /* Image: a row with a file chooser and drop target. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_IMAGE), ==, RIV_FORM_INPUT_IMAGE);
+  widget = riv_form_get_input_row (form, IN_IMAGE);
+  g_assert_true (ADW_IS_ACTION_ROW (widget));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Init image");
+  g_assert_true (gtk_widget_get_sensitive (widget));
+
+  /* Unknown type: shown, disabled, naming the type. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_VOICE), ==, RIV_FORM_INPUT_UNSUPPORTED);
+  widget = riv_form_get_input_row (form, IN_VOICE);
+  g_assert_true (ADW_IS_ACTION_ROW (widget));
+  g_assert_false (gtk_widget_get_sensitive (widget));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Voice");
+  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (widget));
+  g_assert_nonnull (strstr (subtitle, "audio"));
+  g_assert_true (gtk_widget_get_parent (widget) != NULL);
+
+  /* State inputs have no row. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_STATE), ==, RIV_FORM_INPUT_STATE);
+  g_assert_null (riv_form_get_input_row (form, IN_STATE));
+}
+
+static void
+test_form_data (Fixture       *fixture,
+                gconstpointer  user_data)
+{
+  RivForm *form = fixture->form;
+  g_autofree char *defaults = data_json (form);
+  g_autofree char *edited = NULL;
+  GtkWidget *radio;
+
+  /* Defaults: one value per input, typed as the server expects. */
+  g_assert_cmpstr (defaults, ==,
+                   "[\"hello {i}\",\"line one\\nline two\",2.5,7,10,true,\"g\",\"large\","
+                   "null,null,null]");
+
+  gtk_editable_set_text (GTK_EDITABLE (riv_form_get_input_widget (form, IN_TEXT)), "a cat {i}");
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (riv_form_get_input_widget (form, IN_TEMPERATURE)), 4);
+  gtk_range_set_value (GTK_RANGE (riv_form_get_input_widget (form, IN_STEPS)), 33);
+  gtk_switch_set_active (GTK_SWITCH (riv_form_get_input_widget (form, IN_UPSCALE)), FALSE);
+  adw_combo_row_set_selected (ADW_COMBO_ROW (riv_form_get_input_widget (form, IN_COLOUR)), 2);
+  radio = gtk_widget_get_first_child (riv_form_get_input_widget (form, IN_SIZE));
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (radio), TRUE);
+
+  edited = data_json (form);
+  g_assert_cmpstr (edited, ==,
+                   "[\"a cat {i}\",\"line one\\nline two\",4.0,7,33,false,\"b\",\"small\","
+                   "null,null,null]");
+}
+
+static void
+test_form_set_data (Fixture       *fixture,
+                    gconstpointer  user_data)
+{
+  RivForm *form = fixture->form;
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(JsonNode) bad = NULL;
+  g_autoptr(JsonNode) too_long = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  const char *file_data = "{\"path\":\"/tmp/x.png\",\"meta\":{\"_type\":\"gradio.FileData\"}}";
+  g_autofree char *text = g_strdup_printf ("[\"from cli\",\"a\\nb\",99.5,-3,50,false,\"r\",\"medium\",%s]",
+                                           file_data);
+
+  data = riv_json_parse (NULL, text, -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_form_set_data (form, data, &error));
+  g_assert_no_error (error);
+
+  json = data_json (form);
+  g_assert_cmpstr (json, ==,
+                   "[\"from cli\",\"a\\nb\",99.5,-3,50,false,\"r\",\"medium\","
+                   "{\"path\":\"/tmp/x.png\",\"meta\":{\"_type\":\"gradio.FileData\"}},null,null]");
+
+  /* A value that does not fit an input is refused with a message naming it. */
+  bad = riv_json_parse (NULL, "[\"ok\",\"ok\",\"not a number\"]", -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_false (riv_form_set_data (form, bad, &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT);
+  g_assert_nonnull (strstr (error->message, "Temperature"));
+  g_clear_error (&error);
+
+  too_long = riv_json_parse (NULL, "[1,2,3,4,5,6,7,8,9,10,11,12]", -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_false (riv_form_set_data (form, too_long, &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT);
+}
+
+static void
+test_form_placeholder (Fixture       *fixture,
+                       gconstpointer  user_data)
+{
+  g_autoptr(JsonNode) data = riv_form_dup_data (fixture->form);
+  g_autoptr(JsonNode) third = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_true (riv_burst_has_placeholder (data));
+  third = riv_burst_substitute_index (data, 3);
+  json = riv_json_to_string (third, NULL);
+  g_assert_true (g_str_has_prefix (json, "[\"hello 3\",\"line one\\nline two\",2.5,"));
+  /* The template itself is untouched. */
+  g_assert_true (riv_burst_has_placeholder (data));
+}
+
+static void
+test_form_empty (void)
+{
+  GtkWidget *window = gtk_window_new ();
+  RivForm *form = RIV_FORM (riv_form_new ());
+  g_autoptr(JsonNode) data = NULL;
+  g_autofree char *json = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (form));
+  riv_form_set_endpoint (form, NULL, NULL);
+  g_assert_cmpuint (riv_form_get_n_inputs (form), ==, 0);
+  data = riv_form_dup_data (form);
+  json = riv_json_to_string (data, NULL);
+  g_assert_cmpstr (json, ==, "[]");
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/ui/form/widgets", Fixture, NULL, fixture_setup, test_form_widgets, fixture_teardown);
+  g_test_add ("/ui/form/data", Fixture, NULL, fixture_setup, test_form_data, fixture_teardown);
+  g_test_add ("/ui/form/set-data", Fixture, NULL, fixture_setup, test_form_set_data, fixture_teardown);
+  g_test_add ("/ui/form/placeholder", Fixture, NULL, fixture_setup, test_form_placeholder,
+              fixture_teardown);
+  g_test_add_func ("/ui/form/empty", test_form_empty);
+
+  return g_test_run ();
+}

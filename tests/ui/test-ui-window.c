@@ -1,0 +1,319 @@
+/* test-ui-window.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The real window on the real embedded server (on its own thread, port 0):
+ * a burst on batch_echo fills the job panel and the counters add up; the
+ * image of fake_diffusion arrives frame by frame; streamed text ends as the
+ * job's final output.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "riv-format.h"
+#include "riv-test-util.h"
+#include "riv-util.h"
+#include "riv-window.h"
+
+typedef struct
+{
+  RivEmbeddedServer *server;
+  RivWindow         *window;
+} Fixture;
+
+static gboolean
+is_connected (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+
+  return riv_window_get_client (fixture->window) != NULL;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  fixture->server = riv_embedded_server_new ();
+  fixture->window = riv_window_new (NULL, fixture->server);
+  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  riv_window_connect_embedded (fixture->window);
+  g_assert_true (riv_test_wait_until (is_connected, fixture, 60));
+  g_assert_nonnull (riv_embedded_server_get_url (fixture->server));
+  g_assert_cmpstr (riv_window_get_status_text (fixture->window), !=, "Not connected");
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  gtk_window_close (GTK_WINDOW (fixture->window));
+  if (fixture->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+
+  riv_embedded_server_stop (fixture->server);
+  g_assert_finalize_object (fixture->server);
+}
+
+static void
+set_data (RivWindow  *window,
+          const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, json, -1, 0, &error);
+
+  g_assert_no_error (error);
+  riv_form_set_data (riv_window_get_form (window), data, &error);
+  g_assert_no_error (error);
+}
+
+typedef struct
+{
+  RivJobPanel *panel;
+  guint        expected;
+} PanelWait;
+
+static gboolean
+panel_all_finished (gpointer user_data)
+{
+  PanelWait *wait = user_data;
+  RivJobPanel *panel = wait->panel;
+  guint finished = riv_job_panel_get_count (panel, RIV_BUCKET_DONE) +
+                   riv_job_panel_get_count (panel, RIV_BUCKET_FAILED) +
+                   riv_job_panel_get_count (panel, RIV_BUCKET_CANCELLED) +
+                   riv_job_panel_get_count (panel, RIV_BUCKET_LOST);
+  char expected[16];
+
+  g_snprintf (expected, sizeof expected, "%u", wait->expected);
+
+  /* Also wait for the frame that shows the final counts. */
+  return finished == wait->expected &&
+         g_strcmp0 (riv_job_panel_get_counter_text (panel, RIV_N_BUCKETS), expected) == 0 &&
+         g_strcmp0 (riv_job_panel_get_counter_text (panel, RIV_BUCKET_WAITING), "0") == 0 &&
+         g_strcmp0 (riv_job_panel_get_counter_text (panel, RIV_BUCKET_RUNNING), "0") == 0;
+}
+
+static gboolean
+parse_batch (const char *text,
+             gint64     *index,
+             gint64     *size)
+{
+  g_autoptr(GRegex) regex = g_regex_new ("^\\S+ · (\\d+)/(\\d+)( ~)?$", 0, 0, NULL);
+  g_autoptr(GMatchInfo) match = NULL;
+  g_autofree char *i = NULL;
+  g_autofree char *n = NULL;
+
+  if (!g_regex_match (regex, text, 0, &match))
+    return FALSE;
+  i = g_match_info_fetch (match, 1);
+  n = g_match_info_fetch (match, 2);
+  *index = g_ascii_strtoll (i, NULL, 10);
+  *size = g_ascii_strtoll (n, NULL, 10);
+  return TRUE;
+}
+
+static guint
+count_batch_cells (GtkWidget *widget)
+{
+  guint n = 0;
+
+  if (GTK_IS_INSCRIPTION (widget) && gtk_widget_get_mapped (widget))
+    {
+      const char *text = gtk_inscription_get_text (GTK_INSCRIPTION (widget));
+      gint64 index, size;
+
+      if (text != NULL && parse_batch (text, &index, &size))
+        n++;
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    n += count_batch_cells (child);
+
+  return n;
+}
+
+static void
+test_burst_batch_echo (Fixture       *fixture,
+                       gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivJobPanel *panel = riv_window_get_job_panel (window);
+  GListModel *jobs = riv_client_get_jobs (riv_window_get_client (window));
+  PanelWait wait = { panel, 100 };
+  gint64 largest_batch = 0;
+  guint sum = 0;
+
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  set_data (window, "[\"job {i}\", 0.05]");
+  riv_window_set_burst (window, 100, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.burst", NULL));
+
+  g_assert_true (riv_test_wait_until (panel_all_finished, &wait, 120));
+  g_assert_false (riv_window_is_bursting (window));
+
+  /* Rows and counters: 100 done, and the strip adds up. */
+  g_assert_cmpuint (g_list_model_get_n_items (jobs), ==, 100);
+  g_assert_cmpuint (riv_job_panel_get_n_rows (panel), ==, 100);
+  g_assert_cmpuint (riv_job_panel_get_n_jobs (panel), ==, 100);
+  g_assert_cmpuint (riv_job_panel_get_count (panel, RIV_BUCKET_DONE), ==, 100);
+  for (RivBucket b = 0; b < RIV_N_BUCKETS; b++)
+    sum += riv_job_panel_get_count (panel, b);
+  g_assert_cmpuint (sum, ==, 100);
+  g_assert_cmpstr (riv_job_panel_get_counter_text (panel, RIV_N_BUCKETS), ==, "100");
+  g_assert_cmpstr (riv_job_panel_get_counter_text (panel, RIV_BUCKET_DONE), ==, "100");
+  g_assert_cmpstr (riv_job_panel_get_counter_text (panel, RIV_BUCKET_FAILED), ==, "0");
+  g_assert_cmpstr (riv_job_panel_get_counter_text (panel, RIV_BUCKET_LOST), ==, "0");
+
+  /* Every job names its batch as "B… · i/n"; the burst really was batched. */
+  for (guint i = 0; i < 100; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+      g_autofree char *batch = riv_format_batch (job);
+      g_autofree char *expected = g_strdup_printf ("job %u", riv_job_get_number (job));
+      gint64 index, size;
+
+      g_assert_true (parse_batch (batch, &index, &size));
+      g_assert_cmpint (index, >=, 1);
+      g_assert_cmpint (index, <=, size);
+      g_assert_cmpint (size, <=, 16);
+      largest_batch = MAX (largest_batch, size);
+
+      /* "{i}" became the job's index in the burst. */
+      g_assert_nonnull (riv_job_get_output_text (job));
+      g_assert_nonnull (strstr (riv_job_get_output_text (job), expected));
+    }
+  g_assert_cmpint (largest_batch, >, 1);
+
+  /* The column view shows the batch text in its cells. */
+  g_assert_cmpuint (count_batch_cells (GTK_WIDGET (panel)), >, 0);
+
+  /* The export has one line per job plus the header. */
+  {
+    g_autoptr(GBytes) csv = riv_job_panel_export (panel, RIV_EXPORT_CSV);
+    g_auto(GStrv) lines = g_strsplit (g_bytes_get_data (csv, NULL), "\n", -1);
+    g_autoptr(GBytes) json = riv_job_panel_export (panel, RIV_EXPORT_JSON);
+    g_autoptr(GError) error = NULL;
+    g_autoptr(JsonNode) root = riv_json_parse (NULL, g_bytes_get_data (json, NULL),
+                                               (gssize) g_bytes_get_size (json), 0, &error);
+
+    g_assert_cmpuint (g_strv_length (lines), ==, 102);   /* header, 100 rows, trailing "" */
+    g_assert_true (g_str_has_prefix (lines[0], "number,endpoint,status"));
+    g_assert_no_error (error);
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
+                        json_node_get_object (root), "jobs")), ==, 100);
+  }
+
+  /* Filtering by status: all of them are done, none failed. */
+  riv_job_panel_set_status_filter (panel, RIV_BUCKET_FAILED);
+  g_assert_cmpuint (riv_job_panel_get_n_rows (panel), ==, 0);
+  riv_job_panel_set_status_filter (panel, RIV_BUCKET_DONE);
+  g_assert_cmpuint (riv_job_panel_get_n_rows (panel), ==, 100);
+  riv_job_panel_set_status_filter (panel, -1);
+}
+
+typedef struct
+{
+  RivOutputView *view;
+} OutputWait;
+
+static gboolean
+shown_job_finished (gpointer user_data)
+{
+  OutputWait *wait = user_data;
+  RivJob *job = riv_output_view_get_job (wait->view);
+
+  return job != NULL && riv_job_is_finished (job);
+}
+
+static void
+test_fake_diffusion (Fixture       *fixture,
+                     gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  OutputWait wait = { view };
+  GdkPaintable *paintable;
+  g_autoptr(GdkTexture) expected = NULL;
+  g_autoptr(GError) error = NULL;
+  RivJob *job;
+
+  g_assert_true (riv_window_select_endpoint (window, "/fake_diffusion"));
+  set_data (window, "[6, 0.15]");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+
+  g_assert_true (riv_test_wait_until (shown_job_finished, &wait, 120));
+  riv_output_view_flush (view);
+
+  job = riv_output_view_get_job (view);
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpuint (riv_job_get_n_images (job), >, 1);
+  g_assert_nonnull (riv_job_get_image (job));
+
+  /* The picture holds the final image at the server's PNG size… */
+  paintable = gtk_picture_get_paintable (riv_output_view_get_picture (view));
+  g_assert_true (GDK_IS_TEXTURE (paintable));
+  expected = gdk_texture_new_from_bytes (riv_job_get_image (job), &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_texture_get_width (GDK_TEXTURE (paintable)), ==,
+                   gdk_texture_get_width (expected));
+  g_assert_cmpint (gdk_texture_get_height (GDK_TEXTURE (paintable)), ==,
+                   gdk_texture_get_height (expected));
+  g_assert_cmpint (gdk_texture_get_width (expected), >, 1);
+
+  /* …and was replaced frame by frame as the generator yielded. */
+  g_assert_cmpuint (riv_output_view_get_n_frames (view), >, 1);
+  g_assert_true (g_str_has_prefix (riv_output_view_get_status_text (view), "Completed in"));
+}
+
+static void
+test_stream_text (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  OutputWait wait = { view };
+  g_autofree char *text = NULL;
+  RivJob *job;
+
+  g_assert_true (riv_window_select_endpoint (window, "stream_text"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+
+  g_assert_true (riv_test_wait_until (shown_job_finished, &wait, 120));
+  riv_output_view_flush (view);
+
+  job = riv_output_view_get_job (view);
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpuint (riv_job_get_n_updates (job), >, 1);
+  g_assert_nonnull (riv_job_get_output_text (job));
+  g_assert_cmpuint (strlen (riv_job_get_output_text (job)), >, 0);
+
+  text = riv_output_view_dup_text (view);
+  g_assert_cmpstr (text, ==, riv_job_get_output_text (job));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/ui/window/burst-batch-echo", Fixture, NULL, fixture_setup,
+              test_burst_batch_echo, fixture_teardown);
+  g_test_add ("/ui/window/fake-diffusion", Fixture, NULL, fixture_setup,
+              test_fake_diffusion, fixture_teardown);
+  g_test_add ("/ui/window/stream-text", Fixture, NULL, fixture_setup,
+              test_stream_text, fixture_teardown);
+
+  return g_test_run ();
+}
