@@ -32,6 +32,11 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "max-sessions"       guint (default 4096); idle sessions are evicted beyond it
  *   "session-buffer-max" guint, max bytes queued for one session (default 64 MiB)
  *   "verbose"            gboolean, print per-batch log lines to stderr
+ *   "session-timeout"    double, seconds (default 300): a session with no stream
+ *                        attached for that long is dropped, and events it still
+ *                        has pending are cancelled
+ *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
+ *                        and uploads); the oldest are deleted beyond it
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
@@ -51,5 +56,10 @@ void        riv_server_shutdown     (RivServer    *self);
 guint       riv_server_get_n_sessions (RivServer  *self);
 guint       riv_server_get_n_pending  (RivServer  *self);
 guint64     riv_server_get_n_completed (RivServer *self);
+/* The server's private directory for outputs and uploads (NULL before listen).
+ * It is deleted by riv_server_shutdown(). */
+const char *riv_server_get_temp_dir (RivServer  *self);
+/* Number of files /file= currently serves. */
+guint       riv_server_get_n_files    (RivServer  *self);
 
 G_END_DECLS

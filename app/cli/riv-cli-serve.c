@@ -1,0 +1,151 @@
+/* riv-cli-serve.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli serve: runs the embedded demo server until SIGINT or SIGTERM.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+
+#include <glib-unix.h>
+
+#include "riv-cli.h"
+#include "riv-server.h"
+
+typedef struct
+{
+  RivServer *server;
+  GMainLoop *loop;
+} ServeState;
+
+static gboolean
+serve_signal_cb (gpointer user_data)
+{
+  ServeState *state = user_data;
+
+  /* Streams get close_stream (pending jobs fail first), then the loop ends. */
+  riv_server_shutdown (state->server);
+  g_main_loop_quit (state->loop);
+  return G_SOURCE_CONTINUE;
+}
+
+static int
+usage_error (const char *message)
+{
+  g_printerr ("rivulet-cli serve: %s\nTry \"rivulet-cli serve --help\".\n", message);
+  return 2;
+}
+
+static gboolean
+host_is_loopback (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL || g_str_equal (host, "localhost"))
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+int
+riv_cli_serve (int    argc,
+               char **argv)
+{
+  g_autofree char *host = NULL;
+  gint port = 7860;
+  gint concurrency = 8;
+  gint max_queue = 10000;
+  double heartbeat = 15;
+  double close_linger = 0.5;
+  gboolean verbose = FALSE;
+  const GOptionEntry entries[] = {
+    { "host", 0, 0, G_OPTION_ARG_STRING, &host,
+      "IP address to listen on (default 127.0.0.1)", "ADDRESS" },
+    { "port", 'p', 0, G_OPTION_ARG_INT, &port,
+      "TCP port (default 7860; 0 picks a free port)", "PORT" },
+    { "concurrency", 'c', 0, G_OPTION_ARG_INT, &concurrency,
+      "Jobs each endpoint runs at once (default 8; Gradio's default is 1)", "N" },
+    { "max-queue", 0, 0, G_OPTION_ARG_INT, &max_queue,
+      "Waiting jobs before joins are refused with HTTP 503 (default 10000; 0 = no limit)", "N" },
+    { "heartbeat", 0, 0, G_OPTION_ARG_DOUBLE, &heartbeat,
+      "Seconds between heartbeat messages on open streams (default 15; 0 = none)", "SECONDS" },
+    { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &close_linger,
+      "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
+      "Print each batch's size and the running total of batched items to stderr", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivServer) server = NULL;
+  g_autoptr(GMainLoop) loop = NULL;
+  g_autofree char *url = NULL;
+  ServeState state;
+  guint sigint_id, sigterm_id;
+
+  context = g_option_context_new ("— run the embedded Gradio-compatible demo server");
+  g_option_context_set_summary (context,
+    "Serves four demo endpoints over the Gradio queue protocol (sse_v3):\n"
+    "  /fake_diffusion    a picture that sharpens from noise, step by step\n"
+    "  /stream_text       text streamed one token at a time\n"
+    "  /batch_echo        echo, batched up to 16 jobs per call\n"
+    "  /rapid_generation  thousands of tiny updates as fast as possible\n"
+    "Each endpoint runs up to --concurrency jobs at once (default 8).");
+  g_option_context_add_main_entries (context, entries, NULL);
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error (error->message);
+  if (argc > 1)
+    {
+      g_autofree char *message = g_strdup_printf ("unexpected argument \"%s\"", argv[1]);
+      return usage_error (message);
+    }
+  if (port < 0 || port > 65535)
+    return usage_error ("--port must be between 0 and 65535");
+  if (concurrency < 1 || concurrency > 1024)
+    return usage_error ("--concurrency must be between 1 and 1024");
+  if (max_queue < 0)
+    return usage_error ("--max-queue must not be negative");
+  if (heartbeat < 0 || heartbeat > 3600)
+    return usage_error ("--heartbeat must be between 0 and 3600 seconds");
+  if (close_linger < 0 || close_linger > 60)
+    return usage_error ("--close-linger must be between 0 and 60 seconds");
+
+  server = riv_server_new ();
+  g_object_set (server,
+                "concurrency", (guint) concurrency,
+                "max-queue", (guint) max_queue,
+                "heartbeat-interval", heartbeat,
+                "close-linger", close_linger,
+                "verbose", verbose,
+                NULL);
+
+  if (!riv_server_listen (server, host, (guint) port, &error))
+    {
+      g_printerr ("rivulet-cli serve: %s\n", error->message);
+      return 1;
+    }
+
+  if (!host_is_loopback (host))
+    g_printerr ("rivulet-cli serve: warning: listening on %s, which is not a loopback address; "
+                "anyone who can reach it can run jobs and read their outputs\n", host);
+
+  url = riv_server_dup_url (server);
+  g_print ("Rivulet demo server on %s\n", url);
+  fflush (stdout);
+
+  loop = g_main_loop_new (NULL, FALSE);
+  state.server = server;
+  state.loop = loop;
+  sigint_id = g_unix_signal_add (SIGINT, serve_signal_cb, &state);
+  sigterm_id = g_unix_signal_add (SIGTERM, serve_signal_cb, &state);
+
+  g_main_loop_run (loop);
+
+  g_source_remove (sigint_id);
+  g_source_remove (sigterm_id);
+  riv_server_shutdown (server);
+  return 0;
+}

@@ -1,0 +1,1102 @@
+/* riv-demo.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The four demos. Output conventions (the clients' tests rely on them):
+ *  - fake_diffusion: one yield per step, each preceded by a progress message
+ *    (index = steps done, length = steps, unit "steps"). Yield 1 carries full
+ *    values [image FileData, "step 1/N"]; later yields replace both outputs.
+ *  - stream_text: yield 1 is the first token, every later yield appends
+ *    " " + token to the text. The completion carries the whole text.
+ *  - batch_echo: returns its text input unchanged; batched up to 16.
+ *  - rapid_generation: yield 1 is "1", yield i > 1 appends "\n" + i, so the
+ *    final text is "1\n2\n…\nCOUNT" (no trailing newline; "" for count 0).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <gdk-pixbuf/gdk-pixbuf.h>
+
+#include "riv-demo.h"
+#include "riv-queue.h"
+#include "riv-wire.h"
+
+#define IMAGE_SIZE 256
+
+static void run_fake_diffusion   (RivRun *run);
+static void run_stream_text      (RivRun *run);
+static void run_batch_echo       (RivRun *run);
+static void run_rapid_generation (RivRun *run);
+
+static const RivDemoComponent fake_diffusion_inputs[] = {
+  { RIV_COMPONENT_SLIDER, "steps", "Denoising steps", 1, 50, 1, 10, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "step_delay", "Seconds per step (0 to 10)", 0, 10, 0.05, 0.5, NULL, FALSE, 0 },
+};
+static const RivDemoComponent fake_diffusion_outputs[] = {
+  { RIV_COMPONENT_IMAGE, "image", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
+};
+static const RivDemoComponent stream_text_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "prompt", "Seeds the generated words", 0, 0, 0, 0, "Once upon a time", FALSE, 2 },
+  { RIV_COMPONENT_NUMBER, "tokens", "Number of tokens (0 to 100000)", 0, 100000, 1, 50, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "token_delay", "Seconds per token (0 to 10)", 0, 10, 0.01, 0.05, NULL, FALSE, 0 },
+};
+static const RivDemoComponent stream_text_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
+};
+static const RivDemoComponent batch_echo_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", "Echoed back", 0, 0, 0, 0, "hello", FALSE, 1 },
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per batch (0 to 10)", 0, 10, 0.05, 0.1, NULL, FALSE, 0 },
+};
+static const RivDemoComponent batch_echo_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
+};
+static const RivDemoComponent rapid_generation_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "count", "Number of updates (0 to 1000000)", 0, 1000000, 1, 1000, NULL, TRUE, 0 },
+};
+static const RivDemoComponent rapid_generation_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
+};
+
+static const RivDemo demos[RIV_DEMO_N] = {
+  [RIV_DEMO_FAKE_DIFFUSION] = {
+    "fake_diffusion",
+    "A picture that sharpens from noise, one PNG per step, with progress.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (fake_diffusion_inputs), fake_diffusion_inputs,
+    G_N_ELEMENTS (fake_diffusion_outputs), fake_diffusion_outputs,
+    run_fake_diffusion,
+  },
+  [RIV_DEMO_STREAM_TEXT] = {
+    "stream_text",
+    "Text that grows one token at a time (append diffs).",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (stream_text_inputs), stream_text_inputs,
+    G_N_ELEMENTS (stream_text_outputs), stream_text_outputs,
+    run_stream_text,
+  },
+  [RIV_DEMO_BATCH_ECHO] = {
+    "batch_echo",
+    "Echoes its text; runs batched, up to 16 events per call.",
+    FALSE, TRUE, 16,
+    G_N_ELEMENTS (batch_echo_inputs), batch_echo_inputs,
+    G_N_ELEMENTS (batch_echo_outputs), batch_echo_outputs,
+    run_batch_echo,
+  },
+  [RIV_DEMO_RAPID_GENERATION] = {
+    "rapid_generation",
+    "COUNT tiny updates as fast as possible; the text ends as \"1\\n2\\n…\\nCOUNT\".",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (rapid_generation_inputs), rapid_generation_inputs,
+    G_N_ELEMENTS (rapid_generation_outputs), rapid_generation_outputs,
+    run_rapid_generation,
+  },
+};
+
+guint
+riv_demo_get_count (void)
+{
+  return RIV_DEMO_N;
+}
+
+const RivDemo *
+riv_demo_get (guint fn_index)
+{
+  return fn_index < RIV_DEMO_N ? &demos[fn_index] : NULL;
+}
+
+static guint
+first_component_id (guint fn_index)
+{
+  guint id = 1;
+
+  for (guint i = 0; i < fn_index; i++)
+    id += demos[i].n_inputs + demos[i].n_outputs;
+  return id;
+}
+
+guint
+riv_demo_get_input_id (guint fn_index,
+                       guint i)
+{
+  return first_component_id (fn_index) + i;
+}
+
+guint
+riv_demo_get_output_id (guint fn_index,
+                        guint i)
+{
+  return first_component_id (fn_index) + demos[fn_index].n_inputs + i;
+}
+
+/* Validation */
+
+static void
+add_problem (JsonArray  *problems,
+             const char *parameter_name,
+             const char *message)
+{
+  JsonObject *problem = json_object_new ();
+
+  json_object_set_boolean_member (problem, "is_valid", FALSE);
+  json_object_set_string_member (problem, "message", message);
+  if (parameter_name != NULL)
+    json_object_set_string_member (problem, "parameter_name", parameter_name);
+  else
+    json_object_set_null_member (problem, "parameter_name");
+  json_array_add_object_element (problems, problem);
+}
+
+static gboolean
+node_get_number (JsonNode *node,
+                 double   *out)
+{
+  GType type;
+
+  if (!JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_INT64)
+    *out = (double) json_node_get_int (node);
+  else if (type == G_TYPE_DOUBLE)
+    *out = json_node_get_double (node);
+  else
+    return FALSE;
+  return isfinite (*out);
+}
+
+RivDemoParams *
+riv_demo_parse_params (const RivDemo  *demo,
+                       JsonNode       *data,
+                       JsonNode      **detail)
+{
+  g_autoptr(JsonArray) problems = json_array_new ();
+  g_autoptr(RivDemoParams) params = NULL;
+  JsonArray *array;
+
+  g_return_val_if_fail (demo != NULL, NULL);
+  g_return_val_if_fail (detail != NULL && *detail == NULL, NULL);
+
+  if (data == NULL || !JSON_NODE_HOLDS_ARRAY (data))
+    {
+      g_autofree char *message = g_strdup_printf ("\"data\" must be a list of %u input values",
+                                                  demo->n_inputs);
+      add_problem (problems, NULL, message);
+      goto invalid;
+    }
+
+  array = json_node_get_array (data);
+  if (json_array_get_length (array) != demo->n_inputs)
+    {
+      g_autofree char *message = g_strdup_printf ("Expected %u input values, got %u",
+                                                  demo->n_inputs, json_array_get_length (array));
+      add_problem (problems, NULL, message);
+      goto invalid;
+    }
+
+  params = g_malloc0 (sizeof (RivDemoParams) + demo->n_inputs * sizeof (RivDemoValue));
+  params->n = demo->n_inputs;
+
+  for (guint i = 0; i < demo->n_inputs; i++)
+    {
+      const RivDemoComponent *input = &demo->inputs[i];
+      JsonNode *node = json_array_get_element (array, i);
+      RivDemoValue *value = &params->values[i];
+      gboolean is_null = JSON_NODE_HOLDS_NULL (node);
+
+      if (input->kind == RIV_COMPONENT_TEXTBOX)
+        {
+          if (is_null)
+            value->text = g_strdup (input->default_text);
+          else if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+            value->text = g_strdup (json_node_get_string (node));
+          else
+            {
+              g_autofree char *message = g_strdup_printf ("%s must be a string", input->name);
+              add_problem (problems, input->name, message);
+            }
+          continue;
+        }
+
+      if (is_null)
+        {
+          value->number = input->default_number;
+          continue;
+        }
+
+      if (!node_get_number (node, &value->number))
+        {
+          g_autofree char *message = g_strdup_printf ("%s must be a number", input->name);
+          add_problem (problems, input->name, message);
+        }
+      else if (input->integer && floor (value->number) != value->number)
+        {
+          g_autofree char *message = g_strdup_printf ("%s must be a whole number", input->name);
+          add_problem (problems, input->name, message);
+        }
+      else if (value->number < input->minimum || value->number > input->maximum)
+        {
+          char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+          g_autofree char *message =
+            g_strdup_printf ("%s must be between %s and %s", input->name,
+                             g_ascii_formatd (lo, sizeof lo, "%g", input->minimum),
+                             g_ascii_formatd (hi, sizeof hi, "%g", input->maximum));
+          add_problem (problems, input->name, message);
+        }
+    }
+
+  if (json_array_get_length (problems) == 0)
+    return g_steal_pointer (&params);
+
+invalid:
+  *detail = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (*detail, problems);
+  return NULL;
+}
+
+void
+riv_demo_params_free (RivDemoParams *params)
+{
+  if (params == NULL)
+    return;
+  for (guint i = 0; i < params->n; i++)
+    g_free (params->values[i].text);
+  g_free (params);
+}
+
+/* Config and info */
+
+static const char *
+component_type (RivComponentKind kind)
+{
+  switch (kind)
+    {
+    case RIV_COMPONENT_TEXTBOX: return "textbox";
+    case RIV_COMPONENT_NUMBER: return "number";
+    case RIV_COMPONENT_SLIDER: return "slider";
+    case RIV_COMPONENT_IMAGE: return "image";
+    default: g_assert_not_reached ();
+    }
+}
+
+static const char *
+component_class (RivComponentKind kind)
+{
+  switch (kind)
+    {
+    case RIV_COMPONENT_TEXTBOX: return "Textbox";
+    case RIV_COMPONENT_NUMBER: return "Number";
+    case RIV_COMPONENT_SLIDER: return "Slider";
+    case RIV_COMPONENT_IMAGE: return "Image";
+    default: g_assert_not_reached ();
+    }
+}
+
+static void
+add_nullable_string_schema (JsonBuilder *b,
+                            const char  *name,
+                            const char  *title)
+{
+  json_builder_set_member_name (b, name);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "anyOf");
+  json_builder_begin_array (b);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "string");
+  json_builder_end_object (b);
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "null");
+  json_builder_end_object (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "default");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, title);
+  json_builder_end_object (b);
+}
+
+/* The JSON schema of a component's value (Gradio's api_info). */
+static void
+add_api_info (JsonBuilder            *b,
+              const RivDemoComponent *c)
+{
+  json_builder_begin_object (b);
+  switch (c->kind)
+    {
+    case RIV_COMPONENT_TEXTBOX:
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "string");
+      break;
+
+    case RIV_COMPONENT_NUMBER:
+    case RIV_COMPONENT_SLIDER:
+      {
+        char lo[G_ASCII_DTOSTR_BUF_SIZE], hi[G_ASCII_DTOSTR_BUF_SIZE];
+        g_autofree char *description =
+          g_strdup_printf ("numeric value between %s and %s",
+                           g_ascii_formatd (lo, sizeof lo, "%g", c->minimum),
+                           g_ascii_formatd (hi, sizeof hi, "%g", c->maximum));
+
+        json_builder_set_member_name (b, "type");
+        json_builder_add_string_value (b, "number");
+        json_builder_set_member_name (b, "description");
+        json_builder_add_string_value (b, description);
+      }
+      break;
+
+    case RIV_COMPONENT_IMAGE:
+      json_builder_set_member_name (b, "title");
+      json_builder_add_string_value (b, "ImageData");
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "object");
+      json_builder_set_member_name (b, "properties");
+      json_builder_begin_object (b);
+      add_nullable_string_schema (b, "path", "Path");
+      add_nullable_string_schema (b, "url", "Url");
+      json_builder_set_member_name (b, "size");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "anyOf");
+      json_builder_begin_array (b);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "integer");
+      json_builder_end_object (b);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "null");
+      json_builder_end_object (b);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "default");
+      json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "title");
+      json_builder_add_string_value (b, "Size");
+      json_builder_end_object (b);
+      add_nullable_string_schema (b, "orig_name", "Orig Name");
+      add_nullable_string_schema (b, "mime_type", "Mime Type");
+      json_builder_set_member_name (b, "is_stream");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "default");
+      json_builder_add_boolean_value (b, FALSE);
+      json_builder_set_member_name (b, "title");
+      json_builder_add_string_value (b, "Is Stream");
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "boolean");
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "meta");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "default");
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "_type");
+      json_builder_add_string_value (b, "gradio.FileData");
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "title");
+      json_builder_add_string_value (b, "Meta");
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "object");
+      json_builder_end_object (b);
+      json_builder_end_object (b);
+      json_builder_set_member_name (b, "required");
+      json_builder_begin_array (b);
+      json_builder_add_string_value (b, "path");
+      json_builder_end_array (b);
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+  json_builder_end_object (b);
+}
+
+static void
+add_python_type (JsonBuilder            *b,
+                 const RivDemoComponent *c)
+{
+  const char *type = "str";
+  const char *description = "";
+
+  if (c->kind == RIV_COMPONENT_NUMBER || c->kind == RIV_COMPONENT_SLIDER)
+    type = "float";
+  else if (c->kind == RIV_COMPONENT_IMAGE)
+    type = "filepath";
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, type);
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, description);
+  json_builder_end_object (b);
+}
+
+static void
+add_default_value (JsonBuilder            *b,
+                   const RivDemoComponent *c)
+{
+  switch (c->kind)
+    {
+    case RIV_COMPONENT_TEXTBOX:
+      json_builder_add_string_value (b, c->default_text != NULL ? c->default_text : "");
+      break;
+    case RIV_COMPONENT_NUMBER:
+    case RIV_COMPONENT_SLIDER:
+      if (c->integer)
+        json_builder_add_int_value (b, (gint64) c->default_number);
+      else
+        json_builder_add_double_value (b, c->default_number);
+      break;
+    case RIV_COMPONENT_IMAGE:
+    default:
+      json_builder_add_null_value (b);
+      break;
+    }
+}
+
+static void
+add_component (JsonBuilder            *b,
+               guint                   id,
+               const RivDemoComponent *c,
+               gboolean                is_input)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, id);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, component_type (c->kind));
+  json_builder_set_member_name (b, "props");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, c->name);
+  json_builder_set_member_name (b, "show_label");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "interactive");
+  json_builder_add_boolean_value (b, is_input);
+  json_builder_set_member_name (b, "visible");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "elem_id");
+  json_builder_add_null_value (b);
+  if (c->info != NULL)
+    {
+      json_builder_set_member_name (b, "info");
+      json_builder_add_string_value (b, c->info);
+    }
+  json_builder_set_member_name (b, "value");
+  add_default_value (b, c);
+  switch (c->kind)
+    {
+    case RIV_COMPONENT_NUMBER:
+    case RIV_COMPONENT_SLIDER:
+      json_builder_set_member_name (b, "minimum");
+      json_builder_add_double_value (b, c->minimum);
+      json_builder_set_member_name (b, "maximum");
+      json_builder_add_double_value (b, c->maximum);
+      json_builder_set_member_name (b, "step");
+      json_builder_add_double_value (b, c->step);
+      if (c->kind == RIV_COMPONENT_NUMBER)
+        {
+          json_builder_set_member_name (b, "precision");
+          if (c->integer)
+            json_builder_add_int_value (b, 0);
+          else
+            json_builder_add_null_value (b);
+        }
+      break;
+    case RIV_COMPONENT_TEXTBOX:
+      json_builder_set_member_name (b, "lines");
+      json_builder_add_int_value (b, MAX (c->lines, 1));
+      json_builder_set_member_name (b, "max_lines");
+      json_builder_add_int_value (b, MAX (c->lines, 1) * 4);
+      json_builder_set_member_name (b, "placeholder");
+      json_builder_add_null_value (b);
+      break;
+    case RIV_COMPONENT_IMAGE:
+      json_builder_set_member_name (b, "format");
+      json_builder_add_string_value (b, "png");
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "filepath");
+      json_builder_set_member_name (b, "height");
+      json_builder_add_int_value (b, IMAGE_SIZE);
+      json_builder_set_member_name (b, "width");
+      json_builder_add_int_value (b, IMAGE_SIZE);
+      break;
+    default:
+      break;
+    }
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, component_type (c->kind));
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "skip_api");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "component_class_id");
+  json_builder_add_string_value (b, component_class (c->kind));
+  json_builder_set_member_name (b, "key");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "api_info");
+  add_api_info (b, c);
+  json_builder_set_member_name (b, "api_info_as_input");
+  add_api_info (b, c);
+  json_builder_set_member_name (b, "api_info_as_output");
+  add_api_info (b, c);
+  json_builder_set_member_name (b, "example_inputs");
+  add_default_value (b, c);
+  json_builder_end_object (b);
+}
+
+static void
+add_dependency (JsonBuilder *b,
+                guint        fn_index)
+{
+  const RivDemo *demo = &demos[fn_index];
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, fn_index);
+  json_builder_set_member_name (b, "targets");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "inputs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < demo->n_inputs; i++)
+    json_builder_add_int_value (b, riv_demo_get_input_id (fn_index, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "outputs");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < demo->n_outputs; i++)
+    json_builder_add_int_value (b, riv_demo_get_output_id (fn_index, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "backend_fn");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "js");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "queue");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "api_name");
+  json_builder_add_string_value (b, demo->api_name);
+  json_builder_set_member_name (b, "api_description");
+  json_builder_add_string_value (b, demo->description);
+  json_builder_set_member_name (b, "api_visibility");
+  json_builder_add_string_value (b, "public");
+  json_builder_set_member_name (b, "show_api");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "batch");
+  json_builder_add_boolean_value (b, demo->batch);
+  json_builder_set_member_name (b, "max_batch_size");
+  json_builder_add_int_value (b, demo->batch ? demo->max_batch_size : 4);
+  json_builder_set_member_name (b, "cancels");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "types");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "generator");
+  json_builder_add_boolean_value (b, demo->generator);
+  json_builder_set_member_name (b, "cancel");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "connection");
+  json_builder_add_string_value (b, "sse");
+  json_builder_set_member_name (b, "show_progress");
+  json_builder_add_string_value (b, "full");
+  json_builder_set_member_name (b, "scroll_to_output");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "trigger_after");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "trigger_only_on_success");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "trigger_mode");
+  json_builder_add_string_value (b, "once");
+  json_builder_set_member_name (b, "collects_event_data");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "time_limit");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "stream_every");
+  json_builder_add_double_value (b, 0.5);
+  json_builder_set_member_name (b, "rendered_in");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "render_id");
+  json_builder_add_null_value (b);
+  json_builder_end_object (b);
+}
+
+JsonNode *
+riv_demo_build_config (guint   app_id,
+                       guint64 max_file_size)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "version");
+  json_builder_add_string_value (b, "5.0.0");
+  json_builder_set_member_name (b, "api_prefix");
+  json_builder_add_string_value (b, "/gradio_api");
+  json_builder_set_member_name (b, "mode");
+  json_builder_add_string_value (b, "blocks");
+  json_builder_set_member_name (b, "app_id");
+  json_builder_add_int_value (b, app_id);
+  json_builder_set_member_name (b, "protocol");
+  json_builder_add_string_value (b, "sse_v3");
+  json_builder_set_member_name (b, "enable_queue");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "connect_heartbeat");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "space_id");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "show_error");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "show_api");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "max_file_size");
+  json_builder_add_int_value (b, (gint64) max_file_size);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, "Rivulet demo server");
+  json_builder_set_member_name (b, "username");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "is_colab");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "dev_mode");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "analytics_enabled");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "theme");
+  json_builder_add_string_value (b, "default");
+  json_builder_set_member_name (b, "stylesheets");
+  json_builder_begin_array (b);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "components");
+  json_builder_begin_array (b);
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    {
+      for (guint i = 0; i < demos[fn].n_inputs; i++)
+        add_component (b, riv_demo_get_input_id (fn, i), &demos[fn].inputs[i], TRUE);
+      for (guint i = 0; i < demos[fn].n_outputs; i++)
+        add_component (b, riv_demo_get_output_id (fn, i), &demos[fn].outputs[i], FALSE);
+    }
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "dependencies");
+  json_builder_begin_array (b);
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    add_dependency (b, fn);
+  json_builder_end_array (b);
+
+  json_builder_set_member_name (b, "layout");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, 0);
+  json_builder_set_member_name (b, "children");
+  json_builder_begin_array (b);
+  for (guint id = 1; id < first_component_id (RIV_DEMO_N); id++)
+    {
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "id");
+      json_builder_add_int_value (b, id);
+      json_builder_end_object (b);
+    }
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  return json_builder_get_root (b);
+}
+
+static void
+add_info_entry (JsonBuilder            *b,
+                const RivDemoComponent *c,
+                gboolean                is_input)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, c->name);
+  if (is_input)
+    {
+      json_builder_set_member_name (b, "parameter_name");
+      json_builder_add_string_value (b, c->name);
+      json_builder_set_member_name (b, "parameter_has_default");
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_set_member_name (b, "parameter_default");
+      add_default_value (b, c);
+    }
+  json_builder_set_member_name (b, "type");
+  add_api_info (b, c);
+  json_builder_set_member_name (b, "python_type");
+  add_python_type (b, c);
+  json_builder_set_member_name (b, "component");
+  json_builder_add_string_value (b, component_class (c->kind));
+  if (is_input)
+    {
+      json_builder_set_member_name (b, "example_input");
+      add_default_value (b, c);
+    }
+  json_builder_end_object (b);
+}
+
+JsonNode *
+riv_demo_build_info (void)
+{
+  g_autoptr(JsonBuilder) b = json_builder_new_immutable ();
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "named_endpoints");
+  json_builder_begin_object (b);
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    {
+      const RivDemo *demo = &demos[fn];
+      g_autofree char *key = g_strconcat ("/", demo->api_name, NULL);
+
+      json_builder_set_member_name (b, key);
+      json_builder_begin_object (b);
+      json_builder_set_member_name (b, "parameters");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < demo->n_inputs; i++)
+        add_info_entry (b, &demo->inputs[i], TRUE);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "returns");
+      json_builder_begin_array (b);
+      for (guint i = 0; i < demo->n_outputs; i++)
+        add_info_entry (b, &demo->outputs[i], FALSE);
+      json_builder_end_array (b);
+      json_builder_set_member_name (b, "api_visibility");
+      json_builder_add_string_value (b, "public");
+      json_builder_set_member_name (b, "show_api");
+      json_builder_add_boolean_value (b, TRUE);
+      json_builder_set_member_name (b, "description");
+      json_builder_add_string_value (b, demo->description);
+      json_builder_end_object (b);
+    }
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "unnamed_endpoints");
+  json_builder_begin_object (b);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+
+  return json_builder_get_root (b);
+}
+
+/* The fake_diffusion picture */
+
+static gpointer
+make_base_picture (gpointer unused)
+{
+  guint8 *pixels = g_malloc (IMAGE_SIZE * IMAGE_SIZE * 3);
+  g_autoptr(GdkPixbuf) warmup = NULL;
+  g_autofree char *buf = NULL;
+  gsize size;
+
+  for (int y = 0; y < IMAGE_SIZE; y++)
+    for (int x = 0; x < IMAGE_SIZE; x++)
+      {
+        guint8 *p = pixels + (y * IMAGE_SIZE + x) * 3;
+        double far_ridge = 150 + 22 * sin (x * 0.045) + 9 * sin (x * 0.13 + 1.0);
+        double near_ridge = 190 + 14 * sin (x * 0.03 + 2.0) + 6 * sin (x * 0.21);
+        double dx = x - 185.0, dy = y - 62.0;
+
+        if (dx * dx + dy * dy < 26.0 * 26.0)
+          {
+            p[0] = 255; p[1] = 214; p[2] = 90;        /* sun */
+          }
+        else if (y < far_ridge)
+          {
+            double k = y / far_ridge;                 /* sky */
+            p[0] = (guint8) (70 + 120 * k);
+            p[1] = (guint8) (120 + 90 * k);
+            p[2] = (guint8) (200 + 40 * k);
+          }
+        else if (y < near_ridge)
+          {
+            p[0] = 92; p[1] = 104; p[2] = 140;         /* far mountains */
+          }
+        else
+          {
+            double k = (y - near_ridge) / (IMAGE_SIZE - near_ridge + 1);
+            p[0] = (guint8) (50 + 30 * k);             /* meadow */
+            p[1] = (guint8) (130 - 40 * k);
+            p[2] = (guint8) (60 + 10 * k);
+          }
+      }
+
+  /* gdk-pixbuf initialises its format table on first use; do that once
+   * here rather than racing from several workers. */
+  warmup = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, 1, 1);
+  gdk_pixbuf_fill (warmup, 0);
+  if (gdk_pixbuf_save_to_buffer (warmup, &buf, &size, "png", NULL, NULL))
+    g_clear_pointer (&buf, g_free);
+
+  return pixels;
+}
+
+GBytes *
+riv_demo_render_png (double    t,
+                     guint32   seed,
+                     GError  **error)
+{
+  static GOnce once = G_ONCE_INIT;
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  const guint8 *base;
+  guint8 *pixels;
+  int rowstride;
+  guint32 state = seed != 0 ? seed : 0x9e3779b9u;
+  guint mix = (guint) CLAMP (t * 256.0, 0.0, 256.0);
+  char *buf = NULL;
+  gsize size = 0;
+
+  base = g_once (&once, make_base_picture, NULL);
+
+  pixbuf = gdk_pixbuf_new (GDK_COLORSPACE_RGB, FALSE, 8, IMAGE_SIZE, IMAGE_SIZE);
+  if (pixbuf == NULL)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NO_SPACE, "Out of memory for the image");
+      return NULL;
+    }
+  pixels = gdk_pixbuf_get_pixels (pixbuf);
+  rowstride = gdk_pixbuf_get_rowstride (pixbuf);
+
+  for (int y = 0; y < IMAGE_SIZE; y++)
+    {
+      guint8 *row = pixels + y * rowstride;
+      const guint8 *src = base + y * IMAGE_SIZE * 3;
+
+      for (int x = 0; x < IMAGE_SIZE * 3; x++)
+        {
+          guint noise;
+
+          /* xorshift32: cheap, deterministic per job and step */
+          state ^= state << 13;
+          state ^= state >> 17;
+          state ^= state << 5;
+          noise = state & 0xff;
+          row[x] = (guint8) ((src[x] * mix + noise * (256 - mix)) >> 8);
+        }
+    }
+
+  if (!gdk_pixbuf_save_to_buffer (pixbuf, &buf, &size, "png", error, "compression", "1", NULL))
+    return NULL;
+  return g_bytes_new_take (buf, size);
+}
+
+/* Runs (worker threads) */
+
+static char *
+file_data_json (const char *base_url,
+                const char *path,
+                gsize       size)
+{
+  GString *out = g_string_new ("{\"path\":");
+
+  riv_wire_append_string (out, path, -1);
+  g_string_append (out, ",\"url\":");
+  {
+    g_autofree char *url = g_strconcat (base_url, "/gradio_api/file=", path, NULL);
+    riv_wire_append_string (out, url, -1);
+  }
+  g_string_append_printf (out, ",\"size\":%" G_GSIZE_FORMAT ",\"orig_name\":\"image.png\","
+                          "\"mime_type\":\"image/png\",\"is_stream\":false,"
+                          "\"meta\":{\"_type\":\"gradio.FileData\"}}", size);
+  return g_string_free (out, FALSE);
+}
+
+static void
+run_fake_diffusion (RivRun *run)
+{
+  const RivDemoParams *params = riv_run_get_params (run, 0);
+  guint steps = (guint) params->values[0].number;
+  double delay = params->values[1].number;
+  const char *event_id = riv_run_get_event_id (run, 0);
+  guint32 seed = g_str_hash (event_id);
+  g_autofree char *last_image = NULL;
+  g_autofree char *last_text = NULL;
+
+  for (guint i = 1; i <= steps; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(GBytes) png = NULL;
+      g_autofree char *name = NULL;
+      g_autofree char *path = NULL;
+      g_autofree char *text = NULL;
+      char **files;
+      GString *data;
+
+      if (!riv_run_sleep (run, delay))
+        return;
+
+      png = riv_demo_render_png ((double) i / steps, seed + i, &error);
+      name = g_strdup_printf ("%s-%u.png", event_id, i);
+      path = g_build_filename (riv_run_get_output_dir (run), name, NULL);
+      if (png == NULL ||
+          !g_file_set_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), &error))
+        {
+          g_autofree char *message = g_strdup_printf ("Could not write the image: %s", error->message);
+          riv_run_fail (run, message);
+          return;
+        }
+
+      g_free (last_image);
+      last_image = file_data_json (riv_run_get_base_url (run), path, g_bytes_get_size (png));
+      g_free (last_text);
+      last_text = g_strdup_printf ("step %u/%u", i, steps);
+
+      data = g_string_new ("[");
+      if (i == 1)
+        {
+          g_string_append (data, last_image);
+          g_string_append_c (data, ',');
+          riv_wire_append_string (data, last_text, -1);
+        }
+      else
+        {
+          g_string_append (data, "[[\"replace\",[],");
+          g_string_append (data, last_image);
+          g_string_append (data, "]],[[\"replace\",[],");
+          riv_wire_append_string (data, last_text, -1);
+          g_string_append (data, "]]");
+        }
+      g_string_append_c (data, ']');
+
+      files = g_new0 (char *, 2);
+      files[0] = g_steal_pointer (&path);
+
+      if (!riv_run_progress (run, i, steps, "steps") ||
+          !riv_run_yield (run, data->str, data->len, files))
+        {
+          g_string_free (data, TRUE);
+          return;
+        }
+      g_string_free (data, TRUE);
+    }
+
+  {
+    GString *result = g_string_new ("[");
+
+    if (last_image != NULL)
+      g_string_append (result, last_image);
+    else
+      g_string_append (result, "null");
+    g_string_append_c (result, ',');
+    riv_wire_append_string (result, last_text != NULL ? last_text : "", -1);
+    g_string_append_c (result, ']');
+    riv_run_return (run, 0, g_string_free (result, FALSE));
+  }
+}
+
+static const char * const vocabulary[] = {
+  "river", "light", "stone", "quiet", "morning", "over", "the", "hills", "a",
+  "small", "boat", "drifts", "past", "reeds", "and", "willows", "while", "clouds",
+  "gather", "slowly", "above", "green", "water", "someone", "sings", "softly",
+  "near", "bridge", "wind", "carries", "seeds", "far", "away", "into", "evening",
+  "where", "lanterns", "glow", "on", "wooden", "docks", "fish", "leap", "silver",
+  "under", "moon", "then", "rest",
+};
+
+static void
+run_stream_text (RivRun *run)
+{
+  const RivDemoParams *params = riv_run_get_params (run, 0);
+  const char *prompt = params->values[0].text;
+  guint tokens = (guint) params->values[1].number;
+  double delay = params->values[2].number;
+  guint32 seed = g_str_hash (prompt != NULL ? prompt : "");
+  GString *text = g_string_new (NULL);
+  GString *data = g_string_new (NULL);
+
+  for (guint k = 0; k < tokens; k++)
+    {
+      const char *word = vocabulary[(seed + k * 2654435761u) % G_N_ELEMENTS (vocabulary)];
+
+      if (!riv_run_sleep (run, delay))
+        goto out;
+
+      g_string_truncate (data, 0);
+      if (k == 0)
+        {
+          g_string_append (text, word);
+          g_string_append_c (data, '[');
+          riv_wire_append_string (data, text->str, text->len);
+          g_string_append_c (data, ']');
+        }
+      else
+        {
+          g_string_append_c (text, ' ');
+          g_string_append (text, word);
+          g_string_append (data, "[[[\"append\",[],\" ");
+          g_string_append (data, word);
+          g_string_append (data, "\"]]]");
+        }
+
+      if (!riv_run_yield (run, data->str, data->len, NULL))
+        goto out;
+    }
+
+  g_string_truncate (data, 0);
+  g_string_append_c (data, '[');
+  riv_wire_append_string (data, text->str, text->len);
+  g_string_append_c (data, ']');
+  riv_run_return (run, 0, g_string_free (g_steal_pointer (&data), FALSE));
+
+out:
+  if (data != NULL)
+    g_string_free (data, TRUE);
+  g_string_free (text, TRUE);
+}
+
+static void
+run_batch_echo (RivRun *run)
+{
+  guint n = riv_run_get_size (run);
+  double delay = 0;
+
+  /* One call for the whole batch: the inputs are transposed into lists,
+   * the call waits once, and each member gets its own slice back. */
+  for (guint i = 0; i < n; i++)
+    delay = MAX (delay, riv_run_get_params (run, i)->values[1].number);
+
+  if (!riv_run_sleep (run, delay))
+    return;
+
+  for (guint i = 0; i < n; i++)
+    {
+      GString *data = g_string_new ("[");
+
+      riv_wire_append_string (data, riv_run_get_params (run, i)->values[0].text, -1);
+      g_string_append_c (data, ']');
+      riv_run_return (run, i, g_string_free (data, FALSE));
+    }
+}
+
+static void
+run_rapid_generation (RivRun *run)
+{
+  const RivDemoParams *params = riv_run_get_params (run, 0);
+  guint count = (guint) params->values[0].number;
+  GString *text = g_string_new (NULL);
+  GString *data = g_string_new (NULL);
+
+  for (guint i = 1; i <= count; i++)
+    {
+      g_string_truncate (data, 0);
+      if (i == 1)
+        {
+          g_string_append (text, "1");
+          g_string_append (data, "[\"1\"]");
+        }
+      else
+        {
+          g_string_append_printf (text, "\n%u", i);
+          g_string_append_printf (data, "[[[\"append\",[],\"\\n%u\"]]]", i);
+        }
+
+      if (!riv_run_yield (run, data->str, data->len, NULL))
+        goto out;
+    }
+
+  g_string_truncate (data, 0);
+  g_string_append_c (data, '[');
+  riv_wire_append_string (data, text->str, text->len);
+  g_string_append_c (data, ']');
+  riv_run_return (run, 0, g_string_free (g_steal_pointer (&data), FALSE));
+
+out:
+  if (data != NULL)
+    g_string_free (data, TRUE);
+  g_string_free (text, TRUE);
+}

@@ -1,0 +1,1141 @@
+/* riv-queue.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Ownership and threads. QueueEvent and the scheduling state belong to the
+ * main context. A RivRun is one call of a demo (a batch is one run with
+ * several members); it is shared with the worker thread that executes it:
+ * the worker only reads the copied ids and params, and talks back through
+ * the inbox. Cancellation, throttling and the in-flight count live under the
+ * run's mutex. The main context decides what reaches a session: a member whose
+ * event has completed (or was cancelled) has events[i] == NULL, and anything
+ * the worker still produces for it is dropped, so every event gets exactly
+ * one process_completed.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "riv-queue.h"
+#include "riv-util.h"
+
+/* Frames a generator may have posted that the main context has not taken. */
+#define MAX_IN_FLIGHT 256
+/* Files of a running job kept for download; older steps are expired. */
+#define RUN_KEEP_FILES 4
+/* Estimation broadcasts to waiting events are spaced at least this far apart
+ * (and further apart for long queues, see request_broadcast()). */
+#define BROADCAST_MIN_INTERVAL_US (100 * 1000)
+
+typedef enum
+{
+  EVENT_WAITING,
+  EVENT_RUNNING,
+} EventState;
+
+typedef struct _QueueEvent QueueEvent;
+
+struct _QueueEvent
+{
+  char            id[RIV_EVENT_ID_LEN + 1];
+  guint           fn_index;
+  EventState      state;
+  RivDemoParams  *params;      /* owned while waiting */
+  gpointer        session;     /* owned reference */
+  GList           link;        /* in the endpoint's waiting queue */
+  RivRun         *run;         /* borrowed, while running */
+  guint           member;
+  RivFrame       *estimation;  /* borrowed, nullable: unsent lazy estimation */
+};
+
+typedef struct
+{
+  GQueue     waiting;          /* QueueEvent, through their link */
+  guint      running;
+  GPtrArray *runs;             /* RivRun, owned references */
+  double     total_time;
+  guint64    n_runs;
+  gint64     last_broadcast;
+  GSource   *broadcast_source;
+} Endpoint;
+
+struct _RivRun
+{
+  gint           ref_count;
+  RivQueue      *queue;
+  guint          fn_index;
+  const RivDemo *demo;
+  guint          size;
+  char         (*ids)[RIV_EVENT_ID_LEN + 1];
+  RivDemoParams **params;
+  gint64         batch_id;
+  double         t_start;
+  double         avg;          /* < 0: unknown */
+
+  /* Main context only */
+  QueueEvent   **events;
+  GQueue         files;        /* char *, the newest RUN_KEEP_FILES paths */
+
+  /* Shared, under lock */
+  GMutex         lock;
+  GCond          cond;
+  gboolean       cancelled;
+  gboolean       throttled;
+  gboolean       worker_waiting;
+  guint          in_flight;
+
+  /* Worker only, until the run posts its end */
+  double         last_yield;
+  double         t_end;
+  char         **results;
+  char          *error;
+};
+
+struct _RivQueue
+{
+  GMainContext            *context;
+  RivInbox                *inbox;      /* borrowed */
+  RivQueueCallbacks        cb;
+  gpointer                 cb_data;
+
+  guint                    concurrency;
+  guint                    max_waiting;
+  gboolean                 verbose;
+  char                    *output_dir;
+  char                    *base_url;
+
+  GThreadPool             *pool;
+  GHashTable              *live;       /* id → QueueEvent (owned) */
+  Endpoint                 endpoints[RIV_DEMO_N];
+  guint                    n_waiting;
+  GSource                 *schedule_source;
+  guint                    schedule_start;
+  gint64                   next_batch_id;
+  guint64                  batch_items;
+  gboolean                 shut_down;
+};
+
+typedef struct
+{
+  RivRun  *run;        /* owned reference */
+  char    *frame;
+  gsize    len;
+  char   **files;
+} StepItem;
+
+static void schedule_soon (RivQueue *self);
+
+/* Runs */
+
+static RivRun *
+run_ref (RivRun *run)
+{
+  g_atomic_int_inc (&run->ref_count);
+  return run;
+}
+
+static void
+run_unref (RivRun *run)
+{
+  if (!g_atomic_int_dec_and_test (&run->ref_count))
+    return;
+
+  for (guint i = 0; i < run->size; i++)
+    {
+      riv_demo_params_free (run->params[i]);
+      g_free (run->results[i]);
+    }
+  g_free (run->params);
+  g_free (run->results);
+  g_free (run->ids);
+  g_free (run->events);
+  g_free (run->error);
+  g_queue_clear_full (&run->files, g_free);
+  g_mutex_clear (&run->lock);
+  g_cond_clear (&run->cond);
+  g_free (run);
+}
+
+static RivRun *
+run_new (RivQueue *queue,
+         guint     fn_index,
+         guint     size)
+{
+  RivRun *run = g_new0 (RivRun, 1);
+
+  run->ref_count = 1;
+  run->queue = queue;
+  run->fn_index = fn_index;
+  run->demo = riv_demo_get (fn_index);
+  run->size = size;
+  run->ids = g_malloc0_n (size, sizeof *run->ids);
+  run->params = g_new0 (RivDemoParams *, size);
+  run->results = g_new0 (char *, size);
+  run->events = g_new0 (QueueEvent *, size);
+  g_queue_init (&run->files);
+  g_mutex_init (&run->lock);
+  g_cond_init (&run->cond);
+  return run;
+}
+
+static void
+run_cancel (RivRun *run)
+{
+  g_mutex_lock (&run->lock);
+  run->cancelled = TRUE;
+  g_cond_broadcast (&run->cond);
+  g_mutex_unlock (&run->lock);
+}
+
+static gboolean
+run_has_members (RivRun *run)
+{
+  for (guint i = 0; i < run->size; i++)
+    if (run->events[i] != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+/* Frames (main context) */
+
+static double
+endpoint_avg (Endpoint *ep)
+{
+  return ep->n_runs > 0 ? ep->total_time / ep->n_runs : -1;
+}
+
+static RivFrame *
+frame_process_starts (QueueEvent *ev,
+                      RivRun     *run)
+{
+  GString *out = g_string_sized_new (160);
+
+  riv_wire_begin_frame (out, "process_starts", ev->id);
+  g_string_append (out, ",\"eta\":");
+  riv_wire_append_eta (out, run->avg);
+  riv_wire_append_batch (out, run->batch_id, run->size, ev->member);
+  riv_wire_end_frame (out);
+  return riv_frame_new_string (out);
+}
+
+static void
+append_batch_of (GString    *out,
+                 QueueEvent *ev)
+{
+  if (ev->state == EVENT_RUNNING && ev->run != NULL)
+    riv_wire_append_batch (out, ev->run->batch_id, ev->run->size, ev->member);
+}
+
+static RivFrame *
+frame_success (QueueEvent *ev,
+               const char *data_json,
+               double      duration,
+               double      avg)
+{
+  GString *out = g_string_sized_new (strlen (data_json) + 320);
+
+  riv_wire_begin_frame (out, "process_completed", ev->id);
+  g_string_append (out, ",\"output\":{\"data\":");
+  g_string_append (out, data_json);
+  g_string_append (out, ",\"is_generating\":false,\"duration\":");
+  riv_wire_append_double (out, duration);
+  g_string_append (out, ",\"average_duration\":");
+  riv_wire_append_eta (out, avg);
+  g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
+                   ",\"success\":true,\"title\":null,\"used_cache\":null,\"cache_duration\":null"
+                   ",\"avg_time\":");
+  riv_wire_append_eta (out, avg);
+  append_batch_of (out, ev);
+  riv_wire_end_frame (out);
+  return riv_frame_new_string (out);
+}
+
+static RivFrame *
+frame_failure (QueueEvent *ev,
+               const char *message)
+{
+  GString *out = g_string_sized_new (320);
+
+  riv_wire_begin_frame (out, "process_completed", ev->id);
+  g_string_append (out, ",\"output\":{\"error\":");
+  riv_wire_append_string (out, message, -1);
+  g_string_append (out, ",\"duration\":null,\"visible\":true,\"title\":\"Error\"}"
+                   ",\"success\":false,\"title\":\"Error\",\"used_cache\":null"
+                   ",\"cache_duration\":null,\"avg_time\":null");
+  append_batch_of (out, ev);
+  riv_wire_end_frame (out);
+  return riv_frame_new_string (out);
+}
+
+/* A completion that keeps @gradio/client 2.7.0's shared stream healthy
+ * (protocol.md §6.1, §8e): a data array of nulls plus "cancelled": true. */
+static RivFrame *
+frame_cancelled (QueueEvent *ev,
+                 double      avg)
+{
+  const RivDemo *demo = riv_demo_get (ev->fn_index);
+  GString *out = g_string_sized_new (360);
+
+  riv_wire_begin_frame (out, "process_completed", ev->id);
+  g_string_append (out, ",\"output\":{\"data\":[");
+  for (guint i = 0; i < demo->n_outputs; i++)
+    g_string_append (out, i == 0 ? "null" : ",null");
+  g_string_append (out, "],\"is_generating\":false,\"cancelled\":true,\"duration\":null"
+                   ",\"average_duration\":");
+  riv_wire_append_eta (out, avg);
+  g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
+                   ",\"success\":true,\"cancelled\":true,\"title\":null,\"used_cache\":null"
+                   ",\"cache_duration\":null,\"avg_time\":");
+  riv_wire_append_eta (out, avg);
+  append_batch_of (out, ev);
+  riv_wire_end_frame (out);
+  return riv_frame_new_string (out);
+}
+
+/* Events (main context) */
+
+static void
+event_free (RivQueue   *self,
+            QueueEvent *ev)
+{
+  /* An unsent estimation stays in the session FIFO with its last values. */
+  if (ev->estimation != NULL)
+    ev->estimation->slot = NULL;
+  riv_demo_params_free (ev->params);
+  self->cb.session_unref (ev->session);
+  g_free (ev);
+}
+
+/* Takes the event out of the queue and emits its one completion. */
+static void
+complete_event (RivQueue   *self,
+                QueueEvent *ev,
+                RivFrame   *frame)
+{
+  Endpoint *ep = &self->endpoints[ev->fn_index];
+
+  if (ev->state == EVENT_WAITING)
+    {
+      g_queue_unlink (&ep->waiting, &ev->link);
+      self->n_waiting--;
+    }
+  else if (ev->run != NULL)
+    ev->run->events[ev->member] = NULL;
+
+  g_hash_table_steal (self->live, ev->id);
+
+  if (frame != NULL)
+    {
+      frame->completes = g_strdup (ev->id);
+      self->cb.emit (ev->session, frame, self->cb_data);
+    }
+  event_free (self, ev);
+}
+
+/* Estimations */
+
+/* Seconds until a slot of this endpoint frees up: 0 if one is free now, < 0
+ * when unknown (protocol.md §6.5). */
+static double
+endpoint_free_in (RivQueue *self,
+                  Endpoint *ep,
+                  double    now)
+{
+  double avg = endpoint_avg (ep);
+  double soonest = INFINITY;
+
+  if (ep->running < self->concurrency)
+    return 0;
+  if (avg < 0)
+    return -1;
+  for (guint i = 0; i < ep->runs->len; i++)
+    {
+      RivRun *run = g_ptr_array_index (ep->runs, i);
+      soonest = MIN (soonest, run->t_start + avg);
+    }
+  if (!isfinite (soonest))
+    return 0;
+  return MAX (0, soonest - now);
+}
+
+static double
+estimate_eta (RivQueue *self,
+              guint     fn_index,
+              double    free_in,
+              guint     rank)
+{
+  Endpoint *ep = &self->endpoints[fn_index];
+  const RivDemo *demo = riv_demo_get (fn_index);
+  double avg = endpoint_avg (ep);
+  double per_slot = self->concurrency * (demo->batch ? demo->max_batch_size : 1);
+
+  if (avg < 0 || free_in < 0)
+    return -1;
+  return avg + free_in + rank * avg / per_slot;
+}
+
+static void
+send_estimation (RivQueue   *self,
+                 QueueEvent *ev,
+                 guint       rank,
+                 guint       queue_size,
+                 double      eta)
+{
+  RivFrame *frame;
+
+  if (ev->estimation != NULL)
+    {
+      /* Not written yet: update it rather than queueing another one. */
+      ev->estimation->rank = rank;
+      ev->estimation->queue_size = queue_size;
+      ev->estimation->rank_eta = eta;
+      return;
+    }
+
+  frame = riv_frame_new_estimation (ev->id, rank, queue_size, eta);
+  frame->slot = &ev->estimation;
+  ev->estimation = frame;
+  self->cb.emit (ev->session, frame, self->cb_data);
+}
+
+static void
+broadcast_estimations (RivQueue *self,
+                       guint     fn_index)
+{
+  Endpoint *ep = &self->endpoints[fn_index];
+  double free_in = endpoint_free_in (self, ep, riv_now ());
+  guint rank = 0;
+
+  ep->last_broadcast = g_get_monotonic_time ();
+  for (GList *l = ep->waiting.head; l != NULL; l = l->next, rank++)
+    send_estimation (self, l->data, rank, ep->waiting.length,
+                     estimate_eta (self, fn_index, free_in, rank));
+}
+
+typedef struct
+{
+  RivQueue *queue;
+  guint     fn_index;
+} BroadcastData;
+
+static gboolean
+broadcast_timeout_cb (gpointer user_data)
+{
+  BroadcastData *data = user_data;
+  Endpoint *ep = &data->queue->endpoints[data->fn_index];
+
+  g_clear_pointer (&ep->broadcast_source, g_source_unref);
+  broadcast_estimations (data->queue, data->fn_index);
+  return G_SOURCE_REMOVE;
+}
+
+/* Sends every waiting event of the endpoint its new rank. A broadcast costs
+ * one frame per waiting event, so they are spaced out: at least 100 ms
+ * apart, and 20 µs per waiting event apart for long queues. A start that
+ * falls inside the spacing is followed by a broadcast when it ends. */
+static void
+request_broadcast (RivQueue *self,
+                   guint     fn_index)
+{
+  Endpoint *ep = &self->endpoints[fn_index];
+  gint64 now, interval, due;
+  BroadcastData *data;
+
+  if (ep->waiting.length == 0 || ep->broadcast_source != NULL || self->shut_down)
+    return;
+
+  now = g_get_monotonic_time ();
+  interval = MAX (BROADCAST_MIN_INTERVAL_US, (gint64) ep->waiting.length * 20);
+  due = ep->last_broadcast + interval;
+  if (now >= due)
+    {
+      broadcast_estimations (self, fn_index);
+      return;
+    }
+
+  data = g_new (BroadcastData, 1);
+  data->queue = self;
+  data->fn_index = fn_index;
+  ep->broadcast_source = g_timeout_source_new ((guint) ((due - now + 999) / 1000));
+  g_source_set_callback (ep->broadcast_source, broadcast_timeout_cb, data, g_free);
+  g_source_set_name (ep->broadcast_source, "[rivulet] estimation broadcast");
+  g_source_attach (ep->broadcast_source, self->context);
+}
+
+/* Worker side */
+
+static void
+worker_func (gpointer data,
+             gpointer user_data);
+
+static void
+step_item_cb (gpointer data,
+              gboolean discard)
+{
+  StepItem *item = data;
+  RivRun *run = item->run;
+  RivQueue *self = run->queue;
+  QueueEvent *ev;
+
+  g_mutex_lock (&run->lock);
+  run->in_flight--;
+  if (run->worker_waiting)
+    g_cond_signal (&run->cond);
+  g_mutex_unlock (&run->lock);
+
+  if (discard)
+    goto out;
+
+  for (guint i = 0; item->files != NULL && item->files[i] != NULL; i++)
+    {
+      char *path = item->files[i];
+
+      self->cb.file_created (g_strdup (path), 0, self->cb_data);
+      g_queue_push_tail (&run->files, path);
+      item->files[i] = NULL;
+      while (run->files.length > RUN_KEEP_FILES)
+        {
+          g_autofree char *old = g_queue_pop_head (&run->files);
+          self->cb.file_expired (old, self->cb_data);
+        }
+    }
+
+  ev = run->events[0];
+  if (ev != NULL)
+    {
+      RivFrame *frame = riv_frame_new_take (g_steal_pointer (&item->frame), item->len);
+
+      self->cb.emit (ev->session, frame, self->cb_data);
+      if (self->cb.congested (ev->session, self->cb_data))
+        {
+          g_mutex_lock (&run->lock);
+          run->throttled = TRUE;
+          g_mutex_unlock (&run->lock);
+        }
+    }
+
+out:
+  g_free (item->frame);
+  g_strfreev (item->files);
+  run_unref (run);
+  g_free (item);
+}
+
+static gboolean
+post_frame (RivRun   *run,
+            GString  *frame,
+            char    **files)
+{
+  StepItem *item;
+  gboolean cancelled;
+
+  g_mutex_lock (&run->lock);
+  while (!run->cancelled && (run->throttled || run->in_flight >= MAX_IN_FLIGHT))
+    {
+      run->worker_waiting = TRUE;
+      g_cond_wait (&run->cond, &run->lock);
+    }
+  run->worker_waiting = FALSE;
+  cancelled = run->cancelled;
+  if (!cancelled)
+    run->in_flight++;
+  g_mutex_unlock (&run->lock);
+
+  if (cancelled)
+    {
+      /* Nobody will serve these: do not leave them on disk. */
+      for (guint i = 0; files != NULL && files[i] != NULL; i++)
+        g_unlink (files[i]);
+      g_strfreev (files);
+      g_string_free (frame, TRUE);
+      return FALSE;
+    }
+
+  item = g_new0 (StepItem, 1);
+  item->run = run_ref (run);
+  item->len = frame->len;
+  item->frame = g_string_free (frame, FALSE);
+  item->files = files;
+  riv_inbox_post (run->queue->inbox, step_item_cb, item);
+  return TRUE;
+}
+
+guint
+riv_run_get_size (RivRun *run)
+{
+  return run->size;
+}
+
+const RivDemoParams *
+riv_run_get_params (RivRun *run,
+                    guint   member)
+{
+  g_return_val_if_fail (member < run->size, NULL);
+  return run->params[member];
+}
+
+const char *
+riv_run_get_event_id (RivRun *run,
+                      guint   member)
+{
+  g_return_val_if_fail (member < run->size, NULL);
+  return run->ids[member];
+}
+
+const char *
+riv_run_get_output_dir (RivRun *run)
+{
+  return run->queue->output_dir != NULL ? run->queue->output_dir : g_get_tmp_dir ();
+}
+
+const char *
+riv_run_get_base_url (RivRun *run)
+{
+  return run->queue->base_url != NULL ? run->queue->base_url : "";
+}
+
+gboolean
+riv_run_is_cancelled (RivRun *run)
+{
+  gboolean cancelled;
+
+  g_mutex_lock (&run->lock);
+  cancelled = run->cancelled;
+  g_mutex_unlock (&run->lock);
+  return cancelled;
+}
+
+gboolean
+riv_run_sleep (RivRun *run,
+               double  seconds)
+{
+  gint64 end;
+  gboolean cancelled;
+
+  if (!(seconds > 0))
+    return !riv_run_is_cancelled (run);
+
+  end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
+  g_mutex_lock (&run->lock);
+  while (!run->cancelled)
+    if (!g_cond_wait_until (&run->cond, &run->lock, end))
+      break;
+  cancelled = run->cancelled;
+  g_mutex_unlock (&run->lock);
+  return !cancelled;
+}
+
+gboolean
+riv_run_progress (RivRun     *run,
+                  gint64      index,
+                  gint64      length,
+                  const char *unit)
+{
+  GString *out = g_string_sized_new (200);
+
+  riv_wire_begin_frame (out, "progress", run->ids[0]);
+  g_string_append_printf (out, ",\"progress_data\":[{\"index\":%" G_GINT64_FORMAT
+                          ",\"length\":%" G_GINT64_FORMAT ",\"unit\":", index, length);
+  riv_wire_append_string (out, unit, -1);
+  g_string_append (out, ",\"progress\":");
+  riv_wire_append_double (out, length > 0 ? (double) index / length : NAN);
+  g_string_append (out, ",\"desc\":null}]");
+  riv_wire_end_frame (out);
+  return post_frame (run, out, NULL);
+}
+
+gboolean
+riv_run_yield (RivRun      *run,
+               const char  *data_json,
+               gsize        len,
+               char       **files)
+{
+  double now = riv_now ();
+  GString *out = g_string_sized_new (len + 300);
+
+  riv_wire_begin_frame (out, "process_generating", run->ids[0]);
+  g_string_append (out, ",\"output\":{\"data\":");
+  g_string_append_len (out, data_json, len);
+  g_string_append (out, ",\"is_generating\":true,\"duration\":");
+  riv_wire_append_double (out, now - run->last_yield);
+  g_string_append (out, ",\"average_duration\":");
+  riv_wire_append_eta (out, run->avg);
+  g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
+                   ",\"success\":true,\"time_limit\":null");
+  riv_wire_end_frame (out);
+  run->last_yield = now;
+  return post_frame (run, out, files);
+}
+
+void
+riv_run_return (RivRun *run,
+                guint   member,
+                char   *data_json)
+{
+  g_return_if_fail (member < run->size);
+  g_free (run->results[member]);
+  run->results[member] = data_json;
+}
+
+void
+riv_run_fail (RivRun     *run,
+              const char *message)
+{
+  g_free (run->error);
+  run->error = g_strdup (message);
+}
+
+/* Run lifecycle (main context) */
+
+static void
+run_finished (RivRun *run)
+{
+  RivQueue *self = run->queue;
+  Endpoint *ep = &self->endpoints[run->fn_index];
+  double duration = run->t_end - run->t_start;
+  double avg;
+
+  ep->running--;
+  if (!run->cancelled)
+    {
+      ep->total_time += duration;
+      ep->n_runs++;
+    }
+  avg = endpoint_avg (ep);
+
+  for (guint i = 0; i < run->size; i++)
+    {
+      QueueEvent *ev = run->events[i];
+      RivFrame *frame;
+
+      if (ev == NULL)
+        continue;
+      if (run->error != NULL)
+        frame = frame_failure (ev, run->error);
+      else if (run->results[i] != NULL)
+        frame = frame_success (ev, run->results[i], duration, avg);
+      else if (run->cancelled)
+        frame = frame_cancelled (ev, avg);
+      else
+        frame = frame_failure (ev, "The demo ended without a result");
+      complete_event (self, ev, frame);
+    }
+
+  if (run->demo->batch)
+    {
+      self->batch_items += run->size;
+      if (self->verbose)
+        g_printerr ("rivulet: %s batch %" G_GINT64_FORMAT ": size %u, total items %" G_GUINT64_FORMAT "\n",
+                    run->demo->api_name, run->batch_id, run->size, self->batch_items);
+      if (self->cb.batch_done != NULL)
+        self->cb.batch_done (run->demo->api_name, run->size, self->batch_items, self->cb_data);
+    }
+
+  /* Drops the endpoint's reference. */
+  g_ptr_array_remove_fast (ep->runs, run);
+  schedule_soon (self);
+}
+
+static void
+run_done_cb (gpointer data,
+             gboolean discard)
+{
+  RivRun *run = data;
+
+  if (!discard)
+    run_finished (run);
+  run_unref (run);
+}
+
+static void
+worker_func (gpointer data,
+             gpointer user_data)
+{
+  RivRun *run = data;
+
+  if (!riv_run_is_cancelled (run))
+    run->demo->run (run);
+  run->t_end = riv_now ();
+  /* Hands the pool's reference to the inbox. */
+  riv_inbox_post (run->queue->inbox, run_done_cb, run);
+}
+
+static void
+start_run (RivQueue *self,
+           guint     fn_index)
+{
+  Endpoint *ep = &self->endpoints[fn_index];
+  const RivDemo *demo = riv_demo_get (fn_index);
+  guint size = demo->batch ? MIN (demo->max_batch_size, ep->waiting.length) : 1;
+  RivRun *run = run_new (self, fn_index, size);
+  g_autoptr(GError) error = NULL;
+
+  /* The head plus the next waiting events of this endpoint, in order. */
+  for (guint i = 0; i < size; i++)
+    {
+      GList *link = g_queue_pop_head_link (&ep->waiting);
+      QueueEvent *ev = link->data;
+
+      self->n_waiting--;
+      ev->state = EVENT_RUNNING;
+      ev->run = run;
+      ev->member = i;
+      if (ev->estimation != NULL)
+        {
+          ev->estimation->slot = NULL;
+          ev->estimation = NULL;
+        }
+      run->events[i] = ev;
+      memcpy (run->ids[i], ev->id, sizeof run->ids[i]);
+      run->params[i] = g_steal_pointer (&ev->params);
+    }
+
+  run->batch_id = demo->batch ? ++self->next_batch_id : 0;
+  run->avg = endpoint_avg (ep);
+  run->t_start = riv_now ();
+  run->last_yield = run->t_start;
+
+  ep->running++;
+  g_ptr_array_add (ep->runs, run_ref (run));
+
+  for (guint i = 0; i < size; i++)
+    self->cb.emit (run->events[i]->session, frame_process_starts (run->events[i], run), self->cb_data);
+
+  if (!g_thread_pool_push (self->pool, run, &error))
+    {
+      /* Cannot happen with an unlimited task queue; fail loudly but cleanly. */
+      g_warning ("Could not start a worker: %s", error->message);
+      riv_run_fail (run, "Could not start a worker thread");
+      run->t_end = run->t_start;
+      riv_inbox_post (self->inbox, run_done_cb, run);
+    }
+}
+
+static gboolean
+schedule_cb (gpointer user_data)
+{
+  RivQueue *self = user_data;
+
+  g_clear_pointer (&self->schedule_source, g_source_unref);
+  if (self->shut_down)
+    return G_SOURCE_REMOVE;
+
+  /* Endpoints are independent; rotate the starting one for fairness. */
+  for (guint k = 0; k < RIV_DEMO_N; k++)
+    {
+      guint fn = (self->schedule_start + k) % RIV_DEMO_N;
+      Endpoint *ep = &self->endpoints[fn];
+      gboolean started = FALSE;
+
+      while (ep->running < self->concurrency && ep->waiting.length > 0)
+        {
+          start_run (self, fn);
+          started = TRUE;
+        }
+      if (started)
+        request_broadcast (self, fn);
+    }
+  self->schedule_start = (self->schedule_start + 1) % RIV_DEMO_N;
+  return G_SOURCE_REMOVE;
+}
+
+static void
+schedule_soon (RivQueue *self)
+{
+  if (self->schedule_source != NULL || self->shut_down)
+    return;
+  self->schedule_source = g_idle_source_new ();
+  g_source_set_priority (self->schedule_source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (self->schedule_source, schedule_cb, self, NULL);
+  g_source_set_name (self->schedule_source, "[rivulet] schedule");
+  g_source_attach (self->schedule_source, self->context);
+}
+
+/* Public API */
+
+RivQueue *
+riv_queue_new (GMainContext            *context,
+               RivInbox                *inbox,
+               const RivQueueCallbacks *callbacks,
+               gpointer                 user_data)
+{
+  RivQueue *self = g_new0 (RivQueue, 1);
+
+  self->context = g_main_context_ref (context);
+  self->inbox = inbox;
+  self->cb = *callbacks;
+  self->cb_data = user_data;
+  self->concurrency = 8;
+  self->max_waiting = 10000;
+  self->live = g_hash_table_new (g_str_hash, g_str_equal);
+  for (guint i = 0; i < RIV_DEMO_N; i++)
+    {
+      g_queue_init (&self->endpoints[i].waiting);
+      self->endpoints[i].runs = g_ptr_array_new_with_free_func ((GDestroyNotify) run_unref);
+    }
+  /* Every running demo gets its own thread: demos sleep between steps, and
+   * a run waiting for a thread would break the concurrency promise. */
+  self->pool = g_thread_pool_new (worker_func, self, self->concurrency * RIV_DEMO_N, FALSE, NULL);
+  return self;
+}
+
+void
+riv_queue_free (RivQueue *self)
+{
+  if (self == NULL)
+    return;
+
+  riv_queue_shutdown (self);
+  for (guint i = 0; i < RIV_DEMO_N; i++)
+    g_ptr_array_unref (self->endpoints[i].runs);
+  g_hash_table_unref (self->live);
+  g_free (self->output_dir);
+  g_free (self->base_url);
+  g_main_context_unref (self->context);
+  g_free (self);
+}
+
+void
+riv_queue_set_concurrency (RivQueue *self,
+                           guint     concurrency)
+{
+  self->concurrency = MAX (concurrency, 1);
+  if (self->pool != NULL)
+    g_thread_pool_set_max_threads (self->pool, self->concurrency * RIV_DEMO_N, NULL);
+  schedule_soon (self);
+}
+
+void
+riv_queue_set_max_waiting (RivQueue *self,
+                           guint     max_waiting)
+{
+  self->max_waiting = max_waiting;
+}
+
+void
+riv_queue_set_verbose (RivQueue *self,
+                       gboolean  verbose)
+{
+  self->verbose = verbose;
+}
+
+void
+riv_queue_set_output (RivQueue   *self,
+                      const char *output_dir,
+                      const char *base_url)
+{
+  riv_set_str (&self->output_dir, output_dir);
+  riv_set_str (&self->base_url, base_url);
+}
+
+RivQueueStatus
+riv_queue_push (RivQueue      *self,
+                guint          fn_index,
+                const char    *event_id,
+                RivDemoParams *params,
+                gpointer       session,
+                guint         *max_size,
+                guint         *size)
+{
+  Endpoint *ep;
+  QueueEvent *ev;
+
+  g_return_val_if_fail (fn_index < RIV_DEMO_N, RIV_QUEUE_STOPPED);
+
+  if (self->shut_down)
+    return RIV_QUEUE_STOPPED;
+  if (self->max_waiting > 0 && self->n_waiting >= self->max_waiting)
+    {
+      if (max_size != NULL)
+        *max_size = self->max_waiting;
+      if (size != NULL)
+        *size = self->n_waiting;
+      return RIV_QUEUE_FULL;
+    }
+
+  ep = &self->endpoints[fn_index];
+  ev = g_new0 (QueueEvent, 1);
+  g_strlcpy (ev->id, event_id, sizeof ev->id);
+  ev->fn_index = fn_index;
+  ev->state = EVENT_WAITING;
+  ev->params = params;
+  ev->session = self->cb.session_ref (session);
+  ev->link.data = ev;
+  g_queue_push_tail_link (&ep->waiting, &ev->link);
+  self->n_waiting++;
+  g_hash_table_insert (self->live, ev->id, ev);
+
+  send_estimation (self, ev, ep->waiting.length - 1, ep->waiting.length,
+                   estimate_eta (self, fn_index, endpoint_free_in (self, ep, riv_now ()),
+                                 ep->waiting.length - 1));
+  schedule_soon (self);
+  return RIV_QUEUE_OK;
+}
+
+gboolean
+riv_queue_has_event (RivQueue   *self,
+                     const char *event_id)
+{
+  return g_hash_table_contains (self->live, event_id);
+}
+
+gboolean
+riv_queue_cancel (RivQueue   *self,
+                  const char *event_id,
+                  gpointer    session)
+{
+  QueueEvent *ev = g_hash_table_lookup (self->live, event_id);
+  RivRun *run;
+  guint fn_index;
+
+  if (ev == NULL || ev->session != session)
+    return FALSE;
+
+  fn_index = ev->fn_index;
+  if (ev->state == EVENT_WAITING)
+    {
+      complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
+      request_broadcast (self, fn_index);
+      return TRUE;
+    }
+
+  run = ev->run;
+  complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
+  /* A batch keeps running for its other members; a run nobody waits for
+   * any more stops at its next step. */
+  if (!run_has_members (run))
+    run_cancel (run);
+  return TRUE;
+}
+
+void
+riv_queue_drop_session (RivQueue *self,
+                        gpointer  session)
+{
+  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    if (((QueueEvent *) value)->session == session)
+      g_ptr_array_add (doomed, value);
+
+  for (guint i = 0; i < doomed->len; i++)
+    {
+      QueueEvent *ev = g_ptr_array_index (doomed, i);
+      RivRun *run = ev->state == EVENT_RUNNING ? ev->run : NULL;
+      guint fn_index = ev->fn_index;
+      gboolean was_waiting = ev->state == EVENT_WAITING;
+
+      complete_event (self, ev, NULL);
+      if (run != NULL && !run_has_members (run))
+        run_cancel (run);
+      if (was_waiting)
+        request_broadcast (self, fn_index);
+    }
+}
+
+void
+riv_queue_session_drained (RivQueue *self,
+                           gpointer  session)
+{
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    {
+      GPtrArray *runs = self->endpoints[fn].runs;
+
+      for (guint i = 0; i < runs->len; i++)
+        {
+          RivRun *run = g_ptr_array_index (runs, i);
+
+          for (guint m = 0; m < run->size; m++)
+            if (run->events[m] != NULL && run->events[m]->session == session)
+              {
+                g_mutex_lock (&run->lock);
+                run->throttled = FALSE;
+                g_cond_broadcast (&run->cond);
+                g_mutex_unlock (&run->lock);
+                break;
+              }
+        }
+    }
+}
+
+void
+riv_queue_shutdown (RivQueue *self)
+{
+  g_autoptr(GPtrArray) events = NULL;
+
+  if (self->shut_down)
+    return;
+  self->shut_down = TRUE;
+
+  if (self->schedule_source != NULL)
+    {
+      g_source_destroy (self->schedule_source);
+      g_clear_pointer (&self->schedule_source, g_source_unref);
+    }
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    {
+      Endpoint *ep = &self->endpoints[fn];
+
+      if (ep->broadcast_source != NULL)
+        {
+          g_source_destroy (ep->broadcast_source);
+          g_clear_pointer (&ep->broadcast_source, g_source_unref);
+        }
+    }
+
+  /* Every event still live gets its completion: a failure. */
+  events = g_ptr_array_new ();
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, self->live);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      g_ptr_array_add (events, value);
+  }
+  for (guint i = 0; i < events->len; i++)
+    {
+      QueueEvent *ev = g_ptr_array_index (events, i);
+      complete_event (self, ev, frame_failure (ev, "Server shutting down"));
+    }
+
+  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+    {
+      GPtrArray *runs = self->endpoints[fn].runs;
+
+      for (guint i = 0; i < runs->len; i++)
+        run_cancel (g_ptr_array_index (runs, i));
+    }
+
+  /* Cancelled runs return at their next step; then collect what they posted. */
+  if (self->pool != NULL)
+    {
+      g_thread_pool_free (self->pool, FALSE, TRUE);
+      self->pool = NULL;
+    }
+  riv_inbox_flush (self->inbox, FALSE);
+}
+
+guint
+riv_queue_get_n_waiting (RivQueue *self)
+{
+  return self->n_waiting;
+}
+
+guint
+riv_queue_get_n_live (RivQueue *self)
+{
+  return g_hash_table_size (self->live);
+}
+
+guint64
+riv_queue_get_batch_items (RivQueue *self)
+{
+  return self->batch_items;
+}

@@ -1,0 +1,142 @@
+/* riv-queue.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The job queue of the embedded server (protocol.md §5, §6): waiting events
+ * per endpoint in FIFO order across sessions, a per-endpoint concurrency
+ * limit, a global limit on waiting events, ETA estimations, batching, cancel,
+ * and the worker pool that runs the demos.
+ *
+ * Everything but the RivRun worker API runs on the server's GMainContext.
+ * The queue knows nothing about HTTP: it hands frames to the server through
+ * RivQueueCallbacks, keyed by an opaque session pointer.
+ */
+#pragma once
+
+#include <glib.h>
+
+#include "riv-demo.h"
+#include "riv-inbox.h"
+#include "riv-wire.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  /* Appends a frame to the session's FIFO (takes ownership). */
+  void     (*emit)          (gpointer    session,
+                             RivFrame   *frame,
+                             gpointer    user_data);
+  /* TRUE while the session's buffer is over its cap: generators of that
+   * session pause until riv_queue_session_drained() is called. */
+  gboolean (*congested)     (gpointer    session,
+                             gpointer    user_data);
+  gpointer (*session_ref)   (gpointer    session);
+  void     (*session_unref) (gpointer    session);
+  /* A demo wrote a file that /file= may serve (path owned by the callee). */
+  void     (*file_created)  (char       *path,
+                             gsize       size,
+                             gpointer    user_data);
+  /* A file is no longer referenced by its job and may be deleted. */
+  void     (*file_expired)  (const char *path,
+                             gpointer    user_data);
+  /* A batched run finished. */
+  void     (*batch_done)    (const char *api_name,
+                             guint       size,
+                             guint64     total_items,
+                             gpointer    user_data);
+} RivQueueCallbacks;
+
+typedef struct _RivQueue RivQueue;
+
+typedef enum
+{
+  RIV_QUEUE_OK,
+  RIV_QUEUE_FULL,
+  RIV_QUEUE_STOPPED,
+} RivQueueStatus;
+
+RivQueue       *riv_queue_new              (GMainContext            *context,
+                                            RivInbox                *inbox,
+                                            const RivQueueCallbacks *callbacks,
+                                            gpointer                 user_data);
+void            riv_queue_free             (RivQueue                *self);
+
+void            riv_queue_set_concurrency  (RivQueue                *self,
+                                            guint                    concurrency);
+void            riv_queue_set_max_waiting  (RivQueue                *self,
+                                            guint                    max_waiting);
+void            riv_queue_set_verbose      (RivQueue                *self,
+                                            gboolean                 verbose);
+/* Where demos write files and the URL prefix of the server ("http://h:p"). */
+void            riv_queue_set_output       (RivQueue                *self,
+                                            const char              *output_dir,
+                                            const char              *base_url);
+
+/* Adds an event (takes params) and emits its first estimation to the session.
+ * event_id must be fresh. Returns FULL (with the sizes for the 503 detail)
+ * or STOPPED without taking params. */
+RivQueueStatus  riv_queue_push             (RivQueue                *self,
+                                            guint                    fn_index,
+                                            const char              *event_id,
+                                            RivDemoParams           *params,
+                                            gpointer                 session,
+                                            guint                   *max_size,
+                                            guint                   *size);
+/* TRUE when event_id is live (waiting or running). */
+gboolean        riv_queue_has_event        (RivQueue                *self,
+                                            const char              *event_id);
+/* Cancels a waiting or running event of this session: emits its cancelled
+ * process_completed (exactly once) and stops its generator at the next step.
+ * FALSE if the event is not live or belongs to another session. */
+gboolean        riv_queue_cancel           (RivQueue                *self,
+                                            const char              *event_id,
+                                            gpointer                 session);
+/* Drops every live event of a session that is going away, without frames. */
+void            riv_queue_drop_session     (RivQueue                *self,
+                                            gpointer                 session);
+/* The session's buffer went back under its cap: resume its generators. */
+void            riv_queue_session_drained  (RivQueue                *self,
+                                            gpointer                 session);
+/* Fails every live event with "Server shutting down", stops the runs and
+ * joins the worker threads. Idempotent. */
+void            riv_queue_shutdown         (RivQueue                *self);
+
+guint           riv_queue_get_n_waiting    (RivQueue                *self);
+guint           riv_queue_get_n_live       (RivQueue                *self);
+guint64         riv_queue_get_batch_items  (RivQueue                *self);
+
+/* Worker-side API, for the demo run functions (any thread). */
+guint                riv_run_get_size       (RivRun      *run);
+const RivDemoParams *riv_run_get_params     (RivRun      *run,
+                                             guint        member);
+const char          *riv_run_get_event_id   (RivRun      *run,
+                                             guint        member);
+const char          *riv_run_get_output_dir (RivRun      *run);
+const char          *riv_run_get_base_url   (RivRun      *run);
+gboolean             riv_run_is_cancelled   (RivRun      *run);
+/* Sleeps, waking early when the run is cancelled. FALSE = stop now. */
+gboolean             riv_run_sleep          (RivRun      *run,
+                                             double       seconds);
+/* A progress message for member 0. FALSE = stop now. */
+gboolean             riv_run_progress       (RivRun      *run,
+                                             gint64       index,
+                                             gint64       length,
+                                             const char  *unit);
+/* One generator yield for member 0: data_json is the JSON text of
+ * output.data (full values on the first yield, edit lists later). files is
+ * a NULL-terminated list of paths written for this yield (taken, nullable).
+ * May block while the reader is behind. FALSE = stop now. */
+gboolean             riv_run_yield          (RivRun      *run,
+                                             const char  *data_json,
+                                             gsize        len,
+                                             char       **files);
+/* The final full output values (JSON text of output.data) of a member. */
+void                 riv_run_return         (RivRun      *run,
+                                             guint        member,
+                                             char        *data_json);
+/* Fails every member with an error message. */
+void                 riv_run_fail           (RivRun      *run,
+                                             const char  *message);
+
+G_END_DECLS

@@ -1,0 +1,1912 @@
+/* test-server.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The embedded demo server over real HTTP on 127.0.0.1 (port 0), spoken to
+ * with a bare SoupSession. SSE frames are parsed here strictly (exactly one
+ * "data: <json>" line per frame, LF only) so that framing mistakes fail.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+#include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
+
+#include "riv-server.h"
+#include "riv-test-util.h"
+
+#define WAIT_S 30.0
+
+typedef struct
+{
+  RivServer   *server;
+  char        *url;
+  SoupSession *session;
+  GPtrArray   *streams;     /* Sse, owned */
+  guint        batch_sizes; /* sum of batch-done sizes */
+  guint64      batch_total; /* last total_items seen */
+  guint        n_batches;
+} Fixture;
+
+typedef struct
+{
+  Fixture      *f;
+  SoupMessage  *msg;
+  GInputStream *in;
+  GCancellable *cancellable;
+  GString      *buf;
+  GPtrArray    *frames;     /* JsonNode, owned */
+  JsonParser   *parser;
+  guint         status;
+  gboolean      eof;
+  gboolean      failed;
+  gboolean      bad_framing;
+} Sse;
+
+/* Fixture */
+
+static void
+batch_done_cb (RivServer  *server,
+               const char *api_name,
+               guint       size,
+               guint64     total,
+               Fixture    *f)
+{
+  g_assert_cmpstr (api_name, ==, "batch_echo");
+  f->batch_sizes += size;
+  f->batch_total = total;
+  f->n_batches++;
+}
+
+static void
+fixture_setup (Fixture       *f,
+               gconstpointer  data)
+{
+  f->server = riv_server_new ();
+  f->session = soup_session_new_with_options ("timeout", 0,
+                                              "max-conns", 256,
+                                              "max-conns-per-host", 256,
+                                              NULL);
+  f->streams = g_ptr_array_new ();
+  /* Short by default to keep the tests quick; the linger test sets its own. */
+  g_object_set (f->server, "close-linger", 0.1, NULL);
+  g_signal_connect (f->server, "batch-done", G_CALLBACK (batch_done_cb), f);
+}
+
+static void
+start (Fixture    *f,
+       const char *first_property,
+       ...)
+{
+  g_autoptr(GError) error = NULL;
+  va_list args;
+
+  if (first_property != NULL)
+    {
+      va_start (args, first_property);
+      g_object_set_valist (G_OBJECT (f->server), first_property, args);
+      va_end (args);
+    }
+  g_assert_true (riv_server_listen (f->server, NULL, 0, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (riv_server_get_port (f->server), >, 0);
+  f->url = riv_server_dup_url (f->server);
+  g_assert_true (g_str_has_prefix (f->url, "http://127.0.0.1:"));
+}
+
+static void sse_free (Sse *sse);
+
+static void
+fixture_teardown (Fixture       *f,
+                  gconstpointer  data)
+{
+  riv_server_shutdown (f->server);
+  for (guint i = 0; i < f->streams->len; i++)
+    sse_free (g_ptr_array_index (f->streams, i));
+  g_ptr_array_unref (f->streams);
+  soup_session_abort (f->session);
+  g_object_unref (f->session);
+  g_assert_finalize_object (f->server);
+  g_free (f->url);
+  /* Let the session's sources finish before the next test. */
+  while (g_main_context_iteration (NULL, FALSE))
+    ;
+}
+
+/* Plain requests */
+
+typedef struct
+{
+  guint               status;
+  GBytes             *body;
+  SoupMessageHeaders *headers;
+} Reply;
+
+static void
+reply_free (Reply *reply)
+{
+  g_clear_pointer (&reply->body, g_bytes_unref);
+  g_clear_pointer (&reply->headers, soup_message_headers_unref);
+  g_free (reply);
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (Reply, reply_free)
+
+static SoupMessage *
+new_message (Fixture    *f,
+             const char *method,
+             const char *path)
+{
+  g_autofree char *uri = g_strconcat (f->url, path, NULL);
+  SoupMessage *msg = soup_message_new (method, uri);
+
+  g_assert_nonnull (msg);
+  return msg;
+}
+
+static Reply *
+http_full (Fixture            *f,
+           const char         *method,
+           const char         *path,
+           const char         *content_type,
+           GBytes             *body,
+           const char * const *headers)
+{
+  g_autoptr(SoupMessage) msg = new_message (f, method, path);
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  Reply *reply = g_new0 (Reply, 1);
+
+  if (body != NULL)
+    soup_message_set_request_body_from_bytes (msg, content_type, body);
+  for (guint i = 0; headers != NULL && headers[i] != NULL; i += 2)
+    soup_message_headers_replace (soup_message_get_request_headers (msg), headers[i], headers[i + 1]);
+
+  soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL,
+                                    riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, WAIT_S);
+  reply->body = soup_session_send_and_read_finish (f->session, result, &error);
+  g_assert_no_error (error);
+  reply->status = soup_message_get_status (msg);
+  reply->headers = soup_message_headers_ref (soup_message_get_response_headers (msg));
+  return reply;
+}
+
+static Reply *
+http_get (Fixture    *f,
+          const char *path)
+{
+  return http_full (f, "GET", path, NULL, NULL, NULL);
+}
+
+static Reply *
+http_post (Fixture    *f,
+           const char *path,
+           const char *json)
+{
+  g_autoptr(GBytes) body = g_bytes_new (json, strlen (json));
+
+  return http_full (f, "POST", path, "application/json", body, NULL);
+}
+
+static JsonNode *
+reply_json (Reply *reply)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  const char *type = soup_message_headers_get_content_type (reply->headers, NULL);
+
+  g_assert_cmpstr (type, ==, "application/json");
+  json_parser_load_from_data (parser, g_bytes_get_data (reply->body, NULL),
+                              g_bytes_get_size (reply->body), &error);
+  g_assert_no_error (error);
+  return json_node_ref (json_parser_get_root (parser));
+}
+
+/* Asserts a 4xx/5xx JSON reply with a "detail" member; returns the detail. */
+static JsonNode *
+assert_error_reply (Reply *reply,
+                    guint  status)
+{
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  g_assert_cmpuint (reply->status, ==, status);
+  root = reply_json (reply);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (root));
+  object = json_node_get_object (root);
+  g_assert_true (json_object_has_member (object, "detail"));
+  return json_node_copy (json_object_get_member (object, "detail"));
+}
+
+static char *
+join (Fixture    *f,
+      guint       fn_index,
+      const char *data_json,
+      const char *session_hash)
+{
+  g_autofree char *body = g_strdup_printf ("{\"data\":%s,\"event_data\":null,\"fn_index\":%u,"
+                                           "\"trigger_id\":null,\"session_hash\":\"%s\"}",
+                                           data_json, fn_index, session_hash);
+  g_autoptr(Reply) reply = http_post (f, "/gradio_api/queue/join", body);
+  g_autoptr(JsonNode) root = NULL;
+  const char *event_id;
+
+  g_assert_cmpuint (reply->status, ==, 200);
+  root = reply_json (reply);
+  event_id = json_object_get_string_member (json_node_get_object (root), "event_id");
+  g_assert_nonnull (event_id);
+  g_assert_cmpuint (strlen (event_id), ==, 32);
+  for (const char *p = event_id; *p; p++)
+    g_assert_true (g_ascii_isxdigit (*p) && !g_ascii_isupper (*p));
+  return g_strdup (event_id);
+}
+
+/* SSE */
+
+static void sse_read (Sse *sse);
+
+static void
+sse_parse (Sse *sse)
+{
+  char *end;
+
+  while ((end = strstr (sse->buf->str, "\n\n")) != NULL)
+    {
+      gsize len = end - sse->buf->str;
+      g_autofree char *frame = g_strndup (sse->buf->str, len);
+      JsonParser *parser = sse->parser;
+      g_autoptr(GError) error = NULL;
+      JsonObject *object;
+
+      g_string_erase (sse->buf, 0, len + 2);
+
+      /* One "data: " line, no CR, no other fields or comments. */
+      if (!g_str_has_prefix (frame, "data: ") || strchr (frame, '\n') != NULL ||
+          strchr (frame, '\r') != NULL)
+        {
+          g_test_message ("bad frame: %s", frame);
+          sse->bad_framing = TRUE;
+          continue;
+        }
+      json_parser_load_from_data (parser, frame + 6, -1, &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)));
+      object = json_node_get_object (json_parser_get_root (parser));
+      g_assert_true (json_object_has_member (object, "msg"));
+      g_assert_true (json_object_has_member (object, "event_id"));
+      g_ptr_array_add (sse->frames, json_node_ref (json_parser_get_root (parser)));
+    }
+}
+
+static void
+sse_read_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Sse *sse = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+
+  if (bytes == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        sse->failed = TRUE;
+      sse->eof = TRUE;
+      return;
+    }
+  if (g_bytes_get_size (bytes) == 0)
+    {
+      sse->eof = TRUE;
+      return;
+    }
+  g_string_append_len (sse->buf, g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  sse_parse (sse);
+  sse_read (sse);
+}
+
+static void
+sse_read (Sse *sse)
+{
+  g_input_stream_read_bytes_async (sse->in, 65536, G_PRIORITY_DEFAULT, sse->cancellable,
+                                   sse_read_cb, sse);
+}
+
+static void
+sse_send_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Sse *sse = user_data;
+  g_autoptr(GError) error = NULL;
+
+  sse->in = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (sse->in == NULL)
+    {
+      sse->failed = TRUE;
+      sse->eof = TRUE;
+      return;
+    }
+  sse->status = soup_message_get_status (sse->msg);
+  sse_read (sse);
+}
+
+static Sse *
+sse_open_path (Fixture    *f,
+               const char *path)
+{
+  Sse *sse = g_new0 (Sse, 1);
+
+  sse->f = f;
+  sse->msg = new_message (f, "GET", path);
+  /* What fetch-event-stream sends, even on a GET. */
+  soup_message_headers_replace (soup_message_get_request_headers (sse->msg), "Accept", "text/event-stream");
+  soup_message_headers_replace (soup_message_get_request_headers (sse->msg), "Content-Type", "application/json");
+  sse->cancellable = g_cancellable_new ();
+  sse->buf = g_string_new (NULL);
+  sse->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  sse->parser = json_parser_new_immutable ();
+  soup_session_send_async (f->session, sse->msg, G_PRIORITY_DEFAULT, sse->cancellable,
+                           sse_send_cb, sse);
+  g_ptr_array_add (f->streams, sse);
+  return sse;
+}
+
+static Sse *
+sse_open (Fixture    *f,
+          const char *session_hash)
+{
+  g_autofree char *path = g_strdup_printf ("/gradio_api/queue/data?session_hash=%s", session_hash);
+
+  return sse_open_path (f, path);
+}
+
+static void
+sse_free (Sse *sse)
+{
+  g_cancellable_cancel (sse->cancellable);
+  /* Let the cancelled read report back before freeing what it points to. */
+  while (sse->in != NULL && !sse->eof)
+    g_main_context_iteration (NULL, TRUE);
+  while (sse->in == NULL && !sse->eof)
+    g_main_context_iteration (NULL, TRUE);
+  if (sse->in != NULL)
+    g_input_stream_close (sse->in, NULL, NULL);
+  g_clear_object (&sse->in);
+  g_clear_object (&sse->msg);
+  g_clear_object (&sse->cancellable);
+  g_string_free (sse->buf, TRUE);
+  g_ptr_array_unref (sse->frames);
+  g_object_unref (sse->parser);
+  g_free (sse);
+}
+
+/* Closes the connection from the client side (a client going away). */
+static void
+sse_drop (Sse *sse)
+{
+  g_ptr_array_remove (sse->f->streams, sse);
+  sse_free (sse);
+}
+
+static const char *
+frame_msg (JsonNode *frame)
+{
+  return json_object_get_string_member (json_node_get_object (frame), "msg");
+}
+
+static const char *
+frame_event (JsonNode *frame)
+{
+  JsonNode *id = json_object_get_member (json_node_get_object (frame), "event_id");
+
+  return JSON_NODE_HOLDS_NULL (id) ? NULL : json_node_get_string (id);
+}
+
+static JsonObject *
+frame_output (JsonNode *frame)
+{
+  return json_object_get_object_member (json_node_get_object (frame), "output");
+}
+
+static gboolean
+sse_eof (gpointer data)
+{
+  return ((Sse *) data)->eof;
+}
+
+static void
+sse_wait_eof (Sse *sse)
+{
+  g_assert_true (riv_test_wait_until (sse_eof, sse, WAIT_S));
+  g_assert_false (sse->failed);
+  g_assert_false (sse->bad_framing);
+  g_assert_cmpuint (sse->status, ==, 200);
+  g_assert_cmpuint (sse->buf->len, ==, 0);
+}
+
+typedef struct
+{
+  Sse        *sse;
+  const char *msg;
+  const char *event_id;
+  guint       count;
+} WaitMsg;
+
+static guint
+count_frames (GPtrArray  *frames,
+              const char *msg,
+              const char *event_id)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (frames, i);
+
+      if ((msg == NULL || g_str_equal (frame_msg (frame), msg)) &&
+          (event_id == NULL || g_strcmp0 (frame_event (frame), event_id) == 0))
+        n++;
+    }
+  return n;
+}
+
+static gboolean
+has_msg (gpointer data)
+{
+  WaitMsg *w = data;
+
+  return count_frames (w->sse->frames, w->msg, w->event_id) >= w->count || w->sse->eof;
+}
+
+static void
+sse_wait_msg (Sse        *sse,
+              const char *msg,
+              const char *event_id,
+              guint       count)
+{
+  WaitMsg w = { sse, msg, event_id, count };
+
+  riv_test_wait_until (has_msg, &w, WAIT_S);
+  g_assert_cmpuint (count_frames (sse->frames, msg, event_id), >=, count);
+}
+
+/* Frames of one event, in order (borrowed). */
+static GPtrArray *
+frames_of (GPtrArray  *frames,
+           const char *event_id)
+{
+  GPtrArray *out = g_ptr_array_new ();
+
+  for (guint i = 0; i < frames->len; i++)
+    if (g_strcmp0 (frame_event (g_ptr_array_index (frames, i)), event_id) == 0)
+      g_ptr_array_add (out, g_ptr_array_index (frames, i));
+  return out;
+}
+
+static JsonNode *
+completion_of (GPtrArray  *frames,
+               const char *event_id)
+{
+  JsonNode *found = NULL;
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (frames, i);
+
+      if (g_str_equal (frame_msg (frame), "process_completed") &&
+          g_strcmp0 (frame_event (frame), event_id) == 0)
+        {
+          g_assert_null (found);   /* exactly one */
+          found = frame;
+        }
+    }
+  g_assert_nonnull (found);
+  return found;
+}
+
+static gboolean
+set_flag_cb (gpointer data)
+{
+  *(gboolean *) data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop (the server included) for a while. */
+static void
+sleep_loop (double seconds)
+{
+  gboolean done = FALSE;
+
+  g_timeout_add ((guint) (seconds * 1000), set_flag_cb, &done);
+  while (!done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Applies a one-output text edit list (["append"|"replace", [], v]…). */
+static void
+apply_text_edits (GString  *text,
+                  JsonNode *edits)
+{
+  JsonArray *list = json_node_get_array (edits);
+
+  for (guint i = 0; i < json_array_get_length (list); i++)
+    {
+      JsonArray *edit = json_array_get_array_element (list, i);
+      const char *op = json_array_get_string_element (edit, 0);
+
+      g_assert_cmpuint (json_array_get_length (json_array_get_array_element (edit, 1)), ==, 0);
+      if (g_str_equal (op, "append"))
+        g_string_append (text, json_array_get_string_element (edit, 2));
+      else if (g_str_equal (op, "replace"))
+        g_string_assign (text, json_array_get_string_element (edit, 2));
+      else
+        g_assert_not_reached ();
+    }
+}
+
+/* Tests */
+
+static void
+test_config (Fixture       *f,
+             gconstpointer  data)
+{
+  static const char * const names[] = { "fake_diffusion", "stream_text", "batch_echo", "rapid_generation" };
+  static const char * const json_get[] = { "Content-Type", "application/json", NULL };
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GHashTable) ids = g_hash_table_new (NULL, NULL);
+  JsonObject *config;
+  JsonArray *components, *deps;
+
+  start (f, NULL);
+
+  /* A GET with a JSON content type and a bare "?" still works. */
+  reply = http_full (f, "GET", "/config?", NULL, NULL, json_get);
+  g_assert_cmpuint (reply->status, ==, 200);
+  root = reply_json (reply);
+  config = json_node_get_object (root);
+
+  g_assert_cmpstr (json_object_get_string_member (config, "protocol"), ==, "sse_v3");
+  g_assert_cmpstr (json_object_get_string_member (config, "api_prefix"), ==, "/gradio_api");
+  g_assert_false (json_object_has_member (config, "root"));
+  g_assert_cmpint (atoi (json_object_get_string_member (config, "version")), >=, 5);
+  g_assert_true (json_object_get_boolean_member (config, "enable_queue"));
+  g_assert_false (json_object_get_boolean_member (config, "connect_heartbeat"));
+  g_assert_cmpint (json_object_get_int_member (config, "app_id"), >, 0);
+
+  components = json_object_get_array_member (config, "components");
+  for (guint i = 0; i < json_array_get_length (components); i++)
+    {
+      JsonObject *c = json_array_get_object_element (components, i);
+      JsonObject *props = json_object_get_object_member (c, "props");
+
+      g_hash_table_add (ids, GINT_TO_POINTER (json_object_get_int_member (c, "id")));
+      g_assert_nonnull (json_object_get_string_member (c, "type"));
+      g_assert_nonnull (json_object_get_string_member (props, "label"));
+      g_assert_true (json_object_has_member (c, "skip_api"));
+      g_assert_false (json_object_get_boolean_member (c, "skip_api"));
+      g_assert_nonnull (json_object_get_object_member (c, "api_info"));
+      if (g_str_equal (json_object_get_string_member (c, "type"), "slider"))
+        {
+          g_assert_cmpfloat (json_object_get_double_member (props, "minimum"), ==, 1);
+          g_assert_cmpfloat (json_object_get_double_member (props, "maximum"), ==, 50);
+          g_assert_cmpint (json_object_get_int_member (props, "value"), ==, 10);
+          g_assert_true (json_object_has_member (props, "step"));
+        }
+      if (g_str_equal (json_object_get_string_member (c, "type"), "textbox"))
+        g_assert_cmpint (json_object_get_int_member (props, "lines"), >=, 1);
+    }
+  g_assert_cmpuint (g_hash_table_size (ids), ==, json_array_get_length (components));
+
+  deps = json_object_get_array_member (config, "dependencies");
+  g_assert_cmpuint (json_array_get_length (deps), ==, G_N_ELEMENTS (names));
+  for (guint i = 0; i < json_array_get_length (deps); i++)
+    {
+      JsonObject *dep = json_array_get_object_element (deps, i);
+      JsonObject *types = json_object_get_object_member (dep, "types");
+      gboolean is_batch = g_str_equal (names[i], "batch_echo");
+      JsonArray *inputs = json_object_get_array_member (dep, "inputs");
+      JsonArray *outputs = json_object_get_array_member (dep, "outputs");
+
+      g_assert_cmpint (json_object_get_int_member (dep, "id"), ==, i);
+      g_assert_cmpstr (json_object_get_string_member (dep, "api_name"), ==, names[i]);
+      g_assert_true (json_object_get_boolean_member (dep, "queue"));
+      g_assert_true (json_object_get_boolean_member (dep, "backend_fn"));
+      g_assert_cmpstr (json_object_get_string_member (dep, "connection"), ==, "sse");
+      g_assert_cmpstr (json_object_get_string_member (dep, "api_visibility"), ==, "public");
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (dep, "targets")), ==, 0);
+      g_assert_cmpint (json_object_get_boolean_member (types, "generator"), ==, !is_batch);
+      g_assert_false (json_object_get_boolean_member (types, "cancel"));
+      g_assert_cmpint (json_object_get_boolean_member (dep, "batch"), ==, is_batch);
+      if (is_batch)
+        g_assert_cmpint (json_object_get_int_member (dep, "max_batch_size"), ==, 16);
+      g_assert_cmpuint (json_array_get_length (inputs), >, 0);
+      g_assert_cmpuint (json_array_get_length (outputs), >, 0);
+      for (guint k = 0; k < json_array_get_length (inputs); k++)
+        g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER (json_array_get_int_element (inputs, k))));
+      for (guint k = 0; k < json_array_get_length (outputs); k++)
+        g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER (json_array_get_int_element (outputs, k))));
+    }
+}
+
+static void
+test_info (Fixture       *f,
+           gconstpointer  data)
+{
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *named, *endpoint;
+  JsonArray *params;
+
+  start (f, NULL);
+  reply = http_get (f, "/gradio_api/info?serialize=False");
+  g_assert_cmpuint (reply->status, ==, 200);
+  root = reply_json (reply);
+  g_assert_nonnull (json_object_get_object_member (json_node_get_object (root), "unnamed_endpoints"));
+  named = json_object_get_object_member (json_node_get_object (root), "named_endpoints");
+  g_assert_cmpuint (json_object_get_size (named), ==, 4);
+  g_assert_true (json_object_has_member (named, "/stream_text"));
+  g_assert_true (json_object_has_member (named, "/batch_echo"));
+  g_assert_true (json_object_has_member (named, "/rapid_generation"));
+
+  endpoint = json_object_get_object_member (named, "/fake_diffusion");
+  params = json_object_get_array_member (endpoint, "parameters");
+  g_assert_cmpuint (json_array_get_length (params), ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      JsonObject *p = json_array_get_object_element (params, i);
+
+      g_assert_nonnull (json_object_get_string_member (p, "parameter_name"));
+      g_assert_nonnull (json_object_get_string_member (p, "label"));
+      g_assert_true (json_object_get_boolean_member (p, "parameter_has_default"));
+      g_assert_true (json_object_has_member (p, "parameter_default"));
+      g_assert_nonnull (json_object_get_object_member (p, "type"));
+      g_assert_nonnull (json_object_get_object_member (p, "python_type"));
+      g_assert_nonnull (json_object_get_string_member (p, "component"));
+    }
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0), "parameter_name"),
+                   ==, "steps");
+  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (params, 0), "parameter_default"),
+                   ==, 10);
+  params = json_object_get_array_member (endpoint, "returns");
+  g_assert_cmpuint (json_array_get_length (params), ==, 2);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0), "component"),
+                   ==, "Image");
+}
+
+static void
+test_routes_and_cors (Fixture       *f,
+                      gconstpointer  data)
+{
+  static const char * const preflight[] = {
+    "Origin", "http://example.test",
+    "Access-Control-Request-Method", "POST",
+    "Access-Control-Request-Headers", "content-type,x-gradio-user",
+    NULL
+  };
+  static const char * const with_origin[] = { "Origin", "http://example.test", NULL };
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  const char *allowed;
+
+  start (f, NULL);
+
+  reply = http_get (f, "/no/such/route");
+  detail = assert_error_reply (reply, 404);
+  g_assert_cmpstr (json_node_get_string (detail), ==, "Not Found");
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  reply = http_get (f, "/gradio_api/queue/join");
+  detail = assert_error_reply (reply, 405);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  reply = http_full (f, "OPTIONS", "/gradio_api/queue/join", NULL, NULL, preflight);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"),
+                   ==, "http://example.test");
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Credentials"),
+                   ==, "true");
+  allowed = soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Headers");
+  g_assert_nonnull (strstr (allowed, "content-type"));
+  g_assert_nonnull (strstr (allowed, "x-gradio-user"));
+  g_assert_nonnull (strstr (allowed, "authorization"));
+  g_assert_nonnull (strstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Methods"),
+                            "POST"));
+  g_clear_pointer (&reply, reply_free);
+
+  reply = http_full (f, "GET", "/config", NULL, NULL, with_origin);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"),
+                   ==, "http://example.test");
+  g_clear_pointer (&reply, reply_free);
+
+  /* No Origin, no CORS headers. */
+  reply = http_get (f, "/gradio_api/info");
+  g_assert_null (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"));
+  g_clear_pointer (&reply, reply_free);
+
+  reply = http_get (f, "/gradio_api/app_id");
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_clear_pointer (&reply, reply_free);
+
+  reply = http_post (f, "/gradio_api/reset", "{\"event_id\":\"x\"}");
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                   "{\"success\":true}", 16);
+}
+
+static void
+assert_png_reply (Reply *reply)
+{
+  static const guint8 magic[] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_content_type (reply->headers, NULL), ==, "image/png");
+  g_assert_cmpuint (g_bytes_get_size (reply->body), >, sizeof magic);
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), sizeof magic, magic, sizeof magic);
+}
+
+static const char *
+url_path (const char *url,
+          Fixture    *f)
+{
+  g_assert_true (g_str_has_prefix (url, f->url));
+  return url + strlen (f->url);
+}
+
+static void
+test_fake_diffusion (Fixture       *f,
+                     gconstpointer  data)
+{
+  static const char * const expected[] = {
+    "estimation", "process_starts",
+    "progress", "process_generating", "progress", "process_generating",
+    "progress", "process_generating", "process_completed", "close_stream",
+  };
+  g_autofree char *id = NULL;
+  g_autoptr(GPtrArray) mine = NULL;
+  g_autoptr(Reply) reply = NULL;
+  JsonObject *output, *file, *progress;
+  JsonArray *values;
+  Sse *sse;
+  const char *path;
+
+  start (f, NULL);
+  id = join (f, 0, "[3, 0.01]", "fd");
+  sse = sse_open (f, "fd");
+  sse_wait_eof (sse);
+
+  g_assert_cmpuint (sse->frames->len, ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < sse->frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (sse->frames, i);
+
+      g_assert_cmpstr (frame_msg (frame), ==, expected[i]);
+      if (i + 1 < sse->frames->len)
+        g_assert_cmpstr (frame_event (frame), ==, id);
+      else
+        g_assert_null (frame_event (frame));
+    }
+
+  /* Progress: index / length in steps. */
+  progress = json_array_get_object_element (
+    json_object_get_array_member (json_node_get_object (g_ptr_array_index (sse->frames, 6)), "progress_data"), 0);
+  g_assert_cmpint (json_object_get_int_member (progress, "index"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (progress, "length"), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (progress, "unit"), ==, "steps");
+
+  /* First yield: full values; later yields: replace edits. */
+  values = json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, 3)), "data");
+  g_assert_cmpuint (json_array_get_length (values), ==, 2);
+  g_assert_nonnull (json_object_get_string_member (json_array_get_object_element (values, 0), "path"));
+  g_assert_cmpstr (json_array_get_string_element (values, 1), ==, "step 1/3");
+  values = json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, 5)), "data");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (json_array_get_array_element (values, 1), 0), 0),
+                   ==, "replace");
+  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (json_array_get_array_element (values, 1), 0), 2),
+                   ==, "step 2/3");
+
+  /* Completion: full final values, one per output. */
+  output = frame_output (g_ptr_array_index (sse->frames, 8));
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (g_ptr_array_index (sse->frames, 8)), "success"));
+  g_assert_false (json_object_get_boolean_member (output, "is_generating"));
+  g_assert_true (json_object_has_member (output, "duration"));
+  g_assert_true (json_object_has_member (output, "average_duration"));
+  values = json_object_get_array_member (output, "data");
+  g_assert_cmpuint (json_array_get_length (values), ==, 2);
+  g_assert_cmpstr (json_array_get_string_element (values, 1), ==, "step 3/3");
+  file = json_array_get_object_element (values, 0);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (file, "meta"), "_type"),
+                   ==, "gradio.FileData");
+  g_assert_cmpstr (json_object_get_string_member (file, "mime_type"), ==, "image/png");
+  g_assert_cmpstr (json_object_get_string_member (file, "orig_name"), ==, "image.png");
+  g_assert_false (json_object_get_boolean_member (file, "is_stream"));
+  path = json_object_get_string_member (file, "path");
+  g_assert_true (g_str_has_prefix (path, riv_server_get_temp_dir (f->server)));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (file, "url"), path));
+
+  /* /file= serves it, as a PNG; HEAD too. */
+  reply = http_get (f, url_path (json_object_get_string_member (file, "url"), f));
+  assert_png_reply (reply);
+  g_assert_cmpint (json_object_get_int_member (file, "size"), ==, g_bytes_get_size (reply->body));
+  g_clear_pointer (&reply, reply_free);
+  reply = http_full (f, "HEAD", url_path (json_object_get_string_member (file, "url"), f), NULL, NULL, NULL);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpint (soup_message_headers_get_content_length (reply->headers), ==,
+                   json_object_get_int_member (file, "size"));
+
+  mine = frames_of (sse->frames, id);
+  g_assert_cmpuint (mine->len, ==, G_N_ELEMENTS (expected) - 1);
+}
+
+static void
+test_stream_text (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  JsonNode *done;
+  guint generating = 0;
+  Sse *sse;
+
+  start (f, NULL);
+  id = join (f, 1, "[\"a quiet river\", 20, 0]", "st");
+  sse = sse_open (f, "st");
+  sse_wait_eof (sse);
+
+  for (guint i = 0; i < sse->frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (sse->frames, i);
+      JsonArray *values;
+
+      if (!g_str_equal (frame_msg (frame), "process_generating"))
+        continue;
+      values = json_object_get_array_member (frame_output (frame), "data");
+      g_assert_cmpuint (json_array_get_length (values), ==, 1);
+      if (generating++ == 0)
+        g_string_assign (text, json_array_get_string_element (values, 0));
+      else
+        {
+          JsonArray *edits = json_array_get_array_element (values, 0);
+
+          g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (edits, 0), 0),
+                           ==, "append");
+          apply_text_edits (text, json_array_get_element (values, 0));
+        }
+    }
+  g_assert_cmpuint (generating, ==, 20);
+
+  done = completion_of (sse->frames, id);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+                   ==, text->str);
+  {
+    g_auto(GStrv) words = g_strsplit (text->str, " ", -1);
+    g_assert_cmpuint (g_strv_length (words), ==, 20);
+  }
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+}
+
+static void
+check_rapid (Fixture *f,
+             guint    count)
+{
+  g_autofree char *hash = g_strdup_printf ("rapid%u", count);
+  g_autofree char *data = g_strdup_printf ("[%u]", count);
+  g_autofree char *id = join (f, 3, data, hash);
+  g_autoptr(GString) expected = g_string_new (NULL);
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint generating = 0;
+  JsonNode *done;
+  Sse *sse;
+
+  for (guint i = 1; i <= count; i++)
+    g_string_append_printf (expected, i == 1 ? "%u" : "\n%u", i);
+
+  sse = sse_open (f, hash);
+  sse_wait_eof (sse);
+
+  for (guint i = 0; i < sse->frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (sse->frames, i);
+      JsonArray *values;
+
+      if (!g_str_equal (frame_msg (frame), "process_generating"))
+        continue;
+      values = json_object_get_array_member (frame_output (frame), "data");
+      if (generating++ == 0)
+        g_string_assign (text, json_array_get_string_element (values, 0));
+      else
+        apply_text_edits (text, json_array_get_element (values, 0));
+    }
+  g_assert_cmpuint (generating, ==, count);
+  g_assert_true (g_string_equal (text, expected));
+
+  done = completion_of (sse->frames, id);
+  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+                   ==, expected->str);
+  sse_drop (sse);
+}
+
+static void
+test_rapid_generation (Fixture       *f,
+                       gconstpointer  data)
+{
+  start (f, NULL);
+  check_rapid (f, 0);
+  check_rapid (f, 3);
+  check_rapid (f, 100000);
+}
+
+/* Burst of joins */
+
+typedef struct
+{
+  Fixture    *f;
+  GPtrArray  *ids;       /* char *, index = submission order */
+  guint       replies;
+  guint       failures;
+  GHashTable *text_of;   /* event id → expected text (borrowed keys) */
+} Burst;
+
+typedef struct
+{
+  Burst       *burst;
+  SoupMessage *msg;
+  guint        index;
+} BurstJoin;
+
+static void
+burst_join_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  BurstJoin *bj = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+
+  bj->burst->replies++;
+  if (body == NULL)
+    g_test_message ("join %u: %s", bj->index, error->message);
+  else if (soup_message_get_status (bj->msg) != 200)
+    g_test_message ("join %u: HTTP %u", bj->index, soup_message_get_status (bj->msg));
+  if (body == NULL || soup_message_get_status (bj->msg) != 200 ||
+      !json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL))
+    bj->burst->failures++;
+  else
+    {
+      const char *id = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
+                                                      "event_id");
+      g_ptr_array_index (bj->burst->ids, bj->index) = g_strdup (id);
+    }
+  g_object_unref (bj->msg);
+  g_free (bj);
+}
+
+static gboolean
+burst_replied (gpointer data)
+{
+  Burst *burst = data;
+
+  return burst->replies == burst->ids->len;
+}
+
+static void
+test_batch_burst (Fixture       *f,
+                  gconstpointer  data)
+{
+  const guint n = 200;
+  Burst burst = { f, g_ptr_array_new_full (n, g_free), 0, 0, NULL };
+  g_autoptr(GHashTable) batches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         (GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  gint64 max_size = 0;
+  guint opened = 0;
+
+  /* One slot: the first event runs alone, the rest queue up into batches. */
+  start (f, "concurrency", 1, "close-linger", 0.2, NULL);
+  g_ptr_array_set_size (burst.ids, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      BurstJoin *bj = g_new0 (BurstJoin, 1);
+      g_autofree char *body = g_strdup_printf ("{\"data\":[\"item-%u\",0.05],\"fn_index\":2,"
+                                               "\"session_hash\":\"burst\"}", i);
+      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+      bj->burst = &burst;
+      bj->index = i;
+      bj->msg = new_message (f, "POST", "/gradio_api/queue/join");
+      soup_message_set_request_body_from_bytes (bj->msg, "application/json", bytes);
+      soup_session_send_and_read_async (f->session, bj->msg, G_PRIORITY_DEFAULT, NULL, burst_join_cb, bj);
+    }
+  g_assert_true (riv_test_wait_until (burst_replied, &burst, WAIT_S));
+  g_assert_cmpuint (burst.failures, ==, 0);
+
+  /* Read like a correct client: reopen after close_stream while anything is
+   * still incomplete. */
+  while (TRUE)
+    {
+      Sse *sse = sse_open (f, "burst");
+      guint complete = 0;
+
+      opened++;
+      sse_wait_eof (sse);
+      g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+      for (guint i = 0; i < sse->frames->len; i++)
+        g_ptr_array_add (all, g_ptr_array_index (sse->frames, i));
+      complete = count_frames (all, "process_completed", NULL);
+      if (complete >= n)
+        break;
+      g_assert_cmpuint (opened, <, 50);
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      const char *id = g_ptr_array_index (burst.ids, i);
+      g_autofree char *text = g_strdup_printf ("item-%u", i);
+      JsonNode *done = completion_of (all, id);
+      JsonObject *obj = json_node_get_object (done);
+      JsonObject *batch = json_object_get_object_member (obj, "batch");
+      gint64 batch_id, size, index;
+      GHashTable *members;
+
+      g_assert_true (json_object_get_boolean_member (obj, "success"));
+      g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+                       ==, text);
+      g_assert_nonnull (batch);
+      batch_id = json_object_get_int_member (batch, "id");
+      size = json_object_get_int_member (batch, "size");
+      index = json_object_get_int_member (batch, "index");
+      g_assert_cmpint (size, >=, 1);
+      g_assert_cmpint (size, <=, 16);
+      g_assert_cmpint (index, >=, 0);
+      g_assert_cmpint (index, <, size);
+      max_size = MAX (max_size, size);
+
+      members = g_hash_table_lookup (batches, &batch_id);
+      if (members == NULL)
+        {
+          members = g_hash_table_new (NULL, NULL);
+          g_hash_table_insert (batches, g_memdup2 (&batch_id, sizeof batch_id), members);
+          g_hash_table_insert (members, GINT_TO_POINTER (0), GINT_TO_POINTER ((int) size));
+        }
+      /* Same size for every member; each index once. */
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (members, GINT_TO_POINTER (0))), ==, size);
+      g_assert_false (g_hash_table_contains (members, GINT_TO_POINTER ((int) index + 1)));
+      g_hash_table_add (members, GINT_TO_POINTER ((int) index + 1));
+
+      /* process_starts carries the same batch. */
+      {
+        g_autoptr(GPtrArray) mine = frames_of (all, id);
+        JsonNode *starts = NULL;
+
+        for (guint k = 0; k < mine->len; k++)
+          if (g_str_equal (frame_msg (g_ptr_array_index (mine, k)), "process_starts"))
+            starts = g_ptr_array_index (mine, k);
+        g_assert_nonnull (starts);
+        g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (starts),
+                                                                                     "batch"), "id"),
+                         ==, batch_id);
+        g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
+      }
+    }
+
+  /* Every batch was seen whole. */
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, batches);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      {
+        GHashTable *members = value;
+        g_assert_cmpuint (g_hash_table_size (members) - 1, ==,
+                          GPOINTER_TO_INT (g_hash_table_lookup (members, GINT_TO_POINTER (0))));
+      }
+  }
+  g_assert_cmpint (max_size, >, 1);
+  g_assert_cmpuint (f->batch_sizes, ==, n);
+  g_assert_cmpuint (f->batch_total, ==, n);
+  g_assert_cmpuint (f->n_batches, ==, g_hash_table_size (batches));
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
+  g_test_message ("%u batches for %u events, largest %" G_GINT64_FORMAT ", %u stream(s)",
+                  f->n_batches, n, max_size, opened);
+
+  g_ptr_array_unref (burst.ids);
+}
+
+static void
+test_files (Fixture       *f,
+            gconstpointer  data)
+{
+  static const char content[] = "\x89PNG\r\n\x1a\nnot really";
+  g_autofree char *id = NULL;
+  g_autofree char *inside = NULL;
+  g_autofree char *encoded = NULL;
+  g_autofree char *upload_path = NULL;
+  g_autofree char *outside = NULL;
+  g_autofree char *link_path = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  Sse *sse;
+
+  start (f, NULL);
+  id = join (f, 0, "[1, 0]", "files");
+  sse = sse_open (f, "files");
+  sse_wait_eof (sse);
+
+  /* Not made by the server: 403 JSON, whatever the spelling. */
+  reply = http_get (f, "/gradio_api/file=/etc/passwd");
+  detail = assert_error_reply (reply, 403);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  encoded = g_strdup_printf ("/gradio_api/file=%s/outputs/..%%2F..%%2F..%%2F..%%2Fetc%%2Fpasswd",
+                             riv_server_get_temp_dir (f->server));
+  reply = http_get (f, encoded);
+  detail = assert_error_reply (reply, 403);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  inside = g_strdup_printf ("/gradio_api/file=%s/outputs/unknown.png", riv_server_get_temp_dir (f->server));
+  reply = http_get (f, inside);
+  detail = assert_error_reply (reply, 403);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* A file planted in the private directory is not served either. */
+  outside = g_build_filename (riv_server_get_temp_dir (f->server), "outputs", "planted.png", NULL);
+  g_assert_true (g_file_set_contents (outside, "x", 1, NULL));
+  g_free (inside);
+  inside = g_strdup_printf ("/gradio_api/file=%s", outside);
+  reply = http_get (f, inside);
+  detail = assert_error_reply (reply, 403);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* Uploads are stored privately and then served. */
+  {
+    g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
+    g_autoptr(GBytes) part = g_bytes_new_static (content, sizeof content - 1);
+    g_autoptr(SoupMessageHeaders) headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
+    g_autoptr(GBytes) body = NULL;
+    g_autofree char *path = NULL;
+
+    soup_multipart_append_form_file (multipart, "files", "../../cat.png", "image/png", part);
+    soup_multipart_to_message (multipart, headers, &body);
+    reply = http_full (f, "POST", "/gradio_api/upload",
+                       soup_message_headers_get_one (headers, "Content-Type"), body, NULL);
+    g_assert_cmpuint (reply->status, ==, 200);
+    root = reply_json (reply);
+    g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
+    upload_path = g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+    g_assert_true (g_str_has_prefix (upload_path, riv_server_get_temp_dir (f->server)));
+    g_assert_true (g_str_has_suffix (upload_path, "/cat.png"));
+    g_assert_null (strstr (upload_path, ".."));
+    g_clear_pointer (&reply, reply_free);
+
+    path = g_strdup_printf ("/gradio_api/file=%s", upload_path);
+    reply = http_get (f, path);
+    assert_png_reply (reply);
+    g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                     content, sizeof content - 1);
+    g_clear_pointer (&reply, reply_free);
+
+    /* Replaced by a symlink behind the server's back: refused. */
+    g_assert_cmpint (g_unlink (upload_path), ==, 0);
+    g_assert_cmpint (symlink ("/etc/passwd", upload_path), ==, 0);
+    reply = http_get (f, path);
+    g_assert_cmpuint (reply->status, !=, 200);
+    detail = assert_error_reply (reply, reply->status);
+    g_clear_pointer (&reply, reply_free);
+    g_clear_pointer (&detail, json_node_unref);
+  }
+
+  /* Still serving. */
+  reply = http_get (f, "/config");
+  g_assert_cmpuint (reply->status, ==, 200);
+}
+
+static void
+test_files_bounded (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  g_autoptr(Reply) reply = NULL;
+  JsonObject *first = NULL, *last;
+  JsonNode *done;
+  Sse *sse;
+
+  start (f, "max-files", 3, NULL);
+  id = join (f, 0, "[8, 0]", "bounded");
+  sse = sse_open (f, "bounded");
+  sse_wait_eof (sse);
+
+  for (guint i = 0; i < sse->frames->len && first == NULL; i++)
+    if (g_str_equal (frame_msg (g_ptr_array_index (sse->frames, i)), "process_generating"))
+      first = json_array_get_object_element (
+        json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, i)), "data"), 0);
+  g_assert_nonnull (first);
+  done = completion_of (sse->frames, id);
+  last = json_array_get_object_element (json_object_get_array_member (frame_output (done), "data"), 0);
+
+  /* Eight images were written; at most three are kept, the newest. */
+  g_assert_cmpuint (riv_server_get_n_files (f->server), <=, 3);
+  reply = http_get (f, url_path (json_object_get_string_member (last, "url"), f));
+  assert_png_reply (reply);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get (f, url_path (json_object_get_string_member (first, "url"), f));
+  g_assert_cmpuint (reply->status, ==, 403);
+  g_clear_pointer (&reply, reply_free);
+
+  /* And deleted from disk (the deletion runs off the main loop). */
+  {
+    const char *path = json_object_get_string_member (first, "path");
+    for (guint i = 0; i < 200 && g_file_test (path, G_FILE_TEST_EXISTS); i++)
+      sleep_loop (0.01);
+    g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
+  }
+}
+
+static void
+assert_cancelled (GPtrArray  *frames,
+                  const char *id,
+                  guint       n_outputs)
+{
+  JsonNode *done = completion_of (frames, id);
+  JsonObject *output = frame_output (done);
+  JsonArray *values = json_object_get_array_member (output, "data");
+
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (done), "success"));
+  g_assert_true (json_object_get_boolean_member (output, "cancelled"));
+  g_assert_cmpuint (json_array_get_length (values), ==, n_outputs);
+  for (guint i = 0; i < n_outputs; i++)
+    g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (values, i)));
+}
+
+static void
+test_cancel (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *running = NULL;
+  g_autofree char *waiting = NULL;
+  g_autofree char *body = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  g_autoptr(GPtrArray) mine = NULL;
+  gint64 started;
+  Sse *sse;
+
+  start (f, "concurrency", 1, NULL);
+  running = join (f, 0, "[50, 0.1]", "cancel");   /* five seconds if not stopped */
+  sse = sse_open (f, "cancel");
+  sse_wait_msg (sse, "process_generating", running, 1);
+  waiting = join (f, 0, "[2, 0]", "cancel");
+  sse_wait_msg (sse, "estimation", waiting, 1);
+
+  /* Missing fields: 422. */
+  reply = http_post (f, "/gradio_api/cancel", "{\"event_id\":\"x\"}");
+  detail = assert_error_reply (reply, 422);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* Another session cannot cancel it. */
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"intruder\",\"fn_index\":0}", waiting);
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_clear_pointer (&reply, reply_free);
+  g_free (body);
+
+  /* The waiting one. */
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\",\"fn_index\":0}", waiting);
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_clear_pointer (&reply, reply_free);
+  g_free (body);
+  sse_wait_msg (sse, "process_completed", waiting, 1);
+  assert_cancelled (sse->frames, waiting, 2);
+  g_assert_cmpuint (count_frames (sse->frames, "process_starts", waiting), ==, 0);
+
+  /* The running one stops at its next step. */
+  started = g_get_monotonic_time ();
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\",\"fn_index\":0}", running);
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_clear_pointer (&reply, reply_free);
+  sse_wait_eof (sse);
+  assert_cancelled (sse->frames, running, 2);
+  /* Hang guard only: five seconds of steps were left. */
+  g_assert_cmpint (g_get_monotonic_time () - started, <, 4 * G_USEC_PER_SEC);
+
+  /* Nothing after the completion for that id, and the stream closed cleanly. */
+  mine = frames_of (sse->frames, running);
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+
+  /* A second cancel is a no-op; no second completion shows up later. */
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_clear_pointer (&reply, reply_free);
+  sleep_loop (0.3);
+  sse = sse_open (f, "cancel");
+  sse_wait_eof (sse);
+  g_assert_cmpuint (count_frames (sse->frames, "process_completed", NULL), ==, 0);
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
+}
+
+static void
+test_queue_full (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL, *e = NULL, *body = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  Sse *sse;
+
+  start (f, "concurrency", 1, "max-queue", 2, NULL);
+  a = join (f, 0, "[50, 0.1]", "full");
+  sse = sse_open (f, "full");
+  sse_wait_msg (sse, "process_starts", a, 1);
+  /* Running events do not count, only waiting ones. */
+  b = join (f, 1, "[\"x\", 40, 0.1]", "full");
+  sse_wait_msg (sse, "process_starts", b, 1);
+  c = join (f, 0, "[1, 0]", "full");
+  d = join (f, 1, "[\"y\", 1, 0]", "full");
+
+  reply = http_post (f, "/gradio_api/queue/join",
+                     "{\"data\":[1,0],\"fn_index\":0,\"session_hash\":\"other\"}");
+  detail = assert_error_reply (reply, 503);
+  g_assert_cmpstr (json_node_get_string (detail), ==, "Queue is full. Max size is 2 and size is 2.");
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* A free place is taken again at once. */
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"full\",\"fn_index\":0}", c);
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  sse_wait_msg (sse, "process_completed", c, 1);
+  e = join (f, 0, "[1, 0]", "other");
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 4);
+}
+
+static void
+test_malformed (Fixture       *f,
+                gconstpointer  data)
+{
+  static const struct { const char *body; guint status; } cases[] = {
+    { "{", 400 },
+    { "[1,2]", 400 },
+    { "\"text\"", 400 },
+    { "{\"data\":[1],\"session_hash\":\"m\"}", 400 },
+    { "{\"data\":[1],\"fn_index\":null,\"session_hash\":\"m\"}", 400 },
+    { "{\"data\":[1],\"fn_index\":3}", 400 },
+    { "{\"data\":[1],\"fn_index\":3,\"session_hash\":7}", 400 },
+    { "{\"data\":[1],\"fn_index\":42,\"session_hash\":\"m\"}", 404 },
+    { "{\"data\":[1],\"fn_index\":-1,\"session_hash\":\"m\"}", 404 },
+    { "{\"data\":[1],\"fn_index\":\"3\",\"session_hash\":\"m\"}", 422 },
+    { "{\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":{},\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[1,2],\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[\"many\"],\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[true],\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[1.5],\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[2000000],\"fn_index\":3,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[0,0.5],\"fn_index\":0,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[51,0.5],\"fn_index\":0,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[5,11],\"fn_index\":0,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[5,-1],\"fn_index\":0,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[3,\"fast\"],\"fn_index\":0,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[7,0.1],\"fn_index\":1,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[\"p\",100001,0],\"fn_index\":1,\"session_hash\":\"m\"}", 422 },
+    { "{\"data\":[{\"a\":1},0.1],\"fn_index\":2,\"session_hash\":\"m\"}", 422 },
+  };
+  g_autoptr(GString) deep = g_string_new ("{\"data\":");
+  g_autoptr(GString) huge = g_string_new ("{\"data\":[\"");
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  g_autofree char *id = NULL;
+  Sse *sse;
+
+  start (f, "max-body", 65536, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_test_message ("case %u: %s", i, cases[i].body);
+      reply = http_post (f, "/gradio_api/queue/join", cases[i].body);
+      detail = assert_error_reply (reply, cases[i].status);
+      if (cases[i].status == 422)
+        {
+          JsonObject *first;
+
+          g_assert_true (JSON_NODE_HOLDS_ARRAY (detail));
+          first = json_array_get_object_element (json_node_get_array (detail), 0);
+          g_assert_false (json_object_get_boolean_member (first, "is_valid"));
+          g_assert_nonnull (json_object_get_string_member (first, "message"));
+        }
+      g_clear_pointer (&reply, reply_free);
+      g_clear_pointer (&detail, json_node_unref);
+    }
+
+  /* Deep nesting is refused before it is parsed. */
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (deep, '[');
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (deep, ']');
+  g_string_append (deep, ",\"fn_index\":3,\"session_hash\":\"m\"}");
+  reply = http_post (f, "/gradio_api/queue/join", deep->str);
+  detail = assert_error_reply (reply, 400);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* A body over the limit: 413, with Content-Length and chunked. */
+  for (guint i = 0; i < 200000; i++)
+    g_string_append_c (huge, 'x');
+  g_string_append (huge, "\",0],\"fn_index\":2,\"session_hash\":\"m\"}");
+  reply = http_post (f, "/gradio_api/queue/join", huge->str);
+  detail = assert_error_reply (reply, 413);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+  {
+    g_autoptr(SoupMessage) msg = new_message (f, "POST", "/gradio_api/queue/join");
+    g_autoptr(GInputStream) in = g_memory_input_stream_new_from_data (huge->str, huge->len, NULL);
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GBytes) body = NULL;
+    g_autoptr(GError) error = NULL;
+
+    soup_message_set_request_body (msg, "application/json", in, -1);
+    soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL,
+                                      riv_test_async_result_cb, &result);
+    riv_test_wait_result (&result, WAIT_S);
+    body = soup_session_send_and_read_finish (f->session, result, &error);
+    /* The server may close before reading everything; either way no 200. */
+    if (body != NULL)
+      g_assert_cmpuint (soup_message_get_status (msg), ==, 413);
+  }
+
+  /* Cancel with a bad body. */
+  reply = http_post (f, "/gradio_api/cancel", "not json");
+  detail = assert_error_reply (reply, 400);
+  g_clear_pointer (&reply, reply_free);
+  g_clear_pointer (&detail, json_node_unref);
+
+  /* Nothing of the above left a trace, and the server still works. */
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
+  id = join (f, 3, "[2]", "m");
+  sse = sse_open (f, "m");
+  sse_wait_eof (sse);
+  g_assert_true (json_object_get_boolean_member (json_node_get_object (completion_of (sse->frames, id)), "success"));
+}
+
+static void
+test_unknown_session (Fixture       *f,
+                      gconstpointer  data)
+{
+  Sse *sse;
+  JsonObject *error;
+
+  start (f, NULL);
+  sse = sse_open (f, "never-joined");
+  sse_wait_eof (sse);
+  g_assert_cmpuint (sse->frames->len, ==, 2);
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 0)), ==, "unexpected_error");
+  error = json_node_get_object (g_ptr_array_index (sse->frames, 0));
+  g_assert_true (json_object_get_boolean_member (error, "session_not_found"));
+  g_assert_false (json_object_get_boolean_member (error, "success"));
+  g_assert_null (frame_event (g_ptr_array_index (sse->frames, 0)));
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 1)), ==, "close_stream");
+
+  sse = sse_open_path (f, "/gradio_api/queue/data");
+  sse_wait_eof (sse);
+  g_assert_cmpuint (sse->frames->len, ==, 2);
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 0)), ==, "unexpected_error");
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 1)), ==, "close_stream");
+}
+
+static void
+test_interleave (Fixture       *f,
+                 gconstpointer  data)
+{
+  const guint n = 8;
+  g_autofree char *single_id = NULL;
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) first = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GHashTable) last = g_hash_table_new (g_str_hash, g_str_equal);
+  gint64 t0, single, together;
+  guint latest_first = 0, earliest_last = G_MAXUINT, k = 0;
+  Sse *sse;
+
+  start (f, "close-linger", 0.05, NULL);
+
+  t0 = g_get_monotonic_time ();
+  single_id = join (f, 0, "[5, 0.1]", "one");
+  sse = sse_open (f, "one");
+  sse_wait_eof (sse);
+  single = g_get_monotonic_time () - t0;
+
+  t0 = g_get_monotonic_time ();
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (ids, join (f, 0, "[5, 0.1]", "many"));
+  sse = sse_open (f, "many");
+  sse_wait_eof (sse);
+  together = g_get_monotonic_time () - t0;
+
+  /* One session: frame order on the stream is the order the server
+   * produced the yields in. */
+  for (guint i = 0; i < sse->frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (sse->frames, i);
+      const char *id = frame_event (frame);
+
+      if (!g_str_equal (frame_msg (frame), "process_generating"))
+        continue;
+      k++;
+      if (!g_hash_table_contains (first, id))
+        g_hash_table_insert (first, (char *) id, GUINT_TO_POINTER (k));
+      g_hash_table_insert (last, (char *) id, GUINT_TO_POINTER (k));
+    }
+  g_assert_cmpuint (k, ==, 5 * n);
+  g_assert_cmpuint (g_hash_table_size (first), ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      const char *id = g_ptr_array_index (ids, i);
+
+      latest_first = MAX (latest_first, GPOINTER_TO_UINT (g_hash_table_lookup (first, id)));
+      earliest_last = MIN (earliest_last, GPOINTER_TO_UINT (g_hash_table_lookup (last, id)));
+      g_assert_true (json_object_get_boolean_member (json_node_get_object (completion_of (sse->frames, id)),
+                                                     "success"));
+    }
+
+  /* Interleaved: every job yielded before any job yielded its last step. */
+  g_assert_cmpuint (latest_first, <, earliest_last);
+  g_test_message ("one job %.2f s, %u jobs together %.2f s", single / 1e6, n, together / 1e6);
+  /* Generous bound (in series they would take 8 times as long). */
+  g_assert_cmpint (together, <, 4 * single);
+}
+
+static void
+test_linger (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree char *one = NULL, *two = NULL;
+  guint done_one = 0, done_two = 0, close_at = 0;
+  Sse *sse;
+
+  start (f, "close-linger", 0.5, NULL);
+  one = join (f, 2, "[\"first\", 0]", "linger");
+  sse = sse_open (f, "linger");
+  sse_wait_msg (sse, "process_completed", one, 1);
+  /* Inside the linger window: the same stream carries the next job. */
+  two = join (f, 2, "[\"second\", 0]", "linger");
+  sse_wait_eof (sse);
+
+  for (guint i = 0; i < sse->frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (sse->frames, i);
+
+      if (g_str_equal (frame_msg (frame), "close_stream"))
+        {
+          g_assert_cmpuint (close_at, ==, 0);
+          close_at = i + 1;
+        }
+      else if (g_str_equal (frame_msg (frame), "process_completed"))
+        {
+          if (g_strcmp0 (frame_event (frame), one) == 0)
+            done_one = i + 1;
+          else if (g_strcmp0 (frame_event (frame), two) == 0)
+            done_two = i + 1;
+        }
+    }
+  g_assert_cmpuint (done_one, >, 0);
+  g_assert_cmpuint (done_two, >, done_one);
+  g_assert_cmpuint (close_at, ==, sse->frames->len);
+}
+
+static void
+test_buffer_across_connections (Fixture       *f,
+                                gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  g_autofree char *slow = NULL;
+  static const char * const expected[] = { "estimation", "process_starts", "process_completed" };
+  Sse *sse;
+  guint before;
+
+  start (f, "close-linger", 0.05, NULL);
+
+  /* Frames produced before any stream is open wait in the session. */
+  id = join (f, 2, "[\"kept\", 0]", "later");
+  sleep_loop (0.3);
+  sse = sse_open (f, "later");
+  sse_wait_eof (sse);
+  g_assert_cmpuint (sse->frames->len, ==, G_N_ELEMENTS (expected) + 1);
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, i)), ==, expected[i]);
+
+  /* A client that drops its connection mid-job gets the rest on reconnect,
+   * with nothing lost or repeated. */
+  slow = join (f, 1, "[\"x\", 30, 0.02]", "later");
+  sse = sse_open (f, "later");
+  sse_wait_msg (sse, "process_generating", slow, 3);
+  before = count_frames (sse->frames, "process_generating", slow);
+  sse_drop (sse);
+  sleep_loop (0.2);
+  sse = sse_open (f, "later");
+  sse_wait_eof (sse);
+  /* The dropped connection may have had frames in flight; the rest arrive once. */
+  g_assert_cmpuint (count_frames (sse->frames, "process_generating", slow) + before, <=, 30);
+  g_assert_cmpuint (count_frames (sse->frames, "process_completed", slow), ==, 1);
+  g_assert_cmpuint (count_frames (sse->frames, "process_starts", slow), ==, 0);
+}
+
+static void
+test_takeover (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  Sse *old, *new;
+  guint gen_old, gen_new;
+
+  start (f, NULL);
+  id = join (f, 1, "[\"x\", 25, 0.02]", "twice");
+  old = sse_open (f, "twice");
+  sse_wait_msg (old, "process_generating", id, 2);
+  new = sse_open (f, "twice");
+  sse_wait_eof (old);
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (old->frames, old->frames->len - 1)), ==, "close_stream");
+  sse_wait_eof (new);
+
+  /* Each frame went to exactly one of them, in order. */
+  gen_old = count_frames (old->frames, "process_generating", id);
+  gen_new = count_frames (new->frames, "process_generating", id);
+  g_assert_cmpuint (gen_old + gen_new, ==, 25);
+  g_assert_cmpuint (count_frames (old->frames, "process_completed", NULL) +
+                    count_frames (new->frames, "process_completed", NULL), ==, 1);
+  completion_of (new->frames, id);
+}
+
+static void
+test_heartbeat (Fixture       *f,
+                gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  Sse *sse, *alive;
+
+  start (f, "heartbeat-interval", 0.05, NULL);
+  id = join (f, 0, "[10, 0.05]", "beat");
+  sse = sse_open (f, "beat");
+  sse_wait_msg (sse, "heartbeat", NULL, 3);
+  for (guint i = 0; i < sse->frames->len; i++)
+    if (g_str_equal (frame_msg (g_ptr_array_index (sse->frames, i)), "heartbeat"))
+      g_assert_null (frame_event (g_ptr_array_index (sse->frames, i)));
+
+  alive = sse_open_path (f, "/gradio_api/heartbeat/beat");
+  sse_wait_msg (alive, "heartbeat", NULL, 2);
+  g_assert_false (alive->eof);
+  sse_wait_eof (sse);
+  completion_of (sse->frames, id);
+}
+
+static gboolean
+sessions_at_most_3 (gpointer server)
+{
+  return riv_server_get_n_sessions (server) <= 3;
+}
+
+static void
+test_sessions_evicted (Fixture       *f,
+                       gconstpointer  data)
+{
+  start (f, "max-sessions", 3, "close-linger", 0.01, "session-timeout", 0.5, NULL);
+
+  for (guint i = 0; i < 6; i++)
+    {
+      g_autofree char *hash = g_strdup_printf ("evict%u", i);
+      g_autofree char *id = join (f, 3, "[1]", hash);
+      Sse *sse = sse_open (f, hash);
+
+      sse_wait_eof (sse);
+      completion_of (sse->frames, id);
+      sse_drop (sse);
+    }
+  g_assert_true (riv_test_wait_until (sessions_at_most_3, f->server, WAIT_S));
+
+  /* A session that never reads is dropped after the timeout, pending jobs
+   * included. */
+  {
+    g_autofree char *id = join (f, 0, "[50, 0.1]", "absent");
+    gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+    Sse *sse;
+
+    while (riv_server_get_n_pending (f->server) > 0 && g_get_monotonic_time () < until)
+      sleep_loop (0.05);
+    g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
+    g_assert_cmpuint (riv_server_get_n_sessions (f->server), ==, 0);
+    sse = sse_open (f, "absent");
+    sse_wait_eof (sse);
+    g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 0)), ==, "unexpected_error");
+  }
+}
+
+static void
+test_slow_reader (Fixture       *f,
+                  gconstpointer  data)
+{
+  /* A tiny session buffer: the generator has to wait for the reader, and
+   * nothing may be lost or reordered on the way. */
+  start (f, "session-buffer-max", 4096, NULL);
+  sleep_loop (0.01);
+  {
+    g_autofree char *id = join (f, 3, "[20000]", "slowpoke");
+    g_autoptr(GString) text = g_string_new (NULL);
+    guint generating = 0;
+    Sse *sse;
+
+    sleep_loop (0.3);   /* nobody reading yet */
+    g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 1);
+    sse = sse_open (f, "slowpoke");
+    sse_wait_eof (sse);
+    for (guint i = 0; i < sse->frames->len; i++)
+      {
+        JsonNode *frame = g_ptr_array_index (sse->frames, i);
+        JsonArray *values;
+
+        if (!g_str_equal (frame_msg (frame), "process_generating"))
+          continue;
+        values = json_object_get_array_member (frame_output (frame), "data");
+        if (generating++ == 0)
+          g_string_assign (text, json_array_get_string_element (values, 0));
+        else
+          apply_text_edits (text, json_array_get_element (values, 0));
+      }
+    g_assert_cmpuint (generating, ==, 20000);
+    g_assert_cmpstr (text->str, ==,
+                     json_array_get_string_element (json_object_get_array_member (
+                       frame_output (completion_of (sse->frames, id)), "data"), 0));
+  }
+}
+
+static void
+test_estimations (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  Sse *sse;
+
+  start (f, "concurrency", 1, "close-linger", 0.05, NULL);
+  for (guint i = 0; i < 4; i++)
+    g_ptr_array_add (ids, join (f, 1, "[\"e\", 3, 0.05]", "est"));
+  sse = sse_open (f, "est");
+  sse_wait_eof (sse);
+
+  for (guint i = 0; i < ids->len; i++)
+    {
+      const char *id = g_ptr_array_index (ids, i);
+      g_autoptr(GPtrArray) mine = frames_of (sse->frames, id);
+      JsonObject *est = json_node_get_object (g_ptr_array_index (mine, 0));
+      gboolean started = FALSE;
+      gint64 prev_rank = G_MAXINT64;
+
+      /* estimation+ → process_starts → generating → completed */
+      g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, 0)), ==, "estimation");
+      g_assert_true (json_object_has_member (est, "rank"));
+      g_assert_true (json_object_has_member (est, "queue_size"));
+      g_assert_true (json_object_has_member (est, "rank_eta"));
+      for (guint k = 0; k < mine->len; k++)
+        {
+          JsonNode *frame = g_ptr_array_index (mine, k);
+
+          if (g_str_equal (frame_msg (frame), "estimation"))
+            {
+              gint64 rank = json_object_get_int_member (json_node_get_object (frame), "rank");
+
+              g_assert_false (started);
+              g_assert_cmpint (rank, <=, prev_rank);  /* ranks only go down */
+              g_assert_cmpint (rank, <, json_object_get_int_member (json_node_get_object (frame), "queue_size"));
+              prev_rank = rank;
+            }
+          else if (g_str_equal (frame_msg (frame), "process_starts"))
+            started = TRUE;
+        }
+      g_assert_true (started);
+      g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
+    }
+
+  /* The last one waited behind three others and was told so, then moved up. */
+  {
+    g_autoptr(GPtrArray) mine = frames_of (sse->frames, g_ptr_array_index (ids, 3));
+    JsonObject *first = json_node_get_object (g_ptr_array_index (mine, 0));
+
+    g_assert_cmpint (json_object_get_int_member (first, "rank"), >=, 2);
+    g_assert_cmpuint (count_frames (mine, "estimation", NULL), >=, 2);
+  }
+}
+
+static void
+test_shutdown (Fixture       *f,
+               gconstpointer  data)
+{
+  g_autofree char *running = NULL, *waiting = NULL;
+  g_autofree char *dir = NULL;
+  JsonNode *done;
+  Sse *sse;
+
+  start (f, "concurrency", 1, NULL);
+  dir = g_strdup (riv_server_get_temp_dir (f->server));
+  running = join (f, 0, "[50, 0.1]", "bye");
+  waiting = join (f, 0, "[50, 0.1]", "bye");
+  sse = sse_open (f, "bye");
+  sse_wait_msg (sse, "process_generating", running, 1);
+
+  riv_server_shutdown (f->server);
+  sse_wait_eof (sse);
+
+  /* Both pending jobs fail, then close_stream ends the stream. */
+  done = completion_of (sse->frames, running);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (done), "success"));
+  g_assert_cmpstr (json_object_get_string_member (frame_output (done), "error"), ==, "Server shutting down");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (done), "title"), ==, "Error");
+  done = completion_of (sse->frames, waiting);
+  g_assert_false (json_object_get_boolean_member (json_node_get_object (done), "success"));
+  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+
+  /* The private directory is gone; the server no longer listens. */
+  g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));
+  riv_server_shutdown (f->server);   /* idempotent */
+  {
+    g_autoptr(SoupMessage) msg = new_message (f, "GET", "/config");
+    g_autoptr(GAsyncResult) result = NULL;
+    g_autoptr(GBytes) body = NULL;
+    g_autoptr(GError) error = NULL;
+
+    soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL,
+                                      riv_test_async_result_cb, &result);
+    riv_test_wait_result (&result, WAIT_S);
+    body = soup_session_send_and_read_finish (f->session, result, &error);
+    g_assert_null (body);
+    g_assert_nonnull (error);
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add ("/server/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+
+  ADD ("config", test_config);
+  ADD ("info", test_info);
+  ADD ("routes-and-cors", test_routes_and_cors);
+  ADD ("fake-diffusion", test_fake_diffusion);
+  ADD ("stream-text", test_stream_text);
+  ADD ("rapid-generation", test_rapid_generation);
+  ADD ("batch-burst", test_batch_burst);
+  ADD ("files", test_files);
+  ADD ("files-bounded", test_files_bounded);
+  ADD ("cancel", test_cancel);
+  ADD ("queue-full", test_queue_full);
+  ADD ("malformed", test_malformed);
+  ADD ("unknown-session", test_unknown_session);
+  ADD ("estimations", test_estimations);
+  ADD ("interleave", test_interleave);
+  ADD ("linger", test_linger);
+  ADD ("buffer-across-connections", test_buffer_across_connections);
+  ADD ("takeover", test_takeover);
+  ADD ("heartbeat", test_heartbeat);
+  ADD ("sessions-evicted", test_sessions_evicted);
+  ADD ("slow-reader", test_slow_reader);
+  ADD ("shutdown", test_shutdown);
+
+  return g_test_run ();
+}
