@@ -1,0 +1,214 @@
+/* riv-cli-inspect.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli inspect: what a server offers — version, protocol, root and
+ * every endpoint with its flags, inputs and outputs.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "riv-cli.h"
+#include "riv-client.h"
+
+static int
+usage_error (const char *format,
+             ...) G_GNUC_PRINTF (1, 2);
+
+static int
+usage_error (const char *format,
+             ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("rivulet-cli inspect: %s\nTry \"rivulet-cli inspect --help\".\n", message);
+  return 2;
+}
+
+static void
+connect_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+static char *
+format_number (double value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup (g_ascii_formatd (buffer, sizeof buffer, "%g", value));
+}
+
+/* "range 1–50 step 1, choices a|b, default 10" for a component. */
+static char *
+describe_details (RivComponent *component)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *range = NULL;
+
+  if (component->has_minimum || component->has_maximum)
+    {
+      g_autofree char *min = component->has_minimum ? format_number (component->minimum) : g_strdup ("");
+      g_autofree char *max = component->has_maximum ? format_number (component->maximum) : g_strdup ("");
+
+      if (component->has_step)
+        {
+          g_autofree char *step = format_number (component->step);
+
+          range = g_strdup_printf ("range %s–%s step %s", min, max, step);
+        }
+      else
+        range = g_strdup_printf ("range %s–%s", min, max);
+      g_ptr_array_add (parts, g_steal_pointer (&range));
+    }
+
+  if (component->choices != NULL)
+    {
+      g_autofree char *joined = g_strjoinv (" | ", component->choices);
+
+      g_ptr_array_add (parts, g_strdup_printf ("choices %s", joined));
+    }
+
+  if (component->value != NULL && !JSON_NODE_HOLDS_NULL (component->value))
+    {
+      g_autofree char *value = NULL;
+
+      /* Doubles as typed by people (0.05, not 0.050000000000000003). */
+      if (JSON_NODE_HOLDS_VALUE (component->value) &&
+          json_node_get_value_type (component->value) == G_TYPE_DOUBLE)
+        value = format_number (json_node_get_double (component->value));
+      else
+        value = json_to_string (component->value, FALSE);
+
+      if (strlen (value) > 60)
+        {
+          value[57] = '\0';
+          g_ptr_array_add (parts, g_strdup_printf ("default %s…", value));
+        }
+      else
+        g_ptr_array_add (parts, g_strdup_printf ("default %s", value));
+    }
+
+  g_ptr_array_add (parts, NULL);
+  return g_strjoinv (", ", (char **) parts->pdata);
+}
+
+static void
+print_components (const char *title,
+                  GPtrArray  *components)
+{
+  printf ("    %s:%s\n", title, components->len == 0 ? " (none)" : "");
+  for (guint i = 0; i < components->len; i++)
+    {
+      RivComponent *component = g_ptr_array_index (components, i);
+      g_autofree char *details = describe_details (component);
+      g_autofree char *label = component->label ? g_strdup_printf ("\"%s\"", component->label)
+                                                : g_strdup ("");
+
+      g_autofree char *line = g_strdup_printf ("      %u. %-10s %-20s %s%s", i + 1,
+                                               component->type ? component->type : "?",
+                                               label,
+                                               component->is_state ? "(state, sent as null) " : "",
+                                               details);
+
+      g_strchomp (line);
+      printf ("%s\n", line);
+    }
+}
+
+int
+riv_cli_inspect (int    argc,
+                 char **argv)
+{
+  g_autofree char *url = NULL;
+  g_autofree char *token = NULL;
+  g_autofree char *normalized = NULL;
+  const GOptionEntry entries[] = {
+    { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(RivClient) client = NULL;
+  RivConfig *config;
+  guint n;
+
+  context = g_option_context_new ("— show a server's endpoints");
+  g_option_context_set_summary (context,
+                                "Connects to a Gradio server (or rivulet-cli serve) and lists its\n"
+                                "version, protocol and endpoints with their inputs and outputs.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return usage_error ("%s", error->message);
+  if (argc > 1)
+    return usage_error ("unexpected argument \"%s\"", argv[1]);
+  if (url == NULL)
+    return usage_error ("--url is required");
+
+  normalized = riv_client_normalize_url (url, &error);
+  if (normalized == NULL)
+    return usage_error ("%s", error->message);
+
+  client = riv_client_new (normalized);
+  if (token != NULL)
+    riv_client_set_token (client, token);
+  riv_client_connect_async (client, NULL, connect_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (!riv_client_connect_finish (client, result, &error))
+    {
+      g_printerr ("rivulet-cli inspect: %s\n", error->message);
+      riv_client_close (client);
+      return 1;
+    }
+
+  config = riv_client_get_config (client);
+  n = riv_config_get_n_endpoints (config);
+
+  printf ("Server    %s\n", riv_client_get_url (client));
+  printf ("Version   %s\n", riv_config_get_version (config) ? riv_config_get_version (config)
+                                                            : "(not given)");
+  printf ("Protocol  %s\n", riv_config_get_protocol (config));
+  printf ("Root      %s\n", riv_config_get_root (config));
+  printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
+  if (riv_config_get_title (config) != NULL)
+    printf ("Title     %s\n", riv_config_get_title (config));
+  printf ("\nEndpoints (%u):\n", n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
+      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+      g_autoptr(GString) flags = g_string_new (NULL);
+
+      if (endpoint->generator)
+        g_string_append (flags, "generator, ");
+      if (endpoint->batch)
+        g_string_append_printf (flags, "batch ×%" G_GINT64_FORMAT ", ", endpoint->max_batch_size);
+      g_string_append (flags, endpoint->queue ? "queued" : "not queued (/run)");
+      if (!endpoint->is_public)
+        g_string_append (flags, ", private");
+      if (g_strcmp0 (endpoint->connection, "stream") == 0)
+        g_string_append (flags, ", streaming input");
+
+      printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n", name, endpoint->fn_index, flags->str);
+      print_components ("inputs", endpoint->inputs);
+      print_components ("outputs", endpoint->outputs);
+    }
+
+  riv_client_close (client);
+  return 0;
+}
