@@ -429,18 +429,11 @@ abort_now (Abort *abort)
   g_clear_handle_id (&abort->fallback_id, g_source_remove);
   g_clear_signal_handler (&abort->handler_id, abort->msg);
   if (socket != NULL)
-    g_socket_shutdown (socket, TRUE, TRUE, NULL);
+    g_socket_shutdown (socket, FALSE, TRUE, NULL);
   soup_message_body_complete (soup_server_message_get_response_body (abort->msg));
   soup_server_message_unpause (abort->msg);
   g_object_unref (abort->msg);
   g_free (abort);
-}
-
-static void
-abort_wrote_chunk_cb (SoupServerMessage *msg,
-                      gpointer           user_data)
-{
-  abort_now (user_data);
 }
 
 static gboolean
@@ -452,6 +445,19 @@ abort_fallback_cb (gpointer user_data)
   abort_now (abort);
   return G_SOURCE_REMOVE;
 }
+
+static void
+abort_wrote_chunk_cb (SoupServerMessage *msg,
+                      gpointer           user_data)
+{
+  Abort *abort = user_data;
+
+  /* The chunk is in the socket now; drop the connection right after. */
+  g_clear_signal_handler (&abort->handler_id, abort->msg);
+  g_clear_handle_id (&abort->fallback_id, g_source_remove);
+  abort->fallback_id = g_timeout_add (50, abort_fallback_cb, abort);
+}
+
 
 /* Gradio's stream exception path: an error frame, then the connection
  * drops. The drop waits until the frame queued last has gone out. */
@@ -792,13 +798,14 @@ build_script (FakeEvent  *event,
         {
           /* The response ends while this event is still running; its
            * completion waits in the FIFO for the next GET. */
+          event_push_step (event, STEP_HOLD, 0);
           event_push_step (event, STEP_END_STREAM, 0);
           event_push_step (event, STEP_HOLD, 0);
           event_push_frame (event, frame_completed (id, "[\"after the reconnect\"]"));
         }
       else if (g_str_equal (cmd, "abort"))
         {
-          event_push_step (event, STEP_DELAY, 20);
+          event_push_step (event, STEP_HOLD, 0);
           event_push_frame (event, frame_unexpected_error ("Stream failed: boom in the queue"));
           event_push_step (event, STEP_ABORT_STREAM, 0);
         }
@@ -1658,6 +1665,7 @@ test_trailing_progress (gconstpointer data)
   /* Same stream: another job keeps it open. */
   holder = submit_text (&ctx, "echo", "[\"hold\"]");
   wait_held (&ctx, holder);
+  wait_stream_open (&ctx);
   trail = submit_text (&ctx, "echo", "[\"trail\"]");
   wait_done (trail);
   fake_release (fake_event_for (ctx.fake, holder));
@@ -1698,6 +1706,7 @@ test_duplicate_completion_after_cancel (gconstpointer data)
   ctx_init (&ctx, shape, NULL);
   holder = submit_text (&ctx, "echo", "[\"hold\"]");
   wait_held (&ctx, holder);
+  wait_stream_open (&ctx);
 
   /* Both completions on the open stream. */
   dup = submit_text (&ctx, "echo", "[\"dup\"]");
@@ -1750,6 +1759,7 @@ test_close_stream_crossing_join (gconstpointer data)
   ctx_init (&ctx, shape, NULL);
   first = submit_text (&ctx, "echo", "[\"hold\"]");
   wait_held (&ctx, first);
+  wait_stream_open (&ctx);
   ctx.fake->cross_target = fake_event_for (ctx.fake, first);
   /* The close_stream frame is only written once the client has read the
    * join reply for the second job. */
@@ -1783,7 +1793,15 @@ test_stream_ends_without_close (gconstpointer data)
 
   running = submit_text (&ctx, "echo", "[\"end-pending\"]");
   wait_held (&ctx, running);
-  /* The first response has ended; release the completion into the FIFO. */
+  wait_stream_open (&ctx);
+  /* End the response with the job still running: the client must come
+   * back with a new GET by itself. */
+  fake_release (fake_event_for (ctx.fake, running));
+  g_assert_null (fake_only_session (ctx.fake)->writer);
+  wait_stream_open (&ctx);
+  g_assert_cmpuint (fake_only_session (ctx.fake)->n_streams, ==, 2);
+  g_assert_false (riv_job_is_finished (running));
+  /* The completion goes out on the new stream. */
   fake_release (fake_event_for (ctx.fake, running));
   wait_done (running);
   assert_status (running, RIV_JOB_STATUS_COMPLETED);
@@ -1816,6 +1834,9 @@ test_unexpected_error (gconstpointer data)
 
   ctx_init (&ctx, shape, NULL);
   job = submit_text (&ctx, "echo", "[\"abort\"]");
+  wait_held (&ctx, job);
+  wait_stream_open (&ctx);
+  fake_release (fake_event_for (ctx.fake, job));
   wait_done (job);
   g_assert_true (riv_job_get_status (job) == RIV_JOB_STATUS_FAILED ||
                  riv_job_get_status (job) == RIV_JOB_STATUS_LOST);
