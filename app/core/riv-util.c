@@ -155,7 +155,14 @@ riv_json_get_int (JsonObject *object,
   if (type == G_TYPE_INT64)
     *out = json_node_get_int (node);
   else if (type == G_TYPE_DOUBLE)
-    *out = (gint64) json_node_get_double (node);
+    {
+      double d = json_node_get_double (node);
+
+      /* Converting an out-of-range double to an integer is undefined. */
+      if (!(d >= -9.2e18 && d <= 9.2e18))
+        return FALSE;
+      *out = (gint64) d;
+    }
   else
     return FALSE;
   return TRUE;
