@@ -115,8 +115,10 @@ test("stream_text: append diffs reassemble into exactly the server's completion"
   for (let i = 1; i < texts.length; i++)
     assert.ok(texts[i].startsWith(texts[i - 1]),
               `update ${i} extends update ${i - 1}: ${JSON.stringify(texts[i - 1])} -> ${JSON.stringify(texts[i])}`);
-  // One update per token: `tokens` generating updates, then the completion.
+  // One update per token: `tokens` generating updates, then the completion,
+  // whose text holds exactly `tokens` space-separated tokens.
   assert.equal(texts.length, tokens + 1, `generating updates + completion for ${tokens} tokens`);
+  assert.equal(final.split(" ").length, tokens, JSON.stringify(final));
 });
 
 test("rapid_generation: hundreds of diffs give lines 1..N, each update adding one line",
@@ -152,4 +154,12 @@ test("keyword arguments use the endpoint's parameter names and defaults", { time
   assert.deepEqual(result.data, ["by keyword"]);
   const gen = await withTimeout(c.predict("/rapid_generation", { count: 5 }), 20000, "predict");
   assert.equal(gen.data[0].split("\n").filter((l) => l.length > 0).length, 5);
+});
+
+test("the server exits cleanly on SIGTERM", { timeout: 30000 }, async () => {
+  const c = await getClient();
+  assert.ok(c.config, "a client was connected while the server ran");
+  const { code, signal } = await server.stop();
+  assert.equal(signal, null, `exited by signal ${signal}\n${server.stderr()}`);
+  assert.equal(code, 0, `exit code ${code}\n${server.stderr()}`);
 });

@@ -90,9 +90,12 @@ export function teardown(getServers) {
     const servers = getServers().filter(Boolean);
     const results = await Promise.all(servers.map((s) => s.stop()));
     results.forEach((r, i) => {
-      if (r.code !== 0)
-        process.stderr.write(`# server ${i} ended with code ${r.code} signal ${r.signal}\n` +
-                             servers[i].stderr().slice(-2000) + "\n");
+      if (r.code !== 0) {
+        // One diagnostic line per line, so the TAP stream stays parseable.
+        const tail = servers[i].stderr().split("\n").filter((l) => l.length > 0).slice(-40);
+        for (const line of [`server ${i} ended with code ${r.code} signal ${r.signal}`, ...tail])
+          process.stderr.write(`# ${line}\n`);
+      }
     });
     setTimeout(() => process.exit(), 200).unref();
   });
