@@ -19,6 +19,7 @@ struct _RivEmbeddedServer
   GPtrArray    *waiting;        /* GTask*, start calls not yet answered */
   char         *url;            /* nullable until listening */
   GError       *start_error;    /* nullable */
+  guint         concurrency;    /* 0: the server's default */
 
   guint         starting : 1;
 };
@@ -87,6 +88,7 @@ typedef struct
   GMainContext      *context;   /* owned */
   GMainLoop         *loop;      /* owned */
   GMainContext      *ui_context;/* owned */
+  guint              concurrency;
 } ThreadData;
 
 static gpointer
@@ -100,6 +102,8 @@ server_thread (gpointer user_data)
   g_main_context_push_thread_default (data->context);
 
   server = riv_server_new ();
+  if (data->concurrency > 0)
+    g_object_set (server, "concurrency", data->concurrency, NULL);
   /* The thread gives up its reference with the report, so that dropping the
    * last outside reference still disposes (and so stops) the server. */
   report->self = g_steal_pointer (&data->self);
@@ -251,8 +255,9 @@ riv_embedded_server_start_async (RivEmbeddedServer   *self,
   data->context = g_main_context_ref (self->context);
   data->loop = g_main_loop_ref (self->loop);
   data->ui_context = g_main_context_ref (self->ui_context);
+  data->concurrency = self->concurrency;
 
-  self->thread = g_thread_new ("riv-embedded-server", server_thread, data);
+  self->thread = g_thread_new ("riv-server", server_thread, data);
 }
 
 char *
@@ -263,6 +268,15 @@ riv_embedded_server_start_finish (RivEmbeddedServer  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+void
+riv_embedded_server_set_concurrency (RivEmbeddedServer *self,
+                                     guint              concurrency)
+{
+  g_return_if_fail (RIV_IS_EMBEDDED_SERVER (self));
+
+  self->concurrency = concurrency;
 }
 
 const char *

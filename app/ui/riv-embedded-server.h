@@ -16,6 +16,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivEmbeddedServer, riv_embedded_server, RIV, EMBEDDED_SERVER, GObject)
 
 RivEmbeddedServer *riv_embedded_server_new          (void);
+/* Jobs each endpoint runs at once (0: the server's default); before starting. */
+void               riv_embedded_server_set_concurrency (RivEmbeddedServer *self,
+                                                        guint              concurrency);
 /* Starts the server thread once (later calls wait for the same start) and
  * returns the server's URL. */
 void               riv_embedded_server_start_async  (RivEmbeddedServer    *self,

@@ -17,6 +17,8 @@ typedef struct
   double  max_frame_gap_ms;
   double  max_loop_stall_ms;
   guint64 n_frames;
+  guint64 n_gaps_50;
+  guint64 n_gaps_100;
   guint64 n_wakeups;
 } Window;
 
@@ -41,6 +43,10 @@ window_add_frame (Window *w,
     return;
   w->n_frames++;
   w->max_frame_gap_ms = MAX (w->max_frame_gap_ms, gap_ms);
+  if (gap_ms > 50)
+    w->n_gaps_50++;
+  if (gap_ms > 100)
+    w->n_gaps_100++;
 }
 
 static void
@@ -158,6 +164,8 @@ fill_stats (const Window  *w,
   stats->max_frame_gap_ms = w->max_frame_gap_ms;
   stats->max_loop_stall_ms = w->max_loop_stall_ms;
   stats->n_frames = w->n_frames;
+  stats->n_frame_gaps_over_50ms = w->n_gaps_50;
+  stats->n_frame_gaps_over_100ms = w->n_gaps_100;
   stats->n_wakeups = w->n_wakeups;
   stats->seconds = (end - w->start_us) / (double) G_USEC_PER_SEC;
 }
@@ -182,18 +190,22 @@ riv_stall_monitor_dup_report (RivStallMonitor *self)
   riv_stall_monitor_get_stats (self, FALSE, &stats);
   g_string_append_printf (report,
                           "rivulet stall report: whole run %.1f s: longest main-loop stall %.1f ms, "
-                          "longest frame gap %.1f ms over %" G_GUINT64_FORMAT " frames\n",
+                          "longest frame gap %.1f ms; %" G_GUINT64_FORMAT " frames, %"
+                          G_GUINT64_FORMAT " gaps > 50 ms, %" G_GUINT64_FORMAT " > 100 ms\n",
                           stats.seconds, stats.max_loop_stall_ms, stats.max_frame_gap_ms,
-                          stats.n_frames);
+                          stats.n_frames, stats.n_frame_gaps_over_50ms,
+                          stats.n_frame_gaps_over_100ms);
   if (self->has_mark)
     {
       riv_stall_monitor_get_stats (self, TRUE, &stats);
       g_string_append_printf (report,
                               "rivulet stall report: %s (%.1f s): longest main-loop stall %.1f ms, "
-                              "longest frame gap %.1f ms over %" G_GUINT64_FORMAT " frames\n",
+                              "longest frame gap %.1f ms; %" G_GUINT64_FORMAT " frames, %"
+                              G_GUINT64_FORMAT " gaps > 50 ms, %" G_GUINT64_FORMAT " > 100 ms\n",
                               self->label != NULL ? self->label : "marked window",
                               stats.seconds, stats.max_loop_stall_ms, stats.max_frame_gap_ms,
-                              stats.n_frames);
+                              stats.n_frames, stats.n_frame_gaps_over_50ms,
+                              stats.n_frame_gaps_over_100ms);
     }
 
   return g_string_free (report, FALSE);

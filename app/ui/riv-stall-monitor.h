@@ -20,6 +20,8 @@ typedef struct
   double  max_frame_gap_ms;    /* longest interval between two frame ticks */
   double  max_loop_stall_ms;   /* longest time the loop was busy past a timer's due time */
   guint64 n_frames;
+  guint64 n_frame_gaps_over_50ms;   /* frames that came late enough to be seen as jank */
+  guint64 n_frame_gaps_over_100ms;
   guint64 n_wakeups;
   double  seconds;             /* how long this window of measurement lasted */
 } RivStallStats;
