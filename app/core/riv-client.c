@@ -387,6 +387,12 @@ new_json_post (RivClient  *self,
   bytes = g_bytes_new_take (text, len);
   soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
   prepare_message (self, msg);
+
+  /* libsoup opens a new connection for every non-idempotent request unless
+   * told otherwise: a burst of 1,000 joins would cost 1,000 TCP connections.
+   * The flag only allows reusing a kept-alive connection; libsoup still never
+   * re-sends a POST (its restart logic looks at the method). */
+  soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
   return msg;
 }
 
@@ -2404,8 +2410,11 @@ riv_client_init (RivClient *self)
 {
   self->context = g_main_context_ref_thread_default ();
   self->cancellable = g_cancellable_new ();
-  self->session = soup_session_new_with_options ("timeout", 0,            /* SSE: never a read timeout */
-                                                 "idle-timeout", 30,
+  /* "timeout" 0: an SSE stream may be quiet for long (liveness has its own
+   * watchdog). "idle-timeout" below the usual server keep-alive (uvicorn: 5 s),
+   * so a reused connection is rarely one the server is just closing. */
+  self->session = soup_session_new_with_options ("timeout", 0,
+                                                 "idle-timeout", 4,
                                                  "max-conns-per-host", 12,
                                                  "max-conns", 24,
                                                  "user-agent", "rivulet/" PACKAGE_VERSION,
@@ -2442,6 +2451,7 @@ riv_client_normalize_url (const char  *url,
   g_autoptr(GUri) uri = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GString) result = NULL;
+  g_autofree char *lower_host = NULL;
   const char *scheme;
   const char *host;
   const char *path;
@@ -2510,10 +2520,11 @@ riv_client_normalize_url (const char  *url,
    * is built by appending a path to the base URL. */
   result = g_string_new (NULL);
   g_string_append (result, g_ascii_strcasecmp (scheme, "https") == 0 ? "https://" : "http://");
-  if (strchr (host, ':') != NULL)
-    g_string_append_printf (result, "[%s]", host);
+  lower_host = g_ascii_strdown (host, -1);
+  if (strchr (lower_host, ':') != NULL)
+    g_string_append_printf (result, "[%s]", lower_host);
   else
-    g_string_append (result, host);
+    g_string_append (result, lower_host);
   port = g_uri_get_port (uri);
   if (port > 0)
     g_string_append_printf (result, ":%d", port);
