@@ -790,6 +790,10 @@ riv_window_connect_internal (RivWindow  *self,
   g_free (self->pending_url);
   self->pending_url = g_strdup (url);
 
+  /* The popover shows what is being tried (and, on failure, what to fix). */
+  if (!embedded && g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
+    riv_connect_popover_set_url (self->connect_popover, url);
+
   if (!(normalized = riv_client_normalize_url (url, &error)))
     {
       g_autofree char *message = NULL;

@@ -321,6 +321,51 @@ test_stream_text (Fixture       *fixture,
   g_assert_cmpstr (text, ==, riv_job_get_output_text (job));
 }
 
+static gboolean
+shown_second_job_finished (gpointer user_data)
+{
+  RivJob *job = riv_output_view_get_job (user_data);
+
+  return job != NULL && riv_job_get_number (job) == 2 && riv_job_is_finished (job);
+}
+
+static void
+test_server_gone (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  RivJobPanel *panel = riv_window_get_job_panel (window);
+  OutputWait wait = { view };
+  RivJob *job;
+
+  g_assert_true (riv_window_select_endpoint (window, "fake_diffusion"));
+  set_data (window, "[50, 1.0]");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+  g_assert_true (riv_test_wait_until (shown_job_running, view, 60));
+
+  /* The server goes away mid-job: the job ends with the server's reason and
+   * is shown as such, never left spinning. */
+  riv_embedded_server_stop (fixture->server);
+  g_assert_true (riv_test_wait_until (shown_job_finished, &wait, 120));
+  riv_output_view_flush (view);
+
+  job = riv_output_view_get_job (view);
+  g_assert_true (riv_job_get_status (job) == RIV_JOB_STATUS_FAILED ||
+                 riv_job_get_status (job) == RIV_JOB_STATUS_LOST);
+  g_assert_nonnull (riv_job_get_error (job));
+  g_assert_nonnull (strstr (riv_output_view_get_status_text (view), riv_job_get_error (job)));
+
+  /* A job submitted to the server that is gone ends too. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+  g_assert_true (riv_test_wait_until (shown_second_job_finished, view, 120));
+  job = riv_output_view_get_job (view);
+  g_assert_cmpint (riv_job_get_status (job), !=, RIV_JOB_STATUS_COMPLETED);
+  riv_job_panel_flush (panel);
+  g_assert_cmpuint (riv_job_panel_get_count (panel, RIV_BUCKET_WAITING) +
+                    riv_job_panel_get_count (panel, RIV_BUCKET_RUNNING), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -337,6 +382,8 @@ main (int   argc,
               test_fake_diffusion, fixture_teardown);
   g_test_add ("/ui/window/stream-text", Fixture, NULL, fixture_setup,
               test_stream_text, fixture_teardown);
+  g_test_add ("/ui/window/server-gone", Fixture, NULL, fixture_setup,
+              test_server_gone, fixture_teardown);
 
   return g_test_run ();
 }
