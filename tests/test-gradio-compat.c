@@ -130,6 +130,7 @@ struct _Fake
   GPtrArray    *cancels;          /* JsonNode* cancel bodies */
   GBytes       *png;
   guint         n_file_requests;
+  guint         n_signed_file_requests;   /* …whose URL came verbatim from FileData.url */
   guint         n_config_requests;
   guint         heartbeat_ms;     /* 0: no in-stream heartbeats */
   guint         n_heartbeats;
@@ -830,8 +831,10 @@ build_script (FakeEvent  *event,
                                   "\"mime_type\":null,\"is_stream\":false,"
                                   "\"meta\":{\"_type\":\"gradio.FileData\"}}]", FAKE_FILE_PATH);
         else
-          json = g_strdup_printf ("[{\"path\":\"%s\",\"url\":\"%s\",\"size\":null,\"orig_name\":\"image.png\","
-                                  "\"mime_type\":null,\"is_stream\":false,"
+          /* The url is used verbatim: here it carries a query (as signed
+           * Spaces URLs do), so the fake can tell it from a built one. */
+          json = g_strdup_printf ("[{\"path\":\"%s\",\"url\":\"%s?__sign=fake-jwt\",\"size\":null,"
+                                  "\"orig_name\":\"image.png\",\"mime_type\":null,\"is_stream\":false,"
                                   "\"meta\":{\"_type\":\"gradio.FileData\"}}]", FAKE_FILE_PATH, url);
         event_push_frame (event, frame_completed (id, json));
       }
@@ -1145,9 +1148,12 @@ handle_cancel (Fake              *fake,
 static void
 handle_file (Fake              *fake,
              SoupServerMessage *msg,
-             const char        *file_path)
+             const char        *file_path,
+             GHashTable        *query)
 {
   fake->n_file_requests++;
+  if (query != NULL && g_hash_table_contains (query, "__sign"))
+    fake->n_signed_file_requests++;
   if (g_strcmp0 (file_path, FAKE_FILE_PATH) != 0)
     {
       g_autofree char *text = g_strdup_printf ("File not allowed: %s.", file_path);
@@ -1226,7 +1232,7 @@ fake_handler (SoupServer        *server,
     reply_detail (msg, 404, "heartbeat is not used by this config");
   else if (g_str_has_prefix (api, "/file=") &&
            (g_str_equal (method, "GET") || g_str_equal (method, "HEAD")))
-    handle_file (fake, msg, api + strlen ("/file="));
+    handle_file (fake, msg, api + strlen ("/file="), query);
   else
     {
       violation (fake, "unexpected request %s %s", method, raw_path);
@@ -2069,6 +2075,8 @@ test_file_outputs (gconstpointer data)
       g_assert_nonnull (image);
       g_assert_true (g_bytes_equal (image, ctx.fake->png));
       g_assert_cmpuint (ctx.fake->n_file_requests, >, files_before);
+      /* The url variant was fetched by its url; the path one by ROOT+P+/file=. */
+      g_assert_cmpuint (ctx.fake->n_signed_file_requests, ==, i == 0 ? ctx.fake->n_file_requests : files_before);
     }
   /* Every file request named the right path (others get 403 and would
    * not have produced the bytes above); and all went through ROOT+P. */
