@@ -24,7 +24,8 @@ struct _RivOutputView
   GtkWidget      *picture_frame;
   GtkPicture     *picture;
   GtkLabel       *frames_label;
-  GtkWidget      *text_scroller;
+  GtkWidget      *text_frame;
+  GtkLabel       *placeholder_label;
   GtkTextView    *text_view;
   GtkLabel       *timeline_label;
 
@@ -238,7 +239,17 @@ riv_output_view_update (RivOutputView *self)
   has_text = !has_image || self->shown_text->len > 0;
   gtk_widget_set_visible (self->picture_frame, has_image);
   gtk_widget_set_visible (GTK_WIDGET (self->frames_label), self->n_frames > 0);
-  gtk_widget_set_visible (self->text_scroller, has_text);
+  gtk_widget_set_visible (self->text_frame, has_text);
+
+  if (self->shown_text->len > 0)
+    gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), FALSE);
+  else
+    {
+      gtk_label_set_text (self->placeholder_label,
+                          RIV_JOB_STATUS_IS_TERMINAL (status) ? _("No text output")
+                                                              : _("Waiting for output…"));
+      gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), TRUE);
+    }
 
   riv_output_view_update_timeline (self);
 }
@@ -337,7 +348,8 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture_frame);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, frames_label);
-  gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_scroller);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_frame);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, placeholder_label);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_view);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, timeline_label);
 }
