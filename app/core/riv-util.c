@@ -42,6 +42,87 @@ riv_json_to_string (JsonNode *node,
   return json_generator_to_data (gen, length);
 }
 
+/* A cheap scan before json-glib sees the data. It bounds nesting (json-glib
+ * recurses per level), and it rejects a second top-level value: json-glib 1.6
+ * accepts "{}{}", "[] []" or "1 {}", keeps the last value and leaks the
+ * others, so a hostile server could both swap a frame's meaning and grow our
+ * memory. Strings (double- and single-quoted) and comments (from one '/' to
+ * the next), which json-glib 1.6 all accepts, are skipped, so brackets inside
+ * them count for nothing. */
+static gboolean
+prescan (const char  *data,
+         gsize        length,
+         guint        max_depth,
+         GError     **error)
+{
+  guint depth = 0;
+  gboolean seen_value = FALSE;
+  gsize i = 0;
+
+  /* json-glib skips a leading UTF-8 BOM. */
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    i = 3;
+
+  for (; i < length; i++)
+    {
+      char c = data[i];
+      const char *end;
+
+      switch (c)
+        {
+        case ' ': case '\t': case '\n': case '\r':
+          continue;
+        case '/':
+          /* json-glib's comments run from one '/' to the next. */
+          end = memchr (data + i + 1, '/', length - i - 1);
+          if (end == NULL)
+            return TRUE;   /* json-glib reports the unterminated comment */
+          i = end - data;
+          continue;
+        default:
+          break;
+        }
+
+      if (depth == 0)
+        {
+          if (seen_value && (c == '[' || c == '{'))
+            {
+              g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+                                   "JSON text with more than one top-level value");
+              return FALSE;
+            }
+          seen_value = TRUE;
+        }
+
+      if (c == '"')
+        {
+          for (i++; i < length && data[i] != '"'; i++)
+            if (data[i] == '\\')
+              i++;
+        }
+      else if (c == '\'')
+        {
+          end = memchr (data + i + 1, '\'', length - i - 1);
+          if (end == NULL)
+            return TRUE;
+          i = end - data;
+        }
+      else if (c == '[' || c == '{')
+        {
+          if (++depth > max_depth && max_depth > 0)
+            {
+              g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+                           "JSON nested deeper than %u levels", max_depth);
+              return FALSE;
+            }
+        }
+      else if ((c == ']' || c == '}') && depth > 0)
+        depth--;
+    }
+
+  return TRUE;
+}
+
 JsonNode *
 riv_json_parse (JsonParser  *parser,
                 const char  *data,
@@ -52,44 +133,14 @@ riv_json_parse (JsonParser  *parser,
   g_autoptr(JsonParser) own = NULL;
   JsonNode *root;
 
-  if (parser == NULL)
-    parser = own = json_parser_new_immutable ();
-
   if (length < 0)
     length = strlen (data);
 
-  /* A cheap pre-scan bounds nesting before json-glib recurses into it. */
-  if (max_depth > 0)
-    {
-      guint depth = 0;
-      gboolean in_string = FALSE;
+  if (!prescan (data, length, max_depth, error))
+    return NULL;
 
-      for (gssize i = 0; i < length; i++)
-        {
-          char c = data[i];
-
-          if (in_string)
-            {
-              if (c == '\\')
-                i++;
-              else if (c == '"')
-                in_string = FALSE;
-            }
-          else if (c == '"')
-            in_string = TRUE;
-          else if (c == '[' || c == '{')
-            {
-              if (++depth > max_depth)
-                {
-                  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                               "JSON nested deeper than %u levels", max_depth);
-                  return NULL;
-                }
-            }
-          else if ((c == ']' || c == '}') && depth > 0)
-            depth--;
-        }
-    }
+  if (parser == NULL)
+    parser = own = json_parser_new_immutable ();
 
   if (!json_parser_load_from_data (parser, data, length, error))
     return NULL;
