@@ -1,0 +1,191 @@
+/* fuzz-entry-message.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Input: one frame's data, not NUL-terminated.
+ *
+ * Oracles:
+ *  - riv_message_parse() with a parser reused across inputs (as RivClient
+ *    does) gives the same message as with a fresh parser, and the same as
+ *    the NUL-terminated copy with len -1 (when the input has no NUL byte);
+ *  - kind matches msg (riv_message_kind_from_string / _to_string round-trip);
+ *  - progress in 0..1, data borrowed from output.data, cancelled only on
+ *    process_completed, error text only with has_error;
+ *  - an error is always RIV_MESSAGE_ERROR_INVALID;
+ *  - a frame whose text is two messages one after the other is rejected.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fuzz-entry.h"
+#include "riv-message.h"
+#include "riv-util.h"
+
+static void
+append_str (GString    *out,
+            const char *name,
+            const char *value)
+{
+  if (value != NULL)
+    g_string_append_printf (out, "%s=%zu:%s;", name, strlen (value), value);
+  else
+    g_string_append_printf (out, "%s=NULL;", name);
+}
+
+/* Every field, so that two parses can be compared. */
+static char *
+describe (RivMessage *m)
+{
+  GString *out = g_string_new (NULL);
+
+  g_string_append_printf (out, "kind=%d;", m->kind);
+  append_str (out, "msg", m->msg);
+  append_str (out, "event_id", m->event_id);
+  g_string_append_printf (out, "rank=%d/%" G_GINT64_FORMAT ";queue_size=%d/%" G_GINT64_FORMAT
+                          ";rank_eta=%d/%a;eta=%d/%a;",
+                          m->has_rank, m->rank, m->has_queue_size, m->queue_size,
+                          m->has_rank_eta, m->rank_eta, m->has_eta, m->eta);
+  if (m->progress != NULL)
+    for (guint i = 0; i < m->progress->len; i++)
+      {
+        RivProgressUnit *u = &g_array_index (m->progress, RivProgressUnit, i);
+
+        g_string_append_printf (out, "unit%u=%d/%" G_GINT64_FORMAT ",%d/%" G_GINT64_FORMAT ",%d/%a;",
+                                i, u->has_index, u->index, u->has_length, u->length,
+                                u->has_progress, u->progress);
+        append_str (out, "unit", u->unit);
+        append_str (out, "desc", u->desc);
+      }
+  else
+    g_string_append (out, "progress=NULL;");
+  append_str (out, "log", m->log);
+  append_str (out, "level", m->level);
+  append_str (out, "title", m->title);
+  g_string_append_printf (out, "success=%d;", m->success);
+  if (m->output != NULL)
+    {
+      g_autofree char *json = riv_json_to_string (m->output, NULL);
+
+      append_str (out, "output", json);
+    }
+  g_string_append_printf (out, "data=%d;has_error=%d;", m->data != NULL, m->has_error);
+  append_str (out, "error", m->error);
+  g_string_append_printf (out, "gen=%d;cancelled=%d;duration=%d/%a;batch=%d;",
+                          m->is_generating, m->cancelled, m->has_duration, m->duration,
+                          m->has_batch);
+  append_str (out, "batch_id", m->batch_id);
+  g_string_append_printf (out, "batch=%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ";",
+                          m->batch_size, m->batch_index);
+  append_str (out, "message", m->message);
+  g_string_append_printf (out, "snf=%d", m->session_not_found);
+  return g_string_free (out, FALSE);
+}
+
+static void
+check_message (RivMessage *m)
+{
+  RIV_FUZZ_CHECK (m->msg != NULL, "message without msg");
+  RIV_FUZZ_CHECK (m->kind == riv_message_kind_from_string (m->msg), "kind does not match msg");
+  if (m->kind != RIV_MESSAGE_UNKNOWN)
+    RIV_FUZZ_CHECK (strcmp (riv_message_kind_to_string (m->kind), m->msg) == 0,
+                    "kind name %s for msg %s", riv_message_kind_to_string (m->kind), m->msg);
+
+  if (m->progress != NULL)
+    {
+      RIV_FUZZ_CHECK (m->kind == RIV_MESSAGE_PROGRESS, "progress units on a %s", m->msg);
+      for (guint i = 0; i < m->progress->len; i++)
+        {
+          RivProgressUnit *u = &g_array_index (m->progress, RivProgressUnit, i);
+
+          RIV_FUZZ_CHECK (!u->has_progress || (u->progress >= 0 && u->progress <= 1),
+                          "progress %g outside 0..1", u->progress);
+        }
+    }
+  if (m->has_rank_eta)
+    RIV_FUZZ_CHECK (isfinite (m->rank_eta), "rank_eta not finite");
+  if (m->has_eta)
+    RIV_FUZZ_CHECK (isfinite (m->eta), "eta not finite");
+  if (m->has_duration)
+    RIV_FUZZ_CHECK (isfinite (m->duration), "duration not finite");
+
+  if (m->data != NULL)
+    {
+      RIV_FUZZ_CHECK (m->output != NULL && JSON_NODE_HOLDS_OBJECT (m->output) &&
+                      json_object_get_member (json_node_get_object (m->output), "data") == m->data,
+                      "data is not output.data");
+      RIV_FUZZ_CHECK (JSON_NODE_HOLDS_ARRAY (m->data), "data is not an array");
+    }
+  if (m->error != NULL)
+    RIV_FUZZ_CHECK (m->has_error, "error text without has_error");
+  if (m->cancelled)
+    RIV_FUZZ_CHECK (m->kind == RIV_MESSAGE_PROCESS_COMPLETED, "cancelled on a %s", m->msg);
+  if (!m->has_batch)
+    RIV_FUZZ_CHECK (m->batch_id == NULL && m->batch_size == 0 && m->batch_index == 0,
+                    "batch fields without a batch");
+}
+
+static JsonParser *shared_parser;
+
+void
+riv_fuzz_message (const guint8 *data,
+                  gsize         size)
+{
+  g_autoptr(RivMessage) reused = NULL;
+  g_autoptr(RivMessage) fresh = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) fresh_error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *a = NULL;
+  g_autofree char *b = NULL;
+
+  if (shared_parser == NULL)
+    shared_parser = json_parser_new_immutable ();
+
+  reused = riv_message_parse (shared_parser, (const char *) data, size, &error);
+  RIV_FUZZ_CHECK ((reused != NULL) != (error != NULL), "result and error disagree");
+  if (error != NULL)
+    RIV_FUZZ_CHECK (g_error_matches (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID),
+                    "unexpected error %s", error->message);
+
+  fresh = riv_message_parse (NULL, (const char *) data, size, &fresh_error);
+  RIV_FUZZ_CHECK ((reused != NULL) == (fresh != NULL), "a reused parser and a fresh one disagree");
+  if (reused != NULL)
+    {
+      check_message (reused);
+      a = describe (reused);
+      b = describe (fresh);
+      RIV_FUZZ_CHECK (strcmp (a, b) == 0, "reused parser: %s\nfresh parser: %s", a, b);
+    }
+
+  /* A message is an object, so the text twice over is never one: json-glib
+   * 1.6 would take the second object (and leak the first). */
+  if (reused != NULL)
+    {
+      g_autoptr(RivMessage) doubled = NULL;
+      g_autofree guint8 *twice = g_malloc (size * 2);
+
+      memcpy (twice, data, size);
+      memcpy (twice + size, data, size);
+      doubled = riv_message_parse (shared_parser, (const char *) twice, size * 2, NULL);
+      RIV_FUZZ_CHECK (doubled == NULL, "two frames in one are accepted as a %s", doubled->msg);
+    }
+
+  /* The same text, NUL-terminated, with len -1. */
+  if (memchr (data, '\0', size) == NULL)
+    {
+      g_autoptr(RivMessage) terminated = NULL;
+      g_autoptr(GError) terminated_error = NULL;
+
+      text = g_strndup ((const char *) data, size);
+      terminated = riv_message_parse (shared_parser, text, -1, &terminated_error);
+      RIV_FUZZ_CHECK ((terminated != NULL) == (reused != NULL), "len -1 and len %zu disagree", size);
+      if (terminated != NULL)
+        {
+          g_autofree char *c = describe (terminated);
+
+          RIV_FUZZ_CHECK (strcmp (a, c) == 0, "len -1 gives %s, len %zu gives %s", c, size, a);
+        }
+    }
+}
