@@ -1081,8 +1081,15 @@ run_rapid_generation (RivRun *run)
         }
       else
         {
-          g_string_append_printf (text, "\n%u", i);
-          g_string_append_printf (data, "[[[\"append\",[],\"\\n%u\"]]]", i);
+          char number[16];
+          int n = g_snprintf (number, sizeof number, "%u", i);
+
+          /* No printf-to-heap here: this loop runs up to a million times. */
+          g_string_append_c (text, '\n');
+          g_string_append_len (text, number, n);
+          g_string_append (data, "[[[\"append\",[],\"\\n");
+          g_string_append_len (data, number, n);
+          g_string_append (data, "\"]]]");
         }
 
       if (!riv_run_yield (run, data->str, data->len, NULL))

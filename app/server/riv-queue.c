@@ -22,8 +22,9 @@
 #include "riv-queue.h"
 #include "riv-util.h"
 
-/* Frames a generator may have posted that the main context has not taken. */
-#define MAX_IN_FLIGHT 256
+/* Bytes of frames a generator may have produced that the main context has not
+ * taken yet; beyond it the generator waits. */
+#define OUTBOX_MAX (256 * 1024)
 /* Files of a running job kept for download; older steps are expired. */
 #define RUN_KEEP_FILES 4
 /* Estimation broadcasts to waiting events are spaced at least this far apart
@@ -85,9 +86,12 @@ struct _RivRun
   gboolean       cancelled;
   gboolean       throttled;
   gboolean       worker_waiting;
-  guint          in_flight;
+  GString       *outbox;       /* frames produced, not yet taken */
+  GPtrArray     *outbox_files; /* char *, files written for them */
+  gboolean       outbox_posted;
 
   /* Worker only, until the run posts its end */
+  GString       *scratch;
   double         last_yield;
   double         t_end;
   char         **results;
@@ -118,14 +122,6 @@ struct _RivQueue
   gboolean                 shut_down;
 };
 
-typedef struct
-{
-  RivRun  *run;        /* owned reference */
-  char    *frame;
-  gsize    len;
-  char   **files;
-} StepItem;
-
 static void schedule_soon (RivQueue *self);
 
 /* Runs */
@@ -154,6 +150,10 @@ run_unref (RivRun *run)
   g_free (run->events);
   g_free (run->error);
   g_queue_clear_full (&run->files, g_free);
+  g_string_free (run->outbox, TRUE);
+  g_ptr_array_unref (run->outbox_files);
+  if (run->scratch != NULL)
+    g_string_free (run->scratch, TRUE);
   g_mutex_clear (&run->lock);
   g_cond_clear (&run->cond);
   g_free (run);
@@ -176,6 +176,8 @@ run_new (RivQueue *queue,
   run->results = g_new0 (char *, size);
   run->events = g_new0 (QueueEvent *, size);
   g_queue_init (&run->files);
+  run->outbox = g_string_new (NULL);
+  run->outbox_files = g_ptr_array_new_with_free_func (g_free);
   g_mutex_init (&run->lock);
   g_cond_init (&run->cond);
   return run;
@@ -471,17 +473,23 @@ static void
 worker_func (gpointer data,
              gpointer user_data);
 
+/* Takes what the worker produced so far (main context). */
 static void
-step_item_cb (gpointer data,
-              gboolean discard)
+outbox_cb (gpointer data,
+           gboolean discard)
 {
-  StepItem *item = data;
-  RivRun *run = item->run;
+  RivRun *run = data;
   RivQueue *self = run->queue;
+  GString *frames;
+  GPtrArray *files;
   QueueEvent *ev;
 
   g_mutex_lock (&run->lock);
-  run->in_flight--;
+  frames = run->outbox;
+  files = run->outbox_files;
+  run->outbox = g_string_new (NULL);
+  run->outbox_files = g_ptr_array_new_with_free_func (g_free);
+  run->outbox_posted = FALSE;
   if (run->worker_waiting)
     g_cond_signal (&run->cond);
   g_mutex_unlock (&run->lock);
@@ -489,13 +497,12 @@ step_item_cb (gpointer data,
   if (discard)
     goto out;
 
-  for (guint i = 0; item->files != NULL && item->files[i] != NULL; i++)
+  for (guint i = 0; i < files->len; i++)
     {
-      char *path = item->files[i];
+      char *path = g_ptr_array_steal_index (files, i--);
 
       self->cb.file_created (g_strdup (path), 0, self->cb_data);
       g_queue_push_tail (&run->files, path);
-      item->files[i] = NULL;
       while (run->files.length > RUN_KEEP_FILES)
         {
           g_autofree char *old = g_queue_pop_head (&run->files);
@@ -503,12 +510,14 @@ step_item_cb (gpointer data,
         }
     }
 
+  /* Frames of a member that completed (or was cancelled) are dropped. */
   ev = run->events[0];
-  if (ev != NULL)
+  if (ev != NULL && frames->len > 0)
     {
-      RivFrame *frame = riv_frame_new_take (g_steal_pointer (&item->frame), item->len);
+      gsize len = frames->len;
 
-      self->cb.emit (ev->session, frame, self->cb_data);
+      self->cb.emit (ev->session, riv_frame_new_take (g_string_free (g_steal_pointer (&frames), FALSE), len),
+                     self->cb_data);
       if (self->cb.congested (ev->session, self->cb_data))
         {
           g_mutex_lock (&run->lock);
@@ -518,22 +527,22 @@ step_item_cb (gpointer data,
     }
 
 out:
-  g_free (item->frame);
-  g_strfreev (item->files);
+  if (frames != NULL)
+    g_string_free (frames, TRUE);
+  g_ptr_array_unref (files);
   run_unref (run);
-  g_free (item);
 }
 
+/* Appends the frame in run->scratch to the outbox (worker thread). Waits
+ * while the reader is behind. FALSE when the run is cancelled. */
 static gboolean
-post_frame (RivRun   *run,
-            GString  *frame,
-            char    **files)
+post_frame (RivRun  *run,
+            char   **files)
 {
-  StepItem *item;
-  gboolean cancelled;
+  gboolean cancelled, post = FALSE;
 
   g_mutex_lock (&run->lock);
-  while (!run->cancelled && (run->throttled || run->in_flight >= MAX_IN_FLIGHT))
+  while (!run->cancelled && (run->throttled || run->outbox->len >= OUTBOX_MAX))
     {
       run->worker_waiting = TRUE;
       g_cond_wait (&run->cond, &run->lock);
@@ -541,7 +550,13 @@ post_frame (RivRun   *run,
   run->worker_waiting = FALSE;
   cancelled = run->cancelled;
   if (!cancelled)
-    run->in_flight++;
+    {
+      g_string_append_len (run->outbox, run->scratch->str, run->scratch->len);
+      for (guint i = 0; files != NULL && files[i] != NULL; i++)
+        g_ptr_array_add (run->outbox_files, g_steal_pointer (&files[i]));
+      post = !run->outbox_posted;
+      run->outbox_posted = TRUE;
+    }
   g_mutex_unlock (&run->lock);
 
   if (cancelled)
@@ -549,18 +564,22 @@ post_frame (RivRun   *run,
       /* Nobody will serve these: do not leave them on disk. */
       for (guint i = 0; files != NULL && files[i] != NULL; i++)
         g_unlink (files[i]);
-      g_strfreev (files);
-      g_string_free (frame, TRUE);
-      return FALSE;
     }
+  g_strfreev (files);
 
-  item = g_new0 (StepItem, 1);
-  item->run = run_ref (run);
-  item->len = frame->len;
-  item->frame = g_string_free (frame, FALSE);
-  item->files = files;
-  riv_inbox_post (run->queue->inbox, step_item_cb, item);
-  return TRUE;
+  /* One inbox item per batch of frames, however many the worker adds. */
+  if (post)
+    riv_inbox_post (run->queue->inbox, outbox_cb, run_ref (run));
+  return !cancelled;
+}
+
+static GString *
+scratch (RivRun *run)
+{
+  if (run->scratch == NULL)
+    run->scratch = g_string_sized_new (512);
+  g_string_truncate (run->scratch, 0);
+  return run->scratch;
 }
 
 guint
@@ -634,7 +653,7 @@ riv_run_progress (RivRun     *run,
                   gint64      length,
                   const char *unit)
 {
-  GString *out = g_string_sized_new (200);
+  GString *out = scratch (run);
 
   riv_wire_begin_frame (out, "progress", run->ids[0]);
   g_string_append_printf (out, ",\"progress_data\":[{\"index\":%" G_GINT64_FORMAT
@@ -644,7 +663,7 @@ riv_run_progress (RivRun     *run,
   riv_wire_append_double (out, length > 0 ? (double) index / length : NAN);
   g_string_append (out, ",\"desc\":null}]");
   riv_wire_end_frame (out);
-  return post_frame (run, out, NULL);
+  return post_frame (run, NULL);
 }
 
 gboolean
@@ -654,7 +673,7 @@ riv_run_yield (RivRun      *run,
                char       **files)
 {
   double now = riv_now ();
-  GString *out = g_string_sized_new (len + 300);
+  GString *out = scratch (run);
 
   riv_wire_begin_frame (out, "process_generating", run->ids[0]);
   g_string_append (out, ",\"output\":{\"data\":");
@@ -667,7 +686,7 @@ riv_run_yield (RivRun      *run,
                    ",\"success\":true,\"time_limit\":null");
   riv_wire_end_frame (out);
   run->last_yield = now;
-  return post_frame (run, out, files);
+  return post_frame (run, files);
 }
 
 void

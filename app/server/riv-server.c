@@ -860,7 +860,20 @@ session_push (Session  *session,
   session_pump (session, FALSE);
 }
 
-/* Moves frames from the FIFO to the attached stream. */
+static void
+append_chunk (SoupMessageBody  *body,
+              GString         **batch)
+{
+  gsize len;
+
+  if (*batch == NULL || (*batch)->len == 0)
+    return;
+  len = (*batch)->len;
+  soup_message_body_append (body, SOUP_MEMORY_TAKE, g_string_free (g_steal_pointer (batch), FALSE), len);
+}
+
+/* Moves frames from the FIFO to the attached stream, as few chunks as
+ * possible: small frames are joined into one chunk. */
 static void
 session_pump (Session  *session,
               gboolean  everything)
@@ -872,6 +885,7 @@ session_pump (Session  *session,
   if (stream != NULL && !stream->ended)
     {
       SoupMessageBody *body = soup_server_message_get_response_body (stream->msg);
+      GString *batch = NULL;
 
       while (session->fifo.length > 0 && (everything || stream->inflight < STREAM_WINDOW))
         {
@@ -879,11 +893,20 @@ session_pump (Session  *session,
 
           session->fifo_bytes -= riv_frame_get_size (frame);
           riv_frame_render (frame);
-          soup_message_body_append_bytes (body, g_bytes_new_take (g_steal_pointer (&frame->data),
-                                                                  frame->len));
-          /* append_bytes took its own reference; drop ours. */
           stream->inflight += frame->len;
           appended = TRUE;
+
+          if (frame->len >= STREAM_WINDOW / 4)
+            {
+              append_chunk (body, &batch);
+              soup_message_body_append (body, SOUP_MEMORY_TAKE, g_steal_pointer (&frame->data), frame->len);
+            }
+          else
+            {
+              if (batch == NULL)
+                batch = g_string_sized_new (STREAM_WINDOW / 2);
+              g_string_append_len (batch, frame->data, frame->len);
+            }
 
           if (frame->completes != NULL &&
               g_hash_table_remove (session->pending, frame->completes))
@@ -893,6 +916,7 @@ session_pump (Session  *session,
             }
           riv_frame_free (frame);
         }
+      append_chunk (body, &batch);
 
       if (appended)
         soup_server_message_unpause (stream->msg);
@@ -1862,9 +1886,11 @@ make_dirs (RivServer  *self,
 static gboolean
 listen_with_backlog (RivServer       *self,
                      GSocketAddress  *address,
+                     guint           *port,
                      GError         **error)
 {
   g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) local = NULL;
 
   socket = g_socket_new (g_socket_address_get_family (address), G_SOCKET_TYPE_STREAM,
                          G_SOCKET_PROTOCOL_DEFAULT, error);
@@ -1874,6 +1900,12 @@ listen_with_backlog (RivServer       *self,
   if (!g_socket_bind (socket, address, TRUE, error) ||
       !g_socket_listen (socket, error))
     return FALSE;
+  /* The port from our own socket: soup_server_get_uris() leaks the
+   * listener's address in libsoup 3.2. */
+  local = g_socket_get_local_address (socket, error);
+  if (local == NULL)
+    return FALSE;
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
   return soup_server_listen_socket (self->soup, socket, 0, error);
 }
 
@@ -1886,7 +1918,6 @@ riv_server_listen (RivServer   *self,
   g_autoptr(GInetAddress) address = NULL;
   g_autoptr(GSocketAddress) socket_address = NULL;
   g_autoptr(GError) local_error = NULL;
-  GSList *uris;
   gboolean pushed = FALSE;
   gboolean ok;
 
@@ -1921,7 +1952,7 @@ riv_server_listen (RivServer   *self,
       g_main_context_push_thread_default (self->context);
       pushed = TRUE;
     }
-  ok = listen_with_backlog (self, socket_address, &local_error);
+  ok = listen_with_backlog (self, socket_address, &self->port, &local_error);
   if (pushed)
     g_main_context_pop_thread_default (self->context);
   if (!ok)
@@ -1930,10 +1961,6 @@ riv_server_listen (RivServer   *self,
                    "Could not listen on %s:%u: %s", host, port, local_error->message);
       return FALSE;
     }
-
-  uris = soup_server_get_uris (self->soup);
-  self->port = uris != NULL ? (guint) g_uri_get_port (uris->data) : port;
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   self->host = g_strdup (host);
   if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
