@@ -131,8 +131,8 @@ riv_format_queue (RivJob *job)
     return g_strdup ("—");
   if (size > 0)
     /* Translators: queue position, "3 of 17" */
-    return g_strdup_printf (_("%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT),
-                            rank + 1, MAX (size, rank + 1));
+    return g_strdup_printf (_("%lld of %lld"),
+                            (long long) (rank + 1), (long long) MAX (size, rank + 1));
   return g_strdup_printf ("%" G_GINT64_FORMAT, rank + 1);
 }
 
@@ -212,8 +212,8 @@ riv_format_status_line (RivJob *job)
 
         if (rank < 0)
           return g_strdup (_("Queued"));
-        where = g_strdup_printf (_("%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT),
-                                 rank + 1, MAX (size, rank + 1));
+        where = g_strdup_printf (_("%lld of %lld"),
+                                 (long long) (rank + 1), (long long) MAX (size, rank + 1));
         if (eta >= 0)
           /* Translators: "Queued — 3 of 17, about 4 s" */
           return g_strdup_printf (_("Queued — %s, about %.0f s"), where, ceil (eta));
@@ -230,11 +230,11 @@ riv_format_status_line (RivJob *job)
         const char *unit = riv_job_get_progress_unit (job);
 
         if (index >= 0 && length > 0 && unit_is_steps (unit))
-          return g_strdup_printf (_("Running — step %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT),
-                                  index, length);
+          return g_strdup_printf (_("Running — step %lld of %lld"),
+                                  (long long) index, (long long) length);
         if (index >= 0 && length > 0)
-          return g_strdup_printf (_("Running — %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " %s"),
-                                  index, length, unit);
+          return g_strdup_printf (_("Running — %lld of %lld %s"),
+                                  (long long) index, (long long) length, unit);
         if (fraction >= 0)
           return g_strdup_printf (_("Running — %.0f %%"), CLAMP (fraction, 0, 1) * 100);
         if (n_updates > 0)

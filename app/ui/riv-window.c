@@ -454,8 +454,8 @@ endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
         add_badge (badges, _("generator"), "accent");
       if (endpoint->batch)
         {
-          g_autofree char *text = g_strdup_printf (_("batch ×%" G_GINT64_FORMAT),
-                                                   endpoint->max_batch_size);
+          g_autofree char *text = g_strdup_printf (_("batch ×%lld"),
+                                                   (long long) endpoint->max_batch_size);
 
           add_badge (badges, text, "warning");
         }
@@ -475,7 +475,7 @@ endpoint_badges_text (RivEndpoint *endpoint)
     {
       if (text->len > 0)
         g_string_append (text, " · ");
-      g_string_append_printf (text, _("batch ×%" G_GINT64_FORMAT), endpoint->max_batch_size);
+      g_string_append_printf (text, _("batch ×%lld"), (long long) endpoint->max_batch_size);
     }
   if (endpoint->queue)
     {
