@@ -5,20 +5,42 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <locale.h>
+#include <string.h>
 
 #include "riv-application.h"
+
+/* Where the translations are: RIVULET_LOCALEDIR if set; the build tree's po/
+ * when this binary runs from the build tree (make run); else the installed
+ * LOCALEDIR. */
+static char *
+riv_locale_dir (void)
+{
+  const char *env = g_getenv ("RIVULET_LOCALEDIR");
+  g_autofree char *exe = NULL;
+  g_autofree char *build_root = NULL;
+
+  if (env != NULL && *env != '\0')
+    return g_strdup (env);
+
+  exe = g_file_read_link ("/proc/self/exe", NULL);
+  build_root = g_path_get_dirname (RIV_BUILD_LOCALEDIR);
+  if (exe != NULL && g_str_has_prefix (exe, build_root) && exe[strlen (build_root)] == '/' &&
+      g_file_test (RIV_BUILD_LOCALEDIR, G_FILE_TEST_IS_DIR))
+    return g_strdup (RIV_BUILD_LOCALEDIR);
+
+  return g_strdup (LOCALEDIR);
+}
 
 int
 main (int   argc,
       char *argv[])
 {
   g_autoptr(RivApplication) app = NULL;
-  const char *localedir = LOCALEDIR;
+  g_autofree char *localedir = riv_locale_dir ();
   int status;
 
-  /* Uninstalled runs (make run) find their translations in the build tree. */
-  if (!g_file_test (LOCALEDIR, G_FILE_TEST_IS_DIR))
-    localedir = RIV_BUILD_LOCALEDIR;
+  setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
   textdomain (GETTEXT_PACKAGE);
