@@ -6,7 +6,9 @@
 
 #include <glib/gi18n.h>
 
+#include "riv-about.h"
 #include "riv-application.h"
+#include "riv-preferences-window.h"
 #include "riv-util.h"
 #include "riv-window.h"
 
@@ -218,28 +220,47 @@ riv_application_shutdown (GApplication *application)
     riv_embedded_server_stop (self->embedded);
 }
 
+static GtkWindow *
+riv_application_get_main_window (RivApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  /* The active window may be a dialog; its parent is the main window. */
+  while (window != NULL && !RIV_IS_WINDOW (window) &&
+         gtk_window_get_transient_for (window) != NULL)
+    window = gtk_window_get_transient_for (window);
+
+  return window;
+}
+
 static void
 riv_application_about_action (GSimpleAction *action,
                               GVariant      *parameter,
                               gpointer       user_data)
 {
   RivApplication *self = user_data;
-  static const char *developers[] = { "The Rivulet authors", NULL };
+  GtkWindow *parent = riv_application_get_main_window (self);
+  RivClient *client = NULL;
   GtkWidget *about;
 
-  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
-                        "transient-for", gtk_application_get_active_window (GTK_APPLICATION (self)),
-                        "application-icon", APP_ID,
-                        "application-name", _("Rivulet"),
-                        "developer-name", _("The Rivulet authors"),
-                        "version", PACKAGE_VERSION,
-                        "comments", _("Demo and load-test servers that stream generator output "
-                                      "through a Gradio job queue."),
-                        "copyright", "© 2026 The Rivulet authors",
-                        "license-type", GTK_LICENSE_GPL_3_0,
-                        "developers", developers,
-                        NULL);
+  if (parent != NULL && RIV_IS_WINDOW (parent))
+    client = riv_window_get_client (RIV_WINDOW (parent));
+
+  about = riv_about_window_new (parent, client);
   gtk_window_present (GTK_WINDOW (about));
+}
+
+static void
+riv_application_preferences_action (GSimpleAction *action,
+                                    GVariant      *parameter,
+                                    gpointer       user_data)
+{
+  RivApplication *self = user_data;
+  GtkWindow *parent = riv_application_get_main_window (self);
+  GtkWidget *preferences = riv_preferences_window_new (parent);
+
+  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+  gtk_window_present (GTK_WINDOW (preferences));
 }
 
 static void
@@ -257,6 +278,7 @@ riv_application_quit_action (GSimpleAction *action,
 
 static const GActionEntry app_actions[] = {
   { "about", riv_application_about_action },
+  { "preferences", riv_application_preferences_action },
   { "quit", riv_application_quit_action },
 };
 
@@ -267,6 +289,10 @@ riv_application_startup (GApplication *application)
   GtkApplication *gtk_app = GTK_APPLICATION (application);
   struct { const char *action; const char *accels[3]; } accels[] = {
     { "app.quit", { "<Control>q", NULL } },
+    { "app.preferences", { "<Control>comma", NULL } },
+    { "win.copy-text", { "<Control><Shift>c", NULL } },
+    { "win.copy-image", { "<Control><Alt>c", NULL } },
+    { "win.save-image", { "<Control>s", NULL } },
     { "win.submit", { "<Control>Return", "<Control>KP_Enter", NULL } },
     { "win.burst", { "<Control><Shift>Return", NULL } },
     { "win.connect", { "<Control>l", NULL } },

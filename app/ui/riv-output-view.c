@@ -25,6 +25,9 @@ struct _RivOutputView
   GtkPicture     *picture;
   GtkLabel       *frames_label;
   GtkWidget      *text_frame;
+  GtkWidget      *copy_text_button;
+  GtkWidget      *copy_image_button;
+  GtkWidget      *save_image_button;
   GtkLabel       *placeholder_label;
   GtkTextView    *text_view;
   GtkLabel       *timeline_label;
@@ -32,7 +35,8 @@ struct _RivOutputView
   /* Owned references */
   RivJob         *job;            /* nullable */
   GSignalGroup   *job_signals;
-  GBytes         *shown_image;    /* nullable: the bytes the picture shows */
+  GBytes         *shown_image;    /* nullable: the newest image bytes of the job */
+  GBytes         *texture_bytes;  /* nullable: the bytes the picture's texture came from */
   JsonNode       *shown_outputs;  /* nullable: outputs shown as JSON */
   GString        *shown_text;     /* what the text buffer holds */
 
@@ -45,9 +49,45 @@ struct _RivOutputView
   RivJobStatus    shown_status;
   gboolean        expect_image;
   gboolean        follow_end;     /* keep the text scrolled to the end */
+  gboolean        has_text;
+};
+
+enum {
+  PROP_0,
+  PROP_HAS_IMAGE,
+  PROP_HAS_TEXT,
+  N_PROPS
 };
 
 G_DEFINE_FINAL_TYPE (RivOutputView, riv_output_view, ADW_TYPE_BIN)
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+riv_output_view_set_has_text (RivOutputView *self,
+                              gboolean       has_text)
+{
+  has_text = !!has_text;
+  if (self->has_text == has_text)
+    return;
+  self->has_text = has_text;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_TEXT]);
+}
+
+static void
+riv_output_view_set_texture_bytes (RivOutputView *self,
+                                   GBytes        *bytes)
+{
+  gboolean had_image = self->texture_bytes != NULL;
+
+  if (bytes == self->texture_bytes)
+    return;
+  g_clear_pointer (&self->texture_bytes, g_bytes_unref);
+  if (bytes != NULL)
+    self->texture_bytes = g_bytes_ref (bytes);
+  if (had_image != (bytes != NULL))
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_IMAGE]);
+}
 
 static void
 riv_output_view_update_text (RivOutputView *self,
@@ -151,6 +191,7 @@ riv_output_view_update (RivOutputView *self)
   if (job == NULL)
     {
       gtk_stack_set_visible_child_name (self->outer_stack, "empty");
+      riv_output_view_set_has_text (self, FALSE);
       return;
     }
 
@@ -204,6 +245,7 @@ riv_output_view_update (RivOutputView *self)
           g_autofree char *frames = NULL;
 
           gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+          riv_output_view_set_texture_bytes (self, image);
           self->n_frames++;
           frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame", "%u frames",
                                                  self->n_frames),
@@ -240,6 +282,10 @@ riv_output_view_update (RivOutputView *self)
   gtk_widget_set_visible (self->picture_frame, has_image);
   gtk_widget_set_visible (GTK_WIDGET (self->frames_label), self->n_frames > 0);
   gtk_widget_set_visible (self->text_frame, has_text);
+  gtk_widget_set_visible (self->copy_image_button, has_image);
+  gtk_widget_set_visible (self->save_image_button, has_image);
+  gtk_widget_set_visible (self->copy_text_button, has_text);
+  riv_output_view_set_has_text (self, self->shown_text->len > 0);
 
   if (self->shown_text->len > 0)
     gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), FALSE);
@@ -295,6 +341,67 @@ riv_output_view_vadjustment_changed_cb (RivOutputView *self,
   self->follow_end = value + page >= upper - 8;
 }
 
+/* Dragging the picture out hands over the image itself. */
+
+static GdkContentProvider *
+riv_output_view_drag_prepare_cb (RivOutputView *self,
+                                 double         x,
+                                 double         y,
+                                 GtkDragSource *source)
+{
+  GdkTexture *texture = riv_output_view_get_texture (self);
+
+  if (texture == NULL)
+    return NULL;
+  return gdk_content_provider_new_typed (GDK_TYPE_TEXTURE, texture);
+}
+
+static void
+riv_output_view_drag_begin_cb (RivOutputView *self,
+                               GdkDrag       *drag,
+                               GtkDragSource *source)
+{
+  GdkTexture *texture = riv_output_view_get_texture (self);
+  g_autoptr(GtkSnapshot) snapshot = NULL;
+  g_autoptr(GdkPaintable) icon = NULL;
+  double width, height, scale;
+
+  if (texture == NULL)
+    return;
+
+  /* A thumbnail, not the full-size image, follows the pointer. */
+  width = gdk_texture_get_width (texture);
+  height = gdk_texture_get_height (texture);
+  scale = MIN (1.0, 128.0 / MAX (width, height));
+  snapshot = gtk_snapshot_new ();
+  gdk_paintable_snapshot (GDK_PAINTABLE (texture), GDK_SNAPSHOT (snapshot),
+                          width * scale, height * scale);
+  icon = gtk_snapshot_free_to_paintable (g_steal_pointer (&snapshot),
+                                         &GRAPHENE_SIZE_INIT (width * scale, height * scale));
+  gtk_drag_source_set_icon (source, icon, (int) (width * scale / 2), (int) (height * scale / 2));
+}
+
+static void
+riv_output_view_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  RivOutputView *self = RIV_OUTPUT_VIEW (object);
+
+  switch (prop_id)
+    {
+    case PROP_HAS_IMAGE:
+      g_value_set_boolean (value, riv_output_view_get_texture (self) != NULL);
+      break;
+    case PROP_HAS_TEXT:
+      g_value_set_boolean (value, riv_output_view_has_text (self));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
 static void
 riv_output_view_dispose (GObject *object)
 {
@@ -310,6 +417,7 @@ riv_output_view_dispose (GObject *object)
   g_clear_object (&self->job_signals);
   g_clear_object (&self->job);
   g_clear_pointer (&self->shown_image, g_bytes_unref);
+  g_clear_pointer (&self->texture_bytes, g_bytes_unref);
   g_clear_pointer (&self->shown_outputs, json_node_unref);
 
   /* AdwBin unparents its child itself; let it go before the template does. */
@@ -337,6 +445,15 @@ riv_output_view_class_init (RivOutputViewClass *klass)
 
   object_class->dispose = riv_output_view_dispose;
   object_class->finalize = riv_output_view_finalize;
+  object_class->get_property = riv_output_view_get_property;
+
+  properties[PROP_HAS_IMAGE] =
+    g_param_spec_boolean ("has-image", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_HAS_TEXT] =
+    g_param_spec_boolean ("has-text", NULL, NULL, FALSE,
+                          (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                RIV_RESOURCE_PATH "/ui/riv-output-view.ui");
@@ -349,6 +466,9 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, frames_label);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_frame);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_text_button);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_image_button);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, save_image_button);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, placeholder_label);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_view);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, timeline_label);
@@ -360,8 +480,17 @@ riv_output_view_init (RivOutputView *self)
   GtkTextBuffer *buffer;
   GtkTextIter end;
   GtkAdjustment *vadjustment;
+  GtkDragSource *drag_source;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  drag_source = gtk_drag_source_new ();
+  gtk_drag_source_set_actions (drag_source, GDK_ACTION_COPY);
+  g_signal_connect_object (drag_source, "prepare",
+                           G_CALLBACK (riv_output_view_drag_prepare_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (drag_source, "drag-begin",
+                           G_CALLBACK (riv_output_view_drag_begin_cb), self, G_CONNECT_SWAPPED);
+  gtk_widget_add_controller (GTK_WIDGET (self->picture), GTK_EVENT_CONTROLLER (drag_source));
 
   self->shown_text = g_string_new (NULL);
   self->follow_end = TRUE;
@@ -414,6 +543,8 @@ riv_output_view_set_job (RivOutputView *self,
   g_string_truncate (self->shown_text, 0);
   gtk_text_buffer_set_text (gtk_text_view_get_buffer (self->text_view), "", 0);
   gtk_picture_set_paintable (self->picture, NULL);
+  riv_output_view_set_texture_bytes (self, NULL);
+  riv_output_view_set_has_text (self, FALSE);
 
   riv_output_view_queue_update (self);
 }
@@ -485,4 +616,44 @@ riv_output_view_dup_text (RivOutputView *self)
   buffer = gtk_text_view_get_buffer (self->text_view);
   gtk_text_buffer_get_bounds (buffer, &start, &end);
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+GdkTexture *
+riv_output_view_get_texture (RivOutputView *self)
+{
+  GdkPaintable *paintable;
+
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+
+  paintable = gtk_picture_get_paintable (self->picture);
+  if (self->texture_bytes == NULL || !GDK_IS_TEXTURE (paintable))
+    return NULL;
+  return GDK_TEXTURE (paintable);
+}
+
+GBytes *
+riv_output_view_dup_png_bytes (RivOutputView *self)
+{
+  static const guint8 png_signature[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+  GdkTexture *texture;
+  gsize size;
+  const guint8 *data;
+
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+
+  if ((texture = riv_output_view_get_texture (self)) == NULL)
+    return NULL;
+
+  /* The server's own PNG, byte for byte; other formats are converted. */
+  data = g_bytes_get_data (self->texture_bytes, &size);
+  if (size > sizeof png_signature && memcmp (data, png_signature, sizeof png_signature) == 0)
+    return g_bytes_ref (self->texture_bytes);
+  return gdk_texture_save_to_png_bytes (texture);
+}
+
+gboolean
+riv_output_view_has_text (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), FALSE);
+  return self->has_text;
 }

@@ -5,7 +5,8 @@
  * Follows one job live: its image (replaced frame by frame), its text (grown
  * in place, kept scrolled to the end unless the user scrolled up), progress,
  * a status line and its event timeline. Job notifications only mark the view
- * dirty; it catches up once per frame.
+ * dirty; it catches up once per frame. The picture can be dragged out; the
+ * window's copy and save actions use the getters below.
  */
 #pragma once
 
@@ -26,6 +27,13 @@ void        riv_output_view_set_job           (RivOutputView *self,
 RivJob     *riv_output_view_get_job           (RivOutputView *self);
 /* Applies pending changes now instead of at the next frame. */
 void        riv_output_view_flush             (RivOutputView *self);
+
+/* Properties "has-image" and "has-text" follow these two. */
+/* The image shown (borrowed), or NULL. */
+GdkTexture *riv_output_view_get_texture       (RivOutputView *self);
+/* The image shown as PNG: the server's bytes when they are a PNG. */
+GBytes     *riv_output_view_dup_png_bytes     (RivOutputView *self);
+gboolean    riv_output_view_has_text          (RivOutputView *self);
 
 /* For tests and screenshots. */
 GtkPicture *riv_output_view_get_picture       (RivOutputView *self);

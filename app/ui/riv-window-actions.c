@@ -39,6 +39,12 @@ _riv_window_update_actions (RivWindow *self)
   gtk_widget_action_set_enabled (widget, "win.export", self->client != NULL);
   gtk_widget_action_set_enabled (widget, "win.reconnect",
                                  self->url != NULL || self->embedded != NULL);
+  gtk_widget_action_set_enabled (widget, "win.copy-text",
+                                 riv_output_view_has_text (self->output_view));
+  gtk_widget_action_set_enabled (widget, "win.copy-image",
+                                 riv_output_view_get_texture (self->output_view) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.save-image",
+                                 riv_output_view_get_texture (self->output_view) != NULL);
 }
 
 void
@@ -72,6 +78,17 @@ riv_window_burst_job_cb (RivWindow *self,
                          RivJob    *job,
                          RivBurst  *burst)
 {
+  RivBurstState *state = self->burst_state;
+
+  /* The job carries its burst's tally, so its completion is summed up even
+   * after the next burst has started. */
+  g_assert (state != NULL);
+  state->tally.n_submitted++;
+  g_object_set_qdata_full (G_OBJECT (job), _riv_window_burst_quark (),
+                           g_rc_box_acquire (state), (GDestroyNotify) g_rc_box_release);
+  if (riv_job_is_finished (job))
+    _riv_window_burst_job_finished (self, state, job);
+
   _riv_window_follow_job (self, job);
   self->burst_label_dirty = TRUE;
 }
@@ -80,6 +97,12 @@ static void
 riv_window_burst_finished_cb (RivWindow *self,
                               RivBurst  *burst)
 {
+  if (self->burst_state != NULL)
+    {
+      self->burst_state->submitting = FALSE;
+      _riv_window_maybe_summarize_burst (self, self->burst_state);
+    }
+
   self->burst_label_dirty = TRUE;
   _riv_window_queue_update (self);
   _riv_window_update_actions (self);
@@ -114,6 +137,9 @@ _riv_window_start_burst (RivWindow *self)
   data = riv_form_dup_data (self->form);
 
   g_clear_object (&self->burst);
+  g_clear_pointer (&self->burst_state, g_rc_box_release);
+  self->burst_state = g_rc_box_new0 (RivBurstState);
+  self->burst_state->submitting = TRUE;
   self->burst = riv_burst_new (self->client, endpoint, data, count, rate);
   g_signal_connect_object (self->burst, "job-submitted",
                            G_CALLBACK (riv_window_burst_job_cb), self, G_CONNECT_SWAPPED);
@@ -326,6 +352,123 @@ riv_window_export_action (GtkWidget  *widget,
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
 
+/* Copying and saving the output */
+
+static void
+riv_window_copy_text_action (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  g_autofree char *text = NULL;
+
+  if (!riv_output_view_has_text (self->output_view))
+    return;
+
+  text = riv_output_view_dup_text (self->output_view);
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), text);
+  _riv_window_toast (self, _("Text copied"));
+}
+
+static void
+riv_window_copy_image_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  GdkTexture *texture = riv_output_view_get_texture (self->output_view);
+
+  if (texture == NULL)
+    return;
+
+  gdk_clipboard_set_texture (gtk_widget_get_clipboard (widget), texture);
+  _riv_window_toast (self, _("Image copied"));
+}
+
+static void
+riv_window_image_saved_cb (GObject      *object,
+                           GAsyncResult *result,
+                           gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = g_file_get_basename (G_FILE (object));
+  g_autofree char *text = NULL;
+
+  if (!g_file_replace_contents_finish (G_FILE (object), result, NULL, &error))
+    {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      text = g_strdup_printf (_("Could not save the image to %s: %s"), name, error->message);
+    }
+  else
+    text = g_strdup_printf (_("Saved the image to %s"), name);
+
+  _riv_window_toast (self, text);
+}
+
+void
+_riv_window_save_image_to (RivWindow *self,
+                           GFile     *file)
+{
+  g_autoptr(GBytes) png = riv_output_view_dup_png_bytes (self->output_view);
+
+  if (png == NULL)
+    return;
+
+  /* The bytes are at hand; only the writing takes time, off the main loop. */
+  g_file_replace_contents_bytes_async (file, png, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION, self->cancellable,
+                                       riv_window_image_saved_cb, g_object_ref (self));
+}
+
+static void
+riv_window_save_image_response_cb (GtkNativeDialog *dialog,
+                                   int              response,
+                                   gpointer         user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
+    _riv_window_save_image_to (self, file);
+
+  gtk_native_dialog_destroy (dialog);
+  g_object_unref (dialog);
+}
+
+static void
+riv_window_save_image_action (GtkWidget  *widget,
+                              const char *action_name,
+                              GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  RivJob *job = riv_output_view_get_job (self->output_view);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
+  g_autofree char *name = NULL;
+
+  if (riv_output_view_get_texture (self->output_view) == NULL)
+    return;
+
+  chooser = gtk_file_chooser_native_new (_("Save Image"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE,
+                                         _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+
+  gtk_file_filter_set_name (png, _("PNG image"));
+  gtk_file_filter_add_suffix (png, "png");
+  gtk_file_filter_add_mime_type (png, "image/png");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), png);
+  name = g_strdup_printf ("rivulet-job-%u.png", job != NULL ? riv_job_get_number (job) : 0);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+
+  g_signal_connect (chooser, "response", G_CALLBACK (riv_window_save_image_response_cb),
+                    g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
 static void
 riv_window_connect_action (GtkWidget  *widget,
                            const char *action_name,
@@ -377,6 +520,12 @@ _riv_window_class_actions_init (GtkWidgetClass *widget_class)
                                    riv_window_reconnect_action);
   gtk_widget_class_install_action (widget_class, "win.focus-search", NULL,
                                    riv_window_focus_search_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-text", NULL,
+                                   riv_window_copy_text_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-image", NULL,
+                                   riv_window_copy_image_action);
+  gtk_widget_class_install_action (widget_class, "win.save-image", NULL,
+                                   riv_window_save_image_action);
 
   /* The application also sets the Ctrl shortcuts as accels (they then work
    * inside text inputs too); these bindings cover windows without one.
@@ -393,6 +542,12 @@ _riv_window_class_actions_init (GtkWidgetClass *widget_class)
                                        "win.export", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_f, GDK_CONTROL_MASK,
                                        "win.focus-search", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "win.copy-text", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_ALT_MASK,
+                                       "win.copy-image", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
+                                       "win.save-image", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0,
                                        "win.cancel-selected", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0,

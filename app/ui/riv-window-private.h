@@ -5,6 +5,7 @@
 #pragma once
 
 #include "riv-burst.h"
+#include "riv-notification.h"
 #include "riv-stall-monitor.h"
 #include "riv-window.h"
 
@@ -18,6 +19,16 @@ typedef enum
   RIV_REPORT_SUBMIT,
   RIV_N_REPORTS
 } RivReportKind;
+
+/* What became of one burst's jobs. Each job of the burst holds a reference
+ * (as qdata), so a burst that is still finishing while the next one runs is
+ * still summed up — once. */
+typedef struct
+{
+  RivBurstTally tally;
+  gboolean      submitting;   /* the burst still submits */
+  gboolean      summarized;   /* every job finished; notified (or not wanted) */
+} RivBurstState;
 
 struct _RivWindow
 {
@@ -59,6 +70,8 @@ struct _RivWindow
   char                 *url;              /* nullable: of client */
   char                 *pending_url;      /* nullable */
   char                 *token;            /* nullable */
+  RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
+  RivNotice            *last_notice;      /* nullable: the newest notification sent */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -69,6 +82,8 @@ struct _RivWindow
 
   guint                 tick_id;
   int                   exit_status;
+  int                   active_override;  /* -1: ask GTK whether the window is active */
+  guint                 n_notices;
   double                burst_started_at;
 
   guint                 follow_newest : 1;
@@ -84,6 +99,8 @@ void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);
 void  _riv_window_update_actions       (RivWindow      *self);
 void  _riv_window_submit               (RivWindow      *self);
 void  _riv_window_start_burst          (RivWindow      *self);
+void  _riv_window_save_image_to        (RivWindow      *self,
+                                        GFile          *file);
 
 /* riv-window.c */
 void  _riv_window_report               (RivWindow      *self,
@@ -95,5 +112,11 @@ void  _riv_window_follow_job           (RivWindow      *self,
                                         RivJob         *job);
 void  _riv_window_queue_update         (RivWindow      *self);
 char *_riv_window_dup_endpoint_name    (RivWindow      *self);
+GQuark _riv_window_burst_quark         (void);
+void  _riv_window_burst_job_finished   (RivWindow      *self,
+                                        RivBurstState  *state,
+                                        RivJob         *job);
+void  _riv_window_maybe_summarize_burst (RivWindow     *self,
+                                         RivBurstState *state);
 
 G_END_DECLS

@@ -357,12 +357,107 @@ riv_window_maybe_quit_after_burst (RivWindow *self)
   gtk_window_close (GTK_WINDOW (self));
 }
 
+/* Notifications */
+
+G_DEFINE_QUARK (riv-window-burst, _riv_window_burst)
+
+static gboolean
+riv_window_is_active (RivWindow *self)
+{
+  if (self->active_override >= 0)
+    return self->active_override != 0;
+  return gtk_window_is_active (GTK_WINDOW (self));
+}
+
+static void
+riv_window_send_notice (RivWindow *self,
+                        RivNotice *notice)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  g_assert (notice != NULL);
+
+  self->n_notices++;
+  if (application != NULL)
+    {
+      g_autoptr(GNotification) notification = riv_notice_to_notification (notice);
+
+      g_application_send_notification (G_APPLICATION (application), notice->id, notification);
+    }
+  riv_notice_free (self->last_notice);
+  self->last_notice = notice;
+}
+
+static void
+riv_window_active_cb (RivWindow  *self,
+                      GParamSpec *pspec,
+                      gpointer    user_data)
+{
+  GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
+
+  /* Back at the window: what the notifications said is on screen now. */
+  if (application != NULL && self->last_notice != NULL && riv_window_is_active (self))
+    {
+      g_application_withdraw_notification (G_APPLICATION (application), "burst-finished");
+      g_application_withdraw_notification (G_APPLICATION (application), "job-finished");
+    }
+}
+
+void
+_riv_window_maybe_summarize_burst (RivWindow     *self,
+                                   RivBurstState *state)
+{
+  RivNotice *notice;
+
+  if (state->summarized || state->submitting ||
+      riv_burst_tally_finished (&state->tally) < state->tally.n_submitted)
+    return;
+
+  /* Once per burst, whether or not a notification is wanted now. */
+  state->summarized = TRUE;
+  notice = riv_notice_for_burst (&state->tally, FALSE,
+                                 g_settings_get_boolean (self->settings, "notifications"),
+                                 riv_window_is_active (self));
+  if (notice != NULL)
+    riv_window_send_notice (self, notice);
+}
+
+void
+_riv_window_burst_job_finished (RivWindow     *self,
+                                RivBurstState *state,
+                                RivJob        *job)
+{
+  /* Counted once: the job lets go of its burst here. */
+  g_rc_box_acquire (state);
+  g_object_set_qdata (G_OBJECT (job), _riv_window_burst_quark (), NULL);
+
+  riv_burst_tally_add (&state->tally, riv_job_get_status (job));
+  _riv_window_maybe_summarize_burst (self, state);
+
+  g_rc_box_release (state);
+}
+
 static void
 riv_window_job_finished_cb (RivWindow *self,
                             RivJob    *job,
                             RivClient *client)
 {
   RivJobStatus status = riv_job_get_status (job);
+  RivBurstState *state = g_object_get_qdata (G_OBJECT (job), _riv_window_burst_quark ());
+
+  if (state != NULL)
+    _riv_window_burst_job_finished (self, state, job);
+  else
+    {
+      RivNotice *notice =
+        riv_notice_for_job (riv_job_get_number (job), riv_job_get_endpoint (job), status,
+                            riv_job_get_error (job), riv_job_get_total_time (job), FALSE,
+                            g_settings_get_boolean (self->settings, "notifications"),
+                            riv_window_is_active (self));
+
+      if (notice != NULL)
+        riv_window_send_notice (self, notice);
+    }
 
   if (status == RIV_JOB_STATUS_FAILED)
     {
@@ -624,6 +719,15 @@ riv_window_remember_url (RivWindow  *self,
 
   g_settings_set_strv (self->settings, "recent-urls", (const char * const *) urls);
   g_settings_set_string (self->settings, "last-server-url", url);
+  riv_connect_popover_set_recent (self->connect_popover, (const char * const *) urls);
+}
+
+static void
+riv_window_recent_changed_cb (RivWindow *self)
+{
+  g_auto(GStrv) urls = g_settings_get_strv (self->settings, "recent-urls");
+
+  /* Also when the preferences cleared them. */
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) urls);
 }
 
@@ -1034,6 +1138,8 @@ riv_window_finalize (GObject *object)
   RivWindow *self = (RivWindow *) object;
 
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->burst_state, g_rc_box_release);
+  g_clear_pointer (&self->last_notice, riv_notice_free);
   g_clear_pointer (&self->startup, riv_window_startup_free);
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
@@ -1093,6 +1199,7 @@ riv_window_init (RivWindow *self)
   self->cancellable = g_cancellable_new ();
   self->settings = g_settings_new (APP_ID);
   self->follow_newest = TRUE;
+  self->active_override = -1;
 
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
@@ -1107,8 +1214,12 @@ riv_window_init (RivWindow *self)
                    gtk_spin_button_get_adjustment (self->burst_rate), "value",
                    G_SETTINGS_BIND_DEFAULT);
 
+  /* Connected before the key is read, so every change is signalled. */
+  g_signal_connect_object (self->settings, "changed::recent-urls",
+                           G_CALLBACK (riv_window_recent_changed_cb), self, G_CONNECT_SWAPPED);
   recent = g_settings_get_strv (self->settings, "recent-urls");
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) recent);
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
   last_url = g_settings_get_string (self->settings, "last-server-url");
   riv_connect_popover_set_url (self->connect_popover, last_url);
   g_signal_connect_object (self->connect_popover, "connect",
@@ -1131,6 +1242,10 @@ riv_window_init (RivWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->job_panel, "notify::selected-job",
                            G_CALLBACK (riv_window_selected_job_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->output_view, "notify::has-image",
+                           G_CALLBACK (_riv_window_update_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->output_view, "notify::has-text",
+                           G_CALLBACK (_riv_window_update_actions), self, G_CONNECT_SWAPPED);
 
   self->client_signals = g_signal_group_new (RIV_TYPE_CLIENT);
   g_signal_group_connect_object (self->client_signals, "notify::stream-state",
@@ -1258,4 +1373,26 @@ riv_window_get_connect_popover (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
   return self->connect_popover;
+}
+
+guint
+riv_window_get_n_notices (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), 0);
+  return self->n_notices;
+}
+
+const RivNotice *
+riv_window_get_last_notice (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+  return self->last_notice;
+}
+
+void
+riv_window_set_active_override (RivWindow *self,
+                                int        active)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+  self->active_override = active < 0 ? -1 : active != 0;
 }

@@ -11,6 +11,7 @@
 #include "riv-embedded-server.h"
 #include "riv-form.h"
 #include "riv-job-panel.h"
+#include "riv-notification.h"
 #include "riv-output-view.h"
 
 G_BEGIN_DECLS
@@ -60,5 +61,13 @@ RivForm           *riv_window_get_form             (RivWindow         *self);
 RivOutputView     *riv_window_get_output_view      (RivWindow         *self);
 RivJobPanel       *riv_window_get_job_panel        (RivWindow         *self);
 RivConnectPopover *riv_window_get_connect_popover  (RivWindow         *self);
+
+/* For tests: the desktop notifications this window sent (or, without an
+ * application, would have sent), and whether it counts as active (-1: ask
+ * GTK, 0: in the background, 1: in front). */
+guint              riv_window_get_n_notices        (RivWindow         *self);
+const RivNotice   *riv_window_get_last_notice      (RivWindow         *self);
+void               riv_window_set_active_override  (RivWindow         *self,
+                                                    int                active);
 
 G_END_DECLS

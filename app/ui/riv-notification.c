@@ -1,0 +1,188 @@
+/* riv-notification.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-format.h"
+#include "riv-notification.h"
+
+void
+riv_burst_tally_add (RivBurstTally *tally,
+                     RivJobStatus   status)
+{
+  g_return_if_fail (tally != NULL);
+
+  switch (status)
+    {
+    case RIV_JOB_STATUS_COMPLETED:
+      tally->n_done++;
+      break;
+    case RIV_JOB_STATUS_FAILED:
+      tally->n_failed++;
+      break;
+    case RIV_JOB_STATUS_CANCELLED:
+      tally->n_cancelled++;
+      break;
+    case RIV_JOB_STATUS_LOST:
+      tally->n_lost++;
+      break;
+    case RIV_JOB_STATUS_PENDING:
+    case RIV_JOB_STATUS_JOINING:
+    case RIV_JOB_STATUS_QUEUED:
+    case RIV_JOB_STATUS_RUNNING:
+    case RIV_JOB_STATUS_STREAMING:
+    default:
+      g_return_if_reached ();
+    }
+}
+
+guint
+riv_burst_tally_finished (const RivBurstTally *tally)
+{
+  g_return_val_if_fail (tally != NULL, 0);
+
+  return tally->n_done + tally->n_failed + tally->n_cancelled + tally->n_lost;
+}
+
+void
+riv_notice_free (RivNotice *notice)
+{
+  if (notice == NULL)
+    return;
+
+  g_free (notice->id);
+  g_free (notice->title);
+  g_free (notice->body);
+  g_free (notice);
+}
+
+GNotification *
+riv_notice_to_notification (const RivNotice *notice)
+{
+  GNotification *notification;
+
+  g_return_val_if_fail (notice != NULL, NULL);
+
+  notification = g_notification_new (notice->title);
+  if (notice->body != NULL)
+    g_notification_set_body (notification, notice->body);
+  /* Clicking it activates the application, which raises the window. */
+  return notification;
+}
+
+static RivNotice *
+riv_notice_new (const char *id,
+                char       *title,
+                char       *body)
+{
+  RivNotice *notice = g_new0 (RivNotice, 1);
+
+  notice->id = g_strdup (id);
+  notice->title = title;
+  notice->body = body;
+  return notice;
+}
+
+static void
+append_part (GString    *text,
+             const char *part)
+{
+  if (text->len > 0)
+    /* Translators: separates the parts of "498 done, 2 failed" */
+    g_string_append (text, _(", "));
+  g_string_append (text, part);
+}
+
+RivNotice *
+riv_notice_for_burst (const RivBurstTally *tally,
+                      gboolean             burst_running,
+                      gboolean             enabled,
+                      gboolean             window_active)
+{
+  GString *body;
+  char *title;
+  char *part;
+
+  g_return_val_if_fail (tally != NULL, NULL);
+
+  if (!enabled || window_active || burst_running || tally->n_submitted == 0 ||
+      riv_burst_tally_finished (tally) < tally->n_submitted)
+    return NULL;
+
+  title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Burst of %u job finished",
+                                        "Burst of %u jobs finished", tally->n_submitted),
+                           tally->n_submitted);
+
+  body = g_string_new (NULL);
+  part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", tally->n_done),
+                          tally->n_done);
+  append_part (body, part);
+  g_free (part);
+  if (tally->n_failed > 0)
+    {
+      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed",
+                                           tally->n_failed), tally->n_failed);
+      append_part (body, part);
+      g_free (part);
+    }
+  if (tally->n_cancelled > 0)
+    {
+      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled",
+                                           tally->n_cancelled), tally->n_cancelled);
+      append_part (body, part);
+      g_free (part);
+    }
+  if (tally->n_lost > 0)
+    {
+      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost",
+                                           tally->n_lost), tally->n_lost);
+      append_part (body, part);
+      g_free (part);
+    }
+
+  return riv_notice_new ("burst-finished", title, g_string_free (body, FALSE));
+}
+
+RivNotice *
+riv_notice_for_job (guint         number,
+                    const char   *endpoint,
+                    RivJobStatus  status,
+                    const char   *error,
+                    double        seconds,
+                    gboolean      in_burst,
+                    gboolean      enabled,
+                    gboolean      window_active)
+{
+  g_autofree char *duration = NULL;
+  char *title;
+  char *body;
+
+  if (!enabled || window_active || in_burst || !RIV_JOB_STATUS_IS_TERMINAL (status) ||
+      status == RIV_JOB_STATUS_CANCELLED || !(seconds > RIV_NOTICE_LONG_JOB_SECONDS))
+    return NULL;
+
+  duration = riv_format_duration (seconds);
+  if (endpoint == NULL)
+    endpoint = "";
+
+  if (status == RIV_JOB_STATUS_COMPLETED)
+    {
+      title = g_strdup_printf (_("Job #%u finished"), number);
+      /* Translators: "/fake_diffusion completed in 12.3 s" */
+      body = g_strdup_printf (_("%s completed in %s"), endpoint, duration);
+    }
+  else
+    {
+      title = g_strdup_printf (_("Job #%u failed"), number);
+      if (error != NULL && *error != '\0')
+        /* Translators: "/fake_diffusion: <the server's error message>" */
+        body = g_strdup_printf (_("%s: %s"), endpoint, error);
+      else
+        body = g_strdup_printf (_("%s failed after %s"), endpoint, duration);
+    }
+
+  return riv_notice_new ("job-finished", title, body);
+}

@@ -1,0 +1,66 @@
+/* riv-notification.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Desktop notifications for work that finished while Rivulet was in the
+ * background: one summary per burst (never one per job), and one for a
+ * single job that ran longer than RIV_NOTICE_LONG_JOB_SECONDS. The decision
+ * and the wording are pure functions, so tests need no notification daemon.
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "riv-job.h"
+
+G_BEGIN_DECLS
+
+#define RIV_NOTICE_LONG_JOB_SECONDS 10.0
+
+/* What became of the jobs of one burst. */
+typedef struct
+{
+  guint n_submitted;
+  guint n_done;
+  guint n_failed;
+  guint n_cancelled;
+  guint n_lost;
+} RivBurstTally;
+
+void      riv_burst_tally_add       (RivBurstTally       *tally,
+                                     RivJobStatus         status);
+guint     riv_burst_tally_finished  (const RivBurstTally *tally);
+
+typedef struct
+{
+  char *id;      /* replaces an earlier notification with the same id */
+  char *title;
+  char *body;
+} RivNotice;
+
+void           riv_notice_free            (RivNotice           *notice);
+GNotification *riv_notice_to_notification (const RivNotice     *notice);
+
+/* NULL unless a notification is wanted: notifications enabled, the window
+ * not active, and a burst whose submitted jobs have all finished (at least
+ * one job; burst_running says whether it still submits). */
+RivNotice     *riv_notice_for_burst       (const RivBurstTally *tally,
+                                           gboolean             burst_running,
+                                           gboolean             enabled,
+                                           gboolean             window_active);
+/* NULL unless wanted for a single job (number, endpoint, final status and
+ * error, seconds from submission to the end): enabled, window not active,
+ * the job not part of a burst, not cancelled, and it took more than
+ * RIV_NOTICE_LONG_JOB_SECONDS. */
+RivNotice     *riv_notice_for_job         (guint                number,
+                                           const char          *endpoint,
+                                           RivJobStatus         status,
+                                           const char          *error,
+                                           double               seconds,
+                                           gboolean             in_burst,
+                                           gboolean             enabled,
+                                           gboolean             window_active);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivNotice, riv_notice_free)
+
+G_END_DECLS

@@ -1,0 +1,192 @@
+/* riv-preferences-window.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-preferences-window.h"
+
+struct _RivPreferencesWindow
+{
+  AdwPreferencesWindow  parent_instance;
+
+  /* Template widgets */
+  GtkSwitch            *embedded_switch;
+  AdwEntryRow          *last_server_row;
+  AdwPreferencesGroup  *recent_group;
+  GtkListBox           *recent_list;
+  GtkSpinButton        *burst_count;
+  GtkSpinButton        *burst_rate;
+  GtkSwitch            *notifications_switch;
+
+  /* Owned references */
+  GSettings            *settings;
+
+  guint                 n_recent;
+};
+
+G_DEFINE_FINAL_TYPE (RivPreferencesWindow, riv_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+
+static void
+riv_preferences_window_update_recent (RivPreferencesWindow *self)
+{
+  g_auto(GStrv) urls = g_settings_get_strv (self->settings, "recent-urls");
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
+    gtk_list_box_remove (self->recent_list, child);
+
+  self->n_recent = g_strv_length (urls);
+  for (guint i = 0; urls[i] != NULL; i++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), urls[i]);
+      /* A URL is not markup. */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      gtk_list_box_append (self->recent_list, row);
+    }
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "preferences.clear-recent-servers",
+                                 self->n_recent > 0);
+}
+
+static void
+riv_preferences_window_settings_changed_cb (RivPreferencesWindow *self,
+                                            const char           *key,
+                                            GSettings            *settings)
+{
+  if (g_strcmp0 (key, "recent-urls") == 0)
+    riv_preferences_window_update_recent (self);
+  else if (g_strcmp0 (key, "last-server-url") == 0)
+    {
+      g_autofree char *url = g_settings_get_string (settings, "last-server-url");
+
+      if (g_strcmp0 (gtk_editable_get_text (GTK_EDITABLE (self->last_server_row)), url) != 0)
+        gtk_editable_set_text (GTK_EDITABLE (self->last_server_row), url);
+    }
+}
+
+static void
+riv_preferences_window_last_server_apply_cb (RivPreferencesWindow *self)
+{
+  g_autofree char *url =
+    g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->last_server_row))));
+
+  g_settings_set_string (self->settings, "last-server-url", url);
+}
+
+static GtkWidget *
+recent_placeholder_new (void)
+{
+  GtkWidget *label = gtk_label_new (_("No recent servers"));
+
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_set_margin_top (label, 12);
+  gtk_widget_set_margin_bottom (label, 12);
+  return label;
+}
+
+static void
+riv_preferences_window_clear_recent_action (GtkWidget  *widget,
+                                            const char *action_name,
+                                            GVariant   *param)
+{
+  RivPreferencesWindow *self = RIV_PREFERENCES_WINDOW (widget);
+
+  g_settings_set_strv (self->settings, "recent-urls", NULL);
+  adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self),
+                                    adw_toast_new (_("Recent servers cleared")));
+}
+
+static void
+riv_preferences_window_dispose (GObject *object)
+{
+  RivPreferencesWindow *self = (RivPreferencesWindow *) object;
+
+  gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_PREFERENCES_WINDOW);
+  g_clear_object (&self->settings);
+
+  G_OBJECT_CLASS (riv_preferences_window_parent_class)->dispose (object);
+}
+
+static void
+riv_preferences_window_class_init (RivPreferencesWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = riv_preferences_window_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RIV_RESOURCE_PATH "/ui/riv-preferences-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, embedded_switch);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, last_server_row);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, recent_group);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, recent_list);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, burst_count);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, burst_rate);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, notifications_switch);
+  gtk_widget_class_bind_template_callback (widget_class,
+                                           riv_preferences_window_last_server_apply_cb);
+
+  gtk_widget_class_install_action (widget_class, "preferences.clear-recent-servers", NULL,
+                                   riv_preferences_window_clear_recent_action);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                       "window.close", NULL);
+}
+
+static void
+riv_preferences_window_init (RivPreferencesWindow *self)
+{
+  g_autofree char *last_url = NULL;
+
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->settings = g_settings_new (APP_ID);
+
+  g_settings_bind (self->settings, "start-embedded-server", self->embedded_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  /* The last server is used at launch only when the embedded one does not start. */
+  g_settings_bind (self->settings, "start-embedded-server", self->last_server_row, "sensitive",
+                   G_SETTINGS_BIND_GET | G_SETTINGS_BIND_INVERT_BOOLEAN);
+  g_settings_bind (self->settings, "burst-count",
+                   gtk_spin_button_get_adjustment (self->burst_count), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "burst-rate",
+                   gtk_spin_button_get_adjustment (self->burst_rate), "value",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "notifications", self->notifications_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+
+  /* Connected before the keys are read, so that changes made elsewhere (a
+   * window connecting to a new server) are always signalled. */
+  g_signal_connect_object (self->settings, "changed",
+                           G_CALLBACK (riv_preferences_window_settings_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  last_url = g_settings_get_string (self->settings, "last-server-url");
+  gtk_editable_set_text (GTK_EDITABLE (self->last_server_row), last_url);
+
+  gtk_list_box_set_placeholder (self->recent_list, recent_placeholder_new ());
+  riv_preferences_window_update_recent (self);
+}
+
+GtkWidget *
+riv_preferences_window_new (GtkWindow *parent)
+{
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+
+  return g_object_new (RIV_TYPE_PREFERENCES_WINDOW,
+                       "transient-for", parent,
+                       "modal", parent != NULL,
+                       NULL);
+}
+
+guint
+riv_preferences_window_get_n_recent (RivPreferencesWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_PREFERENCES_WINDOW (self), 0);
+  return self->n_recent;
+}

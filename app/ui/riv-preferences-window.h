@@ -1,0 +1,24 @@
+/* riv-preferences-window.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The preferences: what starts at launch, recent servers (and clearing
+ * them), burst defaults and notifications — all bound to GSettings, so
+ * every open window follows a change at once.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+#define RIV_TYPE_PREFERENCES_WINDOW (riv_preferences_window_get_type ())
+G_DECLARE_FINAL_TYPE (RivPreferencesWindow, riv_preferences_window, RIV, PREFERENCES_WINDOW,
+                      AdwPreferencesWindow)
+
+/* parent is nullable. */
+GtkWidget *riv_preferences_window_new            (GtkWindow            *parent);
+/* For tests: the rows showing recent servers. */
+guint      riv_preferences_window_get_n_recent   (RivPreferencesWindow *self);
+
+G_END_DECLS
