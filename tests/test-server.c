@@ -1018,28 +1018,25 @@ burst_replied (gpointer data)
   return burst->replies == burst->ids->len;
 }
 
-static void
-test_batch_burst (Fixture       *f,
-                  gconstpointer  data)
+/* Sends n joins at once ("%u" in body_format becomes the index) and waits
+ * for every reply; returns the event ids in submission order. */
+static GPtrArray *
+join_burst (Fixture    *f,
+            guint       n,
+            const char *body_format)
 {
-  const guint n = 200;
   Burst burst = { f, g_ptr_array_new_full (n, g_free), 0, 0, NULL };
-  g_autoptr(GHashTable) batches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
-                                                         (GDestroyNotify) g_hash_table_unref);
-  g_autoptr(GPtrArray) all = g_ptr_array_new ();
-  gint64 max_size = 0;
-  guint opened = 0;
 
-  /* One slot: the first event runs alone, the rest queue up into batches. */
-  start (f, "concurrency", 1, "close-linger", 0.2, NULL);
   g_ptr_array_set_size (burst.ids, n);
-
   for (guint i = 0; i < n; i++)
     {
       BurstJoin *bj = g_new0 (BurstJoin, 1);
-      g_autofree char *body = g_strdup_printf ("{\"data\":[\"item-%u\",0.05],\"fn_index\":2,"
-                                               "\"session_hash\":\"burst\"}", i);
-      g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+      g_autoptr(GString) body = g_string_new (body_format);
+      char index[16];
+
+      g_snprintf (index, sizeof index, "%u", i);
+      g_string_replace (body, "%u", index, 0);
+      g_autoptr(GBytes) bytes = g_bytes_new (body->str, body->len);
 
       bj->burst = &burst;
       bj->index = i;
@@ -1049,6 +1046,24 @@ test_batch_burst (Fixture       *f,
     }
   g_assert_true (riv_test_wait_until (burst_replied, &burst, WAIT_S));
   g_assert_cmpuint (burst.failures, ==, 0);
+  return burst.ids;
+}
+
+static void
+test_batch_burst (Fixture       *f,
+                  gconstpointer  data)
+{
+  const guint n = 200;
+  g_autoptr(GPtrArray) ids = NULL;
+  g_autoptr(GHashTable) batches = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free,
+                                                         (GDestroyNotify) g_hash_table_unref);
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+  gint64 max_size = 0;
+  guint opened = 0;
+
+  /* One slot: the first event runs alone, the rest queue up into batches. */
+  start (f, "concurrency", 1, "close-linger", 0.2, NULL);
+  ids = join_burst (f, n, "{\"data\":[\"item-%u\",0.05],\"fn_index\":2,\"session_hash\":\"burst\"}");
 
   /* Read like a correct client: reopen after close_stream while anything is
    * still incomplete. */
@@ -1070,7 +1085,7 @@ test_batch_burst (Fixture       *f,
 
   for (guint i = 0; i < n; i++)
     {
-      const char *id = g_ptr_array_index (burst.ids, i);
+      const char *id = g_ptr_array_index (ids, i);
       g_autofree char *text = g_strdup_printf ("item-%u", i);
       JsonNode *done = completion_of (all, id);
       JsonObject *obj = json_node_get_object (done);
@@ -1139,8 +1154,6 @@ test_batch_burst (Fixture       *f,
   g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
   g_test_message ("%u batches for %u events, largest %" G_GINT64_FORMAT ", %u stream(s)",
                   f->n_batches, n, max_size, opened);
-
-  g_ptr_array_unref (burst.ids);
 }
 
 static void
@@ -1537,7 +1550,7 @@ test_interleave (Fixture       *f,
 {
   const guint n = 8;
   g_autofree char *single_id = NULL;
-  g_autoptr(GPtrArray) ids = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) ids = NULL;
   g_autoptr(GHashTable) first = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(GHashTable) last = g_hash_table_new (g_str_hash, g_str_equal);
   gint64 t0, single, together;
@@ -1553,8 +1566,7 @@ test_interleave (Fixture       *f,
   single = g_get_monotonic_time () - t0;
 
   t0 = g_get_monotonic_time ();
-  for (guint i = 0; i < n; i++)
-    g_ptr_array_add (ids, join (f, 0, "[5, 0.1]", "many"));
+  ids = join_burst (f, n, "{\"data\":[5,0.1],\"fn_index\":0,\"session_hash\":\"many\"}");
   sse = sse_open (f, "many");
   sse_wait_eof (sse);
   together = g_get_monotonic_time () - t0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
+#include <glib/gstdio.h>
 
 #include "riv-demo.h"
 #include "riv-queue.h"
@@ -953,11 +954,17 @@ run_fake_diffusion (RivRun *run)
         }
       g_string_append_c (data, ']');
 
+      if (!riv_run_progress (run, i, steps, "steps"))
+        {
+          g_unlink (path);
+          g_string_free (data, TRUE);
+          return;
+        }
+
+      /* The yield takes the file list, whatever it returns. */
       files = g_new0 (char *, 2);
       files[0] = g_steal_pointer (&path);
-
-      if (!riv_run_progress (run, i, steps, "steps") ||
-          !riv_run_yield (run, data->str, data->len, files))
+      if (!riv_run_yield (run, data->str, data->len, files))
         {
           g_string_free (data, TRUE);
           return;
