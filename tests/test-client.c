@@ -19,6 +19,14 @@
 
 #define HANG_GUARD 60.0
 
+/* Sanitizer builds (with the slow, exact unwinding the asan setup asks for)
+ * allocate about thirty times slower: the big bursts are scaled down there. */
+#if defined(__SANITIZE_ADDRESS__)
+# define RIV_SANITIZED 1
+#else
+# define RIV_SANITIZED 0
+#endif
+
 typedef struct
 {
   RivServer *server;
@@ -504,7 +512,7 @@ test_batch_burst (Fixture       *fx,
                   gconstpointer  data)
 {
   const guint n_jobs = 1000;
-  const guint n_rounds = 5;
+  const guint n_rounds = RIV_SANITIZED ? 1 : 5;
   FinishCount count = { 0 };
 
   g_signal_connect (fx->client, "job-finished", G_CALLBACK (job_finished_cb), &count);
@@ -721,6 +729,13 @@ test_memory_per_job (Fixture       *fx,
   size_t before, after;
   double per_job;
 
+  /* mallinfo2() means nothing when a sanitizer replaces malloc. */
+  if (RIV_SANITIZED)
+    {
+      g_test_skip ("malloc statistics unavailable (sanitizer build)");
+      return;
+    }
+
   /* Warm up pools, connections and the server's per-session state. */
   for (guint i = 0; i < n_jobs; i++)
     g_ptr_array_add (jobs, submit (fx, "batch_echo", "[\"warm\", 0]"));
@@ -753,11 +768,7 @@ test_memory_per_job (Fixture       *fx,
   g_assert_cmpuint (g_list_model_get_n_items (riv_client_get_jobs (fx->client)),
                     ==, n_rounds * n_jobs);
 
-  if (before == 0 && after == 0)
-    {
-      g_test_skip ("malloc statistics unavailable (sanitizer build)");
-      return;
-    }
+  g_assert_cmpuint (after, >, 0);
   /* The goal is 4 KiB excluding outputs; today it is well under 1 KiB including them. */
   g_assert_cmpfloat (per_job, <=, 2048);
 }

@@ -16,7 +16,7 @@
 #include "riv-client-private.h"
 #include "riv-test-util.h"
 
-#define HANG_GUARD 10.0
+#define HANG_GUARD 60.0   /* only stops a hang; generous for sanitizer builds */
 
 /* Fake server ---------------------------------------------------------------------------- */
 
@@ -1176,17 +1176,17 @@ test_liveness_heartbeats (Fixture       *fx,
   g_autoptr(RivJob) a = NULL;
   Beats beats;
 
-  riv_client_set_liveness_timeout (fx->client, 0.4);
+  riv_client_set_liveness_timeout (fx->client, 0.6);
   fx->fake->join_mode = JOIN_REPLY_ONLY;
   a = submit (fx, "/echo", "a");
   wait_joined (a);
   wait_stream (fx->fake);
 
   beats.session = fake_the_session (fx->fake);
-  beats.n_left = 15;
-  beats.id = g_timeout_add (80, beat_cb, &beats);
+  beats.n_left = 36;
+  beats.id = g_timeout_add (50, beat_cb, &beats);
 
-  /* About 1.2 s of heartbeats: three times the liveness timeout. */
+  /* About 1.8 s of heartbeats: three times the liveness timeout. */
   while (beats.n_left > 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_false (riv_job_is_finished (a));
@@ -1207,8 +1207,8 @@ test_unknown_id_flood (Fixture       *fx,
   g_autoptr(RivJob) a = NULL;
   g_autoptr(RivJob) b = NULL;
   FakeSession *session;
-  const guint n_ids = 6000;
-  const guint per_id = 5;
+  const guint n_ids = RIV_CLIENT_EARLY_MAX_IDS + 500;
+  const guint per_id = 2;
 
   fx->fake->join_mode = JOIN_REPLY_ONLY;
   a = submit (fx, "/echo", "a");
@@ -1227,7 +1227,7 @@ test_unknown_id_flood (Fixture       *fx,
   g_assert_cmpstr (riv_job_get_output_text (a), ==, "survived");
   g_assert_cmpuint (_riv_client_get_n_early (fx->client), <=, RIV_CLIENT_EARLY_MAX_MESSAGES);
   g_assert_cmpuint (_riv_client_get_early_bytes (fx->client), <=, RIV_CLIENT_EARLY_MAX_BYTES);
-  /* 30,000 messages for 6,000 ids exceed the id bound: some were dropped. */
+  /* More ids than the id bound: some were dropped. */
   g_assert_cmpuint (_riv_client_get_n_early_dropped (fx->client), >, 0);
   g_assert_cmpuint (_riv_client_get_n_early (fx->client) +
                     _riv_client_get_n_early_dropped (fx->client), ==, n_ids * per_id);
