@@ -62,6 +62,8 @@ struct _FakeServer
   char        *join_body;
   guint        n_joins;
   guint        n_gets;
+  char        *last_authorization;   /* of the last join */
+  char        *last_gradio_user;
   guint        next_event;
   gboolean     cancel_sends_completion;   /* answer /cancel with Gradio's output:{} */
 };
@@ -300,6 +302,14 @@ handle_join (SoupServer        *server,
 
   g_assert_nonnull (object);
   fake->n_joins++;
+  {
+    SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+    g_free (fake->last_authorization);
+    fake->last_authorization = g_strdup (soup_message_headers_get_one (headers, "Authorization"));
+    g_free (fake->last_gradio_user);
+    fake->last_gradio_user = g_strdup (soup_message_headers_get_one (headers, "x-gradio-user"));
+  }
 
   if (fake->join_mode == JOIN_STATUS)
     {
@@ -485,6 +495,8 @@ fake_server_free (FakeServer *fake)
   g_clear_pointer (&fake->held, g_ptr_array_unref);
   g_clear_pointer (&fake->cancels, g_ptr_array_unref);
   g_free (fake->join_body);
+  g_free (fake->last_authorization);
+  g_free (fake->last_gradio_user);
   g_free (fake->url);
   g_free (fake);
 }
@@ -1421,6 +1433,126 @@ test_close_cancels (Fixture       *fx,
   g_assert_null (riv_client_submit (fx->client, "/echo", NULL, NULL));
 }
 
+/* A bad diff fails its own job with a clear error, not the stream: the
+ * other job on it completes. Error completions read the server's text. */
+static void
+test_job_errors (Fixture       *fx,
+                 gconstpointer  data)
+{
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(RivJob) b = NULL;
+  g_autoptr(RivJob) c = NULL;
+  g_autoptr(RivJob) d = NULL;
+  FakeSession *session;
+
+  fx->fake->join_mode = JOIN_REPLY_ONLY;
+  a = submit (fx, "/echo", "a");
+  b = submit (fx, "/echo", "b");
+  c = submit (fx, "/echo", "c");
+  d = submit (fx, "/echo", "d");
+  wait_joined (a);
+  wait_joined (b);
+  wait_joined (c);
+  wait_joined (d);
+  wait_stream (fx->fake);
+  session = fake_the_session (fx->fake);
+
+  /* a: "append" addressed inside a string. */
+  fake_pushf (session, "{\"msg\":\"process_generating\",\"event_id\":\"%s\",\"success\":true,"
+              "\"output\":{\"data\":[\"x\"],\"is_generating\":true}}", riv_job_get_event_id (a));
+  fake_pushf (session, "{\"msg\":\"process_generating\",\"event_id\":\"%s\",\"success\":true,"
+              "\"output\":{\"data\":[[[\"append\",[0],\"y\"]]],\"is_generating\":true}}",
+              riv_job_get_event_id (a));
+  /* b: a generator that raised. */
+  fake_pushf (session, "{\"msg\":\"process_generating\",\"event_id\":\"%s\",\"success\":false,"
+              "\"output\":{\"error\":\"boom\",\"title\":\"Error\"}}", riv_job_get_event_id (b));
+  /* c: failure without an "error" key (what JS 2.7.0 swallows). */
+  fake_pushf (session, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":false,"
+              "\"output\":{},\"title\":\"ValueError\"}", riv_job_get_event_id (c));
+  /* d: unaffected. */
+  fake_pushf (session, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":true,"
+              "\"output\":{\"data\":[\"fine\"]}}", riv_job_get_event_id (d));
+
+  wait_finished (a);
+  wait_finished (b);
+  wait_finished (c);
+  wait_finished (d);
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_true (g_str_has_prefix (riv_job_get_error (a),
+                                   "Could not apply the server's update: output 0: "));
+  g_assert_cmpstr (riv_job_get_output_text (a), ==, "x");
+  g_assert_cmpint (riv_job_get_status (b), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (b), ==, "boom");
+  g_assert_cmpint (riv_job_get_status (c), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (c), ==, "The server reported an error (ValueError)");
+  g_assert_cmpint (riv_job_get_status (d), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_output_text (d), ==, "fine");
+  g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_CONNECTED);
+  g_assert_cmpuint (fx->stream_errors->len, ==, 0);
+}
+
+static void
+test_headers (Fixture       *fx,
+              gconstpointer  data)
+{
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(RivJob) b = NULL;
+
+  a = submit (fx, "/echo", "a");
+  wait_finished (a);
+  g_assert_null (fx->fake->last_authorization);
+  g_assert_cmpstr (fx->fake->last_gradio_user, ==, "api");
+
+  riv_client_set_token (fx->client, "hf_secret");
+  b = submit (fx, "/echo", "b");
+  wait_finished (b);
+  g_assert_cmpstr (fx->fake->last_authorization, ==, "Bearer hf_secret");
+}
+
+static gboolean
+state_is (gpointer data)
+{
+  gpointer *args = data;
+
+  return (int) riv_client_get_stream_state (args[0]) == GPOINTER_TO_INT (args[1]);
+}
+
+static void
+wait_state (RivClient      *client,
+            RivStreamState  state)
+{
+  gpointer args[2] = { client, GINT_TO_POINTER (state) };
+
+  g_assert_true (riv_test_wait_until (state_is, args, HANG_GUARD));
+}
+
+/* The stream-state property follows the stream for the UI. */
+static void
+test_stream_state (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
+  FakeSession *session;
+
+  g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_IDLE);
+  fx->fake->join_mode = JOIN_REPLY_ONLY;
+  a = submit (fx, "/echo", "a");
+  wait_joined (a);
+  wait_state (fx->client, RIV_STREAM_STATE_CONNECTED);
+  wait_stream (fx->fake);
+  session = fake_the_session (fx->fake);
+
+  fake_pushf (session, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":true,"
+              "\"output\":{\"data\":[\"A\"]}}", riv_job_get_event_id (a));
+  fake_end_stream (session, TRUE);
+  wait_finished (a);
+  /* Nothing in flight after close_stream: no new GET, the stream is idle. */
+  wait_state (fx->client, RIV_STREAM_STATE_IDLE);
+  g_assert_cmpuint (fx->fake->n_gets, ==, 1);
+  g_assert_cmpuint (_riv_client_get_n_streams (fx->client), ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1450,6 +1582,9 @@ main (int   argc,
   ADD ("join-timeout", test_join_timeout);
   ADD ("reconnect-gives-up", test_reconnect_gives_up);
   ADD ("close-cancels", test_close_cancels);
+  ADD ("job-errors", test_job_errors);
+  ADD ("headers", test_headers);
+  ADD ("stream-state", test_stream_state);
 
 #undef ADD
 

@@ -1034,7 +1034,9 @@ apply_message (RivClient  *self,
       break;
 
     case RIV_MESSAGE_PROCESS_COMPLETED:
-      if (msg->cancelled)
+      /* Gradio answers /cancel with success and output {}; a failure with an
+       * empty output is still a failure. */
+      if (msg->cancelled && msg->success)
         final = RIV_JOB_STATUS_CANCELLED;
       else if (msg->success)
         {
