@@ -33,20 +33,21 @@ static void
 riv_preferences_window_update_recent (RivPreferencesWindow *self)
 {
   g_auto(GStrv) urls = g_settings_get_strv (self->settings, "recent-urls");
-  GtkWidget *child;
+  GtkListBoxRow *row;
 
-  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->recent_list))) != NULL)
-    gtk_list_box_remove (self->recent_list, child);
+  /* Rows only: the placeholder is a child of the list too. */
+  while ((row = gtk_list_box_get_row_at_index (self->recent_list, 0)) != NULL)
+    gtk_list_box_remove (self->recent_list, GTK_WIDGET (row));
 
   self->n_recent = g_strv_length (urls);
   for (guint i = 0; urls[i] != NULL; i++)
     {
-      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *url_row = adw_action_row_new ();
 
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), urls[i]);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (url_row), urls[i]);
       /* A URL is not markup. */
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      gtk_list_box_append (self->recent_list, row);
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (url_row), FALSE);
+      gtk_list_box_append (self->recent_list, url_row);
     }
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "preferences.clear-recent-servers",
@@ -187,6 +188,11 @@ riv_preferences_window_new (GtkWindow *parent)
 guint
 riv_preferences_window_get_n_recent (RivPreferencesWindow *self)
 {
+  guint n = 0;
+
   g_return_val_if_fail (RIV_IS_PREFERENCES_WINDOW (self), 0);
-  return self->n_recent;
+
+  while (gtk_list_box_get_row_at_index (self->recent_list, (int) n) != NULL)
+    n++;
+  return n;
 }

@@ -113,9 +113,11 @@ riv_window_burst_failed_cb (RivWindow    *self,
                             const GError *error,
                             RivBurst     *burst)
 {
+  guint n = riv_burst_get_n_submitted (burst);
   g_autofree char *text =
-    g_strdup_printf (_("The burst stopped after %u jobs: %s"),
-                     riv_burst_get_n_submitted (burst), error->message);
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The burst stopped after %u job: %s",
+                                  "The burst stopped after %u jobs: %s", n),
+                     n, error->message);
 
   _riv_window_report (self, RIV_REPORT_SUBMIT, text);
 }

@@ -300,6 +300,7 @@ test_preferences (void)
   GtkWidget *clear_button;
   GtkSwitch *notifications = NULL;
   AdwEntryRow *last_row = NULL;
+  GtkWidget *placeholder = NULL;
 
   g_settings_set_strv (settings, "recent-urls", urls);
   g_settings_set_boolean (settings, "notifications", TRUE);
@@ -322,6 +323,14 @@ test_preferences (void)
   }
   g_assert_cmpuint (riv_preferences_window_get_n_recent (prefs), ==, 0);
   g_assert_false (gtk_widget_is_sensitive (clear_button));
+  /* The empty list says so. */
+  collect_widgets (GTK_WIDGET (prefs), GTK_TYPE_LABEL, widgets);
+  for (guint i = 0; i < widgets->len; i++)
+    if (g_strcmp0 (gtk_label_get_text (widgets->pdata[i]), "No recent servers") == 0)
+      placeholder = widgets->pdata[i];
+  g_assert_nonnull (placeholder);
+  g_assert_true (gtk_widget_get_mapped (placeholder));
+  g_ptr_array_set_size (widgets, 0);
 
   /* A server remembered elsewhere shows up. */
   g_settings_set_strv (settings, "recent-urls", urls);
@@ -580,9 +589,11 @@ test_about_debug_info (Fixture       *fixture,
 static void
 test_app_icon_in_resources (void)
 {
-  RivApplication *app = get_registered_application ();
   g_autoptr(GBytes) svg = NULL;
   GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  /* Startup of a registered application adds the resource icons. */
+  g_assert_nonnull (get_registered_application ());
 
   svg = g_resources_lookup_data (RIV_RESOURCE_PATH "/icons/scalable/apps/" APP_ID ".svg", 0, NULL);
   g_assert_nonnull (svg);
