@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include <libsoup/soup.h>
+
 #include "riv-config.h"
 #include "riv-util.h"
 
@@ -378,7 +380,8 @@ root_is_usable (const char *root)
 
   if (root == NULL || *root == '\0')
     return FALSE;
-  if (!(uri = g_uri_parse (root, G_URI_FLAGS_NONE, NULL)))
+  if (!(uri = g_uri_parse (root, G_URI_FLAGS_NONE, NULL)) ||
+      !g_uri_is_valid (root, SOUP_HTTP_URI_FLAGS, NULL))
     return FALSE;
   scheme = g_uri_get_scheme (uri);
   return (g_ascii_strcasecmp (scheme, "http") == 0 || g_ascii_strcasecmp (scheme, "https") == 0) &&
@@ -408,6 +411,20 @@ parse_api_prefix (RivConfig   *self,
                            "Invalid api_prefix in the server config: it must be empty or start with \"/\"");
       return FALSE;
     }
+
+  /* Every request URL is root + prefix + route: a prefix that cannot be part
+   * of a valid URL path (a stray '%', say) would make every request fail. */
+  {
+    g_autofree char *probe = g_strconcat ("http://localhost", prefix, "/queue/join", NULL);
+
+    if (!g_uri_is_valid (probe, G_URI_FLAGS_ENCODED | G_URI_FLAGS_PARSE_RELAXED, NULL) ||
+        !g_uri_is_valid (probe, SOUP_HTTP_URI_FLAGS, NULL))
+      {
+        g_set_error_literal (error, RIV_CONFIG_ERROR, RIV_CONFIG_ERROR_INVALID,
+                             "Invalid api_prefix in the server config: it is not a valid URL path");
+        return FALSE;
+      }
+  }
 
   self->api_prefix = strip_trailing_slashes (prefix);
   return TRUE;
