@@ -31,8 +31,10 @@
 #include "riv-job-private.h"
 #include "riv-message.h"
 #include "riv-sse-reader.h"
+#include "riv-util.h"
 
-#define READ_SIZE (64 * 1024)   /* what RivClient reads from its stream at a time */
+#define READ_SIZE    (64 * 1024)   /* what RivClient reads from its stream at a time */
+#define SUBMIT_CHUNK 200           /* jobs per main-loop turn, as rivulet-cli load does */
 
 static const char *words[] = {
   "the", "river", "runs", "fast", "over", "smooth", "stones", "and", "sand",
@@ -607,6 +609,75 @@ measure_path (FrameSet *set)
   return result;
 }
 
+/* Stages of the path, for the breakdown: the reader alone, then + JSON parse
+ * (the client's immutable parser, via riv_json_parse), then + RivMessage. */
+typedef enum
+{
+  STAGE_READER,
+  STAGE_JSON,
+  STAGE_MESSAGE,
+} Stage;
+
+typedef struct
+{
+  Stage       stage;
+  JsonParser *parser;
+  guint64     n;
+} StageRun;
+
+static void
+stage_event_cb (const char *event_type,
+                const char *data,
+                gsize       len,
+                gpointer    user_data)
+{
+  StageRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  run->n++;
+  if (run->stage == STAGE_JSON)
+    {
+      JsonNode *root = riv_json_parse (run->parser, data, len, RIV_MESSAGE_MAX_DEPTH, &error);
+
+      if (root == NULL)
+        g_error ("stage: %s", error->message);
+      json_node_unref (root);
+    }
+  else if (run->stage == STAGE_MESSAGE)
+    {
+      RivMessage *msg = riv_message_parse (run->parser, data, len, &error);
+
+      if (msg == NULL)
+        g_error ("stage: %s", error->message);
+      riv_message_free (msg);
+    }
+}
+
+static Result
+measure_stage (FrameSet *set,
+               Stage     stage)
+{
+  g_autoptr(RivSseReader) reader = riv_sse_reader_new (RIV_SSE_DEFAULT_MAX_FRAME);
+  StageRun run = { stage, json_parser_new_immutable (), 0 };
+  Result result = { 0, 0, TRUE };
+  double start = bench_now ();
+  double cpu = bench_thread_cpu ();
+
+  for (gsize offset = 0; offset < set->blob->len; offset += READ_SIZE)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (!riv_sse_reader_feed (reader, set->blob->str + offset,
+                                MIN (READ_SIZE, set->blob->len - offset), stage_event_cb, &run, &error))
+        g_error ("stage: %s", error->message);
+    }
+  result.rate = set->frames->len / (bench_thread_cpu () - cpu);
+  result.wall_rate = set->frames->len / (bench_now () - start);
+  result.verified = run.n == set->frames->len;
+  g_object_unref (run.parser);
+  return result;
+}
+
 /* The real client against a server thread -------------------------------------------------
  *
  * The server answers /config, /info and joins (handing out the set's event
@@ -864,6 +935,8 @@ typedef struct
   GAsyncResult *result;
   guint         n_finished;
   guint         n_jobs;
+  guint         n_joined;     /* jobs that have their event id */
+  double        joined_cpu;   /* thread CPU time when the last job got its event id */
   double        end;
   double        end_cpu;
 } RealRun;
@@ -904,6 +977,20 @@ job_finished_cb (RivClient *client,
   run->end_cpu = bench_thread_cpu ();
 }
 
+static void
+job_event_id_cb (RivJob     *job,
+                 GParamSpec *pspec,
+                 gpointer    user_data)
+{
+  RealRun *run = user_data;
+
+  if (riv_job_get_event_id (job) == NULL)
+    return;
+  g_signal_handlers_disconnect_by_func (job, job_event_id_cb, user_data);
+  if (++run->n_joined == run->n_jobs)
+    run->joined_cpu = bench_thread_cpu ();
+}
+
 static Result
 measure_real (Fake     *fake,
               FrameSet *set)
@@ -912,9 +999,8 @@ measure_real (Fake     *fake,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) data = json_from_string ("[\"prompt\"]", NULL);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
-  RealRun run = { NULL, 0, set->ids->len, 0, 0 };
+  RealRun run = { NULL, 0, set->ids->len, 0, 0, 0, 0 };
   Result result = { 0, 0, TRUE };
-  double cpu;
 
   fake_set (fake, set);
 
@@ -925,20 +1011,28 @@ measure_real (Fake     *fake,
     g_error ("bench-ingest: connect: %s", error ? error->message : "timed out");
   g_clear_object (&run.result);
 
+  /* Submitted SUBMIT_CHUNK per main-loop turn, as rivulet-cli load and the
+   * app's burst do; the CPU time counted starts once every job has its event
+   * id (the server starts writing then), so the joins are not counted. */
   g_signal_connect (client, "job-finished", G_CALLBACK (job_finished_cb), &run);
-  for (guint j = 0; j < set->ids->len; j++)
+  while (jobs->len < set->ids->len)
     {
-      RivJob *job = riv_client_submit (client, "predict", data, &error);
+      guint target = MIN (set->ids->len, jobs->len + SUBMIT_CHUNK);
 
-      if (job == NULL)
-        g_error ("bench-ingest: submit: %s", error->message);
-      g_ptr_array_add (jobs, job);
+      while (jobs->len < target)
+        {
+          RivJob *job = riv_client_submit (client, "predict", data, &error);
+
+          if (job == NULL)
+            g_error ("bench-ingest: submit: %s", error->message);
+          g_signal_connect (job, "notify::event-id", G_CALLBACK (job_event_id_cb), &run);
+          g_ptr_array_add (jobs, job);
+        }
+      while (g_main_context_iteration (NULL, FALSE))
+        ;
     }
 
-  /* CPU time of this (the client's) thread from the last submit on: it covers
-   * the join replies too, so it slightly overstates the per-frame cost. */
-  cpu = bench_thread_cpu ();
-  if (!bench_wait_until (all_finished, &run, 300))
+  if (!bench_wait_until (all_finished, &run, 300) || run.n_joined < run.n_jobs)
     {
       g_printerr ("bench-ingest: real: only %u of %u jobs finished\n", run.n_finished, run.n_jobs);
       result.verified = FALSE;
@@ -951,7 +1045,7 @@ measure_real (Fake     *fake,
       start = fake->start_us / (double) G_USEC_PER_SEC;
       g_mutex_unlock (&fake->lock);
       result.wall_rate = set->frames->len / (run.end - start);
-      result.rate = set->frames->len / (run.end_cpu - cpu);
+      result.rate = set->frames->len / (run.end_cpu - run.joined_cpu);
     }
 
   /* The job → expected text mapping goes through the event id the server gave. */
@@ -1060,7 +1154,7 @@ main (int   argc,
     {
       g_autoptr(FrameSet) set = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
-      Series parse, parse_imm, path, real;
+      Series parse, parse_imm, path, real, st_reader, st_json, st_message;
       gboolean with_real;
       gboolean verified = TRUE;
 
@@ -1084,6 +1178,9 @@ main (int   argc,
       series_init (&parse_imm, "parse_immutable", reps);
       series_init (&path, "path", reps);
       series_init (&real, "real", reps);
+      series_init (&st_reader, "stage_reader", reps);
+      series_init (&st_json, "stage_json", reps);
+      series_init (&st_message, "stage_message", reps);
 
       /* Side by side: every repetition runs each measurement once, in turn. */
       for (int r = 0; r < reps; r++)
@@ -1092,6 +1189,9 @@ main (int   argc,
 
           series_add (&parse, r, measure_parse (set, FALSE));
           series_add (&parse_imm, r, measure_parse (set, TRUE));
+          series_add (&st_reader, r, measure_stage (set, STAGE_READER));
+          series_add (&st_json, r, measure_stage (set, STAGE_JSON));
+          series_add (&st_message, r, measure_stage (set, STAGE_MESSAGE));
           result = measure_path (set);
           series_add (&path, r, result);
           verified &= result.verified;
@@ -1115,6 +1215,9 @@ main (int   argc,
       series_print (out, &parse, reps);
       series_print (out, &parse_imm, reps);
       series_print (out, &path, reps);
+      series_print (out, &st_reader, reps);
+      series_print (out, &st_json, reps);
+      series_print (out, &st_message, reps);
       if (with_real)
         series_print (out, &real, reps);
       g_print ("%s}\n", out->str);
@@ -1123,6 +1226,9 @@ main (int   argc,
       series_clear (&parse_imm);
       series_clear (&path);
       series_clear (&real);
+      series_clear (&st_reader);
+      series_clear (&st_json);
+      series_clear (&st_message);
     }
 
   if (fake != NULL)

@@ -1,0 +1,243 @@
+/* bench-ui.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Issue #7 item 6: UI smoothness. Runs the real Rivulet application (the
+ * same RivApplication as app/ui/main.c) with the command line given after
+ * "--", e.g. --server URL --endpoint batch_echo --burst 5000 --data JSON
+ * --quit-after-burst, and watches its window from inside the process:
+ *
+ *  - every frame-clock tick of the window: the frame intervals (p50, p99, max),
+ *    counting the time from the start to the first frame and from the last
+ *    frame to the end as intervals too (a frozen window is not smooth);
+ *  - a G_PRIORITY_HIGH timer every 5 ms: how late it fires is time the main
+ *    loop spent elsewhere (the longest is the longest main-loop stall).
+ *
+ * The measured window runs from the moment the client has its first job to
+ * the moment the window closes (the app closes it itself with
+ * --quit-after-burst). Run it under Xvfb with GSK_RENDERER=cairo. With
+ * RIVULET_STALL_REPORT=1 the app's own stall monitor prints its report to
+ * stderr as well. Prints one JSON object on stdout. Not a test.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "bench-util.h"
+#include "riv-application.h"
+#include "riv-window.h"
+
+#define TIMER_MS 5
+
+typedef struct
+{
+  GtkWindow *window;        /* weak */
+  GArray    *intervals;     /* double ms, frame ticks inside the measured window */
+  GArray    *stalls;        /* double ms, timer lateness inside the measured window */
+  gint64     last_tick;
+  gint64     last_timer;
+  gint64     started;       /* 0 until the first job exists */
+  gint64     ended;
+  guint      timer_id;
+  guint      guard_id;
+  double     timeout_s;
+  guint      n_jobs;
+  guint      n_frames;      /* ticks inside the measured window */
+  gboolean   timed_out;
+} Watch;
+
+static Watch watch;
+
+static gboolean
+measuring (void)
+{
+  return watch.started != 0 && watch.ended == 0;
+}
+
+static gboolean
+tick_cb (GtkWidget     *widget,
+         GdkFrameClock *clock,
+         gpointer       user_data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (measuring ())
+    {
+      /* The first interval runs from the start of the measured window: a
+       * window that draws no frame at all must not look smooth. */
+      double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
+
+      g_array_append_val (watch.intervals, ms);
+      watch.n_frames++;
+    }
+  watch.last_tick = now;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+timer_cb (gpointer user_data)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (watch.started == 0 && watch.window != NULL)
+    {
+      RivClient *client = riv_window_get_client (RIV_WINDOW (watch.window));
+
+      if (client != NULL && g_list_model_get_n_items (riv_client_get_jobs (client)) > 0)
+        {
+          watch.started = now;
+          watch.last_timer = 0;
+        }
+    }
+
+  if (measuring () && watch.last_timer != 0)
+    {
+      double late = MAX (0, (now - watch.last_timer) / 1000.0 - TIMER_MS);
+
+      g_array_append_val (watch.stalls, late);
+    }
+  watch.last_timer = now;
+  return G_SOURCE_CONTINUE;
+}
+
+/* Closes the measured window; the time since the last frame counts as one
+ * more (open) frame interval. */
+static void
+end_window (void)
+{
+  gint64 now = g_get_monotonic_time ();
+
+  if (watch.ended != 0)
+    return;
+  if (watch.started != 0)
+    {
+      double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
+
+      g_array_append_val (watch.intervals, ms);
+    }
+  watch.ended = now;
+}
+
+static gboolean
+close_request_cb (GtkWindow *window,
+                  gpointer   user_data)
+{
+  end_window ();
+  if (watch.window != NULL)
+    {
+      RivClient *client = riv_window_get_client (RIV_WINDOW (watch.window));
+
+      if (client != NULL)
+        watch.n_jobs = g_list_model_get_n_items (riv_client_get_jobs (client));
+    }
+  return FALSE;
+}
+
+static gboolean
+guard_cb (gpointer user_data)
+{
+  /* A hang guard: end the run and say so, rather than wait forever. */
+  watch.guard_id = 0;
+  watch.timed_out = TRUE;
+  if (watch.window != NULL)
+    gtk_window_close (watch.window);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+window_added_cb (GtkApplication *app,
+                 GtkWindow      *window,
+                 gpointer        user_data)
+{
+  if (watch.window != NULL || !RIV_IS_WINDOW (window))
+    return;
+
+  watch.window = window;
+  g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch.window);
+  gtk_widget_add_tick_callback (GTK_WIDGET (window), tick_cb, NULL, NULL);
+  g_signal_connect (window, "close-request", G_CALLBACK (close_request_cb), NULL);
+  watch.timer_id = g_timeout_add_full (G_PRIORITY_HIGH, TIMER_MS, timer_cb, NULL, NULL);
+  watch.guard_id = g_timeout_add_seconds (MAX (1, (guint) watch.timeout_s), guard_cb, NULL);
+}
+
+static double
+max_of (GArray *values)
+{
+  double m = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    m = MAX (m, g_array_index (values, double, i));
+  return m;
+}
+
+static guint
+count_over (GArray *values,
+            double  limit)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    n += g_array_index (values, double, i) > limit;
+  return n;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(RivApplication) app = NULL;
+  g_autoptr(GPtrArray) app_argv = g_ptr_array_new ();
+  const double *intervals, *stalls;
+  double seconds;
+  int status;
+  int first = 1;
+
+  watch.timeout_s = 300;
+  if (argc > 2 && strcmp (argv[1], "--timeout") == 0)
+    {
+      watch.timeout_s = g_ascii_strtod (argv[2], NULL);
+      first = 3;
+    }
+  if (first < argc && strcmp (argv[first], "--") == 0)
+    first++;
+
+  g_ptr_array_add (app_argv, argv[0]);
+  for (int i = first; i < argc; i++)
+    g_ptr_array_add (app_argv, argv[i]);
+  g_ptr_array_add (app_argv, NULL);
+
+  watch.intervals = g_array_new (FALSE, FALSE, sizeof (double));
+  watch.stalls = g_array_new (FALSE, FALSE, sizeof (double));
+
+  app = riv_application_new ();
+  g_application_set_flags (G_APPLICATION (app),
+                           g_application_get_flags (G_APPLICATION (app)) | G_APPLICATION_NON_UNIQUE);
+  g_signal_connect (app, "window-added", G_CALLBACK (window_added_cb), NULL);
+  status = g_application_run (G_APPLICATION (app), app_argv->len - 1, (char **) app_argv->pdata);
+  if (status == 0)
+    status = riv_application_get_exit_status (app);
+
+  g_clear_handle_id (&watch.timer_id, g_source_remove);
+  g_clear_handle_id (&watch.guard_id, g_source_remove);
+  end_window ();
+
+  intervals = (const double *) watch.intervals->data;
+  stalls = (const double *) watch.stalls->data;
+  seconds = watch.started ? (watch.ended - watch.started) / (double) G_USEC_PER_SEC : 0;
+  g_print ("{\"bench\":\"ui\",\"status\":%d,\"timed_out\":%s,\"jobs\":%u,\"seconds\":%.2f,"
+           "\"frames\":%u,\"frame_intervals\":%u,\"frame_p50_ms\":%.1f,\"frame_p99_ms\":%.1f,\"frame_max_ms\":%.1f,"
+           "\"frames_over_33ms\":%u,\"frames_over_50ms\":%u,\"stall_max_ms\":%.1f,"
+           "\"stall_p99_ms\":%.1f,\"stalls_over_50ms\":%u,\"timer_samples\":%u}\n",
+           status, watch.timed_out ? "true" : "false", watch.n_jobs, seconds,
+           watch.n_frames, watch.intervals->len,
+           bench_percentile (intervals, watch.intervals->len, 50),
+           bench_percentile (intervals, watch.intervals->len, 99), max_of (watch.intervals),
+           count_over (watch.intervals, 33.4), count_over (watch.intervals, 50),
+           max_of (watch.stalls), bench_percentile (stalls, watch.stalls->len, 99),
+           count_over (watch.stalls, 50), watch.stalls->len);
+
+  g_array_unref (watch.intervals);
+  g_array_unref (watch.stalls);
+  return status;
+}

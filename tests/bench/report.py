@@ -1,0 +1,351 @@
+#!/usr/bin/python3
+# tests/bench/report.py
+# Copyright 2026 The Rivulet authors
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Turns tests/bench/run's tagged results (TAG<TAB>JSON per line) into the one
+# table of issue #7: metric, Rivulet, official client or baseline, ratio, goal,
+# met?  Medians over the repetitions; the notes say how many there were.
+#
+#   report.py RESULTS.jsonl        print the table
+#   report.py --summary JSON       one short line for the progress log
+
+import json
+import re
+import statistics
+import sys
+
+
+def load(path):
+    results = {}
+    with open(path) as f:
+        for line in f:
+            tag, _, text = line.rstrip("\n").partition("\t")
+            try:
+                results[tag] = json.loads(text)
+            except ValueError:
+                results[tag] = {"error": "unparsable: " + text[:80]}
+    return results
+
+
+def median(values):
+    values = [v for v in values if v is not None]
+    return statistics.median(values) if values else None
+
+
+def reps_of(results, prefix):
+    """Results whose tag is PREFIX-<n>, in repetition order."""
+    pattern = re.compile(re.escape(prefix) + r"-(\d+)$")
+    found = sorted((int(m.group(1)), v) for k, v in results.items() if (m := pattern.match(k)))
+    return [v for _, v in found]
+
+
+def fmt(value, unit="", digits=None):
+    if value is None:
+        return "n/a"
+    if isinstance(value, str):
+        return value
+    if digits is None:
+        digits = 0 if abs(value) >= 100 else 2 if abs(value) < 10 else 1
+    text = f"{value:,.{digits}f}"
+    return text + unit
+
+
+class Table:
+    def __init__(self):
+        self.rows = []
+        self.notes = []
+
+    def add(self, metric, rivulet, other, ratio, goal, met):
+        self.rows.append([metric, rivulet, other, ratio, goal, met])
+
+    def section(self, title):
+        self.rows.append(title)
+
+    def render(self):
+        header = ["metric", "Rivulet", "official / baseline", "ratio", "goal", "met?"]
+        cells = [r for r in self.rows if isinstance(r, list)]
+        widths = [max(len(str(row[i])) for row in cells + [header]) for i in range(len(header))]
+        widths[0] = max(widths[0], 20)
+        total = sum(widths) + 3 * (len(widths) - 1)
+        out = []
+        line = " | ".join(h.ljust(w) for h, w in zip(header, widths))
+        out.append(line)
+        out.append("-+-".join("-" * w for w in widths))
+        for row in self.rows:
+            if isinstance(row, str):
+                out.append(("-- " + row + " ").ljust(total, "-"))
+                continue
+            out.append(" | ".join(str(c).ljust(w) if i == 0 else str(c).rjust(w) if i in (1, 2, 3)
+                                  else str(c).ljust(w) for i, (c, w) in enumerate(zip(row, widths))))
+        return "\n".join(out)
+
+
+def met(ok):
+    if ok is None:
+        return "n/a"
+    return "yes" if ok else "NO"
+
+
+def ingest_rows(t, results):
+    sets = [("mix", "mix (est+start+49 tok+done)"), ("estimation", "estimation"),
+            ("append", "1-token append diff"), ("completed", "process_completed")]
+    any_set = False
+    for name, label in sets:
+        r = results.get(f"ingest-{name}")
+        if not r:
+            continue
+        if not any_set:
+            t.section("1. client ingest, frames/s on one core (CPU time), vs json-glib parse alone")
+            any_set = True
+        if "error" in r:
+            t.add(f"ingest {label}", "error", "", "", "<= 1.5x", "NO")
+            continue
+        parse, path = r.get("parse_fps"), r.get("path_fps")
+        ratio = parse / path if parse and path else None
+        ok = ratio is not None and ratio <= 1.5 and r.get("verified")
+        t.add(f"ingest {label}: path", fmt(path), fmt(parse), fmt(ratio, "x", 2),
+              "time <= 1.5x parse", met(ok))
+        if r.get("real_fps"):
+            real = r["real_fps"]
+            ratio = parse / real
+            t.add(f"ingest {label}: real RivClient", fmt(real), fmt(parse), fmt(ratio, "x", 2),
+                  "time <= 1.5x parse", met(ratio <= 1.5 and r.get("verified")))
+        if not r.get("verified"):
+            t.notes.append(f"ingest {name}: outputs NOT verified (see logs/ingest.err)")
+        if name == "mix":
+            t.notes.append(
+                f"1: {r['reps']} repetitions of {r['frames']:,} frames ({r['bytes'] / r['frames']:.0f} B "
+                f"avg) for {r['jobs']:,} jobs; rates are frames per CPU-second of the working thread "
+                f"(wall-clock medians: parse {fmt(r.get('parse_wall_fps'))}, path "
+                f"{fmt(r.get('path_wall_fps'))}, real {fmt(r.get('real_wall_fps'))}). 'path' is "
+                "SSE reader + riv_message_parse + event-id lookup + diff + RivJob setters composed as "
+                "riv-client.c does (no internal entry point takes bytes); 'real' is RivClient itself "
+                "reading the same bytes over loopback from a server thread (adds libsoup + socket). "
+                f"json-glib with an immutable parser (what RivClient uses): {fmt(r.get('parse_immutable_fps'))}/s.")
+
+
+def burst_rows(t, results):
+    sizes = sorted({int(m.group(1)) for k in results if (m := re.match(r"burst-(\d+)-rivulet-\d+$", k))})
+    if not sizes:
+        return
+    t.section("2. burst to batch_echo (delay 0), loopback, server and client in separate processes")
+    for size in sizes:
+        riv = reps_of(results, f"burst-{size}-rivulet")
+        off = reps_of(results, f"burst-{size}-official")
+        rw = median([r.get("wall_s") for r in riv])
+        ow = median([r.get("wall_s") for r in off])
+        ratio = rw / ow if rw and ow else None
+        riv_done = [f"{r.get('completed', 0)}" for r in riv]
+        off_done = [f"{r.get('completed', 0)}" for r in off]
+        all_riv = all(r.get("completed") == size for r in riv) and len(riv) > 0
+        all_off = all(r.get("completed") == size for r in off) and len(off) > 0
+        t.add(f"burst {size:,}: wall s", fmt(rw, " s", 2), fmt(ow, " s", 2), fmt(ratio, "x", 3),
+              "<= 0.5x official", met(ratio is not None and ratio <= 0.5))
+        for p in ("p50", "p99"):
+            rv = median([(r.get("latency_s") or {}).get(p) for r in riv])
+            ov = median([(r.get("latency_s") or {}).get(p) for r in off])
+            t.add(f"burst {size:,}: {p} submit->complete", fmt(rv, " s", 3), fmt(ov, " s", 3),
+                  fmt(rv / ov if rv and ov else None, "x", 3), "(info)", "")
+        t.add(f"burst {size:,}: completed per rep", "/".join(riv_done) or "n/a",
+              "/".join(off_done) or "n/a", "", f"{size:,} in both", met(all_riv and all_off))
+        errors = {}
+        for r in off:
+            for k, v in (r.get("errors") or {}).items():
+                errors[k] = errors.get(k, 0) + v
+        if errors:
+            t.notes.append(f"2: official client errors at {size:,}: " +
+                           "; ".join(f"{v}x {k!r}" for k, v in errors.items()))
+        t.notes.append(f"2: burst {size:,}: {len(riv)} repetitions each, alternating Rivulet "
+                       "(rivulet-cli load --json) and @gradio/client 2.7.0 (one Client, N concurrent "
+                       "submit()) on the same server")
+
+
+def stream_rows(t, results):
+    shapes = [("100000x1", 100000, 1), ("1000x100", 1000, 100)]
+    shown = False
+    for name, count, jobs in shapes:
+        riv = reps_of(results, f"stream-{name}-rivulet")
+        off = reps_of(results, f"stream-{name}-official")
+        if not riv:
+            continue
+        if not shown:
+            t.section("3. streaming rapid_generation, updates/s end to end, final text verified")
+            shown = True
+        rr = median([r.get("updates_per_s") for r in riv])
+        orr = median([o.get("updates_per_s") for o in off])
+        ratio = rr / orr if rr and orr else None
+        ok = rr is not None and rr >= 50000 and ratio is not None and ratio >= 3
+        label = f"{count:,} updates x {jobs} job" + ("s" if jobs > 1 else "")
+        t.add(f"stream {label}: updates/s", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
+              ">= 50,000/s and >= 3x", met(ok))
+        rv = "/".join(f"{r.get('verified', 0)}" for r in riv)
+        ov = "/".join(f"{o.get('verified', 0)}" for o in off)
+        all_ok = all(r.get("verified") == jobs for r in riv) and all(o.get("verified") == jobs for o in off)
+        t.add(f"stream {label}: texts verified", rv, ov or "n/a", "", f"{jobs} per rep", met(all_ok))
+        t.notes.append(f"3: {name}: {len(riv)} repetitions, alternating Rivulet (bench-client stream, "
+                       "RivClient) and @gradio/client on one server (--concurrency 100); "
+                       "wall = first submit to last completion; updates = count x jobs")
+
+
+def scaling_rows(t, results, nproc):
+    walls = {}
+    for n in (1, 8, 32, 64):
+        reps = reps_of(results, f"scaling-{n}")
+        if reps:
+            walls[n] = (median([r.get("wall_s") for r in reps]), reps)
+    if 1 not in walls:
+        return
+    t.section("4. server scaling, fake_diffusion steps 10 x 0.1 s, --concurrency 64")
+    base = walls[1][0]
+    for n in (8, 32, 64):
+        if n not in walls:
+            continue
+        w, reps = walls[n]
+        ratio = w / base if w and base else None
+        done = all(r.get("completed") == n for r in reps)
+        t.add(f"scaling N={n}: wall(N)/wall(1)", fmt(w, " s", 2), fmt(base, " s", 2),
+              fmt(ratio, "x", 2), "<= 1.2", met(ratio is not None and ratio <= 1.2 and done))
+    for n in (1, 8, 32, 64):
+        if n not in walls:
+            continue
+        cpu = median([r.get("server_cpu_s") for r in walls[n][1]])
+        if cpu is None:
+            continue
+        floor = cpu / nproc if nproc else None
+        t.add(f"  N={n}: server CPU s; CPU/nproc", fmt(cpu, " s", 2), fmt(floor, " s", 2),
+              fmt(floor / base if floor and base else None, "x", 2), "(info: floor/wall(1))", "")
+    text = {n: reps_of(results, f"scaling-text-{n}") for n in (1, 64)}
+    if text[1] and text[64]:
+        w1 = median([r.get("wall_s") for r in text[1]])
+        w64 = median([r.get("wall_s") for r in text[64]])
+        ratio = w64 / w1 if w1 and w64 else None
+        t.add("control stream_text 10 x 0.1 s N=64", fmt(w64, " s", 2), fmt(w1, " s", 2),
+              fmt(ratio, "x", 2), "<= 1.2", met(ratio is not None and ratio <= 1.2))
+    t.notes.append(f"4: {len(walls[1][1])} repetitions per N (rivulet-cli load --json wall); "
+                   "baseline column = wall(1); 'server CPU' = utime+stime of the serve process during "
+                   "the run, CPU/nproc = the shortest wall that much work can take on this machine; "
+                   "the control row runs stream_text (tokens 10, token_delay 0.1: same step time, no "
+                   "image) to separate scheduling from CPU")
+
+
+def memory_rows(t, results):
+    reps = reps_of(results, "memory")
+    if not reps:
+        return
+    t.section("5. scale of state: 10,000-job burst (batch_echo, empty text), then idle")
+    per_job = median([r.get("client_bytes_per_job") for r in reps])
+    t.add("client RSS per finished job", fmt(per_job, " B"), "", "", "<= 4,096 B",
+          met(per_job is not None and per_job <= 4096))
+    cleared = median([(r["client_rss_cleared"] - r["client_rss_before"]) / r["count"] for r in reps
+                      if "client_rss_cleared" in r])
+    t.add("  ... after clear_finished()", fmt(cleared, " B"), "", "", "(info)", "")
+    before = median([r.get("server_rss_before") for r in reps])
+    after = median([r.get("server_rss_after") for r in reps])
+    peak = median([r.get("server_rss_peak") for r in reps])
+    ratio = after / before if after and before else None
+    t.add("server VmRSS idle after / before", fmt(after / 2**20 if after else None, " MiB", 1),
+          fmt(before / 2**20 if before else None, " MiB", 1), fmt(ratio, "x", 3), "<= 1.10",
+          met(ratio is not None and ratio <= 1.10))
+    t.add("  server VmRSS peak (end of burst)", fmt(peak / 2**20 if peak else None, " MiB", 1), "", "",
+          "(info)", "")
+    diags = reps_of(results, "memory-diag")
+    trimmed = median([d.get("server_rss_after_trim") or None for d in diags])
+    if trimmed:
+        t.add("  server VmRSS after malloc_trim (gdb)", fmt(trimmed / 2**20, " MiB", 1),
+              fmt(before / 2**20 if before else None, " MiB", 1),
+              fmt(trimmed / before if before else None, "x", 3), "(diagnostic)", "")
+    if diags:
+        fb = median([d.get("server_fds_before") for d in diags])
+        fa = median([d.get("server_fds_after") for d in diags])
+        cw = median([d.get("server_close_wait") for d in diags])
+        t.add("  server open fds after / before", fmt(fa, "", 0), fmt(fb, "", 0), "",
+              "(info)", f"{cw:.0f} CLOSE-WAIT" if cw else "")
+    done = all(r.get("completed") == r.get("count") for r in reps)
+    if not done:
+        t.notes.append("5: NOT every job completed: " + ", ".join(str(r.get("completed")) for r in reps))
+    t.notes.append(f"5: {len(reps)} repetitions, a fresh server each; client RSS from /proc/self/statm "
+                   "after malloc_trim(0), jobs kept in the client's list; baseline after a 200-job "
+                   "warm-up; server 'after' = last VmRSS sample after the client closed and the server "
+                   "idled")
+
+
+def ui_rows(t, results):
+    shown = False
+    for name, label in (("burst", "burst 5,000 batch_echo"), ("rapid", "rapid_generation 100,000")):
+        reps = reps_of(results, f"ui-{name}")
+        if not reps:
+            continue
+        if not shown:
+            t.section("6. UI under Xvfb (GSK_RENDERER=cairo), from the first job to the window closing")
+            shown = True
+        stall = median([r.get("stall_max_ms") for r in reps])
+        p99 = median([r.get("frame_p99_ms") for r in reps])
+        worst = max((r.get("stall_max_ms") or 0) for r in reps)
+        ok = all(r.get("status") == 0 and not r.get("timed_out") for r in reps)
+        t.add(f"UI {label}: longest stall", fmt(stall, " ms", 1), "", "", "<= 50 ms",
+              met(stall is not None and stall <= 50 and ok))
+        t.add(f"UI {label}: p99 frame interval", fmt(p99, " ms", 1), "", "", "<= 33 ms",
+              met(p99 is not None and p99 <= 33 and ok))
+        fps = median([r.get("frames", 0) / r["seconds"] for r in reps if r.get("seconds")])
+        t.add(f"UI {label}: frames drawn per second", fmt(fps, "/s", 1), "", "", "(info: ~60)", "")
+        secs = "/".join(f"{r.get('seconds', 0):.1f}" for r in reps)
+        t.notes.append(f"6: {label}: {len(reps)} repetitions; per-rep seconds {secs}; worst stall "
+                       f"{worst:.1f} ms; frame p50 {fmt(median([r.get('frame_p50_ms') for r in reps]), ' ms', 1)}, "
+                       f"worst frame interval {max((r.get('frame_max_ms') or 0) for r in reps):.0f} ms"
+                       + ("" if ok else "; a run FAILED or TIMED OUT (see logs)"))
+
+
+def table(results):
+    t = Table()
+    ingest_rows(t, results)
+    burst_rows(t, results)
+    stream_rows(t, results)
+    scaling_rows(t, results, (results.get("machine") or {}).get("nproc") or 1)
+    memory_rows(t, results)
+    ui_rows(t, results)
+
+    m = results.get("machine", {})
+    end = results.get("end", {})
+    lines = [t.render(), ""]
+    lines.append(f"machine: nproc {m.get('nproc')}, CPU {m.get('cpu')}, kernel {m.get('kernel')}; "
+                 f"build {m.get('buildtype')}{' (BENCH_QUICK=1)' if m.get('quick') else ''}; "
+                 f"load average {m.get('loadavg_start', 0):.2f} at start, "
+                 f"{end.get('loadavg_end', 0):.2f} at end; total {end.get('elapsed_s', '?')} s")
+    for note in t.notes:
+        lines.append("note " + note)
+    return "\n".join(lines)
+
+
+def summary(r):
+    if "error" in r:
+        return "error: " + str(r["error"])
+    b = r.get("bench")
+    if b == "ingest":
+        return (f"parse {r.get('parse_fps', 0):,.0f}/s, path {r.get('path_fps', 0):,.0f}/s"
+                + (f", real {r['real_fps']:,.0f}/s" if r.get("real_fps") else "")
+                + f", verified {r.get('verified')}")
+    if b in ("official-burst",) or "submitted" in r:
+        lat = r.get("latency_s") or {}
+        return (f"{r.get('completed')}/{r.get('submitted')} completed, wall {r.get('wall_s', 0):.2f} s, "
+                f"p50 {lat.get('p50') or 0:.3f} s, p99 {lat.get('p99') or 0:.3f} s")
+    if b in ("stream", "official-stream"):
+        return (f"{r.get('updates_per_s', 0):,.0f} updates/s, wall {r.get('wall_s', 0):.2f} s, "
+                f"verified {r.get('verified')}/{r.get('jobs')}")
+    if b == "memory":
+        return (f"client {r.get('client_bytes_per_job', 0):,.0f} B/job; server "
+                f"{r.get('server_rss_before', 0) / 2**20:.1f} -> {r.get('server_rss_peak', 0) / 2**20:.1f}"
+                f" -> {r.get('server_rss_after', 0) / 2**20:.1f} MiB")
+    if b == "ui":
+        return (f"{r.get('seconds')} s, stall max {r.get('stall_max_ms')} ms, frame p99 "
+                f"{r.get('frame_p99_ms')} ms (p50 {r.get('frame_p50_ms')}), status {r.get('status')}")
+    return json.dumps(r)[:120]
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 3 and sys.argv[1] == "--summary":
+        print(summary(json.loads(sys.argv[2])))
+    elif len(sys.argv) == 2:
+        print(table(load(sys.argv[1])))
+    else:
+        sys.exit("usage: report.py RESULTS.jsonl | --summary JSON")
