@@ -792,6 +792,14 @@ test_fake_diffusion (Fixture       *f,
   sse = sse_open (f, "fd");
   sse_wait_eof (sse);
 
+  {
+    SoupMessageHeaders *headers = soup_message_get_response_headers (sse->msg);
+
+    g_assert_cmpstr (soup_message_headers_get_content_type (headers, NULL), ==, "text/event-stream");
+    g_assert_cmpstr (soup_message_headers_get_one (headers, "Cache-Control"), ==, "no-cache");
+    g_assert_cmpstr (soup_message_headers_get_one (headers, "X-Accel-Buffering"), ==, "no");
+  }
+
   g_assert_cmpuint (sse->frames->len, ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < sse->frames->len; i++)
     {
@@ -1288,6 +1296,57 @@ test_files_bounded (Fixture       *f,
       sleep_loop (0.01);
     g_assert_false (g_file_test (path, G_FILE_TEST_EXISTS));
   }
+}
+
+static char *
+upload (Fixture    *f,
+        const char *name,
+        GBytes     *content)
+{
+  g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
+  g_autoptr(SoupMessageHeaders) headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(Reply) reply = NULL;
+  g_autoptr(JsonNode) root = NULL;
+
+  soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream", content);
+  soup_multipart_to_message (multipart, headers, &body);
+  reply = http_full (f, "POST", "/gradio_api/upload", soup_message_headers_get_one (headers, "Content-Type"),
+                     body, NULL);
+  g_assert_cmpuint (reply->status, ==, 200);
+  root = reply_json (reply);
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
+  return g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+}
+
+static void
+test_files_bytes (Fixture       *f,
+                  gconstpointer  data)
+{
+  g_autofree guint8 *buf = g_malloc0 (800);
+  g_autoptr(GBytes) a = NULL, b = NULL;
+  g_autofree char *path_a = NULL, *path_b = NULL, *get_a = NULL, *get_b = NULL;
+  g_autoptr(Reply) reply = NULL;
+
+  start (f, "max-file-bytes", (guint64) 1024, NULL);
+  buf[0] = 'a';
+  a = g_bytes_new (buf, 800);
+  buf[0] = 'b';
+  b = g_bytes_new (buf, 800);
+  path_a = upload (f, "a.bin", a);
+  path_b = upload (f, "b.bin", b);
+  get_a = g_strdup_printf ("/gradio_api/file=%s", path_a);
+  get_b = g_strdup_printf ("/gradio_api/file=%s", path_b);
+
+  /* 1600 bytes do not fit in 1024: the older file went. */
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 1);
+  reply = http_get (f, get_a);
+  g_assert_cmpuint (reply->status, ==, 403);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get (f, get_b);
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Disposition"), ==, "attachment");
+  g_assert_true (g_bytes_equal (reply->body, b));
 }
 
 static void
@@ -1967,6 +2026,7 @@ main (int    argc,
   ADD ("batch-burst", test_batch_burst);
   ADD ("files", test_files);
   ADD ("files-bounded", test_files_bounded);
+  ADD ("files-bytes", test_files_bytes);
   ADD ("cancel", test_cancel);
   ADD ("queue-full", test_queue_full);
   ADD ("malformed", test_malformed);

@@ -915,7 +915,6 @@ run_fake_diffusion (RivRun *run)
       g_autofree char *name = NULL;
       g_autofree char *path = NULL;
       g_autofree char *text = NULL;
-      char **files;
       GString *data;
 
       if (!riv_run_sleep (run, delay))
@@ -961,10 +960,8 @@ run_fake_diffusion (RivRun *run)
           return;
         }
 
-      /* The yield takes the file list, whatever it returns. */
-      files = g_new0 (char *, 2);
-      files[0] = g_steal_pointer (&path);
-      if (!riv_run_yield (run, data->str, data->len, files))
+      /* The yield takes the path, whatever it returns. */
+      if (!riv_run_yield (run, data->str, data->len, g_steal_pointer (&path), g_bytes_get_size (png)))
         {
           g_string_free (data, TRUE);
           return;
@@ -1030,7 +1027,7 @@ run_stream_text (RivRun *run)
           g_string_append (data, "\"]]]");
         }
 
-      if (!riv_run_yield (run, data->str, data->len, NULL))
+      if (!riv_run_yield (run, data->str, data->len, NULL, 0))
         goto out;
     }
 
@@ -1099,7 +1096,7 @@ run_rapid_generation (RivRun *run)
           g_string_append (data, "\"]]]");
         }
 
-      if (!riv_run_yield (run, data->str, data->len, NULL))
+      if (!riv_run_yield (run, data->str, data->len, NULL, 0))
         goto out;
     }
 

@@ -30,6 +30,7 @@
 /* Estimation broadcasts to waiting events are spaced at least this far apart
  * (and further apart for long queues, see request_broadcast()). */
 #define BROADCAST_MIN_INTERVAL_US (100 * 1000)
+#define BROADCAST_US_PER_EVENT    100
 
 typedef enum
 {
@@ -38,6 +39,12 @@ typedef enum
 } EventState;
 
 typedef struct _QueueEvent QueueEvent;
+
+typedef struct
+{
+  char  *path;
+  gsize  size;
+} OutFile;
 
 struct _QueueEvent
 {
@@ -87,7 +94,7 @@ struct _RivRun
   gboolean       throttled;
   gboolean       worker_waiting;
   GString       *outbox;       /* frames produced, not yet taken */
-  GPtrArray     *outbox_files; /* char *, files written for them */
+  GArray        *outbox_files; /* OutFile, files written for them */
   gboolean       outbox_posted;
 
   /* Worker only, until the run posts its end */
@@ -126,6 +133,21 @@ static void schedule_soon (RivQueue *self);
 
 /* Runs */
 
+static void
+out_file_clear (gpointer data)
+{
+  g_free (((OutFile *) data)->path);
+}
+
+static GArray *
+out_files_new (void)
+{
+  GArray *files = g_array_new (FALSE, FALSE, sizeof (OutFile));
+
+  g_array_set_clear_func (files, out_file_clear);
+  return files;
+}
+
 static RivRun *
 run_ref (RivRun *run)
 {
@@ -151,7 +173,7 @@ run_unref (RivRun *run)
   g_free (run->error);
   g_queue_clear_full (&run->files, g_free);
   g_string_free (run->outbox, TRUE);
-  g_ptr_array_unref (run->outbox_files);
+  g_array_unref (run->outbox_files);
   if (run->scratch != NULL)
     g_string_free (run->scratch, TRUE);
   g_mutex_clear (&run->lock);
@@ -177,7 +199,7 @@ run_new (RivQueue *queue,
   run->events = g_new0 (QueueEvent *, size);
   g_queue_init (&run->files);
   run->outbox = g_string_new (NULL);
-  run->outbox_files = g_ptr_array_new_with_free_func (g_free);
+  run->outbox_files = out_files_new ();
   g_mutex_init (&run->lock);
   g_cond_init (&run->cond);
   return run;
@@ -436,8 +458,10 @@ broadcast_timeout_cb (gpointer user_data)
 
 /* Sends every waiting event of the endpoint its new rank. A broadcast costs
  * one frame per waiting event, so they are spaced out: at least 100 ms
- * apart, and 20 µs per waiting event apart for long queues. A start that
- * falls inside the spacing is followed by a broadcast when it ends. */
+ * apart, and 100 µs per waiting event apart for long queues (at most about
+ * 10 000 estimation frames a second per endpoint). A start that falls inside
+ * the spacing is followed by a broadcast when it ends. Gradio broadcasts on
+ * every start, which is quadratic in the queue length. */
 static void
 request_broadcast (RivQueue *self,
                    guint     fn_index)
@@ -450,7 +474,7 @@ request_broadcast (RivQueue *self,
     return;
 
   now = g_get_monotonic_time ();
-  interval = MAX (BROADCAST_MIN_INTERVAL_US, (gint64) ep->waiting.length * 20);
+  interval = MAX (BROADCAST_MIN_INTERVAL_US, (gint64) ep->waiting.length * BROADCAST_US_PER_EVENT);
   due = ep->last_broadcast + interval;
   if (now >= due)
     {
@@ -481,14 +505,14 @@ outbox_cb (gpointer data,
   RivRun *run = data;
   RivQueue *self = run->queue;
   GString *frames;
-  GPtrArray *files;
+  GArray *files;
   QueueEvent *ev;
 
   g_mutex_lock (&run->lock);
   frames = run->outbox;
   files = run->outbox_files;
   run->outbox = g_string_new (NULL);
-  run->outbox_files = g_ptr_array_new_with_free_func (g_free);
+  run->outbox_files = out_files_new ();
   run->outbox_posted = FALSE;
   if (run->worker_waiting)
     g_cond_signal (&run->cond);
@@ -499,9 +523,10 @@ outbox_cb (gpointer data,
 
   for (guint i = 0; i < files->len; i++)
     {
-      char *path = g_ptr_array_steal_index (files, i--);
+      OutFile *file = &g_array_index (files, OutFile, i);
+      char *path = g_steal_pointer (&file->path);
 
-      self->cb.file_created (g_strdup (path), 0, self->cb_data);
+      self->cb.file_created (g_strdup (path), file->size, self->cb_data);
       g_queue_push_tail (&run->files, path);
       while (run->files.length > RUN_KEEP_FILES)
         {
@@ -529,15 +554,16 @@ outbox_cb (gpointer data,
 out:
   if (frames != NULL)
     g_string_free (frames, TRUE);
-  g_ptr_array_unref (files);
+  g_array_unref (files);
   run_unref (run);
 }
 
 /* Appends the frame in run->scratch to the outbox (worker thread). Waits
  * while the reader is behind. FALSE when the run is cancelled. */
 static gboolean
-post_frame (RivRun  *run,
-            char   **files)
+post_frame (RivRun *run,
+            char   *file,
+            gsize   file_size)
 {
   gboolean cancelled, post = FALSE;
 
@@ -552,20 +578,22 @@ post_frame (RivRun  *run,
   if (!cancelled)
     {
       g_string_append_len (run->outbox, run->scratch->str, run->scratch->len);
-      for (guint i = 0; files != NULL && files[i] != NULL; i++)
-        g_ptr_array_add (run->outbox_files, g_steal_pointer (&files[i]));
+      if (file != NULL)
+        {
+          OutFile out = { g_steal_pointer (&file), file_size };
+          g_array_append_val (run->outbox_files, out);
+        }
       post = !run->outbox_posted;
       run->outbox_posted = TRUE;
     }
   g_mutex_unlock (&run->lock);
 
-  if (cancelled)
+  /* Nobody will serve it: do not leave it on disk. */
+  if (file != NULL)
     {
-      /* Nobody will serve these: do not leave them on disk. */
-      for (guint i = 0; files != NULL && files[i] != NULL; i++)
-        g_unlink (files[i]);
+      g_unlink (file);
+      g_free (file);
     }
-  g_strfreev (files);
 
   /* One inbox item per batch of frames, however many the worker adds. */
   if (post)
@@ -663,14 +691,15 @@ riv_run_progress (RivRun     *run,
   riv_wire_append_double (out, length > 0 ? (double) index / length : NAN);
   g_string_append (out, ",\"desc\":null}]");
   riv_wire_end_frame (out);
-  return post_frame (run, NULL);
+  return post_frame (run, NULL, 0);
 }
 
 gboolean
 riv_run_yield (RivRun      *run,
                const char  *data_json,
                gsize        len,
-               char       **files)
+               char        *file,
+               gsize        file_size)
 {
   double now = riv_now ();
   GString *out = scratch (run);
@@ -686,7 +715,7 @@ riv_run_yield (RivRun      *run,
                    ",\"success\":true,\"time_limit\":null");
   riv_wire_end_frame (out);
   run->last_yield = now;
-  return post_frame (run, files);
+  return post_frame (run, file, file_size);
 }
 
 void

@@ -124,13 +124,14 @@ gboolean             riv_run_progress       (RivRun      *run,
                                              gint64       length,
                                              const char  *unit);
 /* One generator yield for member 0: data_json is the JSON text of
- * output.data (full values on the first yield, edit lists later). files is
- * a NULL-terminated list of paths written for this yield (taken, nullable).
+ * output.data (full values on the first yield, edit lists later). file is a
+ * path written for this yield (taken, nullable) of file_size bytes.
  * May block while the reader is behind. FALSE = stop now. */
 gboolean             riv_run_yield          (RivRun      *run,
                                              const char  *data_json,
                                              gsize        len,
-                                             char       **files);
+                                             char        *file,
+                                             gsize        file_size);
 /* The final full output values (JSON text of output.data) of a member. */
 void                 riv_run_return         (RivRun      *run,
                                              guint        member,

@@ -145,6 +145,7 @@ struct _RivServer
   guint         session_buffer_max;
   double        session_timeout;
   guint         max_files;
+  guint64       max_file_bytes;
   gboolean      verbose;
 
   /* After listen */
@@ -164,7 +165,8 @@ struct _RivServer
   GQueue        streams;      /* Stream, through their link */
 
   GHashTable   *files;        /* path → GList link in file_order */
-  GQueue        file_order;   /* char * (owned by the links), oldest first */
+  GQueue        file_order;   /* FileEntry (owned), oldest first */
+  guint64       file_bytes;
 
   guint         n_pending;
   guint64       n_completed;
@@ -184,6 +186,7 @@ enum {
   PROP_SESSION_BUFFER_MAX,
   PROP_SESSION_TIMEOUT,
   PROP_MAX_FILES,
+  PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
   N_PROPS
 };
@@ -439,28 +442,41 @@ files_delete_later (RivServer  *self,
     io_task_free (task);
 }
 
+typedef struct
+{
+  char  *path;
+  gsize  size;
+} FileEntry;
+
 static void
 files_remove (RivServer  *self,
               const char *path,
               gboolean    delete)
 {
   GList *link = g_hash_table_lookup (self->files, path);
+  FileEntry *entry;
 
   if (link == NULL)
     return;
+  entry = link->data;
   g_hash_table_remove (self->files, path);
   g_queue_unlink (&self->file_order, link);
+  self->file_bytes -= entry->size;
   if (delete)
-    files_delete_later (self, link->data);
-  g_free (link->data);
+    files_delete_later (self, entry->path);
+  g_free (entry->path);
+  g_free (entry);
   g_list_free_1 (link);
 }
 
-/* Registers a path this server wrote; takes it. */
+/* Registers a path this server wrote (takes it). The oldest files go when
+ * there are more than "max-files" or more than "max-file-bytes" in all. */
 static void
 files_register (RivServer *self,
-                char      *path)
+                char      *path,
+                gsize      size)
 {
+  FileEntry *entry;
   GList *link;
 
   if (g_hash_table_contains (self->files, path))
@@ -469,13 +485,18 @@ files_register (RivServer *self,
       return;
     }
 
+  entry = g_new (FileEntry, 1);
+  entry->path = path;
+  entry->size = size;
   link = g_list_alloc ();
-  link->data = path;
+  link->data = entry;
   g_queue_push_tail_link (&self->file_order, link);
-  g_hash_table_insert (self->files, path, link);
+  g_hash_table_insert (self->files, entry->path, link);
+  self->file_bytes += size;
 
-  while (self->file_order.length > MAX (self->max_files, 1))
-    files_remove (self, self->file_order.head->data, TRUE);
+  while (self->file_order.length > 1 &&
+         (self->file_order.length > MAX (self->max_files, 1) || self->file_bytes > self->max_file_bytes))
+    files_remove (self, ((FileEntry *) self->file_order.head->data)->path, TRUE);
 }
 
 static const char *
@@ -680,7 +701,8 @@ io_done_cb (gpointer data,
                 g_string_append_c (out, ',');
               riv_wire_append_string (out, path, -1);
               if (!self->shut_down)
-                files_register (self, g_strdup (path));
+                files_register (self, g_strdup (path),
+                                g_bytes_get_size (((UploadPart *) g_ptr_array_index (task->parts, i))->data));
             }
           g_string_append_c (out, ']');
           {
@@ -1122,7 +1144,7 @@ queue_file_created_cb (char     *path,
       g_free (path);
       return;
     }
-  files_register (self, path);
+  files_register (self, path, size);
 }
 
 static void
@@ -1670,7 +1692,8 @@ riv_server_finalize (GObject *object)
   g_hash_table_unref (self->sessions);
   riv_inbox_free (self->inbox);
   g_hash_table_unref (self->files);
-  g_queue_clear_full (&self->file_order, g_free);
+  while (self->file_order.head != NULL)
+    files_remove (self, ((FileEntry *) self->file_order.head->data)->path, FALSE);
   g_clear_object (&self->soup);
   g_clear_pointer (&self->config_json, g_bytes_unref);
   g_clear_pointer (&self->info_json, g_bytes_unref);
@@ -1724,6 +1747,9 @@ riv_server_get_property (GObject    *object,
     case PROP_MAX_FILES:
       g_value_set_uint (value, self->max_files);
       break;
+    case PROP_MAX_FILE_BYTES:
+      g_value_set_uint64 (value, self->max_file_bytes);
+      break;
     case PROP_VERBOSE:
       g_value_set_boolean (value, self->verbose);
       break;
@@ -1774,6 +1800,9 @@ riv_server_set_property (GObject      *object,
     case PROP_MAX_FILES:
       self->max_files = g_value_get_uint (value);
       break;
+    case PROP_MAX_FILE_BYTES:
+      self->max_file_bytes = g_value_get_uint64 (value);
+      break;
     case PROP_VERBOSE:
       self->verbose = g_value_get_boolean (value);
       riv_queue_set_verbose (self->queue, self->verbose);
@@ -1813,6 +1842,8 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_double ("session-timeout", NULL, NULL, 0.01, 1e7, 300, flags);
   properties[PROP_MAX_FILES] =
     g_param_spec_uint ("max-files", NULL, NULL, 1, G_MAXUINT, 1000, flags);
+  properties[PROP_MAX_FILE_BYTES] =
+    g_param_spec_uint64 ("max-file-bytes", NULL, NULL, 1024, G_MAXUINT64, 512 * 1024 * 1024, flags);
   properties[PROP_VERBOSE] =
     g_param_spec_boolean ("verbose", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
@@ -1837,6 +1868,7 @@ riv_server_init (RivServer *self)
   self->session_buffer_max = 64 * 1024 * 1024;
   self->session_timeout = 300;
   self->max_files = 1000;
+  self->max_file_bytes = 512 * 1024 * 1024;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) session_unref);
@@ -2106,7 +2138,7 @@ riv_server_shutdown (RivServer *self)
 
   /* 6. Remove the files. */
   while (self->file_order.head != NULL)
-    files_remove (self, self->file_order.head->data, FALSE);
+    files_remove (self, ((FileEntry *) self->file_order.head->data)->path, FALSE);
   if (self->temp_dir != NULL)
     remove_tree (self->temp_dir);
 }

@@ -37,6 +37,7 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *                        has pending are cancelled
  *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
  *                        and uploads); the oldest are deleted beyond it
+ *   "max-file-bytes"     guint64 (default 512 MiB): the same, in bytes
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
