@@ -89,6 +89,11 @@ riv_inbox_flush (RivInbox *self,
 {
   GArray *items;
 
+  /* Called again from inside one of its own functions: the outer call (or
+   * the next dispatch) takes care of what was posted meanwhile. */
+  if (self->running == NULL)
+    return;
+
   g_mutex_lock (&self->lock);
   items = self->posted;
   self->posted = self->running;

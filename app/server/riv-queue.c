@@ -6,8 +6,10 @@
  * main context. A RivRun is one call of a demo (a batch is one run with
  * several members); it is shared with the worker thread that executes it:
  * the worker only reads the copied ids and params, and talks back through
- * the inbox. Cancellation, throttling and the in-flight count live under the
- * run's mutex. The main context decides what reaches a session: a member whose
+ * the inbox. Frames a generator produces are appended to the run's outbox
+ * (under the run's mutex, with cancellation and throttling) and the main
+ * context takes them in batches: one inbox item per batch, however many
+ * yields it holds. The main context decides what reaches a session: a member whose
  * event has completed (or was cancelled) has events[i] == NULL, and anything
  * the worker still produces for it is dropped, so every event gets exactly
  * one process_completed.

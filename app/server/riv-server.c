@@ -926,7 +926,7 @@ session_pump (Session  *session,
           else
             {
               if (batch == NULL)
-                batch = g_string_sized_new (STREAM_WINDOW / 2);
+                batch = g_string_new (NULL);
               g_string_append_len (batch, frame->data, frame->len);
             }
 
