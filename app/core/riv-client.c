@@ -84,6 +84,8 @@ struct _RivClient
   JsonParser     *parser;             /* one immutable parser for every frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
+  GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
+  GQueue          joins;              /* Op links of joins in flight, by deadline */
   char           *join_url;
   char           *data_url;
   char           *cancel_url;
@@ -208,13 +210,17 @@ typedef struct
  * while client_cancellable is not cancelled (close cancels it in dispose). */
 typedef struct
 {
+  GList         link;                /* joins: in the client's "joins" queue */
   RivClient    *client;              /* borrowed */
   GCancellable *client_cancellable;  /* owned ref */
-  OpCancel     *cancel;              /* nullable */
+  GCancellable *cancellable;         /* joins: cancelled by the watchdog; nullable */
   RivJob       *job;                 /* owned ref, nullable */
   SoupMessage  *msg;                 /* owned ref */
   char         *url;                 /* downloads */
+  double        deadline;            /* joins */
   gboolean      run;                 /* POST /run instead of /queue/join */
+  gboolean      queued;              /* link is in "joins" */
+  gboolean      timed_out;
 } Op;
 
 static void ensure_stream        (RivClient  *self);
@@ -315,6 +321,7 @@ op_new (RivClient   *self,
 {
   Op *op = g_new0 (Op, 1);
 
+  op->link.data = op;
   op->client = self;
   op->client_cancellable = g_object_ref (self->cancellable);
   op->job = job ? g_object_ref (job) : NULL;
@@ -325,7 +332,7 @@ op_new (RivClient   *self,
 static void
 op_free (Op *op)
 {
-  op_cancel_free (op->cancel);
+  g_clear_object (&op->cancellable);
   g_clear_object (&op->client_cancellable);
   g_clear_object (&op->job);
   g_clear_object (&op->msg);
@@ -1725,6 +1732,12 @@ join_cb (GObject      *object,
   self = op->client;
   g_object_ref (self);
 
+  if (op->queued)
+    {
+      g_queue_unlink (&self->joins, &op->link);
+      op->queued = FALSE;
+    }
+
   ctx = job_get_ctx (op->job);
   if (ctx != NULL && ctx->counted_joining)
     {
@@ -1735,7 +1748,7 @@ join_cb (GObject      *object,
 
   if (body == NULL)
     {
-      if (op->cancel->timed_out)
+      if (op->timed_out)
         text = g_strdup_printf ("The server did not answer the join request within %g s",
                                 self->join_timeout);
       else
@@ -1830,6 +1843,37 @@ out:
   g_object_unref (self);
 }
 
+/* Cancels joins past their deadline; the queue is in submission order, which
+ * is deadline order unless join-timeout changed meanwhile (then a join may
+ * time out a little late, never early). */
+static gboolean
+join_watchdog_cb (gpointer user_data)
+{
+  RivClient *self = g_object_ref (user_data);
+  double now = riv_now ();
+  GList *link;
+
+  while ((link = self->joins.head) != NULL && ((Op *) link->data)->deadline <= now)
+    {
+      Op *op = link->data;
+
+      g_queue_unlink (&self->joins, link);
+      op->queued = FALSE;
+      op->timed_out = TRUE;
+      /* Its callback (maybe right away) fails the job; op is not touched after. */
+      g_cancellable_cancel (op->cancellable);
+    }
+
+  if (self->joins.length == 0 && self->join_source != NULL)
+    {
+      g_source_destroy (self->join_source);
+      g_clear_pointer (&self->join_source, g_source_unref);
+    }
+
+  g_object_unref (self);
+  return G_SOURCE_CONTINUE;
+}
+
 static JsonNode *
 build_join_body (RivClient *self,
                  RivJob    *job)
@@ -1886,11 +1930,23 @@ start_join (RivClient *self,
 
   op = op_new (self, job, msg);
   op->run = run;
-  op->cancel = op_cancel_new (self, NULL, self->join_timeout);
+  op->cancellable = g_cancellable_new ();
+  if (self->join_timeout > 0)
+    {
+      /* One watchdog for all joins instead of one timer each: a burst of
+       * thousands of GSources would slow every main-loop iteration. */
+      op->deadline = riv_now () + self->join_timeout;
+      g_queue_push_tail_link (&self->joins, &op->link);
+      op->queued = TRUE;
+      if (self->join_source == NULL)
+        self->join_source = attach_timeout (self, CLAMP (self->join_timeout / 10, 0.05, 0.5),
+                                            join_watchdog_cb, self);
+    }
   ctx->counted_joining = TRUE;
   self->n_joining++;
 
-  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, op->cancel->cancellable,
+  /* close() aborts the session, which cancels this request too. */
+  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, op->cancellable,
                                     join_cb, op);
 }
 
@@ -2428,6 +2484,7 @@ riv_client_init (RivClient *self)
   self->poisoned = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_queue_init (&self->early_order);
   g_queue_init (&self->poisoned_order);
+  g_queue_init (&self->joins);
   self->parser = json_parser_new_immutable ();
   self->session_hash = generate_session_hash ();
   self->liveness_timeout = 45;
@@ -2947,6 +3004,14 @@ riv_client_close (RivClient *self)
     stream_detach (self->stream);
   clear_source (&self->reconnect_source);
   clear_source (&self->liveness_source);
+  clear_source (&self->join_source);
+  /* The joins themselves are cancelled by soup_session_abort() below. */
+  {
+    GList *link;
+
+    while ((link = g_queue_pop_head_link (&self->joins)) != NULL)
+      ((Op *) link->data)->queued = FALSE;
+  }
 
   n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
   for (guint i = 0; i < n; i++)
