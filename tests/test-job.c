@@ -340,7 +340,7 @@ test_job_timeline_bound (void)
 static void
 test_job_trim (void)
 {
-  g_autoptr(JsonNode) inputs = json ("[\"a long input value that the finished job no longer needs\"]");
+  g_autoptr(JsonNode) inputs = json ("[\"an input value the finished job no longer needs\"]");
   g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, inputs);
 
   _riv_job_add_timeline (job, "joined");

@@ -59,8 +59,10 @@ describe_details (RivComponent *component)
 
   if (component->has_minimum || component->has_maximum)
     {
-      g_autofree char *min = component->has_minimum ? format_number (component->minimum) : g_strdup ("");
-      g_autofree char *max = component->has_maximum ? format_number (component->maximum) : g_strdup ("");
+      g_autofree char *min = component->has_minimum ? format_number (component->minimum)
+                                                    : g_strdup ("");
+      g_autofree char *max = component->has_maximum ? format_number (component->maximum)
+                                                    : g_strdup ("");
 
       if (component->has_step)
         {
@@ -204,7 +206,8 @@ riv_cli_inspect (int    argc,
       if (g_strcmp0 (endpoint->connection, "stream") == 0)
         g_string_append (flags, ", streaming input");
 
-      printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n", name, endpoint->fn_index, flags->str);
+      printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n",
+              name, endpoint->fn_index, flags->str);
       print_components ("inputs", endpoint->inputs);
       print_components ("outputs", endpoint->outputs);
     }

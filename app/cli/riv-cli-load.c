@@ -98,7 +98,8 @@ substitute_index (JsonNode   *node,
         JsonNode *result = json_node_new (JSON_NODE_ARRAY);
 
         for (guint i = 0; i < json_array_get_length (array); i++)
-          json_array_add_element (copy, substitute_index (json_array_get_element (array, i), index));
+          json_array_add_element (copy,
+                                  substitute_index (json_array_get_element (array, i), index));
         json_node_take_array (result, copy);
         return result;
       }
@@ -529,10 +530,10 @@ riv_cli_load (int    argc,
 
   context = g_option_context_new ("— submit a burst of jobs and summarise");
   g_option_context_set_summary (context,
-                                "Connects to a Gradio server (or rivulet-cli serve), submits COUNT jobs to\n"
-                                "one endpoint, waits until every job has finished, and prints how many\n"
-                                "completed, failed, were cancelled or lost, with latency percentiles.\n"
-                                "Exits 0 only if every job completed.");
+    "Connects to a Gradio server (or rivulet-cli serve), submits COUNT jobs to\n"
+    "one endpoint, waits until every job has finished, and prints how many\n"
+    "completed, failed, were cancelled or lost, with latency percentiles.\n"
+    "Exits 0 only if every job completed; 2 for bad arguments.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage_error ("%s", error->message);

@@ -287,7 +287,8 @@ op_cancel_new (RivClient    *self,
   if (user != NULL)
     {
       oc->user = g_object_ref (user);
-      oc->user_handler = g_cancellable_connect (user, G_CALLBACK (cancel_cb), oc->cancellable, NULL);
+      oc->user_handler = g_cancellable_connect (user, G_CALLBACK (cancel_cb),
+                                                oc->cancellable, NULL);
     }
   oc->client = g_object_ref (self->cancellable);
   oc->client_handler = g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_cb),
@@ -869,7 +870,8 @@ apply_outputs (RivClient   *self,
     {
       JsonNode *value = g_ptr_array_index (next, i);
 
-      json_array_add_element (outputs, value ? json_node_ref (value) : json_node_new (JSON_NODE_NULL));
+      json_array_add_element (outputs,
+                              value ? json_node_ref (value) : json_node_new (JSON_NODE_NULL));
     }
 
   g_clear_pointer (&ctx->diff_state, node_array_free);
@@ -970,8 +972,8 @@ apply_message (RivClient  *self,
         {
           ctx->saw_estimation = TRUE;
           if (msg->has_rank && msg->has_queue_size)
-            _riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
-                                   msg->rank + 1, msg->queue_size);
+            _riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
+                                   " of %" G_GINT64_FORMAT, msg->rank + 1, msg->queue_size);
           else
             _riv_job_add_timeline (job, "queued");
         }
@@ -982,7 +984,8 @@ apply_message (RivClient  *self,
       if (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
         {
           if (msg->has_batch)
-            _riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT ")",
+            _riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
+                                   " of %" G_GINT64_FORMAT ")",
                                    msg->batch_id ? msg->batch_id : "?",
                                    msg->batch_index + 1, msg->batch_size);
           else
@@ -1827,7 +1830,8 @@ join_cb (GObject      *object,
   if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
     text = detail ? g_strdup_printf ("Queue is full: %s", detail) : g_strdup ("Queue is full");
   else if (status >= 400 && status < 500)
-    text = detail ? g_strdup (detail) : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
+    text = detail ? g_strdup (detail)
+                  : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
   else if (status >= 500)
     text = detail ? g_strdup_printf ("Server error (HTTP %u): %s", status, detail)
                   : g_strdup_printf ("Server error (HTTP %u)", status);
@@ -2181,7 +2185,8 @@ connect_config_cb (GObject      *object,
 
       if (detail != NULL)
         g_task_return_new_error (task, RIV_CLIENT_ERROR, code,
-                                 "Could not load the server's config (HTTP %u): %s", status, detail);
+                                 "Could not load the server's config (HTTP %u): %s",
+                                 status, detail);
       else
         g_task_return_new_error (task, RIV_CLIENT_ERROR, code,
                                  "Could not load the server's config (HTTP %u)", status);
@@ -2948,8 +2953,9 @@ riv_client_upload_async (RivClient           *self,
 
   if (self->closed || self->config == NULL)
     {
-      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NOT_CONNECTED,
-                               self->closed ? "The client was closed" : "Not connected to a server");
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NOT_CONNECTED, "%s",
+                               self->closed ? "The client was closed"
+                                            : "Not connected to a server");
       return;
     }
 
