@@ -166,7 +166,8 @@ http_full (Fixture            *f,
   if (body != NULL)
     soup_message_set_request_body_from_bytes (msg, content_type, body);
   for (guint i = 0; headers != NULL && headers[i] != NULL; i += 2)
-    soup_message_headers_replace (soup_message_get_request_headers (msg), headers[i], headers[i + 1]);
+    soup_message_headers_replace (soup_message_get_request_headers (msg),
+                                  headers[i], headers[i + 1]);
 
   soup_session_send_and_read_async (f->session, msg, G_PRIORITY_DEFAULT, NULL,
                                     riv_test_async_result_cb, &result);
@@ -299,7 +300,9 @@ sse_read_cb (GObject      *object,
 {
   Sse *sse = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
+  g_autoptr(GBytes) bytes = NULL;
+
+  bytes = g_input_stream_read_bytes_finish (G_INPUT_STREAM (object), result, &error);
 
   if (bytes == NULL)
     {
@@ -353,8 +356,12 @@ sse_open_path (Fixture    *f,
   sse->f = f;
   sse->msg = new_message (f, "GET", path);
   /* What fetch-event-stream sends, even on a GET. */
-  soup_message_headers_replace (soup_message_get_request_headers (sse->msg), "Accept", "text/event-stream");
-  soup_message_headers_replace (soup_message_get_request_headers (sse->msg), "Content-Type", "application/json");
+  {
+    SoupMessageHeaders *headers = soup_message_get_request_headers (sse->msg);
+
+    soup_message_headers_replace (headers, "Accept", "text/event-stream");
+    soup_message_headers_replace (headers, "Content-Type", "application/json");
+  }
   sse->cancellable = g_cancellable_new ();
   sse->buf = g_string_new (NULL);
   sse->frames = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
@@ -420,6 +427,29 @@ static JsonObject *
 frame_output (JsonNode *frame)
 {
   return json_object_get_object_member (json_node_get_object (frame), "output");
+}
+
+static const char *
+last_msg (GPtrArray *frames)
+{
+  g_assert_cmpuint (frames->len, >, 0);
+  return frame_msg (g_ptr_array_index (frames, frames->len - 1));
+}
+
+static gboolean
+frame_success (JsonNode *frame)
+{
+  return json_object_get_boolean_member (json_node_get_object (frame), "success");
+}
+
+/* output.data[i] of a frame, as a string. */
+static const char *
+output_string (JsonNode *frame,
+               guint     i)
+{
+  JsonArray *data = json_object_get_array_member (frame_output (frame), "data");
+
+  return json_array_get_string_element (data, i);
 }
 
 static gboolean
@@ -564,7 +594,9 @@ static void
 test_config (Fixture       *f,
              gconstpointer  data)
 {
-  static const char * const names[] = { "fake_diffusion", "stream_text", "batch_echo", "rapid_generation" };
+  static const char * const names[] = {
+    "fake_diffusion", "stream_text", "batch_echo", "rapid_generation",
+  };
   static const char * const json_get[] = { "Content-Type", "application/json", NULL };
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -594,7 +626,7 @@ test_config (Fixture       *f,
       JsonObject *c = json_array_get_object_element (components, i);
       JsonObject *props = json_object_get_object_member (c, "props");
 
-      g_hash_table_add (ids, GINT_TO_POINTER (json_object_get_int_member (c, "id")));
+      g_hash_table_add (ids, GINT_TO_POINTER ((int) json_object_get_int_member (c, "id")));
       g_assert_nonnull (json_object_get_string_member (c, "type"));
       g_assert_nonnull (json_object_get_string_member (props, "label"));
       g_assert_true (json_object_has_member (c, "skip_api"));
@@ -628,7 +660,8 @@ test_config (Fixture       *f,
       g_assert_true (json_object_get_boolean_member (dep, "backend_fn"));
       g_assert_cmpstr (json_object_get_string_member (dep, "connection"), ==, "sse");
       g_assert_cmpstr (json_object_get_string_member (dep, "api_visibility"), ==, "public");
-      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (dep, "targets")), ==, 0);
+      g_assert_cmpuint (json_array_get_length (json_object_get_array_member (dep, "targets")),
+                        ==, 0);
       g_assert_cmpint (json_object_get_boolean_member (types, "generator"), ==, !is_batch);
       g_assert_false (json_object_get_boolean_member (types, "cancel"));
       g_assert_cmpint (json_object_get_boolean_member (dep, "batch"), ==, is_batch);
@@ -637,9 +670,15 @@ test_config (Fixture       *f,
       g_assert_cmpuint (json_array_get_length (inputs), >, 0);
       g_assert_cmpuint (json_array_get_length (outputs), >, 0);
       for (guint k = 0; k < json_array_get_length (inputs); k++)
-        g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER (json_array_get_int_element (inputs, k))));
+        {
+          gint64 id = json_array_get_int_element (inputs, k);
+          g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER ((int) id)));
+        }
       for (guint k = 0; k < json_array_get_length (outputs); k++)
-        g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER (json_array_get_int_element (outputs, k))));
+        {
+          gint64 id = json_array_get_int_element (outputs, k);
+          g_assert_true (g_hash_table_contains (ids, GINT_TO_POINTER ((int) id)));
+        }
     }
 }
 
@@ -656,7 +695,8 @@ test_info (Fixture       *f,
   reply = http_get (f, "/gradio_api/info?serialize=False");
   g_assert_cmpuint (reply->status, ==, 200);
   root = reply_json (reply);
-  g_assert_nonnull (json_object_get_object_member (json_node_get_object (root), "unnamed_endpoints"));
+  g_assert_nonnull (json_object_get_object_member (json_node_get_object (root),
+                                                   "unnamed_endpoints"));
   named = json_object_get_object_member (json_node_get_object (root), "named_endpoints");
   g_assert_cmpuint (json_object_get_size (named), ==, 4);
   g_assert_true (json_object_has_member (named, "/stream_text"));
@@ -678,14 +718,16 @@ test_info (Fixture       *f,
       g_assert_nonnull (json_object_get_object_member (p, "python_type"));
       g_assert_nonnull (json_object_get_string_member (p, "component"));
     }
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0), "parameter_name"),
-                   ==, "steps");
-  g_assert_cmpint (json_object_get_int_member (json_array_get_object_element (params, 0), "parameter_default"),
-                   ==, 10);
+  {
+    JsonObject *steps = json_array_get_object_element (params, 0);
+
+    g_assert_cmpstr (json_object_get_string_member (steps, "parameter_name"), ==, "steps");
+    g_assert_cmpint (json_object_get_int_member (steps, "parameter_default"), ==, 10);
+  }
   params = json_object_get_array_member (endpoint, "returns");
   g_assert_cmpuint (json_array_get_length (params), ==, 2);
-  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0), "component"),
-                   ==, "Image");
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0),
+                                                  "component"), ==, "Image");
 }
 
 static void
@@ -720,14 +762,14 @@ test_routes_and_cors (Fixture       *f,
   g_assert_cmpuint (reply->status, ==, 200);
   g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"),
                    ==, "http://example.test");
-  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Credentials"),
-                   ==, "true");
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers,
+                                                 "Access-Control-Allow-Credentials"), ==, "true");
   allowed = soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Headers");
   g_assert_nonnull (strstr (allowed, "content-type"));
   g_assert_nonnull (strstr (allowed, "x-gradio-user"));
   g_assert_nonnull (strstr (allowed, "authorization"));
-  g_assert_nonnull (strstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Methods"),
-                            "POST"));
+  allowed = soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Methods");
+  g_assert_nonnull (strstr (allowed, "POST"));
   g_clear_pointer (&reply, reply_free);
 
   reply = http_full (f, "GET", "/config", NULL, NULL, with_origin);
@@ -795,7 +837,8 @@ test_fake_diffusion (Fixture       *f,
   {
     SoupMessageHeaders *headers = soup_message_get_response_headers (sse->msg);
 
-    g_assert_cmpstr (soup_message_headers_get_content_type (headers, NULL), ==, "text/event-stream");
+    g_assert_cmpstr (soup_message_headers_get_content_type (headers, NULL),
+                     ==, "text/event-stream");
     g_assert_cmpstr (soup_message_headers_get_one (headers, "Cache-Control"), ==, "no-cache");
     g_assert_cmpstr (soup_message_headers_get_one (headers, "X-Accel-Buffering"), ==, "no");
   }
@@ -814,7 +857,8 @@ test_fake_diffusion (Fixture       *f,
 
   /* Progress: index / length in steps. */
   progress = json_array_get_object_element (
-    json_object_get_array_member (json_node_get_object (g_ptr_array_index (sse->frames, 6)), "progress_data"), 0);
+    json_object_get_array_member (json_node_get_object (g_ptr_array_index (sse->frames, 6)),
+                                  "progress_data"), 0);
   g_assert_cmpint (json_object_get_int_member (progress, "index"), ==, 3);
   g_assert_cmpint (json_object_get_int_member (progress, "length"), ==, 3);
   g_assert_cmpstr (json_object_get_string_member (progress, "unit"), ==, "steps");
@@ -822,17 +866,20 @@ test_fake_diffusion (Fixture       *f,
   /* First yield: full values; later yields: replace edits. */
   values = json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, 3)), "data");
   g_assert_cmpuint (json_array_get_length (values), ==, 2);
-  g_assert_nonnull (json_object_get_string_member (json_array_get_object_element (values, 0), "path"));
+  g_assert_nonnull (json_object_get_string_member (json_array_get_object_element (values, 0),
+                                                   "path"));
   g_assert_cmpstr (json_array_get_string_element (values, 1), ==, "step 1/3");
   values = json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, 5)), "data");
-  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (json_array_get_array_element (values, 1), 0), 0),
-                   ==, "replace");
-  g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (json_array_get_array_element (values, 1), 0), 2),
-                   ==, "step 2/3");
+  {
+    JsonArray *edit = json_array_get_array_element (json_array_get_array_element (values, 1), 0);
+
+    g_assert_cmpstr (json_array_get_string_element (edit, 0), ==, "replace");
+    g_assert_cmpstr (json_array_get_string_element (edit, 2), ==, "step 2/3");
+  }
 
   /* Completion: full final values, one per output. */
   output = frame_output (g_ptr_array_index (sse->frames, 8));
-  g_assert_true (json_object_get_boolean_member (json_node_get_object (g_ptr_array_index (sse->frames, 8)), "success"));
+  g_assert_true (frame_success (g_ptr_array_index (sse->frames, 8)));
   g_assert_false (json_object_get_boolean_member (output, "is_generating"));
   g_assert_true (json_object_has_member (output, "duration"));
   g_assert_true (json_object_has_member (output, "average_duration"));
@@ -840,8 +887,8 @@ test_fake_diffusion (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (values), ==, 2);
   g_assert_cmpstr (json_array_get_string_element (values, 1), ==, "step 3/3");
   file = json_array_get_object_element (values, 0);
-  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (file, "meta"), "_type"),
-                   ==, "gradio.FileData");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (file, "meta"),
+                                                  "_type"), ==, "gradio.FileData");
   g_assert_cmpstr (json_object_get_string_member (file, "mime_type"), ==, "image/png");
   g_assert_cmpstr (json_object_get_string_member (file, "orig_name"), ==, "image.png");
   g_assert_false (json_object_get_boolean_member (file, "is_stream"));
@@ -854,7 +901,8 @@ test_fake_diffusion (Fixture       *f,
   assert_png_reply (reply);
   g_assert_cmpint (json_object_get_int_member (file, "size"), ==, g_bytes_get_size (reply->body));
   g_clear_pointer (&reply, reply_free);
-  reply = http_full (f, "HEAD", url_path (json_object_get_string_member (file, "url"), f), NULL, NULL, NULL);
+  reply = http_full (f, "HEAD", url_path (json_object_get_string_member (file, "url"), f),
+                     NULL, NULL, NULL);
   g_assert_cmpuint (reply->status, ==, 200);
   g_assert_cmpint (soup_message_headers_get_content_length (reply->headers), ==,
                    json_object_get_int_member (file, "size"));
@@ -893,21 +941,21 @@ test_stream_text (Fixture       *f,
         {
           JsonArray *edits = json_array_get_array_element (values, 0);
 
-          g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (edits, 0), 0),
-                           ==, "append");
+          g_assert_cmpstr (json_array_get_string_element (json_array_get_array_element (edits, 0),
+                                                          0), ==, "append");
           apply_text_edits (text, json_array_get_element (values, 0));
         }
     }
   g_assert_cmpuint (generating, ==, 20);
 
   done = completion_of (sse->frames, id);
-  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+  g_assert_cmpstr (output_string (done, 0),
                    ==, text->str);
   {
     g_auto(GStrv) words = g_strsplit (text->str, " ", -1);
     g_assert_cmpuint (g_strv_length (words), ==, 20);
   }
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
 }
 
 /* light: for very long runs, count the yields instead of parsing each one
@@ -955,9 +1003,9 @@ check_rapid (Fixture  *f,
     }
 
   done = completion_of (sse->frames, id);
-  g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+  g_assert_cmpstr (output_string (done, 0),
                    ==, expected->str);
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
   sse_drop (sse);
 }
 
@@ -997,8 +1045,10 @@ burst_join_cb (GObject      *object,
 {
   BurstJoin *bj = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GBytes) body = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
 
   bj->burst->replies++;
   if (body == NULL)
@@ -1006,12 +1056,13 @@ burst_join_cb (GObject      *object,
   else if (soup_message_get_status (bj->msg) != 200)
     g_test_message ("join %u: HTTP %u", bj->index, soup_message_get_status (bj->msg));
   if (body == NULL || soup_message_get_status (bj->msg) != 200 ||
-      !json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body), NULL))
+      !json_parser_load_from_data (parser, g_bytes_get_data (body, NULL), g_bytes_get_size (body),
+                                   NULL))
     bj->burst->failures++;
   else
     {
-      const char *id = json_object_get_string_member (json_node_get_object (json_parser_get_root (parser)),
-                                                      "event_id");
+      JsonObject *reply = json_node_get_object (json_parser_get_root (parser));
+      const char *id = json_object_get_string_member (reply, "event_id");
       g_ptr_array_index (bj->burst->ids, bj->index) = g_strdup (id);
     }
   g_object_unref (bj->msg);
@@ -1050,7 +1101,8 @@ join_burst (Fixture    *f,
       bj->index = i;
       bj->msg = new_message (f, "POST", "/gradio_api/queue/join");
       soup_message_set_request_body_from_bytes (bj->msg, "application/json", bytes);
-      soup_session_send_and_read_async (f->session, bj->msg, G_PRIORITY_DEFAULT, NULL, burst_join_cb, bj);
+      soup_session_send_and_read_async (f->session, bj->msg, G_PRIORITY_DEFAULT, NULL,
+                                        burst_join_cb, bj);
     }
   g_assert_true (riv_test_wait_until (burst_replied, &burst, WAIT_S));
   g_assert_cmpuint (burst.failures, ==, 0);
@@ -1071,7 +1123,8 @@ test_batch_burst (Fixture       *f,
 
   /* One slot: the first event runs alone, the rest queue up into batches. */
   start (f, "concurrency", 1, "close-linger", 0.2, NULL);
-  ids = join_burst (f, n, "{\"data\":[\"item-%u\",0.05],\"fn_index\":2,\"session_hash\":\"burst\"}");
+  ids = join_burst (f, n, "{\"data\":[\"item-%u\",0.05],\"fn_index\":2,"
+                          "\"session_hash\":\"burst\"}");
 
   /* Read like a correct client: reopen after close_stream while anything is
    * still incomplete. */
@@ -1082,7 +1135,7 @@ test_batch_burst (Fixture       *f,
 
       opened++;
       sse_wait_eof (sse);
-      g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+      g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
       for (guint i = 0; i < sse->frames->len; i++)
         g_ptr_array_add (all, g_ptr_array_index (sse->frames, i));
       complete = count_frames (all, "process_completed", NULL);
@@ -1102,7 +1155,7 @@ test_batch_burst (Fixture       *f,
       GHashTable *members;
 
       g_assert_true (json_object_get_boolean_member (obj, "success"));
-      g_assert_cmpstr (json_array_get_string_element (json_object_get_array_member (frame_output (done), "data"), 0),
+      g_assert_cmpstr (output_string (done, 0),
                        ==, text);
       g_assert_nonnull (batch);
       batch_id = json_object_get_int_member (batch, "id");
@@ -1122,7 +1175,8 @@ test_batch_burst (Fixture       *f,
           g_hash_table_insert (members, GINT_TO_POINTER (0), GINT_TO_POINTER ((int) size));
         }
       /* Same size for every member; each index once. */
-      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (members, GINT_TO_POINTER (0))), ==, size);
+      g_assert_cmpint (GPOINTER_TO_INT (g_hash_table_lookup (members, GINT_TO_POINTER (0))),
+                       ==, size);
       g_assert_false (g_hash_table_contains (members, GINT_TO_POINTER ((int) index + 1)));
       g_hash_table_add (members, GINT_TO_POINTER ((int) index + 1));
 
@@ -1135,10 +1189,11 @@ test_batch_burst (Fixture       *f,
           if (g_str_equal (frame_msg (g_ptr_array_index (mine, k)), "process_starts"))
             starts = g_ptr_array_index (mine, k);
         g_assert_nonnull (starts);
-        g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (json_node_get_object (starts),
-                                                                                     "batch"), "id"),
-                         ==, batch_id);
-        g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
+        JsonObject *starts_batch = json_object_get_object_member (json_node_get_object (starts),
+                                                                  "batch");
+
+        g_assert_cmpint (json_object_get_int_member (starts_batch, "id"), ==, batch_id);
+        g_assert_cmpstr (last_msg (mine), ==, "process_completed");
       }
     }
 
@@ -1198,7 +1253,8 @@ test_files (Fixture       *f,
   g_clear_pointer (&reply, reply_free);
   g_clear_pointer (&detail, json_node_unref);
 
-  inside = g_strdup_printf ("/gradio_api/file=%s/outputs/unknown.png", riv_server_get_temp_dir (f->server));
+  inside = g_strdup_printf ("/gradio_api/file=%s/outputs/unknown.png",
+                            riv_server_get_temp_dir (f->server));
   reply = http_get (f, inside);
   detail = assert_error_reply (reply, 403);
   g_clear_pointer (&reply, reply_free);
@@ -1275,10 +1331,12 @@ test_files_bounded (Fixture       *f,
   for (guint i = 0; i < sse->frames->len && first == NULL; i++)
     if (g_str_equal (frame_msg (g_ptr_array_index (sse->frames, i)), "process_generating"))
       first = json_array_get_object_element (
-        json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, i)), "data"), 0);
+        json_object_get_array_member (frame_output (g_ptr_array_index (sse->frames, i)), "data"),
+        0);
   g_assert_nonnull (first);
   done = completion_of (sse->frames, id);
-  last = json_array_get_object_element (json_object_get_array_member (frame_output (done), "data"), 0);
+  last = json_array_get_object_element (json_object_get_array_member (frame_output (done), "data"),
+                                        0);
 
   /* Eight images were written; at most three are kept, the newest. */
   g_assert_cmpuint (riv_server_get_n_files (f->server), <=, 3);
@@ -1311,8 +1369,8 @@ upload (Fixture    *f,
 
   soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream", content);
   soup_multipart_to_message (multipart, headers, &body);
-  reply = http_full (f, "POST", "/gradio_api/upload", soup_message_headers_get_one (headers, "Content-Type"),
-                     body, NULL);
+  reply = http_full (f, "POST", "/gradio_api/upload",
+                     soup_message_headers_get_one (headers, "Content-Type"), body, NULL);
   g_assert_cmpuint (reply->status, ==, 200);
   root = reply_json (reply);
   g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
@@ -1345,7 +1403,8 @@ test_files_bytes (Fixture       *f,
   g_clear_pointer (&reply, reply_free);
   reply = http_get (f, get_b);
   g_assert_cmpuint (reply->status, ==, 200);
-  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Disposition"), ==, "attachment");
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Disposition"),
+                   ==, "attachment");
   g_assert_true (g_bytes_equal (reply->body, b));
 }
 
@@ -1392,14 +1451,16 @@ test_cancel (Fixture       *f,
   g_clear_pointer (&detail, json_node_unref);
 
   /* Another session cannot cancel it. */
-  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"intruder\",\"fn_index\":0}", waiting);
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"intruder\","
+                          "\"fn_index\":0}", waiting);
   reply = http_post (f, "/gradio_api/cancel", body);
   g_assert_cmpuint (reply->status, ==, 200);
   g_clear_pointer (&reply, reply_free);
   g_free (body);
 
   /* The waiting one. */
-  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\",\"fn_index\":0}", waiting);
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\","
+                          "\"fn_index\":0}", waiting);
   reply = http_post (f, "/gradio_api/cancel", body);
   g_assert_cmpuint (reply->status, ==, 200);
   g_clear_pointer (&reply, reply_free);
@@ -1410,7 +1471,8 @@ test_cancel (Fixture       *f,
 
   /* The running one stops at its next step. */
   started = g_get_monotonic_time ();
-  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\",\"fn_index\":0}", running);
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"cancel\","
+                          "\"fn_index\":0}", running);
   reply = http_post (f, "/gradio_api/cancel", body);
   g_assert_cmpuint (reply->status, ==, 200);
   g_clear_pointer (&reply, reply_free);
@@ -1421,8 +1483,8 @@ test_cancel (Fixture       *f,
 
   /* Nothing after the completion for that id, and the stream closed cleanly. */
   mine = frames_of (sse->frames, running);
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (mine), ==, "process_completed");
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
 
   /* A second cancel is a no-op; no second completion shows up later. */
   reply = http_post (f, "/gradio_api/cancel", body);
@@ -1457,7 +1519,8 @@ test_queue_full (Fixture       *f,
   reply = http_post (f, "/gradio_api/queue/join",
                      "{\"data\":[1,0],\"fn_index\":0,\"session_hash\":\"other\"}");
   detail = assert_error_reply (reply, 503);
-  g_assert_cmpstr (json_node_get_string (detail), ==, "Queue is full. Max size is 2 and size is 2.");
+  g_assert_cmpstr (json_node_get_string (detail),
+                   ==, "Queue is full. Max size is 2 and size is 2.");
   g_clear_pointer (&reply, reply_free);
   g_clear_pointer (&detail, json_node_unref);
 
@@ -1575,7 +1638,7 @@ test_malformed (Fixture       *f,
   id = join (f, 3, "[2]", "m");
   sse = sse_open (f, "m");
   sse_wait_eof (sse);
-  g_assert_true (json_object_get_boolean_member (json_node_get_object (completion_of (sse->frames, id)), "success"));
+  g_assert_true (frame_success (completion_of (sse->frames, id)));
 }
 
 static void
@@ -1652,8 +1715,7 @@ test_interleave (Fixture       *f,
 
       latest_first = MAX (latest_first, GPOINTER_TO_UINT (g_hash_table_lookup (first, id)));
       earliest_last = MIN (earliest_last, GPOINTER_TO_UINT (g_hash_table_lookup (last, id)));
-      g_assert_true (json_object_get_boolean_member (json_node_get_object (completion_of (sse->frames, id)),
-                                                     "success"));
+      g_assert_true (frame_success (completion_of (sse->frames, id)));
     }
 
   /* Interleaved: every job yielded before any job yielded its last step. */
@@ -1752,7 +1814,7 @@ test_takeover (Fixture       *f,
   sse_wait_msg (old, "process_generating", id, 2);
   new = sse_open (f, "twice");
   sse_wait_eof (old);
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (old->frames, old->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (old->frames), ==, "close_stream");
   sse_wait_eof (new);
 
   /* Each frame went to exactly one of them, in order. */
@@ -1901,14 +1963,15 @@ test_estimations (Fixture       *f,
 
               g_assert_false (started);
               g_assert_cmpint (rank, <=, prev_rank);  /* ranks only go down */
-              g_assert_cmpint (rank, <, json_object_get_int_member (json_node_get_object (frame), "queue_size"));
+              g_assert_cmpint (rank, <, json_object_get_int_member (json_node_get_object (frame),
+                                                                    "queue_size"));
               prev_rank = rank;
             }
           else if (g_str_equal (frame_msg (frame), "process_starts"))
             started = TRUE;
         }
       g_assert_true (started);
-      g_assert_cmpstr (frame_msg (g_ptr_array_index (mine, mine->len - 1)), ==, "process_completed");
+      g_assert_cmpstr (last_msg (mine), ==, "process_completed");
     }
 
   /* The last one waited behind three others and was told so, then moved up. */
@@ -1944,12 +2007,13 @@ test_failure (Fixture       *f,
   output = json_object_get_object_member (done, "output");
   g_assert_false (json_object_get_boolean_member (done, "success"));
   g_assert_cmpstr (json_object_get_string_member (done, "title"), ==, "Error");
-  g_assert_true (g_str_has_prefix (json_object_get_string_member (output, "error"), "Could not write the image"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (output, "error"),
+                                   "Could not write the image"));
   g_assert_cmpstr (json_object_get_string_member (output, "title"), ==, "Error");
   g_assert_true (json_object_get_boolean_member (output, "visible"));
   g_assert_true (json_object_has_member (output, "duration"));
   g_assert_cmpuint (count_frames (sse->frames, "process_generating", id), ==, 0);
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
 
   /* The endpoint still works once the directory is back. */
   g_assert_cmpint (g_unlink (outputs), ==, 0);
@@ -1958,8 +2022,7 @@ test_failure (Fixture       *f,
   id = join (f, 0, "[1, 0]", "fail");
   sse = sse_open (f, "fail");
   sse_wait_eof (sse);
-  g_assert_true (json_object_get_boolean_member (json_node_get_object (completion_of (sse->frames, id)),
-                                                 "success"));
+  g_assert_true (frame_success (completion_of (sse->frames, id)));
 }
 
 static void
@@ -1984,11 +2047,13 @@ test_shutdown (Fixture       *f,
   /* Both pending jobs fail, then close_stream ends the stream. */
   done = completion_of (sse->frames, running);
   g_assert_false (json_object_get_boolean_member (json_node_get_object (done), "success"));
-  g_assert_cmpstr (json_object_get_string_member (frame_output (done), "error"), ==, "Server shutting down");
-  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (done), "title"), ==, "Error");
+  g_assert_cmpstr (json_object_get_string_member (frame_output (done), "error"),
+                   ==, "Server shutting down");
+  g_assert_cmpstr (json_object_get_string_member (json_node_get_object (done), "title"),
+                   ==, "Error");
   done = completion_of (sse->frames, waiting);
   g_assert_false (json_object_get_boolean_member (json_node_get_object (done), "success"));
-  g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, sse->frames->len - 1)), ==, "close_stream");
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
 
   /* The private directory is gone; the server no longer listens. */
   g_assert_false (g_file_test (dir, G_FILE_TEST_EXISTS));

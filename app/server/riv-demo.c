@@ -33,29 +33,35 @@ static void run_rapid_generation (RivRun *run);
 
 static const RivDemoComponent fake_diffusion_inputs[] = {
   { RIV_COMPONENT_SLIDER, "steps", "Denoising steps", 1, 50, 1, 10, NULL, TRUE, 0 },
-  { RIV_COMPONENT_NUMBER, "step_delay", "Seconds per step (0 to 10)", 0, 10, 0.05, 0.5, NULL, FALSE, 0 },
+  { RIV_COMPONENT_NUMBER, "step_delay", "Seconds per step (0 to 10)",
+    0, 10, 0.05, 0.5, NULL, FALSE, 0 },
 };
 static const RivDemoComponent fake_diffusion_outputs[] = {
   { RIV_COMPONENT_IMAGE, "image", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
 };
 static const RivDemoComponent stream_text_inputs[] = {
-  { RIV_COMPONENT_TEXTBOX, "prompt", "Seeds the generated words", 0, 0, 0, 0, "Once upon a time", FALSE, 2 },
-  { RIV_COMPONENT_NUMBER, "tokens", "Number of tokens (0 to 100000)", 0, 100000, 1, 50, NULL, TRUE, 0 },
-  { RIV_COMPONENT_NUMBER, "token_delay", "Seconds per token (0 to 10)", 0, 10, 0.01, 0.05, NULL, FALSE, 0 },
+  { RIV_COMPONENT_TEXTBOX, "prompt", "Seeds the generated words",
+    0, 0, 0, 0, "Once upon a time", FALSE, 2 },
+  { RIV_COMPONENT_NUMBER, "tokens", "Number of tokens (0 to 100000)",
+    0, 100000, 1, 50, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "token_delay", "Seconds per token (0 to 10)",
+    0, 10, 0.01, 0.05, NULL, FALSE, 0 },
 };
 static const RivDemoComponent stream_text_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
 };
 static const RivDemoComponent batch_echo_inputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", "Echoed back", 0, 0, 0, 0, "hello", FALSE, 1 },
-  { RIV_COMPONENT_NUMBER, "delay", "Seconds per batch (0 to 10)", 0, 10, 0.05, 0.1, NULL, FALSE, 0 },
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per batch (0 to 10)",
+    0, 10, 0.05, 0.1, NULL, FALSE, 0 },
 };
 static const RivDemoComponent batch_echo_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
 };
 static const RivDemoComponent rapid_generation_inputs[] = {
-  { RIV_COMPONENT_NUMBER, "count", "Number of updates (0 to 1000000)", 0, 1000000, 1, 1000, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "count", "Number of updates (0 to 1000000)",
+    0, 1000000, 1, 1000, NULL, TRUE, 0 },
 };
 static const RivDemoComponent rapid_generation_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
@@ -926,7 +932,8 @@ run_fake_diffusion (RivRun *run)
       if (png == NULL ||
           !g_file_set_contents (path, g_bytes_get_data (png, NULL), g_bytes_get_size (png), &error))
         {
-          g_autofree char *message = g_strdup_printf ("Could not write the image: %s", error->message);
+          g_autofree char *message = g_strdup_printf ("Could not write the image: %s",
+                                                      error->message);
           riv_run_fail (run, message);
           return;
         }
@@ -961,7 +968,8 @@ run_fake_diffusion (RivRun *run)
         }
 
       /* The yield takes the path, whatever it returns. */
-      if (!riv_run_yield (run, data->str, data->len, g_steal_pointer (&path), g_bytes_get_size (png)))
+      if (!riv_run_yield (run, data->str, data->len,
+                          g_steal_pointer (&path), g_bytes_get_size (png)))
         {
           g_string_free (data, TRUE);
           return;

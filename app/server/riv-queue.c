@@ -543,8 +543,9 @@ outbox_cb (gpointer data,
     {
       gsize len = frames->len;
 
-      self->cb.emit (ev->session, riv_frame_new_take (g_string_free (g_steal_pointer (&frames), FALSE), len),
-                     self->cb_data);
+      char *text = g_string_free (g_steal_pointer (&frames), FALSE);
+
+      self->cb.emit (ev->session, riv_frame_new_take (text, len), self->cb_data);
       if (self->cb.congested (ev->session, self->cb_data))
         {
           g_mutex_lock (&run->lock);
@@ -778,7 +779,8 @@ run_finished (RivRun *run)
     {
       self->batch_items += run->size;
       if (self->verbose)
-        g_printerr ("rivulet: %s batch %" G_GINT64_FORMAT ": size %u, total items %" G_GUINT64_FORMAT "\n",
+        g_printerr ("rivulet: %s batch %" G_GINT64_FORMAT ": size %u, total items %"
+                    G_GUINT64_FORMAT "\n",
                     run->demo->api_name, run->batch_id, run->size, self->batch_items);
       if (self->cb.batch_done != NULL)
         self->cb.batch_done (run->demo->api_name, run->size, self->batch_items, self->cb_data);
@@ -852,7 +854,8 @@ start_run (RivQueue *self,
   g_ptr_array_add (ep->runs, run_ref (run));
 
   for (guint i = 0; i < size; i++)
-    self->cb.emit (run->events[i]->session, frame_process_starts (run->events[i], run), self->cb_data);
+    self->cb.emit (run->events[i]->session, frame_process_starts (run->events[i], run),
+                   self->cb_data);
 
   if (!g_thread_pool_push (self->pool, run, &error))
     {

@@ -495,7 +495,8 @@ files_register (RivServer *self,
   self->file_bytes += size;
 
   while (self->file_order.length > 1 &&
-         (self->file_order.length > MAX (self->max_files, 1) || self->file_bytes > self->max_file_bytes))
+         (self->file_order.length > MAX (self->max_files, 1) ||
+          self->file_bytes > self->max_file_bytes))
     files_remove (self, ((FileEntry *) self->file_order.head->data)->path, TRUE);
 }
 
@@ -700,9 +701,10 @@ io_done_cb (gpointer data,
               if (i > 0)
                 g_string_append_c (out, ',');
               riv_wire_append_string (out, path, -1);
+              UploadPart *part = g_ptr_array_index (task->parts, i);
+
               if (!self->shut_down)
-                files_register (self, g_strdup (path),
-                                g_bytes_get_size (((UploadPart *) g_ptr_array_index (task->parts, i))->data));
+                files_register (self, g_strdup (path), g_bytes_get_size (part->data));
             }
           g_string_append_c (out, ']');
           {
@@ -891,7 +893,8 @@ append_chunk (SoupMessageBody  *body,
   if (*batch == NULL || (*batch)->len == 0)
     return;
   len = (*batch)->len;
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, g_string_free (g_steal_pointer (batch), FALSE), len);
+  soup_message_body_append (body, SOUP_MEMORY_TAKE,
+                            g_string_free (g_steal_pointer (batch), FALSE), len);
 }
 
 /* Moves frames from the FIFO to the attached stream, as few chunks as
@@ -921,7 +924,8 @@ session_pump (Session  *session,
           if (frame->len >= STREAM_WINDOW / 4)
             {
               append_chunk (body, &batch);
-              soup_message_body_append (body, SOUP_MEMORY_TAKE, g_steal_pointer (&frame->data), frame->len);
+              soup_message_body_append (body, SOUP_MEMORY_TAKE,
+                                        g_steal_pointer (&frame->data), frame->len);
             }
           else
             {
@@ -1204,13 +1208,15 @@ handle_join (RivServer         *self,
     }
   if (!JSON_NODE_HOLDS_VALUE (fn_node) || json_node_get_value_type (fn_node) != G_TYPE_INT64)
     {
-      reply_problem (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "fn_index", "fn_index must be an integer");
+      reply_problem (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "fn_index",
+                     "fn_index must be an integer");
       return;
     }
   fn_index = json_node_get_int (fn_node);
   if (fn_index < 0 || (demo = riv_demo_get ((guint) MIN (fn_index, G_MAXUINT))) == NULL)
     {
-      g_autofree char *text = g_strdup_printf ("Function index %" G_GINT64_FORMAT " not found.", fn_index);
+      g_autofree char *text = g_strdup_printf ("Function index %" G_GINT64_FORMAT " not found.",
+                                               fn_index);
       reply_detail (msg, SOUP_STATUS_NOT_FOUND, text);
       return;
     }
@@ -1341,7 +1347,8 @@ handle_keepalive (RivServer         *self,
   stream = stream_new (self, msg);
   stream->keepalive_only = TRUE;
   frame = riv_wire_heartbeat (&len);
-  soup_message_body_append (soup_server_message_get_response_body (msg), SOUP_MEMORY_TAKE, frame, len);
+  soup_message_body_append (soup_server_message_get_response_body (msg),
+                            SOUP_MEMORY_TAKE, frame, len);
 }
 
 static void
@@ -1366,7 +1373,8 @@ handle_cancel (RivServer         *self,
     }
   if (hash == NULL)
     {
-      reply_problem (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "session_hash", "Field required: session_hash");
+      reply_problem (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "session_hash",
+                     "Field required: session_hash");
       return;
     }
   if (!riv_json_get_int (body, "fn_index", &fn_index))
@@ -1393,7 +1401,8 @@ handle_upload (RivServer         *self,
   multipart = soup_multipart_new_from_message (soup_server_message_get_request_headers (msg), body);
   if (multipart == NULL)
     {
-      reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Expected multipart/form-data with \"files\" parts.");
+      reply_detail (msg, SOUP_STATUS_BAD_REQUEST,
+                    "Expected multipart/form-data with \"files\" parts.");
       return;
     }
 
@@ -1452,7 +1461,8 @@ handle_file (RivServer         *self,
    * "..", symlinks and absolute paths elsewhere never resolve to a file. */
   if (path == NULL || !g_hash_table_contains (self->files, path))
     {
-      g_autofree char *detail = g_strdup_printf ("File not allowed: %s", path != NULL ? path : raw_path);
+      g_autofree char *detail = g_strdup_printf ("File not allowed: %s",
+                                                 path != NULL ? path : raw_path);
       reply_detail (msg, SOUP_STATUS_FORBIDDEN, detail);
       return;
     }
@@ -1534,7 +1544,8 @@ handle_request_cb (SoupServer        *server,
     {
       SoupMessageHeaders *response = soup_server_message_get_response_headers (msg);
 
-      soup_message_headers_replace (response, "Access-Control-Allow-Methods", "GET, POST, HEAD, OPTIONS");
+      soup_message_headers_replace (response, "Access-Control-Allow-Methods",
+                                    "GET, POST, HEAD, OPTIONS");
       soup_message_headers_replace (response, "Access-Control-Allow-Headers",
                                     "content-type, x-gradio-user, authorization");
       soup_message_headers_replace (response, "Access-Control-Max-Age", "600");
@@ -1601,14 +1612,15 @@ reject_body (SoupServerMessage *msg,
              BodyLimit         *limit)
 {
   SoupMessageBody *body = soup_server_message_get_request_body (msg);
-  g_autofree char *detail = g_strdup_printf ("Request body too large (limit %" G_GSIZE_FORMAT " bytes).",
-                                             limit->limit);
+  g_autofree char *detail = g_strdup_printf ("Request body too large (limit %" G_GSIZE_FORMAT
+                                             " bytes).", limit->limit);
 
   limit->rejected = TRUE;
   soup_message_body_set_accumulate (body, FALSE);
   soup_message_body_truncate (body);
   add_cors_headers (msg);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg), "Connection", "close");
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Connection", "close");
   reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
 }
 
