@@ -1737,8 +1737,9 @@ test_linger (Fixture       *f,
   one = join (f, 2, "[\"first\", 0]", "linger");
   sse = sse_open (f, "linger");
   sse_wait_msg (sse, "process_completed", one, 1);
-  /* Inside the linger window: the same stream carries the next job. */
-  two = join (f, 2, "[\"second\", 0]", "linger");
+  /* Inside the linger window: the same stream carries the next job, which
+   * outlasts the window (the first job's timer must not close it). */
+  two = join (f, 2, "[\"second\", 0.8]", "linger");
   sse_wait_eof (sse);
 
   for (guint i = 0; i < sse->frames->len; i++)
