@@ -788,6 +788,152 @@ test_close_in_flight (Fixture       *fx,
   riv_client_close (fx->client);   /* idempotent */
 }
 
+/* rivulet-cli ------------------------------------------------------------------------- */
+
+typedef struct
+{
+  char *out;
+  char *err;
+  int   status;
+  gboolean done;
+} CliRun;
+
+static void
+cli_done_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  CliRun *run = user_data;
+  g_autoptr(GError) error = NULL;
+
+  g_subprocess_communicate_utf8_finish (G_SUBPROCESS (object), result, &run->out, &run->err,
+                                        &error);
+  g_assert_no_error (error);
+  run->status = g_subprocess_get_exit_status (G_SUBPROCESS (object));
+  run->done = TRUE;
+}
+
+/* Runs rivulet-cli while this process's main loop keeps serving. */
+static gboolean
+run_cli (CliRun            *run,
+         const char * const *args)
+{
+  g_autofree char *cli = g_test_build_filename (G_TEST_BUILT, "..", "app", "cli", "rivulet-cli",
+                                                NULL);
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_test (cli, G_FILE_TEST_IS_EXECUTABLE))
+    {
+      g_test_skip ("rivulet-cli is not built");
+      return FALSE;
+    }
+
+  g_ptr_array_add (argv, cli);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) args[i]);
+  g_ptr_array_add (argv, NULL);
+
+  process = g_subprocess_newv ((const char * const *) argv->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, cli_done_cb, run);
+  g_assert_true (riv_test_wait_for (&run->done, HANG_GUARD));
+  return TRUE;
+}
+
+static void
+cli_run_clear (CliRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+  run->done = FALSE;
+}
+
+static void
+test_cli_load (Fixture       *fx,
+               gconstpointer  data)
+{
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "200",
+                         "--data", "[\"job {i}\", 0]", "--json", NULL };
+  const char *bad_url[] = { "load", "--url", "ftp://example.com", "--endpoint", "x", NULL };
+  const char *bad_endpoint[] = { "load", "--url", fx->url, "--endpoint", "nope", NULL };
+  const char *no_endpoint[] = { "load", "--url", fx->url, NULL };
+  g_autoptr(JsonNode) report = NULL;
+  JsonObject *object;
+  CliRun run = { 0 };
+
+  if (!run_cli (&run, args))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  report = json (run.out);
+  object = json_node_get_object (report);
+  g_assert_cmpint (json_object_get_int_member (object, "submitted"), ==, 200);
+  g_assert_cmpint (json_object_get_int_member (object, "completed"), ==, 200);
+  g_assert_cmpint (json_object_get_int_member (object, "failed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "lost"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "cancelled"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (object, "events"), >=, 200);
+  g_assert_true (json_object_has_member (object, "wall_s"));
+  g_assert_true (json_object_has_member (json_object_get_object_member (object, "latency_s"),
+                                         "p99"));
+  g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (object, "batches"),
+                                               "count"), >=, 1);
+  cli_run_clear (&run);
+
+  run_cli (&run, bad_url);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "ftp"));
+  cli_run_clear (&run);
+
+  run_cli (&run, bad_endpoint);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "nope"));
+  cli_run_clear (&run);
+
+  run_cli (&run, no_endpoint);
+  g_assert_cmpint (run.status, ==, 2);
+  cli_run_clear (&run);
+}
+
+/* A job that cannot complete makes the exit status non-zero. */
+static void
+test_cli_load_failures (Fixture       *fx,
+                        gconstpointer  data)
+{
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "stream_text", "--count", "3",
+                         "--data", "[\"x\", 100000, 1]", "--timeout", "0.5", NULL };
+  CliRun run = { 0 };
+
+  if (!run_cli (&run, args))
+    return;
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "submitted  3\n"));
+  g_assert_nonnull (strstr (run.out, "lost       3\n"));
+  g_assert_nonnull (strstr (run.err, "timed out"));
+  cli_run_clear (&run);
+}
+
+static void
+test_cli_inspect (Fixture       *fx,
+                  gconstpointer  data)
+{
+  const char *args[] = { "inspect", "--url", fx->url, NULL };
+  CliRun run = { 0 };
+
+  if (!run_cli (&run, args))
+    return;
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "Protocol  sse_v3"));
+  g_assert_nonnull (strstr (run.out, "/batch_echo  (fn_index 2)  batch ×16, queued"));
+  g_assert_nonnull (strstr (run.out, "/rapid_generation  (fn_index 3)  generator, queued"));
+  g_assert_nonnull (strstr (run.out, "slider     \"steps\"              range 1–50 step 1, "
+                                     "default 10"));
+  cli_run_clear (&run);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -816,6 +962,9 @@ main (int   argc,
   ADD ("upload", test_upload);
   ADD ("memory-per-job", test_memory_per_job);
   ADD ("close-in-flight", test_close_in_flight);
+  ADD ("cli-load", test_cli_load);
+  ADD ("cli-load-failures", test_cli_load_failures);
+  ADD ("cli-inspect", test_cli_inspect);
 
 #undef ADD
 
