@@ -1411,6 +1411,33 @@ test_reconnect_gives_up (Fixture       *fx,
   g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_DISCONNECTED);
 }
 
+/* A server that answers every GET with close_stream has forgotten the job:
+ * it ends as lost after a bounded number of rounds, not in a busy loop. */
+static void
+test_endless_close_stream (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autoptr(RivJob) a = NULL;
+
+  fx->fake->join_mode = JOIN_REPLY_ONLY;
+  a = submit (fx, "/echo", "a");
+  wait_joined (a);
+
+  while (!riv_job_is_finished (a))
+    {
+      FakeSession *session = fake_the_session (fx->fake);
+
+      if (session->stream != NULL)
+        fake_end_stream (session, TRUE);
+      g_main_context_iteration (NULL, TRUE);
+    }
+
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_LOST);
+  g_assert_nonnull (strstr (riv_job_get_error (a), "without news of this job"));
+  g_assert_cmpuint (fx->fake->n_gets, >, 2);
+  g_assert_cmpuint (fx->fake->n_gets, <, 100);
+}
+
 /* close() ends everything: in-flight jobs cancelled, nothing pending. */
 static void
 test_close_cancels (Fixture       *fx,
@@ -1582,6 +1609,7 @@ main (int   argc,
   ADD ("join-timeout", test_join_timeout);
   ADD ("reconnect-gives-up", test_reconnect_gives_up);
   ADD ("close-cancels", test_close_cancels);
+  ADD ("endless-close-stream", test_endless_close_stream);
   ADD ("job-errors", test_job_errors);
   ADD ("headers", test_headers);
   ADD ("stream-state", test_stream_state);

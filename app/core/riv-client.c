@@ -38,6 +38,7 @@
 
 #define READ_SIZE             (64 * 1024)
 #define MAX_STREAM_FAILURES   4      /* consecutive failed (re)connects before jobs are lost */
+#define MAX_EMPTY_CLOSES      10     /* close_stream with no news of the jobs in flight */
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
 #define CONNECT_TIMEOUT_S     30.0
 #define UPLOAD_TIMEOUT_S      300.0
@@ -109,6 +110,7 @@ struct _RivClient
   guint           n_joined;           /* joined, non-terminal jobs */
   guint           n_streams;
   guint           stream_failures;
+  guint           empty_closes;
   guint           batch_counter;
   RivStreamState  stream_state;
 
@@ -1430,6 +1432,7 @@ dispatch_message (RivClient  *self,
       if (!riv_job_is_finished (job))
         {
           self->stream_failures = 0;
+          self->empty_closes = 0;
           apply_message (self, job, msg, st);
         }
       riv_message_free (msg);
@@ -1475,11 +1478,24 @@ stream_end_normally (Stream *st)
   stream_detach (st);
   self->stream_failures = 0;
 
+  /* A server sends close_stream when it has nothing pending for the session.
+   * Once or twice that crosses a join; over and over, with jobs joined and no
+   * news of them, it means the server has forgotten them. */
+  if (self->n_joined > 0 && ++self->empty_closes > MAX_EMPTY_CLOSES)
+    {
+      g_autofree char *error = g_strdup_printf ("Connection to the server was lost: it ended the "
+                                                "stream %u times without news of this job",
+                                                self->empty_closes);
+
+      self->empty_closes = 0;
+      lose_jobs (self, error);
+    }
+
   /* Reopen at once if anything is still in flight: the server keeps the
    * session's messages for the next GET. */
   if (need_stream (self))
     stream_open (self);
-  else
+  else if (self->stream_state != RIV_STREAM_STATE_DISCONNECTED)
     set_stream_state (self, RIV_STREAM_STATE_IDLE);
 }
 
