@@ -5,7 +5,11 @@
  * The client against a scriptable fake Gradio server living in this process,
  * so that each test decides exactly what is written to the stream, and when,
  * relative to the join replies. These are the races of protocol.md §8a, §8c
- * and §8d; each main test says how a naive client fails it.
+ * and §8d; each main test says how a naive client fails it. (Checked by
+ * mutating riv-client.c: dropping early messages, not reopening after
+ * close_stream or EOF, one diff state per stream. A naive client's job never
+ * completes; with this client's liveness watchdog it ends "lost" instead of
+ * hanging, so the status assertions fail either way.) 
  */
 #include "config.h"
 
@@ -687,7 +691,7 @@ test_echo_smoke (Fixture       *fx,
  * reply is held back until B's whole life — estimation to process_completed —
  * has been written to the stream and received by the client. A naive client
  * that drops (or routes nowhere) messages for event ids it does not know yet
- * never sees B's completion: B stays "queued" forever and the wait fails. */
+ * never sees B's completion: B stays "queued" and never completes. */
 static void
 test_early_messages (Fixture       *fx,
                      gconstpointer  data)
@@ -751,7 +755,7 @@ test_early_messages (Fixture       *fx,
  * close_stream right behind it and end the response. B's messages wait in
  * the server's FIFO for the next GET. A naive client that opens the stream
  * only on a join reply when it believes none is open (JS 2.7.0) never opens
- * another one: B hangs and the wait fails. */
+ * another one: B never completes. */
 static void
 test_close_stream_after_join (Fixture       *fx,
                               gconstpointer  data)
@@ -846,7 +850,7 @@ test_close_stream_during_join (Fixture       *fx,
 /* (2c) EOF without close_stream while a job is pending. A naive client that
  * waits for close_stream to reopen (or keeps an "open" flag, JS 2.7.0)
  * never issues another GET; the job's completion sits in the server FIFO
- * and the wait fails. */
+ * and it never completes. */
 static void
 test_eof_reopens (Fixture       *fx,
                   gconstpointer  data)
