@@ -9,7 +9,7 @@
  * mutating riv-client.c: dropping early messages, not reopening after
  * close_stream or EOF, one diff state per stream. A naive client's job never
  * completes; with this client's liveness watchdog it ends "lost" instead of
- * hanging, so the status assertions fail either way.) 
+ * hanging, so the status assertions fail either way.)
  */
 #include "config.h"
 
