@@ -39,6 +39,7 @@
 #define READ_SIZE             (64 * 1024)
 #define MAX_STREAM_FAILURES   4      /* consecutive failed (re)connects before jobs are lost */
 #define MAX_EMPTY_CLOSES      10     /* close_stream with no news of the jobs in flight */
+#define DRAIN_TIMEOUT_S       2.0    /* after close_stream, wait this long for the end */
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
 #define CONNECT_TIMEOUT_S     30.0
 #define UPLOAD_TIMEOUT_S      300.0
@@ -160,7 +161,9 @@ struct _Stream
   gint64         run_fn;
   double         run_time;
   guint          epoch;
+  GSource       *drain_source; /* nullable */
   gboolean       got_close;
+  gboolean       draining;     /* detached after close_stream, reading to the end */
 };
 
 /* Client-side state of a job that is not terminal yet (qdata on the job). */
@@ -1215,6 +1218,7 @@ stream_free (Stream *st)
 {
   g_assert (st->client == NULL);
 
+  clear_source (&st->drain_source);
   g_clear_object (&st->input);
   g_clear_object (&st->msg);
   g_clear_object (&st->cancellable);
@@ -1469,13 +1473,30 @@ stream_event_cb (const char *event_type,
   dispatch_message (self, st, msg, len);
 }
 
+static gboolean
+stream_drain_timeout_cb (gpointer user_data)
+{
+  Stream *st = user_data;
+
+  g_clear_pointer (&st->drain_source, g_source_unref);
+  g_cancellable_cancel (st->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 stream_end_normally (Stream *st)
 {
   RivClient *self = st->client;
 
   g_debug ("Stream %u got close_stream", st->epoch);
-  stream_detach (st);
+
+  /* Detach, but read the response to its end rather than cancel it: the
+   * connection then goes back to the pool instead of being closed (libsoup
+   * 3.2 servers never free a connection the client closed). */
+  self->stream = NULL;
+  st->client = NULL;
+  st->draining = TRUE;
+  st->drain_source = attach_timeout (self, DRAIN_TIMEOUT_S, stream_drain_timeout_cb, st);
   self->stream_failures = 0;
 
   /* A server sends close_stream when it has nothing pending for the session.
@@ -1514,7 +1535,11 @@ stream_read_cb (GObject      *object,
 
   if ((self = st->client) == NULL)
     {
-      stream_free (st);
+      /* After close_stream: whatever still comes is not for us. */
+      if (st->draining && n > 0)
+        stream_read_next (st);
+      else
+        stream_free (st);
       return;
     }
 
@@ -1558,7 +1583,7 @@ stream_read_cb (GObject      *object,
   if (st->got_close)
     {
       stream_end_normally (st);
-      stream_free (st);
+      stream_read_next (st);
     }
   else
     stream_read_next (st);
