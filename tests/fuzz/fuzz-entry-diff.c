@@ -14,7 +14,8 @@
  *  - riv_diff_value_peek_string() is non-NULL exactly when the value is a
  *    string, and then equals it;
  *  - both parses give the same results;
- *  - riv_diff_new_replace() / riv_diff_new_append() do what they say.
+ *  - riv_diff_new_replace() / riv_diff_new_append() and
+ *    riv_diff_value_set() do what they say.
  */
 #include "config.h"
 
@@ -161,6 +162,19 @@ run (JsonNode *root_node,
       RIV_FUZZ_CHECK (peek != NULL && strcmp (peek, expected) == 0 && length == strlen (expected),
                       "RivDiffValue append result differs");
     }
+
+  /* riv_diff_value_set() starts over from a whole value. */
+  {
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *got = NULL;
+    g_autofree char *initial_json = to_json (initial);
+
+    riv_diff_value_set (dv, initial);
+    node = riv_diff_value_dup_node (dv);
+    got = to_json (node);
+    RIV_FUZZ_CHECK (strcmp (got, initial_json) == 0, "after set: %.200s", got);
+    check_peek (dv, got, node);
+  }
 
   return g_steal_pointer (&result);
 }

@@ -8,6 +8,7 @@
  *  - riv_message_parse() with a parser reused across inputs (as RivClient
  *    does) gives the same message as with a fresh parser, and the same as
  *    the NUL-terminated copy with len -1 (when the input has no NUL byte);
+ *    the message stays the same after the parser loads other text;
  *  - kind matches msg (riv_message_kind_from_string / _to_string round-trip);
  *  - progress in 0..1, data borrowed from output.data, cancelled only on
  *    process_completed, error text only with has_error;
@@ -187,5 +188,13 @@ riv_fuzz_message (const guint8 *data,
 
           RIV_FUZZ_CHECK (strcmp (a, c) == 0, "len -1 gives %s, len %zu gives %s", c, size, a);
         }
+    }
+
+  /* The parser has loaded other text since: the first message owns its data. */
+  if (reused != NULL)
+    {
+      g_autofree char *again = describe (reused);
+
+      RIV_FUZZ_CHECK (strcmp (a, again) == 0, "the message changed when its parser was reused");
     }
 }
