@@ -626,7 +626,8 @@ io_upload (IoTask *task)
                                 g_bytes_get_size (part->data), &error))
         {
           task->status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
-          task->error = g_strdup_printf ("Could not store the upload: %s", error->message);
+          task->error = g_strdup_printf ("Could not store the upload: %s",
+                                         error != NULL ? error->message : "write failed");
           return;
         }
       g_ptr_array_add (task->paths, g_steal_pointer (&path));
@@ -1427,6 +1428,15 @@ handle_upload (RivServer         *self,
 
       if (!soup_multipart_get_part (multipart, i, &part_headers, &part_body))
         continue;
+      /* libsoup 3.2.3 can hand back a part "longer" than the whole body (its
+       * size wraps to (gsize) -2 for an empty part right before the closing
+       * boundary); such a body is malformed, and its part must not be read. */
+      if (g_bytes_get_size (part_body) > g_bytes_get_size (body))
+        {
+          io_task_free (task);
+          reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Malformed multipart body.");
+          return;
+        }
       if (!soup_message_headers_get_content_disposition (part_headers, NULL, &params))
         continue;
       name = g_hash_table_lookup (params, "name");
