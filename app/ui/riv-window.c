@@ -1047,6 +1047,26 @@ riv_window_form_activate_cb (RivWindow *self)
 
 /* GObject / GtkWindow */
 
+static void
+stop_scroll_animations (GtkWidget *widget)
+{
+  if (GTK_IS_SCROLLED_WINDOW (widget))
+    {
+      GtkScrolledWindow *scrolled = GTK_SCROLLED_WINDOW (widget);
+      GtkAdjustment *adjustments[] = { gtk_scrolled_window_get_hadjustment (scrolled),
+                                       gtk_scrolled_window_get_vadjustment (scrolled) };
+
+      /* Setting the value without animation ends a running animation. */
+      for (guint i = 0; i < G_N_ELEMENTS (adjustments); i++)
+        if (adjustments[i] != NULL)
+          gtk_adjustment_set_value (adjustments[i], gtk_adjustment_get_value (adjustments[i]));
+    }
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    stop_scroll_animations (child);
+}
+
 static gboolean
 riv_window_close_request (GtkWindow *window)
 {
@@ -1054,6 +1074,11 @@ riv_window_close_request (GtkWindow *window)
   int width, height;
 
   self->closing = TRUE;
+
+  /* GTK 4.8 emits a critical when a scrolled window is unmapped while its
+   * adjustment still animates (a viewport scrolling to the newly focused
+   * input, the text view following the output): end those first. */
+  stop_scroll_animations (GTK_WIDGET (window));
 
   gtk_window_get_default_size (window, &width, &height);
   g_settings_set_int (self->settings, "window-width", width);

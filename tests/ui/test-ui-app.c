@@ -18,6 +18,7 @@
 #include "riv-notification.h"
 #include "riv-preferences-window.h"
 #include "riv-test-util.h"
+#include "riv-ui-test-util.h"
 #include "riv-util.h"
 #include "riv-window-private.h"
 
@@ -660,15 +661,17 @@ test_burst_notification (Fixture       *fixture,
 /* Copy, save and drag outputs */
 
 static gboolean
-shown_job_finished (gpointer user_data)
+shown_image_final (gpointer user_data)
 {
   RivOutputView *view = user_data;
   RivJob *job = riv_output_view_get_job (view);
 
   if (job == NULL || !riv_job_is_finished (job))
     return FALSE;
+  /* The last frame may still be downloading when the job completes. */
   riv_output_view_flush (view);
-  return TRUE;
+  return riv_job_get_image (job) != NULL && riv_output_view_get_texture (view) != NULL &&
+         riv_output_view_has_text (view);
 }
 
 static void
@@ -742,7 +745,7 @@ test_copy_save_drag_image (Fixture       *fixture,
   g_assert_true (riv_window_select_endpoint (window, "fake_diffusion"));
   set_data (window, "[4, 0.02]");
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
-  g_assert_true (riv_test_wait_until (shown_job_finished, view, 120));
+  g_assert_true (riv_test_wait_until (shown_image_final, view, 120));
   job = riv_output_view_get_job (view);
   g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
 
@@ -771,6 +774,7 @@ test_copy_save_drag_image (Fixture       *fixture,
   g_free (text);
 
   /* Save: the server's PNG, byte for byte, written off the main loop. */
+  riv_output_view_flush (view);
   png = riv_output_view_dup_png_bytes (view);
   g_assert_true (g_bytes_equal (png, riv_job_get_image (job)));
   dir = g_dir_make_tmp ("riv-save-XXXXXX", NULL);
@@ -816,9 +820,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  riv_ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/app/shortcuts-complete", test_shortcuts_complete);
   g_test_add_func ("/ui/app/primary-menu", test_primary_menu);

@@ -12,6 +12,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-test-util.h"
+#include "riv-ui-test-util.h"
 #include "riv-window.h"
 
 typedef struct
@@ -197,11 +198,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* The tests draw with the cairo renderer; never initialise GL (Mesa's EGL
-   * setup leaks a little, which would drown real leaks under ASan). */
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  riv_ui_test_init (&argc, &argv);
 
   g_test_add ("/ui/connect/bad-url", Fixture, NULL, fixture_setup, test_bad_url, fixture_teardown);
   g_test_add ("/ui/connect/unreachable", Fixture, NULL, fixture_setup, test_unreachable,

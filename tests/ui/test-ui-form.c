@@ -12,6 +12,7 @@
 
 #include "riv-burst.h"
 #include "riv-form.h"
+#include "riv-ui-test-util.h"
 #include "riv-util.h"
 
 typedef struct
@@ -275,11 +276,7 @@ int
 main (int   argc,
       char *argv[])
 {
-  /* The tests draw with the cairo renderer; never initialise GL (Mesa's EGL
-   * setup leaks a little, which would drown real leaks under ASan). */
-  g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
-  gtk_test_init (&argc, &argv, NULL);
-  adw_init ();
+  riv_ui_test_init (&argc, &argv);
 
   g_test_add ("/ui/form/widgets", Fixture, NULL, fixture_setup, test_form_widgets, fixture_teardown);
   g_test_add ("/ui/form/data", Fixture, NULL, fixture_setup, test_form_data, fixture_teardown);

@@ -1,0 +1,18 @@
+/* riv-ui-test-util.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Set-up shared by the GTK test programs.
+ */
+#pragma once
+
+#include <adwaita.h>
+
+G_BEGIN_DECLS
+
+/* gtk_test_init() and adw_init() for a test under Xvfb, plus what keeps
+ * the sanitizers' reports about Rivulet (see the .c file). */
+void riv_ui_test_init (int    *argc,
+                       char ***argv);
+
+G_END_DECLS
