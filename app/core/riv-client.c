@@ -116,6 +116,7 @@ struct _RivClient
   RivStreamState  stream_state;
 
   guint           download_images : 1;
+  int             io_priority;        /* GLib priority of every network operation */
   guint           closed : 1;
   guint           disposing : 1;
   guint           session_established : 1;
@@ -133,6 +134,7 @@ enum {
   PROP_SESSION_HASH,
   PROP_N_PENDING,
   PROP_DOWNLOAD_IMAGES,
+  PROP_IO_PRIORITY,
   N_PROPS
 };
 
@@ -161,6 +163,7 @@ struct _Stream
   gint64         run_fn;
   double         run_time;
   guint          epoch;
+  int            io_priority;
   GSource       *drain_source; /* nullable */
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
@@ -815,7 +818,7 @@ start_download (RivClient *self,
   ds->busy = TRUE;
   op = op_new (self, job, msg);
   op->url = url;
-  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, self->cancellable,
+  soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
                                     download_cb, op);
 }
 
@@ -1256,6 +1259,7 @@ stream_open (RivClient *self)
   st = g_new0 (Stream, 1);
   st->client = self;
   st->epoch = ++self->n_streams;
+  st->io_priority = self->io_priority;
   st->cancellable = g_cancellable_new ();
   st->reader = riv_sse_reader_new (0);
   st->buffer = g_malloc (READ_SIZE);
@@ -1276,7 +1280,7 @@ stream_open (RivClient *self)
                                                     : RIV_STREAM_STATE_CONNECTING);
 
   g_debug ("Opening stream %u", st->epoch);
-  soup_session_send_async (self->session, st->msg, G_PRIORITY_DEFAULT, st->cancellable,
+  soup_session_send_async (self->session, st->msg, st->io_priority, st->cancellable,
                            stream_send_cb, st);
 }
 
@@ -1594,7 +1598,7 @@ stream_read_cb (GObject      *object,
 static void
 stream_read_next (Stream *st)
 {
-  g_input_stream_read_async (st->input, st->buffer, READ_SIZE, G_PRIORITY_DEFAULT,
+  g_input_stream_read_async (st->input, st->buffer, READ_SIZE, st->io_priority,
                              st->cancellable, stream_read_cb, st);
 }
 
@@ -1991,7 +1995,7 @@ start_join (RivClient *self,
   self->n_joining++;
 
   /* close() aborts the session, which cancels this request too. */
-  soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, op->cancellable,
+  soup_session_send_and_read_async (self->session, msg, self->io_priority, op->cancellable,
                                     join_cb, op);
 }
 
@@ -2036,7 +2040,7 @@ send_reset (RivClient  *self,
 
   msg = new_json_post (self, self->reset_url, body);
   if (msg != NULL)
-    soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, self->cancellable,
+    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
                                       reset_cb, op_new (self, NULL, msg));
 }
 
@@ -2104,7 +2108,7 @@ send_cancel (RivClient  *self,
 
   msg = new_json_post (self, self->cancel_url, body);
   if (msg != NULL)
-    soup_session_send_and_read_async (self->session, msg, G_PRIORITY_DEFAULT, self->cancellable,
+    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
                                       cancel_request_cb, op_new (self, job, msg));
 }
 
@@ -2261,7 +2265,7 @@ connect_config_cb (GObject      *object,
       return;
     }
   prepare_message (self, cd->msg);
-  soup_session_send_and_read_async (self->session, cd->msg, G_PRIORITY_DEFAULT,
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, connect_info_cb,
                                     g_steal_pointer (&task));
 }
@@ -2422,6 +2426,10 @@ riv_client_get_property (GObject    *object,
     case PROP_DOWNLOAD_IMAGES:
       g_value_set_boolean (value, self->download_images);
       break;
+
+    case PROP_IO_PRIORITY:
+      g_value_set_int (value, self->io_priority);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2451,6 +2459,10 @@ riv_client_set_property (GObject      *object,
       break;
     case PROP_DOWNLOAD_IMAGES:
       riv_client_set_download_images (self, g_value_get_boolean (value));
+      break;
+
+    case PROP_IO_PRIORITY:
+      riv_client_set_io_priority (self, g_value_get_int (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2499,6 +2511,12 @@ riv_client_class_init (RivClientClass *klass)
     g_param_spec_boolean ("download-images", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /* A GUI sets this below GDK's redraw priority, so that a burst's replies
+   * never starve drawing; headless tools keep the default for throughput. */
+  properties[PROP_IO_PRIORITY] =
+    g_param_spec_int ("io-priority", NULL, NULL, G_MININT, G_MAXINT, G_PRIORITY_DEFAULT,
+                      G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_JOB_FINISHED] =
@@ -2536,6 +2554,7 @@ riv_client_init (RivClient *self)
   self->liveness_timeout = 45;
   self->join_timeout = 60;
   self->download_images = TRUE;
+  self->io_priority = G_PRIORITY_DEFAULT;
   self->stream_state = RIV_STREAM_STATE_IDLE;
 }
 
@@ -2709,7 +2728,7 @@ riv_client_connect_async (RivClient           *self,
     }
   prepare_message (self, cd->msg);
 
-  soup_session_send_and_read_async (self->session, cd->msg, G_PRIORITY_DEFAULT,
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, connect_config_cb,
                                     g_steal_pointer (&task));
 }
@@ -2959,6 +2978,20 @@ riv_client_set_join_timeout (RivClient *self,
 }
 
 void
+riv_client_set_io_priority (RivClient *self,
+                            int        priority)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  if (self->io_priority == priority)
+    return;
+
+  /* Takes effect for operations started from now on (the next stream, the next join). */
+  self->io_priority = priority;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_IO_PRIORITY]);
+}
+
+void
 riv_client_set_download_images (RivClient *self,
                                 gboolean   download)
 {
@@ -3017,7 +3050,7 @@ riv_client_upload_async (RivClient           *self,
   g_task_set_task_data (task, cd, (GDestroyNotify) connect_data_free);
   prepare_message (self, cd->msg);
 
-  soup_session_send_and_read_async (self->session, cd->msg, G_PRIORITY_DEFAULT,
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
 }
 

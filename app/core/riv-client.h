@@ -86,6 +86,10 @@ void            riv_client_set_join_timeout    (RivClient            *self,
                                                 double                seconds);
 void            riv_client_set_download_images (RivClient            *self,
                                                 gboolean              download);
+/* GLib priority of the client's network operations (default G_PRIORITY_DEFAULT).
+ * A GUI sets it below GDK_PRIORITY_REDRAW so replies never starve drawing. */
+void            riv_client_set_io_priority     (RivClient            *self,
+                                                int                   priority);
 /* Uploads a file to {P}/upload; returns the server path (FileData "path"). */
 void            riv_client_upload_async        (RivClient            *self,
                                                 GBytes               *contents,

@@ -928,6 +928,9 @@ riv_window_connect_internal (RivWindow  *self,
   riv_set_str (&self->token, token);
 
   self->pending_client = riv_client_new (normalized);
+  /* Network replies wait for the next frame to be drawn: a burst of thousands
+   * of jobs must never freeze the window. */
+  riv_client_set_io_priority (self->pending_client, GDK_PRIORITY_REDRAW + 10);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
   self->connect_cancellable = g_cancellable_new ();
