@@ -705,6 +705,17 @@ test_server_shutdown (Fixture       *fx,
       g_assert_true (status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST);
       g_assert_nonnull (riv_job_get_error (job));
     }
+
+  /* With the server gone, a new submission fails and the client no longer
+   * looks healthy: a window would otherwise keep saying "connected". */
+  {
+    g_autoptr(RivJob) late = submit (fx, "/batch_echo", "[\"late\", 0]");
+
+    wait_no_pending (fx->client);
+    g_assert_cmpint (riv_job_get_status (late), ==, RIV_JOB_STATUS_FAILED);
+    g_assert_nonnull (strstr (riv_job_get_error (late), "Could not join"));
+    g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_DISCONNECTED);
+  }
 }
 
 static void

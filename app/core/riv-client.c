@@ -1318,6 +1318,7 @@ stream_failed (Stream     *st,
                const char *reason)
 {
   RivClient *self = st->client;
+  gboolean never_connected = st->input == NULL;
 
   stream_detach (st);
 
@@ -1326,7 +1327,10 @@ stream_failed (Stream     *st,
   if (!need_stream (self))
     {
       self->stream_failures = 0;
-      set_stream_state (self, RIV_STREAM_STATE_IDLE);
+      /* A stream that could not even be opened means the server is out of
+       * reach; "idle" would read as healthy. */
+      set_stream_state (self, never_connected ? RIV_STREAM_STATE_DISCONNECTED
+                                              : RIV_STREAM_STATE_IDLE);
       return;
     }
 
@@ -1802,6 +1806,11 @@ join_cb (GObject      *object,
       else
         text = g_strdup_printf ("Could not join the queue: %s", error->message);
       finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+      /* The server cannot be reached at all: say so, rather than leave the
+       * stream state at "idle" (which reads as healthy) with no stream open. */
+      if (!op->timed_out && self->stream == NULL &&
+          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
       goto out;
     }
 
