@@ -186,6 +186,13 @@ def stream_rows(t, results):
         label = f"{count:,} updates x {jobs} job" + ("s" if jobs > 1 else "")
         t.add(f"stream {label}: updates/s", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
               ">= 50,000/s and >= 3x", met(ok))
+        ccpu = median([r.get("client_cpu_s") for r in riv])
+        scpu = median([r.get("server_cpu_s") for r in riv])
+        ocpu = median([o.get("server_cpu_s") for o in off])
+        if ccpu is not None:
+            t.add(f"  client CPU s (Rivulet); server CPU s", fmt(ccpu, " s", 2),
+                  fmt(scpu, " s", 2) + (f" ({fmt(ocpu, ' s', 2)} w/ official)" if ocpu else ""), "",
+                  "(info)", "")
         rv = "/".join(f"{r.get('verified', 0)}" for r in riv)
         ov = "/".join(f"{o.get('verified', 0)}" for o in off)
         all_ok = all(r.get("verified") == jobs for r in riv) and all(o.get("verified") == jobs for o in off)
