@@ -148,14 +148,15 @@ def burst_rows(t, results):
         all_riv = all(r.get("completed") == size for r in riv) and len(riv) > 0
         all_off = all(r.get("completed") == size for r in off) and len(off) > 0
         t.add(f"burst {size:,}: wall s", fmt(rw, " s", 2), fmt(ow, " s", 2), fmt(ratio, "x", 3),
-              "<= 0.5x official", met(ratio is not None and ratio <= 0.5))
+              "<= 0.5x official", met(None if ow is None else ratio is not None and ratio <= 0.5))
         for p in ("p50", "p99"):
             rv = median([(r.get("latency_s") or {}).get(p) for r in riv])
             ov = median([(r.get("latency_s") or {}).get(p) for r in off])
             t.add(f"burst {size:,}: {p} submit->complete", fmt(rv, " s", 3), fmt(ov, " s", 3),
                   fmt(rv / ov if rv and ov else None, "x", 3), "(info)", "")
         t.add(f"burst {size:,}: completed per rep", "/".join(riv_done) or "n/a",
-              "/".join(off_done) or "n/a", "", f"{size:,} in both", met(all_riv and all_off))
+              "/".join(off_done) or "n/a", "", f"{size:,} in both",
+              met(None if ow is None and all_riv else all_riv and all_off))
         errors = {}
         for r in off:
             for k, v in (r.get("errors") or {}).items():
@@ -182,7 +183,7 @@ def stream_rows(t, results):
         rr = median([r.get("updates_per_s") for r in riv])
         orr = median([o.get("updates_per_s") for o in off])
         ratio = rr / orr if rr and orr else None
-        ok = rr is not None and rr >= 50000 and ratio is not None and ratio >= 3
+        ok = None if orr is None else rr is not None and rr >= 50000 and ratio is not None and ratio >= 3
         label = f"{count:,} updates x {jobs} job" + ("s" if jobs > 1 else "")
         t.add(f"stream {label}: updates/s", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
               ">= 50,000/s and >= 3x", met(ok))
