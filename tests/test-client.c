@@ -683,6 +683,12 @@ some_streaming (gpointer data)
   return FALSE;
 }
 
+static gboolean
+client_is_disconnected (gpointer user_data)
+{
+  return riv_client_get_stream_state (user_data) == RIV_STREAM_STATE_DISCONNECTED;
+}
+
 /* The server goes away mid-stream: every job ends, none stays pending. */
 static void
 test_server_shutdown (Fixture       *fx,
@@ -714,6 +720,8 @@ test_server_shutdown (Fixture       *fx,
     wait_no_pending (fx->client);
     g_assert_cmpint (riv_job_get_status (late), ==, RIV_JOB_STATUS_FAILED);
     g_assert_nonnull (strstr (riv_job_get_error (late), "Could not join"));
+    /* A stream attempt may still be on its way to failing. */
+    riv_test_wait_until (client_is_disconnected, fx->client, HANG_GUARD);
     g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_DISCONNECTED);
   }
 }

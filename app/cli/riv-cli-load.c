@@ -15,6 +15,7 @@
 #include <glib-unix.h>
 
 #include "riv-cli.h"
+#include "riv-util.h"
 #include "riv-client.h"
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
@@ -71,60 +72,6 @@ usage_error (const char *format,
   return 2;
 }
 
-/* A copy of node in which "{i}" inside strings becomes the job index. */
-static JsonNode *
-substitute_index (JsonNode   *node,
-                  const char *index)
-{
-  switch (JSON_NODE_TYPE (node))
-    {
-    case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_STRING &&
-          strstr (json_node_get_string (node), "{i}") != NULL)
-        {
-          g_autoptr(GString) text = g_string_new (json_node_get_string (node));
-          JsonNode *copy = json_node_new (JSON_NODE_VALUE);
-
-          g_string_replace (text, "{i}", index, 0);
-          json_node_set_string (copy, text->str);
-          return copy;
-        }
-      return json_node_copy (node);
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        JsonArray *copy = json_array_sized_new (json_array_get_length (array));
-        JsonNode *result = json_node_new (JSON_NODE_ARRAY);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          json_array_add_element (copy,
-                                  substitute_index (json_array_get_element (array, i), index));
-        json_node_take_array (result, copy);
-        return result;
-      }
-
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        JsonObject *copy = json_object_new ();
-        JsonNode *result = json_node_new (JSON_NODE_OBJECT);
-        JsonObjectIter iter;
-        const char *member;
-        JsonNode *value;
-
-        json_object_iter_init (&iter, object);
-        while (json_object_iter_next (&iter, &member, &value))
-          json_object_set_member (copy, member, substitute_index (value, index));
-        json_node_take_object (result, copy);
-        return result;
-      }
-
-    case JSON_NODE_NULL:
-    default:
-      return json_node_copy (node);
-    }
-}
 
 static void
 record_error (LoadState  *state,
@@ -203,8 +150,7 @@ static gboolean
 submit_one (LoadState  *state,
             GError    **error)
 {
-  g_autofree char *index = g_strdup_printf ("%u", state->submitted);
-  g_autoptr(JsonNode) data = substitute_index (state->template, index);
+  g_autoptr(JsonNode) data = riv_json_substitute_index (state->template, state->submitted + 1);
   g_autoptr(RivJob) job = NULL;
 
   job = riv_client_submit (state->client, state->endpoint_name, data, error);
@@ -511,7 +457,7 @@ riv_cli_load (int    argc,
     { "count", 'n', 0, G_OPTION_ARG_INT, &count, "Number of jobs (default 1)", "N" },
     { "data", 'd', 0, G_OPTION_ARG_STRING, &data_text,
       "Input values as a JSON array; missing ones take the inputs' defaults; "
-      "\"{i}\" in strings becomes the job index (0…N-1)", "JSON_ARRAY" },
+      "\"{i}\" in strings becomes the job number (1…N)", "JSON_ARRAY" },
     { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &rate,
       "Submit at most this many jobs per second (default: all at once)", "JOBS_PER_S" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &timeout,

@@ -231,3 +231,103 @@ riv_json_get_bool (JsonObject *object,
     return default_value;
   return json_node_get_boolean (node);
 }
+
+#define RIV_PLACEHOLDER "{i}"
+
+gboolean
+riv_json_has_placeholder (JsonNode *node)
+{
+  if (node == NULL)
+    return FALSE;
+
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_VALUE:
+      return json_node_get_value_type (node) == G_TYPE_STRING &&
+             strstr (json_node_get_string (node), RIV_PLACEHOLDER) != NULL;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (riv_json_has_placeholder (json_array_get_element (array, i)))
+            return TRUE;
+        return FALSE;
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        JsonNode *value;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, NULL, &value))
+          if (riv_json_has_placeholder (value))
+            return TRUE;
+        return FALSE;
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return FALSE;
+    }
+}
+
+static JsonNode *
+substitute (JsonNode   *node,
+            const char *index_text)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING &&
+          strstr (json_node_get_string (node), RIV_PLACEHOLDER) != NULL)
+        {
+          g_autoptr(GString) text = g_string_new (json_node_get_string (node));
+
+          g_string_replace (text, RIV_PLACEHOLDER, index_text, 0);
+          return json_node_init_string (json_node_alloc (), text->str);
+        }
+      return json_node_copy (node);
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        g_autoptr(JsonArray) copy = json_array_sized_new (json_array_get_length (array));
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          json_array_add_element (copy, substitute (json_array_get_element (array, i), index_text));
+        return json_node_init_array (json_node_alloc (), copy);
+      }
+
+    case JSON_NODE_OBJECT:
+      {
+        g_autoptr(JsonObject) copy = json_object_new ();
+        JsonObjectIter iter;
+        const char *member;
+        JsonNode *value;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, &member, &value))
+          json_object_set_member (copy, member, substitute (value, index_text));
+        return json_node_init_object (json_node_alloc (), copy);
+      }
+
+    case JSON_NODE_NULL:
+    default:
+      return json_node_copy (node);
+    }
+}
+
+JsonNode *
+riv_json_substitute_index (JsonNode *node,
+                           guint64   index)
+{
+  char index_text[24];
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  g_snprintf (index_text, sizeof index_text, "%" G_GUINT64_FORMAT, index);
+  return substitute (node, index_text);
+}

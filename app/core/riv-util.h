@@ -41,4 +41,11 @@ gboolean    riv_json_get_bool   (JsonObject  *object,
                                  const char  *member,
                                  gboolean     default_value);
 
+/* Whether any string inside node contains the burst placeholder "{i}". */
+gboolean  riv_json_has_placeholder   (JsonNode   *node);
+/* A deep copy of node in which "{i}" inside every string becomes index
+ * (bursts number their jobs from 1, like the job panel). */
+JsonNode *riv_json_substitute_index  (JsonNode   *node,
+                                      guint64     index);
+
 G_END_DECLS

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "riv-burst.h"
+#include "riv-util.h"
 
 /* How long one main-loop iteration may spend submitting. */
 #define CHUNK_BUDGET_US 4000
@@ -51,104 +52,19 @@ G_DEFINE_FINAL_TYPE (RivBurst, riv_burst, G_TYPE_OBJECT)
 static GParamSpec *properties[N_PROPS];
 static guint signals[N_SIGNALS];
 
-static gboolean
-node_has_placeholder (JsonNode *node)
-{
-  if (node == NULL)
-    return FALSE;
-
-  switch (json_node_get_node_type (node))
-    {
-    case JSON_NODE_VALUE:
-      return json_node_get_value_type (node) == G_TYPE_STRING &&
-             strstr (json_node_get_string (node), "{i}") != NULL;
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          if (node_has_placeholder (json_array_get_element (array, i)))
-            return TRUE;
-        return FALSE;
-      }
-    case JSON_NODE_OBJECT:
-      {
-        g_autoptr(GList) members = json_object_get_values (json_node_get_object (node));
-
-        for (GList *l = members; l != NULL; l = l->next)
-          if (node_has_placeholder (l->data))
-            return TRUE;
-        return FALSE;
-      }
-    case JSON_NODE_NULL:
-    default:
-      return FALSE;
-    }
-}
-
 gboolean
 riv_burst_has_placeholder (JsonNode *data)
 {
-  return node_has_placeholder (data);
-}
-
-static JsonNode *
-substitute (JsonNode   *node,
-            const char *index_text)
-{
-  switch (json_node_get_node_type (node))
-    {
-    case JSON_NODE_VALUE:
-      if (json_node_get_value_type (node) == G_TYPE_STRING &&
-          strstr (json_node_get_string (node), "{i}") != NULL)
-        {
-          g_auto(GStrv) parts = g_strsplit (json_node_get_string (node), "{i}", -1);
-          g_autofree char *joined = g_strjoinv (index_text, parts);
-
-          return json_node_init_string (json_node_alloc (), joined);
-        }
-      return json_node_copy (node);
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        g_autoptr(JsonArray) copy = json_array_sized_new (json_array_get_length (array));
-
-        for (guint i = 0; i < json_array_get_length (array); i++)
-          json_array_add_element (copy, substitute (json_array_get_element (array, i),
-                                                    index_text));
-        return json_node_init_array (json_node_alloc (), copy);
-      }
-
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(JsonObject) copy = json_object_new ();
-        g_autoptr(GList) names = json_object_get_members (object);
-
-        for (GList *l = names; l != NULL; l = l->next)
-          json_object_set_member (copy, l->data,
-                                  substitute (json_object_get_member (object, l->data),
-                                              index_text));
-        return json_node_init_object (json_node_alloc (), copy);
-      }
-
-    case JSON_NODE_NULL:
-    default:
-      return json_node_copy (node);
-    }
+  return riv_json_has_placeholder (data);
 }
 
 JsonNode *
 riv_burst_substitute_index (JsonNode *data,
                             guint     index)
 {
-  char index_text[16];
-
   g_return_val_if_fail (data != NULL, NULL);
 
-  g_snprintf (index_text, sizeof index_text, "%u", index);
-  return substitute (data, index_text);
+  return riv_json_substitute_index (data, index);
 }
 
 static void
@@ -347,7 +263,7 @@ riv_burst_new (RivClient  *client,
   self->data = json_node_ref (data);
   self->count = count;
   self->rate = MAX (0, rate);
-  self->has_placeholder = node_has_placeholder (data);
+  self->has_placeholder = riv_json_has_placeholder (data);
 
   return self;
 }
