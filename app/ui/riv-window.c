@@ -969,12 +969,6 @@ riv_window_connect_internal (RivWindow  *self,
   riv_set_str (&self->token, token);
 
   self->pending_client = riv_client_new (normalized);
-  /* Network replies share the redraw priority: GLib dispatches every ready
-   * source of the top priority in one iteration, so a burst of thousands of
-   * replies never holds a frame back (at G_PRIORITY_DEFAULT frames were up to
-   * 427 ms apart), and continuous redraws never hold the replies back (below
-   * the redraw priority, a loaded machine left jobs "queued" for seconds). */
-  riv_client_set_io_priority (self->pending_client, GDK_PRIORITY_REDRAW);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
   self->connect_cancellable = g_cancellable_new ();
