@@ -43,7 +43,7 @@ static const char * const supported_protocols[] = {
 /* Component types whose values never travel through the API (Python client's
  * default for a missing "skip_api"). */
 static const char * const layout_types[] = {
-  "state", "row", "column", "group", "tabs", "tab", "tabitem", "form", "accordion", "box",
+  "state", "row", "column", "group", "tabs", "tab", "tabitem", "form", "accordion", "box", NULL,
 };
 
 static void
