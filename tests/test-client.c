@@ -446,10 +446,13 @@ static void
 test_stream_text (Fixture       *fx,
                   gconstpointer  data)
 {
-  g_autoptr(RivJob) job = submit (fx, "/stream_text", "[\"A tale\", 40, 0.001]");
+  g_autoptr(RivJob) job = NULL;
   g_auto(GStrv) words = NULL;
   TextWatch watch = { 0, TRUE, NULL };
 
+  /* Every yield handed to the job as it arrives (no publish interval). */
+  riv_client_set_publish_interval (fx->client, 0);
+  job = submit (fx, "/stream_text", "[\"A tale\", 40, 0.001]");
   g_signal_connect (job, "notify::output-text", G_CALLBACK (output_text_cb), &watch);
   wait_finished (job);
 
@@ -726,6 +729,32 @@ test_server_shutdown (Fixture       *fx,
   }
 }
 
+/* With the default publish interval a fast generator's text reaches the job
+ * far fewer times than it yields, always growing, and complete at the end;
+ * every yield is still counted. */
+static void
+test_stream_throttled (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autoptr(RivJob) job = submit (fx, "/rapid_generation", "[20000]");
+  g_autoptr(GString) expected = g_string_new (NULL);
+  TextWatch watch = { 0, TRUE, NULL };
+
+  g_signal_connect (job, "notify::output-text", G_CALLBACK (output_text_cb), &watch);
+  wait_finished (job);
+
+  for (guint i = 1; i <= 20000; i++)
+    g_string_append_printf (expected, i == 1 ? "%u" : "\n%u", i);
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, expected->str);
+  g_assert_cmpuint (riv_job_get_n_updates (job), ==, 20001);
+  g_assert_true (watch.grew);
+  g_assert_cmpuint (watch.n_changes, >=, 1);
+  g_assert_cmpuint (watch.n_changes, <, 20000 / 10);
+  g_signal_handlers_disconnect_by_data (job, &watch);
+  g_free (watch.last);
+}
+
 static void
 test_upload (Fixture       *fx,
              gconstpointer  data)
@@ -997,6 +1026,7 @@ main (int   argc,
   ADD ("cancel-all", test_cancel_all);
   ADD ("queue-full", test_queue_full);
   ADD ("server-shutdown", test_server_shutdown);
+  ADD ("stream-throttled", test_stream_throttled);
   ADD ("upload", test_upload);
   ADD ("memory-per-job", test_memory_per_job);
   ADD ("close-in-flight", test_close_in_flight);

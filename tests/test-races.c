@@ -897,6 +897,8 @@ test_interleaved_generators (Fixture       *fx,
   guint n_frames = 4;
 
   fx->fake->join_mode = JOIN_REPLY_ONLY;
+  /* Every yield handed to its job as it arrives, so each step can be checked. */
+  riv_client_set_publish_interval (fx->client, 0);
   a = submit (fx, "/echo", "a");
   b = submit (fx, "/echo", "b");
   wait_joined (a);

@@ -87,6 +87,8 @@ struct _RivClient
   GSource        *reconnect_source;
   GSource        *liveness_source;
   GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
+  GSource        *publish_source;     /* publishes throttled outputs; nullable */
+  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
   GQueue          joins;              /* Op links of joins in flight, by deadline */
   char           *join_url;
   char           *data_url;
@@ -117,6 +119,7 @@ struct _RivClient
 
   guint           download_images : 1;
   int             io_priority;        /* GLib priority of every network operation */
+  double          publish_interval;   /* seconds between streamed output hand-overs */
   guint           closed : 1;
   guint           disposing : 1;
   guint           session_established : 1;
@@ -135,6 +138,7 @@ enum {
   PROP_N_PENDING,
   PROP_DOWNLOAD_IMAGES,
   PROP_IO_PRIORITY,
+  PROP_PUBLISH_INTERVAL,
   N_PROPS
 };
 
@@ -176,8 +180,10 @@ typedef struct
   RivJob       *job;          /* borrowed: the ctx is the job's qdata */
   RivConfig    *config;       /* owned ref: keeps endpoint alive */
   RivEndpoint  *endpoint;     /* borrowed from config */
-  GPtrArray    *diff_state;   /* JsonNode refs, one per output; nullable */
+  GPtrArray    *diff_state;   /* RivDiffValue, one per output slot; nullable */
   GSource      *cancel_grace; /* owned, nullable */
+  double        published_at; /* when outputs were last handed to the job */
+  guint         unpublished : 1; /* diff_state is ahead of the job's outputs */
   guint         joined : 1;
   guint         counted_joining : 1;
   guint         cancel_requested : 1;
@@ -508,21 +514,12 @@ job_get_ctx (RivJob *job)
 }
 
 static void
-node_array_free (GPtrArray *array)
-{
-  for (guint i = 0; i < array->len; i++)
-    if (g_ptr_array_index (array, i) != NULL)
-      json_node_unref (g_ptr_array_index (array, i));
-  g_ptr_array_unref (array);
-}
-
-static void
 job_ctx_free (gpointer data)
 {
   JobCtx *ctx = data;
 
   clear_source (&ctx->cancel_grace);
-  g_clear_pointer (&ctx->diff_state, node_array_free);
+  g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
   g_clear_pointer (&ctx->config, riv_config_unref);
   g_free (ctx);
 }
@@ -545,6 +542,9 @@ notify_n_pending (RivClient *self)
 }
 
 /* Finishes a job (if it is not terminal yet) and does the bookkeeping. */
+static void publish_outputs (RivClient *self,
+                             JobCtx    *ctx);
+
 static gboolean
 finish_job (RivClient    *self,
             RivJob       *job,
@@ -552,6 +552,12 @@ finish_job (RivClient    *self,
             const char   *error)
 {
   g_autoptr(RivJob) hold = g_object_ref (job);
+  JobCtx *ctx = job_get_ctx (job);
+
+  /* A job that ends mid-stream keeps the last outputs it was sent. */
+  if (ctx != NULL && ctx->unpublished && !self->closed &&
+      !RIV_JOB_STATUS_IS_TERMINAL (riv_job_get_status (job)))
+    publish_outputs (self, ctx);
 
   _riv_job_freeze (job);
   if (!_riv_job_finish (job, status, error))
@@ -827,6 +833,54 @@ start_download (RivClient *self,
 /* Replaces the job's outputs: full values (first yield, completion, or no diffs
  * in this protocol), or edit lists applied to the previous values. Nodes are
  * shared, never copied: riv_diff_apply() copies along the edited path only. */
+/* Streamed outputs reach the job at most every "publish-interval" (default
+ * 20 ms): a generator may yield 100,000 times a second, and turning a long
+ * text into a JsonNode for every yield is quadratic. Every yield is still
+ * counted at once, and full values (first yield, completion) go out at once. */
+
+/* Hands the current output values to the job. */
+static void
+publish_outputs (RivClient *self,
+                 JobCtx    *ctx)
+{
+  JsonArray *outputs;
+  JsonNode *node;
+
+  if (ctx->diff_state == NULL)
+    return;
+
+  outputs = json_array_sized_new (ctx->diff_state->len);
+  for (guint i = 0; i < ctx->diff_state->len; i++)
+    json_array_add_element (outputs, riv_diff_value_dup_node (g_ptr_array_index (ctx->diff_state, i)));
+
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, outputs);
+  ctx->unpublished = FALSE;
+  ctx->published_at = riv_now ();
+  _riv_job_publish_outputs (ctx->job, json_node_ref (node));
+  maybe_download_images (self, ctx, node);
+  json_node_unref (node);
+}
+
+static gboolean
+publish_timeout_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->unpublished);
+
+  g_clear_pointer (&self->publish_source, g_source_unref);
+  for (guint i = 0; jobs != NULL && i < jobs->len; i++)
+    {
+      JobCtx *ctx = job_get_ctx (g_ptr_array_index (jobs, i));
+
+      if (ctx != NULL && ctx->unpublished)
+        publish_outputs (self, ctx);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Applies one generating or completed message's outputs: full values, or
+ * edit lists against the previous values (protocol.md §4). */
 static gboolean
 apply_outputs (RivClient   *self,
                JobCtx      *ctx,
@@ -834,9 +888,7 @@ apply_outputs (RivClient   *self,
                gboolean     full,
                GError     **error)
 {
-  g_autoptr(GPtrArray) next = NULL;
   JsonArray *data;
-  JsonArray *outputs;
   guint n;
 
   if (msg->data == NULL)
@@ -844,54 +896,50 @@ apply_outputs (RivClient   *self,
 
   data = json_node_get_array (msg->data);
   n = json_array_get_length (data);
-  next = g_ptr_array_new_full (n, NULL);
 
   if (full || ctx->diff_state == NULL)
     {
+      g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
+      ctx->diff_state = g_ptr_array_new_full (n, (GDestroyNotify) riv_diff_value_free);
       for (guint i = 0; i < n; i++)
-        g_ptr_array_add (next, json_node_ref (json_array_get_element (data, i)));
+        g_ptr_array_add (ctx->diff_state, riv_diff_value_new (json_array_get_element (data, i)));
     }
   else
     {
       for (guint i = 0; i < n; i++)
         {
-          JsonNode *value = NULL;
-
           /* An output that appears mid-run starts from null. */
-          if (i < ctx->diff_state->len && g_ptr_array_index (ctx->diff_state, i) != NULL)
-            value = json_node_ref (g_ptr_array_index (ctx->diff_state, i));
+          while (ctx->diff_state->len <= i)
+            g_ptr_array_add (ctx->diff_state, riv_diff_value_new (NULL));
 
-          if (!riv_diff_apply (&value, json_array_get_element (data, i), error))
+          if (!riv_diff_value_apply (g_ptr_array_index (ctx->diff_state, i),
+                                     json_array_get_element (data, i), error))
             {
-              g_clear_pointer (&value, json_node_unref);
               g_prefix_error (error, "output %u: ", i);
-              for (guint j = 0; j < next->len; j++)
-                g_clear_pointer (&g_ptr_array_index (next, j), json_node_unref);
               return FALSE;
             }
-          g_ptr_array_add (next, value);
         }
     }
 
-  outputs = json_array_sized_new (n);
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *value = g_ptr_array_index (next, i);
+  _riv_job_count_update (ctx->job);
 
-      json_array_add_element (outputs,
-                              value ? json_node_ref (value) : json_node_new (JSON_NODE_NULL));
+  /* Full values go out at once; streamed edits at most every publish
+   * interval, the last of a run by a timer. */
+  if (full || riv_now () - ctx->published_at >= self->publish_interval)
+    {
+      publish_outputs (self, ctx);
+      return TRUE;
     }
 
-  g_clear_pointer (&ctx->diff_state, node_array_free);
-  ctx->diff_state = g_steal_pointer (&next);
-
-  {
-    JsonNode *node = json_node_new (JSON_NODE_ARRAY);
-
-    json_node_take_array (node, outputs);
-    _riv_job_take_outputs (ctx->job, node);
-    maybe_download_images (self, ctx, node);
-  }
+  if (!ctx->unpublished)
+    {
+      ctx->unpublished = TRUE;
+      if (self->unpublished == NULL)
+        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
+    }
+  if (self->publish_source == NULL)
+    self->publish_source = attach_timeout (self, self->publish_interval, publish_timeout_cb, self);
 
   return TRUE;
 }
@@ -2439,6 +2487,10 @@ riv_client_get_property (GObject    *object,
     case PROP_IO_PRIORITY:
       g_value_set_int (value, self->io_priority);
       break;
+
+    case PROP_PUBLISH_INTERVAL:
+      g_value_set_double (value, self->publish_interval);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -2472,6 +2524,10 @@ riv_client_set_property (GObject      *object,
 
     case PROP_IO_PRIORITY:
       riv_client_set_io_priority (self, g_value_get_int (value));
+      break;
+
+    case PROP_PUBLISH_INTERVAL:
+      riv_client_set_publish_interval (self, g_value_get_double (value));
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -2526,6 +2582,10 @@ riv_client_class_init (RivClientClass *klass)
     g_param_spec_int ("io-priority", NULL, NULL, G_MININT, G_MAXINT, G_PRIORITY_DEFAULT,
                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  properties[PROP_PUBLISH_INTERVAL] =
+    g_param_spec_double ("publish-interval", NULL, NULL, 0, 10, 0.02,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[SIGNAL_JOB_FINISHED] =
@@ -2564,6 +2624,7 @@ riv_client_init (RivClient *self)
   self->join_timeout = 60;
   self->download_images = TRUE;
   self->io_priority = G_PRIORITY_DEFAULT;
+  self->publish_interval = 0.02;
   self->stream_state = RIV_STREAM_STATE_IDLE;
 }
 
@@ -3001,6 +3062,20 @@ riv_client_set_io_priority (RivClient *self,
 }
 
 void
+riv_client_set_publish_interval (RivClient *self,
+                                 double     seconds)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  seconds = CLAMP (seconds, 0, 10);
+  if (self->publish_interval == seconds)
+    return;
+
+  self->publish_interval = seconds;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PUBLISH_INTERVAL]);
+}
+
+void
 riv_client_set_download_images (RivClient *self,
                                 gboolean   download)
 {
@@ -3094,6 +3169,8 @@ riv_client_close (RivClient *self)
   clear_source (&self->reconnect_source);
   clear_source (&self->liveness_source);
   clear_source (&self->join_source);
+  clear_source (&self->publish_source);
+  g_clear_pointer (&self->unpublished, g_ptr_array_unref);
   /* The joins themselves are cancelled by soup_session_abort() below. */
   {
     GList *link;

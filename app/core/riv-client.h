@@ -90,6 +90,11 @@ void            riv_client_set_download_images (RivClient            *self,
  * A GUI sets it below GDK_PRIORITY_REDRAW so replies never starve drawing. */
 void            riv_client_set_io_priority     (RivClient            *self,
                                                 int                   priority);
+/* Streamed (diffed) outputs are handed to their job at most this often
+ * (default 0.02 s; 0 = every yield). Every yield is counted in n-updates at
+ * once, and full values (first yield, completion) are never held back. */
+void            riv_client_set_publish_interval (RivClient           *self,
+                                                 double               seconds);
 /* Uploads a file to {P}/upload; returns the server path (FileData "path"). */
 void            riv_client_upload_async        (RivClient            *self,
                                                 GBytes               *contents,

@@ -38,9 +38,14 @@ void      _riv_job_set_batch         (RivJob       *self,
                                       gint64        size,
                                       gint64        index,
                                       gboolean      inferred);
-/* Takes ownership of outputs (a JSON array). */
+/* Takes ownership of outputs (a JSON array) and counts one update. */
 void      _riv_job_take_outputs      (RivJob       *self,
                                       JsonNode     *outputs);
+/* The two halves of _riv_job_take_outputs: the client counts every update at
+ * once but hands streamed outputs over at most once per interval. */
+void      _riv_job_publish_outputs   (RivJob       *self,
+                                      JsonNode     *outputs);
+void      _riv_job_count_update      (RivJob       *self);
 void      _riv_job_set_image         (RivJob       *self,
                                       GBytes       *image);
 void      _riv_job_count_event       (RivJob       *self);

@@ -859,8 +859,8 @@ find_output_text (JsonNode *outputs)
 }
 
 void
-_riv_job_take_outputs (RivJob   *self,
-                       JsonNode *outputs)
+_riv_job_publish_outputs (RivJob   *self,
+                          JsonNode *outputs)
 {
   const char *text;
   gboolean text_changed;
@@ -873,7 +873,7 @@ _riv_job_take_outputs (RivJob   *self,
   /* The old outputs are still alive here, so the two texts can be compared
    * before the old one goes away. */
   text = find_output_text (outputs);
-  text_changed = g_strcmp0 (text, self->output_text) != 0;
+  text_changed = text != self->output_text && g_strcmp0 (text, self->output_text) != 0;
 
   g_object_freeze_notify (G_OBJECT (self));
 
@@ -889,6 +889,16 @@ _riv_job_take_outputs (RivJob   *self,
   if (text_changed)
     notify (self, PROP_OUTPUT_TEXT);
 
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_count_update (RivJob *self)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  g_object_freeze_notify (G_OBJECT (self));
+
   self->n_updates++;
   notify (self, PROP_N_UPDATES);
 
@@ -898,6 +908,21 @@ _riv_job_take_outputs (RivJob   *self,
       notify (self, PROP_FIRST_OUTPUT_AT);
     }
 
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+_riv_job_take_outputs (RivJob   *self,
+                       JsonNode *outputs)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (outputs == NULL)
+    return;
+
+  g_object_freeze_notify (G_OBJECT (self));
+  _riv_job_publish_outputs (self, outputs);
+  _riv_job_count_update (self);
   g_object_thaw_notify (G_OBJECT (self));
 }
 
