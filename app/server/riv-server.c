@@ -34,6 +34,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#ifdef __GLIBC__
+# include <malloc.h>
+#endif
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -170,6 +173,7 @@ struct _RivServer
 
   guint         n_pending;
   guint64       n_completed;
+  GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
   gboolean      listening;
   gboolean      shut_down;
 };
@@ -222,6 +226,34 @@ add_timeout (RivServer   *self,
   g_source_set_name (source, name);
   g_source_attach (source, self->context);
   return source;
+}
+
+static gboolean
+trim_timeout_cb (gpointer user_data)
+{
+  RivServer *self = user_data;
+
+  g_clear_pointer (&self->trim_source, g_source_unref);
+#ifdef __GLIBC__
+  /* After a burst the allocator keeps the freed heap; an idle server should
+   * go back to its size before the burst. */
+  if (self->n_pending == 0)
+    malloc_trim (0);
+#endif
+  return G_SOURCE_REMOVE;
+}
+
+/* Once nothing is pending for a second, hand freed memory back. */
+static void
+server_schedule_trim (RivServer *self)
+{
+  if (self->trim_source != NULL || self->shut_down)
+    return;
+
+  self->trim_source = g_timeout_source_new_seconds (1);
+  g_source_set_callback (self->trim_source, trim_timeout_cb, self, NULL);
+  g_source_set_name (self->trim_source, "[rivulet] trim");
+  g_source_attach (self->trim_source, self->context);
 }
 
 static void
@@ -948,6 +980,9 @@ session_pump (Session  *session,
       if (appended)
         soup_server_message_unpause (stream->msg);
     }
+
+  if (self->n_pending == 0)
+    server_schedule_trim (self);
 
   if (session->congested && session->fifo_bytes <= self->session_buffer_max / 2)
     {
@@ -2102,6 +2137,7 @@ riv_server_shutdown (RivServer *self)
   self->shut_down = TRUE;
 
   clear_source (&self->sweep_source);
+  clear_source (&self->trim_source);
 
   /* 1. Every live event gets a failure completion in its session FIFO;
    *    the workers stop at their next step and are joined. */
