@@ -847,6 +847,9 @@ client_connect (Client     *c,
   g_autoptr(GError) error = NULL;
 
   c->client = riv_client_new (url);
+  /* These tests check each streamed value as it lands: no publish interval
+   * (test-client checks the default, throttled hand-over). */
+  riv_client_set_publish_interval (c->client, 0);
   c->stream_errors = g_ptr_array_new_with_free_func (g_free);
   g_signal_connect (c->client, "stream-error", G_CALLBACK (stream_error_cb), c->stream_errors);
   riv_client_connect_async (c->client, NULL, riv_test_async_result_cb, &result);
