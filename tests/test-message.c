@@ -392,6 +392,11 @@ test_invalid (void)
   assert_invalid ("{\"msg\":[\"log\"]}", -1);
   assert_invalid ("{\"msg\":\"log\"} trailing", -1);
 
+  /* A lone UTF-16 surrogate escape would become bytes that are not UTF-8. */
+  assert_invalid ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"a\\udc00b\"}", -1);
+  assert_invalid ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"a\\ud800b\"}", -1);
+  assert_invalid ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"\\ud800\\u0041\"}", -1);
+
   /* Hostile nesting is refused before the parser recurses into it. */
   for (guint i = 0; i < 100000; i++)
     g_string_append_c (s, '[');
@@ -407,6 +412,17 @@ test_invalid (void)
     g_assert_null (riv_message_new_from_node (NULL, &error));
     g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
   }
+}
+
+/* A surrogate pair and other escapes are fine, and decode to valid UTF-8. */
+static void
+test_unicode_escapes (void)
+{
+  g_autoptr(RivMessage) m = parse_ok ("{\"msg\":\"log\",\"event_id\":\"E\","
+                                      "\"log\":\"smile \\ud83d\\ude00 \\u00e9\\\\u \\\"q\\\"\"}");
+
+  g_assert_cmpstr (m->log, ==, "smile \xf0\x9f\x98\x80 \xc3\xa9\\u \"q\"");
+  g_assert_true (g_utf8_validate (m->log, -1, NULL));
 }
 
 static void
@@ -589,6 +605,7 @@ main (int   argc,
   g_test_add_func ("/riv/message/batch", test_batch);
   g_test_add_func ("/riv/message/invalid", test_invalid);
   g_test_add_func ("/riv/message/nesting-within-limit", test_nesting_within_limit);
+  g_test_add_func ("/riv/message/unicode-escapes", test_unicode_escapes);
   g_test_add_func ("/riv/message/length-argument", test_length_argument);
   g_test_add_func ("/riv/message/reused-parser", test_reused_parser);
   g_test_add_func ("/riv/message/new-from-node", test_new_from_node);

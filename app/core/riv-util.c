@@ -49,6 +49,61 @@ riv_json_to_string (JsonNode *node,
  * memory. Strings (double- and single-quoted) and comments (from one '/' to
  * the next), which json-glib 1.6 all accepts, are skipped, so brackets inside
  * them count for nothing. */
+static int
+hex4 (const char *p)
+{
+  int value = 0;
+
+  for (int k = 0; k < 4; k++)
+    {
+      int d = g_ascii_xdigit_value (p[k]);
+
+      if (d < 0)
+        return -1;
+      value = value * 16 + d;
+    }
+  return value;
+}
+
+/* At data[*i] == '\\' followed by 'u'. json-glib 1.6 turns a lone UTF-16
+ * surrogate into bytes that are not UTF-8 (and swallows the next character),
+ * so such text is refused here; a valid pair is stepped over whole. On return
+ * *i is two characters before the end of the escape: the caller's two
+ * increments land just after it. */
+static gboolean
+check_unicode_escape (const char  *data,
+                      gsize        length,
+                      gsize       *i,
+                      GError     **error)
+{
+  gsize at = *i;
+  int unit;
+
+  if (at + 6 > length || (unit = hex4 (data + at + 2)) < 0)
+    return TRUE;   /* malformed: json-glib reports it */
+
+  if (unit >= 0xdc00 && unit <= 0xdfff)
+    goto lone;
+  if (unit >= 0xd800 && unit <= 0xdbff)
+    {
+      int low;
+
+      if (at + 12 > length || data[at + 6] != '\\' || data[at + 7] != 'u' ||
+          (low = hex4 (data + at + 8)) < 0xdc00 || low > 0xdfff)
+        goto lone;
+      *i = at + 10;   /* the caller's two increments step past the pair */
+      return TRUE;
+    }
+
+  *i = at + 4;
+  return TRUE;
+
+lone:
+  g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                       "JSON string with an unpaired UTF-16 surrogate escape");
+  return FALSE;
+}
+
 static gboolean
 prescan (const char  *data,
          gsize        length,
@@ -98,7 +153,12 @@ prescan (const char  *data,
         {
           for (i++; i < length && data[i] != '"'; i++)
             if (data[i] == '\\')
-              i++;
+              {
+                if (i + 1 < length && data[i + 1] == 'u' &&
+                    !check_unicode_escape (data, length, &i, error))
+                  return FALSE;
+                i++;
+              }
         }
       else if (c == '\'')
         {
