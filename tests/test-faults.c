@@ -1943,6 +1943,99 @@ test_join_dropped (Fixture       *fx,
   assert_new_job_completes (fx->c.client, fx->raw, "again");
 }
 
+/* A \u escape of a lone UTF-16 surrogate is valid JSON syntax that json-glib
+ * 1.6 decodes into bytes that are not UTF-8. Such a frame is refused like
+ * invalid JSON: nothing invalid reaches a job's text or error (GTK refuses it),
+ * and the frames after it still apply. */
+static void
+test_lone_surrogate (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(RivJob) job = NULL;
+  g_autoptr(RivJob) failed = NULL;
+  gboolean text_valid;
+  const char *id;
+  Conn *conn;
+
+  job = submit_echo (fx->c.client, "a");
+  failed = submit_echo (fx->c.client, "b");
+  wait_joined (job);
+  wait_joined (failed);
+  id = riv_job_get_event_id (job);
+  conn = wait_get (fx->raw, 1);
+  PUSH_GENERATING (conn, id, "first");
+  sse_frame (conn, "{\"msg\":\"process_generating\",\"event_id\":\"%s\",\"success\":true,"
+             "\"output\":{\"data\":[[[\"append\",[],\" \\udc00 bad\"]]]}}", id);
+  PUSH_APPEND (conn, id, " second");
+  sse_frame (conn, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":false,"
+             "\"output\":{\"error\":\"bad \\ud800 error\"}}", riv_job_get_event_id (failed));
+  /* Both frames are refused as invalid JSON; the stream goes on. */
+  sse_frame (conn, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":false,"
+             "\"output\":{\"error\":\"plain error\"}}", riv_job_get_event_id (failed));
+  wait_finished (failed);
+  g_assert_cmpint (riv_job_get_status (failed), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (failed), ==, "plain error");
+  wait_updates (job, 2);
+  text_valid = g_utf8_validate (riv_job_get_output_text (job), -1, NULL);
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "first second");
+
+  PUSH_COMPLETED (conn, id, "done");
+  sse_close_stream (conn);
+  wait_finished (job);
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  wait_client_idle (fx->c.client);
+  if (!text_valid || !g_utf8_validate (riv_job_get_error (failed), -1, NULL))
+    g_error ("invalid UTF-8 reached the jobs: output text %s, error %s",
+             text_valid ? "valid" : "INVALID",
+             g_utf8_validate (riv_job_get_error (failed), -1, NULL) ? "valid" : "INVALID");
+}
+
+/* A job whose early messages were dropped must fail when its join reply
+ * names it, however many other ids were dropped meanwhile: otherwise it
+ * waits forever on a live stream. */
+static void
+test_poison_forgotten (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(RivJob) p = NULL;
+  Flood ids = { "ghost-id", RIV_CLIENT_EARLY_MAX_IDS + 2000, 1, 8, 0, FALSE };
+  const char *p_id;
+  Conn *conn;
+
+  a = submit_echo (fx->c.client, "a");
+  wait_joined (a);
+  conn = wait_get (fx->raw, 1);
+  PUSH_GENERATING (conn, riv_job_get_event_id (a), "before");
+  wait_updates (a, 1);
+
+  fx->raw->join_mode = JOIN_HOLD;
+  p = submit_echo (fx->c.client, "p");
+  wait_held (fx->raw, 1);
+  p_id = fx->raw->events->pdata[fx->raw->events->len - 1];
+  PUSH_COMPLETED (conn, p_id, "never seen");
+
+  /* More ids than the early buffer holds: P's goes first, then over a
+   * thousand more. */
+  run_flood (conn, &ids, a);
+  g_assert_cmpuint (_riv_client_get_n_early_dropped (fx->c.client), >, 1024 + 1);
+
+  raw_release (fx->raw, 0);
+  wait_joined (p);
+  drain ();
+  /* The server still sends heartbeats: nothing else will ever end P. */
+  sse_frame (conn, "{\"msg\":\"heartbeat\",\"event_id\":null}");
+  drain ();
+  if (!riv_job_is_finished (p))
+    g_error ("job P is %s after its join reply, with its early messages dropped",
+             riv_job_status_to_string (riv_job_get_status (p)));
+  g_assert_cmpint (riv_job_get_status (p), ==, RIV_JOB_STATUS_FAILED);
+
+  PUSH_COMPLETED (conn, riv_job_get_event_id (a), "a done");
+  sse_close_stream (conn);
+  wait_finished (a);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1968,6 +2061,8 @@ main (int    argc,
   g_test_add_func ("/riv/faults/real-server-restart", test_real_server_restart);
   ADD ("join-5xx", test_join_5xx);
   ADD ("join-hangs", test_join_hangs);
+  ADD ("lone-surrogate", test_lone_surrogate);
+  ADD ("poison-forgotten", test_poison_forgotten);
 
   return g_test_run ();
 }

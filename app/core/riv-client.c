@@ -43,7 +43,11 @@
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
 #define CONNECT_TIMEOUT_S     30.0
 #define UPLOAD_TIMEOUT_S      300.0
-#define POISONED_MAX          1024   /* remembered ids whose early messages were dropped */
+/* Ids whose early messages were dropped are remembered until no join reply
+ * can still name them (join timeout + margin); the cap only bounds memory
+ * under a flood, and overflowing it makes older joins fail safe (see
+ * register_event). */
+#define POISONED_MAX          65536
 #define EARLY_EXPIRY_MARGIN_S 5.0
 
 /* Backoff before reconnect attempt n (1-based): the first one is immediate. */
@@ -82,7 +86,8 @@ struct _RivClient
   GHashTable     *early;              /* event id → EarlyEntry (owned) */
   GQueue          early_order;        /* EarlyEntry links, oldest first */
   GHashTable     *poisoned;           /* ids whose early messages were dropped */
-  GQueue          poisoned_order;     /* char* (owned by poisoned) */
+  GQueue          poisoned_order;     /* Poisoned (owned), oldest first */
+  double          poison_overflow_at; /* last time a poisoned id was forgotten early; 0 never */
   JsonParser     *parser;             /* one immutable parser for every frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
@@ -1156,20 +1161,45 @@ early_entry_free (EarlyEntry *entry)
   g_free (entry);
 }
 
+typedef struct
+{
+  const char *event_id;   /* borrowed: the key in self->poisoned */
+  double      time;
+} Poisoned;
+
 static void
 poison (RivClient  *self,
         const char *event_id)
 {
+  double now = riv_now ();
+  double expiry = MAX (self->join_timeout, 1.0) + EARLY_EXPIRY_MARGIN_S;
+  Poisoned *entry;
   char *copy;
+
+  /* Forget ids no join reply can name any more; past the cap, forget the
+   * oldest anyway and remember that it happened. */
+  while (self->poisoned_order.length > 0)
+    {
+      Poisoned *head = g_queue_peek_head (&self->poisoned_order);
+
+      if (now - head->time <= expiry && self->poisoned_order.length < POISONED_MAX)
+        break;
+      if (now - head->time <= expiry)
+        self->poison_overflow_at = now;
+      g_queue_pop_head (&self->poisoned_order);
+      g_hash_table_remove (self->poisoned, head->event_id);
+      g_free (head);
+    }
 
   if (g_hash_table_contains (self->poisoned, event_id))
     return;
 
   copy = g_strdup (event_id);
   g_hash_table_add (self->poisoned, copy);
-  g_queue_push_tail (&self->poisoned_order, copy);
-  while (self->poisoned_order.length > POISONED_MAX)
-    g_hash_table_remove (self->poisoned, g_queue_pop_head (&self->poisoned_order));
+  entry = g_new (Poisoned, 1);
+  entry->event_id = copy;
+  entry->time = now;
+  g_queue_push_tail (&self->poisoned_order, entry);
 }
 
 /* Removes an entry from every index; returns it for the caller to free. */
@@ -1788,8 +1818,13 @@ register_event (RivClient  *self,
   _riv_job_add_timeline (job, "joined");
   _riv_job_thaw (job);
 
-  /* Its early messages were dropped: it can never complete. */
-  if (g_hash_table_contains (self->poisoned, event_id))
+  /* Its early messages were dropped: it can never complete. When a flood
+   * made the client forget dropped ids, a job that was already joining then
+   * and has nothing buffered may be one of them: fail it rather than let it
+   * wait forever behind heartbeats. */
+  if (g_hash_table_contains (self->poisoned, event_id) ||
+      (g_queue_is_empty (&early) && self->poison_overflow_at > 0 &&
+       riv_job_get_submitted_at (job) <= self->poison_overflow_at))
     {
       g_queue_clear_full (&early, (GDestroyNotify) riv_message_free);
       finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -2422,7 +2457,7 @@ riv_client_finalize (GObject *object)
 
   /* close() emptied the early buffer; its queue links live in the entries. */
   g_clear_pointer (&self->early, g_hash_table_unref);
-  g_queue_clear (&self->poisoned_order);
+  g_queue_clear_full (&self->poisoned_order, g_free);
   g_clear_pointer (&self->poisoned, g_hash_table_unref);
   g_clear_pointer (&self->by_event, g_hash_table_unref);
   g_clear_object (&self->jobs);
