@@ -329,7 +329,9 @@ parse_endpoint (RivConfig  *self,
     endpoint->fn_index = position;
 
   api_name = riv_json_get_string (dependency, "api_name");
-  if (api_name != NULL && *api_name == '/')
+  /* Names are stored without leading slashes ("/predict" and "//predict"
+   * name the same endpoint as "predict"). */
+  while (api_name != NULL && *api_name == '/')
     api_name++;
   if (api_name != NULL && *api_name != '\0')
     endpoint->api_name = g_strdup (api_name);
@@ -659,7 +661,7 @@ riv_config_find_endpoint (RivConfig  *self,
 
   if (name == NULL)
     return NULL;
-  if (*name == '/')
+  while (*name == '/')
     name++;
   if (*name == '\0')
     return NULL;

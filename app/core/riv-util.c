@@ -79,8 +79,14 @@ check_unicode_escape (const char  *data,
   gsize at = *i;
   int unit;
 
+  /* A \u not followed by four hex digits is invalid JSON; json-glib 1.6
+   * leaks memory on some of these, so it never sees them. */
   if (at + 6 > length || (unit = hex4 (data + at + 2)) < 0)
-    return TRUE;   /* malformed: json-glib reports it */
+    {
+      g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                           "JSON string with an invalid \\u escape");
+      return FALSE;
+    }
 
   if (unit >= 0xdc00 && unit <= 0xdfff)
     goto lone;

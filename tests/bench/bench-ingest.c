@@ -424,7 +424,7 @@ replica_finish (Replica      *self,
                 RivJobStatus  status,
                 const char   *error)
 {
-  g_autoptr(RivJob) hold = g_object_ref (job);
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* keeps job alive */
 
   _riv_job_freeze (job);
   if (!_riv_job_finish (job, status, error))
@@ -448,7 +448,7 @@ replica_apply (Replica    *self,
                RivJob     *job,
                RivMessage *msg)
 {
-  g_autoptr(RivJob) hold = g_object_ref (job);
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* keeps job alive */
   g_autofree char *fail_text = NULL;
   ReplicaCtx *ctx = g_object_get_qdata (G_OBJECT (job), replica_ctx_quark ());
   RivJobStatus final = RIV_JOB_STATUS_PENDING;

@@ -74,8 +74,12 @@ check_find (RivConfig  *config,
             const char *name)
 {
   RivEndpoint *found = riv_config_find_endpoint (config, name);
-  const char *bare = name[0] == '/' ? name + 1 : name;
+  const char *bare = name;
   g_autofree char *index_text = NULL;
+
+  /* Leading slashes are not part of a name. */
+  while (*bare == '/')
+    bare++;
 
   if (found == NULL)
     return;
