@@ -818,7 +818,7 @@ test_memory_per_job (Fixture       *fx,
       for (guint i = 0; i < n_jobs; i++)
         {
           g_autofree char *input = g_strdup_printf ("[\"m%05u\", 0]", round * n_jobs + i);
-          g_autoptr(RivJob) job = submit (fx, "batch_echo", input);
+          G_GNUC_UNUSED g_autoptr(RivJob) job = submit (fx, "batch_echo", input);
         }
       wait_no_pending (fx->client);
     }

@@ -556,7 +556,7 @@ finish_job (RivClient    *self,
             RivJobStatus  status,
             const char   *error)
 {
-  g_autoptr(RivJob) hold = g_object_ref (job);
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
   JobCtx *ctx = job_get_ctx (job);
 
   /* A job that ends mid-stream keeps the last outputs it was sent. */
@@ -1006,7 +1006,7 @@ apply_message (RivClient  *self,
                RivMessage *msg,
                Stream     *st)
 {
-  g_autoptr(RivJob) hold = g_object_ref (job);
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
   g_autofree char *fail_text = NULL;
   JobCtx *ctx = job_get_ctx (job);
   RivJobStatus final = RIV_JOB_STATUS_PENDING;
@@ -1329,7 +1329,6 @@ stream_detach (Stream *st)
 static void
 stream_open (RivClient *self)
 {
-  g_autofree char *url = NULL;
   Stream *st;
 
   g_assert (self->stream == NULL);
@@ -2098,7 +2097,7 @@ reset_cb (GObject      *object,
           GAsyncResult *result,
           gpointer      user_data)
 {
-  g_autoptr(Op) op = user_data;
+  G_GNUC_UNUSED g_autoptr(Op) op = user_data;   /* freed when we return */
   g_autoptr(GBytes) body = NULL;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);

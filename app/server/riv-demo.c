@@ -920,7 +920,6 @@ run_fake_diffusion (RivRun *run)
       g_autoptr(GBytes) png = NULL;
       g_autofree char *name = NULL;
       g_autofree char *path = NULL;
-      g_autofree char *text = NULL;
       GString *data;
 
       if (!riv_run_sleep (run, delay))
