@@ -174,6 +174,9 @@ struct _Stream
   guint          epoch;
   int            io_priority;
   GSource       *drain_source; /* nullable */
+  GSource       *yield_source; /* nullable: a pause that lets the frame clock run */
+  double         busy_since;   /* start of the current run of back-to-back reads; 0 none */
+  double         read_issued_at;
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
 };
@@ -1290,6 +1293,7 @@ need_stream (RivClient *self)
 }
 
 static void stream_read_next (Stream       *st);
+static void stream_issue_read (Stream       *st);
 static void stream_send_cb   (GObject      *object,
                               GAsyncResult *result,
                               gpointer      user_data);
@@ -1324,6 +1328,14 @@ stream_detach (Stream *st)
     self->stream = NULL;
   st->client = NULL;
   g_cancellable_cancel (st->cancellable);
+
+  /* A paused stream has no read in flight to notice the detach: issue it now. */
+  if (st->yield_source != NULL)
+    {
+      g_source_destroy (st->yield_source);
+      g_clear_pointer (&st->yield_source, g_source_unref);
+      stream_issue_read (st);
+    }
 }
 
 static void
@@ -1618,6 +1630,10 @@ stream_read_cb (GObject      *object,
 
   n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
 
+  /* The read had to wait for data: the loop was free meanwhile. */
+  if (riv_now () - st->read_issued_at > 0.002)
+    st->busy_since = 0;
+
   if ((self = st->client) == NULL)
     {
       /* After close_stream: whatever still comes is not for us. */
@@ -1676,11 +1692,52 @@ stream_read_cb (GObject      *object,
   g_object_unref (self);
 }
 
+/* Reads continuously ready for this long pause for one main-loop iteration,
+ * so that a GUI's redraw (at a lower priority) gets its turn even while a
+ * generator streams 100,000 updates a second. */
+#define STREAM_BUSY_SLICE 0.012
+
+static void
+stream_issue_read (Stream *st)
+{
+  st->read_issued_at = riv_now ();
+  g_input_stream_read_async (st->input, st->buffer, READ_SIZE, st->io_priority,
+                             st->cancellable, stream_read_cb, st);
+}
+
+static gboolean
+stream_yield_cb (gpointer user_data)
+{
+  Stream *st = user_data;
+
+  g_clear_pointer (&st->yield_source, g_source_unref);
+  /* A detached stream's read fails at once (its cancellable is cancelled)
+   * and that frees it, as for any read in flight. */
+  stream_issue_read (st);
+  return G_SOURCE_REMOVE;
+}
+
 static void
 stream_read_next (Stream *st)
 {
-  g_input_stream_read_async (st->input, st->buffer, READ_SIZE, st->io_priority,
-                             st->cancellable, stream_read_cb, st);
+  double now = riv_now ();
+
+  if (st->client != NULL && !st->draining)
+    {
+      if (st->busy_since == 0)
+        st->busy_since = now;
+      else if (now - st->busy_since >= STREAM_BUSY_SLICE)
+        {
+          st->busy_since = 0;
+          st->yield_source = g_timeout_source_new (1);
+          g_source_set_priority (st->yield_source, st->io_priority);
+          g_source_set_callback (st->yield_source, stream_yield_cb, st, NULL);
+          g_source_attach (st->yield_source, st->client->context);
+          return;
+        }
+    }
+
+  stream_issue_read (st);
 }
 
 static void
