@@ -276,8 +276,9 @@ def scaling_rows(t, results, cores):
             ok = ratio is not None and ratio <= 1.2 and done
             verdict = met(ok)
             if not ok and floor_ratio is not None:
+                model_ratio = model / base if model and base else None
                 verdict = (f"NO (unreachable: floor {floor_ratio:.2f}x)" if floor_ratio > 1.2
-                           else f"NO (floor {floor_ratio:.2f}x)")
+                           else f"NO (floor {floor_ratio:.2f}x, model {model_ratio:.2f}x)")
             t.add(f"scaling N={n}: wall(N)/wall(1)", fmt(w, " s", 2), fmt(base, " s", 2),
                   fmt(ratio, "x", 2), "<= 1.2", verdict)
         if cpu is None:
@@ -306,7 +307,7 @@ def scaling_rows(t, results, cores):
               fmt(ratio, "x", 2), "<= 1.2", met(ratio is not None and ratio <= 1.2))
     t.notes.append(f"4: {len(walls[1][1])} repetitions per N (rivulet-cli load --json wall); "
                    "baseline column = wall(1); server CPU/step = the serve process's utime+stime during "
-                   "the run / (N x steps), median; cores = the affinity mask (and any cgroup quota) of the "
+                   "the run / (N x steps), median (read in clock ticks of 10 ms: +-1 ms at N=1); cores = the affinity mask (and any cgroup quota) of the "
                    "bench, not counting other load on the machine. The CPU floor no scheduler can beat "
                    "is steps x max(delay, N x cpu/cores); the proposed goal's model is the demo loop as "
                    "written: each step sleeps, then renders, and N jobs started together share the cores "
@@ -345,9 +346,11 @@ def memory_rows(t, results):
                      if r.get("server_rss_before") and r.get("server_rss_after")])
         hb = median([r.get("server_heap_in_use_before") or None for r in gs])
         ha = median([r.get("server_heap_in_use_after") or None for r in gs])
-        heap = f"; heap in use {fmt((ha - hb) / 2**10, ' KiB', 0)}" if ha and hb else ""
+        gp = median([r.get("server_rss_peak") for r in gs])
+        heap = f", heap in use +{fmt((ha - hb) / 2**10, ' KiB', 0)}" if ha and hb else ""
         t.add("  same, server with G_SLICE=always-malloc", fmt(ga / 2**20 if ga else None, " MiB", 1),
-              fmt(gb / 2**20 if gb else None, " MiB", 1), fmt(gr, "x", 3), f"(diagnostic{heap})", "")
+              fmt(gb / 2**20 if gb else None, " MiB", 1), fmt(gr, "x", 3),
+              f"(diagnostic: peak {fmt(gp / 2**20 if gp else None, ' MiB', 1)}{heap})", "")
         per_rep = "/".join(fmt(r["server_rss_after"] / r["server_rss_before"], "x", 3) for r in reps
                            if r.get("server_rss_before") and r.get("server_rss_after"))
         per_rep_gs = "/".join(fmt(r["server_rss_after"] / r["server_rss_before"], "x", 3) for r in gs
