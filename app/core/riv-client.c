@@ -36,7 +36,7 @@
 #include "riv-sse-reader.h"
 #include "riv-util.h"
 
-#define READ_SIZE             (64 * 1024)
+#define READ_SIZE             (16 * 1024)
 #define MAX_STREAM_FAILURES   4      /* consecutive failed (re)connects before jobs are lost */
 #define MAX_EMPTY_CLOSES      10     /* close_stream with no news of the jobs in flight */
 #define DRAIN_TIMEOUT_S       2.0    /* after close_stream, wait this long for the end */
@@ -175,8 +175,10 @@ struct _Stream
   int            io_priority;
   GSource       *drain_source; /* nullable */
   GSource       *yield_source; /* nullable: a pause that lets the frame clock run */
+  GSource       *yield_guard;  /* nullable: ends a pause that nothing else ends */
   double         busy_since;   /* start of the current run of back-to-back reads; 0 none */
   double         read_issued_at;
+  gssize         last_read;    /* bytes the last read returned */
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
 };
@@ -1294,6 +1296,7 @@ need_stream (RivClient *self)
 
 static void stream_read_next (Stream       *st);
 static void stream_issue_read (Stream       *st);
+static void stream_pause_end (Stream       *st);
 static void stream_send_cb   (GObject      *object,
                               GAsyncResult *result,
                               gpointer      user_data);
@@ -1332,8 +1335,7 @@ stream_detach (Stream *st)
   /* A paused stream has no read in flight to notice the detach: issue it now. */
   if (st->yield_source != NULL)
     {
-      g_source_destroy (st->yield_source);
-      g_clear_pointer (&st->yield_source, g_source_unref);
+      stream_pause_end (st);
       stream_issue_read (st);
     }
 }
@@ -1617,6 +1619,47 @@ stream_end_normally (Stream *st)
     set_stream_state (self, RIV_STREAM_STATE_IDLE);
 }
 
+/* libsoup hands out one chunk of a chunked body per read, and a server
+ * writes one chunk per message: takes whatever else has already arrived,
+ * without a main-loop iteration per message. Sets *end on EOF or an error
+ * (then *error is set, or stays NULL for EOF); what came before it is in the
+ * buffer and is dispatched first. */
+static gssize
+stream_read_available (Stream   *st,
+                       gssize    n,
+                       gboolean *end,
+                       GError  **error)
+{
+  GPollableInputStream *pollable;
+
+  if (!G_IS_POLLABLE_INPUT_STREAM (st->input) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (st->input)))
+    return n;
+
+  pollable = G_POLLABLE_INPUT_STREAM (st->input);
+  while (n < READ_SIZE)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gssize more = g_pollable_input_stream_read_nonblocking (pollable, st->buffer + n,
+                                                              READ_SIZE - n, NULL,
+                                                              &local_error);
+
+      if (more > 0)
+        {
+          n += more;
+          continue;
+        }
+      if (more < 0 && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        break;
+      *end = TRUE;
+      if (more < 0)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      break;
+    }
+
+  return n;
+}
+
 static void
 stream_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -1625,6 +1668,8 @@ stream_read_cb (GObject      *object,
   Stream *st = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GError) feed_error = NULL;
+  g_autoptr(GError) end_error = NULL;
+  gboolean end = FALSE;
   RivClient *self;
   gssize n;
 
@@ -1658,7 +1703,9 @@ stream_read_cb (GObject      *object,
       return;
     }
 
+  n = stream_read_available (st, n, &end, &end_error);
   self->last_bytes_at = riv_now ();
+  st->last_read = n;
 
   /* Handlers of job notifications may drop the last reference to the client. */
   g_object_ref (self);
@@ -1684,7 +1731,17 @@ stream_read_cb (GObject      *object,
   if (st->got_close)
     {
       stream_end_normally (st);
-      stream_read_next (st);
+      /* Read to the end, unless the end is already here. */
+      if (end)
+        stream_free (st);
+      else
+        stream_read_next (st);
+    }
+  else if (end)
+    {
+      stream_failed (st, end_error != NULL ? end_error->message
+                                           : "the server ended the stream without close_stream");
+      stream_free (st);
     }
   else
     stream_read_next (st);
@@ -1692,10 +1749,25 @@ stream_read_cb (GObject      *object,
   g_object_unref (self);
 }
 
-/* Reads continuously ready for this long pause for one main-loop iteration,
- * so that a GUI's redraw (at a lower priority) gets its turn even while a
- * generator streams 100,000 updates a second. */
-#define STREAM_BUSY_SLICE 0.012
+/* Reads continuously ready for this long pause, so that a GUI's redraw gets
+ * its turn even while a generator streams 100,000 updates a second: the
+ * pause lasts until nothing above STREAM_YIELD_PRIORITY is ready, which is
+ * below GDK's redraw priority (G_PRIORITY_HIGH_IDLE + 20), so a frame that
+ * is due is drawn first. Without a main loop that draws, that is at once.
+ * STREAM_YIELD_GUARD_MS ends a pause that never gets its turn (a GUI whose
+ * frames take longer than their interval), so the stream is never starved. */
+#define STREAM_BUSY_SLICE     0.005
+#define STREAM_YIELD_PRIORITY (G_PRIORITY_HIGH_IDLE + 21)
+#define STREAM_YIELD_GUARD_MS 20
+
+/* A read that returned less than this waits STREAM_GATHER_MS before the next
+ * one, so that what arrives meanwhile is read (and dispatched) in one go: a
+ * server that writes each message as it happens would otherwise cost one
+ * main-loop iteration per message, and during a burst of thousands of jobs
+ * those iterations alone left no time for a frame. A full buffer is followed
+ * by the next read at once. */
+#define STREAM_GATHER_BELOW (READ_SIZE / 4)
+#define STREAM_GATHER_MS    1
 
 static void
 stream_issue_read (Stream *st)
@@ -1705,16 +1777,42 @@ stream_issue_read (Stream *st)
                              st->cancellable, stream_read_cb, st);
 }
 
+static void
+stream_pause_end (Stream *st)
+{
+  if (st->yield_source != NULL)
+    {
+      g_source_destroy (st->yield_source);
+      g_clear_pointer (&st->yield_source, g_source_unref);
+    }
+  if (st->yield_guard != NULL)
+    {
+      g_source_destroy (st->yield_guard);
+      g_clear_pointer (&st->yield_guard, g_source_unref);
+    }
+}
+
 static gboolean
 stream_yield_cb (gpointer user_data)
 {
   Stream *st = user_data;
 
-  g_clear_pointer (&st->yield_source, g_source_unref);
+  stream_pause_end (st);
   /* A detached stream's read fails at once (its cancellable is cancelled)
    * and that frees it, as for any read in flight. */
   stream_issue_read (st);
   return G_SOURCE_REMOVE;
+}
+
+static GSource *
+stream_pause_source (Stream  *st,
+                     GSource *source,
+                     int      priority)
+{
+  g_source_set_priority (source, priority);
+  g_source_set_callback (source, stream_yield_cb, st, NULL);
+  g_source_attach (source, st->client->context);
+  return source;
 }
 
 static void
@@ -1724,15 +1822,23 @@ stream_read_next (Stream *st)
 
   if (st->client != NULL && !st->draining)
     {
+      if (st->last_read > 0 && st->last_read < STREAM_GATHER_BELOW)
+        {
+          st->busy_since = 0;
+          st->yield_source = stream_pause_source (st, g_timeout_source_new (STREAM_GATHER_MS),
+                                                  st->io_priority);
+          return;
+        }
+
       if (st->busy_since == 0)
         st->busy_since = now;
       else if (now - st->busy_since >= STREAM_BUSY_SLICE)
         {
           st->busy_since = 0;
-          st->yield_source = g_timeout_source_new (1);
-          g_source_set_priority (st->yield_source, st->io_priority);
-          g_source_set_callback (st->yield_source, stream_yield_cb, st, NULL);
-          g_source_attach (st->yield_source, st->client->context);
+          st->yield_source = stream_pause_source (st, g_idle_source_new (),
+                                                  MAX (st->io_priority, STREAM_YIELD_PRIORITY));
+          st->yield_guard = stream_pause_source (st, g_timeout_source_new (STREAM_YIELD_GUARD_MS),
+                                                 st->io_priority);
           return;
         }
     }
