@@ -25,6 +25,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include <libsoup/soup.h>
@@ -872,18 +873,61 @@ publish_outputs (RivClient *self,
   json_node_unref (node);
 }
 
+static gboolean publish_timeout_cb (gpointer user_data);
+
+/* Seconds until ctx may publish again (0: now). A millisecond early counts
+ * as due: timers have millisecond resolution. */
+static double
+publish_wait (RivClient *self,
+              JobCtx    *ctx,
+              double     now)
+{
+  double wait = ctx->published_at + self->publish_interval - now;
+
+  return wait > 0.001 ? wait : 0;
+}
+
+static void
+publish_later (RivClient *self,
+               JobCtx    *ctx,
+               double     wait)
+{
+  if (!ctx->unpublished)
+    {
+      ctx->unpublished = TRUE;
+      if (self->unpublished == NULL)
+        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
+    }
+  if (self->publish_source == NULL)
+    self->publish_source = attach_timeout (self, ceil (wait * 1000) / 1000, publish_timeout_cb,
+                                           self);
+}
+
 static gboolean
 publish_timeout_cb (gpointer user_data)
 {
   RivClient *self = user_data;
   g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->unpublished);
+  double now = riv_now ();
 
   g_clear_pointer (&self->publish_source, g_source_unref);
   for (guint i = 0; jobs != NULL && i < jobs->len; i++)
     {
       JobCtx *ctx = job_get_ctx (g_ptr_array_index (jobs, i));
+      double wait;
 
-      if (ctx != NULL && ctx->unpublished)
+      if (ctx == NULL || !ctx->unpublished)
+        continue;
+      /* Published meanwhile (a full value, or an edit once the interval had
+       * passed): this one waits for its own interval to end. */
+      wait = publish_wait (self, ctx, now);
+      if (wait > 0)
+        {
+          ctx->unpublished = FALSE;
+          publish_later (self, ctx, wait);
+        }
+      else
         publish_outputs (self, ctx);
     }
   return G_SOURCE_REMOVE;
@@ -899,6 +943,7 @@ apply_outputs (RivClient   *self,
                GError     **error)
 {
   JsonArray *data;
+  double wait;
   guint n;
 
   if (msg->data == NULL)
@@ -933,23 +978,13 @@ apply_outputs (RivClient   *self,
 
   _riv_job_count_update (ctx->job);
 
-  /* Full values go out at once; streamed edits at most every publish
-   * interval, the last of a run by a timer. */
-  if (full || riv_now () - ctx->published_at >= self->publish_interval)
-    {
-      publish_outputs (self, ctx);
-      return TRUE;
-    }
-
-  if (!ctx->unpublished)
-    {
-      ctx->unpublished = TRUE;
-      if (self->unpublished == NULL)
-        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
-      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
-    }
-  if (self->publish_source == NULL)
-    self->publish_source = attach_timeout (self, self->publish_interval, publish_timeout_cb, self);
+  /* Full values go out at once; streamed edits at most once per publish
+   * interval, the last of a run by a timer at the end of its interval. */
+  wait = full ? 0 : publish_wait (self, ctx, riv_now ());
+  if (wait == 0)
+    publish_outputs (self, ctx);
+  else
+    publish_later (self, ctx, wait);
 
   return TRUE;
 }
