@@ -142,6 +142,7 @@ enum {
   PROP_JOIN_TIMEOUT,
   PROP_SESSION_HASH,
   PROP_N_PENDING,
+  PROP_N_JOINING,
   PROP_DOWNLOAD_IMAGES,
   PROP_IO_PRIORITY,
   PROP_PUBLISH_INTERVAL,
@@ -552,6 +553,13 @@ notify_n_pending (RivClient *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PENDING]);
 }
 
+static void
+notify_n_joining (RivClient *self)
+{
+  if (!self->disposing)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_JOINING]);
+}
+
 /* Finishes a job (if it is not terminal yet) and does the bookkeeping. */
 static void publish_outputs (RivClient *self,
                              JobCtx    *ctx);
@@ -602,6 +610,7 @@ job_reached_terminal (RivClient *self,
         {
           g_assert (self->n_joining > 0);
           self->n_joining--;
+          notify_n_joining (self);
         }
       g_object_set_qdata (G_OBJECT (job), job_ctx_quark (), NULL);
     }
@@ -2076,6 +2085,7 @@ join_cb (GObject      *object,
       ctx->counted_joining = FALSE;
       g_assert (self->n_joining > 0);
       self->n_joining--;
+      notify_n_joining (self);
     }
 
   if (body == NULL)
@@ -2282,6 +2292,7 @@ start_join (RivClient *self,
     }
   ctx->counted_joining = TRUE;
   self->n_joining++;
+  notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
   soup_session_send_and_read_async (self->session, msg, self->io_priority, op->cancellable,
@@ -2712,6 +2723,9 @@ riv_client_get_property (GObject    *object,
     case PROP_N_PENDING:
       g_value_set_uint (value, self->n_pending);
       break;
+    case PROP_N_JOINING:
+      g_value_set_uint (value, self->n_joining);
+      break;
     case PROP_DOWNLOAD_IMAGES:
       g_value_set_boolean (value, self->download_images);
       break;
@@ -2803,6 +2817,10 @@ riv_client_class_init (RivClientClass *klass)
                          G_PARAM_READABLE | G_PARAM_STATIC_STRINGS);
   properties[PROP_N_PENDING] =
     g_param_spec_uint ("n-pending", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* Jobs whose join request has no reply yet. */
+  properties[PROP_N_JOINING] =
+    g_param_spec_uint ("n-joining", NULL, NULL, 0, G_MAXUINT, 0,
                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   properties[PROP_DOWNLOAD_IMAGES] =
     g_param_spec_boolean ("download-images", NULL, NULL, TRUE,
@@ -3241,6 +3259,13 @@ riv_client_get_n_pending (RivClient *self)
   return self->n_pending;
 }
 
+guint
+riv_client_get_n_joining (RivClient *self)
+{
+  g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
+  return self->n_joining;
+}
+
 const char *
 riv_client_get_session_hash (RivClient *self)
 {
@@ -3427,7 +3452,11 @@ riv_client_close (RivClient *self)
   g_queue_init (&self->early_order);
   self->early_count = 0;
   self->early_bytes = 0;
-  self->n_joining = 0;
+  if (self->n_joining != 0)
+    {
+      self->n_joining = 0;
+      notify_n_joining (self);
+    }
 
   soup_session_abort (self->session);
   set_stream_state (self, RIV_STREAM_STATE_IDLE);

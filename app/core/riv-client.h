@@ -79,6 +79,8 @@ guint           riv_client_clear_finished      (RivClient            *self);
 GListModel     *riv_client_get_jobs            (RivClient            *self);
 RivStreamState  riv_client_get_stream_state    (RivClient            *self);
 guint           riv_client_get_n_pending       (RivClient            *self);
+/* Jobs whose join request is still waiting for the server's reply. */
+guint           riv_client_get_n_joining       (RivClient            *self);
 const char     *riv_client_get_session_hash    (RivClient            *self);
 void            riv_client_set_liveness_timeout (RivClient           *self,
                                                  double               seconds);

@@ -13,6 +13,10 @@
 /* How long one main-loop iteration may spend submitting. */
 #define CHUNK_BUDGET_US 4000
 
+/* Once RIV_BURST_MAX_JOINING joins are in flight the burst waits until half
+ * of them have been answered. */
+#define RESUME_JOINING (RIV_BURST_MAX_JOINING / 2)
+
 struct _RivBurst
 {
   GObject    parent_instance;
@@ -27,6 +31,7 @@ struct _RivBurst
   double     rate;
   gint64     started_us;
   guint      source_id;
+  gulong     joining_id;     /* notify::n-joining while waiting for replies */
   gboolean   has_placeholder;
   gboolean   running;
 };
@@ -71,6 +76,7 @@ static void
 riv_burst_finish (RivBurst *self)
 {
   g_clear_handle_id (&self->source_id, g_source_remove);
+  g_clear_signal_handler (&self->joining_id, self->client);
   if (!self->running)
     return;
 
@@ -90,7 +96,8 @@ riv_burst_submit_until (RivBurst *self,
 
   g_object_ref (self);
 
-  while (self->running && self->n_submitted < MIN (target, self->count))
+  while (self->running && self->n_submitted < MIN (target, self->count) &&
+         riv_client_get_n_joining (self->client) < RIV_BURST_MAX_JOINING)
     {
       g_autoptr(JsonNode) data = NULL;
       g_autoptr(RivJob) job = NULL;
@@ -127,6 +134,25 @@ riv_burst_submit_until (RivBurst *self,
   return self->running;
 }
 
+static gboolean riv_burst_idle_cb (gpointer user_data);
+
+static void
+riv_burst_add_idle (RivBurst *self)
+{
+  /* Below the redraw priority: every frame is drawn between two chunks. */
+  self->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, riv_burst_idle_cb, self, NULL);
+}
+
+static void
+riv_burst_joining_cb (RivBurst   *self,
+                      GParamSpec *pspec,
+                      RivClient  *client)
+{
+  if (self->running && self->source_id == 0 &&
+      riv_client_get_n_joining (client) <= RESUME_JOINING)
+    riv_burst_add_idle (self);
+}
+
 static gboolean
 riv_burst_idle_cb (gpointer user_data)
 {
@@ -134,6 +160,17 @@ riv_burst_idle_cb (gpointer user_data)
 
   if (!riv_burst_submit_until (self, self->count))
     {
+      self->source_id = 0;
+      return G_SOURCE_REMOVE;
+    }
+
+  /* Enough joins in flight: wait for replies rather than spin. */
+  if (riv_client_get_n_joining (self->client) >= RIV_BURST_MAX_JOINING)
+    {
+      if (self->joining_id == 0)
+        self->joining_id = g_signal_connect_object (self->client, "notify::n-joining",
+                                                    G_CALLBACK (riv_burst_joining_cb), self,
+                                                    G_CONNECT_SWAPPED);
       self->source_id = 0;
       return G_SOURCE_REMOVE;
     }
@@ -161,6 +198,8 @@ riv_burst_dispose (GObject *object)
   RivBurst *self = (RivBurst *) object;
 
   g_clear_handle_id (&self->source_id, g_source_remove);
+  if (self->client != NULL)
+    g_clear_signal_handler (&self->joining_id, self->client);
   self->running = FALSE;
   g_clear_object (&self->client);
 
@@ -287,10 +326,7 @@ riv_burst_start (RivBurst *self)
     }
 
   if (self->rate <= 0)
-    {
-      /* Below the redraw priority: every frame is drawn between two chunks. */
-      self->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, riv_burst_idle_cb, self, NULL);
-    }
+    riv_burst_add_idle (self);
   else
     {
       guint interval = (guint) CLAMP (1000.0 / self->rate, 8, 1000);

@@ -4,7 +4,9 @@
  *
  * Submits N copies of a job without blocking the main loop: at a given rate
  * from a timer, or as fast as possible in small time-boxed chunks from a
- * low-priority idle, so that drawing always gets its turn.
+ * low-priority idle, so that drawing always gets its turn. Either way at most
+ * RIV_BURST_MAX_JOINING joins are in flight; the burst resumes as replies
+ * come in.
  */
 #pragma once
 
@@ -13,6 +15,14 @@
 G_BEGIN_DECLS
 
 #define RIV_TYPE_BURST (riv_burst_get_type ())
+
+/* Join requests a burst keeps in flight at most. Every reply costs the main
+ * loop libsoup's work and a dispatch at the client's (default) priority,
+ * ahead of GTK's redraw: with thousands in flight the replies alone took
+ * every millisecond between two frames. A few dozen keep the server's queue
+ * fed (replies come back within a millisecond or two on loopback) and bound
+ * what stands between two frames. */
+#define RIV_BURST_MAX_JOINING 32
 G_DECLARE_FINAL_TYPE (RivBurst, riv_burst, RIV, BURST, GObject)
 
 /* Properties: "count", "rate" (jobs/s, 0 = as fast as possible),
