@@ -416,6 +416,7 @@ handle_join (Raw  *raw,
   switch (raw->join_mode)
     {
     case JOIN_OK:
+      g_free (conn->event_id);   /* a kept-alive connection may carry a second join */
       conn->event_id = g_strdup_printf ("%s%u", raw->prefix, ++raw->next_event);
       g_ptr_array_add (raw->events, g_strdup (conn->event_id));
       body = g_strdup_printf ("{\"event_id\":\"%s\"}", conn->event_id);
@@ -423,6 +424,7 @@ handle_join (Raw  *raw,
       break;
 
     case JOIN_HOLD:
+      g_free (conn->event_id);   /* a kept-alive connection may carry a second join */
       conn->event_id = g_strdup_printf ("%s%u", raw->prefix, ++raw->next_event);
       g_ptr_array_add (raw->events, g_strdup (conn->event_id));
       g_ptr_array_add (raw->held, conn_ref (conn));
