@@ -11,7 +11,10 @@
  *    counting the time from the start to the first frame and from the last
  *    frame to the end as intervals too (a frozen window is not smooth);
  *  - a G_PRIORITY_HIGH timer every 5 ms: how late it fires is time the main
- *    loop spent elsewhere (the longest is the longest main-loop stall).
+ *    loop spent elsewhere (the longest is the longest main-loop stall);
+ *  - per frame interval, how long the main thread waited for a CPU
+ *    (/proc/thread-self/schedstat): on a loaded 2-core machine a gap can be
+ *    the scheduler's rather than the app's, and this tells them apart.
  *
  * The measured window runs from the moment the client has its first job to
  * the moment the window closes (the app closes it itself with
@@ -36,6 +39,9 @@ typedef struct
   GArray    *intervals;     /* double ms, frame ticks inside the measured window */
   GArray    *stalls;        /* double ms, timer lateness inside the measured window */
   GArray    *paints;        /* double ms, before-paint → after-paint of each frame */
+  GArray    *net;           /* double ms, each frame interval less its CPU wait */
+  double     cpu_wait_ms;   /* total run-queue wait inside the measured window */
+  double     last_wait;     /* schedstat's run-queue wait at the last tick, ms */
   gint64     paint_started;
   gboolean   clock_watched;
   gint64     last_tick;
@@ -78,12 +84,26 @@ after_paint_cb (GdkFrameClock *clock,
   watch.paint_started = 0;
 }
 
+/* The calling thread's total time spent runnable but not running, in ms. */
+static double
+cpu_wait_now (void)
+{
+  g_autofree char *text = NULL;
+  const char *space;
+
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL) ||
+      (space = strchr (text, ' ')) == NULL)
+    return 0;
+  return g_ascii_strtod (space + 1, NULL) / 1e6;
+}
+
 static gboolean
 tick_cb (GtkWidget     *widget,
          GdkFrameClock *clock,
          gpointer       user_data)
 {
   gint64 now = g_get_monotonic_time ();
+  double wait = cpu_wait_now ();
 
   /* The frame's own cost (update, layout, paint): what is left of a frame
    * interval is time the main loop spent on other work. */
@@ -99,11 +119,16 @@ tick_cb (GtkWidget     *widget,
       /* The first interval runs from the start of the measured window: a
        * window that draws no frame at all must not look smooth. */
       double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
+      double waited = watch.last_tick >= watch.started ? wait - watch.last_wait : 0;
+      double net = MAX (0, ms - waited);
 
       g_array_append_val (watch.intervals, ms);
+      g_array_append_val (watch.net, net);
+      watch.cpu_wait_ms += waited;
       watch.n_frames++;
     }
   watch.last_tick = now;
+  watch.last_wait = wait;
   return G_SOURCE_CONTINUE;
 }
 
@@ -220,7 +245,7 @@ main (int   argc,
 {
   g_autoptr(RivApplication) app = NULL;
   g_autoptr(GPtrArray) app_argv = g_ptr_array_new ();
-  const double *intervals, *stalls, *paints;
+  const double *intervals, *stalls, *paints, *net;
   double seconds;
   int status;
   int first = 1;
@@ -242,6 +267,7 @@ main (int   argc,
   watch.intervals = g_array_new (FALSE, FALSE, sizeof (double));
   watch.stalls = g_array_new (FALSE, FALSE, sizeof (double));
   watch.paints = g_array_new (FALSE, FALSE, sizeof (double));
+  watch.net = g_array_new (FALSE, FALSE, sizeof (double));
 
   app = riv_application_new ();
   g_application_set_flags (G_APPLICATION (app),
@@ -258,12 +284,14 @@ main (int   argc,
   intervals = (const double *) watch.intervals->data;
   stalls = (const double *) watch.stalls->data;
   paints = (const double *) watch.paints->data;
+  net = (const double *) watch.net->data;
   seconds = watch.started ? (watch.ended - watch.started) / (double) G_USEC_PER_SEC : 0;
   g_print ("{\"bench\":\"ui\",\"status\":%d,\"timed_out\":%s,\"jobs\":%u,\"seconds\":%.2f,"
            "\"frames\":%u,\"frame_intervals\":%u,\"frame_p50_ms\":%.1f,\"frame_p99_ms\":%.1f,\"frame_max_ms\":%.1f,"
            "\"frames_over_33ms\":%u,\"frames_over_50ms\":%u,\"stall_max_ms\":%.1f,"
            "\"stall_p99_ms\":%.1f,\"stalls_over_50ms\":%u,\"timer_samples\":%u,"
-           "\"paint_p50_ms\":%.1f,\"paint_p99_ms\":%.1f,\"paint_max_ms\":%.1f}\n",
+           "\"paint_p50_ms\":%.1f,\"paint_p99_ms\":%.1f,\"paint_max_ms\":%.1f,"
+           "\"cpu_wait_ms\":%.1f,\"frame_net_p99_ms\":%.1f,\"frame_net_max_ms\":%.1f}\n",
            status, watch.timed_out ? "true" : "false", watch.n_jobs, seconds,
            watch.n_frames, watch.intervals->len,
            bench_percentile (intervals, watch.intervals->len, 50),
@@ -272,10 +300,12 @@ main (int   argc,
            max_of (watch.stalls), bench_percentile (stalls, watch.stalls->len, 99),
            count_over (watch.stalls, 50), watch.stalls->len,
            bench_percentile (paints, watch.paints->len, 50),
-           bench_percentile (paints, watch.paints->len, 99), max_of (watch.paints));
+           bench_percentile (paints, watch.paints->len, 99), max_of (watch.paints),
+           watch.cpu_wait_ms, bench_percentile (net, watch.net->len, 99), max_of (watch.net));
 
   g_array_unref (watch.intervals);
   g_array_unref (watch.stalls);
   g_array_unref (watch.paints);
+  g_array_unref (watch.net);
   return status;
 }
