@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "riv-cli.h"
+#include "riv-util.h"
 
 typedef struct
 {
@@ -56,6 +57,7 @@ main (int   argc,
 {
   const char *name;
 
+  riv_prefer_system_malloc (argv);
   setlocale (LC_ALL, "");
   g_set_prgname ("rivulet-cli");
 

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <unistd.h>
 
 #include "riv-util.h"
 
@@ -24,6 +25,19 @@ riv_set_str (char       **str_pointer,
   *str_pointer = copy;
 
   return TRUE;
+}
+
+void
+riv_prefer_system_malloc (char **argv)
+{
+  /* Only getenv/setenv/execv: GLib's slice allocator is already running
+   * (its constructors allocate), so it cannot be reconfigured in place. */
+  if (glib_check_version (2, 76, 0) == NULL || g_getenv ("G_SLICE") != NULL ||
+      argv == NULL || argv[0] == NULL)
+    return;
+
+  g_setenv ("G_SLICE", "always-malloc", TRUE);
+  execv ("/proc/self/exe", argv);
 }
 
 double

@@ -15,6 +15,12 @@ gboolean  riv_set_str           (char       **str_pointer,
 
 /* Monotonic time in seconds (double), for timestamps and durations. */
 double    riv_now               (void);
+/* Call first in main(). With GLib older than 2.76 (whose GSlice keeps freed
+ * slices in its own caches, so a server's memory never comes back after a
+ * burst), re-executes the program once with G_SLICE=always-malloc, which is
+ * what newer GLib always does. Returns only when there is nothing to do or
+ * the re-execution failed (then GSlice stays). */
+void      riv_prefer_system_malloc (char **argv);
 
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
