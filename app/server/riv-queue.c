@@ -659,23 +659,28 @@ riv_run_is_cancelled (RivRun *run)
 }
 
 gboolean
-riv_run_sleep (RivRun *run,
-               double  seconds)
+riv_run_sleep_until (RivRun *run,
+                     gint64  end_us)
 {
-  gint64 end;
   gboolean cancelled;
 
-  if (!(seconds > 0))
-    return !riv_run_is_cancelled (run);
-
-  end = g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC);
   g_mutex_lock (&run->lock);
   while (!run->cancelled)
-    if (!g_cond_wait_until (&run->cond, &run->lock, end))
+    if (!g_cond_wait_until (&run->cond, &run->lock, end_us))
       break;
   cancelled = run->cancelled;
   g_mutex_unlock (&run->lock);
   return !cancelled;
+}
+
+gboolean
+riv_run_sleep (RivRun *run,
+               double  seconds)
+{
+  if (!(seconds > 0))
+    return !riv_run_is_cancelled (run);
+
+  return riv_run_sleep_until (run, g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC));
 }
 
 gboolean

@@ -118,6 +118,9 @@ gboolean             riv_run_is_cancelled   (RivRun      *run);
 /* Sleeps, waking early when the run is cancelled. FALSE = stop now. */
 gboolean             riv_run_sleep          (RivRun      *run,
                                              double       seconds);
+/* The same, until a g_get_monotonic_time() deadline (at once if it passed). */
+gboolean             riv_run_sleep_until    (RivRun      *run,
+                                             gint64       end_us);
 /* A progress message for member 0. FALSE = stop now. */
 gboolean             riv_run_progress       (RivRun      *run,
                                              gint64       index,
