@@ -128,6 +128,7 @@ struct _RivClient
   guint           closed : 1;
   guint           disposing : 1;
   guint           session_established : 1;
+  guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
 };
 
 enum {
@@ -179,6 +180,8 @@ struct _Stream
   double         read_issued_at;
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
+  gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */
+  gboolean       feeding;      /* local: inside that feed, which frees it if detached */
 };
 
 /* Client-side state of a job that is not terminal yet (qdata on the job). */
@@ -1329,6 +1332,14 @@ stream_detach (Stream *st)
   st->client = NULL;
   g_cancellable_cancel (st->cancellable);
 
+  /* A local stream has no operation in flight that would free it. */
+  if (st->local)
+    {
+      if (!st->feeding)
+        stream_free (st);
+      return;
+    }
+
   /* A paused stream has no read in flight to notice the detach: issue it now. */
   if (st->yield_source != NULL)
     {
@@ -1354,6 +1365,13 @@ stream_open (RivClient *self)
   st->buffer = g_malloc (READ_SIZE);
   st->run = g_ptr_array_new_with_free_func (g_object_unref);
   self->stream = st;
+
+  if (self->local_stream)
+    {
+      st->local = TRUE;
+      set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+      return;
+    }
 
   st->msg = soup_message_new (SOUP_METHOD_GET, self->data_url);
   prepare_message (self, st->msg);
@@ -1617,6 +1635,41 @@ stream_end_normally (Stream *st)
     set_stream_state (self, RIV_STREAM_STATE_IDLE);
 }
 
+/* Feeds bytes read from st's response to its reader, which dispatches every
+ * complete event synchronously, then handles close_stream. Returns FALSE when
+ * st was freed (failed, or detached while dispatching); TRUE when it is still
+ * alive: attached, or detached by close_stream to read to its end. The caller
+ * holds a reference on the client. */
+static gboolean
+stream_take_bytes (Stream     *st,
+                   const char *bytes,
+                   gsize       n)
+{
+  RivClient *self = st->client;
+  g_autoptr(GError) feed_error = NULL;
+
+  self->last_bytes_at = riv_now ();
+
+  if (!riv_sse_reader_feed (st->reader, bytes, n, stream_event_cb, st, &feed_error) &&
+      st->client != NULL)
+    {
+      stream_failed (st, feed_error->message);
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->client == NULL)
+    {
+      /* Detached while dispatching (close, liveness, unexpected_error path). */
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->got_close)
+    stream_end_normally (st);
+  return TRUE;
+}
+
 static void
 stream_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -1624,7 +1677,6 @@ stream_read_cb (GObject      *object,
 {
   Stream *st = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GError) feed_error = NULL;
   RivClient *self;
   gssize n;
 
@@ -1658,37 +1710,10 @@ stream_read_cb (GObject      *object,
       return;
     }
 
-  self->last_bytes_at = riv_now ();
-
   /* Handlers of job notifications may drop the last reference to the client. */
   g_object_ref (self);
-
-  if (!riv_sse_reader_feed (st->reader, (const char *) st->buffer, n, stream_event_cb, st,
-                            &feed_error) &&
-      st->client != NULL)
-    {
-      stream_failed (st, feed_error->message);
-      stream_free (st);
-      g_object_unref (self);
-      return;
-    }
-
-  if (st->client == NULL)
-    {
-      /* Detached while dispatching (close, liveness, unexpected_error path). */
-      stream_free (st);
-      g_object_unref (self);
-      return;
-    }
-
-  if (st->got_close)
-    {
-      stream_end_normally (st);
-      stream_read_next (st);
-    }
-  else
+  if (stream_take_bytes (st, (const char *) st->buffer, n))
     stream_read_next (st);
-
   g_object_unref (self);
 }
 
@@ -2910,11 +2935,12 @@ riv_client_get_config (RivClient *self)
   return self->config;
 }
 
-RivJob *
-riv_client_submit (RivClient   *self,
-                   const char  *endpoint,
-                   JsonNode    *data,
-                   GError     **error)
+/* riv_client_submit() up to its join request. */
+static RivJob *
+submit_job (RivClient   *self,
+            const char  *endpoint,
+            JsonNode    *data,
+            GError     **error)
 {
   g_autoptr(JsonNode) inputs = NULL;
   g_autofree char *display = NULL;
@@ -2925,8 +2951,6 @@ riv_client_submit (RivClient   *self,
   JobCtx *ctx;
   guint n_inputs;
   guint n_given = 0;
-
-  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
 
   if (self->closed || self->config == NULL)
     {
@@ -2994,8 +3018,22 @@ riv_client_submit (RivClient   *self,
   _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
   notify_n_pending (self);
 
-  start_join (self, job);
+  return job;
+}
 
+RivJob *
+riv_client_submit (RivClient   *self,
+                   const char  *endpoint,
+                   JsonNode    *data,
+                   GError     **error)
+{
+  RivJob *job;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
+
+  job = submit_job (self, endpoint, data, error);
+  if (job != NULL)
+    start_join (self, job);
   return job;
 }
 
@@ -3329,4 +3367,61 @@ _riv_client_get_n_streams (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
   return self->n_streams;
+}
+
+void
+_riv_client_connect_local_for_testing (RivClient *self,
+                                       RivConfig *config)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+  g_return_if_fail (config != NULL);
+  g_return_if_fail (self->stream == NULL);
+
+  self->local_stream = TRUE;
+  set_config (self, config);
+}
+
+RivJob *
+_riv_client_submit_joined_for_testing (RivClient   *self,
+                                       const char  *endpoint,
+                                       JsonNode    *data,
+                                       const char  *event_id,
+                                       GError     **error)
+{
+  RivJob *job;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (event_id != NULL && *event_id != '\0', NULL);
+
+  job = submit_job (self, endpoint, data, error);
+  if (job != NULL)
+    register_event (self, job, event_id);
+  return job;
+}
+
+gboolean
+_riv_client_feed_stream_for_testing (RivClient  *self,
+                                     const char *bytes,
+                                     gsize       len)
+{
+  Stream *st;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (self->local_stream, FALSE);
+
+  if ((st = self->stream) == NULL)
+    return FALSE;
+
+  /* What stream_read_cb does with a read of len bytes; a local stream that
+   * ends (close_stream) or is detached has nothing left to read. */
+  g_object_ref (self);
+  st->feeding = TRUE;
+  if (stream_take_bytes (st, bytes, len))
+    {
+      st->feeding = FALSE;
+      if (st->client == NULL)
+        stream_free (st);
+    }
+  g_object_unref (self);
+  return TRUE;
 }

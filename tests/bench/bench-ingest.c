@@ -7,11 +7,10 @@
  *
  *  - parse:     json-glib alone, a reused JsonParser loading each frame's JSON;
  *  - parse-imm: the same with json_parser_new_immutable() (what RivClient uses);
- *  - path:      SSE reader → riv_message_parse → lookup by event id → diff
- *               apply → RivJob setters, composed the way riv-client.c's
- *               stream_event_cb / dispatch_message / apply_message /
- *               apply_outputs / finish_job do it (riv-client.c has no entry
- *               point that takes bytes, see "replica" below);
+ *  - path:      RivClient's own stream code fed the set's bytes through
+ *               _riv_client_feed_stream_for_testing (SSE reader → message
+ *               parser → dispatch by event id → diff apply → RivJob), for
+ *               jobs registered under their event ids, without a network;
  *  - real:      the real RivClient (libsoup, socket, its own dispatch code)
  *               reading the same bytes from a server thread in this process,
  *               from the first byte written to the last job finished.
@@ -26,9 +25,7 @@
 #include <libsoup/soup.h>
 
 #include "bench-util.h"
-#include "riv-client.h"
-#include "riv-diff.h"
-#include "riv-job-private.h"
+#include "riv-client-private.h"
 #include "riv-message.h"
 #include "riv-sse-reader.h"
 #include "riv-util.h"
@@ -312,226 +309,25 @@ measure_parse (FrameSet *set,
   return result;
 }
 
-/* The composed path (replica of riv-client.c's per-message code) ------------------------
+/* The client's own path, without a network ----------------------------------------------
  *
- * RivClient has no internal entry point that takes stream bytes (see the
- * report): this reproduces, call for call, what riv-client.c does per SSE event
- * for a plain (non-batch, text) endpoint: stream_event_cb → riv_message_parse
- * with the client's immutable parser → dispatch_message (lookup by event id) →
- * apply_message (freeze, count_event, setters, timeline) → apply_outputs
- * (riv_diff_apply on the previous values, a new outputs array, take_outputs)
- * → finish_job (finish, timeline, trim, qdata cleared). It leaves out what
- * costs nothing here: image downloads, batch inference, liveness, signals. */
+ * A RivClient with the set's config and a local stream (riv-client-private.h):
+ * every job is submitted and registered under its event id as if its join
+ * reply had named it, then the set's bytes go through the client's stream code
+ * (SSE reader → stream_event_cb → riv_message_parse → dispatch_message →
+ * apply_message → apply_outputs / finish_job) READ_SIZE bytes at a time, as
+ * network reads would hand them over. The CPU time counted ends once the
+ * last throttled output was handed to its job. */
 
-typedef struct
-{
-  GPtrArray *diff_state;   /* JsonNode refs, one per output; nullable */
-  gboolean   saw_estimation;
-} ReplicaCtx;
-
-typedef struct
-{
-  JsonParser *parser;
-  GHashTable *by_event;    /* event id → RivJob (ref) */
-  guint64     n_messages;
-  guint       n_finished;
-} Replica;
-
-static GQuark
-replica_ctx_quark (void)
-{
-  return g_quark_from_static_string ("bench-replica-ctx");
-}
-
-static void
-node_array_free (GPtrArray *array)
-{
-  for (guint i = 0; i < array->len; i++)
-    if (g_ptr_array_index (array, i) != NULL)
-      json_node_unref (g_ptr_array_index (array, i));
-  g_ptr_array_unref (array);
-}
-
-static void
-replica_ctx_free (gpointer data)
-{
-  ReplicaCtx *ctx = data;
-
-  g_clear_pointer (&ctx->diff_state, node_array_free);
-  g_free (ctx);
-}
-
-static gboolean
-replica_apply_outputs (RivJob      *job,
-                       ReplicaCtx  *ctx,
-                       RivMessage  *msg,
-                       gboolean     full,
-                       GError     **error)
-{
-  g_autoptr(GPtrArray) next = NULL;
-  JsonArray *data;
-  JsonArray *outputs;
-  JsonNode *node;
-  guint n;
-
-  if (msg->data == NULL)
-    return TRUE;
-
-  data = json_node_get_array (msg->data);
-  n = json_array_get_length (data);
-  next = g_ptr_array_new_full (n, NULL);
-
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *value = NULL;
-
-      if (full || ctx->diff_state == NULL)
-        {
-          g_ptr_array_add (next, json_node_ref (json_array_get_element (data, i)));
-          continue;
-        }
-      if (i < ctx->diff_state->len && g_ptr_array_index (ctx->diff_state, i) != NULL)
-        value = json_node_ref (g_ptr_array_index (ctx->diff_state, i));
-      if (!riv_diff_apply (&value, json_array_get_element (data, i), error))
-        {
-          g_clear_pointer (&value, json_node_unref);
-          for (guint k = 0; k < next->len; k++)
-            g_clear_pointer (&g_ptr_array_index (next, k), json_node_unref);
-          return FALSE;
-        }
-      g_ptr_array_add (next, value);
-    }
-
-  outputs = json_array_sized_new (n);
-  for (guint i = 0; i < n; i++)
-    {
-      JsonNode *value = g_ptr_array_index (next, i);
-
-      json_array_add_element (outputs, value ? json_node_ref (value) : json_node_new (JSON_NODE_NULL));
-    }
-  g_clear_pointer (&ctx->diff_state, node_array_free);
-  ctx->diff_state = g_steal_pointer (&next);
-
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, outputs);
-  _riv_job_take_outputs (job, node);
-  return TRUE;
-}
-
-static void
-replica_finish (Replica      *self,
-                RivJob       *job,
-                RivJobStatus  status,
-                const char   *error)
-{
-  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* keeps job alive */
-
-  _riv_job_freeze (job);
-  if (!_riv_job_finish (job, status, error))
-    {
-      _riv_job_thaw (job);
-      return;
-    }
-  if (error != NULL)
-    _riv_job_add_timeline (job, "%s: %s", riv_job_status_to_string (status), error);
-  else
-    _riv_job_add_timeline (job, "%s", riv_job_status_to_string (status));
-  _riv_job_thaw (job);
-
-  g_object_set_qdata (G_OBJECT (job), replica_ctx_quark (), NULL);
-  _riv_job_trim (job);
-  self->n_finished++;
-}
-
-static void
-replica_apply (Replica    *self,
-               RivJob     *job,
-               RivMessage *msg)
-{
-  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* keeps job alive */
-  g_autofree char *fail_text = NULL;
-  ReplicaCtx *ctx = g_object_get_qdata (G_OBJECT (job), replica_ctx_quark ());
-  RivJobStatus final = RIV_JOB_STATUS_PENDING;
-  g_autoptr(GError) error = NULL;
-
-  if (ctx == NULL || riv_job_is_finished (job))
-    return;
-
-  _riv_job_freeze (job);
-  _riv_job_count_event (job);
-
-  switch (msg->kind)
-    {
-    case RIV_MESSAGE_ESTIMATION:
-      _riv_job_set_queue (job, msg->has_rank ? msg->rank : -1,
-                          msg->has_queue_size ? msg->queue_size : -1,
-                          msg->has_rank_eta ? msg->rank_eta : -1);
-      _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
-      if (!ctx->saw_estimation)
-        {
-          ctx->saw_estimation = TRUE;
-          _riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT,
-                                 msg->rank + 1, msg->queue_size);
-        }
-      break;
-
-    case RIV_MESSAGE_PROCESS_STARTS:
-      _riv_job_set_queue (job, -1, -1, msg->has_eta ? msg->eta : -1);
-      if (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
-        _riv_job_add_timeline (job, "started");
-      break;
-
-    case RIV_MESSAGE_PROCESS_GENERATING:
-      if (!replica_apply_outputs (job, ctx, msg, FALSE, &error))
-        {
-          final = RIV_JOB_STATUS_FAILED;
-          fail_text = g_strdup (error->message);
-        }
-      else if (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING))
-        _riv_job_add_timeline (job, "first output");
-      break;
-
-    case RIV_MESSAGE_PROCESS_COMPLETED:
-      if (!replica_apply_outputs (job, ctx, msg, TRUE, &error))
-        {
-          final = RIV_JOB_STATUS_FAILED;
-          fail_text = g_strdup (error->message);
-        }
-      else
-        final = RIV_JOB_STATUS_COMPLETED;
-      break;
-
-    default:
-      break;
-    }
-
-  _riv_job_thaw (job);
-
-  if (final != RIV_JOB_STATUS_PENDING)
-    replica_finish (self, job, final, fail_text);
-}
-
-static void
-replica_event_cb (const char *event_type,
-                  const char *data,
-                  gsize       len,
-                  gpointer    user_data)
-{
-  Replica *self = user_data;
-  g_autoptr(GError) error = NULL;
-  RivMessage *msg;
-  RivJob *job;
-
-  self->n_messages++;
-  msg = riv_message_parse (self->parser, data, len, &error);
-  if (msg == NULL)
-    g_error ("replica: bad frame: %s", error->message);
-
-  if (msg->event_id != NULL && (job = g_hash_table_lookup (self->by_event, msg->event_id)) != NULL &&
-      !riv_job_is_finished (job))
-    replica_apply (self, job, msg);
-  riv_message_free (msg);
-}
+/* What the server's /config says (the real run's server sends it too). */
+static const char fake_config[] =
+  "{\"version\":\"5.0.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+  "\"enable_queue\":true,\"connect_heartbeat\":false,\"components\":["
+  "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"prompt\",\"value\":\"\"}},"
+  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"text\",\"value\":\"\"}}],"
+  "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[1],\"outputs\":[2],"
+  "\"queue\":true,\"backend_fn\":true,\"types\":{\"generator\":true,\"cancel\":false},"
+  "\"batch\":false,\"max_batch_size\":4,\"connection\":\"sse\"}]}";
 
 static gboolean
 check_text (FrameSet   *set,
@@ -556,56 +352,79 @@ check_text (FrameSet   *set,
   return TRUE;
 }
 
+
+typedef struct
+{
+  FrameSet  *set;
+  GPtrArray *jobs;
+} PathRun;
+
+/* Every job shows its final text (streamed outputs are handed over at most
+ * every publish interval, the last one by a timer). */
+static gboolean
+path_published (gpointer user_data)
+{
+  PathRun *run = user_data;
+
+  for (guint j = 0; j < run->jobs->len; j++)
+    {
+      const char *expected = g_ptr_array_index (run->set->expected, j);
+
+      if (expected != NULL &&
+          g_strcmp0 (riv_job_get_output_text (g_ptr_array_index (run->jobs, j)), expected) != 0)
+        return FALSE;
+    }
+  return TRUE;
+}
+
 static Result
 measure_path (FrameSet *set)
 {
-  Replica self = { 0 };
-  g_autoptr(RivSseReader) reader = riv_sse_reader_new (RIV_SSE_DEFAULT_MAX_FRAME);
+  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  g_autoptr(RivConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = json_from_string ("[\"prompt\"]", NULL);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  PathRun run = { set, jobs };
   Result result = { 0, 0, TRUE };
+  guint64 n_before;
   double start;
   double cpu;
 
-  self.parser = json_parser_new_immutable ();
-  self.by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  config = riv_config_new_from_data (fake_config, -1, "http://127.0.0.1:9", &error);
+  if (config == NULL)
+    g_error ("bench-ingest: config: %s", error->message);
+  _riv_client_connect_local_for_testing (client, config);
 
   /* Jobs as they are after their join reply (not timed). */
   for (guint j = 0; j < set->ids->len; j++)
     {
-      g_autoptr(JsonNode) inputs = json_from_string ("[\"prompt\"]", NULL);
-      RivJob *job = _riv_job_new (j + 1, "/predict", 0, inputs);
+      RivJob *job = _riv_client_submit_joined_for_testing (client, "predict", data, id_of (set, j),
+                                                           &error);
 
-      g_object_set_qdata_full (G_OBJECT (job), replica_ctx_quark (), g_new0 (ReplicaCtx, 1),
-                               replica_ctx_free);
-      _riv_job_add_timeline (job, "submitted");
-      _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
-      _riv_job_set_event_id (job, id_of (set, j));
-      _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
-      _riv_job_add_timeline (job, "joined");
-      g_hash_table_insert (self.by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
+      if (job == NULL)
+        g_error ("bench-ingest: submit: %s", error->message);
       g_ptr_array_add (jobs, job);
     }
+  n_before = riv_client_get_n_messages (client);
 
   start = bench_now ();
   cpu = bench_thread_cpu ();
   for (gsize offset = 0; offset < set->blob->len; offset += READ_SIZE)
-    {
-      g_autoptr(GError) error = NULL;
-      gsize n = MIN (READ_SIZE, set->blob->len - offset);
-
-      if (!riv_sse_reader_feed (reader, set->blob->str + offset, n, replica_event_cb, &self, &error))
-        g_error ("replica: %s", error->message);
-    }
+    if (!_riv_client_feed_stream_for_testing (client, set->blob->str + offset,
+                                              MIN (READ_SIZE, set->blob->len - offset)))
+      g_error ("bench-ingest: the client has no stream");
+  if (!bench_wait_until (path_published, &run, 30))
+    result.verified = FALSE;
   result.rate = set->frames->len / (bench_thread_cpu () - cpu);
   result.wall_rate = set->frames->len / (bench_now () - start);
 
-  if (self.n_messages != set->frames->len)
+  if (riv_client_get_n_messages (client) - n_before != set->frames->len)
     result.verified = FALSE;
   for (guint j = 0; j < jobs->len && result.verified; j++)
     result.verified = check_text (set, j, g_ptr_array_index (jobs, j), "path");
 
-  g_hash_table_unref (self.by_event);
-  g_object_unref (self.parser);
+  riv_client_close (client);
   return result;
 }
 
@@ -702,14 +521,6 @@ typedef struct
   gboolean           ready;
 } Fake;
 
-static const char fake_config[] =
-  "{\"version\":\"5.0.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
-  "\"enable_queue\":true,\"connect_heartbeat\":false,\"components\":["
-  "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"prompt\",\"value\":\"\"}},"
-  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"text\",\"value\":\"\"}}],"
-  "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[1],\"outputs\":[2],"
-  "\"queue\":true,\"backend_fn\":true,\"types\":{\"generator\":true,\"cancel\":false},"
-  "\"batch\":false,\"max_batch_size\":4,\"connection\":\"sse\"}]}";
 
 static void
 reply_json (SoupServerMessage *msg,
