@@ -674,6 +674,8 @@ struct _RivDiffValue
   JsonNode *tree;        /* owned, nullable (JSON null); stale at hot_path while tree_stale */
   GString  *hot;         /* owned, nullable: the string at hot_path, kept growable */
   JsonNode *hot_path;    /* owned, nullable: the path of hot (a JSON list) */
+  guint     hot_depth;   /* length of hot_path: most paths are [], and comparing
+                            lengths first saves reaching into a cold hot_path */
   gboolean  tree_stale;  /* hot has grown since tree was last rebuilt */
 };
 
@@ -693,6 +695,7 @@ drop_hot (RivDiffValue *self)
     g_string_free (self->hot, TRUE);
   self->hot = NULL;
   g_clear_pointer (&self->hot_path, json_node_unref);
+  self->hot_depth = 0;
   self->tree_stale = FALSE;
 }
 
@@ -846,8 +849,10 @@ riv_diff_value_apply (RivDiffValue  *self,
     {
       JsonArray *list = json_node_get_array (edits);
       guint n = json_array_get_length (list);
+      guint depth = json_array_get_length (json_node_get_array (path));
 
-      if (self->hot == NULL || !path_equal (self->hot_path, path))
+      if (self->hot == NULL || depth != self->hot_depth ||
+          (depth > 0 && !path_equal (self->hot_path, path)))
         {
           JsonNode *target;
 
@@ -859,6 +864,7 @@ riv_diff_value_apply (RivDiffValue  *self,
 
           drop_hot (self);
           self->hot_path = json_node_is_immutable (path) ? json_node_ref (path) : deep_copy (path, 0);
+          self->hot_depth = depth;
           self->hot = g_string_new (json_node_get_string (target));
         }
 
@@ -895,7 +901,7 @@ riv_diff_value_peek_string (RivDiffValue *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (self->hot != NULL && json_array_get_length (json_node_get_array (self->hot_path)) == 0)
+  if (self->hot != NULL && self->hot_depth == 0)
     {
       if (length != NULL)
         *length = self->hot->len;
