@@ -55,16 +55,15 @@ static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500
 
 G_DEFINE_QUARK (riv-client-error-quark, riv_client_error)
 
-static GQuark
-job_ctx_quark (void)
-{
-  return g_quark_from_static_string ("riv-client-job-ctx");
-}
-
+/* Looked up once: g_quark_from_static_string() takes a global lock. */
 static GQuark
 download_state_quark (void)
 {
-  return g_quark_from_static_string ("riv-client-download");
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-client-download");
+  return quark;
 }
 
 typedef struct _Stream Stream;
@@ -88,7 +87,7 @@ struct _RivClient
   GHashTable     *poisoned;           /* ids whose early messages were dropped */
   GQueue          poisoned_order;     /* Poisoned (owned), oldest first */
   double          poison_overflow_at; /* last time a poisoned id was forgotten early; 0 never */
-  JsonParser     *parser;             /* one immutable parser for every frame */
+  JsonParser     *parser;             /* one plain parser for every frame (see apply_outputs) */
   GSource        *reconnect_source;
   GSource        *liveness_source;
   GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
@@ -184,17 +183,19 @@ struct _Stream
   gboolean       feeding;      /* local: inside that feed, which frees it if detached */
 };
 
-/* Client-side state of a job that is not terminal yet (qdata on the job). */
+/* Client-side state of a job that is not terminal yet (the job's owner data). */
 typedef struct
 {
   RivClient    *client;       /* borrowed */
-  RivJob       *job;          /* borrowed: the ctx is the job's qdata */
+  RivJob       *job;          /* borrowed: the ctx is the job's owner data */
   RivConfig    *config;       /* owned ref: keeps endpoint alive */
   RivEndpoint  *endpoint;     /* borrowed from config */
-  GPtrArray    *diff_state;   /* RivDiffValue, one per output slot; nullable */
+  RivDiffValue **values;      /* one per output slot, n_values of them */
+  guint         n_values;
   GSource      *cancel_grace; /* owned, nullable */
   double        published_at; /* when outputs were last handed to the job */
-  guint         unpublished : 1; /* diff_state is ahead of the job's outputs */
+  guint         has_values : 1;  /* a first value came (values may still be empty) */
+  guint         unpublished : 1; /* values are ahead of the job's outputs */
   guint         joined : 1;
   guint         counted_joining : 1;
   guint         cancel_requested : 1;
@@ -521,7 +522,17 @@ generate_session_hash (void)
 static JobCtx *
 job_get_ctx (RivJob *job)
 {
-  return g_object_get_qdata (G_OBJECT (job), job_ctx_quark ());
+  return _riv_job_get_owner_data (job);
+}
+
+static void
+values_clear (JobCtx *ctx)
+{
+  for (guint i = 0; i < ctx->n_values; i++)
+    riv_diff_value_free (ctx->values[i]);
+  g_clear_pointer (&ctx->values, g_free);
+  ctx->n_values = 0;
+  ctx->has_values = FALSE;
 }
 
 static void
@@ -530,7 +541,7 @@ job_ctx_free (gpointer data)
   JobCtx *ctx = data;
 
   clear_source (&ctx->cancel_grace);
-  g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
+  values_clear (ctx);
   g_clear_pointer (&ctx->config, riv_config_unref);
   g_free (ctx);
 }
@@ -603,7 +614,7 @@ job_reached_terminal (RivClient *self,
           g_assert (self->n_joining > 0);
           self->n_joining--;
         }
-      g_object_set_qdata (G_OBJECT (job), job_ctx_quark (), NULL);
+      _riv_job_set_owner_data (job, NULL, NULL);
     }
 
   ds = g_object_get_qdata (G_OBJECT (job), download_state_quark ());
@@ -857,12 +868,12 @@ publish_outputs (RivClient *self,
   JsonArray *outputs;
   JsonNode *node;
 
-  if (ctx->diff_state == NULL)
+  if (!ctx->has_values)
     return;
 
-  outputs = json_array_sized_new (ctx->diff_state->len);
-  for (guint i = 0; i < ctx->diff_state->len; i++)
-    json_array_add_element (outputs, riv_diff_value_dup_node (g_ptr_array_index (ctx->diff_state, i)));
+  outputs = json_array_sized_new (ctx->n_values);
+  for (guint i = 0; i < ctx->n_values; i++)
+    json_array_add_element (outputs, riv_diff_value_dup_node (ctx->values[i]));
 
   node = json_node_new (JSON_NODE_ARRAY);
   json_node_take_array (node, outputs);
@@ -908,22 +919,35 @@ apply_outputs (RivClient   *self,
   data = json_node_get_array (msg->data);
   n = json_array_get_length (data);
 
-  if (full || ctx->diff_state == NULL)
+  if (full || !ctx->has_values)
     {
-      g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
-      ctx->diff_state = g_ptr_array_new_full (n, (GDestroyNotify) riv_diff_value_free);
+      /* Full values are kept past this frame, shared and never copied:
+       * sealed, they can never change. Sealing just them costs much less
+       * than an immutable parser, which seals (and hashes) every frame whole;
+       * a sealed string is not even hashed. (What an edit list leaves in a
+       * value is copied unless it is sealed: both are right.) */
       for (guint i = 0; i < n; i++)
-        g_ptr_array_add (ctx->diff_state, riv_diff_value_new (json_array_get_element (data, i)));
+        json_node_seal (json_array_get_element (data, i));
+
+      values_clear (ctx);
+      ctx->values = g_new (RivDiffValue *, n);
+      ctx->n_values = n;
+      ctx->has_values = TRUE;
+      for (guint i = 0; i < n; i++)
+        ctx->values[i] = riv_diff_value_new (json_array_get_element (data, i));
     }
   else
     {
       for (guint i = 0; i < n; i++)
         {
           /* An output that appears mid-run starts from null. */
-          while (ctx->diff_state->len <= i)
-            g_ptr_array_add (ctx->diff_state, riv_diff_value_new (NULL));
+          if (i >= ctx->n_values)
+            {
+              ctx->values = g_renew (RivDiffValue *, ctx->values, i + 1);
+              ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
+            }
 
-          if (!riv_diff_value_apply (g_ptr_array_index (ctx->diff_state, i),
+          if (!riv_diff_value_apply (ctx->values[i],
                                      json_array_get_element (data, i), error))
             {
               g_prefix_error (error, "output %u: ", i);
@@ -2734,7 +2758,7 @@ riv_client_init (RivClient *self)
   g_queue_init (&self->early_order);
   g_queue_init (&self->poisoned_order);
   g_queue_init (&self->joins);
-  self->parser = json_parser_new_immutable ();
+  self->parser = json_parser_new ();
   self->session_hash = generate_session_hash ();
   self->liveness_timeout = 45;
   self->join_timeout = 60;
@@ -3009,7 +3033,7 @@ submit_job (RivClient   *self,
   ctx->job = job;
   ctx->config = riv_config_ref (self->config);
   ctx->endpoint = ep;
-  g_object_set_qdata_full (G_OBJECT (job), job_ctx_quark (), ctx, job_ctx_free);
+  _riv_job_set_owner_data (job, ctx, job_ctx_free);
 
   self->n_pending++;
   g_list_store_append (self->jobs, job);
