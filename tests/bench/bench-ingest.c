@@ -5,12 +5,17 @@
  * Issue #7, item 1: client ingest rate on one core. For several sets of
  * realistic queue frames it measures, side by side in each repetition:
  *
- *  - parse:     json-glib alone, a reused JsonParser loading each frame's JSON;
- *  - parse-imm: the same with json_parser_new_immutable() (what RivClient uses);
  *  - path:      RivClient's own stream code fed the set's bytes through
  *               _riv_client_feed_stream_for_testing (SSE reader → message
  *               parser → dispatch by event id → diff apply → RivJob), for
  *               jobs registered under their event ids, without a network;
+ *  - parse:     json-glib alone, a reused JsonParser loading each frame's JSON,
+ *               measured alongside the path: segment by segment, each
+ *               segment's frames are parsed alone, then fed to the client, so
+ *               that both see the same load on a shared machine (the ratio of
+ *               the two is the issue's goal);
+ *  - parse-solo: the same parse in one loop over the whole set;
+ *  - parse-imm: that loop with json_parser_new_immutable();
  *  - real:      the real RivClient (libsoup, socket, its own dispatch code)
  *               reading the same bytes from a server thread in this process,
  *               from the first byte written to the last job finished.
@@ -32,6 +37,7 @@
 
 #define READ_SIZE    (64 * 1024)   /* what RivClient reads from its stream at a time */
 #define SUBMIT_CHUNK 200           /* jobs per main-loop turn, as rivulet-cli load does */
+#define SEGMENT      (16 * READ_SIZE)
 
 static const char *words[] = {
   "the", "river", "runs", "fast", "over", "smooth", "stones", "and", "sand",
@@ -48,6 +54,7 @@ typedef struct
   GPtrArray  *ids;        /* char*, one event id per job */
   GPtrArray  *expected;   /* char*, final text per job (NULL entries: not checked) */
   GHashTable *index;      /* event id → job index + 1 */
+  GArray     *ends;       /* gsize: where each frame ends in blob */
   gboolean    completes;  /* every job ends with process_completed */
 } FrameSet;
 
@@ -59,6 +66,7 @@ frame_set_free (FrameSet *set)
   g_ptr_array_unref (set->ids);
   g_ptr_array_unref (set->expected);
   g_hash_table_unref (set->index);
+  g_array_unref (set->ends);
   g_free (set);
 }
 
@@ -77,6 +85,7 @@ frame_set_new (const char *name,
   set->ids = g_ptr_array_new_with_free_func (g_free);
   set->expected = g_ptr_array_new_with_free_func (g_free);
   set->index = g_hash_table_new (g_str_hash, g_str_equal);
+  set->ends = g_array_new (FALSE, FALSE, sizeof (gsize));
   set->completes = completes;
 
   for (guint j = 0; j < n_jobs; j++)
@@ -107,6 +116,7 @@ add_frame (FrameSet   *set,
   g_string_append (set->blob, "data: ");
   g_string_append (set->blob, json);
   g_string_append (set->blob, "\n\n");
+  g_array_append_val (set->ends, set->blob->len);
   g_ptr_array_add (set->frames, json);
 }
 
@@ -284,6 +294,8 @@ typedef struct
 {
   double   rate;        /* frames per CPU second of the thread doing the work */
   double   wall_rate;   /* frames per wall-clock second */
+  double   floor_rate;  /* path: json-glib alone, alongside it (frames per CPU second) */
+  double   floor_wall_rate;
   gboolean verified;
 } Result;
 
@@ -294,7 +306,7 @@ measure_parse (FrameSet *set,
   g_autoptr(JsonParser) parser = immutable ? json_parser_new_immutable () : json_parser_new ();
   double start = bench_now ();
   double cpu = bench_thread_cpu ();
-  Result result = { 0, 0, TRUE };
+  Result result = { 0, 0, 0, 0, TRUE };
 
   for (guint i = 0; i < set->frames->len; i++)
     {
@@ -385,9 +397,14 @@ measure_path (FrameSet *set)
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) data = json_from_string ("[\"prompt\"]", NULL);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(JsonParser) parser = json_parser_new ();
   PathRun run = { set, jobs };
-  Result result = { 0, 0, TRUE };
+  Result result = { 0, 0, 0, 0, TRUE };
   guint64 n_before;
+  double path_cpu = 0;
+  double parse_cpu = 0;
+  double parse_wall = 0;
+  guint next = 0;
   double start;
   double cpu;
 
@@ -408,16 +425,41 @@ measure_path (FrameSet *set)
     }
   n_before = riv_client_get_n_messages (client);
 
+  /* Segment by segment, json-glib alone parses the frames that end in the
+   * segment, then the client is fed the segment: both see the same load on
+   * the machine, and the ratio of the two sums is what is reported. */
   start = bench_now ();
+  for (gsize seg = 0; seg < set->blob->len; seg += SEGMENT)
+    {
+      gsize seg_end = MIN (seg + SEGMENT, set->blob->len);
+      double c0, c1, w0;
+
+      w0 = bench_now ();
+      c0 = bench_thread_cpu ();
+      for (; next < set->frames->len && g_array_index (set->ends, gsize, next) <= seg_end; next++)
+        {
+          const char *json = g_ptr_array_index (set->frames, next);
+
+          if (!json_parser_load_from_data (parser, json, strlen (json), &error))
+            g_error ("frame %u does not parse: %s", next, error->message);
+        }
+      c1 = bench_thread_cpu ();
+      parse_wall += bench_now () - w0;
+      for (gsize offset = seg; offset < seg_end; offset += READ_SIZE)
+        if (!_riv_client_feed_stream_for_testing (client, set->blob->str + offset,
+                                                  MIN (READ_SIZE, seg_end - offset)))
+          g_error ("bench-ingest: the client has no stream");
+      path_cpu += bench_thread_cpu () - c1;
+      parse_cpu += c1 - c0;
+    }
   cpu = bench_thread_cpu ();
-  for (gsize offset = 0; offset < set->blob->len; offset += READ_SIZE)
-    if (!_riv_client_feed_stream_for_testing (client, set->blob->str + offset,
-                                              MIN (READ_SIZE, set->blob->len - offset)))
-      g_error ("bench-ingest: the client has no stream");
   if (!bench_wait_until (path_published, &run, 30))
     result.verified = FALSE;
-  result.rate = set->frames->len / (bench_thread_cpu () - cpu);
-  result.wall_rate = set->frames->len / (bench_now () - start);
+  path_cpu += bench_thread_cpu () - cpu;
+  result.rate = set->frames->len / path_cpu;
+  result.floor_rate = set->frames->len / parse_cpu;
+  result.floor_wall_rate = set->frames->len / parse_wall;
+  result.wall_rate = set->frames->len / (bench_now () - start - parse_wall);
 
   if (riv_client_get_n_messages (client) - n_before != set->frames->len)
     result.verified = FALSE;
@@ -429,7 +471,8 @@ measure_path (FrameSet *set)
 }
 
 /* Stages of the path, for the breakdown: the reader alone, then + JSON parse
- * (the client's immutable parser, via riv_json_parse), then + RivMessage. */
+ * (a reused plain parser, as the client has, via riv_json_parse), then +
+ * RivMessage. */
 typedef enum
 {
   STAGE_READER,
@@ -477,8 +520,8 @@ measure_stage (FrameSet *set,
                Stage     stage)
 {
   g_autoptr(RivSseReader) reader = riv_sse_reader_new (RIV_SSE_DEFAULT_MAX_FRAME);
-  StageRun run = { stage, json_parser_new_immutable (), 0 };
-  Result result = { 0, 0, TRUE };
+  StageRun run = { stage, json_parser_new (), 0 };
+  Result result = { 0, 0, 0, 0, TRUE };
   double start = bench_now ();
   double cpu = bench_thread_cpu ();
 
@@ -811,7 +854,7 @@ measure_real (Fake     *fake,
   g_autoptr(JsonNode) data = json_from_string ("[\"prompt\"]", NULL);
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   RealRun run = { NULL, 0, set->ids->len, 0, 0, 0, 0 };
-  Result result = { 0, 0, TRUE };
+  Result result = { 0, 0, 0, 0, TRUE };
 
   fake_set (fake, set);
 
@@ -965,7 +1008,7 @@ main (int   argc,
     {
       g_autoptr(FrameSet) set = NULL;
       g_autoptr(GString) out = g_string_new (NULL);
-      Series parse, parse_imm, path, real, st_reader, st_json, st_message;
+      Series parse, parse_solo, parse_imm, path, real, st_reader, st_json, st_message;
       gboolean with_real;
       gboolean verified = TRUE;
 
@@ -986,6 +1029,7 @@ main (int   argc,
       /* Only the mix ends every job; the real client needs that to know it is done. */
       with_real = fake != NULL && strcmp (sets[s], "mix") == 0;
       series_init (&parse, "parse", reps);
+      series_init (&parse_solo, "parse_solo", reps);
       series_init (&parse_imm, "parse_immutable", reps);
       series_init (&path, "path", reps);
       series_init (&real, "real", reps);
@@ -998,13 +1042,15 @@ main (int   argc,
         {
           Result result;
 
-          series_add (&parse, r, measure_parse (set, FALSE));
+          series_add (&parse_solo, r, measure_parse (set, FALSE));
           series_add (&parse_imm, r, measure_parse (set, TRUE));
           series_add (&st_reader, r, measure_stage (set, STAGE_READER));
           series_add (&st_json, r, measure_stage (set, STAGE_JSON));
           series_add (&st_message, r, measure_stage (set, STAGE_MESSAGE));
           result = measure_path (set);
           series_add (&path, r, result);
+          parse.cpu[r] = result.floor_rate;
+          parse.wall[r] = result.floor_wall_rate;
           verified &= result.verified;
           if (with_real)
             {
@@ -1020,11 +1066,21 @@ main (int   argc,
                               set->name, set->frames->len, set->blob->len, set->ids->len, reps,
                               verified ? "true" : "false",
                               bench_median (parse.cpu, reps) / bench_median (path.cpu, reps));
+      {
+        g_autofree double *ratios = g_new (double, reps);
+        g_autofree char *ratios_json = NULL;
+
+        for (int r = 0; r < reps; r++)
+          ratios[r] = parse.cpu[r] / path.cpu[r];
+        ratios_json = bench_json_array (ratios, reps);
+        g_string_append_printf (out, ",\"path_cost_ratio_runs\":%s", ratios_json);
+      }
       if (with_real)
         g_string_append_printf (out, ",\"real_cost_ratio\":%.3f",
                                 bench_median (parse.cpu, reps) / bench_median (real.cpu, reps));
       series_print (out, &parse, reps);
       series_print (out, &parse_imm, reps);
+      series_print (out, &parse_solo, reps);
       series_print (out, &path, reps);
       series_print (out, &st_reader, reps);
       series_print (out, &st_json, reps);
@@ -1036,6 +1092,7 @@ main (int   argc,
       series_clear (&parse);
       series_clear (&parse_imm);
       series_clear (&path);
+      series_clear (&parse_solo);
       series_clear (&real);
       series_clear (&st_reader);
       series_clear (&st_json);
