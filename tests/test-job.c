@@ -439,6 +439,36 @@ test_job_timeline_texts (void)
   g_assert_cmpstr (riv_job_get_timeline_event (job, 3)->what, ==, "100% done");
 }
 
+/* Event ids of any length read back as given (short ones are stored inline). */
+static void
+test_job_event_id_lengths (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  g_autofree char *hex = g_strnfill (32, 'a');
+  g_autofree char *edge = g_strnfill (39, 'b');
+  g_autofree char *edge_plus = g_strnfill (40, 'c');
+  g_autofree char *longer = g_strnfill (300, 'd');
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+  _riv_job_set_event_id (job, hex);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, hex);
+  _riv_job_set_event_id (job, riv_job_get_event_id (job));
+  g_assert_cmpuint (count_of (&counter, "event-id"), ==, 1);
+  _riv_job_set_event_id (job, longer);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, longer);
+  _riv_job_set_event_id (job, edge);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, edge);
+  _riv_job_set_event_id (job, edge_plus);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, edge_plus);
+  _riv_job_set_event_id (job, NULL);
+  g_assert_null (riv_job_get_event_id (job));
+  _riv_job_set_event_id (job, "");
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, "");
+  g_assert_cmpuint (count_of (&counter, "event-id"), ==, 6);
+  counter_clear (&counter);
+}
+
 static void
 count_destroy (gpointer data)
 {
@@ -478,6 +508,7 @@ main (int   argc,
   g_test_add_func ("/riv/job/timeline-bound", test_job_timeline_bound);
   g_test_add_func ("/riv/job/timeline-texts", test_job_timeline_texts);
   g_test_add_func ("/riv/job/owner-data", test_job_owner_data);
+  g_test_add_func ("/riv/job/event-id-lengths", test_job_event_id_lengths);
   g_test_add_func ("/riv/job/trim", test_job_trim);
   g_test_add_func ("/riv/job/memory", test_job_memory);
 

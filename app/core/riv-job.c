@@ -32,9 +32,13 @@ struct _RivJob
   gpointer      owner_data;        /* nullable, freed with owner_destroy */
   JsonNode     *outputs;           /* owned, nullable, a JSON array */
   const char   *output_text;       /* points into outputs, nullable */
+  /* The event id is what the client looks a job up by, for every message:
+   * stored here when it fits (ids are 32 hex digits), next to the fields
+   * above, rather than in a block of its own. */
+  char         *event_id;          /* nullable until joined; event_id_inline or owned */
+  char          event_id_inline[40];
 
   /* Owned */
-  char         *event_id;          /* nullable until joined */
   char         *batch_id;          /* nullable */
   char         *error;             /* nullable */
   JsonNode     *inputs;            /* nullable, dropped by _riv_job_trim */
@@ -152,7 +156,7 @@ thaw (RivJob *self)
   pending = self->pending_notify;
   self->pending_notify = 0;
   g_object_ref (self);   /* a handler may drop the last other reference */
-  for (guint prop = 1; prop < N_PROPS; prop++)
+  for (guint prop = 1; pending >> prop != 0; prop++)
     if (pending & (G_GUINT64_CONSTANT (1) << prop))
       g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
   g_object_unref (self);
@@ -209,7 +213,8 @@ riv_job_finalize (GObject *object)
   for (guint i = 0; i < self->timeline_len; i++)
     g_free (self->timeline[i].what);
   g_clear_pointer (&self->timeline, g_free);
-  g_clear_pointer (&self->event_id, g_free);
+  if (self->event_id != self->event_id_inline)
+    g_free (self->event_id);
   g_clear_pointer (&self->batch_id, g_free);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->outputs, json_node_unref);
@@ -806,10 +811,21 @@ void
 _riv_job_set_event_id (RivJob     *self,
                        const char *event_id)
 {
+  gsize len;
+
   g_return_if_fail (RIV_IS_JOB (self));
 
-  if (!riv_set_str (&self->event_id, event_id))
+  if (g_strcmp0 (self->event_id, event_id) == 0)
     return;
+
+  if (self->event_id != self->event_id_inline)
+    g_free (self->event_id);
+  if (event_id == NULL)
+    self->event_id = NULL;
+  else if ((len = strlen (event_id)) < sizeof self->event_id_inline)
+    self->event_id = memcpy (self->event_id_inline, event_id, len + 1);
+  else
+    self->event_id = g_strdup (event_id);
 
   freeze (self);
   notify (self, PROP_EVENT_ID);
