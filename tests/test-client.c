@@ -17,6 +17,7 @@
 #include "riv-server.h"
 #include "riv-sse-reader.h"
 #include "riv-test-util.h"
+#include "riv-util.h"
 
 /* Sanitizer builds (with the slow, exact unwinding the asan setup asks for)
  * allocate about thirty times slower: the big bursts are scaled down there,
@@ -348,6 +349,24 @@ test_local_stream (void)
   g_assert_cmpstr (riv_job_get_error (b), ==, "Boom");
   g_assert_cmpuint (riv_client_get_n_pending (client), ==, 0);
   g_assert_cmpuint (riv_client_get_n_messages (client), ==, 8);
+
+  /* Outputs that appear mid-run start from null; a first value of one
+   * output grows to three. */
+  {
+    g_autoptr(RivJob) d = _riv_client_submit_joined_for_testing (client, "predict", data, "ddd",
+                                                                 &error);
+    g_autofree char *outputs = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (feed (client, "data: {\"msg\":\"process_generating\",\"event_id\":\"ddd\","
+                                 "\"output\":{\"data\":[\"a\"]},\"success\":true}\n\n"
+                                 "data: {\"msg\":\"process_generating\",\"event_id\":\"ddd\","
+                                 "\"output\":{\"data\":[[[\"append\",[],\"b\"]],[[\"replace\",[],\"x\"]],"
+                                 "[[\"replace\",[],[1,{\"k\":\"v\"}]]]]},\"success\":true}\n\n"));
+    outputs = riv_json_to_string (riv_job_get_outputs (d), NULL);
+    g_assert_cmpstr (outputs, ==, "[\"ab\",\"x\",[1,{\"k\":\"v\"}]]");
+    g_assert_cmpint (riv_job_get_status (d), ==, RIV_JOB_STATUS_STREAMING);
+  }
 
   /* A frame over the reader's bound fails the stream like a network one. */
   {

@@ -190,7 +190,9 @@ typedef struct
   RivJob       *job;          /* borrowed: the ctx is the job's owner data */
   RivConfig    *config;       /* owned ref: keeps endpoint alive */
   RivEndpoint  *endpoint;     /* borrowed from config */
-  RivDiffValue **values;      /* one per output slot, n_values of them */
+  RivDiffValue **values;      /* one per output slot, n_values of them: values_inline
+                                 when they fit (most endpoints have one or two) */
+  RivDiffValue *values_inline[2];
   guint         n_values;
   GSource      *cancel_grace; /* owned, nullable */
   double        published_at; /* when outputs were last handed to the job */
@@ -530,9 +532,30 @@ values_clear (JobCtx *ctx)
 {
   for (guint i = 0; i < ctx->n_values; i++)
     riv_diff_value_free (ctx->values[i]);
-  g_clear_pointer (&ctx->values, g_free);
+  if (ctx->values != ctx->values_inline)
+    g_free (ctx->values);
+  ctx->values = NULL;
   ctx->n_values = 0;
   ctx->has_values = FALSE;
+}
+
+/* Room for n values (the first n_values kept). */
+static void
+values_reserve (JobCtx *ctx,
+                guint   n)
+{
+  RivDiffValue **values;
+
+  if (n <= G_N_ELEMENTS (ctx->values_inline))
+    values = ctx->values_inline;
+  else if (ctx->values != ctx->values_inline)
+    values = g_renew (RivDiffValue *, ctx->values, n);
+  else
+    values = g_new (RivDiffValue *, n);
+
+  if (values != ctx->values && ctx->n_values > 0)
+    memcpy (values, ctx->values, ctx->n_values * sizeof *values);
+  ctx->values = values;
 }
 
 static void
@@ -930,11 +953,11 @@ apply_outputs (RivClient   *self,
         json_node_seal (json_array_get_element (data, i));
 
       values_clear (ctx);
-      ctx->values = g_new (RivDiffValue *, n);
-      ctx->n_values = n;
-      ctx->has_values = TRUE;
+      values_reserve (ctx, n);
       for (guint i = 0; i < n; i++)
         ctx->values[i] = riv_diff_value_new (json_array_get_element (data, i));
+      ctx->n_values = n;
+      ctx->has_values = TRUE;
     }
   else
     {
@@ -943,7 +966,7 @@ apply_outputs (RivClient   *self,
           /* An output that appears mid-run starts from null. */
           if (i >= ctx->n_values)
             {
-              ctx->values = g_renew (RivDiffValue *, ctx->values, i + 1);
+              values_reserve (ctx, i + 1);
               ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
             }
 

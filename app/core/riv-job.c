@@ -32,6 +32,7 @@ struct _RivJob
   gpointer      owner_data;        /* nullable, freed with owner_destroy */
   JsonNode     *outputs;           /* owned, nullable, a JSON array */
   const char   *output_text;       /* points into outputs, nullable */
+  double        first_output_at;   /* read by every update */
   /* The event id is what the client looks a job up by, for every message:
    * stored here when it fits (ids are 32 hex digits), next to the fields
    * above, rather than in a block of its own. */
@@ -63,7 +64,6 @@ struct _RivJob
   double        submitted_at;
   double        joined_at;
   double        started_at;
-  double        first_output_at;
   double        finished_at;
 
   guint         number;
