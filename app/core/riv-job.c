@@ -130,10 +130,12 @@ static inline void
 notify (RivJob *self,
         guint   prop)
 {
+  /* (GObject *): self is a job; G_OBJECT () would check it at run time
+   * for every notification. */
   if (self->freeze_count > 0)
     self->pending_notify |= G_GUINT64_CONSTANT (1) << prop;
   else
-    g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+    g_object_notify_by_pspec ((GObject *) self, properties[prop]);
 }
 
 static inline void
@@ -147,6 +149,7 @@ static void
 thaw (RivJob *self)
 {
   guint64 pending;
+  gboolean several;
 
   g_return_if_fail (self->freeze_count > 0);
 
@@ -155,11 +158,18 @@ thaw (RivJob *self)
 
   pending = self->pending_notify;
   self->pending_notify = 0;
-  g_object_ref (self);   /* a handler may drop the last other reference */
+
+  /* Between two notifications a handler may drop the last other reference;
+   * one alone needs none of ours (its emission holds one, and the loop only
+   * reads locals after it). */
+  several = (pending & (pending - 1)) != 0;
+  if (several)
+    g_object_ref (self);
   for (guint prop = 1; pending >> prop != 0; prop++)
     if (pending & (G_GUINT64_CONSTANT (1) << prop))
-      g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
-  g_object_unref (self);
+      g_object_notify_by_pspec ((GObject *) self, properties[prop]);
+  if (several)
+    g_object_unref (self);
 }
 
 static void
