@@ -15,6 +15,7 @@
 
 #include "riv-client-private.h"
 #include "riv-server.h"
+#include "riv-sse-reader.h"
 #include "riv-test-util.h"
 #include "riv-util.h"
 
@@ -268,6 +269,120 @@ test_connection_refused (void)
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_REFUSED);
   g_assert_true (g_str_has_prefix (error->message, "Could not connect to "));
   g_assert_nonnull (strstr (error->message, url));
+}
+
+/* The client's stream code fed by hand (riv-client-private.h): what the
+ * ingest benchmark measures must behave like a network stream. */
+static const char local_config[] =
+  "{\"version\":\"5.0.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+  "\"enable_queue\":true,\"components\":["
+  "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"prompt\"}},"
+  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"text\"}}],"
+  "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[1],\"outputs\":[2],"
+  "\"queue\":true,\"types\":{\"generator\":true}}]}";
+
+static gboolean
+feed (RivClient  *client,
+      const char *text)
+{
+  return _riv_client_feed_stream_for_testing (client, text, strlen (text));
+}
+
+static void
+test_local_stream (void)
+{
+  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  g_autoptr(RivConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = json ("[\"hi\"]");
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(RivJob) b = NULL;
+
+  config = riv_config_new_from_data (local_config, -1, "http://127.0.0.1:9", &error);
+  g_assert_no_error (error);
+  _riv_client_connect_local_for_testing (client, config);
+  riv_client_set_publish_interval (client, 0);
+
+  /* No job joined: no stream to feed. */
+  g_assert_false (feed (client, "data: {\"msg\":\"heartbeat\"}\n\n"));
+  g_assert_null (_riv_client_submit_joined_for_testing (client, "nope", data, "x", &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NO_ENDPOINT);
+  g_clear_error (&error);
+
+  a = _riv_client_submit_joined_for_testing (client, "predict", data, "aaa", &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (riv_job_get_event_id (a), ==, "aaa");
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_QUEUED);
+  g_assert_cmpuint (_riv_client_get_n_streams (client), ==, 1);
+  g_assert_cmpint (riv_client_get_stream_state (client), ==, RIV_STREAM_STATE_CONNECTED);
+
+  /* A frame split across two reads; one for an id no join named yet. */
+  g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"bbb\"}\n\n"
+                               "data: {\"msg\":\"estimation\",\"event_id\":\"aaa\",\"rank\":2,"
+                               "\"queue_size\":5}\n\ndata: {\"msg\":\"process_gen"));
+  g_assert_cmpint (riv_job_get_rank (a), ==, 2);
+  g_assert_cmpuint (_riv_client_get_n_early (client), ==, 1);
+  g_assert_true (feed (client, "erating\",\"event_id\":\"aaa\",\"output\":{\"data\":[\"Hel\"]},"
+                               "\"success\":true}\n\ndata: not json\n\n"
+                               "data: {\"msg\":\"process_generating\",\"event_id\":\"aaa\","
+                               "\"output\":{\"data\":[[[\"append\",[],\"lo\"]]]},\"success\":true}\n\n"));
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_STREAMING);
+  g_assert_cmpstr (riv_job_get_output_text (a), ==, "Hello");
+  g_assert_cmpuint (riv_job_get_n_updates (a), ==, 2);
+
+  /* The join reply for bbb replays its early message. */
+  b = _riv_client_submit_joined_for_testing (client, "predict", data, "bbb", &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (riv_job_get_status (b), ==, RIV_JOB_STATUS_RUNNING);
+  g_assert_cmpuint (_riv_client_get_n_early (client), ==, 0);
+
+  /* close_stream ends the stream; jobs are in flight, so another one opens. */
+  g_assert_true (feed (client, "data: {\"msg\":\"close_stream\",\"event_id\":null}\n\n"));
+  g_assert_cmpuint (_riv_client_get_n_streams (client), ==, 2);
+  g_assert_true (feed (client, "data: {\"msg\":\"process_completed\",\"event_id\":\"aaa\","
+                               "\"output\":{\"data\":[\"Hello!\"]},\"success\":true}\n\n"
+                               "data: {\"msg\":\"process_completed\",\"event_id\":\"bbb\","
+                               "\"output\":{\"error\":\"Boom\"},\"success\":false}\n\n"));
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_output_text (a), ==, "Hello!");
+  g_assert_cmpint (riv_job_get_status (b), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (b), ==, "Boom");
+  g_assert_cmpuint (riv_client_get_n_pending (client), ==, 0);
+  g_assert_cmpuint (riv_client_get_n_messages (client), ==, 8);
+
+  /* Outputs that appear mid-run start from null; a first value of one
+   * output grows to three. */
+  {
+    g_autoptr(RivJob) d = _riv_client_submit_joined_for_testing (client, "predict", data, "ddd",
+                                                                 &error);
+    g_autofree char *outputs = NULL;
+
+    g_assert_no_error (error);
+    g_assert_true (feed (client, "data: {\"msg\":\"process_generating\",\"event_id\":\"ddd\","
+                                 "\"output\":{\"data\":[\"a\"]},\"success\":true}\n\n"
+                                 "data: {\"msg\":\"process_generating\",\"event_id\":\"ddd\","
+                                 "\"output\":{\"data\":[[[\"append\",[],\"b\"]],[[\"replace\",[],\"x\"]],"
+                                 "[[\"replace\",[],[1,{\"k\":\"v\"}]]]]},\"success\":true}\n\n"));
+    outputs = riv_json_to_string (riv_job_get_outputs (d), NULL);
+    g_assert_cmpstr (outputs, ==, "[\"ab\",\"x\",[1,{\"k\":\"v\"}]]");
+    g_assert_cmpint (riv_job_get_status (d), ==, RIV_JOB_STATUS_STREAMING);
+  }
+
+  /* A frame over the reader's bound fails the stream like a network one. */
+  {
+    g_autoptr(RivJob) c = _riv_client_submit_joined_for_testing (client, "predict", data, "ccc",
+                                                                 &error);
+    g_autofree char *huge = g_strnfill (RIV_SSE_DEFAULT_MAX_FRAME + 16, 'x');
+
+    g_assert_no_error (error);
+    g_assert_true (feed (client, "data: "));
+    g_assert_true (feed (client, huge));
+    g_assert_cmpuint (_riv_client_get_n_streams (client), ==, 3);
+    g_assert_false (riv_job_is_finished (c));
+  }
+
+  riv_client_close (client);
+  g_assert_false (feed (client, "data: {\"msg\":\"heartbeat\"}\n\n"));
 }
 
 /* A tiny server that answers /config with whatever the test says. */
@@ -1022,6 +1137,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/bad-url", test_bad_url);
   g_test_add_func ("/riv/client/connection-refused", test_connection_refused);
   g_test_add_func ("/riv/client/not-gradio", test_not_gradio);
+  g_test_add_func ("/riv/client/local-stream", test_local_stream);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

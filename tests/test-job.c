@@ -423,6 +423,77 @@ test_job_memory (void)
   g_assert_cmpfloat (per_job, <=, 2048);
 }
 
+/* Timeline texts: fixed words, one "%s", and real formats all read back as written. */
+static void
+test_job_timeline_texts (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+
+  _riv_job_add_timeline (job, "started");
+  _riv_job_add_timeline (job, "%s", "completed");
+  _riv_job_add_timeline (job, "%s: %s", "failed", "Boom");
+  _riv_job_add_timeline (job, "100%% done");
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 0)->what, ==, "started");
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 1)->what, ==, "completed");
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 2)->what, ==, "failed: Boom");
+  g_assert_cmpstr (riv_job_get_timeline_event (job, 3)->what, ==, "100% done");
+}
+
+/* Event ids of any length read back as given (short ones are stored inline). */
+static void
+test_job_event_id_lengths (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  g_autofree char *hex = g_strnfill (32, 'a');
+  g_autofree char *edge = g_strnfill (39, 'b');
+  g_autofree char *edge_plus = g_strnfill (40, 'c');
+  g_autofree char *longer = g_strnfill (300, 'd');
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+  _riv_job_set_event_id (job, hex);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, hex);
+  _riv_job_set_event_id (job, riv_job_get_event_id (job));
+  g_assert_cmpuint (count_of (&counter, "event-id"), ==, 1);
+  _riv_job_set_event_id (job, longer);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, longer);
+  _riv_job_set_event_id (job, edge);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, edge);
+  _riv_job_set_event_id (job, edge_plus);
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, edge_plus);
+  _riv_job_set_event_id (job, NULL);
+  g_assert_null (riv_job_get_event_id (job));
+  _riv_job_set_event_id (job, "");
+  g_assert_cmpstr (riv_job_get_event_id (job), ==, "");
+  g_assert_cmpuint (count_of (&counter, "event-id"), ==, 6);
+  counter_clear (&counter);
+}
+
+static void
+count_destroy (gpointer data)
+{
+  (*(guint *) data)++;
+}
+
+/* The owner's pointer is released when replaced and when the job goes. */
+static void
+test_job_owner_data (void)
+{
+  RivJob *job = _riv_job_new (1, "/f", 0, NULL);
+  guint first = 0;
+  guint second = 0;
+
+  g_assert_null (_riv_job_get_owner_data (job));
+  _riv_job_set_owner_data (job, &first, count_destroy);
+  g_assert_true (_riv_job_get_owner_data (job) == &first);
+  _riv_job_set_owner_data (job, &second, count_destroy);
+  g_assert_cmpuint (first, ==, 1);
+  g_assert_cmpuint (second, ==, 0);
+  g_object_unref (job);
+  g_assert_cmpuint (first, ==, 1);
+  g_assert_cmpuint (second, ==, 1);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -435,6 +506,9 @@ main (int   argc,
   g_test_add_func ("/riv/job/notify-once", test_job_notify_once);
   g_test_add_func ("/riv/job/outputs", test_job_outputs);
   g_test_add_func ("/riv/job/timeline-bound", test_job_timeline_bound);
+  g_test_add_func ("/riv/job/timeline-texts", test_job_timeline_texts);
+  g_test_add_func ("/riv/job/owner-data", test_job_owner_data);
+  g_test_add_func ("/riv/job/event-id-lengths", test_job_event_id_lengths);
   g_test_add_func ("/riv/job/trim", test_job_trim);
   g_test_add_func ("/riv/job/memory", test_job_memory);
 

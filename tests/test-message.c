@@ -443,6 +443,61 @@ test_nesting_within_limit (void)
   g_assert_nonnull (m->data);
 }
 
+/* The scan before json-glib reads 32 bytes at a time when it can: every
+ * check must hold wherever a block boundary falls, with brackets, quotes,
+ * slashes and escapes inside strings, and a second value or deep nesting
+ * after them. */
+static void
+test_checks_at_every_offset (void)
+{
+  for (guint pad = 0; pad < 70; pad++)
+    {
+      g_autofree char *fill = g_strnfill (pad, 'x');
+      g_autofree char *inside = g_strdup_printf ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"%s}{[{]}'/\"}",
+                                                 fill);
+      g_autofree char *escaped = g_strdup_printf ("{\"msg\":\"log\",\"event_id\":\"E\",\"log\":\"%s\\\"}{\\\"\"}",
+                                                  fill);
+      g_autofree char *second = g_strdup_printf ("{\"msg\":\"log\",\"log\":\"%s\"} {\"msg\":\"heartbeat\"}",
+                                                 fill);
+      g_autofree char *second_array = g_strdup_printf ("{\"msg\":\"log\",\"log\":\"%s\"}\n[]", fill);
+      g_autofree char *lone = g_strdup_printf ("{\"msg\":\"log\",\"log\":\"%s\\udc00\"}", fill);
+      g_autofree char *expected = g_strdup_printf ("%s}{[{]}'/", fill);
+      g_autofree char *expected_escaped = g_strdup_printf ("%s\"}{\"", fill);
+      g_autoptr(RivMessage) a = parse_ok (inside);
+      g_autoptr(RivMessage) b = parse_ok (escaped);
+      GString *deep = g_string_new (NULL);
+
+      g_assert_cmpstr (a->log, ==, expected);
+      g_assert_cmpstr (b->log, ==, expected_escaped);
+      assert_invalid (second, -1);
+      assert_invalid (second_array, -1);
+      assert_invalid (lone, -1);
+
+      /* The limit counts the outer object: 511 more levels are fine, 512 are not. */
+      for (guint extra = 511; extra <= 512; extra++)
+        {
+          g_autofree char *text = NULL;
+
+          g_string_printf (deep, "{\"msg\":\"log\",\"log\":\"%s\",\"x\":", fill);
+          for (guint i = 0; i < extra; i++)
+            g_string_append_c (deep, '[');
+          for (guint i = 0; i < extra; i++)
+            g_string_append_c (deep, ']');
+          g_string_append_c (deep, '}');
+          text = g_strdup (deep->str);
+          if (extra == 511)
+            {
+              g_autoptr(RivMessage) m = parse_ok (text);
+
+              g_assert_cmpstr (m->log, ==, fill);
+            }
+          else
+            assert_invalid (text, -1);
+        }
+      g_string_free (deep, TRUE);
+    }
+}
+
 static void
 test_length_argument (void)
 {
@@ -606,6 +661,7 @@ main (int   argc,
   g_test_add_func ("/riv/message/invalid", test_invalid);
   g_test_add_func ("/riv/message/nesting-within-limit", test_nesting_within_limit);
   g_test_add_func ("/riv/message/unicode-escapes", test_unicode_escapes);
+  g_test_add_func ("/riv/message/checks-at-every-offset", test_checks_at_every_offset);
   g_test_add_func ("/riv/message/length-argument", test_length_argument);
   g_test_add_func ("/riv/message/reused-parser", test_reused_parser);
   g_test_add_func ("/riv/message/new-from-node", test_new_from_node);

@@ -56,16 +56,15 @@ static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500
 
 G_DEFINE_QUARK (riv-client-error-quark, riv_client_error)
 
-static GQuark
-job_ctx_quark (void)
-{
-  return g_quark_from_static_string ("riv-client-job-ctx");
-}
-
+/* Looked up once: g_quark_from_static_string() takes a global lock. */
 static GQuark
 download_state_quark (void)
 {
-  return g_quark_from_static_string ("riv-client-download");
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-client-download");
+  return quark;
 }
 
 typedef struct _Stream Stream;
@@ -89,7 +88,7 @@ struct _RivClient
   GHashTable     *poisoned;           /* ids whose early messages were dropped */
   GQueue          poisoned_order;     /* Poisoned (owned), oldest first */
   double          poison_overflow_at; /* last time a poisoned id was forgotten early; 0 never */
-  JsonParser     *parser;             /* one immutable parser for every frame */
+  JsonParser     *parser;             /* one plain parser for every frame (see apply_outputs) */
   GSource        *reconnect_source;
   GSource        *liveness_source;
   GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
@@ -129,6 +128,7 @@ struct _RivClient
   guint           closed : 1;
   guint           disposing : 1;
   guint           session_established : 1;
+  guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
 };
 
 enum {
@@ -183,19 +183,25 @@ struct _Stream
   gssize         last_read;    /* bytes the last read returned */
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
+  gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */
+  gboolean       feeding;      /* local: inside that feed, which frees it if detached */
 };
 
-/* Client-side state of a job that is not terminal yet (qdata on the job). */
+/* Client-side state of a job that is not terminal yet (the job's owner data). */
 typedef struct
 {
   RivClient    *client;       /* borrowed */
-  RivJob       *job;          /* borrowed: the ctx is the job's qdata */
+  RivJob       *job;          /* borrowed: the ctx is the job's owner data */
   RivConfig    *config;       /* owned ref: keeps endpoint alive */
   RivEndpoint  *endpoint;     /* borrowed from config */
-  GPtrArray    *diff_state;   /* RivDiffValue, one per output slot; nullable */
+  RivDiffValue **values;      /* one per output slot, n_values of them: values_inline
+                                 when they fit (most endpoints have one or two) */
+  RivDiffValue *values_inline[2];
+  guint         n_values;
   GSource      *cancel_grace; /* owned, nullable */
   double        published_at; /* when outputs were last handed to the job */
-  guint         unpublished : 1; /* diff_state is ahead of the job's outputs */
+  guint         has_values : 1;  /* a first value came (values may still be empty) */
+  guint         unpublished : 1; /* values are ahead of the job's outputs */
   guint         joined : 1;
   guint         counted_joining : 1;
   guint         cancel_requested : 1;
@@ -522,7 +528,38 @@ generate_session_hash (void)
 static JobCtx *
 job_get_ctx (RivJob *job)
 {
-  return g_object_get_qdata (G_OBJECT (job), job_ctx_quark ());
+  return _riv_job_get_owner_data (job);
+}
+
+static void
+values_clear (JobCtx *ctx)
+{
+  for (guint i = 0; i < ctx->n_values; i++)
+    riv_diff_value_free (ctx->values[i]);
+  if (ctx->values != ctx->values_inline)
+    g_free (ctx->values);
+  ctx->values = NULL;
+  ctx->n_values = 0;
+  ctx->has_values = FALSE;
+}
+
+/* Room for n values (the first n_values kept). */
+static void
+values_reserve (JobCtx *ctx,
+                guint   n)
+{
+  RivDiffValue **values;
+
+  if (n <= G_N_ELEMENTS (ctx->values_inline))
+    values = ctx->values_inline;
+  else if (ctx->values != ctx->values_inline)
+    values = g_renew (RivDiffValue *, ctx->values, n);
+  else
+    values = g_new (RivDiffValue *, n);
+
+  if (values != ctx->values && ctx->n_values > 0)
+    memcpy (values, ctx->values, ctx->n_values * sizeof *values);
+  ctx->values = values;
 }
 
 static void
@@ -531,7 +568,7 @@ job_ctx_free (gpointer data)
   JobCtx *ctx = data;
 
   clear_source (&ctx->cancel_grace);
-  g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
+  values_clear (ctx);
   g_clear_pointer (&ctx->config, riv_config_unref);
   g_free (ctx);
 }
@@ -612,7 +649,7 @@ job_reached_terminal (RivClient *self,
           self->n_joining--;
           notify_n_joining (self);
         }
-      g_object_set_qdata (G_OBJECT (job), job_ctx_quark (), NULL);
+      _riv_job_set_owner_data (job, NULL, NULL);
     }
 
   ds = g_object_get_qdata (G_OBJECT (job), download_state_quark ());
@@ -866,12 +903,12 @@ publish_outputs (RivClient *self,
   JsonArray *outputs;
   JsonNode *node;
 
-  if (ctx->diff_state == NULL)
+  if (!ctx->has_values)
     return;
 
-  outputs = json_array_sized_new (ctx->diff_state->len);
-  for (guint i = 0; i < ctx->diff_state->len; i++)
-    json_array_add_element (outputs, riv_diff_value_dup_node (g_ptr_array_index (ctx->diff_state, i)));
+  outputs = json_array_sized_new (ctx->n_values);
+  for (guint i = 0; i < ctx->n_values; i++)
+    json_array_add_element (outputs, riv_diff_value_dup_node (ctx->values[i]));
 
   node = json_node_new (JSON_NODE_ARRAY);
   json_node_take_array (node, outputs);
@@ -961,22 +998,35 @@ apply_outputs (RivClient   *self,
   data = json_node_get_array (msg->data);
   n = json_array_get_length (data);
 
-  if (full || ctx->diff_state == NULL)
+  if (full || !ctx->has_values)
     {
-      g_clear_pointer (&ctx->diff_state, g_ptr_array_unref);
-      ctx->diff_state = g_ptr_array_new_full (n, (GDestroyNotify) riv_diff_value_free);
+      /* Full values are kept past this frame, shared and never copied:
+       * sealed, they can never change. Sealing just them costs much less
+       * than an immutable parser, which seals (and hashes) every frame whole;
+       * a sealed string is not even hashed. (What an edit list leaves in a
+       * value is copied unless it is sealed: both are right.) */
       for (guint i = 0; i < n; i++)
-        g_ptr_array_add (ctx->diff_state, riv_diff_value_new (json_array_get_element (data, i)));
+        json_node_seal (json_array_get_element (data, i));
+
+      values_clear (ctx);
+      values_reserve (ctx, n);
+      for (guint i = 0; i < n; i++)
+        ctx->values[i] = riv_diff_value_new (json_array_get_element (data, i));
+      ctx->n_values = n;
+      ctx->has_values = TRUE;
     }
   else
     {
       for (guint i = 0; i < n; i++)
         {
           /* An output that appears mid-run starts from null. */
-          while (ctx->diff_state->len <= i)
-            g_ptr_array_add (ctx->diff_state, riv_diff_value_new (NULL));
+          if (i >= ctx->n_values)
+            {
+              values_reserve (ctx, i + 1);
+              ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
+            }
 
-          if (!riv_diff_value_apply (g_ptr_array_index (ctx->diff_state, i),
+          if (!riv_diff_value_apply (ctx->values[i],
                                      json_array_get_element (data, i), error))
             {
               g_prefix_error (error, "output %u: ", i);
@@ -1376,6 +1426,14 @@ stream_detach (Stream *st)
   st->client = NULL;
   g_cancellable_cancel (st->cancellable);
 
+  /* A local stream has no operation in flight that would free it. */
+  if (st->local)
+    {
+      if (!st->feeding)
+        stream_free (st);
+      return;
+    }
+
   /* A paused stream has no read in flight to notice the detach: issue it now. */
   if (st->yield_source != NULL)
     {
@@ -1400,6 +1458,13 @@ stream_open (RivClient *self)
   st->buffer = g_malloc (READ_SIZE);
   st->run = g_ptr_array_new_with_free_func (g_object_unref);
   self->stream = st;
+
+  if (self->local_stream)
+    {
+      st->local = TRUE;
+      set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+      return;
+    }
 
   st->msg = soup_message_new (SOUP_METHOD_GET, self->data_url);
   prepare_message (self, st->msg);
@@ -1704,6 +1769,41 @@ stream_read_available (Stream   *st,
   return n;
 }
 
+/* Feeds bytes read from st's response to its reader, which dispatches every
+ * complete event synchronously, then handles close_stream. Returns FALSE when
+ * st was freed (failed, or detached while dispatching); TRUE when it is still
+ * alive: attached, or detached by close_stream to read to its end. The caller
+ * holds a reference on the client. */
+static gboolean
+stream_take_bytes (Stream     *st,
+                   const char *bytes,
+                   gsize       n)
+{
+  RivClient *self = st->client;
+  g_autoptr(GError) feed_error = NULL;
+
+  self->last_bytes_at = riv_now ();
+
+  if (!riv_sse_reader_feed (st->reader, bytes, n, stream_event_cb, st, &feed_error) &&
+      st->client != NULL)
+    {
+      stream_failed (st, feed_error->message);
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->client == NULL)
+    {
+      /* Detached while dispatching (close, liveness, unexpected_error path). */
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->got_close)
+    stream_end_normally (st);
+  return TRUE;
+}
+
 static void
 stream_read_cb (GObject      *object,
                 GAsyncResult *result,
@@ -1711,7 +1811,6 @@ stream_read_cb (GObject      *object,
 {
   Stream *st = user_data;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GError) feed_error = NULL;
   g_autoptr(GError) end_error = NULL;
   gboolean end = FALSE;
   RivClient *self;
@@ -1748,48 +1847,23 @@ stream_read_cb (GObject      *object,
     }
 
   n = stream_read_available (st, n, &end, &end_error);
-  self->last_bytes_at = riv_now ();
   st->last_read = n;
 
   /* Handlers of job notifications may drop the last reference to the client. */
   g_object_ref (self);
-
-  if (!riv_sse_reader_feed (st->reader, (const char *) st->buffer, n, stream_event_cb, st,
-                            &feed_error) &&
-      st->client != NULL)
+  if (stream_take_bytes (st, (const char *) st->buffer, n))
     {
-      stream_failed (st, feed_error->message);
-      stream_free (st);
-      g_object_unref (self);
-      return;
-    }
-
-  if (st->client == NULL)
-    {
-      /* Detached while dispatching (close, liveness, unexpected_error path). */
-      stream_free (st);
-      g_object_unref (self);
-      return;
-    }
-
-  if (st->got_close)
-    {
-      stream_end_normally (st);
-      /* Read to the end, unless the end is already here. */
-      if (end)
-        stream_free (st);
-      else
+      if (!end)
         stream_read_next (st);
+      else if (st->client == NULL)
+        stream_free (st);   /* close_stream, and the response's end is already here */
+      else
+        {
+          stream_failed (st, end_error != NULL ? end_error->message
+                                               : "the server ended the stream without close_stream");
+          stream_free (st);
+        }
     }
-  else if (end)
-    {
-      stream_failed (st, end_error != NULL ? end_error->message
-                                           : "the server ended the stream without close_stream");
-      stream_free (st);
-    }
-  else
-    stream_read_next (st);
-
   g_object_unref (self);
 }
 
@@ -2868,7 +2942,7 @@ riv_client_init (RivClient *self)
   g_queue_init (&self->early_order);
   g_queue_init (&self->poisoned_order);
   g_queue_init (&self->joins);
-  self->parser = json_parser_new_immutable ();
+  self->parser = json_parser_new ();
   self->session_hash = generate_session_hash ();
   self->liveness_timeout = 45;
   self->join_timeout = 60;
@@ -3069,11 +3143,12 @@ riv_client_get_config (RivClient *self)
   return self->config;
 }
 
-RivJob *
-riv_client_submit (RivClient   *self,
-                   const char  *endpoint,
-                   JsonNode    *data,
-                   GError     **error)
+/* riv_client_submit() up to its join request. */
+static RivJob *
+submit_job (RivClient   *self,
+            const char  *endpoint,
+            JsonNode    *data,
+            GError     **error)
 {
   g_autoptr(JsonNode) inputs = NULL;
   g_autofree char *display = NULL;
@@ -3084,8 +3159,6 @@ riv_client_submit (RivClient   *self,
   JobCtx *ctx;
   guint n_inputs;
   guint n_given = 0;
-
-  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
 
   if (self->closed || self->config == NULL)
     {
@@ -3144,7 +3217,7 @@ riv_client_submit (RivClient   *self,
   ctx->job = job;
   ctx->config = riv_config_ref (self->config);
   ctx->endpoint = ep;
-  g_object_set_qdata_full (G_OBJECT (job), job_ctx_quark (), ctx, job_ctx_free);
+  _riv_job_set_owner_data (job, ctx, job_ctx_free);
 
   self->n_pending++;
   g_list_store_append (self->jobs, job);
@@ -3153,8 +3226,22 @@ riv_client_submit (RivClient   *self,
   _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
   notify_n_pending (self);
 
-  start_join (self, job);
+  return job;
+}
 
+RivJob *
+riv_client_submit (RivClient   *self,
+                   const char  *endpoint,
+                   JsonNode    *data,
+                   GError     **error)
+{
+  RivJob *job;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
+
+  job = submit_job (self, endpoint, data, error);
+  if (job != NULL)
+    start_join (self, job);
   return job;
 }
 
@@ -3499,4 +3586,61 @@ _riv_client_get_n_streams (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
   return self->n_streams;
+}
+
+void
+_riv_client_connect_local_for_testing (RivClient *self,
+                                       RivConfig *config)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+  g_return_if_fail (config != NULL);
+  g_return_if_fail (self->stream == NULL);
+
+  self->local_stream = TRUE;
+  set_config (self, config);
+}
+
+RivJob *
+_riv_client_submit_joined_for_testing (RivClient   *self,
+                                       const char  *endpoint,
+                                       JsonNode    *data,
+                                       const char  *event_id,
+                                       GError     **error)
+{
+  RivJob *job;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
+  g_return_val_if_fail (event_id != NULL && *event_id != '\0', NULL);
+
+  job = submit_job (self, endpoint, data, error);
+  if (job != NULL)
+    register_event (self, job, event_id);
+  return job;
+}
+
+gboolean
+_riv_client_feed_stream_for_testing (RivClient  *self,
+                                     const char *bytes,
+                                     gsize       len)
+{
+  Stream *st;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (self->local_stream, FALSE);
+
+  if ((st = self->stream) == NULL)
+    return FALSE;
+
+  /* What stream_read_cb does with a read of len bytes; a local stream that
+   * ends (close_stream) or is detached has nothing left to read. */
+  g_object_ref (self);
+  st->feeding = TRUE;
+  if (stream_take_bytes (st, bytes, len))
+    {
+      st->feeding = FALSE;
+      if (st->client == NULL)
+        stream_free (st);
+    }
+  g_object_unref (self);
+  return TRUE;
 }

@@ -672,8 +672,12 @@ riv_diff_new_replace (JsonNode *value)
 struct _RivDiffValue
 {
   JsonNode *tree;        /* owned, nullable (JSON null); stale at hot_path while tree_stale */
-  GString  *hot;         /* owned, nullable: the string at hot_path, kept growable */
+  char     *hot;         /* owned, nullable: the string at hot_path, kept growable */
+  gsize     hot_len;
+  gsize     hot_alloc;   /* bytes allocated for hot, its NUL included */
   JsonNode *hot_path;    /* owned, nullable: the path of hot (a JSON list) */
+  guint     hot_depth;   /* length of hot_path: most paths are [], and comparing
+                            lengths first saves reaching into a cold hot_path */
   gboolean  tree_stale;  /* hot has grown since tree was last rebuilt */
 };
 
@@ -689,10 +693,11 @@ riv_diff_value_new (JsonNode *initial)
 static void
 drop_hot (RivDiffValue *self)
 {
-  if (self->hot != NULL)
-    g_string_free (self->hot, TRUE);
-  self->hot = NULL;
+  g_clear_pointer (&self->hot, g_free);
+  self->hot_len = 0;
+  self->hot_alloc = 0;
   g_clear_pointer (&self->hot_path, json_node_unref);
+  self->hot_depth = 0;
   self->tree_stale = FALSE;
 }
 
@@ -723,6 +728,35 @@ riv_diff_value_set (RivDiffValue *self,
   self->tree = imported;
 }
 
+/* The streamed string is kept in the value itself, not in a GString of its
+ * own: one block fewer to reach for every append. */
+static void
+hot_set (RivDiffValue *self,
+         const char   *text)
+{
+  gsize len = strlen (text);
+
+  self->hot_alloc = MAX (len + 1, 64);
+  self->hot = g_malloc (self->hot_alloc);
+  memcpy (self->hot, text, len + 1);
+  self->hot_len = len;
+}
+
+static void
+hot_append (RivDiffValue *self,
+            const char   *suffix)
+{
+  gsize len = strlen (suffix);
+
+  if (self->hot_len + len + 1 > self->hot_alloc)
+    {
+      self->hot_alloc = MAX (self->hot_alloc * 2, self->hot_len + len + 1);
+      self->hot = g_realloc (self->hot, self->hot_alloc);
+    }
+  memcpy (self->hot + self->hot_len, suffix, len + 1);
+  self->hot_len += len;
+}
+
 /* Brings tree up to date with hot. Cannot fail: hot_path was resolved when hot
  * was created, and the tree only changes here or after drop_hot(). */
 static void
@@ -736,7 +770,7 @@ flush_hot (RivDiffValue *self)
     return;
 
   text = json_node_new (JSON_NODE_VALUE);
-  json_node_set_string (text, self->hot->str);
+  json_node_set_string (text, self->hot);
   next = apply_edit (&state, self->tree, OP_REPLACE, json_node_get_array (self->hot_path),
                      NULL, text, NULL);
   g_clear_pointer (&state.fresh, g_hash_table_unref);
@@ -846,8 +880,10 @@ riv_diff_value_apply (RivDiffValue  *self,
     {
       JsonArray *list = json_node_get_array (edits);
       guint n = json_array_get_length (list);
+      guint depth = json_array_get_length (json_node_get_array (path));
 
-      if (self->hot == NULL || !path_equal (self->hot_path, path))
+      if (self->hot == NULL || depth != self->hot_depth ||
+          (depth > 0 && !path_equal (self->hot_path, path)))
         {
           JsonNode *target;
 
@@ -859,14 +895,15 @@ riv_diff_value_apply (RivDiffValue  *self,
 
           drop_hot (self);
           self->hot_path = json_node_is_immutable (path) ? json_node_ref (path) : deep_copy (path, 0);
-          self->hot = g_string_new (json_node_get_string (target));
+          self->hot_depth = depth;
+          hot_set (self, json_node_get_string (target));
         }
 
       for (guint i = 0; i < n; i++)
         {
           JsonArray *parts = json_node_get_array (json_array_get_element (list, i));
 
-          g_string_append (self->hot, json_array_get_string_element (parts, 2));
+          hot_append (self, json_array_get_string_element (parts, 2));
         }
       self->tree_stale = TRUE;
       return TRUE;
@@ -895,11 +932,11 @@ riv_diff_value_peek_string (RivDiffValue *self,
 {
   g_return_val_if_fail (self != NULL, NULL);
 
-  if (self->hot != NULL && json_array_get_length (json_node_get_array (self->hot_path)) == 0)
+  if (self->hot != NULL && self->hot_depth == 0)
     {
       if (length != NULL)
-        *length = self->hot->len;
-      return self->hot->str;
+        *length = self->hot_len;
+      return self->hot;
     }
 
   if (self->tree != NULL && !self->tree_stale && JSON_NODE_HOLDS_VALUE (self->tree) &&

@@ -55,6 +55,14 @@ void      _riv_job_add_timeline      (RivJob       *self,
 /* Drops what a finished job no longer needs (input copy, intermediate state). */
 void      _riv_job_trim              (RivJob       *self);
 
+/* One pointer of owner state (the client's per-job context), read for every
+ * message: cheaper than qdata, which takes a lock. destroy is called on it
+ * when it is replaced and when the job is finalized. */
+void      _riv_job_set_owner_data    (RivJob         *self,
+                                      gpointer        data,
+                                      GDestroyNotify  destroy);
+gpointer  _riv_job_get_owner_data    (RivJob         *self);
+
 /* Freeze/thaw property notifications around a burst of updates from one message. */
 void      _riv_job_freeze            (RivJob       *self);
 void      _riv_job_thaw              (RivJob       *self);

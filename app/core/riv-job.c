@@ -21,19 +21,35 @@ struct _RivJob
 {
   GObject       parent_instance;
 
+  /* What every message touches, together next to the instance header: with
+   * thousands of jobs in flight, each job is cold in the cache. */
+  RivJobStatus  status : 8;
+  guint         batch_inferred : 1;
+  guint8        freeze_count;      /* nesting of freeze () */
+  guint         n_events;
+  guint         n_updates;
+  guint64       pending_notify;    /* properties changed while frozen, one bit each */
+  gpointer      owner_data;        /* nullable, freed with owner_destroy */
+  JsonNode     *outputs;           /* owned, nullable, a JSON array */
+  const char   *output_text;       /* points into outputs, nullable */
+  double        first_output_at;   /* read by every update */
+  /* The event id is what the client looks a job up by, for every message:
+   * stored here when it fits (ids are 32 hex digits), next to the fields
+   * above, rather than in a block of its own. */
+  char         *event_id;          /* nullable until joined; event_id_inline or owned */
+  char          event_id_inline[40];
+
   /* Owned */
-  char         *event_id;          /* nullable until joined */
   char         *batch_id;          /* nullable */
   char         *error;             /* nullable */
-  JsonNode     *outputs;           /* nullable, a JSON array */
   JsonNode     *inputs;            /* nullable, dropped by _riv_job_trim */
   GBytes       *image;             /* nullable, only the latest frame */
   RivJobEvent  *timeline;          /* nullable, capacity timeline_cap */
+  GDestroyNotify owner_destroy;
 
   /* Borrowed */
   const char   *endpoint;          /* interned */
   const char   *progress_unit;     /* interned, nullable */
-  const char   *output_text;       /* points into outputs, nullable */
 
   gint64        fn_index;
   gint64        rank;
@@ -48,21 +64,15 @@ struct _RivJob
   double        submitted_at;
   double        joined_at;
   double        started_at;
-  double        first_output_at;
   double        finished_at;
 
   guint         number;
-  guint         n_updates;
-  guint         n_events;
   guint         n_images;
   guint         timeline_dropped;
 
   guint8        timeline_len;      /* entries stored, <= RIV_JOB_TIMELINE_MAX */
   guint8        timeline_cap;
   guint8        timeline_ring_pos; /* oldest ring entry, once the timeline is full */
-
-  RivJobStatus  status : 8;
-  guint         batch_inferred : 1;
 };
 
 enum {
@@ -107,13 +117,59 @@ enum {
 
 G_DEFINE_FINAL_TYPE (RivJob, riv_job, G_TYPE_OBJECT)
 
+G_STATIC_ASSERT (N_PROPS <= 64);
+
 static GParamSpec *properties[N_PROPS];
 
+/* Notifications are held while the job is frozen (one message's burst of
+ * changes) and sent at the outermost thaw, one per changed property. This is
+ * what g_object_freeze_notify() gives, without its cost (a global lock and a
+ * queue allocated per freeze), paid once per message even when nobody
+ * listens. */
 static inline void
 notify (RivJob *self,
         guint   prop)
 {
-  g_object_notify_by_pspec (G_OBJECT (self), properties[prop]);
+  /* (GObject *): self is a job; G_OBJECT () would check it at run time
+   * for every notification. */
+  if (self->freeze_count > 0)
+    self->pending_notify |= G_GUINT64_CONSTANT (1) << prop;
+  else
+    g_object_notify_by_pspec ((GObject *) self, properties[prop]);
+}
+
+static inline void
+freeze (RivJob *self)
+{
+  g_return_if_fail (self->freeze_count < G_MAXUINT8);
+  self->freeze_count++;
+}
+
+static void
+thaw (RivJob *self)
+{
+  guint64 pending;
+  gboolean several;
+
+  g_return_if_fail (self->freeze_count > 0);
+
+  if (--self->freeze_count > 0 || self->pending_notify == 0)
+    return;
+
+  pending = self->pending_notify;
+  self->pending_notify = 0;
+
+  /* Between two notifications a handler may drop the last other reference;
+   * one alone needs none of ours (its emission holds one, and the loop only
+   * reads locals after it). */
+  several = (pending & (pending - 1)) != 0;
+  if (several)
+    g_object_ref (self);
+  for (guint prop = 1; pending >> prop != 0; prop++)
+    if (pending & (G_GUINT64_CONSTANT (1) << prop))
+      g_object_notify_by_pspec ((GObject *) self, properties[prop]);
+  if (several)
+    g_object_unref (self);
 }
 
 static void
@@ -162,10 +218,13 @@ riv_job_finalize (GObject *object)
 {
   RivJob *self = RIV_JOB (object);
 
+  _riv_job_set_owner_data (self, NULL, NULL);
+
   for (guint i = 0; i < self->timeline_len; i++)
     g_free (self->timeline[i].what);
   g_clear_pointer (&self->timeline, g_free);
-  g_clear_pointer (&self->event_id, g_free);
+  if (self->event_id != self->event_id_inline)
+    g_free (self->event_id);
   g_clear_pointer (&self->batch_id, g_free);
   g_clear_pointer (&self->error, g_free);
   g_clear_pointer (&self->outputs, json_node_unref);
@@ -708,7 +767,7 @@ _riv_job_set_status (RivJob       *self,
 
   now = riv_now ();
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
 
   self->status = status;
   notify (self, PROP_STATUS);
@@ -733,7 +792,7 @@ _riv_job_set_status (RivJob       *self,
         notify (self, PROP_RUN_TIME);
     }
 
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 
   return TRUE;
 }
@@ -749,11 +808,11 @@ _riv_job_finish (RivJob       *self,
   if (RIV_JOB_STATUS_IS_TERMINAL (self->status))
     return FALSE;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   if (error != NULL && riv_set_str (&self->error, error))
     notify (self, PROP_ERROR);
   _riv_job_set_status (self, status);
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 
   return TRUE;
 }
@@ -762,19 +821,30 @@ void
 _riv_job_set_event_id (RivJob     *self,
                        const char *event_id)
 {
+  gsize len;
+
   g_return_if_fail (RIV_IS_JOB (self));
 
-  if (!riv_set_str (&self->event_id, event_id))
+  if (g_strcmp0 (self->event_id, event_id) == 0)
     return;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  if (self->event_id != self->event_id_inline)
+    g_free (self->event_id);
+  if (event_id == NULL)
+    self->event_id = NULL;
+  else if ((len = strlen (event_id)) < sizeof self->event_id_inline)
+    self->event_id = memcpy (self->event_id_inline, event_id, len + 1);
+  else
+    self->event_id = g_strdup (event_id);
+
+  freeze (self);
   notify (self, PROP_EVENT_ID);
   if (event_id != NULL && self->joined_at <= 0)
     {
       self->joined_at = riv_now ();
       notify (self, PROP_JOINED_AT);
     }
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -785,11 +855,11 @@ _riv_job_set_queue (RivJob *self,
 {
   g_return_if_fail (RIV_IS_JOB (self));
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   set_int (self, &self->rank, rank < 0 ? -1 : rank, PROP_RANK);
   set_int (self, &self->queue_size, queue_size < 0 ? -1 : queue_size, PROP_QUEUE_SIZE);
   set_double (self, &self->eta, eta < 0 ? -1 : eta, PROP_ETA);
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -806,12 +876,12 @@ _riv_job_set_progress (RivJob     *self,
   else if (fraction > 1)
     fraction = 1;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   set_double (self, &self->progress, fraction, PROP_PROGRESS);
   set_int (self, &self->progress_index, index, PROP_PROGRESS_INDEX);
   set_int (self, &self->progress_length, length, PROP_PROGRESS_LENGTH);
   set_interned (self, &self->progress_unit, unit, PROP_PROGRESS_UNIT);
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -823,7 +893,7 @@ _riv_job_set_batch (RivJob     *self,
 {
   g_return_if_fail (RIV_IS_JOB (self));
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   if (riv_set_str (&self->batch_id, batch_id))
     notify (self, PROP_BATCH_ID);
   set_int (self, &self->batch_size, MAX (size, 0), PROP_BATCH_SIZE);
@@ -833,7 +903,7 @@ _riv_job_set_batch (RivJob     *self,
       self->batch_inferred = !!inferred;
       notify (self, PROP_BATCH_INFERRED);
     }
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 static const char *
@@ -875,7 +945,7 @@ _riv_job_publish_outputs (RivJob   *self,
   text = find_output_text (outputs);
   text_changed = text != self->output_text && g_strcmp0 (text, self->output_text) != 0;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
 
   if (self->outputs != outputs)
     {
@@ -889,7 +959,7 @@ _riv_job_publish_outputs (RivJob   *self,
   if (text_changed)
     notify (self, PROP_OUTPUT_TEXT);
 
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -897,7 +967,7 @@ _riv_job_count_update (RivJob *self)
 {
   g_return_if_fail (RIV_IS_JOB (self));
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
 
   self->n_updates++;
   notify (self, PROP_N_UPDATES);
@@ -908,7 +978,7 @@ _riv_job_count_update (RivJob *self)
       notify (self, PROP_FIRST_OUTPUT_AT);
     }
 
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -920,10 +990,10 @@ _riv_job_take_outputs (RivJob   *self,
   if (outputs == NULL)
     return;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   _riv_job_publish_outputs (self, outputs);
   _riv_job_count_update (self);
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -935,7 +1005,7 @@ _riv_job_set_image (RivJob *self,
   if (image == NULL)
     return;
 
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
   if (self->image != image)
     {
       GBytes *old = self->image;
@@ -946,7 +1016,7 @@ _riv_job_set_image (RivJob *self,
     }
   self->n_images++;
   notify (self, PROP_N_IMAGES);
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }
 
 void
@@ -970,8 +1040,18 @@ _riv_job_add_timeline (RivJob     *self,
   g_return_if_fail (RIV_IS_JOB (self));
   g_return_if_fail (format != NULL);
 
+  /* Most entries are fixed words ("started") or one word ("%s"): no printf. */
   va_start (args, format);
-  what = g_strdup_vprintf (format, args);
+  if (strchr (format, '%') == NULL)
+    what = g_strdup (format);
+  else if (strcmp (format, "%s") == 0)
+    {
+      const char *text = va_arg (args, const char *);
+
+      what = g_strdup (text != NULL ? text : "(null)");
+    }
+  else
+    what = g_strdup_vprintf (format, args);
   va_end (args);
 
   if (self->timeline_len < RIV_JOB_TIMELINE_MAX)
@@ -1021,15 +1101,41 @@ _riv_job_trim (RivJob *self)
 }
 
 void
+_riv_job_set_owner_data (RivJob         *self,
+                         gpointer        data,
+                         GDestroyNotify  destroy)
+{
+  gpointer old_data;
+  GDestroyNotify old_destroy;
+
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  /* Swapped first: the destroy function may look at the job. */
+  old_data = self->owner_data;
+  old_destroy = self->owner_destroy;
+  self->owner_data = data;
+  self->owner_destroy = destroy;
+  if (old_data != NULL && old_destroy != NULL)
+    old_destroy (old_data);
+}
+
+gpointer
+_riv_job_get_owner_data (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->owner_data;
+}
+
+void
 _riv_job_freeze (RivJob *self)
 {
   g_return_if_fail (RIV_IS_JOB (self));
-  g_object_freeze_notify (G_OBJECT (self));
+  freeze (self);
 }
 
 void
 _riv_job_thaw (RivJob *self)
 {
   g_return_if_fail (RIV_IS_JOB (self));
-  g_object_thaw_notify (G_OBJECT (self));
+  thaw (self);
 }

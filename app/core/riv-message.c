@@ -115,7 +115,8 @@ riv_message_free (RivMessage *self)
   if (self == NULL)
     return;
 
-  g_free (self->msg);
+  if (!((guint) self->kind < G_N_ELEMENTS (kind_names) && self->msg == kind_names[self->kind]))
+    g_free (self->msg);
   g_free (self->event_id);
   g_clear_pointer (&self->progress, g_array_unref);
   g_free (self->log);
@@ -259,8 +260,8 @@ parse_output (RivMessage *self,
   if (output == NULL)
     return;
 
-  /* Shared, not copied: nodes from an immutable parser are sealed, and the
-   * output is the biggest part of a frame. */
+  /* Shared, not copied: the output is the biggest part of a frame, and
+   * nothing changes it. */
   self->output = json_node_ref (output);
 
   if (!JSON_NODE_HOLDS_OBJECT (output))
@@ -337,7 +338,8 @@ riv_message_new_from_node (JsonNode  *node,
 
   self = g_new0 (RivMessage, 1);
   self->kind = riv_message_kind_from_string (msg);
-  self->msg = g_strdup (msg);
+  /* A known kind's name is the same text as msg: shared, not copied. */
+  self->msg = self->kind != RIV_MESSAGE_UNKNOWN ? (char *) kind_names[self->kind] : g_strdup (msg);
   self->event_id = dup_id (json_object_get_member (root, "event_id"));
   self->success = riv_json_get_bool (root, "success", TRUE);
 

@@ -7,6 +7,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#if defined(__SSE2__)
+# include <emmintrin.h>
+# define HAVE_PRESCAN_SSE2 1
+#endif
+
 #include "riv-util.h"
 
 gboolean
@@ -124,83 +129,281 @@ lone:
   return FALSE;
 }
 
+/* Character classes for prescan(); everything else is C_OTHER. */
+enum
+{
+  C_OTHER,
+  C_SPACE,
+  C_SLASH,
+  C_DQUOTE,
+  C_SQUOTE,
+  C_OPEN,
+  C_CLOSE,
+};
+
+static const guint8 prescan_class[256] = {
+  [' '] = C_SPACE, ['\t'] = C_SPACE, ['\n'] = C_SPACE, ['\r'] = C_SPACE,
+  ['/'] = C_SLASH, ['"'] = C_DQUOTE, ['\''] = C_SQUOTE,
+  ['['] = C_OPEN, ['{'] = C_OPEN, [']'] = C_CLOSE, ['}'] = C_CLOSE,
+};
+
+/* The first '"' or '\\' at or after i, or length. Eight bytes at a time: a
+ * byte equal to c is a zero byte of x ^ (c repeated), and (v - 0x01…) & ~v &
+ * 0x80… marks the first zero byte of v exactly (bits above it may be false
+ * marks, which the lowest-bit pick never sees). */
+static inline gsize
+string_stop (const char *data,
+             gsize       i,
+             gsize       length)
+{
+#if G_BYTE_ORDER == G_LITTLE_ENDIAN
+  const guint64 ones = G_GUINT64_CONSTANT (0x0101010101010101);
+  const guint64 highs = G_GUINT64_CONSTANT (0x8080808080808080);
+
+  while (i + 8 <= length)
+    {
+      guint64 x, q, b, hits;
+
+      memcpy (&x, data + i, 8);
+      q = x ^ (ones * '"');
+      b = x ^ (ones * '\\');
+      hits = (((q - ones) & ~q) | ((b - ones) & ~b)) & highs;
+      if (hits != 0)
+        {
+          guint k = 0;
+
+          while ((hits & 0xff) == 0)
+            {
+              hits >>= 8;
+              k++;
+            }
+          return i + k;
+        }
+      i += 8;
+    }
+#endif
+  while (i < length && data[i] != '"' && data[i] != '\\')
+    i++;
+  return i;
+}
+
 static gboolean
-prescan (const char  *data,
-         gsize        length,
-         guint        max_depth,
-         GError     **error)
+set_second_value_error (GError **error)
+{
+  g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+                       "JSON text with more than one top-level value");
+  return FALSE;
+}
+
+static gboolean
+set_depth_error (GError **error,
+                 guint    max_depth)
+{
+  g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
+               "JSON nested deeper than %u levels", max_depth);
+  return FALSE;
+}
+
+/* Every check, one byte at a time, from data[start] on. */
+static gboolean
+prescan_scalar (const char  *data,
+                gsize        length,
+                gsize        start,
+                guint        max_depth,
+                GError     **error)
 {
   guint depth = 0;
   gboolean seen_value = FALSE;
-  gsize i = 0;
-
-  /* json-glib skips a leading UTF-8 BOM. */
-  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
-    i = 3;
+  gsize i = start;
 
   for (; i < length; i++)
     {
-      char c = data[i];
+      guint8 k = prescan_class[(guchar) data[i]];
       const char *end;
 
-      switch (c)
+      /* Inside a value, only strings, comments and brackets matter. */
+      if (k == C_SPACE || (k == C_OTHER && depth > 0))
+        continue;
+
+      if (k == C_SLASH)
         {
-        case ' ': case '\t': case '\n': case '\r':
-          continue;
-        case '/':
           /* json-glib's comments run from one '/' to the next. */
           end = memchr (data + i + 1, '/', length - i - 1);
           if (end == NULL)
             return TRUE;   /* json-glib reports the unterminated comment */
           i = end - data;
           continue;
-        default:
-          break;
         }
 
       if (depth == 0)
         {
-          if (seen_value && (c == '[' || c == '{'))
-            {
-              g_set_error_literal (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                                   "JSON text with more than one top-level value");
-              return FALSE;
-            }
+          if (seen_value && k == C_OPEN)
+            return set_second_value_error (error);
           seen_value = TRUE;
         }
 
-      if (c == '"')
+      switch (k)
         {
-          for (i++; i < length && data[i] != '"'; i++)
-            if (data[i] == '\\')
-              {
-                if (i + 1 < length && data[i + 1] == 'u' &&
-                    !check_unicode_escape (data, length, &i, error))
-                  return FALSE;
-                i++;
-              }
-        }
-      else if (c == '\'')
-        {
+        case C_DQUOTE:
+          /* On return i is at the closing quote (or at length). */
+          for (i = string_stop (data, i + 1, length); i < length && data[i] == '\\';
+               i = string_stop (data, i + 2, length))
+            {
+              if (i + 1 < length && data[i + 1] == 'u' &&
+                  !check_unicode_escape (data, length, &i, error))
+                return FALSE;
+            }
+          break;
+
+        case C_SQUOTE:
           end = memchr (data + i + 1, '\'', length - i - 1);
           if (end == NULL)
             return TRUE;
           i = end - data;
-        }
-      else if (c == '[' || c == '{')
-        {
+          break;
+
+        case C_OPEN:
           if (++depth > max_depth && max_depth > 0)
-            {
-              g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_PARSE,
-                           "JSON nested deeper than %u levels", max_depth);
-              return FALSE;
-            }
+            return set_depth_error (error, max_depth);
+          break;
+
+        case C_CLOSE:
+          if (depth > 0)
+            depth--;
+          break;
+
+        default:
+          break;
         }
-      else if ((c == ']' || c == '}') && depth > 0)
-        depth--;
     }
 
   return TRUE;
+}
+
+#ifdef HAVE_PRESCAN_SSE2
+static inline guint
+lowest_bit (guint mask)
+{
+#if defined(__GNUC__)
+  return __builtin_ctz (mask);
+#else
+  return g_bit_nth_lsf (mask, -1);
+#endif
+}
+
+/* Bit i set when byte i of the 32 bytes lo, hi is c. */
+static inline guint32
+mask32 (__m128i lo,
+        __m128i hi,
+        char    c)
+{
+  __m128i needle = _mm_set1_epi8 (c);
+
+  return (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (lo, needle)) |
+         (guint32) _mm_movemask_epi8 (_mm_cmpeq_epi8 (hi, needle)) << 16;
+}
+
+/* The common case 32 bytes at a time: text with no backslash at all (so no
+ * escapes to check), and no single quote or '/' outside double-quoted strings
+ * (none of json-glib's extensions). Strings are then plain "…" pairs, and only
+ * the brackets outside them matter; an open bracket at depth 0 that is not
+ * the first thing in the text starts a second value. Returns 1 (fine), 0
+ * (refused, error set) or -1: not the common case, for prescan_scalar(). */
+static int
+prescan_sse2 (const char  *data,
+              gsize        length,
+              gsize        start,
+              guint        max_depth,
+              GError     **error)
+{
+  const __m128i case_bit = _mm_set1_epi8 (0x20);   /* '[' | 0x20 == '{', ']' | 0x20 == '}' */
+  gsize first = start;
+  guint depth = 0;
+  guint32 carry = 0;   /* all ones while a string is open across blocks */
+
+  while (first < length && prescan_class[(guchar) data[first]] == C_SPACE)
+    first++;
+
+  for (gsize base = start; base < length; base += 32)
+    {
+      char tail[32];
+      const char *block = data + base;
+      guint32 inside;
+      guint32 opens;
+      guint32 events;
+      __m128i v0, v1;
+
+      if (length - base < 32)
+        {
+          memset (tail, ' ', sizeof tail);
+          memcpy (tail, block, length - base);
+          block = tail;
+        }
+      v0 = _mm_loadu_si128 ((const __m128i *) block);
+      v1 = _mm_loadu_si128 ((const __m128i *) (block + 16));
+
+      /* Bit i: byte i is in a string (its opening quote included, its
+       * closing one not): the running parity of the quotes. */
+      inside = mask32 (v0, v1, '"');
+      inside ^= inside << 1;
+      inside ^= inside << 2;
+      inside ^= inside << 4;
+      inside ^= inside << 8;
+      inside ^= inside << 16;
+      inside ^= carry;
+      carry = (inside & 0x80000000u) != 0 ? 0xffffffffu : 0;
+
+      if (mask32 (v0, v1, '\\') != 0 ||
+          ((mask32 (v0, v1, '\'') | mask32 (v0, v1, '/')) & ~inside) != 0)
+        return -1;
+
+      v0 = _mm_or_si128 (v0, case_bit);
+      v1 = _mm_or_si128 (v1, case_bit);
+      opens = mask32 (v0, v1, '{');
+      events = (opens | mask32 (v0, v1, '}')) & ~inside;
+
+      while (events != 0)
+        {
+          guint bit = lowest_bit (events);
+
+          events &= events - 1;
+          if ((opens & (1u << bit)) != 0)
+            {
+              if (depth == 0 && base + bit != first)
+                return set_second_value_error (error);
+              if (++depth > max_depth && max_depth > 0)
+                return set_depth_error (error, max_depth);
+            }
+          else if (depth > 0)
+            depth--;
+        }
+    }
+
+  return 1;
+}
+#endif
+
+static gboolean
+prescan (const char  *data,
+         gsize        length,
+         guint        max_depth,
+         GError     **error)
+{
+  gsize start = 0;
+
+  /* json-glib skips a leading UTF-8 BOM. */
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    start = 3;
+
+#ifdef HAVE_PRESCAN_SSE2
+  {
+    int verdict = prescan_sse2 (data, length, start, max_depth, error);
+
+    if (verdict >= 0)
+      return verdict;
+  }
+#endif
+  return prescan_scalar (data, length, start, max_depth, error);
 }
 
 JsonNode *
