@@ -273,7 +273,7 @@ attach_timeout (RivClient   *self,
                 GSourceFunc  func,
                 gpointer     data)
 {
-  GSource *source = g_timeout_source_new ((guint) MAX (0, seconds * 1000));
+  GSource *source = g_timeout_source_new ((guint) MAX (0, seconds * 1000 + 0.5));
 
   g_source_set_callback (source, func, data, NULL);
   g_source_attach (source, self->context);
@@ -921,8 +921,8 @@ publish_outputs (RivClient *self,
 
 static gboolean publish_timeout_cb (gpointer user_data);
 
-/* Seconds until ctx may publish again (0: now). A millisecond early counts
- * as due: timers have millisecond resolution. */
+/* Seconds until ctx may publish again (0: now). The timer that waits for
+ * it rounds up to whole milliseconds, so it never fires early. */
 static double
 publish_wait (RivClient *self,
               JobCtx    *ctx,
@@ -930,7 +930,7 @@ publish_wait (RivClient *self,
 {
   double wait = ctx->published_at + self->publish_interval - now;
 
-  return wait > 0.001 ? wait : 0;
+  return wait > 0 ? wait : 0;
 }
 
 static void
