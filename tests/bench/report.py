@@ -119,16 +119,16 @@ def ingest_rows(t, results):
                 f"avg) for {r['jobs']:,} jobs; rates are frames per CPU-second of the working thread "
                 f"(wall-clock medians: parse {fmt(r.get('parse_wall_fps'))}, path "
                 f"{fmt(r.get('path_wall_fps'))}, real {fmt(r.get('real_wall_fps'))}). 'path' is "
-                "SSE reader + riv_message_parse + event-id lookup + diff + RivJob setters composed as "
-                "riv-client.c does (no internal entry point takes bytes); 'real' is RivClient itself "
+                "the client's own stream code (SSE reader, message parser, event-id lookup, diff, "
+                "RivJob updates) fed through _riv_client_feed_stream_for_testing; 'real' is RivClient itself "
                 "reading the same bytes over loopback from a server thread (adds libsoup + socket). "
-                f"json-glib with an immutable parser (what RivClient uses): {fmt(r.get('parse_immutable_fps'))}/s.")
+                f"json-glib with an immutable parser, for comparison: {fmt(r.get('parse_immutable_fps'))}/s.")
         if name in ("mix", "append") and r.get("stage_json_fps"):
             cost = lambda key: fmt(parse / r[key], "", 2) if r.get(key) else "n/a"
             t.notes.append(
                 f"1: {name} cost breakdown in units of 'parse alone' (cumulative): SSE reader "
-                f"{cost('stage_reader_fps')}; + JSON as RivClient parses it (immutable parser + "
-                f"riv_json_parse depth prescan) {cost('stage_json_fps')}; + RivMessage "
+                f"{cost('stage_reader_fps')}; + JSON as RivClient parses it (plain reused parser + "
+                f"riv_json_parse prescan) {cost('stage_json_fps')}; + RivMessage "
                 f"{cost('stage_message_fps')}; + lookup, diff and RivJob update {cost('path_fps')}")
 
 
