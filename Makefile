@@ -1,6 +1,7 @@
 # Rivulet — a thin wrapper around meson. See README.md.
 BUILD    ?= _build
 ASAN     ?= _build-asan
+BENCH    ?= _build-bench
 MESON    ?= meson
 XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 DBUS     := dbus-run-session --
@@ -38,8 +39,11 @@ test-asan: deps
 test-valgrind: build
 	@bash .ci/test $(BUILD) valgrind
 
-bench: build
-	@bash tests/bench/run $(BUILD)
+# Benchmarks measure an optimised build of their own.
+bench: deps
+	@[ -f $(BENCH)/build.ninja ] || $(MESON) setup $(BENCH) --buildtype=release
+	$(MESON) compile -C $(BENCH)
+	@bash tests/bench/run $(BENCH)
 
 # libFuzzer targets (clang + ASan/UBSan) in their own build dir, FUZZ_SECONDS per target.
 fuzz:
