@@ -2038,6 +2038,93 @@ test_failure (Fixture       *f,
   g_assert_true (frame_success (completion_of (sse->frames, id)));
 }
 
+/* Connections a client closes while they wait for their next request are
+ * released: a client that opens many (as @gradio/client's fetch does in a
+ * burst) must not leave the server one descriptor each until it can accept
+ * no more (libsoup 3.2 leaves them open by itself). */
+static guint
+count_fds (void)
+{
+  g_autoptr(GDir) dir = g_dir_open ("/proc/self/fd", 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (dir);
+  while (g_dir_read_name (dir) != NULL)
+    n++;
+  return n;
+}
+
+typedef struct
+{
+  guint n_done;
+  guint n_ok;
+} ConnCount;
+
+static void
+conn_reply_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  ConnCount *count = user_data;
+  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+
+  count->n_done++;
+  count->n_ok += body != NULL;
+}
+
+static gboolean
+conns_done (gpointer user_data)
+{
+  return ((ConnCount *) user_data)->n_done == 40;
+}
+
+static gboolean
+fds_back (gpointer user_data)
+{
+  return count_fds () <= GPOINTER_TO_UINT (user_data);
+}
+
+static void
+test_closed_connections (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(SoupSession) clients = soup_session_new_with_options ("max-conns", 64,
+                                                                  "max-conns-per-host", 64,
+                                                                  NULL);
+  g_autofree char *uri = NULL;
+  ConnCount count = { 0, 0 };
+  guint before;
+
+  start (f, NULL);
+  uri = g_strconcat (f->url, "/config", NULL);
+  before = count_fds ();
+
+  /* 40 requests at once: a connection each, or nearly (some are reused as
+   * soon as they are answered), kept alive. */
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autoptr(SoupMessage) msg = soup_message_new ("GET", uri);
+
+      soup_session_send_and_read_async (clients, msg, G_PRIORITY_DEFAULT, NULL,
+                                        conn_reply_cb, &count);
+    }
+  g_assert_true (riv_test_wait_until (conns_done, &count, WAIT_S));
+  g_assert_cmpuint (count.n_ok, ==, 40);
+  /* Both ends of each connection are in this process. */
+  g_assert_cmpuint (count_fds (), >=, before + 20);
+
+  /* The client closes every one of them; the server's ends go too. */
+  soup_session_abort (clients);
+  g_assert_true (riv_test_wait_until (fds_back, GUINT_TO_POINTER (before + 2), WAIT_S));
+
+  /* And the server still answers. */
+  {
+    g_autoptr(Reply) reply = http_get (f, "/config");
+
+    g_assert_cmpuint (reply->status, ==, 200);
+  }
+}
+
 static void
 test_shutdown (Fixture       *f,
                gconstpointer  data)
@@ -2119,6 +2206,7 @@ main (int    argc,
   ADD ("slow-reader", test_slow_reader);
   ADD ("failure", test_failure);
   ADD ("shutdown", test_shutdown);
+  ADD ("closed-connections", test_closed_connections);
 
   return g_test_run ();
 }

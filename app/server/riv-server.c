@@ -38,6 +38,7 @@
 # include <malloc.h>
 #endif
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -58,7 +59,7 @@
 #define EVICT_SCAN_MAX      64
 #define FILE_READ_MAX       (256 * 1024 * 1024)
 #define SHUTDOWN_FLUSH_S    2.0
-#define LISTEN_BACKLOG      1024
+#define LISTEN_BACKLOG      4096
 
 typedef struct _Session Session;
 typedef struct _Stream  Stream;
@@ -174,6 +175,8 @@ struct _RivServer
   guint         n_pending;
   guint64       n_completed;
   GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
+  GHashTable   *sockets;      /* GSocket (ref) → EOF sightings, every client connection */
+  GSource      *conn_sweep;
   gboolean      listening;
   gboolean      shut_down;
 };
@@ -1702,13 +1705,76 @@ got_chunk_cb (SoupServerMessage *msg,
     reject_body (msg, limit);
 }
 
+/* Connections the client closed. libsoup 3.2 never disconnects a kept-alive
+ * connection whose client closes it while it waits for the next request
+ * (fixed in libsoup 3.3): the socket stays open in CLOSE-WAIT for good. A
+ * client that opens a connection per request (@gradio/client's fetch does,
+ * for a burst of joins) then leaves one descriptor behind per job, 10,000
+ * after a 10,000-job burst, until the server cannot accept any more. So the
+ * server remembers every client socket and, once a second, closes those at
+ * end of file on two sweeps in a row: libsoup reads a readable socket within
+ * one main-loop iteration, so by then it has nothing left to do with it (a
+ * connection it still serves, e.g. a stream, fails its next write and ends
+ * as a dropped client would). */
+#define CONN_SWEEP_S 1.0
+
+static gboolean
+socket_at_eof (GSocket *socket)
+{
+  g_autoptr(GError) error = NULL;
+  char byte;
+  GInputVector vector = { &byte, 1 };
+  int flags = G_SOCKET_MSG_PEEK;
+  gssize n;
+
+  if (!(g_socket_condition_check (socket, G_IO_IN | G_IO_HUP | G_IO_ERR) &
+        (G_IO_IN | G_IO_HUP | G_IO_ERR)))
+    return FALSE;
+  n = g_socket_receive_message (socket, NULL, &vector, 1, NULL, NULL, &flags, NULL, &error);
+  return n == 0 ||
+         (n < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK));
+}
+
+static gboolean
+conn_sweep_cb (gpointer user_data)
+{
+  RivServer *self = user_data;
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_hash_table_iter_init (&iter, self->sockets);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      GSocket *socket = key;
+
+      if (g_socket_is_closed (socket))
+        g_hash_table_iter_remove (&iter);
+      else if (!socket_at_eof (socket))
+        g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (0));
+      else if (GPOINTER_TO_UINT (value) == 0)
+        g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (1));
+      else
+        {
+          g_socket_close (socket, NULL);
+          g_hash_table_iter_remove (&iter);
+        }
+    }
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 request_started_cb (SoupServer        *server,
                     SoupServerMessage *msg,
                     gpointer           user_data)
 {
+  RivServer *self = user_data;
+  GSocket *socket = soup_server_message_get_socket (msg);
+
   g_signal_connect (msg, "got-headers", G_CALLBACK (got_headers_cb), user_data);
   g_signal_connect (msg, "got-chunk", G_CALLBACK (got_chunk_cb), user_data);
+
+  if (socket != NULL && !self->shut_down)
+    g_hash_table_insert (self->sockets, g_object_ref (socket), GUINT_TO_POINTER (0));
 }
 
 /* Idle sessions */
@@ -1749,6 +1815,7 @@ riv_server_finalize (GObject *object)
   g_hash_table_unref (self->sessions);
   riv_inbox_free (self->inbox);
   g_hash_table_unref (self->files);
+  g_hash_table_unref (self->sockets);
   while (self->file_order.head != NULL)
     files_remove (self, ((FileEntry *) self->file_order.head->data)->path, FALSE);
   g_clear_object (&self->soup);
@@ -1930,6 +1997,7 @@ riv_server_init (RivServer *self)
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) session_unref);
   self->files = g_hash_table_new (g_str_hash, g_str_equal);
+  self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->inbox = riv_inbox_new (self->context);
   self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
   self->io_pool = g_thread_pool_new (io_func, self, 2, FALSE, NULL);
@@ -1968,6 +2036,22 @@ make_dirs (RivServer  *self,
       return FALSE;
     }
   return TRUE;
+}
+
+/* A load-test server holds a descriptor per client connection, and clients
+ * such as @gradio/client open one per request in a burst: the soft limit
+ * (often 1,024) goes up to the hard one. */
+static void
+raise_fd_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        g_debug ("Could not raise the open-file limit: %s", g_strerror (errno));
+    }
 }
 
 /* soup_server_listen() leaves GSocket's default backlog of 10, and a burst of
@@ -2041,6 +2125,7 @@ riv_server_listen (RivServer   *self,
       g_main_context_push_thread_default (self->context);
       pushed = TRUE;
     }
+  raise_fd_limit ();
   ok = listen_with_backlog (self, socket_address, &self->port, &local_error);
   if (pushed)
     g_main_context_pop_thread_default (self->context);
@@ -2078,6 +2163,8 @@ riv_server_listen (RivServer   *self,
 
   self->sweep_source = add_timeout (self, CLAMP (self->session_timeout / 4, 0.05, 5.0),
                                     sweep_cb, self, "[rivulet] session sweep");
+  self->conn_sweep = add_timeout (self, CONN_SWEEP_S, conn_sweep_cb, self,
+                                  "[rivulet] connection sweep");
   self->listening = TRUE;
   return TRUE;
 }
@@ -2138,6 +2225,7 @@ riv_server_shutdown (RivServer *self)
 
   clear_source (&self->sweep_source);
   clear_source (&self->trim_source);
+  clear_source (&self->conn_sweep);
 
   /* 1. Every live event gets a failure completion in its session FIFO;
    *    the workers stop at their next step and are joined. */
