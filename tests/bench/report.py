@@ -235,7 +235,7 @@ def stream_rows(t, results, cores):
                 f"frames at blank lines and parses nothing ({fmt(frames, '', 0)} frames, "
                 f"{'complete' if all(r.get('complete') for r in raw) else 'INCOMPLETE'}); then a reused "
                 f"JsonParser loads every recorded frame, {raw[0].get('parse_reps')} passes, thread CPU time, "
-                f"median: {fmt(parse)} updates/s (json_parser_new_immutable, what RivClient uses: "
+                f"median: {fmt(parse)} updates/s (json_parser_new_immutable: "
                 f"{fmt(parse_imm)}/s). Even with every one of the {cores:g} usable cores parsing and the "
                 f"server's {fmt(scpu_raw, ' s', 2)} of CPU for the stream, json-glib caps a client at "
                 f"{fmt(bound)}/s" + (f" ({'below' if triple and bound < triple else 'above'} 3x official "
@@ -356,10 +356,12 @@ def memory_rows(t, results):
         per_rep_gs = "/".join(fmt(r["server_rss_after"] / r["server_rss_before"], "x", 3) for r in gs
                               if r.get("server_rss_before") and r.get("server_rss_after"))
         t.notes.append(f"5: server VmRSS after / before per repetition: {per_rep} as shipped, {per_rep_gs} "
-                       "with G_SLICE=always-malloc (a fresh server each, alternating). GLib 2.74's GSlice "
-                       "keeps freed json-glib nodes, GList links and GStrings in its own magazines and slabs "
-                       "(heaptrack: the idle server's live blocks are g_slice_alloc slabs from parsing the "
-                       "join bodies); glibc counts them as in use, so malloc_trim cannot return them")
+                       "with G_SLICE=always-malloc set by the bench (a fresh server each, alternating). GLib 2.74's "
+                       "GSlice keeps freed json-glib nodes, GList links and GStrings in its own magazines "
+                       "(heaptrack: the idle server's live blocks were g_slice_alloc slabs from parsing the "
+                       "join bodies), where malloc_trim cannot reach them, so rivulet-cli re-executes "
+                       "itself with G_SLICE=always-malloc on GLib < 2.76 (newer GLib does that always): "
+                       "both rows now measure the same allocator")
     t.add("  server VmRSS peak (end of burst)", fmt(peak / 2**20 if peak else None, " MiB", 1), "", "",
           "(info)", "")
     samples = [r.get("server_after_samples_kib") or [] for r in reps]
