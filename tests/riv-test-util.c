@@ -72,6 +72,13 @@ slot_is_set (gpointer user_data)
   return *(GAsyncResult **) user_data != NULL;
 }
 
+void
+riv_test_drain (void)
+{
+  for (guint i = 0; i < 100 && g_main_context_iteration (NULL, FALSE); i++)
+    ;
+}
+
 GAsyncResult *
 riv_test_wait_result (GAsyncResult **slot,
                       double         timeout_s)

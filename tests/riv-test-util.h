@@ -18,6 +18,9 @@ gboolean  riv_test_wait_for       (gboolean    *flag,
 gboolean  riv_test_wait_until     (gboolean   (*func) (gpointer user_data),
                                    gpointer     user_data,
                                    double       timeout_s);
+/* Dispatches what is ready on the default main context, at most 100
+ * iterations, without waiting: lets pending callbacks (closes, aborts) run. */
+void      riv_test_drain          (void);
 /* Stores a GAsyncResult in *(GAsyncResult **) user_data. */
 void      riv_test_async_result_cb (GObject      *object,
                                     GAsyncResult *result,

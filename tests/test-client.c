@@ -88,26 +88,19 @@ fixture_setup (Fixture       *fx,
 }
 
 static void
-drain (void)
-{
-  for (guint i = 0; i < 100 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
   if (fx->client != NULL)
     {
       riv_client_close (fx->client);
-      drain ();
+      riv_test_drain ();
       g_assert_finalize_object (fx->client);
     }
   if (fx->server != NULL)
     {
       riv_server_shutdown (fx->server);
-      drain ();
+      riv_test_drain ();
       g_clear_object (&fx->server);
     }
   g_clear_pointer (&fx->url, g_free);
@@ -235,7 +228,7 @@ connect_error (const char *url)
   g_assert_false (riv_client_connect_finish (client, result, &error));
   g_assert_null (riv_client_get_config (client));
   riv_client_close (client);
-  drain ();
+  riv_test_drain ();
   return error;
 }
 
@@ -623,7 +616,7 @@ test_download_disabled (Fixture       *fx,
   riv_client_set_download_images (fx->client, FALSE);
   job = submit (fx, "/fake_diffusion", "[2, 0.01]");
   wait_finished (job);
-  drain ();
+  riv_test_drain ();
   g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
   g_assert_null (riv_job_get_image (job));
   g_assert_cmpuint (riv_job_get_n_images (job), ==, 0);
@@ -936,7 +929,7 @@ test_memory_per_job (Fixture       *fx,
   wait_no_pending (fx->client);
   riv_client_clear_finished (fx->client);
   g_ptr_array_set_size (jobs, 0);
-  drain ();
+  riv_test_drain ();
 
   before = heap_in_use ();
   for (guint round = 0; round < n_rounds; round++)
@@ -949,7 +942,7 @@ test_memory_per_job (Fixture       *fx,
       wait_no_pending (fx->client);
     }
   /* Let the last completions' stream end and idle connections settle. */
-  drain ();
+  riv_test_drain ();
   after = heap_in_use ();
 
   per_job = after > before ? (double) (after - before) / (n_rounds * n_jobs) : 0;

@@ -730,13 +730,6 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (Raw, raw_free)
 
 /* Waiting ------------------------------------------------------------------------------ */
 
-static void
-drain (void)
-{
-  for (guint i = 0; i < 100 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
 static gboolean
 job_finished (gpointer job)
 {
@@ -864,7 +857,7 @@ static void
 client_clear (Client *c)
 {
   riv_client_close (c->client);
-  drain ();
+  riv_test_drain ();
   g_assert_finalize_object (c->client);
   c->client = NULL;
   g_clear_pointer (&c->stream_errors, g_ptr_array_unref);
@@ -1003,7 +996,7 @@ fixture_teardown (Fixture       *fx,
   g_assert_cmpuint (riv_client_get_n_pending (fx->c.client), ==, 0);
   client_clear (&fx->c);
   g_clear_pointer (&fx->raw, raw_free);
-  drain ();
+  riv_test_drain ();
 }
 
 #define PUSH_COMPLETED(conn, id, text) \
@@ -1792,7 +1785,7 @@ test_real_server_restart (void)
     g_object_unref (fresh[i]);
   client_clear (&c);
   riv_server_shutdown (server);
-  drain ();
+  riv_test_drain ();
 }
 
 /* Join failures ------------------------------------------------------------------------ */
@@ -2024,10 +2017,10 @@ test_poison_forgotten (Fixture       *fx,
 
   raw_release (fx->raw, 0);
   wait_joined (p);
-  drain ();
+  riv_test_drain ();
   /* The server still sends heartbeats: nothing else will ever end P. */
   sse_frame (conn, "{\"msg\":\"heartbeat\",\"event_id\":null}");
-  drain ();
+  riv_test_drain ();
   if (!riv_job_is_finished (p))
     g_error ("job P is %s after its join reply, with its early messages dropped",
              riv_job_status_to_string (riv_job_get_status (p)));

@@ -59,21 +59,14 @@ fixture_setup (Fixture       *fx,
 }
 
 static void
-drain (void)
-{
-  for (guint i = 0; i < 100 && g_main_context_iteration (NULL, FALSE); i++)
-    ;
-}
-
-static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
   riv_client_close (fx->client);
-  drain ();
+  riv_test_drain ();
   g_assert_finalize_object (fx->client);
   riv_server_shutdown (fx->server);
-  drain ();
+  riv_test_drain ();
   g_clear_object (&fx->server);
 }
 
