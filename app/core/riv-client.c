@@ -597,6 +597,20 @@ notify_n_joining (RivClient *self)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_JOINING]);
 }
 
+/* The job's join request has its answer, or no longer needs one. */
+static void
+joining_done (RivClient *self,
+              JobCtx    *ctx)
+{
+  if (ctx == NULL || !ctx->counted_joining)
+    return;
+
+  ctx->counted_joining = FALSE;
+  g_assert (self->n_joining > 0);
+  self->n_joining--;
+  notify_n_joining (self);
+}
+
 /* Finishes a job (if it is not terminal yet) and does the bookkeeping. */
 static void publish_outputs (RivClient *self,
                              JobCtx    *ctx);
@@ -643,12 +657,7 @@ job_reached_terminal (RivClient *self,
     {
       was_joined = ctx->joined;
       /* Finished (cancelled) while its join request is still in flight. */
-      if (ctx->counted_joining)
-        {
-          g_assert (self->n_joining > 0);
-          self->n_joining--;
-          notify_n_joining (self);
-        }
+      joining_done (self, ctx);
       _riv_job_set_owner_data (job, NULL, NULL);
     }
 
@@ -2154,13 +2163,7 @@ join_cb (GObject      *object,
     }
 
   ctx = job_get_ctx (op->job);
-  if (ctx != NULL && ctx->counted_joining)
-    {
-      ctx->counted_joining = FALSE;
-      g_assert (self->n_joining > 0);
-      self->n_joining--;
-      notify_n_joining (self);
-    }
+  joining_done (self, ctx);
 
   if (body == NULL)
     {
