@@ -81,7 +81,13 @@ main (int   argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     if (strcmp (name, commands[i].name) == 0)
-      return commands[i].run (argc - 1, argv + 1);
+      {
+        g_autofree char *prgname = g_strconcat ("rivulet-cli ", name, NULL);
+
+        /* GOptionContext's help starts "Usage: PRGNAME [OPTION…]": name the command. */
+        g_set_prgname (prgname);
+        return commands[i].run (argc - 1, argv + 1);
+      }
 
   fprintf (stderr, "rivulet-cli: unknown command \"%s\"\n\n", name);
   print_usage (stderr);

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,6 +18,7 @@
 #include "riv-cli.h"
 #include "riv-util.h"
 #include "riv-client.h"
+#include "riv-job-record.h"
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
 #define MAX_ERROR_KINDS    64     /* distinct error texts remembered for the report */
@@ -31,6 +33,7 @@ typedef struct
   GArray       *latencies;      /* double, seconds, completed jobs */
   GHashTable   *batches;        /* batch id → size */
   GHashTable   *errors;         /* error text → count */
+  GPtrArray    *records;        /* --output: one JSON line per job (index - 1), NULL until it ends */
   GSource      *submit_source;
   GSource      *timeout_source;
   GSource      *trim_source;
@@ -85,6 +88,69 @@ record_error (LoadState  *state,
   if (n == 0 && g_hash_table_size (state->errors) >= MAX_ERROR_KINDS)
     return;
   g_hash_table_insert (state->errors, g_strdup (error), GUINT_TO_POINTER (n + 1));
+}
+
+/* The job's record as one line, in its slot (job numbers are 1-based). A job
+ * still in flight when the run stopped is written as lost with lost_error. */
+static void
+keep_record (LoadState  *state,
+             RivJob     *job,
+             const char *lost_error)
+{
+  g_autoptr(JsonNode) record = riv_job_record_new (job, riv_job_get_number (job), 0);
+  guint slot = riv_job_get_number (job) - 1;
+
+  if (lost_error != NULL)
+    {
+      JsonObject *object = json_node_get_object (record);
+
+      json_object_set_string_member (object, "status",
+                                     riv_job_status_to_string (RIV_JOB_STATUS_LOST));
+      json_object_set_string_member (object, "error", lost_error);
+    }
+
+  if (slot >= state->records->len)
+    g_ptr_array_set_size (state->records, slot + 1);
+  g_free (g_ptr_array_index (state->records, slot));
+  g_ptr_array_index (state->records, slot) = riv_json_to_string (record, NULL);
+}
+
+/* Records of the jobs that did not end before the run stopped. */
+static void
+keep_unfinished_records (LoadState *state)
+{
+  GListModel *jobs = riv_client_get_jobs (state->client);
+  const char *why = state->interrupted ? "interrupted before the job ended"
+                                       : "timed out before the job ended";
+
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+
+      if (!riv_job_is_finished (job))
+        keep_record (state, job, why);
+    }
+}
+
+static gboolean
+write_records (LoadState  *state,
+               FILE       *out,
+               GError    **error)
+{
+  for (guint i = 0; i < state->records->len; i++)
+    {
+      const char *line = g_ptr_array_index (state->records, i);
+
+      if (line != NULL && (fputs (line, out) < 0 || fputc ('\n', out) < 0))
+        break;
+    }
+  if (fflush (out) != 0 || ferror (out))
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "cannot write the job records: %s", g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static void
@@ -142,6 +208,9 @@ job_finished_cb (RivClient *client,
   if (batch_id != NULL && !g_hash_table_contains (state->batches, batch_id))
     g_hash_table_insert (state->batches, g_strdup (batch_id),
                          GINT_TO_POINTER ((int) MAX (riv_job_get_batch_size (job), 1)));
+
+  if (state->records != NULL)
+    keep_record (state, job, NULL);
 
   maybe_done (state);
 }
@@ -287,7 +356,8 @@ percentile (GArray *sorted,
 
 static void
 print_report (LoadState *state,
-              gboolean   json)
+              gboolean   json,
+              FILE      *out)
 {
   double wall = state->submitted > 0 ? MAX (0, state->end - state->start) : 0;
   double p50, p95, p99, max;
@@ -359,25 +429,25 @@ print_report (LoadState *state,
       root = json_builder_get_root (builder);
       json_generator_set_root (generator, root);
       text = json_generator_to_data (generator, NULL);
-      printf ("%s\n", text);
+      fprintf (out, "%s\n", text);
     }
   else
     {
-      printf ("submitted  %u\n", state->submitted);
-      printf ("completed  %u\n", state->completed);
-      printf ("failed     %u\n", state->failed);
-      printf ("cancelled  %u\n", state->cancelled);
-      printf ("lost       %u\n", state->lost);
-      printf ("wall time  %.3f s\n", wall);
+      fprintf (out, "submitted  %u\n", state->submitted);
+      fprintf (out, "completed  %u\n", state->completed);
+      fprintf (out, "failed     %u\n", state->failed);
+      fprintf (out, "cancelled  %u\n", state->cancelled);
+      fprintf (out, "lost       %u\n", state->lost);
+      fprintf (out, "wall time  %.3f s\n", wall);
       if (state->latencies->len > 0)
-        printf ("latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n", p50, p95, p99, max);
+        fprintf (out, "latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n", p50, p95, p99, max);
       else
-        printf ("latency    (no completed jobs)\n");
-      printf ("events     %" G_GUINT64_FORMAT " (%.0f/s)\n", events, wall > 0 ? events / wall : 0);
+        fprintf (out, "latency    (no completed jobs)\n");
+      fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", events, wall > 0 ? events / wall : 0);
       if (n_batches > 0)
-        printf ("batches    %u, mean size %.1f\n", n_batches, mean_batch);
+        fprintf (out, "batches    %u, mean size %.1f\n", n_batches, mean_batch);
       else
-        printf ("batches    0\n");
+        fprintf (out, "batches    0\n");
     }
 
   if (state->stopped && state->finished < state->submitted)
@@ -388,6 +458,13 @@ print_report (LoadState *state,
   g_hash_table_iter_init (&iter, state->errors);
   while (g_hash_table_iter_next (&iter, &key, &value))
     g_printerr ("rivulet-cli load: %u job(s): %s\n", GPOINTER_TO_UINT (value), (const char *) key);
+}
+
+static void
+close_output (FILE *output)
+{
+  if (output != NULL && output != stdout)
+    fclose (output);
 }
 
 static void
@@ -446,6 +523,7 @@ riv_cli_load (int    argc,
   g_autofree char *data_text = NULL;
   g_autofree char *token = NULL;
   g_autofree char *normalized = NULL;
+  g_autofree char *output_path = NULL;
   gint count = 1;
   double rate = 0;
   double timeout = 600;
@@ -463,6 +541,9 @@ riv_cli_load (int    argc,
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &timeout,
       "Give up after this many seconds; unfinished jobs count as lost (default 600)", "S" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
+      "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
+      "\"-\" is standard output (the summary then goes to standard error)", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
     { NULL }
   };
@@ -472,6 +553,8 @@ riv_cli_load (int    argc,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(RivClient) client = NULL;
   LoadState state = { 0 };
+  FILE *output = NULL;
+  FILE *summary_out = stdout;
   int status;
 
   context = g_option_context_new ("— submit a burst of jobs and summarise");
@@ -509,6 +592,15 @@ riv_cli_load (int    argc,
         return usage_error ("--data must be a JSON array (one value per input)");
     }
 
+  /* Opened before the run, so a path that cannot be written is a usage error. */
+  if (output_path != NULL && strcmp (output_path, "-") == 0)
+    {
+      output = stdout;
+      summary_out = stderr;
+    }
+  else if (output_path != NULL && (output = fopen (output_path, "w")) == NULL)
+    return usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
+
   client = riv_client_new (normalized);
   riv_client_set_download_images (client, FALSE);
   if (token != NULL)
@@ -520,17 +612,24 @@ riv_cli_load (int    argc,
   if (!riv_client_connect_finish (client, result, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
+      close_output (output);
       return 1;
     }
 
   state.endpoint = riv_config_find_endpoint (riv_client_get_config (client), endpoint_name);
   if (state.endpoint == NULL)
-    return usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
-                        endpoint_name);
+    {
+      close_output (output);
+      return usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
+                          endpoint_name);
+    }
 
   state.template = build_template (state.endpoint, given, &error);
   if (state.template == NULL)
-    return usage_error ("%s", error->message);
+    {
+      close_output (output);
+      return usage_error ("%s", error->message);
+    }
 
   state.client = client;
   state.endpoint_name = endpoint_name;
@@ -541,6 +640,8 @@ riv_cli_load (int    argc,
   state.latencies = g_array_new (FALSE, FALSE, sizeof (double));
   state.batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   state.errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (output != NULL)
+    state.records = g_ptr_array_new_with_free_func (g_free);
   state.finished_handler = g_signal_connect (client, "job-finished",
                                              G_CALLBACK (job_finished_cb), &state);
 
@@ -572,10 +673,17 @@ riv_cli_load (int    argc,
       /* Whatever did not finish in time is lost; closing cancels it quietly. */
       g_signal_handler_disconnect (client, state.finished_handler);
       state.lost += state.submitted - state.finished;
+      if (state.records != NULL)
+        keep_unfinished_records (&state);
       riv_client_close (client);
 
-      print_report (&state, json);
+      print_report (&state, json, summary_out);
       status = (state.completed == state.count && state.submitted == state.count) ? 0 : 1;
+      if (state.records != NULL && !write_records (&state, output, &error))
+        {
+          g_printerr ("rivulet-cli load: %s\n", error->message);
+          status = 1;
+        }
     }
 
   if (state.finished_handler != 0 && g_signal_handler_is_connected (client, state.finished_handler))
@@ -591,6 +699,8 @@ riv_cli_load (int    argc,
   g_clear_pointer (&state.latencies, g_array_unref);
   g_clear_pointer (&state.batches, g_hash_table_unref);
   g_clear_pointer (&state.errors, g_hash_table_unref);
+  g_clear_pointer (&state.records, g_ptr_array_unref);
+  close_output (output);
 
   return status;
 }

@@ -1,0 +1,394 @@
+/* test-cli.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli as a user runs it: the built program (RIVULET_CLI) against the
+ * embedded demo server started in this process on a free loopback port.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gstdio.h>
+
+#include "riv-server.h"
+#include "riv-test-util.h"
+#include "riv-util.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+# define HANG_GUARD 240.0
+#else
+# define HANG_GUARD 60.0
+#endif
+
+typedef struct
+{
+  RivServer *server;
+  char      *url;
+  char      *dir;
+} Fixture;
+
+typedef struct
+{
+  int   status;   /* exit status */
+  char *out;
+  char *err;
+} CliRun;
+
+static void
+cli_run_clear (CliRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliRun, cli_run_clear)
+
+static void
+fixture_setup (Fixture       *fx,
+               gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fx->server = riv_server_new ();
+  riv_server_listen (fx->server, NULL, 0, &error);
+  g_assert_no_error (error);
+  fx->url = riv_server_dup_url (fx->server);
+  fx->dir = g_dir_make_tmp ("riv-test-cli-XXXXXX", &error);
+  g_assert_no_error (error);
+}
+
+static void
+remove_dir (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_remove (child);
+    }
+  g_rmdir (path);
+}
+
+static void
+fixture_teardown (Fixture       *fx,
+                  gconstpointer  data)
+{
+  riv_server_shutdown (fx->server);
+  riv_test_drain ();
+  g_clear_object (&fx->server);
+  remove_dir (fx->dir);
+  g_clear_pointer (&fx->dir, g_free);
+  g_clear_pointer (&fx->url, g_free);
+}
+
+static char *
+path_in (Fixture    *fx,
+         const char *name)
+{
+  return g_build_filename (fx->dir, name, NULL);
+}
+
+/* Runs rivulet-cli with the arguments (NULL-terminated) while this process's
+ * main context keeps serving. */
+static void
+run_cli (CliRun     *run,
+         const char *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  const char *cli = g_getenv ("RIVULET_CLI");
+  va_list ap;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (args, (char *) cli);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  process = g_subprocess_newv ((const char * const *) args->pdata,
+                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
+                               &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD * 2);
+  g_subprocess_communicate_utf8_finish (process, result, &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  run->status = g_subprocess_get_exit_status (process);
+}
+
+/* Parses JSON Lines into an array of objects; every line must be one object. */
+static GPtrArray *
+parse_lines (const char *text)
+{
+  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
+  GPtrArray *records = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(GError) error = NULL;
+      JsonNode *node;
+
+      if (lines[i][0] == '\0')
+        {
+          g_assert_null (lines[i + 1]);   /* only the final newline */
+          break;
+        }
+      node = json_from_string (lines[i], &error);
+      g_assert_no_error (error);
+      g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+      g_ptr_array_add (records, node);
+    }
+  return records;
+}
+
+static GPtrArray *
+read_records (const char *path)
+{
+  g_autofree char *text = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  return parse_lines (text);
+}
+
+static JsonObject *
+record_at (GPtrArray *records,
+           guint      i)
+{
+  return json_node_get_object (g_ptr_array_index (records, i));
+}
+
+/* The keys every record has, with their types. */
+static void
+assert_record_shape (JsonObject *record)
+{
+  static const char *const keys[] = {
+    "index", "endpoint", "status", "error", "outputs", "logs", "batch",
+    "queued_s", "run_s", "latency_s", "updates",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (!json_object_has_member (record, keys[i]))
+      g_error ("record has no \"%s\"", keys[i]);
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (json_object_get_member (record, "logs")));
+}
+
+static const char *
+first_output (JsonObject *record)
+{
+  JsonArray *outputs = json_object_get_array_member (record, "outputs");
+
+  g_assert_nonnull (outputs);
+  g_assert_cmpuint (json_array_get_length (outputs), >=, 1);
+  return json_array_get_string_element (outputs, 0);
+}
+
+static void
+test_output_batch (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "jobs.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GHashTable) batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  guint n = 60;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "60",
+           "--data", "[\"job {i}\", 0.05]", "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_nonnull (strstr (run.out, "completed  60"));
+
+  records = read_records (path);
+  g_assert_cmpuint (records->len, ==, n);
+  for (guint i = 0; i < n; i++)
+    {
+      JsonObject *record = record_at (records, i);
+      JsonObject *batch;
+      g_autofree char *expected = g_strdup_printf ("job %u", i + 1);
+      gint64 size, index;
+
+      assert_record_shape (record);
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string_member (record, "endpoint"), ==, "/batch_echo");
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      g_assert_true (json_object_get_null_member (record, "error"));
+      g_assert_cmpstr (first_output (record), ==, expected);
+      g_assert_cmpint (json_object_get_int_member (record, "updates"), ==, 1);
+
+      /* The demo sleeps 0.05 s per call, so no job ended sooner than that. */
+      g_assert_cmpfloat (json_object_get_double_member (record, "latency_s"), >=, 0.05);
+      g_assert_cmpfloat (json_object_get_double_member (record, "run_s"), >=, 0);
+      g_assert_cmpfloat (json_object_get_double_member (record, "latency_s"), >=,
+                         json_object_get_double_member (record, "run_s"));
+      g_assert_cmpfloat (json_object_get_double_member (record, "queued_s"), >=, 0);
+
+      batch = json_object_get_object_member (record, "batch");
+      g_assert_nonnull (batch);
+      size = json_object_get_int_member (batch, "size");
+      index = json_object_get_int_member (batch, "index");
+      g_assert_cmpint (size, >=, 1);
+      g_assert_cmpint (size, <=, 16);
+      g_assert_cmpint (index, >=, 1);
+      g_assert_cmpint (index, <=, size);
+      g_assert_false (json_object_get_boolean_member (batch, "inferred"));
+      g_hash_table_insert (batches, g_strdup (json_object_get_string_member (batch, "id")),
+                           GINT_TO_POINTER ((int) size));
+    }
+
+  /* A burst of 60 to a batch endpoint is batched: fewer calls than jobs. */
+  g_assert_cmpuint (g_hash_table_size (batches), <, n);
+}
+
+static void
+test_output_stream_stdout (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GPtrArray) records = NULL;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "/stream_text", "--count", "3",
+           "--data", "[\"p{i}\", 12, 0.005]", "--output", "-", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  /* Standard output holds only the records; the summary went to standard error. */
+  records = parse_lines (run.out);
+  g_assert_cmpuint (records->len, ==, 3);
+  g_assert_nonnull (strstr (run.err, "completed  3"));
+
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = record_at (records, i);
+      g_auto(GStrv) words = NULL;
+
+      assert_record_shape (record);
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      /* The final text, every appended token applied: 12 words. */
+      words = g_strsplit (first_output (record), " ", -1);
+      g_assert_cmpuint (g_strv_length (words), ==, 12);
+      g_assert_cmpint (json_object_get_int_member (record, "updates"), >=, 12);
+      g_assert_true (json_object_get_null_member (record, "batch"));
+    }
+}
+
+static void
+test_output_failed (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "failed.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+
+  /* steps must be 1..50: the server refuses each join (HTTP 422). */
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "fake_diffusion", "--count", "3",
+           "--data", "[99, 0]", "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+
+  records = read_records (path);
+  g_assert_cmpuint (records->len, ==, 3);
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = record_at (records, i);
+
+      assert_record_shape (record);
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "failed");
+      g_assert_nonnull (strstr (json_object_get_string_member (record, "error"), "steps"));
+      g_assert_true (json_object_get_null_member (record, "outputs"));
+      g_assert_true (json_object_get_null_member (record, "latency_s") ||
+                     json_object_get_double_member (record, "latency_s") >= 0);
+    }
+}
+
+static void
+test_output_lost (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "lost.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+
+  /* 20 steps of 1 s cannot end within a 1 s timeout. */
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "fake_diffusion", "--count", "2",
+           "--data", "[20, 1]", "--timeout", "1", "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.out, "lost       2"));
+
+  records = read_records (path);
+  g_assert_cmpuint (records->len, ==, 2);
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = record_at (records, i);
+
+      assert_record_shape (record);
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "lost");
+      g_assert_nonnull (strstr (json_object_get_string_member (record, "error"), "timed out"));
+      g_assert_true (json_object_get_null_member (record, "latency_s"));
+    }
+}
+
+static void
+test_output_unwritable (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "no-such-dir/jobs.jsonl");
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo",
+           "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 2);
+  g_assert_nonnull (strstr (run.err, "--output"));
+  g_assert_nonnull (strstr (run.err, "no-such-dir"));
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
+/* Each command's help names the command in its usage line. */
+static void
+test_help_names_command (void)
+{
+  static const char *const commands[] = { "serve", "load", "inspect" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+      g_autofree char *usage = g_strdup_printf ("rivulet-cli %s [OPTION…]", commands[i]);
+
+      run_cli (&run, commands[i], "--help", NULL);
+      g_assert_cmpint (run.status, ==, 0);
+      g_assert_true (g_str_has_prefix (run.out, "Usage:"));
+      if (strstr (run.out, usage) == NULL)
+        g_error ("\"%s --help\" does not say \"%s\":\n%s", commands[i], usage, run.out);
+    }
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  ADD ("/cli/load/output/batch", test_output_batch);
+  ADD ("/cli/load/output/stream-stdout", test_output_stream_stdout);
+  ADD ("/cli/load/output/failed", test_output_failed);
+  ADD ("/cli/load/output/lost", test_output_lost);
+  ADD ("/cli/load/output/unwritable", test_output_unwritable);
+#undef ADD
+  g_test_add_func ("/cli/help-names-command", test_help_names_command);
+
+  return g_test_run ();
+}
