@@ -9,6 +9,7 @@
 #include "riv-about.h"
 #include "riv-application.h"
 #include "riv-preferences-window.h"
+#include "riv-settings.h"
 #include "riv-util.h"
 #include "riv-window.h"
 
@@ -143,7 +144,7 @@ riv_application_command_line (GApplication            *application,
   RivApplication *self = RIV_APPLICATION (application);
   GVariantDict *options = g_application_command_line_get_options_dict (command_line);
   g_autoptr(RivWindowStartup) startup = g_new0 (RivWindowStartup, 1);
-  g_autoptr(GSettings) settings = g_settings_new (APP_ID);
+  g_autoptr(GSettings) settings = riv_settings_new ();
   const char *data = NULL;
   gint32 burst = 0;
   gboolean no_embedded;

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-preferences-window.h"
+#include "riv-settings.h"
 
 struct _RivPreferencesWindow
 {
@@ -146,7 +147,7 @@ riv_preferences_window_init (RivPreferencesWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
 
-  self->settings = g_settings_new (APP_ID);
+  self->settings = riv_settings_new ();
 
   g_settings_bind (self->settings, "start-embedded-server", self->embedded_switch, "active",
                    G_SETTINGS_BIND_DEFAULT);

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-format.h"
+#include "riv-settings.h"
 #include "riv-util.h"
 #include "riv-window-private.h"
 
@@ -1263,7 +1264,7 @@ riv_window_init (RivWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
 
   self->cancellable = g_cancellable_new ();
-  self->settings = g_settings_new (APP_ID);
+  self->settings = riv_settings_new ();
   self->follow_newest = TRUE;
   self->active_override = -1;
 
