@@ -33,6 +33,7 @@ void
 riv_ui_test_init (int    *argc,
                   char ***argv)
 {
+  g_autoptr(GtkCssProvider) provider = NULL;
   GdkDisplay *display;
 
   /* The tests draw with the cairo renderer; never initialise GL (Mesa's EGL
@@ -44,4 +45,11 @@ riv_ui_test_init (int    *argc,
   display = gdk_display_get_default ();
   if (GDK_IS_X11_DISPLAY (display))
     block_x11_clipboard_events (display);
+
+  /* The app's stylesheet, which AdwApplication loads by itself: the windows
+   * under test are laid out as users see them. */
+  provider = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (provider, RIV_RESOURCE_PATH "/style.css");
+  gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
+                                              GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
 }

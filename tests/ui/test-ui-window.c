@@ -415,6 +415,82 @@ test_server_gone (Fixture       *fixture,
                     riv_job_panel_get_count (panel, RIV_BUCKET_RUNNING), ==, 0);
 }
 
+static GtkWidget *
+find_progress_bar (GtkWidget *widget)
+{
+  if (GTK_IS_PROGRESS_BAR (widget) && gtk_widget_has_css_class (widget, "riv-cell-progress") &&
+      gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_progress_bar (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+typedef struct
+{
+  RivJobPanel *panel;
+  RivJob      *job;
+  double       drawn;   /* filled part of the bar / the whole bar */
+  double       fraction;
+} ProgressWait;
+
+/* The job is between steps 6 and 10 of 20 and its bar has been laid out at
+ * that fraction. */
+static gboolean
+progress_bar_laid_out (gpointer user_data)
+{
+  ProgressWait *wait = user_data;
+  gint64 index = riv_job_get_progress_index (wait->job);
+  GtkWidget *bar = find_progress_bar (GTK_WIDGET (wait->panel));
+  GtkWidget *trough, *progress;
+
+  if (bar == NULL || index < 6 || index > 10 || riv_job_is_finished (wait->job))
+    return FALSE;
+  trough = gtk_widget_get_first_child (bar);
+  progress = trough != NULL ? gtk_widget_get_first_child (trough) : NULL;
+  if (progress == NULL || gtk_widget_get_width (trough) <= 0)
+    return FALSE;
+  wait->fraction = gtk_progress_bar_get_fraction (GTK_PROGRESS_BAR (bar));
+  wait->drawn = (double) gtk_widget_get_width (progress) / gtk_widget_get_width (trough);
+  return wait->fraction >= 0.3 && G_APPROX_VALUE (wait->drawn, wait->fraction, 0.08);
+}
+
+static void
+test_progress_fits_column (Fixture       *fixture,
+                           gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  ProgressWait wait = { riv_window_get_job_panel (window) };
+  graphene_rect_t bounds;
+  GtkWidget *bar, *cell;
+  int minimum = 0;
+
+  g_assert_true (riv_window_select_endpoint (window, "fake_diffusion"));
+  set_data (window, "[20, 0.4]");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+  g_assert_true (riv_test_wait_until (shown_job_running, view, 60));
+  wait.job = riv_output_view_get_job (view);
+
+  /* A job at step 6–10 of 20 shows a bar filled that far, and the whole bar
+   * (with its "6/20") fits in its cell instead of being clipped. */
+  g_assert_true (riv_test_wait_until (progress_bar_laid_out, &wait, 60));
+  g_assert_cmpfloat (wait.drawn, <, 0.6);
+  bar = find_progress_bar (GTK_WIDGET (wait.panel));
+  cell = gtk_widget_get_parent (gtk_widget_get_parent (bar));
+  g_assert_true (gtk_widget_compute_bounds (bar, cell, &bounds));
+  g_assert_cmpfloat (bounds.origin.x + bounds.size.width, <=, gtk_widget_get_width (cell) + 0.5);
+  gtk_widget_measure (gtk_widget_get_parent (bar), GTK_ORIENTATION_HORIZONTAL, -1,
+                      &minimum, NULL, NULL, NULL);
+  g_assert_cmpint (minimum, <=, gtk_widget_get_width (cell));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -427,6 +503,8 @@ main (int   argc,
               test_fake_diffusion, fixture_teardown);
   g_test_add ("/ui/window/stream-text", Fixture, NULL, fixture_setup,
               test_stream_text, fixture_teardown);
+  g_test_add ("/ui/window/progress-fits-column", Fixture, NULL, fixture_setup,
+              test_progress_fits_column, fixture_teardown);
   g_test_add ("/ui/window/server-gone", Fixture, NULL, fixture_setup,
               test_server_gone, fixture_teardown);
 
