@@ -2,19 +2,249 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Introspection for tests and statistics; not API.
+ * What the files of RivClient share (riv-client.c and riv-client-*.c; see
+ * the map at the top of riv-client.c), and introspection for tests and
+ * statistics. Not API.
  */
 #pragma once
 
+#include <libsoup/soup.h>
+
+#include "riv-batch-infer.h"
 #include "riv-client.h"
 #include "riv-config.h"
+#include "riv-diff.h"
+#include "riv-early-buffer.h"
+#include "riv-job-private.h"
+#include "riv-message.h"
+#include "riv-sse-reader.h"
 
 G_BEGIN_DECLS
 
 /* Bounds of the buffer for messages whose event id no join reply has named yet. */
-#define RIV_CLIENT_EARLY_MAX_MESSAGES 20000
-#define RIV_CLIENT_EARLY_MAX_BYTES    (16 * 1024 * 1024)
-#define RIV_CLIENT_EARLY_MAX_IDS      4096
+#define RIV_CLIENT_EARLY_MAX_MESSAGES RIV_EARLY_BUFFER_MAX_MESSAGES
+#define RIV_CLIENT_EARLY_MAX_BYTES    RIV_EARLY_BUFFER_MAX_BYTES
+#define RIV_CLIENT_EARLY_MAX_IDS      RIV_EARLY_BUFFER_MAX_IDS
+
+typedef struct _RivClientStream RivClientStream;
+
+struct _RivClient
+{
+  GObject         parent_instance;
+
+  /* Owned */
+  char           *url;                /* normalised, or as given when invalid */
+  char           *token;              /* nullable */
+  char           *session_hash;
+  RivConfig      *config;             /* nullable until connected */
+  SoupSession    *session;
+  GCancellable   *cancellable;        /* cancelled by close */
+  GMainContext   *context;
+  GListStore     *jobs;
+  GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
+  RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
+  JsonParser     *parser;             /* one plain parser for every frame (see riv-client-jobs.c) */
+  GSource        *reconnect_source;
+  GSource        *liveness_source;
+  GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
+  GSource        *publish_source;     /* publishes throttled outputs; nullable */
+  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
+  GQueue          joins;              /* RivClientOp links of joins in flight, by deadline */
+  char           *join_url;
+  char           *data_url;
+  char           *cancel_url;
+  char           *reset_url;
+  char           *upload_url;
+
+  /* Borrowed: the current stream is owned by its in-flight operation. */
+  RivClientStream *stream;
+
+  double          liveness_timeout;
+  double          join_timeout;
+  double          inflight_since;
+  double          last_bytes_at;
+  guint64         n_messages;
+  guint           next_number;
+  guint           n_pending;          /* non-terminal jobs */
+  guint           n_joining;          /* join requests in flight */
+  guint           n_joined;           /* joined, non-terminal jobs */
+  guint           n_streams;
+  guint           stream_failures;
+  guint           empty_closes;
+  guint           batch_counter;
+  RivStreamState  stream_state;
+
+  guint           download_images : 1;
+  int             io_priority;        /* GLib priority of every network operation */
+  double          publish_interval;   /* seconds between streamed output hand-overs */
+  guint           closed : 1;
+  guint           disposing : 1;
+  guint           session_established : 1;
+  guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
+};
+
+/* One SSE GET. */
+struct _RivClientStream
+{
+  RivClient     *client;      /* borrowed; NULL once detached */
+  GCancellable  *cancellable;
+  SoupMessage   *msg;
+  GInputStream  *input;       /* nullable until the response arrived */
+  RivSseReader  *reader;
+  guint8        *buffer;
+  RivBatchInfer  batch;       /* the current run of process_starts */
+  guint          epoch;
+  int            io_priority;
+  GSource       *drain_source; /* nullable */
+  GSource       *yield_source; /* nullable: a pause that lets the frame clock run */
+  GSource       *yield_guard;  /* nullable: ends a pause that nothing else ends */
+  double         busy_since;   /* start of the current run of back-to-back reads; 0 none */
+  double         read_issued_at;
+  gssize         last_read;    /* bytes the last read returned */
+  gboolean       got_close;
+  gboolean       draining;     /* detached after close_stream, reading to the end */
+  gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */
+  gboolean       feeding;      /* local: inside that feed, which frees it if detached */
+};
+
+/* Client-side state of a job that is not terminal yet (the job's owner data). */
+typedef struct
+{
+  RivClient    *client;       /* borrowed */
+  RivJob       *job;          /* borrowed: the ctx is the job's owner data */
+  RivConfig    *config;       /* owned ref: keeps endpoint alive */
+  RivEndpoint  *endpoint;     /* borrowed from config */
+  RivDiffValue **values;      /* one per output slot, n_values of them: values_inline
+                                 when they fit (most endpoints have one or two) */
+  RivDiffValue *values_inline[2];
+  guint         n_values;
+  GSource      *cancel_grace; /* owned, nullable */
+  double        published_at; /* when outputs were last handed to the job */
+  guint         has_values : 1;  /* a first value came (values may still be empty) */
+  guint         unpublished : 1; /* values are ahead of the job's outputs */
+  guint         joined : 1;
+  guint         counted_joining : 1;
+  guint         cancel_requested : 1;
+  guint         saw_estimation : 1;
+} RivJobCtx;
+
+/* Cancellation of one operation: by the caller, by close, or by a timeout. */
+typedef struct
+{
+  GCancellable *cancellable;   /* what the operation uses */
+  GCancellable *user;
+  GCancellable *client;
+  GSource      *timeout;
+  gulong        user_handler;
+  gulong        client_handler;
+  gboolean      timed_out;
+} RivOpCancel;
+
+/* A request whose callback may outlive the client: it only touches the client
+ * while client_cancellable is not cancelled (close cancels it in dispose). */
+typedef struct
+{
+  GList         link;                /* joins: in the client's "joins" queue */
+  RivClient    *client;              /* borrowed */
+  GCancellable *client_cancellable;  /* owned ref */
+  GCancellable *cancellable;         /* joins: cancelled by the watchdog; nullable */
+  RivJob       *job;                 /* owned ref, nullable */
+  SoupMessage  *msg;                 /* owned ref */
+  char         *url;                 /* downloads */
+  double        deadline;            /* joins */
+  gboolean      run;                 /* POST /run instead of /queue/join */
+  gboolean      queued;              /* link is in "joins" */
+  gboolean      timed_out;
+} RivClientOp;
+
+/* The data of a GTask that sends one request (connect, upload). */
+typedef struct
+{
+  SoupMessage *msg;
+  RivOpCancel *cancel;
+  RivConfig   *config;
+} RivClientTaskData;
+
+/* The client's state of a job that is not terminal yet; NULL once it is. */
+static inline RivJobCtx *
+_riv_client_job_ctx (RivJob *job)
+{
+  return _riv_job_get_owner_data (job);
+}
+
+/* riv-client.c: notifications and signals */
+void         _riv_client_set_stream_state      (RivClient       *self,
+                                                RivStreamState   state);
+void         _riv_client_notify_n_pending      (RivClient       *self);
+void         _riv_client_notify_n_joining      (RivClient       *self);
+void         _riv_client_emit_job_finished     (RivClient       *self,
+                                                RivJob          *job);
+void         _riv_client_emit_stream_error     (RivClient       *self,
+                                                const char      *text);
+
+/* riv-client-request.c: timers, cancellation, requests */
+GSource     *_riv_client_attach_timeout        (RivClient       *self,
+                                                double           seconds,
+                                                GSourceFunc      func,
+                                                gpointer         data);
+void         _riv_client_clear_source          (GSource        **source);
+RivOpCancel *_riv_client_op_cancel_new         (RivClient       *self,
+                                                GCancellable    *user,
+                                                double           timeout_s);
+void         _riv_client_op_cancel_free        (RivOpCancel     *oc);
+RivClientOp *_riv_client_op_new                (RivClient       *self,
+                                                RivJob          *job,
+                                                SoupMessage     *msg);
+void         _riv_client_op_free               (RivClientOp     *op);
+gboolean     _riv_client_op_client_gone        (RivClientOp     *op);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivClientOp, _riv_client_op_free)
+void         _riv_client_task_data_free        (RivClientTaskData *cd);
+void         _riv_client_prepare_message       (RivClient       *self,
+                                                SoupMessage     *msg);
+SoupMessage *_riv_client_new_json_post         (RivClient       *self,
+                                                const char      *url,
+                                                JsonNode        *body);
+char        *_riv_client_extract_detail        (GBytes          *body);
+
+/* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
+void         _riv_client_job_ctx_free          (gpointer         data);
+void         _riv_client_joining_done          (RivClient       *self,
+                                                RivJobCtx       *ctx);
+gboolean     _riv_client_finish_job            (RivClient       *self,
+                                                RivJob          *job,
+                                                RivJobStatus     status,
+                                                const char      *error);
+GPtrArray   *_riv_client_collect_joined_jobs   (RivClient       *self);
+void         _riv_client_finish_joined_jobs    (RivClient       *self,
+                                                RivJobStatus     status,
+                                                const char      *error);
+void         _riv_client_apply_message         (RivClient       *self,
+                                                RivJob          *job,
+                                                RivMessage      *msg,
+                                                RivClientStream *st);
+
+/* riv-client-files.c: image downloads, uploads */
+void         _riv_client_maybe_download_images (RivClient       *self,
+                                                RivJobCtx       *ctx,
+                                                JsonNode        *outputs);
+void         _riv_client_forget_download       (RivJob          *job);
+
+/* riv-client-stream.c: the SSE stream and liveness */
+void         _riv_client_ensure_stream         (RivClient       *self);
+void         _riv_client_stream_detach         (RivClientStream *st);
+void         _riv_client_liveness_update       (RivClient       *self);
+
+/* riv-client-join.c: joining and cancelling */
+void         _riv_client_register_event        (RivClient       *self,
+                                                RivJob          *job,
+                                                const char      *event_id);
+void         _riv_client_start_join            (RivClient       *self,
+                                                RivJob          *job);
+void         _riv_client_send_cancel           (RivClient       *self,
+                                                RivJob          *job,
+                                                const char      *event_id);
+
+/* Introspection for tests and statistics ------------------------------------------------ */
 
 /* Messages currently held for unknown event ids, and their estimated size. */
 guint    _riv_client_get_n_early       (RivClient *self);

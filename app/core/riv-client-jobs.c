@@ -1,0 +1,499 @@
+/* riv-client-jobs.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The client's side of a job that is not terminal yet (RivJobCtx, the job's
+ * owner data): applying each message to it, handing streamed outputs to the
+ * job at most once per publish interval, and finishing it with its
+ * bookkeeping (counts, liveness, job-finished).
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "riv-client-private.h"
+#include "riv-util.h"
+
+static void
+values_clear (RivJobCtx *ctx)
+{
+  for (guint i = 0; i < ctx->n_values; i++)
+    riv_diff_value_free (ctx->values[i]);
+  if (ctx->values != ctx->values_inline)
+    g_free (ctx->values);
+  ctx->values = NULL;
+  ctx->n_values = 0;
+  ctx->has_values = FALSE;
+}
+
+/* Room for n values (the first n_values kept). */
+static void
+values_reserve (RivJobCtx *ctx,
+                guint      n)
+{
+  RivDiffValue **values;
+
+  if (n <= G_N_ELEMENTS (ctx->values_inline))
+    values = ctx->values_inline;
+  else if (ctx->values != ctx->values_inline)
+    values = g_renew (RivDiffValue *, ctx->values, n);
+  else
+    values = g_new (RivDiffValue *, n);
+
+  if (values != ctx->values && ctx->n_values > 0)
+    memcpy (values, ctx->values, ctx->n_values * sizeof *values);
+  ctx->values = values;
+}
+
+void
+_riv_client_job_ctx_free (gpointer data)
+{
+  RivJobCtx *ctx = data;
+
+  _riv_client_clear_source (&ctx->cancel_grace);
+  values_clear (ctx);
+  g_clear_pointer (&ctx->config, riv_config_unref);
+  g_free (ctx);
+}
+
+/* The job's join request has its answer, or no longer needs one. */
+void
+_riv_client_joining_done (RivClient *self,
+                          RivJobCtx *ctx)
+{
+  if (ctx == NULL || !ctx->counted_joining)
+    return;
+
+  ctx->counted_joining = FALSE;
+  g_assert (self->n_joining > 0);
+  self->n_joining--;
+  _riv_client_notify_n_joining (self);
+}
+
+/* Finishes a job (if it is not terminal yet) and does the bookkeeping. */
+static void publish_outputs      (RivClient *self,
+                                  RivJobCtx *ctx);
+static void job_reached_terminal (RivClient *self,
+                                  RivJob    *job);
+
+gboolean
+_riv_client_finish_job (RivClient    *self,
+                        RivJob       *job,
+                        RivJobStatus  status,
+                        const char   *error)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+
+  /* A job that ends mid-stream keeps the last outputs it was sent. */
+  if (ctx != NULL && ctx->unpublished && !self->closed &&
+      !RIV_JOB_STATUS_IS_TERMINAL (riv_job_get_status (job)))
+    publish_outputs (self, ctx);
+
+  _riv_job_freeze (job);
+  if (!_riv_job_finish (job, status, error))
+    {
+      _riv_job_thaw (job);
+      return FALSE;
+    }
+  if (error != NULL)
+    _riv_job_add_timeline (job, "%s: %s", riv_job_status_to_string (status), error);
+  else
+    _riv_job_add_timeline (job, "%s", riv_job_status_to_string (status));
+  _riv_job_thaw (job);
+
+  job_reached_terminal (self, job);
+  return TRUE;
+}
+
+static void
+job_reached_terminal (RivClient *self,
+                      RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  gboolean was_joined = FALSE;
+
+  if (ctx != NULL)
+    {
+      was_joined = ctx->joined;
+      /* Finished (cancelled) while its join request is still in flight. */
+      _riv_client_joining_done (self, ctx);
+      _riv_job_set_owner_data (job, NULL, NULL);
+    }
+
+  _riv_client_forget_download (job);
+
+  _riv_job_trim (job);
+
+  g_assert (self->n_pending > 0);
+  self->n_pending--;
+  if (was_joined)
+    {
+      g_assert (self->n_joined > 0);
+      self->n_joined--;
+    }
+  _riv_client_liveness_update (self);
+  _riv_client_notify_n_pending (self);
+
+  _riv_client_emit_job_finished (self, job);
+}
+
+/* Non-terminal joined jobs, as new references (safe against handlers that
+ * change the job list while we walk it). */
+GPtrArray *
+_riv_client_collect_joined_jobs (RivClient *self)
+{
+  GPtrArray *jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  GHashTableIter iter;
+  gpointer value;
+
+  g_hash_table_iter_init (&iter, self->by_event);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      RivJob *job = value;
+      RivJobCtx *ctx;
+
+      if (riv_job_is_finished (job) || (ctx = _riv_client_job_ctx (job)) == NULL || !ctx->joined)
+        continue;
+      g_ptr_array_add (jobs, g_object_ref (job));
+    }
+
+  return jobs;
+}
+
+void
+_riv_client_finish_joined_jobs (RivClient    *self,
+                                RivJobStatus  status,
+                                const char   *error)
+{
+  g_autoptr(GPtrArray) jobs = _riv_client_collect_joined_jobs (self);
+
+  for (guint i = 0; i < jobs->len; i++)
+    _riv_client_finish_job (self, g_ptr_array_index (jobs, i), status, error);
+}
+/* Applying messages -------------------------------------------------------------------- */
+
+/* Replaces the job's outputs: full values (first yield, completion, or no diffs
+ * in this protocol), or edit lists applied to the previous values. Nodes are
+ * shared, never copied: riv_diff_apply() copies along the edited path only. */
+/* Streamed outputs reach the job at most every "publish-interval" (default
+ * 20 ms): a generator may yield 100,000 times a second, and turning a long
+ * text into a JsonNode for every yield is quadratic. Every yield is still
+ * counted at once, and full values (first yield, completion) go out at once. */
+
+/* Hands the current output values to the job. */
+static void
+publish_outputs (RivClient *self,
+                 RivJobCtx *ctx)
+{
+  JsonArray *outputs;
+  JsonNode *node;
+
+  if (!ctx->has_values)
+    return;
+
+  outputs = json_array_sized_new (ctx->n_values);
+  for (guint i = 0; i < ctx->n_values; i++)
+    json_array_add_element (outputs, riv_diff_value_dup_node (ctx->values[i]));
+
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, outputs);
+  ctx->unpublished = FALSE;
+  ctx->published_at = riv_now ();
+  _riv_job_publish_outputs (ctx->job, json_node_ref (node));
+  _riv_client_maybe_download_images (self, ctx, node);
+  json_node_unref (node);
+}
+
+static gboolean publish_timeout_cb (gpointer user_data);
+
+/* Seconds until ctx may publish again (0: now). The timer that waits for
+ * it rounds up to whole milliseconds, so it never fires early. */
+static double
+publish_wait (RivClient *self,
+              RivJobCtx *ctx,
+              double     now)
+{
+  double wait = ctx->published_at + self->publish_interval - now;
+
+  return wait > 0 ? wait : 0;
+}
+
+static void
+publish_later (RivClient *self,
+               RivJobCtx *ctx,
+               double     wait)
+{
+  if (!ctx->unpublished)
+    {
+      ctx->unpublished = TRUE;
+      if (self->unpublished == NULL)
+        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
+    }
+  if (self->publish_source == NULL)
+    self->publish_source = _riv_client_attach_timeout (self, ceil (wait * 1000) / 1000,
+                                                       publish_timeout_cb, self);
+}
+
+static gboolean
+publish_timeout_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->unpublished);
+  double now = riv_now ();
+
+  g_clear_pointer (&self->publish_source, g_source_unref);
+  for (guint i = 0; jobs != NULL && i < jobs->len; i++)
+    {
+      RivJobCtx *ctx = _riv_client_job_ctx (g_ptr_array_index (jobs, i));
+      double wait;
+
+      if (ctx == NULL || !ctx->unpublished)
+        continue;
+      /* Published meanwhile (a full value, or an edit once the interval had
+       * passed): this one waits for its own interval to end. */
+      wait = publish_wait (self, ctx, now);
+      if (wait > 0)
+        {
+          ctx->unpublished = FALSE;
+          publish_later (self, ctx, wait);
+        }
+      else
+        publish_outputs (self, ctx);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Applies one generating or completed message's outputs: full values, or
+ * edit lists against the previous values (protocol.md §4). */
+static gboolean
+apply_outputs (RivClient   *self,
+               RivJobCtx   *ctx,
+               RivMessage  *msg,
+               gboolean     full,
+               GError     **error)
+{
+  JsonArray *data;
+  double wait;
+  guint n;
+
+  if (msg->data == NULL)
+    return TRUE;
+
+  data = json_node_get_array (msg->data);
+  n = json_array_get_length (data);
+
+  if (full || !ctx->has_values)
+    {
+      /* Full values are kept past this frame, shared and never copied:
+       * sealed, they can never change. Sealing just them costs much less
+       * than an immutable parser, which seals (and hashes) every frame whole;
+       * a sealed string is not even hashed. (What an edit list leaves in a
+       * value is copied unless it is sealed: both are right.) */
+      for (guint i = 0; i < n; i++)
+        json_node_seal (json_array_get_element (data, i));
+
+      values_clear (ctx);
+      values_reserve (ctx, n);
+      for (guint i = 0; i < n; i++)
+        ctx->values[i] = riv_diff_value_new (json_array_get_element (data, i));
+      ctx->n_values = n;
+      ctx->has_values = TRUE;
+    }
+  else
+    {
+      for (guint i = 0; i < n; i++)
+        {
+          /* An output that appears mid-run starts from null. */
+          if (i >= ctx->n_values)
+            {
+              values_reserve (ctx, i + 1);
+              ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
+            }
+
+          if (!riv_diff_value_apply (ctx->values[i],
+                                     json_array_get_element (data, i), error))
+            {
+              g_prefix_error (error, "output %u: ", i);
+              return FALSE;
+            }
+        }
+    }
+
+  _riv_job_count_update (ctx->job);
+
+  /* Full values go out at once; streamed edits at most once per publish
+   * interval, the last of a run by a timer at the end of its interval. */
+  wait = full ? 0 : publish_wait (self, ctx, riv_now ());
+  if (wait == 0)
+    publish_outputs (self, ctx);
+  else
+    publish_later (self, ctx, wait);
+
+  return TRUE;
+}
+
+static char *
+completion_error_text (RivMessage *msg)
+{
+  if (msg->error != NULL && *msg->error != '\0')
+    return g_strdup (msg->error);
+  if (msg->title != NULL && *msg->title != '\0')
+    return g_strdup_printf ("The server reported an error (%s)", msg->title);
+  return g_strdup ("The server reported an error");
+}
+
+/* Applies one message to a non-terminal job. st is the stream it came from
+ * (NULL for replayed early messages). */
+void
+_riv_client_apply_message (RivClient       *self,
+                           RivJob          *job,
+                           RivMessage      *msg,
+                           RivClientStream *st)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  g_autofree char *fail_text = NULL;
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  RivJobStatus final = RIV_JOB_STATUS_PENDING;
+
+  if (ctx == NULL || riv_job_is_finished (job))
+    return;
+
+  _riv_job_freeze (job);
+  _riv_job_count_event (job);
+
+  if (msg->has_batch)
+    _riv_job_set_batch (job, msg->batch_id, msg->batch_size, msg->batch_index, FALSE);
+
+  switch (msg->kind)
+    {
+    case RIV_MESSAGE_ESTIMATION:
+      _riv_job_set_queue (job,
+                          msg->has_rank ? msg->rank : -1,
+                          msg->has_queue_size ? msg->queue_size : -1,
+                          msg->has_rank_eta ? msg->rank_eta : -1);
+      _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
+      /* Estimations are re-broadcast whenever a job starts: note the first. */
+      if (!ctx->saw_estimation)
+        {
+          ctx->saw_estimation = TRUE;
+          if (msg->has_rank && msg->has_queue_size)
+            _riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
+                                   " of %" G_GINT64_FORMAT, msg->rank + 1, msg->queue_size);
+          else
+            _riv_job_add_timeline (job, "queued");
+        }
+      break;
+
+    case RIV_MESSAGE_PROCESS_STARTS:
+      _riv_job_set_queue (job, -1, -1, msg->has_eta ? msg->eta : -1);
+      if (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
+        {
+          if (msg->has_batch)
+            _riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
+                                   " of %" G_GINT64_FORMAT ")",
+                                   msg->batch_id ? msg->batch_id : "?",
+                                   msg->batch_index + 1, msg->batch_size);
+          else
+            _riv_job_add_timeline (job, "started");
+        }
+      if (!msg->has_batch && st != NULL && ctx->endpoint != NULL && ctx->endpoint->batch)
+        riv_batch_infer_add (&st->batch, job, ctx->endpoint, &self->batch_counter);
+      break;
+
+    case RIV_MESSAGE_PROGRESS:
+      if (msg->progress != NULL && msg->progress->len > 0)
+        {
+          RivProgressUnit *unit = &g_array_index (msg->progress, RivProgressUnit, 0);
+          double fraction = -1;
+
+          if (unit->has_progress)
+            fraction = unit->progress;
+          else if (unit->has_index && unit->has_length && unit->length > 0)
+            fraction = (double) unit->index / (double) unit->length;
+          _riv_job_set_progress (job, fraction,
+                                 unit->has_index ? unit->index : -1,
+                                 unit->has_length ? unit->length : -1,
+                                 unit->unit);
+        }
+      break;
+
+    case RIV_MESSAGE_LOG:
+      _riv_job_add_timeline (job, "%s: %s", msg->level ? msg->level : "log",
+                             msg->log ? msg->log : "");
+      break;
+
+    case RIV_MESSAGE_PROCESS_GENERATING:
+    case RIV_MESSAGE_PROCESS_STREAMING:
+      if (!msg->success)
+        {
+          final = RIV_JOB_STATUS_FAILED;
+          fail_text = completion_error_text (msg);
+        }
+      else
+        {
+          g_autoptr(GError) error = NULL;
+          gboolean full = msg->kind == RIV_MESSAGE_PROCESS_STREAMING ||
+                          !riv_config_uses_diffs (ctx->config) ||
+                          (ctx->endpoint != NULL &&
+                           g_strcmp0 (ctx->endpoint->connection, "stream") == 0);
+
+          if (!apply_outputs (self, ctx, msg, full, &error))
+            {
+              final = RIV_JOB_STATUS_FAILED;
+              fail_text = g_strdup_printf ("Could not apply the server's update: %s",
+                                           error->message);
+            }
+          else if (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING))
+            _riv_job_add_timeline (job, "first output");
+        }
+      break;
+
+    case RIV_MESSAGE_PROCESS_COMPLETED:
+      /* Gradio answers /cancel with success and output {}; a failure with an
+       * empty output is still a failure. */
+      if (msg->cancelled && msg->success)
+        final = RIV_JOB_STATUS_CANCELLED;
+      else if (msg->success)
+        {
+          g_autoptr(GError) error = NULL;
+
+          /* Completion values are always full, never a diff. */
+          if (!apply_outputs (self, ctx, msg, TRUE, &error))
+            {
+              final = RIV_JOB_STATUS_FAILED;
+              fail_text = g_strdup (error->message);
+            }
+          else
+            final = RIV_JOB_STATUS_COMPLETED;
+        }
+      else
+        {
+          final = RIV_JOB_STATUS_FAILED;
+          fail_text = completion_error_text (msg);
+        }
+      break;
+
+    case RIV_MESSAGE_QUEUE_FULL:
+      final = RIV_JOB_STATUS_FAILED;
+      fail_text = g_strdup ("Queue is full");
+      break;
+
+    case RIV_MESSAGE_UNKNOWN:
+    case RIV_MESSAGE_HEARTBEAT:
+    case RIV_MESSAGE_CLOSE_STREAM:
+    case RIV_MESSAGE_UNEXPECTED_ERROR:
+    case RIV_MESSAGE_SEND_HASH:
+    case RIV_MESSAGE_SEND_DATA:
+    default:
+      break;
+    }
+
+  _riv_job_thaw (job);
+
+  /* _riv_client_finish_job notifies and emits job-finished after the message's burst. */
+  if (final != RIV_JOB_STATUS_PENDING)
+    _riv_client_finish_job (self, job, final, fail_text);
+}

@@ -1,0 +1,435 @@
+/* riv-client-join.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Joining the queue (POST queue/join, or /run for a non-queued endpoint):
+ * the reply that names a job's event id and replays its early messages, the
+ * one watchdog that bounds every join, and cancelling a job (POST /cancel,
+ * then /reset, with a grace period for the server's confirmation).
+ */
+#include "config.h"
+
+#include "riv-client-private.h"
+#include "riv-util.h"
+
+#define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
+
+/* Joining ------------------------------------------------------------------------------ */
+
+void
+_riv_client_register_event (RivClient  *self,
+                            RivJob     *job,
+                            const char *event_id)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  GQueue early = G_QUEUE_INIT;
+
+  _riv_job_set_event_id (job, event_id);
+  if (!g_hash_table_contains (self->by_event, riv_job_get_event_id (job)))
+    g_hash_table_insert (self->by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
+  self->session_established = TRUE;
+
+  riv_early_buffer_take (self->early, event_id, &early);
+
+  /* Cancelled while the join was in flight: tell the server now. */
+  if (riv_job_is_finished (job) || ctx == NULL)
+    {
+      g_queue_clear_full (&early, (GDestroyNotify) riv_message_free);
+      _riv_client_send_cancel (self, job, event_id);
+      return;
+    }
+
+  ctx->joined = TRUE;
+  self->n_joined++;
+  _riv_client_liveness_update (self);
+
+  _riv_job_freeze (job);
+  _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
+  _riv_job_add_timeline (job, "joined");
+  _riv_job_thaw (job);
+
+  /* Its early messages were dropped: it can never complete. When a flood
+   * made the client forget dropped ids, a job that was already joining then
+   * and has nothing buffered may be one of them: fail it rather than let it
+   * wait forever behind heartbeats. */
+  if (riv_early_buffer_lost (self->early, event_id, g_queue_is_empty (&early),
+                             riv_job_get_submitted_at (job)))
+    {
+      g_queue_clear_full (&early, (GDestroyNotify) riv_message_free);
+      _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
+                              "Messages for this job arrived before its join reply and were "
+                              "dropped (the client's buffer was full)");
+      return;
+    }
+
+  /* Replay what arrived before the join reply, in arrival order. */
+  while (!g_queue_is_empty (&early))
+    {
+      RivMessage *msg = g_queue_pop_head (&early);
+
+      if (!riv_job_is_finished (job))
+        _riv_client_apply_message (self, job, msg, NULL);
+      riv_message_free (msg);
+    }
+
+  _riv_client_ensure_stream (self);
+}
+
+static void
+join_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(RivClientOp) op = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *text = NULL;
+  RivClient *self;
+  RivJobCtx *ctx;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (_riv_client_op_client_gone (op))
+    return;
+
+  self = op->client;
+  g_object_ref (self);
+
+  if (op->queued)
+    {
+      g_queue_unlink (&self->joins, &op->link);
+      op->queued = FALSE;
+    }
+
+  ctx = _riv_client_job_ctx (op->job);
+  _riv_client_joining_done (self, ctx);
+
+  if (body == NULL)
+    {
+      if (op->timed_out)
+        text = g_strdup_printf ("The server did not answer the join request within %g s",
+                                self->join_timeout);
+      else
+        text = g_strdup_printf ("Could not join the queue: %s", error->message);
+      _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+      /* The server cannot be reached at all: say so, rather than leave the
+       * stream state at "idle" (which reads as healthy) with no stream open. */
+      if (!op->timed_out && self->stream == NULL &&
+          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
+      goto out;
+    }
+
+  status = soup_message_get_status (op->msg);
+  detail = _riv_client_extract_detail (body);
+
+  if (status == SOUP_STATUS_OK && op->run)
+    {
+      /* Non-queued endpoint: the reply is the whole result. */
+      g_autoptr(JsonNode) root = NULL;
+      const char *data;
+      gsize len;
+
+      data = g_bytes_get_data (body, &len);
+      root = riv_json_parse (NULL, data ? data : "", len, 512, NULL);
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
+          json_object_has_member (json_node_get_object (root), "data"))
+        {
+          g_autoptr(RivMessage) msg = NULL;
+          g_autoptr(JsonBuilder) builder = json_builder_new ();
+          g_autoptr(JsonNode) wrapped = NULL;
+
+          json_builder_begin_object (builder);
+          json_builder_set_member_name (builder, "msg");
+          json_builder_add_string_value (builder, "process_completed");
+          json_builder_set_member_name (builder, "event_id");
+          json_builder_add_null_value (builder);
+          json_builder_set_member_name (builder, "success");
+          json_builder_add_boolean_value (builder, TRUE);
+          json_builder_set_member_name (builder, "output");
+          json_builder_add_value (builder, json_node_ref (root));
+          json_builder_end_object (builder);
+          wrapped = json_builder_get_root (builder);
+          msg = riv_message_new_from_node (wrapped, NULL);
+
+          if (msg != NULL && ctx != NULL)
+            {
+              _riv_job_set_status (op->job, RIV_JOB_STATUS_RUNNING);
+              _riv_client_apply_message (self, op->job, msg, NULL);
+            }
+          else
+            _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
+                                    "The server's reply does not match the protocol");
+        }
+      else
+        _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
+                                "The server's reply does not match the protocol");
+      goto out;
+    }
+
+  if (status == SOUP_STATUS_OK)
+    {
+      g_autoptr(JsonNode) root = NULL;
+      const char *event_id = NULL;
+      const char *data;
+      gsize len;
+
+      data = g_bytes_get_data (body, &len);
+      root = riv_json_parse (NULL, data ? data : "", len, 64, NULL);
+      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+        event_id = riv_json_get_string (json_node_get_object (root), "event_id");
+
+      if (event_id == NULL || *event_id == '\0')
+        _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
+                                "The server's join reply does not match the protocol "
+                                "(no event_id)");
+      else
+        _riv_client_register_event (self, op->job, event_id);
+      goto out;
+    }
+
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
+    text = detail ? g_strdup_printf ("Queue is full: %s", detail) : g_strdup ("Queue is full");
+  else if (status >= 400 && status < 500)
+    text = detail ? g_strdup (detail)
+                  : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
+  else if (status >= 500)
+    text = detail ? g_strdup_printf ("Server error (HTTP %u): %s", status, detail)
+                  : g_strdup_printf ("Server error (HTTP %u)", status);
+  else
+    text = g_strdup_printf ("Unexpected reply to the join request (HTTP %u)", status);
+
+  _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+
+out:
+  /* A job that failed to join may have been the only reason to keep a
+   * reconnect loop going. */
+  _riv_client_ensure_stream (self);
+  g_object_unref (self);
+}
+
+/* Cancels joins past their deadline; the queue is in submission order, which
+ * is deadline order unless join-timeout changed meanwhile (then a join may
+ * time out a little late, never early). */
+static gboolean
+join_watchdog_cb (gpointer user_data)
+{
+  RivClient *self = g_object_ref (user_data);
+  double now = riv_now ();
+  GList *link;
+
+  while ((link = self->joins.head) != NULL && ((RivClientOp *) link->data)->deadline <= now)
+    {
+      RivClientOp *op = link->data;
+
+      g_queue_unlink (&self->joins, link);
+      op->queued = FALSE;
+      op->timed_out = TRUE;
+      /* Its callback (maybe right away) fails the job; op is not touched after. */
+      g_cancellable_cancel (op->cancellable);
+    }
+
+  if (self->joins.length == 0 && self->join_source != NULL)
+    {
+      g_source_destroy (self->join_source);
+      g_clear_pointer (&self->join_source, g_source_unref);
+    }
+
+  g_object_unref (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static JsonNode *
+build_join_body (RivClient *self,
+                 RivJob    *job)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  JsonNode *inputs = riv_job_get_inputs (job);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "data");
+  if (inputs != NULL)
+    json_builder_add_value (builder, json_node_copy (inputs));
+  else
+    {
+      json_builder_begin_array (builder);
+      json_builder_end_array (builder);
+    }
+  json_builder_set_member_name (builder, "event_data");
+  json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "fn_index");
+  json_builder_add_int_value (builder, riv_job_get_fn_index (job));
+  json_builder_set_member_name (builder, "trigger_id");
+  json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "session_hash");
+  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+void
+_riv_client_start_join (RivClient *self,
+                        RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  g_autoptr(JsonNode) body = build_join_body (self, job);
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autofree char *run_url = NULL;
+  gboolean run = !ctx->endpoint->queue && ctx->endpoint->api_name != NULL;
+  RivClientOp *op;
+
+  if (run)
+    {
+      g_autofree char *path = g_strconcat ("/run/", ctx->endpoint->api_name, NULL);
+
+      run_url = riv_config_build_url (self->config, path);
+    }
+
+  msg = _riv_client_new_json_post (self, run ? run_url : self->join_url, body);
+  if (msg == NULL)
+    {
+      _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
+                              "Could not build the join request URL");
+      return;
+    }
+
+  op = _riv_client_op_new (self, job, msg);
+  op->run = run;
+  op->cancellable = g_cancellable_new ();
+  if (self->join_timeout > 0)
+    {
+      /* One watchdog for all joins instead of one timer each: a burst of
+       * thousands of GSources would slow every main-loop iteration. */
+      op->deadline = riv_now () + self->join_timeout;
+      g_queue_push_tail_link (&self->joins, &op->link);
+      op->queued = TRUE;
+      if (self->join_source == NULL)
+        self->join_source = _riv_client_attach_timeout (self,
+                                                        CLAMP (self->join_timeout / 10, 0.05, 0.5),
+                                                        join_watchdog_cb, self);
+    }
+  ctx->counted_joining = TRUE;
+  self->n_joining++;
+  _riv_client_notify_n_joining (self);
+
+  /* close() aborts the session, which cancels this request too. */
+  soup_session_send_and_read_async (self->session, msg, self->io_priority, op->cancellable,
+                                    join_cb, op);
+}
+
+/* Cancel ------------------------------------------------------------------------------- */
+
+static void
+reset_cb (GObject      *object,
+          GAsyncResult *result,
+          gpointer      user_data)
+{
+  G_GNUC_UNUSED g_autoptr(RivClientOp) op = user_data;   /* freed when we return */
+  g_autoptr(GBytes) body = NULL;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+}
+
+static gboolean
+cancel_grace_cb (gpointer user_data)
+{
+  RivJob *job = user_data;
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+
+  g_clear_pointer (&ctx->cancel_grace, g_source_unref);
+  _riv_client_finish_job (ctx->client, job, RIV_JOB_STATUS_CANCELLED,
+                          "The server did not confirm the cancellation");
+  return G_SOURCE_REMOVE;
+}
+
+static void
+send_reset (RivClient  *self,
+            const char *event_id)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "event_id");
+  json_builder_add_string_value (builder, event_id);
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  msg = _riv_client_new_json_post (self, self->reset_url, body);
+  if (msg != NULL)
+    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
+                                      reset_cb, _riv_client_op_new (self, NULL, msg));
+}
+
+static void
+cancel_request_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RivClientOp) op = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  RivClient *self;
+  RivJobCtx *ctx;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (_riv_client_op_client_gone (op))
+    return;
+
+  self = op->client;
+  status = soup_message_get_status (op->msg);
+
+  if (riv_job_get_event_id (op->job) != NULL)
+    send_reset (self, riv_job_get_event_id (op->job));
+
+  if (riv_job_is_finished (op->job) || (ctx = _riv_client_job_ctx (op->job)) == NULL)
+    return;
+
+  if (body != NULL && SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      /* The job ends with the server's completion (cancelled, or completed if
+       * it won the race); this only bounds the wait. */
+      if (ctx->cancel_grace == NULL)
+        ctx->cancel_grace = _riv_client_attach_timeout (self, CANCEL_GRACE_S, cancel_grace_cb,
+                                                        op->job);
+      return;
+    }
+
+  {
+    g_autofree char *why = error ? g_strdup (error->message) : g_strdup_printf ("HTTP %u", status);
+    g_autofree char *text = g_strdup_printf ("Cancelled locally; the server did not accept the "
+                                             "cancel request (%s)", why);
+
+    _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_CANCELLED, text);
+  }
+}
+
+void
+_riv_client_send_cancel (RivClient  *self,
+                         RivJob     *job,
+                         const char *event_id)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "event_id");
+  json_builder_add_string_value (builder, event_id);
+  json_builder_set_member_name (builder, "session_hash");
+  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_set_member_name (builder, "fn_index");
+  json_builder_add_int_value (builder, riv_job_get_fn_index (job));
+  json_builder_end_object (builder);
+  body = json_builder_get_root (builder);
+
+  msg = _riv_client_new_json_post (self, self->cancel_url, body);
+  if (msg != NULL)
+    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
+                                      cancel_request_cb, _riv_client_op_new (self, job, msg));
+}
+

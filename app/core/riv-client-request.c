@@ -1,0 +1,253 @@
+/* riv-client-request.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What every request of RivClient shares: timers on the client's context,
+ * cancellation (by the caller, by close, by a timeout), the operation record
+ * whose callback may outlive the client, headers, JSON POSTs, and the
+ * server's explanation in an error body.
+ */
+#include "config.h"
+
+#include "riv-client-private.h"
+#include "riv-util.h"
+
+GSource *
+_riv_client_attach_timeout (RivClient   *self,
+                            double       seconds,
+                            GSourceFunc  func,
+                            gpointer     data)
+{
+  GSource *source = g_timeout_source_new ((guint) MAX (0, seconds * 1000 + 0.5));
+
+  g_source_set_callback (source, func, data, NULL);
+  g_source_attach (source, self->context);
+  return source;
+}
+
+void
+_riv_client_clear_source (GSource **source)
+{
+  if (*source != NULL)
+    {
+      g_source_destroy (*source);
+      g_clear_pointer (source, g_source_unref);
+    }
+}
+
+static void
+cancel_cb (GCancellable *cancellable,
+           gpointer      user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static gboolean
+op_cancel_timeout_cb (gpointer user_data)
+{
+  RivOpCancel *oc = user_data;
+
+  oc->timed_out = TRUE;
+  g_cancellable_cancel (oc->cancellable);
+  g_clear_pointer (&oc->timeout, g_source_unref);
+  return G_SOURCE_REMOVE;
+}
+
+RivOpCancel *
+_riv_client_op_cancel_new (RivClient    *self,
+                           GCancellable *user,
+                           double        timeout_s)
+{
+  RivOpCancel *oc = g_new0 (RivOpCancel, 1);
+
+  oc->cancellable = g_cancellable_new ();
+  if (user != NULL)
+    {
+      oc->user = g_object_ref (user);
+      oc->user_handler = g_cancellable_connect (user, G_CALLBACK (cancel_cb),
+                                                oc->cancellable, NULL);
+    }
+  oc->client = g_object_ref (self->cancellable);
+  oc->client_handler = g_cancellable_connect (self->cancellable, G_CALLBACK (cancel_cb),
+                                              oc->cancellable, NULL);
+  if (timeout_s > 0)
+    oc->timeout = _riv_client_attach_timeout (self, timeout_s, op_cancel_timeout_cb, oc);
+
+  return oc;
+}
+
+void
+_riv_client_op_cancel_free (RivOpCancel *oc)
+{
+  if (oc == NULL)
+    return;
+
+  _riv_client_clear_source (&oc->timeout);
+  if (oc->user != NULL)
+    g_cancellable_disconnect (oc->user, oc->user_handler);
+  g_cancellable_disconnect (oc->client, oc->client_handler);
+  g_clear_object (&oc->user);
+  g_clear_object (&oc->client);
+  g_clear_object (&oc->cancellable);
+  g_free (oc);
+}
+
+RivClientOp *
+_riv_client_op_new (RivClient   *self,
+                    RivJob      *job,
+                    SoupMessage *msg)
+{
+  RivClientOp *op = g_new0 (RivClientOp, 1);
+
+  op->link.data = op;
+  op->client = self;
+  op->client_cancellable = g_object_ref (self->cancellable);
+  op->job = job ? g_object_ref (job) : NULL;
+  op->msg = msg ? g_object_ref (msg) : NULL;
+  return op;
+}
+
+void
+_riv_client_op_free (RivClientOp *op)
+{
+  g_clear_object (&op->cancellable);
+  g_clear_object (&op->client_cancellable);
+  g_clear_object (&op->job);
+  g_clear_object (&op->msg);
+  g_free (op->url);
+  g_free (op);
+}
+
+/* TRUE when the client behind op is gone or closed: the callback must return
+ * without touching it. */
+gboolean
+_riv_client_op_client_gone (RivClientOp *op)
+{
+  return g_cancellable_is_cancelled (op->client_cancellable);
+}
+
+void
+_riv_client_prepare_message (RivClient   *self,
+                             SoupMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  soup_message_headers_replace (headers, "x-gradio-user", "api");
+  if (self->token != NULL && *self->token != '\0')
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+    }
+}
+
+SoupMessage *
+_riv_client_new_json_post (RivClient  *self,
+                           const char *url,
+                           JsonNode   *body)
+{
+  g_autoptr(GBytes) bytes = NULL;
+  SoupMessage *msg;
+  gsize len = 0;
+  char *text;
+
+  msg = soup_message_new (SOUP_METHOD_POST, url);
+  if (msg == NULL)
+    return NULL;
+
+  text = riv_json_to_string (body, &len);
+  bytes = g_bytes_new_take (text, len);
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+  _riv_client_prepare_message (self, msg);
+
+  /* libsoup opens a new connection for every non-idempotent request unless
+   * told otherwise: a burst of 1,000 joins would cost 1,000 TCP connections.
+   * The flag only allows reusing a kept-alive connection; libsoup still never
+   * re-sends a POST (its restart logic looks at the method). */
+  soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+  return msg;
+}
+
+/* The server's explanation in a FastAPI-style error body: "detail" as a string,
+ * Gradio's 422 list of {"message"} (or pydantic {"msg"}) objects, or "error". */
+char *
+_riv_client_extract_detail (GBytes *body)
+{
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+  JsonNode *detail;
+  const char *data;
+  gsize len = 0;
+
+  if (body == NULL || (data = g_bytes_get_data (body, &len)) == NULL || len == 0)
+    return NULL;
+
+  root = riv_json_parse (NULL, data, len, 64, NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    return NULL;
+
+  object = json_node_get_object (root);
+  detail = json_object_get_member (object, "detail");
+  if (detail != NULL && JSON_NODE_HOLDS_VALUE (detail) &&
+      json_node_get_value_type (detail) == G_TYPE_STRING)
+    return g_strdup (json_node_get_string (detail));
+
+  if (detail != NULL && JSON_NODE_HOLDS_ARRAY (detail))
+    {
+      JsonArray *array = json_node_get_array (detail);
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *item = json_array_get_element (array, i);
+          const char *message = NULL;
+          const char *param = NULL;
+
+          if (JSON_NODE_HOLDS_OBJECT (item))
+            {
+              JsonObject *item_object = json_node_get_object (item);
+
+              message = riv_json_get_string (item_object, "message");
+              if (message == NULL)
+                message = riv_json_get_string (item_object, "msg");
+              param = riv_json_get_string (item_object, "parameter_name");
+            }
+          else if (JSON_NODE_HOLDS_VALUE (item) && json_node_get_value_type (item) == G_TYPE_STRING)
+            message = json_node_get_string (item);
+
+          if (message == NULL)
+            continue;
+          if (text->len > 0)
+            g_string_append (text, "; ");
+          if (param != NULL)
+            g_string_append_printf (text, "%s: ", param);
+          g_string_append (text, message);
+        }
+      if (text->len > 0)
+        return g_string_free (g_steal_pointer (&text), FALSE);
+    }
+
+  if (detail != NULL && JSON_NODE_HOLDS_OBJECT (detail))
+    {
+      const char *message = riv_json_get_string (json_node_get_object (detail), "auth_message");
+
+      if (message == NULL)
+        message = riv_json_get_string (json_node_get_object (detail), "message");
+      if (message != NULL)
+        return g_strdup (message);
+    }
+
+  if (riv_json_get_string (object, "error") != NULL)
+    return g_strdup (riv_json_get_string (object, "error"));
+
+  return NULL;
+}
+
+void
+_riv_client_task_data_free (RivClientTaskData *cd)
+{
+  g_clear_object (&cd->msg);
+  g_clear_pointer (&cd->cancel, _riv_client_op_cancel_free);
+  g_clear_pointer (&cd->config, riv_config_unref);
+  g_free (cd);
+}

@@ -1,0 +1,731 @@
+/* riv-client-stream.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The session's SSE stream (GET queue/data): opening it, reading it and
+ * pacing the reads, dispatching each message to its job (or to the early
+ * buffer) synchronously, reconnecting while jobs are in flight, and the
+ * liveness watchdog that ends jobs when the server falls silent.
+ *
+ * Streams are epoch-tagged: a stream that was replaced (or detached by close,
+ * liveness or close_stream) never touches the client again; its pending
+ * callback only frees it.
+ */
+#include "config.h"
+
+#include "riv-client-private.h"
+#include "riv-util.h"
+
+#define READ_SIZE             (16 * 1024)
+#define MAX_STREAM_FAILURES   4      /* consecutive failed (re)connects before jobs are lost */
+#define MAX_EMPTY_CLOSES      10     /* close_stream with no news of the jobs in flight */
+#define DRAIN_TIMEOUT_S       2.0    /* after close_stream, wait this long for the end */
+
+/* Backoff before reconnect attempt n (1-based): the first one is immediate. */
+static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500 };
+
+/* The stream -------------------------------------------------------------------------- */
+
+static gboolean
+need_stream (RivClient *self)
+{
+  if (self->closed || self->config == NULL)
+    return FALSE;
+  return self->n_joined > 0 || (self->n_joining > 0 && self->session_established);
+}
+
+static void stream_read_next  (RivClientStream *st);
+static void stream_issue_read (RivClientStream *st);
+static void stream_pause_end  (RivClientStream *st);
+static void stream_send_cb    (GObject         *object,
+                               GAsyncResult    *result,
+                               gpointer         user_data);
+
+static void
+stream_free (RivClientStream *st)
+{
+  g_assert (st->client == NULL);
+
+  _riv_client_clear_source (&st->drain_source);
+  g_clear_object (&st->input);
+  g_clear_object (&st->msg);
+  g_clear_object (&st->cancellable);
+  g_clear_pointer (&st->reader, riv_sse_reader_free);
+  g_clear_pointer (&st->buffer, g_free);
+  riv_batch_infer_clear (&st->batch);
+  g_free (st);
+}
+
+/* Disconnects a stream from its client; its in-flight operation will see
+ * st->client == NULL and free it. */
+void
+_riv_client_stream_detach (RivClientStream *st)
+{
+  RivClient *self = st->client;
+
+  if (self == NULL)
+    return;
+
+  if (self->stream == st)
+    self->stream = NULL;
+  st->client = NULL;
+  g_cancellable_cancel (st->cancellable);
+
+  /* A local stream has no operation in flight that would free it. */
+  if (st->local)
+    {
+      if (!st->feeding)
+        stream_free (st);
+      return;
+    }
+
+  /* A paused stream has no read in flight to notice the detach: issue it now. */
+  if (st->yield_source != NULL)
+    {
+      stream_pause_end (st);
+      stream_issue_read (st);
+    }
+}
+
+static void
+stream_open (RivClient *self)
+{
+  RivClientStream *st;
+
+  g_assert (self->stream == NULL);
+
+  st = g_new0 (RivClientStream, 1);
+  st->client = self;
+  st->epoch = ++self->n_streams;
+  st->io_priority = self->io_priority;
+  st->cancellable = g_cancellable_new ();
+  st->reader = riv_sse_reader_new (0);
+  st->buffer = g_malloc (READ_SIZE);
+  riv_batch_infer_init (&st->batch);
+  self->stream = st;
+
+  if (self->local_stream)
+    {
+      st->local = TRUE;
+      _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+      return;
+    }
+
+  st->msg = soup_message_new (SOUP_METHOD_GET, self->data_url);
+  _riv_client_prepare_message (self, st->msg);
+  soup_message_headers_replace (soup_message_get_request_headers (st->msg),
+                                "Accept", "text/event-stream");
+  soup_message_headers_replace (soup_message_get_request_headers (st->msg),
+                                "Cache-Control", "no-cache");
+  /* Ahead of queued joins: in a burst hundreds of POSTs may be waiting for a
+   * connection, and the stream is what lets their jobs finish. */
+  soup_message_set_priority (st->msg, SOUP_MESSAGE_PRIORITY_VERY_HIGH);
+
+  _riv_client_set_stream_state (self, self->stream_failures > 0 ? RIV_STREAM_STATE_RECONNECTING
+                                                    : RIV_STREAM_STATE_CONNECTING);
+
+  g_debug ("Opening stream %u", st->epoch);
+  soup_session_send_async (self->session, st->msg, st->io_priority, st->cancellable,
+                           stream_send_cb, st);
+}
+
+static gboolean
+reconnect_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+
+  g_clear_pointer (&self->reconnect_source, g_source_unref);
+  _riv_client_ensure_stream (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+lose_jobs (RivClient  *self,
+           const char *error)
+{
+  g_autoptr(GPtrArray) jobs = _riv_client_collect_joined_jobs (self);
+
+  if (jobs->len == 0)
+    return;
+
+  g_object_ref (self);
+  _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
+  for (guint i = 0; i < jobs->len; i++)
+    _riv_client_finish_job (self, g_ptr_array_index (jobs, i), RIV_JOB_STATUS_LOST, error);
+  _riv_client_emit_stream_error (self, error);
+  g_object_unref (self);
+}
+
+/* A stream ended without close_stream (network error, bad status, EOF). */
+static void
+stream_failed (RivClientStream *st,
+               const char      *reason)
+{
+  RivClient *self = st->client;
+  gboolean never_connected = st->input == NULL;
+
+  _riv_client_stream_detach (st);
+
+  g_debug ("RivClientStream %u failed: %s", st->epoch, reason);
+
+  if (!need_stream (self))
+    {
+      self->stream_failures = 0;
+      /* A stream that could not even be opened means the server is out of
+       * reach; "idle" would read as healthy. */
+      _riv_client_set_stream_state (self, never_connected ? RIV_STREAM_STATE_DISCONNECTED
+                                              : RIV_STREAM_STATE_IDLE);
+      return;
+    }
+
+  self->stream_failures++;
+  if (self->stream_failures > MAX_STREAM_FAILURES)
+    {
+      g_autofree char *error = g_strdup_printf ("Connection to the server was lost: %s", reason);
+
+      self->stream_failures = 0;
+      lose_jobs (self, error);
+      if (self->stream == NULL && !need_stream (self))
+        _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
+      else
+        _riv_client_ensure_stream (self);
+      return;
+    }
+
+  _riv_client_set_stream_state (self, RIV_STREAM_STATE_RECONNECTING);
+  if (reconnect_delay_ms[self->stream_failures - 1] == 0)
+    _riv_client_ensure_stream (self);
+  else if (self->reconnect_source == NULL)
+    self->reconnect_source =
+      _riv_client_attach_timeout (self, reconnect_delay_ms[self->stream_failures - 1] / 1000.0,
+                                  reconnect_cb, self);
+}
+
+void
+_riv_client_ensure_stream (RivClient *self)
+{
+  if (self->stream != NULL || self->reconnect_source != NULL || self->closed)
+    return;
+
+  if (!need_stream (self))
+    {
+      if (self->stream_state != RIV_STREAM_STATE_DISCONNECTED)
+        _riv_client_set_stream_state (self, RIV_STREAM_STATE_IDLE);
+      return;
+    }
+
+  stream_open (self);
+}
+
+static void
+handle_unexpected_error (RivClient  *self,
+                         RivMessage *msg)
+{
+  g_autofree char *text = NULL;
+
+  text = g_strdup_printf ("The server reported an unexpected error: %s",
+                          msg->message ? msg->message : "(no message)");
+
+  if (msg->session_not_found)
+    {
+      /* The server forgot us: a new session starts with the next join. */
+      self->session_established = FALSE;
+      _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_LOST, text);
+    }
+  else
+    _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_FAILED, text);
+
+  _riv_client_emit_stream_error (self, text);
+}
+
+static void
+dispatch_message (RivClient       *self,
+                  RivClientStream *st,
+                  RivMessage      *msg,
+                  gsize            frame_len)
+{
+  RivJob *job;
+
+  /* Anything between two process_starts ends an inferred batch. */
+  if (msg->kind != RIV_MESSAGE_PROCESS_STARTS || msg->has_batch)
+    riv_batch_infer_break (&st->batch);
+
+  switch (msg->kind)
+    {
+    case RIV_MESSAGE_HEARTBEAT:
+      riv_message_free (msg);
+      return;
+
+    case RIV_MESSAGE_CLOSE_STREAM:
+      /* Handled after the rest of the chunk: everything before it in this
+       * chunk has been applied already, synchronously. */
+      st->got_close = TRUE;
+      riv_message_free (msg);
+      return;
+
+    case RIV_MESSAGE_UNEXPECTED_ERROR:
+      handle_unexpected_error (self, msg);
+      riv_message_free (msg);
+      return;
+
+    default:
+      break;
+    }
+
+  if (msg->event_id == NULL)
+    {
+      g_debug ("Ignoring session-wide message \"%s\"", msg->msg ? msg->msg : "?");
+      riv_message_free (msg);
+      return;
+    }
+
+  job = g_hash_table_lookup (self->by_event, msg->event_id);
+  if (job != NULL)
+    {
+      /* Late frames for a finished job (progress trailing the completion,
+       * a second completion after cancel) are ignored. */
+      if (!riv_job_is_finished (job))
+        {
+          self->stream_failures = 0;
+          self->empty_closes = 0;
+          _riv_client_apply_message (self, job, msg, st);
+        }
+      riv_message_free (msg);
+      return;
+    }
+
+  riv_early_buffer_add (self->early, msg, frame_len, self->join_timeout);
+}
+
+static void
+stream_event_cb (const char *event_type,
+                 const char *data,
+                 gsize       len,
+                 gpointer    user_data)
+{
+  RivClientStream *st = user_data;
+  RivClient *self = st->client;
+  g_autoptr(GError) error = NULL;
+  RivMessage *msg;
+
+  /* Detached by a handler during this chunk (close, liveness, …). */
+  if (self == NULL)
+    return;
+
+  self->n_messages++;
+
+  msg = riv_message_parse (self->parser, data, len, &error);
+  if (msg == NULL)
+    {
+      g_debug ("Ignoring malformed frame on stream %u: %s", st->epoch, error->message);
+      return;
+    }
+
+  dispatch_message (self, st, msg, len);
+}
+
+static gboolean
+stream_drain_timeout_cb (gpointer user_data)
+{
+  RivClientStream *st = user_data;
+
+  g_clear_pointer (&st->drain_source, g_source_unref);
+  g_cancellable_cancel (st->cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stream_end_normally (RivClientStream *st)
+{
+  RivClient *self = st->client;
+
+  g_debug ("RivClientStream %u got close_stream", st->epoch);
+
+  /* Detach, but read the response to its end rather than cancel it: the
+   * connection then goes back to the pool instead of being closed (libsoup
+   * 3.2 servers never free a connection the client closed). */
+  self->stream = NULL;
+  st->client = NULL;
+  st->draining = TRUE;
+  st->drain_source = _riv_client_attach_timeout (self, DRAIN_TIMEOUT_S, stream_drain_timeout_cb,
+                                                 st);
+  self->stream_failures = 0;
+
+  /* A server sends close_stream when it has nothing pending for the session.
+   * Once or twice that crosses a join; over and over, with jobs joined and no
+   * news of them, it means the server has forgotten them. */
+  if (self->n_joined > 0 && ++self->empty_closes > MAX_EMPTY_CLOSES)
+    {
+      g_autofree char *error = g_strdup_printf ("Connection to the server was lost: it ended the "
+                                                "stream %u times without news of this job",
+                                                self->empty_closes);
+
+      self->empty_closes = 0;
+      lose_jobs (self, error);
+    }
+
+  /* Reopen at once if anything is still in flight: the server keeps the
+   * session's messages for the next GET. */
+  if (need_stream (self))
+    stream_open (self);
+  else if (self->stream_state != RIV_STREAM_STATE_DISCONNECTED)
+    _riv_client_set_stream_state (self, RIV_STREAM_STATE_IDLE);
+}
+
+/* libsoup hands out one chunk of a chunked body per read, and a server
+ * writes one chunk per message: takes whatever else has already arrived,
+ * without a main-loop iteration per message. Sets *end on EOF or an error
+ * (then *error is set, or stays NULL for EOF); what came before it is in the
+ * buffer and is dispatched first. */
+static gssize
+stream_read_available (RivClientStream  *st,
+                       gssize            n,
+                       gboolean         *end,
+                       GError          **error)
+{
+  GPollableInputStream *pollable;
+
+  if (!G_IS_POLLABLE_INPUT_STREAM (st->input) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (st->input)))
+    return n;
+
+  pollable = G_POLLABLE_INPUT_STREAM (st->input);
+  while (n < READ_SIZE)
+    {
+      g_autoptr(GError) local_error = NULL;
+      gssize more = g_pollable_input_stream_read_nonblocking (pollable, st->buffer + n,
+                                                              READ_SIZE - n, NULL,
+                                                              &local_error);
+
+      if (more > 0)
+        {
+          n += more;
+          continue;
+        }
+      if (more < 0 && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+        break;
+      *end = TRUE;
+      if (more < 0)
+        g_propagate_error (error, g_steal_pointer (&local_error));
+      break;
+    }
+
+  return n;
+}
+
+/* Feeds bytes read from st's response to its reader, which dispatches every
+ * complete event synchronously, then handles close_stream. Returns FALSE when
+ * st was freed (failed, or detached while dispatching); TRUE when it is still
+ * alive: attached, or detached by close_stream to read to its end. The caller
+ * holds a reference on the client. */
+static gboolean
+stream_take_bytes (RivClientStream *st,
+                   const char      *bytes,
+                   gsize            n)
+{
+  RivClient *self = st->client;
+  g_autoptr(GError) feed_error = NULL;
+
+  self->last_bytes_at = riv_now ();
+
+  if (!riv_sse_reader_feed (st->reader, bytes, n, stream_event_cb, st, &feed_error) &&
+      st->client != NULL)
+    {
+      stream_failed (st, feed_error->message);
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->client == NULL)
+    {
+      /* Detached while dispatching (close, liveness, unexpected_error path). */
+      stream_free (st);
+      return FALSE;
+    }
+
+  if (st->got_close)
+    stream_end_normally (st);
+  return TRUE;
+}
+
+static void
+stream_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  RivClientStream *st = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) end_error = NULL;
+  gboolean end = FALSE;
+  RivClient *self;
+  gssize n;
+
+  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  /* The read had to wait for data: the loop was free meanwhile. */
+  if (riv_now () - st->read_issued_at > 0.002)
+    st->busy_since = 0;
+
+  if ((self = st->client) == NULL)
+    {
+      /* After close_stream: whatever still comes is not for us. */
+      if (st->draining && n > 0)
+        stream_read_next (st);
+      else
+        stream_free (st);
+      return;
+    }
+
+  if (n < 0)
+    {
+      stream_failed (st, error->message);
+      stream_free (st);
+      return;
+    }
+
+  if (n == 0)
+    {
+      stream_failed (st, "the server ended the stream without close_stream");
+      stream_free (st);
+      return;
+    }
+
+  n = stream_read_available (st, n, &end, &end_error);
+  st->last_read = n;
+
+  /* Handlers of job notifications may drop the last reference to the client. */
+  g_object_ref (self);
+  if (stream_take_bytes (st, (const char *) st->buffer, n))
+    {
+      if (!end)
+        stream_read_next (st);
+      else if (st->client == NULL)
+        stream_free (st);   /* close_stream, and the response's end is already here */
+      else
+        {
+          stream_failed (st, end_error != NULL
+                             ? end_error->message
+                             : "the server ended the stream without close_stream");
+          stream_free (st);
+        }
+    }
+  g_object_unref (self);
+}
+
+/* Reads continuously ready for this long pause, so that a GUI's redraw gets
+ * its turn even while a generator streams 100,000 updates a second: the
+ * pause lasts until nothing above STREAM_YIELD_PRIORITY is ready, which is
+ * below GDK's redraw priority (G_PRIORITY_HIGH_IDLE + 20), so a frame that
+ * is due is drawn first. Without a main loop that draws, that is at once.
+ * STREAM_YIELD_GUARD_MS ends a pause that never gets its turn (a GUI whose
+ * frames take longer than their interval), so the stream is never starved. */
+#define STREAM_BUSY_SLICE     0.005
+#define STREAM_YIELD_PRIORITY (G_PRIORITY_HIGH_IDLE + 21)
+#define STREAM_YIELD_GUARD_MS 20
+
+/* A read that returned less than this waits STREAM_GATHER_MS before the next
+ * one, so that what arrives meanwhile is read (and dispatched) in one go: a
+ * server that writes each message as it happens would otherwise cost one
+ * main-loop iteration per message, and during a burst of thousands of jobs
+ * those iterations alone left no time for a frame. A full buffer is followed
+ * by the next read at once. */
+#define STREAM_GATHER_BELOW (READ_SIZE / 4)
+#define STREAM_GATHER_MS    1
+
+static void
+stream_issue_read (RivClientStream *st)
+{
+  st->read_issued_at = riv_now ();
+  g_input_stream_read_async (st->input, st->buffer, READ_SIZE, st->io_priority,
+                             st->cancellable, stream_read_cb, st);
+}
+
+static void
+stream_pause_end (RivClientStream *st)
+{
+  if (st->yield_source != NULL)
+    {
+      g_source_destroy (st->yield_source);
+      g_clear_pointer (&st->yield_source, g_source_unref);
+    }
+  if (st->yield_guard != NULL)
+    {
+      g_source_destroy (st->yield_guard);
+      g_clear_pointer (&st->yield_guard, g_source_unref);
+    }
+}
+
+static gboolean
+stream_yield_cb (gpointer user_data)
+{
+  RivClientStream *st = user_data;
+
+  stream_pause_end (st);
+  /* A detached stream's read fails at once (its cancellable is cancelled)
+   * and that frees it, as for any read in flight. */
+  stream_issue_read (st);
+  return G_SOURCE_REMOVE;
+}
+
+static GSource *
+stream_pause_source (RivClientStream *st,
+                     GSource         *source,
+                     int              priority)
+{
+  g_source_set_priority (source, priority);
+  g_source_set_callback (source, stream_yield_cb, st, NULL);
+  g_source_attach (source, st->client->context);
+  return source;
+}
+
+static void
+stream_read_next (RivClientStream *st)
+{
+  double now = riv_now ();
+
+  if (st->client != NULL && !st->draining)
+    {
+      if (st->last_read > 0 && st->last_read < STREAM_GATHER_BELOW)
+        {
+          st->busy_since = 0;
+          st->yield_source = stream_pause_source (st, g_timeout_source_new (STREAM_GATHER_MS),
+                                                  st->io_priority);
+          return;
+        }
+
+      if (st->busy_since == 0)
+        st->busy_since = now;
+      else if (now - st->busy_since >= STREAM_BUSY_SLICE)
+        {
+          st->busy_since = 0;
+          st->yield_source = stream_pause_source (st, g_idle_source_new (),
+                                                  MAX (st->io_priority, STREAM_YIELD_PRIORITY));
+          st->yield_guard = stream_pause_source (st, g_timeout_source_new (STREAM_YIELD_GUARD_MS),
+                                                 st->io_priority);
+          return;
+        }
+    }
+
+  stream_issue_read (st);
+}
+
+static void
+stream_send_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  RivClientStream *st = user_data;
+  g_autoptr(GError) error = NULL;
+  GInputStream *input;
+  RivClient *self;
+  guint status;
+
+  input = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  st->input = input;
+
+  if ((self = st->client) == NULL)
+    {
+      stream_free (st);
+      return;
+    }
+
+  if (input == NULL)
+    {
+      stream_failed (st, error->message);
+      stream_free (st);
+      return;
+    }
+
+  status = soup_message_get_status (st->msg);
+  if (status != SOUP_STATUS_OK)
+    {
+      g_autofree char *reason = g_strdup_printf ("the stream request failed (HTTP %u)", status);
+
+      stream_failed (st, reason);
+      stream_free (st);
+      return;
+    }
+
+  self->last_bytes_at = riv_now ();
+  _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+  stream_read_next (st);
+}
+
+/* Liveness ----------------------------------------------------------------------------- */
+
+static gboolean
+liveness_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+  double silent;
+
+  if (self->n_joined == 0 || self->liveness_timeout <= 0)
+    return G_SOURCE_CONTINUE;
+
+  silent = riv_now () - MAX (self->last_bytes_at, self->inflight_since);
+  if (silent < self->liveness_timeout)
+    return G_SOURCE_CONTINUE;
+
+  {
+    g_autofree char *error = g_strdup_printf ("No data from the server for %g s",
+                                              self->liveness_timeout);
+
+    g_debug ("Liveness: %s", error);
+    if (self->stream != NULL)
+      _riv_client_stream_detach (self->stream);
+    _riv_client_clear_source (&self->reconnect_source);
+    self->stream_failures = 0;
+    lose_jobs (self, error);
+    if (self->stream == NULL && !need_stream (self))
+      _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
+  }
+
+  return G_SOURCE_CONTINUE;
+}
+
+/* Runs the watchdog only while joined jobs are in flight. */
+void
+_riv_client_liveness_update (RivClient *self)
+{
+  if (self->n_joined > 0 && !self->closed)
+    {
+      if (self->liveness_source == NULL && self->liveness_timeout > 0)
+        {
+          double interval = CLAMP (self->liveness_timeout / 4, 0.05, 1.0);
+
+          self->inflight_since = riv_now ();
+          self->liveness_source = _riv_client_attach_timeout (self, interval, liveness_cb, self);
+        }
+    }
+  else
+    _riv_client_clear_source (&self->liveness_source);
+}
+
+/* Local streams (tests, benchmarks) ---------------------------------------------------- */
+
+gboolean
+_riv_client_feed_stream_for_testing (RivClient  *self,
+                                     const char *bytes,
+                                     gsize       len)
+{
+  RivClientStream *st;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
+  g_return_val_if_fail (self->local_stream, FALSE);
+
+  if ((st = self->stream) == NULL)
+    return FALSE;
+
+  /* What stream_read_cb does with a read of len bytes; a local stream that
+   * ends (close_stream) or is detached has nothing left to read. */
+  g_object_ref (self);
+  st->feeding = TRUE;
+  if (stream_take_bytes (st, bytes, len))
+    {
+      st->feeding = FALSE;
+      if (st->client == NULL)
+        stream_free (st);
+    }
+  g_object_unref (self);
+  return TRUE;
+}
