@@ -1,0 +1,492 @@
+/* riv-server-files.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The file registry behind /file= (only paths this server wrote are served,
+ * oldest first out past "max-files"/"max-file-bytes"), uploads, and the small
+ * I/O pool that reads, writes and deletes those files off the main context.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <glib/gstdio.h>
+
+#include "riv-server-private.h"
+#include "riv-wire.h"
+
+#define FILE_READ_MAX       (256 * 1024 * 1024)
+
+typedef enum
+{
+  IO_DELETE,
+  IO_READ,
+  IO_UPLOAD,
+} IoKind;
+
+typedef struct
+{
+  char   *filename;
+  GBytes *data;
+} UploadPart;
+
+typedef struct
+{
+  IoKind             kind;
+  RivServer         *server;       /* borrowed; the pool is joined before it goes */
+  SoupServerMessage *msg;          /* owned, nullable */
+  gulong             finished_id;
+  gboolean           msg_finished;
+  char              *path;
+  char              *upload_dir;
+  GBytes            *bytes;
+  guint              status;
+  char              *error;
+  GPtrArray         *parts;        /* UploadPart */
+  GPtrArray         *paths;        /* char * */
+} IoTask;
+
+/* Files */
+
+static void
+io_task_free (IoTask *task)
+{
+  if (task->msg != NULL)
+    {
+      if (task->finished_id != 0)
+        g_signal_handler_disconnect (task->msg, task->finished_id);
+      g_object_unref (task->msg);
+    }
+  g_free (task->path);
+  g_free (task->upload_dir);
+  g_clear_pointer (&task->bytes, g_bytes_unref);
+  g_free (task->error);
+  g_clear_pointer (&task->parts, g_ptr_array_unref);
+  g_clear_pointer (&task->paths, g_ptr_array_unref);
+  g_free (task);
+}
+
+static void
+upload_part_free (gpointer data)
+{
+  UploadPart *part = data;
+
+  g_free (part->filename);
+  g_bytes_unref (part->data);
+  g_free (part);
+}
+
+static void
+io_msg_finished_cb (SoupServerMessage *msg,
+                    gpointer           user_data)
+{
+  IoTask *task = user_data;
+
+  task->msg_finished = TRUE;
+}
+
+static void
+io_submit (RivServer         *self,
+           IoTask            *task,
+           SoupServerMessage *msg)
+{
+  task->server = self;
+  if (msg != NULL)
+    {
+      task->msg = g_object_ref (msg);
+      task->finished_id = g_signal_connect (msg, "finished", G_CALLBACK (io_msg_finished_cb), task);
+      soup_server_message_pause (msg);
+    }
+  g_thread_pool_push (self->io_pool, task, NULL);
+}
+
+static void
+files_delete_later (RivServer  *self,
+                    const char *path)
+{
+  IoTask *task = g_new0 (IoTask, 1);
+
+  task->kind = IO_DELETE;
+  task->path = g_strdup (path);
+  if (self->io_pool != NULL)
+    io_submit (self, task, NULL);
+  else
+    io_task_free (task);
+}
+
+void
+_riv_server_files_remove (RivServer  *self,
+                          const char *path,
+                          gboolean    delete)
+{
+  GList *link = g_hash_table_lookup (self->files, path);
+  FileEntry *entry;
+
+  if (link == NULL)
+    return;
+  entry = link->data;
+  g_hash_table_remove (self->files, path);
+  g_queue_unlink (&self->file_order, link);
+  self->file_bytes -= entry->size;
+  if (delete)
+    files_delete_later (self, entry->path);
+  g_free (entry->path);
+  g_free (entry);
+  g_list_free_1 (link);
+}
+
+/* Registers a path this server wrote (takes it). The oldest files go when
+ * there are more than "max-files" or more than "max-file-bytes" in all. */
+void
+_riv_server_files_register (RivServer *self,
+                            char      *path,
+                            gsize      size)
+{
+  FileEntry *entry;
+  GList *link;
+
+  if (g_hash_table_contains (self->files, path))
+    {
+      g_free (path);
+      return;
+    }
+
+  entry = g_new (FileEntry, 1);
+  entry->path = path;
+  entry->size = size;
+  link = g_list_alloc ();
+  link->data = entry;
+  g_queue_push_tail_link (&self->file_order, link);
+  g_hash_table_insert (self->files, entry->path, link);
+  self->file_bytes += size;
+
+  while (self->file_order.length > 1 &&
+         (self->file_order.length > MAX (self->max_files, 1) ||
+          self->file_bytes > self->max_file_bytes))
+    _riv_server_files_remove (self, ((FileEntry *) self->file_order.head->data)->path, TRUE);
+}
+
+static const char *
+content_type_for (const char *path,
+                  gboolean   *inline_ok)
+{
+  static const struct { const char *ext, *type; } types[] = {
+    { ".png", "image/png" },
+    { ".jpg", "image/jpeg" },
+    { ".jpeg", "image/jpeg" },
+    { ".webp", "image/webp" },
+    { ".gif", "image/gif" },
+    { ".wav", "audio/wav" },
+    { ".mp3", "audio/mpeg" },
+    { ".mp4", "video/mp4" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (types); i++)
+    if (g_str_has_suffix (path, types[i].ext))
+      {
+        *inline_ok = TRUE;
+        return types[i].type;
+      }
+  *inline_ok = FALSE;
+  return "application/octet-stream";
+}
+
+static char *
+sanitize_filename (const char *name)
+{
+  g_autofree char *valid = NULL;
+  const char *base;
+  GString *out;
+
+  if (name == NULL)
+    name = "";
+  base = strrchr (name, '/');
+  base = base != NULL ? base + 1 : name;
+  if (strrchr (base, '\\') != NULL)
+    base = strrchr (base, '\\') + 1;
+  while (*base == '.')
+    base++;
+
+  valid = g_utf8_make_valid (base, -1);
+  out = g_string_new (NULL);
+  for (const char *p = valid; *p != '\0' && out->len < 200; p = g_utf8_next_char (p))
+    {
+      gunichar c = g_utf8_get_char (p);
+
+      if (c < 0x20 || c == 0x7f || c == '"' || c == '<' || c == '>' || c == '|' ||
+          c == ':' || c == '*' || c == '?')
+        g_string_append_c (out, '_');
+      else
+        g_string_append_unichar (out, c);
+    }
+  if (out->len == 0)
+    g_string_append (out, "file");
+  return g_string_free (out, FALSE);
+}
+
+/* I/O pool (worker threads) */
+
+static void io_done_cb (gpointer data,
+                        gboolean discard);
+
+static void
+io_read (IoTask *task)
+{
+  struct stat st;
+  int fd;
+  guint8 *buf;
+  gsize done = 0;
+
+  /* Never follow a link, even one planted where a registered file was. */
+  fd = g_open (task->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
+  if (fd < 0)
+    {
+      task->status = errno == ENOENT ? SOUP_STATUS_NOT_FOUND : SOUP_STATUS_FORBIDDEN;
+      task->error = g_strdup_printf ("File not available: %s", task->path);
+      return;
+    }
+  if (fstat (fd, &st) != 0 || !S_ISREG (st.st_mode) || st.st_size > FILE_READ_MAX)
+    {
+      close (fd);
+      task->status = SOUP_STATUS_FORBIDDEN;
+      task->error = g_strdup_printf ("File not allowed: %s", task->path);
+      return;
+    }
+
+  buf = g_malloc (MAX (st.st_size, 1));
+  while (done < (gsize) st.st_size)
+    {
+      gssize n = read (fd, buf + done, st.st_size - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      done += n;
+    }
+  close (fd);
+  task->status = SOUP_STATUS_OK;
+  task->bytes = g_bytes_new_take (buf, done);
+}
+
+static void
+io_upload (IoTask *task)
+{
+  task->paths = g_ptr_array_new_with_free_func (g_free);
+
+  for (guint i = 0; i < task->parts->len; i++)
+    {
+      UploadPart *part = g_ptr_array_index (task->parts, i);
+      g_autoptr(GError) error = NULL;
+      g_autofree char *digest = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, part->data);
+      g_autofree char *dir = g_build_filename (task->upload_dir, digest, NULL);
+      g_autofree char *path = g_build_filename (dir, part->filename, NULL);
+
+      if (g_mkdir (dir, 0700) != 0 && errno != EEXIST)
+        {
+          task->status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
+          task->error = g_strdup_printf ("Could not store the upload: %s", g_strerror (errno));
+          return;
+        }
+      if (!g_file_set_contents (path, g_bytes_get_data (part->data, NULL),
+                                g_bytes_get_size (part->data), &error))
+        {
+          task->status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
+          task->error = g_strdup_printf ("Could not store the upload: %s",
+                                         error != NULL ? error->message : "write failed");
+          return;
+        }
+      g_ptr_array_add (task->paths, g_steal_pointer (&path));
+    }
+  task->status = SOUP_STATUS_OK;
+}
+
+void
+_riv_server_io_func (gpointer data,
+                     gpointer user_data)
+{
+  IoTask *task = data;
+
+  switch (task->kind)
+    {
+    case IO_DELETE:
+      g_unlink (task->path);
+      break;
+    case IO_READ:
+      io_read (task);
+      break;
+    case IO_UPLOAD:
+      io_upload (task);
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+  riv_inbox_post (task->server->inbox, io_done_cb, task);
+}
+
+static void
+io_done_cb (gpointer data,
+            gboolean discard)
+{
+  IoTask *task = data;
+  RivServer *self = task->server;
+  SoupServerMessage *msg = task->msg;
+
+  if (discard || msg == NULL || task->msg_finished)
+    goto out;
+
+  if (task->kind == IO_READ)
+    {
+      if (task->bytes != NULL)
+        {
+          SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+          gboolean inline_ok;
+          const char *type = content_type_for (task->path, &inline_ok);
+
+          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_message_headers_replace (headers, "Accept-Ranges", "bytes");
+          soup_message_headers_replace (headers, "X-Content-Type-Options", "nosniff");
+          if (!inline_ok)
+            soup_message_headers_replace (headers, "Content-Disposition", "attachment");
+          soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY,
+                                            g_bytes_get_data (task->bytes, NULL),
+                                            g_bytes_get_size (task->bytes));
+        }
+      else
+        _riv_server_reply_detail (msg, task->status, task->error);
+    }
+  else if (task->kind == IO_UPLOAD)
+    {
+      if (task->status == SOUP_STATUS_OK)
+        {
+          GString *out = g_string_new ("[");
+
+          for (guint i = 0; i < task->paths->len; i++)
+            {
+              const char *path = g_ptr_array_index (task->paths, i);
+
+              if (i > 0)
+                g_string_append_c (out, ',');
+              riv_wire_append_string (out, path, -1);
+              UploadPart *part = g_ptr_array_index (task->parts, i);
+
+              if (!self->shut_down)
+                _riv_server_files_register (self, g_strdup (path), g_bytes_get_size (part->data));
+            }
+          g_string_append_c (out, ']');
+          {
+            gsize len = out->len;
+            _riv_server_reply_take (msg, SOUP_STATUS_OK, "application/json",
+                                    g_string_free (out, FALSE), len);
+          }
+        }
+      else
+        _riv_server_reply_detail (msg, task->status, task->error);
+    }
+  soup_server_message_unpause (msg);
+
+out:
+  io_task_free (task);
+}
+
+void
+_riv_server_handle_upload (RivServer         *self,
+                           SoupServerMessage *msg)
+{
+  g_autoptr(GBytes) body = _riv_server_request_body (msg);
+  g_autoptr(SoupMultipart) multipart = NULL;
+  IoTask *task;
+
+  multipart = soup_multipart_new_from_message (soup_server_message_get_request_headers (msg), body);
+  if (multipart == NULL)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST,
+                                "Expected multipart/form-data with \"files\" parts.");
+      return;
+    }
+
+  if (self->io_pool == NULL)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Server stopped.");
+      return;
+    }
+
+  task = g_new0 (IoTask, 1);
+  task->kind = IO_UPLOAD;
+  task->upload_dir = g_strdup (self->upload_dir);
+  task->parts = g_ptr_array_new_with_free_func (upload_part_free);
+
+  for (int i = 0; i < soup_multipart_get_length (multipart); i++)
+    {
+      SoupMessageHeaders *part_headers;
+      GBytes *part_body;
+      g_autoptr(GHashTable) params = NULL;
+      UploadPart *part;
+      const char *name;
+
+      if (!soup_multipart_get_part (multipart, i, &part_headers, &part_body))
+        continue;
+      /* libsoup 3.2.3 can hand back a part "longer" than the whole body (its
+       * size wraps to (gsize) -2 for an empty part right before the closing
+       * boundary); such a body is malformed, and its part must not be read. */
+      if (g_bytes_get_size (part_body) > g_bytes_get_size (body))
+        {
+          io_task_free (task);
+          _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Malformed multipart body.");
+          return;
+        }
+      if (!soup_message_headers_get_content_disposition (part_headers, NULL, &params))
+        continue;
+      name = g_hash_table_lookup (params, "name");
+      if (g_strcmp0 (name, "files") != 0)
+        continue;
+
+      part = g_new0 (UploadPart, 1);
+      part->filename = sanitize_filename (g_hash_table_lookup (params, "filename"));
+      part->data = g_bytes_ref (part_body);
+      g_ptr_array_add (task->parts, part);
+    }
+
+  if (task->parts->len == 0)
+    {
+      io_task_free (task);
+      _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "No \"files\" parts in the upload.");
+      return;
+    }
+
+  io_submit (self, task, msg);
+}
+
+void
+_riv_server_handle_file (RivServer         *self,
+                         SoupServerMessage *msg,
+                         const char        *raw_path)
+{
+  g_autofree char *path = g_uri_unescape_string (raw_path, NULL);
+  IoTask *task;
+
+  /* Only exact paths this server wrote are served: no prefix matching, so
+   * "..", symlinks and absolute paths elsewhere never resolve to a file. */
+  if (path == NULL || !g_hash_table_contains (self->files, path))
+    {
+      g_autofree char *detail = g_strdup_printf ("File not allowed: %s",
+                                                 path != NULL ? path : raw_path);
+      _riv_server_reply_detail (msg, SOUP_STATUS_FORBIDDEN, detail);
+      return;
+    }
+
+  if (self->io_pool == NULL)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Server stopped.");
+      return;
+    }
+
+  task = g_new0 (IoTask, 1);
+  task->kind = IO_READ;
+  task->path = g_steal_pointer (&path);
+  io_submit (self, task, msg);
+}

@@ -1,0 +1,204 @@
+/* riv-server-private.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What the riv-server-*.c files share: the RivServer struct, sessions and
+ * their streams, the file registry entry, and the _riv_server_* functions
+ * one file calls in another. Not API: only app/server/riv-server*.c include it.
+ *
+ *   riv-server.c          GObject, properties, listen, shutdown, queue wiring
+ *   riv-server-routes.c   route table and dispatch, join, cancel, config/info
+ *   riv-server-session.c  sessions, their FIFOs and SSE streams, heartbeats
+ *   riv-server-files.c    file registry, /file=, uploads, the I/O pool
+ *   riv-server-http.c     replies, CORS, body limits, connection sweep
+ */
+#pragma once
+
+#include <libsoup/soup.h>
+
+#include "riv-inbox.h"
+#include "riv-queue.h"
+#include "riv-server.h"
+#include "riv-wire.h"
+
+G_BEGIN_DECLS
+
+#define API_PREFIX          "/gradio_api"
+#define STREAM_WINDOW       (64 * 1024)
+#define EVICT_SCAN_MAX      64
+#define CONN_SWEEP_S        1.0
+
+typedef struct _Session Session;
+typedef struct _Stream  Stream;
+
+struct _Session
+{
+  gint        ref_count;
+  RivServer  *server;        /* borrowed */
+  char       *hash;
+  GQueue      fifo;          /* RivFrame, owned */
+  gsize       fifo_bytes;
+  GHashTable *pending;       /* event id set (owned keys) */
+  Stream     *stream;        /* borrowed, nullable: the attached writer */
+  GSource    *linger;        /* owned, nullable */
+  GList       lru_link;
+  gint64      last_seen;
+  gboolean    congested;
+  gboolean    in_table;
+};
+
+struct _Stream
+{
+  RivServer         *server;       /* borrowed */
+  SoupServerMessage *msg;          /* owned */
+  Session           *session;      /* owned, nullable */
+  gsize              inflight;
+  GSource           *heartbeat;    /* owned, nullable */
+  gboolean           ended;
+  gboolean           keepalive_only;
+  GList              link;         /* in server->streams */
+};
+
+typedef struct
+{
+  char  *path;
+  gsize  size;
+} FileEntry;
+
+struct _RivServer
+{
+  GObject       parent_instance;
+
+  GMainContext *context;
+  SoupServer   *soup;
+  RivInbox     *inbox;
+  RivQueue     *queue;
+  GThreadPool  *io_pool;
+
+  /* Settings */
+  guint         concurrency;
+  guint         max_queue;
+  double        heartbeat_interval;
+  double        close_linger;
+  guint         max_body;
+  guint         max_upload;
+  guint         max_sessions;
+  guint         session_buffer_max;
+  double        session_timeout;
+  guint         max_files;
+  guint64       max_file_bytes;
+  gboolean      verbose;
+
+  /* After listen */
+  char         *host;
+  guint         port;
+  char         *url;
+  char         *temp_dir;
+  char         *output_dir;
+  char         *upload_dir;
+  guint         app_id;
+  GBytes       *config_json;
+  GBytes       *info_json;
+  GSource      *sweep_source;
+
+  GHashTable   *sessions;     /* hash → Session (table reference) */
+  GQueue        session_lru;  /* Session, least recently used first */
+  GQueue        streams;      /* Stream, through their link */
+
+  GHashTable   *files;        /* path → GList link in file_order */
+  GQueue        file_order;   /* FileEntry (owned), oldest first */
+  guint64       file_bytes;
+
+  guint         n_pending;
+  guint64       n_completed;
+  GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
+  GHashTable   *sockets;      /* GSocket (ref) → EOF sightings, every client connection */
+  GSource      *conn_sweep;
+  gboolean      listening;
+  gboolean      shut_down;
+};
+
+/* riv-server.c */
+GSource    *_riv_server_add_timeout           (RivServer   *self,
+                                               double       seconds,
+                                               GSourceFunc  func,
+                                               gpointer     data,
+                                               const char  *name);
+void        _riv_server_schedule_trim         (RivServer *self);
+void        _riv_server_clear_source          (GSource **source);
+
+/* riv-server-http.c */
+void        _riv_server_reply_take            (SoupServerMessage *msg,
+                                               guint              status,
+                                               const char        *content_type,
+                                               char              *body,
+                                               gsize              len);
+void        _riv_server_reply_text_json       (SoupServerMessage *msg,
+                                               char              *json);
+void        _riv_server_reply_bytes           (SoupServerMessage *msg,
+                                               guint              status,
+                                               GBytes            *json);
+void        _riv_server_reply_detail          (SoupServerMessage *msg,
+                                               guint              status,
+                                               const char        *detail);
+void        _riv_server_reply_detail_list     (SoupServerMessage *msg,
+                                               guint              status,
+                                               JsonNode          *list);
+void        _riv_server_reply_problem         (SoupServerMessage *msg,
+                                               guint              status,
+                                               const char        *parameter,
+                                               const char        *message);
+void        _riv_server_add_cors_headers      (SoupServerMessage *msg);
+GBytes     *_riv_server_request_body          (SoupServerMessage *msg);
+JsonObject *_riv_server_parse_object_body     (SoupServerMessage  *msg,
+                                               JsonNode          **root_out);
+gboolean    _riv_server_conn_sweep_cb         (gpointer user_data);
+void        _riv_server_request_started_cb    (SoupServer        *server,
+                                               SoupServerMessage *msg,
+                                               gpointer           user_data);
+
+/* riv-server-session.c */
+Session    *_riv_server_session_ref           (Session *session);
+void        _riv_server_session_unref         (Session *session);
+Session    *_riv_server_session_lookup        (RivServer  *self,
+                                               const char *hash);
+void        _riv_server_session_touch         (Session *session);
+void        _riv_server_session_drop          (Session *session);
+Session    *_riv_server_session_get_or_create (RivServer  *self,
+                                               const char *hash);
+void        _riv_server_session_update_linger (Session *session);
+void        _riv_server_session_push          (Session  *session,
+                                               RivFrame *frame);
+void        _riv_server_stream_free           (Stream *stream);
+void        _riv_server_stream_detach         (Stream *stream);
+void        _riv_server_stream_end            (Stream *stream);
+void        _riv_server_handle_queue_data     (RivServer         *self,
+                                               SoupServerMessage *msg,
+                                               GHashTable        *query);
+void        _riv_server_handle_keepalive      (RivServer         *self,
+                                               SoupServerMessage *msg);
+gboolean    _riv_server_session_sweep_cb      (gpointer user_data);
+
+/* riv-server-files.c */
+void        _riv_server_files_remove          (RivServer  *self,
+                                               const char *path,
+                                               gboolean    delete);
+void        _riv_server_files_register        (RivServer *self,
+                                               char      *path,
+                                               gsize      size);
+void        _riv_server_io_func               (gpointer data,
+                                               gpointer user_data);
+void        _riv_server_handle_upload         (RivServer         *self,
+                                               SoupServerMessage *msg);
+void        _riv_server_handle_file           (RivServer         *self,
+                                               SoupServerMessage *msg,
+                                               const char        *raw_path);
+
+/* riv-server-routes.c */
+void        _riv_server_handle_request_cb     (SoupServer        *server,
+                                               SoupServerMessage *msg,
+                                               const char        *path,
+                                               GHashTable        *query,
+                                               gpointer           user_data);
+
+G_END_DECLS

@@ -1,0 +1,504 @@
+/* riv-server-session.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Sessions and their SSE streams: the per-session FIFO of frames, the
+ * streams that write it (/queue/data and /heartbeat/), heartbeats, the
+ * close-linger timer, eviction and the idle-session sweep.
+ *
+ * Sessions (protocol.md §3.6, §9). A session is created by its first join
+ * and keeps one FIFO of frames across connections, plus the set of its event
+ * ids whose process_completed has not been written yet. At most one stream
+ * writes a session's frames. A second GET for the same session takes over:
+ * the older stream gets close_stream after the frames already handed to it
+ * and ends, and every frame still in the FIFO goes to the newer one. A frame
+ * is handed to exactly one stream, in FIFO order, never split or duplicated.
+ *
+ * Frames move from the FIFO into the response body through a small window
+ * (STREAM_WINDOW bytes not yet written to the socket), so a slow reader
+ * leaves its backlog in the FIFO, where it is counted against
+ * "session-buffer-max": above it, the session's generators pause until the
+ * reader catches up. A stream whose client goes away detaches; the FIFO keeps
+ * buffering until the next GET for that session.
+ *
+ * close_stream (§8e): when a stream has written everything, and its session
+ * has nothing pending, a "close-linger" timer starts; a join for the session
+ * drops it. When it runs out with the same conditions, close_stream is
+ * written and the response ends. Every response on /queue/data ends with
+ * close_stream, including unknown sessions and shutdown.
+ */
+#include "config.h"
+
+#include "riv-server-private.h"
+#include "riv-wire.h"
+
+static void session_pump (Session *session,
+                          gboolean everything);
+
+/* Sessions */
+
+Session *
+_riv_server_session_ref (Session *session)
+{
+  session->ref_count++;
+  return session;
+}
+
+void
+_riv_server_session_unref (Session *session)
+{
+  if (--session->ref_count > 0)
+    return;
+
+  g_assert (session->stream == NULL);
+  g_queue_clear_full (&session->fifo, (GDestroyNotify) riv_frame_free);
+  _riv_server_clear_source (&session->linger);
+  g_hash_table_unref (session->pending);
+  g_free (session->hash);
+  g_free (session);
+}
+
+Session *
+_riv_server_session_lookup (RivServer  *self,
+                            const char *hash)
+{
+  return g_hash_table_lookup (self->sessions, hash);
+}
+
+void
+_riv_server_session_touch (Session *session)
+{
+  RivServer *self = session->server;
+
+  session->last_seen = g_get_monotonic_time ();
+  if (session->in_table)
+    {
+      g_queue_unlink (&self->session_lru, &session->lru_link);
+      g_queue_push_tail_link (&self->session_lru, &session->lru_link);
+    }
+}
+
+/* Removes a session from the server: its waiting and running events are
+ * dropped without frames (nobody is there to read them) and its buffer is
+ * freed. Only sessions without an attached stream are dropped. */
+void
+_riv_server_session_drop (Session *session)
+{
+  RivServer *self = session->server;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_return_if_fail (session->stream == NULL);
+  if (!session->in_table)
+    return;
+
+  _riv_server_session_ref (session);
+  session->in_table = FALSE;
+  g_queue_unlink (&self->session_lru, &session->lru_link);
+  g_hash_table_remove (self->sessions, session->hash);
+
+  riv_queue_drop_session (self->queue, session);
+
+  g_hash_table_iter_init (&iter, session->pending);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    self->n_pending--;
+  g_hash_table_remove_all (session->pending);
+  g_queue_clear_full (&session->fifo, (GDestroyNotify) riv_frame_free);
+  session->fifo_bytes = 0;
+  _riv_server_clear_source (&session->linger);
+  _riv_server_session_unref (session);
+}
+
+static gboolean
+session_is_idle (Session *session)
+{
+  return session->stream == NULL && g_hash_table_size (session->pending) == 0;
+}
+
+/* Evicts least recently used idle sessions until at most limit remain
+ * (sessions with pending events or an attached stream are never evicted). */
+static void
+sessions_evict (RivServer *self,
+                guint      limit)
+{
+  GList *l = self->session_lru.head;
+  guint scanned = 0;
+
+  while (l != NULL && g_hash_table_size (self->sessions) > limit && scanned++ < EVICT_SCAN_MAX)
+    {
+      Session *session = l->data;
+
+      l = l->next;
+      if (session_is_idle (session))
+        _riv_server_session_drop (session);
+    }
+}
+
+Session *
+_riv_server_session_get_or_create (RivServer  *self,
+                                   const char *hash)
+{
+  Session *session = _riv_server_session_lookup (self, hash);
+
+  if (session != NULL)
+    {
+      _riv_server_session_touch (session);
+      return session;
+    }
+
+  if (self->max_sessions > 0 && g_hash_table_size (self->sessions) >= self->max_sessions)
+    sessions_evict (self, self->max_sessions - 1);
+
+  session = g_new0 (Session, 1);
+  session->ref_count = 1;
+  session->server = self;
+  session->hash = g_strdup (hash);
+  g_queue_init (&session->fifo);
+  session->pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  session->lru_link.data = session;
+  session->in_table = TRUE;
+  session->last_seen = g_get_monotonic_time ();
+  g_hash_table_insert (self->sessions, session->hash, session);
+  g_queue_push_tail_link (&self->session_lru, &session->lru_link);
+  return session;
+}
+
+static gboolean
+session_linger_cb (gpointer user_data)
+{
+  Session *session = user_data;
+
+  g_clear_pointer (&session->linger, g_source_unref);
+  if (session->stream != NULL && !session->stream->ended &&
+      session->fifo.length == 0 && g_hash_table_size (session->pending) == 0)
+    _riv_server_stream_end (session->stream);
+  return G_SOURCE_REMOVE;
+}
+
+void
+_riv_server_session_update_linger (Session *session)
+{
+  RivServer *self = session->server;
+  gboolean idle = session->stream != NULL && !session->stream->ended &&
+                  session->fifo.length == 0 && g_hash_table_size (session->pending) == 0;
+
+  if (idle && session->linger == NULL && !self->shut_down)
+    session->linger = _riv_server_add_timeout (self, self->close_linger, session_linger_cb,
+                                               session, "[rivulet] close-stream linger");
+  else if (!idle)
+    _riv_server_clear_source (&session->linger);
+}
+
+void
+_riv_server_session_push (Session  *session,
+                          RivFrame *frame)
+{
+  session->fifo_bytes += riv_frame_get_size (frame);
+  g_queue_push_tail (&session->fifo, frame);
+  session_pump (session, FALSE);
+}
+
+static void
+append_chunk (SoupMessageBody  *body,
+              GString         **batch)
+{
+  gsize len;
+
+  if (*batch == NULL || (*batch)->len == 0)
+    return;
+  len = (*batch)->len;
+  soup_message_body_append (body, SOUP_MEMORY_TAKE,
+                            g_string_free (g_steal_pointer (batch), FALSE), len);
+}
+
+/* Moves frames from the FIFO to the attached stream, as few chunks as
+ * possible: small frames are joined into one chunk. */
+static void
+session_pump (Session  *session,
+              gboolean  everything)
+{
+  RivServer *self = session->server;
+  Stream *stream = session->stream;
+  gboolean appended = FALSE;
+
+  if (stream != NULL && !stream->ended)
+    {
+      SoupMessageBody *body = soup_server_message_get_response_body (stream->msg);
+      GString *batch = NULL;
+
+      while (session->fifo.length > 0 && (everything || stream->inflight < STREAM_WINDOW))
+        {
+          RivFrame *frame = g_queue_pop_head (&session->fifo);
+
+          session->fifo_bytes -= riv_frame_get_size (frame);
+          riv_frame_render (frame);
+          stream->inflight += frame->len;
+          appended = TRUE;
+
+          if (frame->len >= STREAM_WINDOW / 4)
+            {
+              append_chunk (body, &batch);
+              soup_message_body_append (body, SOUP_MEMORY_TAKE,
+                                        g_steal_pointer (&frame->data), frame->len);
+            }
+          else
+            {
+              if (batch == NULL)
+                batch = g_string_new (NULL);
+              g_string_append_len (batch, frame->data, frame->len);
+            }
+
+          if (frame->completes != NULL &&
+              g_hash_table_remove (session->pending, frame->completes))
+            {
+              self->n_pending--;
+              self->n_completed++;
+            }
+          riv_frame_free (frame);
+        }
+      append_chunk (body, &batch);
+
+      if (appended)
+        soup_server_message_unpause (stream->msg);
+    }
+
+  if (self->n_pending == 0)
+    _riv_server_schedule_trim (self);
+
+  if (session->congested && session->fifo_bytes <= self->session_buffer_max / 2)
+    {
+      session->congested = FALSE;
+      riv_queue_session_drained (self->queue, session);
+    }
+
+  _riv_server_session_update_linger (session);
+}
+
+/* Streams */
+
+static void
+stream_disconnect_signals (Stream *stream)
+{
+  g_signal_handlers_disconnect_by_data (stream->msg, stream);
+}
+
+void
+_riv_server_stream_free (Stream *stream)
+{
+  RivServer *self = stream->server;
+
+  g_queue_unlink (&self->streams, &stream->link);
+  _riv_server_clear_source (&stream->heartbeat);
+  stream_disconnect_signals (stream);
+  g_clear_object (&stream->msg);
+  g_assert (stream->session == NULL);
+  g_free (stream);
+}
+
+void
+_riv_server_stream_detach (Stream *stream)
+{
+  Session *session = stream->session;
+
+  if (session == NULL)
+    return;
+  stream->session = NULL;
+  if (session->stream == stream)
+    {
+      session->stream = NULL;
+      session->last_seen = g_get_monotonic_time ();
+      _riv_server_session_update_linger (session);
+    }
+  _riv_server_session_unref (session);
+}
+
+/* Writes close_stream after whatever this stream already has, and ends it. */
+void
+_riv_server_stream_end (Stream *stream)
+{
+  SoupMessageBody *body;
+  gsize len;
+  char *frame;
+
+  if (stream->ended)
+    return;
+
+  /* At shutdown the stream first writes everything its session has; when a
+   * newer stream takes over, the FIFO is left for that one. */
+  if (stream->server->shut_down && stream->session != NULL && stream->session->stream == stream)
+    session_pump (stream->session, TRUE);
+
+  stream->ended = TRUE;
+  _riv_server_clear_source (&stream->heartbeat);
+  body = soup_server_message_get_response_body (stream->msg);
+  frame = riv_wire_close_stream (&len);
+  soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
+  soup_message_body_complete (body);
+  soup_server_message_unpause (stream->msg);
+  _riv_server_stream_detach (stream);
+}
+
+static void
+stream_finished_cb (SoupServerMessage *msg,
+                    gpointer           user_data)
+{
+  Stream *stream = user_data;
+
+  /* The client went away (or the response is done): the session keeps
+   * its FIFO for the next GET. */
+  stream->ended = TRUE;
+  _riv_server_stream_detach (stream);
+  _riv_server_stream_free (stream);
+}
+
+static void
+stream_wrote_cb (SoupServerMessage *msg,
+                 guint              size,
+                 gpointer           user_data)
+{
+  Stream *stream = user_data;
+
+  stream->inflight -= MIN (stream->inflight, size);
+  if (stream->session != NULL && !stream->ended && stream->inflight < STREAM_WINDOW / 2)
+    session_pump (stream->session, FALSE);
+}
+
+static gboolean
+stream_heartbeat_cb (gpointer user_data)
+{
+  Stream *stream = user_data;
+  gsize len;
+  char *frame = riv_wire_heartbeat (&len);
+
+  if (stream->session != NULL)
+    _riv_server_session_push (stream->session, riv_frame_new_take (frame, len));
+  else
+    {
+      soup_message_body_append (soup_server_message_get_response_body (stream->msg),
+                                SOUP_MEMORY_TAKE, frame, len);
+      soup_server_message_unpause (stream->msg);
+    }
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+start_event_stream (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_replace (headers, "X-Accel-Buffering", "no");
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+}
+
+static Stream *
+stream_new (RivServer         *self,
+            SoupServerMessage *msg)
+{
+  Stream *stream = g_new0 (Stream, 1);
+
+  stream->server = self;
+  stream->msg = g_object_ref (msg);
+  stream->link.data = stream;
+  g_queue_push_tail_link (&self->streams, &stream->link);
+  g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), stream);
+  g_signal_connect (msg, "wrote-body-data", G_CALLBACK (stream_wrote_cb), stream);
+  if (self->heartbeat_interval > 0)
+    stream->heartbeat = _riv_server_add_timeout (self, self->heartbeat_interval,
+                                                 stream_heartbeat_cb, stream,
+                                                 "[rivulet] heartbeat");
+  return stream;
+}
+
+void
+_riv_server_handle_queue_data (RivServer         *self,
+                               SoupServerMessage *msg,
+                               GHashTable        *query)
+{
+  const char *hash = query != NULL ? g_hash_table_lookup (query, "session_hash") : NULL;
+  Session *session = hash != NULL ? _riv_server_session_lookup (self, hash) : NULL;
+  Stream *stream;
+
+  start_event_stream (msg);
+
+  if (session == NULL || self->shut_down)
+    {
+      SoupMessageBody *body = soup_server_message_get_response_body (msg);
+      gsize len;
+      char *frame;
+
+      frame = riv_wire_unexpected_error (self->shut_down ? "Server stopped." :
+                                         hash == NULL ? "Session hash not found." :
+                                         "Session not found.",
+                                         !self->shut_down, &len);
+      soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
+      frame = riv_wire_close_stream (&len);
+      soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
+      soup_message_body_complete (body);
+      return;
+    }
+
+  /* The newest reader takes over; the older one is closed cleanly. */
+  if (session->stream != NULL)
+    _riv_server_stream_end (session->stream);
+
+  stream = stream_new (self, msg);
+  stream->session = _riv_server_session_ref (session);
+  session->stream = stream;
+  _riv_server_session_touch (session);
+  session_pump (session, FALSE);
+}
+
+void
+_riv_server_handle_keepalive (RivServer         *self,
+                              SoupServerMessage *msg)
+{
+  Stream *stream;
+  gsize len;
+  char *frame;
+
+  start_event_stream (msg);
+  if (self->shut_down)
+    {
+      SoupMessageBody *body = soup_server_message_get_response_body (msg);
+
+      frame = riv_wire_close_stream (&len);
+      soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
+      soup_message_body_complete (body);
+      return;
+    }
+
+  stream = stream_new (self, msg);
+  stream->keepalive_only = TRUE;
+  frame = riv_wire_heartbeat (&len);
+  soup_message_body_append (soup_server_message_get_response_body (msg),
+                            SOUP_MEMORY_TAKE, frame, len);
+}
+
+/* Idle sessions */
+
+gboolean
+_riv_server_session_sweep_cb (gpointer user_data)
+{
+  RivServer *self = user_data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 timeout = (gint64) (self->session_timeout * G_USEC_PER_SEC);
+  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
+
+  for (GList *l = self->session_lru.head; l != NULL; l = l->next)
+    {
+      Session *session = l->data;
+
+      if (session->stream == NULL && now - session->last_seen >= timeout)
+        g_ptr_array_add (doomed, session);
+    }
+  for (guint i = 0; i < doomed->len; i++)
+    _riv_server_session_drop (g_ptr_array_index (doomed, i));
+
+  if (self->max_sessions > 0 && g_hash_table_size (self->sessions) > self->max_sessions)
+    sessions_evict (self, self->max_sessions);
+  return G_SOURCE_CONTINUE;
+}
