@@ -22,7 +22,7 @@
 #include <zlib.h>
 
 #include "riv-demo.h"
-#include "riv-queue.h"
+#include "riv-run.h"
 #include "riv-wire.h"
 
 #define IMAGE_SIZE 256

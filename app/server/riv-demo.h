@@ -5,7 +5,7 @@
  * The built-in demo functions and their Gradio-shaped description (config
  * components and dependencies, /info entries, input validation). The run
  * functions are called on a worker thread and talk to the queue only through
- * the RivRun API (riv-queue.h).
+ * the RivRun API (riv-run.h).
  */
 #pragma once
 

@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "riv-queue.h"
+#include "riv-run.h"
 #include "riv-util.h"
 
 /* Bytes of frames a generator may have produced that the main context has not

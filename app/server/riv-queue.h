@@ -7,7 +7,8 @@
  * limit, a global limit on waiting events, ETA estimations, batching, cancel,
  * and the worker pool that runs the demos.
  *
- * Everything but the RivRun worker API runs on the server's GMainContext.
+ * Everything here runs on the server's GMainContext; the worker side of a
+ * run (what the demos call) is riv-run.h, implemented in riv-queue.c.
  * The queue knows nothing about HTTP: it hands frames to the server through
  * RivQueueCallbacks, keyed by an opaque session pointer.
  */
@@ -105,42 +106,5 @@ void            riv_queue_shutdown         (RivQueue                *self);
 guint           riv_queue_get_n_waiting    (RivQueue                *self);
 guint           riv_queue_get_n_live       (RivQueue                *self);
 guint64         riv_queue_get_batch_items  (RivQueue                *self);
-
-/* Worker-side API, for the demo run functions (any thread). */
-guint                riv_run_get_size       (RivRun      *run);
-const RivDemoParams *riv_run_get_params     (RivRun      *run,
-                                             guint        member);
-const char          *riv_run_get_event_id   (RivRun      *run,
-                                             guint        member);
-const char          *riv_run_get_output_dir (RivRun      *run);
-const char          *riv_run_get_base_url   (RivRun      *run);
-gboolean             riv_run_is_cancelled   (RivRun      *run);
-/* Sleeps, waking early when the run is cancelled. FALSE = stop now. */
-gboolean             riv_run_sleep          (RivRun      *run,
-                                             double       seconds);
-/* The same, until a g_get_monotonic_time() deadline (at once if it passed). */
-gboolean             riv_run_sleep_until    (RivRun      *run,
-                                             gint64       end_us);
-/* A progress message for member 0. FALSE = stop now. */
-gboolean             riv_run_progress       (RivRun      *run,
-                                             gint64       index,
-                                             gint64       length,
-                                             const char  *unit);
-/* One generator yield for member 0: data_json is the JSON text of
- * output.data (full values on the first yield, edit lists later). file is a
- * path written for this yield (taken, nullable) of file_size bytes.
- * May block while the reader is behind. FALSE = stop now. */
-gboolean             riv_run_yield          (RivRun      *run,
-                                             const char  *data_json,
-                                             gsize        len,
-                                             char        *file,
-                                             gsize        file_size);
-/* The final full output values (JSON text of output.data) of a member. */
-void                 riv_run_return         (RivRun      *run,
-                                             guint        member,
-                                             char        *data_json);
-/* Fails every member with an error message. */
-void                 riv_run_fail           (RivRun      *run,
-                                             const char  *message);
 
 G_END_DECLS
