@@ -7,7 +7,7 @@ XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 DBUS     := dbus-run-session --
 RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
 
-.PHONY: all deps build run test test-asan test-valgrind bench fuzz clean
+.PHONY: all deps build run test test-gradio test-asan test-valgrind bench fuzz clean
 
 all: build
 
@@ -30,6 +30,10 @@ run: build
 
 test: build
 	@bash .ci/test $(BUILD)
+
+# Rivulet against real Gradio 4.44/5.49/6.25 servers (a Debian 13 root, cached; see README).
+test-gradio: build
+	@bash tests/gradio/run $(BUILD)
 
 test-asan: deps
 	@[ -f $(ASAN)/build.ninja ] || $(MESON) setup $(ASAN) -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug

@@ -1,0 +1,1 @@
+"""Stand-in for hf_gradio (not packaged in Debian 13)."""

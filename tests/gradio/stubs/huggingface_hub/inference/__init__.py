@@ -1,0 +1,1 @@
+"""Stand-in for huggingface_hub.inference."""

@@ -1,0 +1,2 @@
+"""Stand-in for huggingface_hub.inference._providers."""
+PROVIDER_T = str

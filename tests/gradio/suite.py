@@ -1,0 +1,651 @@
+#!/usr/bin/env python3
+"""Rivulet against real Gradio servers: the cases of `make test-gradio`.
+
+Started by tests/gradio/run, which provisions the Python and mounts what the Debian root
+needs. For each Gradio version this starts the apps of apps/rivulet_apps.py on 127.0.0.1,
+runs `rivulet-cli` against them and checks what a user would see. Every case is one entry
+of a meson-compatible JSON test log (--log), so .ci/summarize.py counts it; the runner also
+prints "ok"/"not ok" lines as it goes and a side-by-side table of the bursts at the end.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+AUTH = ("rivulet", "s3cret")
+
+
+class CaseFailed(Exception):
+    pass
+
+
+class CaseSkipped(Exception):
+    pass
+
+
+def check(condition, message):
+    if not condition:
+        raise CaseFailed(message)
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def png_bytes(width, height):
+    """A small RGB PNG, written with zlib alone."""
+    raw = b"".join(b"\0" + b"".join(bytes((x * 7 % 256, y * 7 % 256, 128)) for x in range(width))
+                   for y in range(height))
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
+            + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+class Python:
+    """Where the Gradio apps run: the Debian root (chroot) or a given Python."""
+
+    def __init__(self, root=None, python=None):
+        self.root, self.python = root, python
+
+    def workdir(self, version):
+        """(host path, path as the apps see it) of a version's scratch folder."""
+        inner = f"/opt/rivulet/run/{version}"
+        host = self.root + inner if self.root else os.path.join(self.scratch, version)
+        return host, (inner if self.root else host)
+
+    def command(self, version, argv, env_extra):
+        if self.root:
+            top = f"/opt/rivulet/gradio-{version}"
+            env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+                   "PYTHONPATH": f"/opt/rivulet/tests/stubs:{top}:{top}/client/python",
+                   "PYTHONDONTWRITEBYTECODE": "1"}
+            env.update(env_extra)
+            script = "/opt/rivulet/tests/apps/" + argv[0]
+            return (["chroot", self.root, "/usr/bin/env", "-i"]
+                    + [f"{k}={v}" for k, v in env.items()] + ["python3", script] + argv[1:]), None
+        env = dict(os.environ)
+        env.pop("PYTHONPATH", None)
+        env.update(env_extra)
+        return [self.python, os.path.join(HERE, "apps", argv[0])] + argv[1:], env
+
+
+class Server:
+    def __init__(self, py, version, app, workdir):
+        host_dir, inner_dir = workdir
+        self.port = free_port()
+        self.app = app
+        self.log_path = os.path.join(host_dir, f"{app}.log")
+        env_extra = {"GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1",
+                     "GRADIO_TEMP_DIR": f"{inner_dir}/tmp-{app}",
+                     "RIVULET_GRADIO_AUTH": ":".join(AUTH), "PYTHONUNBUFFERED": "1"}
+        argv, env = py.command(version, ["rivulet_apps.py", app, "--port", str(self.port),
+                                         "--logdir", inner_dir], env_extra)
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(argv, env=env, stdout=self.log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        self.url = f"http://127.0.0.1:{self.port}" + ("/sub" if app == "sub" else "")
+
+    def wait_ready(self, limit):
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                break
+            try:
+                urllib.request.urlopen(self.url + "/config", timeout=2).read()
+                return True
+            except urllib.error.HTTPError:
+                return True  # it answers (the auth app says 401 before a login)
+            except OSError:
+                time.sleep(0.3)
+        return False
+
+    def tail(self, n=25):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return "".join(f.readlines()[-n:])
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        self.log.close()
+
+
+class Cli:
+    def __init__(self, path, probe_path, scratch):
+        self.path = path
+        self.probe_path = probe_path
+        self.scratch = scratch
+        help_text = subprocess.run([path, "load", "--help"], capture_output=True, text=True).stdout
+        self.has_output = "--output" in help_text
+        self.has_auth = "--auth" in help_text
+
+    def load(self, url, endpoint, count, data=None, extra=(), timeout=300):
+        """Runs `rivulet-cli load`; returns (exit status, --json summary, per-job records, stderr)."""
+        out = os.path.join(self.scratch, f"jobs-{uuid.uuid4().hex}.jsonl")
+        argv = [self.path, "load", "--url", url, "--endpoint", endpoint, "--count", str(count),
+                "--json", "--timeout", str(timeout)] + list(extra)
+        if data is not None:
+            argv += ["--data", json.dumps(data)]
+        if self.has_output:
+            argv += ["--output", out]
+        self.last_command = " ".join(argv)
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=timeout + 60)
+        summary = None
+        for line in p.stdout.splitlines():
+            if line.startswith("{"):
+                try:
+                    summary = json.loads(line)
+                except ValueError:
+                    pass
+        records = None
+        if self.has_output and os.path.exists(out):
+            with open(out, encoding="utf-8") as f:
+                records = [json.loads(line) for line in f if line.strip()]
+            os.unlink(out)
+        return p.returncode, summary, records, p.stderr
+
+    def probe(self, *argv, timeout=120):
+        """Runs riv-gradio-probe (Rivulet's client: upload, cancel); returns its JSON lines."""
+        p = subprocess.run([self.probe_path] + [str(a) for a in argv], capture_output=True,
+                           text=True, timeout=timeout)
+        self.last_command = " ".join([self.probe_path] + [str(a) for a in argv])
+        check(p.returncode == 0, f"{self.last_command}: exit {p.returncode}\n{p.stderr}")
+        return [json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")], p.stderr
+
+    def upload(self, url, name, data):
+        path = os.path.join(self.scratch, name)
+        with open(path, "wb") as f:
+            f.write(data)
+        lines, _ = self.probe("upload", url, path)
+        return lines[0]["path"]
+
+    def need_records(self, records):
+        if records is None:
+            raise CaseSkipped("rivulet-cli load has no --output (per-job records) yet: "
+                              "each job's outputs cannot be checked")
+        return records
+
+
+class Suite:
+    def __init__(self, args):
+        self.args = args
+        self.results = []   # meson test log entries
+        self.table = []     # per version: side-by-side burst figures
+        self.log = open(args.log, "w", encoding="utf-8")
+
+    def record(self, name, result, text, duration):
+        safe = "\n".join(("| " + l if l.strip().startswith(("ok", "not ok")) else l)
+                         for l in text.splitlines())
+        entry = {"name": name, "suite": ["gradio"], "result": result, "duration": round(duration, 2),
+                 "returncode": 0 if result in ("OK", "SKIP", "EXPECTEDFAIL") else 1,
+                 "stdout": safe}
+        self.log.write(json.dumps(entry) + "\n")
+        self.log.flush()
+        self.results.append(entry)
+        n = len(self.results)
+        if result == "SKIP":
+            print(f"ok {n} - {name} # SKIP {text.strip().splitlines()[-1] if text.strip() else ''}")
+        elif result == "EXPECTEDFAIL":
+            print(f"ok {n} - {name} # TODO expected failure: {text.strip()}")
+        elif result == "OK":
+            print(f"ok {n} - {name}" + (f"  ({text.strip()})" if text.strip() and "\n" not in text.strip() else ""))
+        else:
+            print(f"not ok {n} - {name}")
+            for line in text.rstrip().splitlines():
+                print("#   " + line)
+        sys.stdout.flush()
+
+    def case(self, name, fn, *args):
+        t0 = time.monotonic()
+        try:
+            text = fn(*args) or ""
+            result = "OK"
+        except CaseSkipped as e:
+            result, text = "SKIP", f"SKIP: {e}"
+        except CaseFailed as e:
+            result, text = "FAIL", str(e)
+        except Exception as e:  # a bug in the case itself still fails it, with its reason
+            result, text = "FAIL", f"{type(e).__name__}: {e}"
+        if result == "FAIL" and name.split(": ", 1)[-1] in self.args.expected_failures:
+            result, text = "EXPECTEDFAIL", f"{self.args.expected_failures[name.split(': ', 1)[-1]]}\n{text}"
+        self.record(name, result, text, time.monotonic() - t0)
+        return result
+
+
+def wait_lines(path, at_least, limit=10.0):
+    deadline = time.monotonic() + limit
+    while True:
+        lines = read_lines(path)
+        if len(lines) >= at_least or time.monotonic() > deadline:
+            return lines
+        time.sleep(0.1)
+
+
+def read_lines(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return [l.rstrip("\n") for l in f]
+    except OSError:
+        return []
+
+
+def job_failures(records, expect):
+    """Which records do not match expect(index, record) (None when right)."""
+    bad = []
+    for r in records:
+        why = expect(r["index"], r)
+        if why:
+            bad.append(f"job {r['index']}: {why}")
+    return bad
+
+
+def first_output(r):
+    outs = r.get("outputs")
+    return outs[0] if isinstance(outs, list) and outs else None
+
+
+def run_version(suite, py, cli, version):
+    args = suite.args
+    workdir = py.workdir(version)
+    host_dir = workdir[0]
+    shutil.rmtree(host_dir, ignore_errors=True)
+    os.makedirs(host_dir)
+    label = f"gradio {version}"
+    servers = {app: Server(py, version, app, workdir) for app in ("main", "sub", "auth")}
+    try:
+        ready = {app: s.wait_ready(args.start_limit) for app, s in servers.items()}
+        for app, s in servers.items():
+            def started(s=s, ok=ready[app]):
+                check(ok, f"the {s.app} app did not answer on {s.url} within {args.start_limit:.0f} s:\n{s.tail()}")
+                return s.url
+            suite.case(f"{label}: {app} app starts", started)
+        if not ready["main"]:
+            return
+        main = servers["main"]
+        batches_log = os.path.join(host_dir, "batches.log")
+        row = {"version": version, "rivulet": [], "client": None}
+        suite.table.append(row)
+
+        for k in range(1, args.bursts + 1):
+            burst(suite, cli, main, batches_log, label, k, args.jobs, row)
+        official_client(suite, py, version, main, label, args, row)
+        endpoint_cases(suite, cli, main, label, host_dir)
+        if ready["sub"]:
+            sub_cases(suite, cli, servers["sub"], label)
+        if ready["auth"]:
+            auth_cases(suite, cli, servers["auth"], label)
+    finally:
+        for s in servers.values():
+            s.stop()
+
+
+def burst(suite, cli, main, batches_log, label, k, jobs, row):
+    name = f"{label}: batch_echo burst {k}/{suite.args.bursts} of {jobs}"
+    before = len(read_lines(batches_log))
+    t0 = time.monotonic()
+    status, summary, records, stderr = cli.load(main.url, "batch_echo", jobs, ["job {i}"])
+    wall = time.monotonic() - t0
+    figures = {}
+
+    def counts():
+        check(summary is not None, f"no --json summary (exit {status}):\n{stderr}")
+        figures.update(completed=summary["completed"], lost=summary["lost"],
+                       wall_s=summary.get("wall_s", wall), inferred=summary["batches"]["count"])
+        check(summary["completed"] == jobs and summary["lost"] == 0 and status == 0,
+              f"{summary['completed']}/{jobs} completed, {summary['failed']} failed, "
+              f"{summary['cancelled']} cancelled, {summary['lost']} lost (exit {status})\n{stderr}")
+        return f"{jobs}/{jobs} completed, 0 lost, {figures['wall_s']:.2f} s"
+
+    def outputs():
+        recs = cli.need_records(records)
+        check(len(recs) == jobs, f"{len(recs)} records for {jobs} jobs")
+        bad = job_failures(recs, lambda i, r: None if r["status"] == "completed"
+                           and first_output(r) == f"echo: job {i}" else
+                           f"{r['status']} {r.get('error')!r} outputs {r.get('outputs')!r}")
+        check(not bad, f"{len(bad)} wrong:\n" + "\n".join(bad[:10]))
+        in_batch = [r for r in recs if r.get("batch")]
+        check(len(in_batch) == jobs, f"{jobs - len(in_batch)} jobs belong to no inferred batch")
+        return f"every output right, every job in a batch"
+
+    def batches():
+        check(summary is not None, "no summary")
+        server = wait_lines(batches_log, before + 1)[before:]
+        n_server = len(server)
+        sizes = sum(int(x) for x in server)
+        figures["server"] = n_server
+        check(sizes == jobs, f"the server ran {sizes} jobs in its batches, not {jobs}")
+        inferred = summary["batches"]["count"]
+        check(abs(inferred - n_server) <= 0.10 * n_server,
+              f"Rivulet inferred {inferred} batches, the server ran {n_server} (more than 10 % apart)")
+        return f"inferred {inferred}, server ran {n_server}"
+
+    suite.case(name + ": all completed", counts)
+    suite.case(name + ": every output checked", outputs)
+    suite.case(name + ": batches as the server ran them", batches)
+    row["rivulet"].append(figures)
+
+
+def official_client(suite, py, version, main, label, args, row):
+    limit = args.client_limit
+
+    def run():
+        cmd, env = py.command(version, ["client_burst.py", main.url, str(args.jobs), str(limit)],
+                              {"GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1",
+                               "HF_HUB_DISABLE_TELEMETRY": "1", "PYTHONUNBUFFERED": "1"})
+        p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=limit + 120)
+        line = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        check(line, f"the official client did not run (exit {p.returncode}):\n{p.stderr[-3000:]}")
+        res = json.loads(line[-1])
+        row["client"] = res
+        note = ""
+        if res["timed_out"]:
+            note = f"; stalled: {res['unfinished']} unfinished after {limit:.0f} s (Gradio issue #9968)"
+        return (f"gradio_client {res['client']}: {res['completed']}/{res['submitted']} right, "
+                f"{res['wrong']} wrong, failed {res['failed'] or 0}, {res['wall_s']} s{note}")
+
+    suite.case(f"{label}: official Python client, same burst (reported, not judged)", run)
+
+
+def endpoint_cases(suite, cli, main, label, host_dir):
+    url = main.url
+
+    def simple(endpoint, count, data, expect, want_status=0):
+        status, summary, records, stderr = cli.load(url, endpoint, count, data, timeout=120)
+        check(summary is not None, f"no summary (exit {status}):\n{stderr}\n{cli.last_command}")
+        recs = cli.need_records(records)
+        check(len(recs) == count, f"{len(recs)} records for {count} jobs")
+        bad = job_failures(recs, expect)
+        check(not bad, f"{cli.last_command}\n" + "\n".join(bad[:10]))
+        if want_status is not None:
+            check(status == want_status, f"exit status {status}, expected {want_status}\n{stderr}")
+        return recs, summary
+
+    def stream_text():
+        def expect(i, r):
+            want = f"p{i}" + "".join(f" tok{t}" for t in range(1, 31))
+            if r["status"] != "completed" or first_output(r) != want:
+                return f"{r['status']} {r.get('error')!r} {first_output(r)!r}"
+            if (r.get("updates") or 0) < 10:
+                return f"only {r.get('updates')} updates for 30 tokens"
+        simple("stream_text", 5, ["p{i}", 30, 0.01], expect)
+        return "5 jobs, full text after every diff"
+
+    def fake_image():
+        def expect(i, r):
+            out = first_output(r)
+            if r["status"] != "completed" or not isinstance(out, dict):
+                return f"{r['status']} {r.get('error')!r} {out!r}"
+            u = out.get("url") or ""
+            if not u.endswith(".webp"):
+                return f"image url {u!r} is not a .webp"
+            with urllib.request.urlopen(u, timeout=30) as resp:
+                head = resp.read(12)
+            if not (head[:4] == b"RIFF" and head[8:12] == b"WEBP"):
+                return f"{u} is not a WebP file: {head!r}"
+        simple("fake_image", 2, [5], expect)
+        return "FileData with a .webp url that serves WebP"
+
+    def rapid():
+        want = "".join(f"{n}\n" for n in range(3000))
+        simple("rapid", 2, [3000], lambda i, r: None if r["status"] == "completed" and first_output(r) == want
+               else f"{r['status']} {r.get('error')!r}, {len(first_output(r) or '')} chars of {len(want)}")
+        return "3,000 updates each, final text complete"
+
+    def predict():
+        simple("predict", 20, ["n{i}"], lambda i, r: None if r["status"] == "completed"
+               and first_output(r) == f"Hello, n{i}!" else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
+
+    def fail():
+        simple("fail", 3, ["x{i}"], lambda i, r: None if r["status"] == "failed"
+               and f"refused: x{i}" in (r.get("error") or "") else f"{r['status']} {r.get('error')!r}",
+               want_status=1)
+        return "failed jobs carry gr.Error's message"
+
+    def notify():
+        def expect(i, r):
+            if r["status"] != "completed" or first_output(r) != f"notified m{i}":
+                return f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}"
+            if "logs" not in r:
+                raise CaseSkipped("rivulet-cli load --output has no per-job logs yet")
+            logs = r["logs"] or []
+            levels = {(str(l.get("level")).lower(), l.get("message")) for l in logs}
+            if ("info", f"info about m{i}") not in levels or ("warning", f"careful with m{i}") not in levels:
+                return f"logs {logs!r}"
+        simple("notify", 3, ["m{i}"], expect)
+        return "gr.Info and gr.Warning in each job's logs"
+
+    def no_queue():
+        simple("no_queue", 5, ["q{i}"], lambda i, r: None if r["status"] == "completed"
+               and first_output(r) == f"Q{i}" else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
+
+    def chat():
+        def expect(i, r):
+            out = first_output(r)
+            if r["status"] != "completed" or not isinstance(out, list) or len(out) != 2:
+                return f"{r['status']} {r.get('error')!r} {out!r}"
+            got = [(m.get("role"), m.get("content")) for m in out]
+            want = [("user", f"hi {i}"), ("assistant", f"You said: hi {i}")]
+            # Gradio 6 sends content as a list of typed parts.
+            norm = [(role, c if isinstance(c, str) else
+                     "".join(p.get("text", "") for p in c if isinstance(p, dict))) for role, c in got]
+            if norm != want:
+                return f"messages {out!r}"
+        simple("chat", 3, ["hi {i}", []], expect)
+        return "messages in, messages out"
+
+    def gallery():
+        def expect(i, r):
+            out = first_output(r)
+            if r["status"] != "completed" or not isinstance(out, list) or len(out) != 3:
+                return f"{r['status']} {r.get('error')!r} {out!r}"
+            for item in out:
+                media = item.get("image") or item.get("video") or item if isinstance(item, dict) else None
+                if not isinstance(media, dict) or not media.get("url"):
+                    return f"gallery item without a file url: {item!r}"
+        simple("gallery", 2, [3], expect)
+        return "3 pictures with urls"
+
+    def file_info():
+        data = os.urandom(5000)
+        path = cli.upload(url, "sample.bin", data)
+        fd = {"path": path, "orig_name": "sample.bin", "meta": {"_type": "gradio.FileData"}}
+        want = hashlib.sha256(data).hexdigest()
+        simple("file_info", 2, [fd], lambda i, r: None if r["status"] == "completed"
+               and (first_output(r) or "").endswith(f" 5000 {want}") else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
+        return "an uploaded file reaches the function intact (uploaded by Rivulet)"
+
+    def image_info():
+        path = cli.upload(url, "sample.png", png_bytes(31, 17))
+        fd = {"path": path, "orig_name": "sample.png", "meta": {"_type": "gradio.FileData"}}
+        simple("image_info", 2, [fd], lambda i, r: None if r["status"] == "completed"
+               and first_output(r) == "31x17 RGB" else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
+        return "an uploaded PNG reaches the function as a 31x17 picture"
+
+    def state():
+        recs, _ = simple("counter", 6, ["s"], lambda i, r: None if r["status"] == "completed"
+                         else f"{r['status']} {r.get('error')!r}")
+        got = sorted(int(first_output(r).rsplit("#", 1)[1]) for r in recs)
+        check(got == list(range(1, 7)), f"the session's State counted {got}, expected 1..6")
+        return "one session's State counts 1..6"
+
+    def cancel():
+        steps_log = os.path.join(host_dir, "steps.log")
+        jobs, stderr = cli.probe("cancel", url, "slow_steps", 8)
+        check(len(jobs) == 3, f"{len(jobs)} job lines:\n{stderr}")
+        role = {j["role"]: j for j in jobs}
+        check(set(role) == {"running", "queued", "other"},
+              f"never one job streaming while another waited:\n{jobs}\n{stderr}")
+        want = {"running": "cancelled", "queued": "cancelled", "other": "completed"}
+        got = {r: j["status"] for r, j in role.items()}
+        check(got == want, f"statuses {got}, expected {want}\n{jobs}\n{stderr}")
+        other = role["other"]["tag"]
+        check(role["other"]["output"] == f"{other} 7", f"{other} output {role['other']['output']!r}")
+        wait_lines(steps_log, 1)
+        time.sleep(1.0)  # a generator that was not stopped would go on logging its steps
+        lines = read_lines(steps_log)
+
+        def steps(tag):
+            return [l for l in lines if l.startswith(tag + " ")]
+
+        run, queued = steps(role["running"]["tag"]), steps(role["queued"]["tag"])
+        check(run and f"{role['running']['tag']} end" not in run,
+              f"the running job was not stopped on the server: {run}")
+        check(not queued, f"the queued job ran on the server anyway: {queued}")
+        check(f"{other} end" in steps(other), f"the job left alone did not run to its end: {steps(other)}")
+        return f"running job stopped after {len(run) - 1} of 8 steps, queued job never started, the third completed"
+
+    for name, fn in (("stream_text", stream_text), ("fake_image (gr.Progress, WebP)", fake_image),
+                     ("rapid generator", rapid), ("plain function", predict), ("gr.Error", fail),
+                     ("gr.Info / gr.Warning", notify), ("queue=False endpoint", no_queue),
+                     ("Chatbot (messages)", chat), ("Gallery", gallery), ("File input", file_info),
+                     ("Image input", image_info), ("State", state),
+                     ("cancel a running and a queued job", cancel)):
+        suite.case(f"{label}: {name}", fn)
+
+
+def sub_cases(suite, cli, sub, label):
+    def predict():
+        status, summary, records, stderr = cli.load(sub.url, "predict", 3, ["n{i}"], timeout=60)
+        check(summary is not None and summary["completed"] == 3, f"{summary} (exit {status})\n{stderr}")
+        recs = cli.need_records(records)
+        bad = job_failures(recs, lambda i, r: None if first_output(r) == f"sub: n{i}" else repr(r.get("outputs")))
+        check(not bad, "\n".join(bad))
+        return "mounted under /sub"
+
+    def queue_full():
+        status, summary, records, stderr = cli.load(sub.url, "slow_one", 12, ["x{i}"], timeout=120)
+        check(summary is not None, f"no summary (exit {status})\n{stderr}")
+        check(summary["lost"] == 0 and summary["completed"] >= 1 and summary["failed"] >= 1
+              and summary["completed"] + summary["failed"] == 12,
+              f"expected some completed and the rest failed, none lost: {summary}")
+        check(status != 0, "exit status 0 although jobs failed")
+        recs = cli.need_records(records)
+        errors = {r.get("error") for r in recs if r["status"] == "failed"}
+        check(len(errors) == 1, f"more than one error text: {errors}")
+        text = errors.pop() or ""
+        check(text.lower().count("queue is full") == 1,
+              f"the message should say once that the queue is full: {text!r}")
+        return f"{summary['completed']} completed, {summary['failed']} failed with {text!r}"
+
+    suite.case(f"{label}: app mounted under a sub-path", predict)
+    suite.case(f"{label}: concurrency_limit=1 + max_size: queue full", queue_full)
+
+
+def auth_cases(suite, cli, auth, label):
+    def no_login():
+        status, summary, records, stderr = cli.load(auth.url, "predict", 1, ["a"], timeout=30)
+        check(status != 0, "exit status 0 without a login")
+        check(stderr.strip() and "Traceback" not in stderr, f"no clear error: {stderr!r}")
+        return stderr.strip().splitlines()[-1]
+
+    def login():
+        if not cli.has_auth:
+            raise CaseSkipped("rivulet-cli load has no --auth yet")
+        status, summary, records, stderr = cli.load(auth.url, "predict", 3, ["a{i}"], timeout=30,
+                                                    extra=["--auth", ":".join(AUTH)])
+        check(status == 0 and summary and summary["completed"] == 3, f"{summary} (exit {status})\n{stderr}")
+        recs = cli.need_records(records)
+        bad = job_failures(recs, lambda i, r: None if first_output(r) == f"Hello, a{i}!" else repr(r.get("outputs")))
+        check(not bad, "\n".join(bad))
+        return "3/3 with --auth"
+
+    def wrong():
+        if not cli.has_auth:
+            raise CaseSkipped("rivulet-cli load has no --auth yet")
+        status, summary, records, stderr = cli.load(auth.url, "predict", 1, ["a"], timeout=30,
+                                                    extra=["--auth", AUTH[0] + ":wrong"])
+        check(status != 0, "exit status 0 with a wrong password")
+        text = stderr.lower()
+        check(any(w in text for w in ("login", "credential", "password", "auth")),
+              f"the error does not say the login failed: {stderr!r}")
+        return stderr.strip().splitlines()[-1]
+
+    suite.case(f"{label}: auth app without a login: clear error", no_login)
+    suite.case(f"{label}: auth app with --auth USER:PASS", login)
+    suite.case(f"{label}: auth app with a wrong password: clear error", wrong)
+
+
+def print_table(suite):
+    print("\nBurst of %d jobs to batch_echo (max_batch_size 16), Rivulet vs the official Python client:" % suite.args.jobs)
+    print("| Gradio | Rivulet completed / lost (per burst) | Rivulet wall s (median) | batches inferred / run (median) | gradio_client completed / not completed | client wall s |")
+    print("|---|---|---|---|---|---|")
+    for row in suite.table:
+        runs = [r for r in row["rivulet"] if "completed" in r]
+        if runs:
+            comp = "/".join(str(r["completed"]) for r in runs)
+            lost = sum(r["lost"] for r in runs)
+            walls = sorted(r["wall_s"] for r in runs)
+            med = walls[len(walls) // 2]
+            pairs = sorted((r.get("inferred", 0), r.get("server", 0)) for r in runs)
+            inf = pairs[len(pairs) // 2]
+            riv = f"{comp} / {lost} lost"
+        else:
+            riv, med, inf = "—", float("nan"), ("—", "—")
+        c = row["client"]
+        if c:
+            cli_txt = f"{c['completed']} / {c['submitted'] - c['completed']}" + (" (stalled)" if c["timed_out"] else "")
+            cwall = f"{c['wall_s']}"
+        else:
+            cli_txt, cwall = "—", "—"
+        print(f"| {row['version']} | {riv} | {med:.2f} | {inf[0]} / {inf[1]} | {cli_txt} | {cwall} |")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--probe", required=True)
+    ap.add_argument("--log", required=True)
+    ap.add_argument("--root")
+    ap.add_argument("--python")
+    ap.add_argument("--scratch", required=True)
+    ap.add_argument("--versions", nargs="+", required=True)
+    ap.add_argument("--bursts", type=int, default=10)
+    ap.add_argument("--jobs", type=int, default=1000)
+    ap.add_argument("--client-limit", type=float, default=60)
+    ap.add_argument("--start-limit", type=float, default=120)
+    ap.add_argument("--only", help="run only the cases whose name contains this text")
+    args = ap.parse_args()
+    # Cases that fail for a reason already reported (name after "gradio X: " → reason).
+    args.expected_failures = json.loads(os.environ.get("RIVULET_GRADIO_XFAIL", "{}"))
+
+    os.makedirs(args.scratch, exist_ok=True)
+    py = Python(root=args.root, python=args.python)
+    py.scratch = args.scratch
+    cli = Cli(args.cli, args.probe, args.scratch)
+    suite = Suite(args)
+    t0 = time.monotonic()
+    for version in args.versions:
+        print(f"== Gradio {version}", flush=True)
+        run_version(suite, py, cli, version)
+    print_table(suite)
+    print(f"\nreal-Gradio suite took {time.monotonic() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
