@@ -281,20 +281,28 @@ feed (RivClient  *client,
   return _riv_client_feed_stream_for_testing (client, text, strlen (text));
 }
 
-static void
-test_local_stream (void)
+static RivClient *
+local_client (void)
 {
-  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  RivClient *client = riv_client_new ("http://127.0.0.1:9");
   g_autoptr(RivConfig) config = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) data = json ("[\"hi\"]");
-  g_autoptr(RivJob) a = NULL;
-  g_autoptr(RivJob) b = NULL;
 
   config = riv_config_new_from_data (local_config, -1, "http://127.0.0.1:9", &error);
   g_assert_no_error (error);
   _riv_client_connect_local_for_testing (client, config);
   riv_client_set_publish_interval (client, 0);
+  return client;
+}
+
+static void
+test_local_stream (void)
+{
+  g_autoptr(RivClient) client = local_client ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = json ("[\"hi\"]");
+  g_autoptr(RivJob) a = NULL;
+  g_autoptr(RivJob) b = NULL;
 
   /* No job joined: no stream to feed. */
   g_assert_false (feed (client, "data: {\"msg\":\"heartbeat\"}\n\n"));
@@ -376,6 +384,149 @@ test_local_stream (void)
 
   riv_client_close (client);
   g_assert_false (feed (client, "data: {\"msg\":\"heartbeat\"}\n\n"));
+}
+
+static RivJob *
+local_job (RivClient  *client,
+           const char *event_id)
+{
+  g_autoptr(JsonNode) data = json ("[\"hi\"]");
+  g_autoptr(GError) error = NULL;
+  RivJob *job = _riv_client_submit_joined_for_testing (client, "predict", data, event_id, &error);
+
+  g_assert_no_error (error);
+  return job;
+}
+
+static gboolean
+timeline_has (RivJob     *job,
+              const char *what)
+{
+  for (guint i = 0; i < riv_job_get_timeline_length (job); i++)
+    if (g_strcmp0 (riv_job_get_timeline_event (job, i)->what, what) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* A job's run time is what the server measured (output.duration) when it
+ * says, even when the start and the end arrive in one read; arrival times
+ * otherwise. */
+static void
+test_run_time (void)
+{
+  g_autoptr(RivClient) client = local_client ();
+  g_autoptr(RivJob) a = local_job (client, "aaa");
+  g_autoptr(RivJob) b = local_job (client, "bbb");
+  g_autoptr(RivJob) c = local_job (client, "ccc");
+
+  g_assert_cmpfloat (riv_job_get_run_time (a), <, 0);
+
+  /* A batch of two that ran 50 ms: its messages arrive together. */
+  g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"aaa\"}\n\n"
+                               "data: {\"msg\":\"process_starts\",\"event_id\":\"bbb\"}\n\n"
+                               "data: {\"msg\":\"process_completed\",\"event_id\":\"aaa\","
+                               "\"output\":{\"data\":[\"x\"],\"duration\":0.05,"
+                               "\"average_duration\":0.2},\"success\":true}\n\n"
+                               "data: {\"msg\":\"process_completed\",\"event_id\":\"bbb\","
+                               "\"output\":{\"data\":[\"y\"],\"duration\":0.05},"
+                               "\"success\":true}\n\n"));
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpfloat_with_epsilon (riv_job_get_run_time (a), 0.05, 1e-9);
+  g_assert_cmpfloat_with_epsilon (riv_job_get_run_time (b), 0.05, 1e-9);
+
+  /* No duration: from the arrival of process_starts to the completion. */
+  g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"ccc\"}\n\n"));
+  g_usleep (30 * 1000);
+  g_assert_true (feed (client, "data: {\"msg\":\"process_completed\",\"event_id\":\"ccc\","
+                               "\"output\":{\"data\":[\"z\"]},\"success\":true}\n\n"));
+  g_assert_cmpint (riv_job_get_status (c), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpfloat (riv_job_get_run_time (c), >=, 0.03);
+  g_assert_cmpfloat (riv_job_get_run_time (c), <=, riv_job_get_total_time (c));
+
+  /* A bad duration is not a run time. */
+  {
+    g_autoptr(RivJob) d = local_job (client, "ddd");
+
+    g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"ddd\"}\n\n"
+                                 "data: {\"msg\":\"process_completed\",\"event_id\":\"ddd\","
+                                 "\"output\":{\"data\":[\"z\"],\"duration\":-3},"
+                                 "\"success\":true}\n\n"));
+    g_assert_cmpfloat (riv_job_get_run_time (d), >=, 0);
+    g_assert_cmpfloat (riv_job_get_run_time (d), <, 3);
+  }
+}
+
+static guint n_logs_notified;
+
+static void
+n_logs_cb (GObject    *object,
+           GParamSpec *pspec,
+           gpointer    user_data)
+{
+  n_logs_notified++;
+}
+
+/* log messages (gr.Info / gr.Warning; Gradio 5 and 6 add a title) are kept
+ * per job, each with a timeline entry; a flood keeps the first ones. */
+static void
+test_logs (void)
+{
+  g_autoptr(RivClient) client = local_client ();
+  g_autoptr(RivJob) a = local_job (client, "aaa");
+  g_autoptr(RivJob) b = local_job (client, "bbb");
+  g_autoptr(GString) flood = g_string_new (NULL);
+  const RivJobLog *log;
+
+  g_signal_connect (a, "notify::n-logs", G_CALLBACK (n_logs_cb), NULL);
+  n_logs_notified = 0;
+  g_assert_cmpuint (riv_job_get_n_logs (a), ==, 0);
+
+  g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"aaa\"}\n\n"
+                               "data: {\"msg\":\"log\",\"event_id\":\"aaa\",\"log\":\"Halfway\","
+                               "\"level\":\"info\",\"duration\":10,\"visible\":true,"
+                               "\"title\":\"Info\"}\n\n"
+                               "data: {\"msg\":\"log\",\"event_id\":\"aaa\","
+                               "\"log\":\"Low on memory\",\"level\":\"warning\"}\n\n"
+                               "data: {\"msg\":\"log\",\"event_id\":\"aaa\","
+                               "\"log\":\"Bad input\",\"level\":\"error\",\"title\":\"Oops\"}\n\n"
+                               "data: {\"msg\":\"log\",\"event_id\":\"aaa\"}\n\n"
+                               "data: {\"msg\":\"process_completed\",\"event_id\":\"aaa\","
+                               "\"output\":{\"data\":[\"x\"]},\"success\":true}\n\n"
+                               "data: {\"msg\":\"log\",\"event_id\":\"aaa\",\"log\":\"late\","
+                               "\"level\":\"info\"}\n\n"));
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpuint (riv_job_get_n_logs (a), ==, 4);
+  g_assert_cmpuint (n_logs_notified, ==, 4);
+
+  log = riv_job_get_log (a, 0);
+  g_assert_cmpstr (log->level, ==, "info");
+  g_assert_cmpstr (log->title, ==, "Info");
+  g_assert_cmpstr (log->message, ==, "Halfway");
+  g_assert_cmpfloat (log->time, >=, 0);
+  log = riv_job_get_log (a, 1);
+  g_assert_cmpstr (log->level, ==, "warning");
+  g_assert_null (log->title);
+  g_assert_cmpstr (log->message, ==, "Low on memory");
+  log = riv_job_get_log (a, 2);
+  g_assert_cmpstr (log->level, ==, "error");
+  g_assert_cmpstr (log->title, ==, "Oops");
+  g_assert_cmpstr (log->message, ==, "Bad input");
+  /* Neither level nor text: still a log, plainly an info with no text. */
+  log = riv_job_get_log (a, 3);
+  g_assert_cmpstr (log->level, ==, "info");
+  g_assert_cmpstr (log->message, ==, "");
+  g_assert_true (timeline_has (a, "info: Halfway"));
+  g_assert_true (timeline_has (a, "warning: Low on memory"));
+  g_assert_cmpuint (riv_job_get_logs_dropped (a), ==, 0);
+
+  for (guint i = 0; i < RIV_JOB_LOGS_MAX + 44; i++)
+    g_string_append_printf (flood, "data: {\"msg\":\"log\",\"event_id\":\"bbb\",\"log\":\"n%u\","
+                                   "\"level\":\"info\",\"title\":\"Info\"}\n\n", i);
+  g_assert_true (feed (client, flood->str));
+  g_assert_cmpuint (riv_job_get_n_logs (b), ==, RIV_JOB_LOGS_MAX);
+  g_assert_cmpuint (riv_job_get_logs_dropped (b), ==, 44);
+  g_assert_cmpstr (riv_job_get_log (b, RIV_JOB_LOGS_MAX - 1)->message, ==, "n255");
+  g_assert_false (riv_job_is_finished (b));
 }
 
 /* A tiny server that answers /config with whatever the test says. */
@@ -1131,6 +1282,8 @@ main (int   argc,
   g_test_add_func ("/riv/client/connection-refused", test_connection_refused);
   g_test_add_func ("/riv/client/not-gradio", test_not_gradio);
   g_test_add_func ("/riv/client/local-stream", test_local_stream);
+  g_test_add_func ("/riv/client/run-time", test_run_time);
+  g_test_add_func ("/riv/client/logs", test_logs);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

@@ -421,6 +421,7 @@ _riv_client_apply_message (RivClient       *self,
       break;
 
     case RIV_MESSAGE_LOG:
+      _riv_job_add_log (job, msg->level, msg->title, msg->log);
       _riv_job_add_timeline (job, "%s: %s", msg->level ? msg->level : "log",
                              msg->log ? msg->log : "");
       break;
@@ -468,6 +469,8 @@ _riv_client_apply_message (RivClient       *self,
             }
           else
             final = RIV_JOB_STATUS_COMPLETED;
+          if (msg->has_duration)
+            _riv_job_set_run_duration (job, msg->duration);
         }
       else
         {

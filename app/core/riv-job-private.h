@@ -53,6 +53,13 @@ void      _riv_job_add_timeline      (RivJob       *self,
                                       const char   *format,
                                       ...) G_GNUC_PRINTF (2, 3);
 /* Drops what a finished job no longer needs (input copy, intermediate state). */
+void      _riv_job_add_log           (RivJob       *self,
+                                      const char   *level,
+                                      const char   *title,
+                                      const char   *message);
+/* The run time the server measured (process_completed output.duration). */
+void      _riv_job_set_run_duration  (RivJob       *self,
+                                      double        seconds);
 void      _riv_job_trim              (RivJob       *self);
 
 /* One pointer of owner state (the client's per-job context), read for every

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "riv-job-private.h"
@@ -45,6 +46,7 @@ struct _RivJob
   JsonNode     *inputs;            /* nullable, dropped by _riv_job_trim */
   GBytes       *image;             /* nullable, only the latest frame */
   RivJobEvent  *timeline;          /* nullable, capacity timeline_cap */
+  GPtrArray    *logs;              /* RivJobLog (owned), nullable until the first */
   GDestroyNotify owner_destroy;
 
   /* Borrowed */
@@ -65,10 +67,12 @@ struct _RivJob
   double        joined_at;
   double        started_at;
   double        finished_at;
+  double        run_duration;      /* the server's output.duration, < 0 none */
 
   guint         number;
   guint         n_images;
   guint         timeline_dropped;
+  guint         logs_dropped;
 
   guint8        timeline_len;      /* entries stored, <= RIV_JOB_TIMELINE_MAX */
   guint8        timeline_cap;
@@ -112,6 +116,7 @@ enum {
   PROP_TIMELINE_LENGTH,
   PROP_TIMELINE_DROPPED,
   PROP_INPUTS,
+  PROP_N_LOGS,
   N_PROPS
 };
 
@@ -223,6 +228,7 @@ riv_job_finalize (GObject *object)
   for (guint i = 0; i < self->timeline_len; i++)
     g_free (self->timeline[i].what);
   g_clear_pointer (&self->timeline, g_free);
+  g_clear_pointer (&self->logs, g_ptr_array_unref);
   if (self->event_id != self->event_id_inline)
     g_free (self->event_id);
   g_clear_pointer (&self->batch_id, g_free);
@@ -349,6 +355,9 @@ riv_job_get_property (GObject    *object,
     case PROP_INPUTS:
       g_value_set_boxed (value, riv_job_get_inputs (self));
       break;
+    case PROP_N_LOGS:
+      g_value_set_uint (value, riv_job_get_n_logs (self));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -418,6 +427,8 @@ riv_job_class_init (RivJobClass *klass)
   properties[PROP_TIMELINE_DROPPED] =
     g_param_spec_uint ("timeline-dropped", NULL, NULL, 0, G_MAXUINT, 0, flags);
   properties[PROP_INPUTS] = g_param_spec_boxed ("inputs", NULL, NULL, JSON_TYPE_NODE, flags);
+  /* Notified for every log message kept (riv_job_get_log ()). */
+  properties[PROP_N_LOGS] = g_param_spec_uint ("n-logs", NULL, NULL, 0, G_MAXUINT, 0, flags);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -433,6 +444,7 @@ riv_job_init (RivJob *self)
   self->progress_index = -1;
   self->progress_length = -1;
   self->batch_index = -1;
+  self->run_duration = -1;
 }
 
 /* Public getters ----------------------------------------------------------------------- */
@@ -653,7 +665,14 @@ double
 riv_job_get_run_time (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), -1);
-  if (self->started_at <= 0 || self->finished_at <= 0)
+  if (self->finished_at <= 0)
+    return -1;
+  /* What the server measured, when it says: arrival times of the start and
+   * the end can be much closer than that (a batch's messages often arrive in
+   * one read, or are replayed together when the join reply came late). */
+  if (self->run_duration >= 0)
+    return self->run_duration;
+  if (self->started_at <= 0)
     return -1;
   return MAX (0, self->finished_at - self->started_at);
 }
@@ -672,6 +691,29 @@ riv_job_get_timeline_length (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), 0);
   return self->timeline_len;
+}
+
+guint
+riv_job_get_n_logs (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->logs != NULL ? self->logs->len : 0;
+}
+
+const RivJobLog *
+riv_job_get_log (RivJob *self,
+                 guint   position)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  g_return_val_if_fail (position < riv_job_get_n_logs (self), NULL);
+  return g_ptr_array_index (self->logs, position);
+}
+
+guint
+riv_job_get_logs_dropped (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->logs_dropped;
 }
 
 const RivJobEvent *
@@ -788,7 +830,7 @@ _riv_job_set_status (RivJob       *self,
       notify (self, PROP_FINISHED);
       notify (self, PROP_FINISHED_AT);
       notify (self, PROP_TOTAL_TIME);
-      if (self->started_at > 0)
+      if (self->started_at > 0 || self->run_duration >= 0)
         notify (self, PROP_RUN_TIME);
     }
 
@@ -1079,6 +1121,55 @@ _riv_job_add_timeline (RivJob     *self,
   self->timeline_ring_pos = (self->timeline_ring_pos + 1) % TIMELINE_RING;
   self->timeline_dropped++;
   notify (self, PROP_TIMELINE_DROPPED);
+}
+
+static void
+job_log_free (gpointer data)
+{
+  RivJobLog *log = data;
+
+  g_free (log->title);
+  g_free (log->message);
+  g_free (log);
+}
+
+void
+_riv_job_add_log (RivJob     *self,
+                  const char *level,
+                  const char *title,
+                  const char *message)
+{
+  RivJobLog *log;
+
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (self->logs != NULL && self->logs->len >= RIV_JOB_LOGS_MAX)
+    {
+      self->logs_dropped++;
+      return;
+    }
+
+  log = g_new (RivJobLog, 1);
+  log->time = riv_now () - self->submitted_at;
+  log->level = g_intern_string (level != NULL && *level != '\0' ? level : "info");
+  log->title = title != NULL && *title != '\0' ? g_strdup (title) : NULL;
+  log->message = g_strdup (message != NULL ? message : "");
+
+  if (self->logs == NULL)
+    self->logs = g_ptr_array_new_with_free_func (job_log_free);
+  g_ptr_array_add (self->logs, log);
+  notify (self, PROP_N_LOGS);
+}
+
+void
+_riv_job_set_run_duration (RivJob *self,
+                           double  seconds)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (seconds < 0 || isnan (seconds) || RIV_JOB_STATUS_IS_TERMINAL (self->status))
+    return;
+  self->run_duration = seconds;
 }
 
 void

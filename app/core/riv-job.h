@@ -19,12 +19,22 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivJob, riv_job, RIV, JOB, GObject)
 
 #define RIV_JOB_TIMELINE_MAX 32
+#define RIV_JOB_LOGS_MAX     256
 
 typedef struct
 {
   double  time;   /* seconds since the job's submit time */
   char   *what;   /* short text, e.g. "estimation rank 3/17" */
 } RivJobEvent;
+
+/* One log message of a job, as the server sent it. */
+typedef struct
+{
+  double      time;     /* seconds since the job's submit time */
+  const char *level;    /* "info", "warning", "success", "error", …; "info" when absent */
+  char       *title;    /* nullable (Gradio 4 sends none) */
+  char       *message;  /* never NULL */
+} RivJobLog;
 
 guint         riv_job_get_number          (RivJob *self);   /* 1-based, per client */
 const char   *riv_job_get_endpoint        (RivJob *self);   /* display name, "/batch_echo" */
@@ -70,6 +80,13 @@ guint         riv_job_get_timeline_length (RivJob *self);
 const RivJobEvent *riv_job_get_timeline_event (RivJob *self,
                                                guint   position);
 guint         riv_job_get_timeline_dropped (RivJob *self);
+/* log messages (gr.Info, gr.Warning, …), in arrival order; the first
+ * RIV_JOB_LOGS_MAX are kept, later ones only counted. "n-logs" is notified
+ * for each one kept. */
+guint            riv_job_get_n_logs       (RivJob *self);
+const RivJobLog *riv_job_get_log          (RivJob *self,
+                                           guint   position);
+guint            riv_job_get_logs_dropped (RivJob *self);
 /* Input values that were submitted (JSON array). */
 JsonNode     *riv_job_get_inputs          (RivJob *self);
 
