@@ -1659,7 +1659,30 @@ test_unknown_session (Fixture       *f,
   g_assert_null (frame_event (g_ptr_array_index (sse->frames, 0)));
   g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 1)), ==, "close_stream");
 
-  sse = sse_open_path (f, "/gradio_api/queue/data");
+  /* Without session_hash: 422 and FastAPI's "missing" entry, as Gradio answers
+   * (a client sees a failed request, not a stream). */
+  for (guint i = 0; i < 2; i++)
+    {
+      const char *path = i == 0 ? "/gradio_api/queue/data" : "/gradio_api/queue/data?other=1";
+      g_autoptr(Reply) reply = http_get (f, path);
+      g_autoptr(JsonNode) detail = assert_error_reply (reply, 422);
+      JsonObject *missing;
+      JsonArray *loc;
+
+      g_assert_true (JSON_NODE_HOLDS_ARRAY (detail));
+      g_assert_cmpuint (json_array_get_length (json_node_get_array (detail)), ==, 1);
+      missing = json_array_get_object_element (json_node_get_array (detail), 0);
+      g_assert_cmpstr (json_object_get_string_member (missing, "type"), ==, "missing");
+      g_assert_cmpstr (json_object_get_string_member (missing, "msg"), ==, "Field required");
+      g_assert_true (json_object_get_null_member (missing, "input"));
+      loc = json_object_get_array_member (missing, "loc");
+      g_assert_cmpuint (json_array_get_length (loc), ==, 2);
+      g_assert_cmpstr (json_array_get_string_element (loc, 0), ==, "query");
+      g_assert_cmpstr (json_array_get_string_element (loc, 1), ==, "session_hash");
+    }
+
+  /* An empty session_hash is a value: a stream that names no session. */
+  sse = sse_open_path (f, "/gradio_api/queue/data?session_hash=");
   sse_wait_eof (sse);
   g_assert_cmpuint (sse->frames->len, ==, 2);
   g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 0)), ==, "unexpected_error");

@@ -24,8 +24,9 @@
  * close_stream (§8e): when a stream has written everything, and its session
  * has nothing pending, a "close-linger" timer starts; a join for the session
  * drops it. When it runs out with the same conditions, close_stream is
- * written and the response ends. Every response on /queue/data ends with
- * close_stream, including unknown sessions and shutdown.
+ * written and the response ends. Every stream on /queue/data ends with
+ * close_stream, including unknown sessions and shutdown; a GET without
+ * session_hash gets no stream but a 422, as Gradio answers it.
  */
 #include "config.h"
 
@@ -422,6 +423,19 @@ _riv_server_handle_queue_data (RivServer         *self,
   Session *session = hash != NULL ? _riv_server_session_lookup (self, hash) : NULL;
   Stream *stream;
 
+  /* session_hash is a required query parameter: Gradio (FastAPI) refuses the
+   * request before any stream starts, with its validation error shape. */
+  if (hash == NULL)
+    {
+      static const char missing[] =
+        "{\"detail\":[{\"type\":\"missing\",\"loc\":[\"query\",\"session_hash\"],"
+        "\"msg\":\"Field required\",\"input\":null}]}";
+
+      _riv_server_reply_take (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "application/json",
+                              g_strdup (missing), sizeof missing - 1);
+      return;
+    }
+
   start_event_stream (msg);
 
   if (session == NULL || self->shut_down)
@@ -430,9 +444,7 @@ _riv_server_handle_queue_data (RivServer         *self,
       gsize len;
       char *frame;
 
-      frame = riv_wire_unexpected_error (self->shut_down ? "Server stopped." :
-                                         hash == NULL ? "Session hash not found." :
-                                         "Session not found.",
+      frame = riv_wire_unexpected_error (self->shut_down ? "Server stopped." : "Session not found.",
                                          !self->shut_down, &len);
       soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
       frame = riv_wire_close_stream (&len);
