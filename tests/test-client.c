@@ -925,7 +925,8 @@ test_queue_full (Fixture       *fx,
       else
         {
           g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
-          g_assert_true (g_str_has_prefix (riv_job_get_error (job), "Queue is full"));
+          /* One clear text: the server's own words, not "Queue is full: Queue is full. …". */
+          g_assert_cmpstr (riv_job_get_error (job), ==, "Queue is full. Max size is 3 and size is 3.");
           full++;
         }
     }

@@ -1345,7 +1345,9 @@ test_join_errors (Fixture       *fx,
 {
   static const JoinCase cases[] = {
     { 503, "{\"detail\":\"Queue is full. Max size is 2 and size is 2.\"}",
-      "Queue is full: Queue is full. Max size is 2 and size is 2." },
+      "Queue is full. Max size is 2 and size is 2." },
+    { 503, "{\"detail\":\"busy, try later\"}", "Queue is full: busy, try later" },
+    { 503, "", "Queue is full" },
     { 422, "{\"detail\":[{\"is_valid\":false,\"message\":\"too short\","
       "\"parameter_name\":\"prompt\"}]}", "prompt: too short" },
     { 400, "{\"detail\":\"Session hash not found.\"}", "Session hash not found." },

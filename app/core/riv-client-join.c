@@ -190,7 +190,7 @@ join_cb (GObject      *object,
     }
 
   if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
-    text = detail ? g_strdup_printf ("Queue is full: %s", detail) : g_strdup ("Queue is full");
+    text = _riv_client_error_text ("Queue is full", detail);
   else if (status >= 400 && status < 500)
     text = detail ? g_strdup (detail)
                   : g_strdup_printf ("The server rejected the job (HTTP %u)", status);

@@ -205,6 +205,8 @@ SoupMessage *_riv_client_new_json_post         (RivClient       *self,
                                                 const char      *url,
                                                 JsonNode        *body);
 char        *_riv_client_extract_detail        (GBytes          *body);
+char        *_riv_client_error_text            (const char      *prefix,
+                                                const char      *detail);
 
 /* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
 void         _riv_client_job_ctx_free          (gpointer         data);

@@ -9,6 +9,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "riv-client-private.h"
 #include "riv-util.h"
 
@@ -241,6 +243,23 @@ _riv_client_extract_detail (GBytes *body)
     return g_strdup (riv_json_get_string (object, "error"));
 
   return NULL;
+}
+
+/* "PREFIX: DETAIL", or DETAIL alone when it already says PREFIX (Gradio's 503
+ * reads "Queue is full. Max size is …"), or PREFIX alone when there is no
+ * DETAIL: one prefix per error text. */
+char *
+_riv_client_error_text (const char *prefix,
+                        const char *detail)
+{
+  gsize len = strlen (prefix);
+
+  if (detail == NULL || *detail == '\0')
+    return g_strdup (prefix);
+  if (g_ascii_strncasecmp (detail, prefix, len) == 0 &&
+      (detail[len] == '\0' || !g_ascii_isalnum (detail[len])))
+    return g_strdup (detail);
+  return g_strdup_printf ("%s: %s", prefix, detail);
 }
 
 void
