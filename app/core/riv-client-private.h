@@ -172,7 +172,9 @@ _riv_client_job_ctx (RivJob *job)
   return _riv_job_get_owner_data (job);
 }
 
-/* riv-client.c: notifications and signals */
+/* riv-client.c: notifications and signals, the config */
+void         _riv_client_set_config            (RivClient       *self,
+                                                RivConfig       *config);
 void         _riv_client_set_stream_state      (RivClient       *self,
                                                 RivStreamState   state);
 void         _riv_client_notify_n_pending      (RivClient       *self);
