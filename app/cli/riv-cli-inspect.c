@@ -135,10 +135,13 @@ riv_cli_inspect (int    argc,
 {
   g_autofree char *url = NULL;
   g_autofree char *token = NULL;
+  g_autofree char *auth = NULL;
   g_autofree char *normalized = NULL;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
+    { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
+      "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -167,6 +170,10 @@ riv_cli_inspect (int    argc,
   client = riv_client_new (normalized);
   if (token != NULL)
     riv_client_set_token (client, token);
+  if (auth == NULL)
+    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
+  if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
+    return usage_error ("--auth: %s", error->message);
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);

@@ -522,6 +522,7 @@ riv_cli_load (int    argc,
   g_autofree char *endpoint_name = NULL;
   g_autofree char *data_text = NULL;
   g_autofree char *token = NULL;
+  g_autofree char *auth = NULL;
   g_autofree char *normalized = NULL;
   g_autofree char *output_path = NULL;
   gint count = 1;
@@ -545,6 +546,8 @@ riv_cli_load (int    argc,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
       "\"-\" is standard output (the summary then goes to standard error)", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
+    { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
+      "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -605,6 +608,13 @@ riv_cli_load (int    argc,
   riv_client_set_download_images (client, FALSE);
   if (token != NULL)
     riv_client_set_token (client, token);
+  if (auth == NULL)
+    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
+  if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
+    {
+      close_output (output);
+      return usage_error ("--auth: %s", error->message);
+    }
 
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)

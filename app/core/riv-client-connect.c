@@ -143,6 +143,149 @@ connect_info_cb (GObject      *object,
   g_task_return_boolean (task, TRUE);
 }
 
+/* A request of the connect got no reply: timed out, cancelled, or failed. Takes error. */
+static void
+connect_return_io_error (GTask      *task,
+                         GError     *error,
+                         const char *what)
+{
+  RivClient *self = g_task_get_source_object (task);
+  RivClientTaskData *cd = g_task_get_task_data (task);
+
+  if (cd->cancel->timed_out)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
+                               "Could not %s %s: no answer within %g s",
+                               what, self->url, CONNECT_TIMEOUT_S);
+      g_error_free (error);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    g_task_return_error (task, error);
+  else
+    {
+      g_prefix_error (&error, "Could not %s %s: ", what, self->url);
+      g_task_return_error (task, error);
+    }
+}
+
+static void connect_config_cb (GObject      *object,
+                               GAsyncResult *result,
+                               gpointer      user_data);
+
+/* GET /config, the first thing a connect does (and again after a login). */
+static void
+connect_send_config (RivClient *self,
+                     GTask     *task)
+{
+  RivClientTaskData *cd = g_task_get_task_data (task);
+  g_autofree char *config_url = g_strconcat (self->url, "/config", NULL);
+
+  g_clear_object (&cd->msg);
+  cd->msg = soup_message_new (SOUP_METHOD_GET, config_url);
+  if (cd->msg == NULL)
+    {
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
+                               "\"%s\" is not a valid URL", config_url);
+      g_object_unref (task);
+      return;
+    }
+  _riv_client_prepare_message (self, cd->msg);
+
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
+                                    cd->cancel->cancellable, connect_config_cb, task);
+}
+
+/* Gradio's login (the same route in 4.x, 5.x and 6.x, at the app's root,
+ * not under its API prefix): a form with username and password; 200 with
+ * session cookies when right, 400 "Incorrect credentials." when wrong. */
+static void
+connect_login_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RivClient *self = g_task_get_source_object (task);
+  RivClientTaskData *cd = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autofree char *detail = NULL;
+  GSList *cookies;
+  guint status;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body == NULL)
+    {
+      connect_return_io_error (task, g_steal_pointer (&error), "log in to");
+      return;
+    }
+
+  status = soup_message_get_status (cd->msg);
+  detail = _riv_client_extract_detail (body);
+
+  if (status == SOUP_STATUS_OK)
+    {
+      cookies = soup_cookies_from_response (cd->msg);
+      if (cookies == NULL)
+        {
+          g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
+                                   "The server at %s accepted the login but sent no "
+                                   "session cookie", self->url);
+          return;
+        }
+      g_free (self->auth_cookie);
+      self->auth_cookie = soup_cookies_to_cookie_header (cookies);
+      soup_cookies_free (cookies);
+      connect_send_config (self, g_steal_pointer (&task));
+      return;
+    }
+
+  if (status == SOUP_STATUS_BAD_REQUEST || status == SOUP_STATUS_UNAUTHORIZED ||
+      status == SOUP_STATUS_FORBIDDEN)
+    g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
+                             "The server at %s did not accept the user name and password%s%s",
+                             self->url, detail ? ": " : "", detail ? detail : "");
+  else if (SOUP_STATUS_IS_REDIRECTION (status) || status == SOUP_STATUS_NOT_FOUND ||
+           status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+    /* Gradio redirects a login when the app has no password list: it asks
+     * for another kind of login (OAuth, a custom dependency). */
+    g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
+                             "The server at %s asks for a login but has no user name and "
+                             "password login (HTTP %u)", self->url, status);
+  else
+    g_task_return_new_error (task, RIV_CLIENT_ERROR,
+                             status >= 500 ? RIV_CLIENT_ERROR_SERVER : RIV_CLIENT_ERROR_PROTOCOL,
+                             "Could not log in to %s (HTTP %u)%s%s", self->url, status,
+                             detail ? ": " : "", detail ? detail : "");
+}
+
+static void
+connect_login (RivClient *self,
+               GTask     *task)
+{
+  RivClientTaskData *cd = g_task_get_task_data (task);
+  g_autofree char *login_url = g_strconcat (self->url, "/login", NULL);
+  char *form = soup_form_encode ("username", self->auth_user,
+                                 "password", self->auth_password,
+                                 NULL);
+
+  cd->logged_in = TRUE;
+  g_clear_object (&cd->msg);
+  cd->msg = soup_message_new_from_encoded_form (SOUP_METHOD_POST, login_url, form);
+  if (cd->msg == NULL)
+    {
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
+                               "\"%s\" is not a valid URL", login_url);
+      g_object_unref (task);
+      return;
+    }
+  /* A redirect means "no password login here": look at it, don't follow it. */
+  soup_message_add_flags (cd->msg, SOUP_MESSAGE_NO_REDIRECT);
+  _riv_client_prepare_message (self, cd->msg);
+
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
+                                    cd->cancel->cancellable, connect_login_cb, task);
+}
+
 static void
 connect_config_cb (GObject      *object,
                    GAsyncResult *result,
@@ -162,21 +305,32 @@ connect_config_cb (GObject      *object,
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
   if (body == NULL)
     {
-      if (cd->cancel->timed_out)
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
-                                 "Could not connect to %s: no answer within %g s",
-                                 self->url, CONNECT_TIMEOUT_S);
-      else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        g_task_return_error (task, g_steal_pointer (&error));
-      else
-        {
-          g_prefix_error (&error, "Could not connect to %s: ", self->url);
-          g_task_return_error (task, g_steal_pointer (&error));
-        }
+      connect_return_io_error (task, g_steal_pointer (&error), "connect to");
       return;
     }
 
   status = soup_message_get_status (cd->msg);
+  if (status == SOUP_STATUS_UNAUTHORIZED && self->auth_user != NULL && !cd->logged_in)
+    {
+      connect_login (self, g_steal_pointer (&task));
+      return;
+    }
+  if (status == SOUP_STATUS_UNAUTHORIZED)
+    {
+      g_autofree char *detail = _riv_client_extract_detail (body);
+
+      if (cd->logged_in)
+        g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
+                                 "The server at %s accepted the login but still refuses "
+                                 "access (HTTP 401%s%s)", self->url,
+                                 detail ? ": " : "", detail ? detail : "");
+      else
+        g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_REQUIRED,
+                                 "The server at %s asks for a login (user name and "
+                                 "password)%s%s", self->url,
+                                 detail ? ": " : "", detail ? detail : "");
+      return;
+    }
   if (status != SOUP_STATUS_OK)
     {
       g_autofree char *detail = _riv_client_extract_detail (body);
@@ -235,7 +389,6 @@ riv_client_connect_async (RivClient           *self,
   g_autoptr(GTask) task = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *normalized = NULL;
-  g_autofree char *config_url = NULL;
   RivClientTaskData *cd;
 
   g_return_if_fail (RIV_IS_CLIENT (self));
@@ -257,23 +410,12 @@ riv_client_connect_async (RivClient           *self,
       return;
     }
 
-  config_url = g_strconcat (normalized, "/config", NULL);
   cd = g_new0 (RivClientTaskData, 1);
-  cd->msg = soup_message_new (SOUP_METHOD_GET, config_url);
   cd->cancel = _riv_client_op_cancel_new (self, cancellable, CONNECT_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
 
-  if (cd->msg == NULL)
-    {
-      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                               "\"%s\" is not a valid URL", config_url);
-      return;
-    }
-  _riv_client_prepare_message (self, cd->msg);
-
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_config_cb,
-                                    g_steal_pointer (&task));
+  /* The URL was normalised when the client was made (it is valid now). */
+  connect_send_config (self, g_steal_pointer (&task));
 }
 
 gboolean

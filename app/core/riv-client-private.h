@@ -35,6 +35,9 @@ struct _RivClient
   /* Owned */
   char           *url;                /* normalised, or as given when invalid */
   char           *token;              /* nullable */
+  char           *auth_user;          /* nullable: Gradio login */
+  char           *auth_password;      /* nullable */
+  char           *auth_cookie;        /* nullable: the "Cookie" header the login earned */
   char           *session_hash;
   RivConfig      *config;             /* nullable until connected */
   SoupSession    *session;
@@ -163,6 +166,7 @@ typedef struct
   SoupMessage *msg;
   RivOpCancel *cancel;
   RivConfig   *config;
+  gboolean     logged_in;   /* connect: the login was done (or tried) */
 } RivClientTaskData;
 
 /* The client's state of a job that is not terminal yet; NULL once it is. */

@@ -135,6 +135,8 @@ _riv_client_prepare_message (RivClient   *self,
   SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
 
   soup_message_headers_replace (headers, "x-gradio-user", "api");
+  if (self->auth_cookie != NULL)
+    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
   if (self->token != NULL && *self->token != '\0')
     {
       g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);

@@ -35,6 +35,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "riv-client-private.h"
 #include "riv-util.h"
 
@@ -194,6 +196,11 @@ riv_client_finalize (GObject *object)
   g_clear_pointer (&self->config, riv_config_unref);
   g_free (self->url);
   g_free (self->token);
+  g_free (self->auth_user);
+  if (self->auth_password != NULL)
+    memset (self->auth_password, 0, strlen (self->auth_password));
+  g_free (self->auth_password);
+  g_free (self->auth_cookie);
   g_free (self->session_hash);
   g_free (self->join_url);
   g_free (self->data_url);
@@ -417,6 +424,50 @@ riv_client_set_token (RivClient  *self,
     token = NULL;
   if (riv_set_str (&self->token, token))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
+}
+
+void
+riv_client_set_auth (RivClient  *self,
+                     const char *user,
+                     const char *password)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  if (self->auth_password != NULL)
+    memset (self->auth_password, 0, strlen (self->auth_password));
+  g_clear_pointer (&self->auth_password, g_free);
+  g_clear_pointer (&self->auth_user, g_free);
+  /* A new login is made with the new credentials. */
+  g_clear_pointer (&self->auth_cookie, g_free);
+
+  if (user == NULL)
+    return;
+  self->auth_user = g_strdup (user);
+  self->auth_password = g_strdup (password != NULL ? password : "");
+}
+
+gboolean
+riv_client_set_auth_string (RivClient   *self,
+                            const char  *user_password,
+                            GError     **error)
+{
+  g_autofree char *user = NULL;
+  const char *colon;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
+
+  colon = user_password != NULL ? strchr (user_password, ':') : NULL;
+  if (colon == NULL || colon == user_password)
+    {
+      g_set_error_literal (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT,
+                           colon == NULL ? "A login must read USER:PASSWORD (no colon found)"
+                                         : "A login must read USER:PASSWORD (the user name is empty)");
+      return FALSE;
+    }
+
+  user = g_strndup (user_password, colon - user_password);
+  riv_client_set_auth (self, user, colon + 1);
+  return TRUE;
 }
 
 RivConfig *

@@ -29,6 +29,8 @@ typedef enum
   RIV_CLIENT_ERROR_NO_ENDPOINT,
   RIV_CLIENT_ERROR_BAD_INPUT,
   RIV_CLIENT_ERROR_NOT_CONNECTED,
+  RIV_CLIENT_ERROR_AUTH_REQUIRED, /* the server asks for a login and none was given */
+  RIV_CLIENT_ERROR_AUTH_FAILED,   /* the login was refused (wrong user name or password) */
 } RivClientError;
 GQuark riv_client_error_quark (void);
 
@@ -52,6 +54,20 @@ char           *riv_client_normalize_url       (const char           *url,
 const char     *riv_client_get_url             (RivClient            *self);
 void            riv_client_set_token           (RivClient            *self,
                                                 const char           *token);
+/* A Gradio login (apps launched with auth=): used by the next connect when
+ * the server asks for one (POST /login, then its session cookie on every
+ * request). user NULL forgets it. Wrong credentials fail the connect with
+ * RIV_CLIENT_ERROR_AUTH_FAILED; without credentials a server that asks for a
+ * login fails it with RIV_CLIENT_ERROR_AUTH_REQUIRED. */
+void            riv_client_set_auth            (RivClient            *self,
+                                                const char           *user,
+                                                const char           *password);
+/* The same from "USER:PASSWORD" (the first colon splits; the password may
+ * hold more). FALSE with an error, and nothing changed, when there is no
+ * colon or no user name. */
+gboolean        riv_client_set_auth_string     (RivClient            *self,
+                                                const char           *user_password,
+                                                GError              **error);
 void            riv_client_connect_async       (RivClient            *self,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,

@@ -1,0 +1,455 @@
+/* test-auth.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Gradio's login (apps launched with auth=) against a scripted server that
+ * answers like Gradio 4.44 (routes at the root, "detail" a string) or like
+ * Gradio 5 and 6 (routes under /gradio_api, "detail" an object): /config and
+ * the queue answer 401 without the session cookie that POST /login sets
+ * (two cookies, one of them Secure, as Gradio does); /login itself stays at
+ * the app's root in every version. Also rivulet-cli's --auth and
+ * RIVULET_AUTH.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "riv-client.h"
+#include "riv-test-util.h"
+
+#ifdef __SANITIZE_ADDRESS__
+# define HANG_GUARD 120.0
+#else
+# define HANG_GUARD 60.0
+#endif
+
+#define USER     "ada"
+#define PASSWORD "pa:ss w0rd"   /* a colon and a space: USER:PASSWORD splits at the first colon */
+#define TOKEN    "t0k3n"
+
+typedef struct
+{
+  gboolean    gradio4;      /* routes at the root and detail strings, like 4.44 */
+  gboolean    no_auth;      /* an app without auth= */
+  SoupServer *server;
+  char       *url;
+  guint       n_logins;
+  guint       n_config_401;
+  guint       n_joins;
+  guint       n_streams;
+} AuthServer;
+
+static const char *
+prefix (AuthServer *as)
+{
+  return as->gradio4 ? "" : "/gradio_api";
+}
+
+static gboolean
+logged_in (AuthServer        *as,
+           SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *cookie = soup_message_headers_get_one (headers, "Cookie");
+
+  if (as->no_auth)
+    return TRUE;
+  /* Over plain http the Secure cookie must not be what gets us in. */
+  return cookie != NULL && strstr (cookie, "access-token-unsecure-c00k1e=" TOKEN) != NULL;
+}
+
+static void
+reply (SoupServerMessage *msg,
+       guint              status,
+       const char        *content_type,
+       const char        *body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, content_type, SOUP_MEMORY_COPY, body, strlen (body));
+}
+
+static void
+refuse (AuthServer        *as,
+        SoupServerMessage *msg)
+{
+  reply (msg, 401, "application/json",
+         as->gradio4 ? "{\"detail\":\"Not authenticated\"}"
+                     : "{\"detail\":{\"error\":\"Not authenticated\",\"auth_message\":null}}");
+}
+
+static void
+handle_login (AuthServer        *as,
+              SoupServerMessage *msg)
+{
+  SoupMessageBody *request = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = soup_message_body_flatten (request);
+  g_autofree char *form_text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+  g_autoptr(GHashTable) form = NULL;
+  SoupMessageHeaders *headers;
+
+  as->n_logins++;
+  if (as->no_auth)
+    {
+      /* Gradio redirects a login when the app has no auth=. */
+      soup_server_message_set_redirect (msg, 302, "/");
+      return;
+    }
+
+  g_assert_cmpstr (soup_server_message_get_method (msg), ==, "POST");
+  form = soup_form_decode (form_text);
+  if (g_strcmp0 (g_hash_table_lookup (form, "username"), USER) != 0 ||
+      g_strcmp0 (g_hash_table_lookup (form, "password"), PASSWORD) != 0)
+    {
+      reply (msg, 400, "application/json", "{\"detail\":\"Incorrect credentials.\"}");
+      return;
+    }
+
+  headers = soup_server_message_get_response_headers (msg);
+  soup_message_headers_append (headers, "Set-Cookie",
+                               "access-token-c00k1e=" TOKEN "; HttpOnly; Path=/; SameSite=none; Secure");
+  soup_message_headers_append (headers, "Set-Cookie",
+                               "access-token-unsecure-c00k1e=" TOKEN "; HttpOnly; Path=/");
+  reply (msg, 200, "application/json", "{\"success\":true}");
+}
+
+static void
+handle_config (AuthServer        *as,
+               SoupServerMessage *msg)
+{
+  g_autofree char *config = NULL;
+
+  if (!logged_in (as, msg))
+    {
+      as->n_config_401++;
+      refuse (as, msg);
+      return;
+    }
+
+  config = g_strdup_printf ("{\"version\":\"%s\",\"protocol\":\"sse_v3\",%s"
+                            "\"enable_queue\":true,\"components\":["
+                            "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\"}},"
+                            "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\"}}],"
+                            "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\","
+                            "\"inputs\":[1],\"outputs\":[2],\"queue\":true}]}",
+                            as->gradio4 ? "4.44.1" : "6.25.0",
+                            as->gradio4 ? "" : "\"api_prefix\":\"/gradio_api\",");
+  reply (msg, 200, "application/json", config);
+}
+
+static void
+handler (SoupServer        *server,
+         SoupServerMessage *msg,
+         const char        *path,
+         GHashTable        *query,
+         gpointer           user_data)
+{
+  AuthServer *as = user_data;
+  g_autofree char *join = g_strconcat (prefix (as), "/queue/join", NULL);
+  g_autofree char *data = g_strconcat (prefix (as), "/queue/data", NULL);
+  g_autofree char *info = g_strconcat (prefix (as), "/info", NULL);
+
+  if (g_str_equal (path, "/login"))
+    handle_login (as, msg);
+  else if (g_str_equal (path, "/config"))
+    handle_config (as, msg);
+  else if (!logged_in (as, msg))
+    refuse (as, msg);
+  else if (g_str_equal (path, info))
+    reply (msg, 200, "application/json", "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
+  else if (g_str_equal (path, join))
+    {
+      as->n_joins++;
+      reply (msg, 200, "application/json", "{\"event_id\":\"e1\"}");
+    }
+  else if (g_str_equal (path, data))
+    {
+      as->n_streams++;
+      reply (msg, 200, "text/event-stream",
+             "data: {\"msg\":\"process_starts\",\"event_id\":\"e1\"}\n\n"
+             "data: {\"msg\":\"process_completed\",\"event_id\":\"e1\","
+             "\"output\":{\"data\":[\"hello\"]},\"success\":true}\n\n"
+             "data: {\"msg\":\"close_stream\",\"event_id\":null}\n\n");
+    }
+  else
+    reply (msg, 404, "application/json", "{\"detail\":\"Not Found\"}");
+}
+
+static void
+auth_server_start (AuthServer *as)
+{
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  as->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (as->server, NULL, handler, as, NULL);
+  soup_server_listen_local (as->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (as->server);
+  as->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+}
+
+static void
+auth_server_stop (AuthServer *as)
+{
+  soup_server_disconnect (as->server);
+  riv_test_drain ();
+  g_clear_object (&as->server);
+  g_clear_pointer (&as->url, g_free);
+}
+
+/* Connects; returns the error, or NULL when connected. */
+static GError *
+try_connect (RivClient *client)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  GError *error = NULL;
+
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  riv_client_connect_finish (client, result, &error);
+  return error;
+}
+
+static gboolean
+job_done (gpointer data)
+{
+  return riv_job_is_finished (data);
+}
+
+/* Right credentials: one login, then the cookie goes with every request. */
+static void
+test_login (gconstpointer data)
+{
+  AuthServer as = { .gradio4 = GPOINTER_TO_INT (data) };
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) inputs = json_from_string ("[\"x\"]", NULL);
+  g_autoptr(RivJob) job = NULL;
+
+  auth_server_start (&as);
+  client = riv_client_new (as.url);
+  riv_client_set_auth (client, USER, PASSWORD);
+
+  error = try_connect (client);
+  g_assert_no_error (error);
+  g_assert_cmpuint (as.n_logins, ==, 1);
+  g_assert_cmpuint (as.n_config_401, ==, 1);
+
+  job = riv_client_submit (client, "predict", inputs, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (job_done, job, HANG_GUARD));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "hello");
+  g_assert_cmpuint (as.n_joins, ==, 1);
+  g_assert_cmpuint (as.n_streams, >=, 1);
+  g_assert_cmpuint (as.n_logins, ==, 1);
+
+  riv_client_close (client);
+  auth_server_stop (&as);
+}
+
+/* Wrong credentials: a clear error, and nothing is submitted. */
+static void
+test_wrong_password (gconstpointer data)
+{
+  AuthServer as = { .gradio4 = GPOINTER_TO_INT (data) };
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GError) submit_error = NULL;
+  g_autoptr(JsonNode) inputs = json_from_string ("[\"x\"]", NULL);
+  g_autoptr(RivJob) job = NULL;
+
+  auth_server_start (&as);
+  client = riv_client_new (as.url);
+  riv_client_set_auth (client, USER, "wrong");
+
+  error = try_connect (client);
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED);
+  g_assert_nonnull (strstr (error->message, "did not accept the user name and password"));
+  g_assert_nonnull (strstr (error->message, "Incorrect credentials."));
+  g_assert_cmpuint (as.n_logins, ==, 1);
+
+  job = riv_client_submit (client, "predict", inputs, &submit_error);
+  g_assert_null (job);
+  g_assert_error (submit_error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NOT_CONNECTED);
+  riv_test_drain ();
+  g_assert_cmpuint (as.n_joins, ==, 0);
+
+  riv_client_close (client);
+  auth_server_stop (&as);
+}
+
+/* No credentials: the server's question, as its own error code. */
+static void
+test_login_required (gconstpointer data)
+{
+  AuthServer as = { .gradio4 = GPOINTER_TO_INT (data) };
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  auth_server_start (&as);
+  client = riv_client_new (as.url);
+
+  error = try_connect (client);
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_REQUIRED);
+  g_assert_nonnull (strstr (error->message, "asks for a login"));
+  g_assert_cmpuint (as.n_logins, ==, 0);
+  g_assert_cmpuint (as.n_joins, ==, 0);
+
+  riv_client_close (client);
+  auth_server_stop (&as);
+}
+
+/* Credentials for an app without auth=: never used. */
+static void
+test_no_login_needed (void)
+{
+  AuthServer as = { .no_auth = TRUE };
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+
+  auth_server_start (&as);
+  client = riv_client_new (as.url);
+  riv_client_set_auth (client, USER, PASSWORD);
+
+  error = try_connect (client);
+  g_assert_no_error (error);
+  g_assert_cmpuint (as.n_logins, ==, 0);
+
+  riv_client_close (client);
+  auth_server_stop (&as);
+}
+
+static void
+test_auth_string (void)
+{
+  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (riv_client_set_auth_string (client, "no-colon", &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT);
+  g_assert_nonnull (strstr (error->message, "USER:PASSWORD"));
+  g_clear_error (&error);
+  g_assert_false (riv_client_set_auth_string (client, ":secret", &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT);
+  g_clear_error (&error);
+  g_assert_false (riv_client_set_auth_string (client, NULL, &error));
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT);
+  g_clear_error (&error);
+  /* An empty password is a password. */
+  g_assert_true (riv_client_set_auth_string (client, "me:", &error));
+  g_assert_no_error (error);
+}
+
+/* rivulet-cli with the given environment variable (NAME=VALUE or NULL) and
+ * arguments, while this process keeps serving; returns its exit status. */
+static int
+run_cli (const char  *env,
+         char       **err,
+         const char  *first,
+         ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *out = NULL;
+  const char *cli = g_getenv ("RIVULET_CLI");
+  va_list ap;
+
+  g_assert_nonnull (cli);
+  g_ptr_array_add (args, (char *) cli);
+  va_start (ap, first);
+  for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
+  if (env != NULL)
+    {
+      g_auto(GStrv) pair = g_strsplit (env, "=", 2);
+
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD * 2);
+  g_subprocess_communicate_utf8_finish (process, result, &out, err, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (process));
+  return g_subprocess_get_exit_status (process);
+}
+
+/* rivulet-cli inspect and load log in with --auth or RIVULET_AUTH. */
+static void
+test_cli (void)
+{
+  AuthServer as = { 0 };
+  g_autofree char *err1 = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *err3 = NULL;
+  g_autofree char *err4 = NULL;
+  g_autofree char *err5 = NULL;
+  g_autofree char *err6 = NULL;
+
+  auth_server_start (&as);
+
+  g_assert_cmpint (run_cli (NULL, &err1, "inspect", "--url", as.url, "--auth", USER ":" PASSWORD,
+                            NULL), ==, 0);
+  g_assert_cmpuint (as.n_logins, ==, 1);
+  g_assert_cmpint (run_cli ("RIVULET_AUTH=" USER ":" PASSWORD, &err2, "inspect", "--url", as.url,
+                            NULL), ==, 0);
+  g_assert_cmpuint (as.n_logins, ==, 2);
+
+  /* --auth wins over the environment. */
+  g_assert_cmpint (run_cli ("RIVULET_AUTH=" USER ":wrong", &err3, "load", "--url", as.url,
+                            "--endpoint", "predict", "--data", "[\"x\"]",
+                            "--auth", USER ":" PASSWORD, NULL), ==, 0);
+  g_assert_cmpuint (as.n_logins, ==, 3);
+  g_assert_cmpuint (as.n_joins, ==, 1);
+
+  /* Wrong, missing or malformed: a clear error and no job. */
+  g_assert_cmpint (run_cli ("RIVULET_AUTH=" USER ":wrong", &err4, "load", "--url", as.url,
+                            "--endpoint", "predict", "--data", "[\"x\"]", NULL), !=, 0);
+  g_assert_nonnull (strstr (err4, "did not accept the user name and password"));
+  g_assert_cmpint (run_cli (NULL, &err5, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", NULL), !=, 0);
+  g_assert_nonnull (strstr (err5, "asks for a login"));
+  g_assert_cmpint (run_cli (NULL, &err6, "inspect", "--url", as.url, "--auth", "nocolon",
+                            NULL), ==, 2);
+  g_assert_nonnull (strstr (err6, "USER:PASSWORD"));
+  g_assert_cmpuint (as.n_joins, ==, 1);
+
+  auth_server_stop (&as);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_data_func ("/riv/auth/login/gradio4", GINT_TO_POINTER (TRUE), test_login);
+  g_test_add_data_func ("/riv/auth/login/gradio6", GINT_TO_POINTER (FALSE), test_login);
+  g_test_add_data_func ("/riv/auth/wrong-password/gradio4", GINT_TO_POINTER (TRUE),
+                        test_wrong_password);
+  g_test_add_data_func ("/riv/auth/wrong-password/gradio6", GINT_TO_POINTER (FALSE),
+                        test_wrong_password);
+  g_test_add_data_func ("/riv/auth/login-required/gradio4", GINT_TO_POINTER (TRUE),
+                        test_login_required);
+  g_test_add_data_func ("/riv/auth/login-required/gradio6", GINT_TO_POINTER (FALSE),
+                        test_login_required);
+  g_test_add_func ("/riv/auth/no-login-needed", test_no_login_needed);
+  g_test_add_func ("/riv/auth/auth-string", test_auth_string);
+  g_test_add_func ("/riv/auth/cli", test_cli);
+
+  return g_test_run ();
+}
