@@ -456,6 +456,138 @@ test_run_time (void)
   }
 }
 
+/* An app with a batch endpoint (at most 4 a batch) and a plain one. */
+static const char batch_config[] =
+  "{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+  "\"enable_queue\":true,\"components\":["
+  "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\"}},"
+  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\"}}],"
+  "\"dependencies\":[{\"id\":0,\"api_name\":\"batch\",\"inputs\":[1],\"outputs\":[2],"
+  "\"queue\":true,\"batch\":true,\"max_batch_size\":4},"
+  "{\"id\":1,\"api_name\":\"plain\",\"inputs\":[1],\"outputs\":[2],\"queue\":true}]}";
+
+static RivJob *
+batch_job (RivClient  *client,
+           const char *endpoint,
+           const char *event_id)
+{
+  g_autoptr(JsonNode) data = json ("[\"x\"]");
+  g_autoptr(GError) error = NULL;
+  RivJob *job = _riv_client_submit_joined_for_testing (client, endpoint, data, event_id, &error);
+
+  g_assert_no_error (error);
+  return job;
+}
+
+/* Gradio-like process_starts of one batch, back to back, for these ids. */
+static void
+feed_starts (RivClient  *client,
+             const char *first,
+             ...)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  va_list ap;
+
+  va_start (ap, first);
+  for (const char *id = first; id != NULL; id = va_arg (ap, const char *))
+    g_string_append_printf (text, "data: {\"msg\":\"process_starts\",\"event_id\":\"%s\","
+                                  "\"eta\":null}\n\n", id);
+  va_end (ap);
+  g_assert_true (feed (client, text->str));
+}
+
+static void
+assert_batch (RivJob     *job,
+              const char *id,
+              gint64      size,
+              gint64      index)
+{
+  g_assert_cmpstr (riv_job_get_batch_id (job), ==, id);
+  g_assert_cmpint (riv_job_get_batch_size (job), ==, size);
+  g_assert_cmpint (riv_job_get_batch_index (job), ==, index);
+  g_assert_true (riv_job_get_batch_inferred (job));
+}
+
+/* Real Gradio names no batch: consecutive process_starts are one. Members
+ * whose join reply comes after their process_starts (common in a burst)
+ * belong to it all the same, in start order; they share its id and size. */
+static void
+test_inferred_batches (void)
+{
+  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  g_autoptr(RivConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autofree char *first = NULL;
+  RivJob *a, *b, *c, *d, *e, *f, *g, *p, *q;
+
+  config = riv_config_new_from_data (batch_config, -1, "http://127.0.0.1:9", &error);
+  g_assert_no_error (error);
+  _riv_client_connect_local_for_testing (client, config);
+
+  /* a and b joined; c and d not yet (their join replies come later). */
+  g_ptr_array_add (jobs, a = batch_job (client, "batch", "a"));
+  g_ptr_array_add (jobs, b = batch_job (client, "batch", "b"));
+  feed_starts (client, "c", "a", "d", "b", NULL);
+  g_assert_cmpint (riv_job_get_status (a), ==, RIV_JOB_STATUS_RUNNING);
+  first = g_strdup (riv_job_get_batch_id (a));
+  g_assert_nonnull (first);
+  assert_batch (a, first, 4, 1);
+  assert_batch (b, first, 4, 3);
+
+  /* Over max_batch_size: the fifth starts the next batch. */
+  feed_starts (client, "e", NULL);
+  g_ptr_array_add (jobs, d = batch_job (client, "batch", "d"));
+  g_ptr_array_add (jobs, c = batch_job (client, "batch", "c"));
+  g_ptr_array_add (jobs, e = batch_job (client, "batch", "e"));
+  g_assert_cmpint (riv_job_get_status (c), ==, RIV_JOB_STATUS_RUNNING);
+  assert_batch (c, first, 4, 0);
+  assert_batch (d, first, 4, 2);
+  assert_batch (e, riv_job_get_batch_id (e), 1, 0);
+  g_assert_cmpstr (riv_job_get_batch_id (e), !=, first);
+
+  /* Any other message ends a batch; so does a plain endpoint's start. */
+  g_ptr_array_add (jobs, f = batch_job (client, "batch", "f"));
+  g_ptr_array_add (jobs, p = batch_job (client, "plain", "p"));
+  g_assert_true (feed (client, "data: {\"msg\":\"estimation\",\"event_id\":\"f\",\"rank\":0,"
+                               "\"queue_size\":1}\n\n"));
+  feed_starts (client, "f", "p", "g", "q", NULL);
+  g_assert_cmpstr (riv_job_get_batch_id (f), !=, riv_job_get_batch_id (e));
+  assert_batch (f, riv_job_get_batch_id (f), 1, 0);
+  g_assert_null (riv_job_get_batch_id (p));
+  /* g and q: one batch until q's join reply says it is the plain endpoint's. */
+  g_ptr_array_add (jobs, q = batch_job (client, "plain", "q"));
+  g_ptr_array_add (jobs, g = batch_job (client, "batch", "g"));
+  g_assert_null (riv_job_get_batch_id (q));
+  assert_batch (g, riv_job_get_batch_id (g), 1, 0);
+  g_assert_cmpstr (riv_job_get_batch_id (g), !=, riv_job_get_batch_id (f));
+
+  /* Starts far apart are separate batches. */
+  {
+    RivJob *h = batch_job (client, "batch", "h");
+    RivJob *i = batch_job (client, "batch", "i");
+
+    g_ptr_array_add (jobs, h);
+    g_ptr_array_add (jobs, i);
+    g_assert_true (feed (client, "data: {\"msg\":\"heartbeat\"}\n\n"));
+    feed_starts (client, "h", NULL);
+    g_usleep (120 * 1000);
+    feed_starts (client, "i", NULL);
+    assert_batch (h, riv_job_get_batch_id (h), 1, 0);
+    assert_batch (i, riv_job_get_batch_id (i), 1, 0);
+    g_assert_cmpstr (riv_job_get_batch_id (h), !=, riv_job_get_batch_id (i));
+  }
+
+  /* Every job of the batch endpoint that started belongs to a batch. */
+  for (guint n = 0; n < jobs->len; n++)
+    {
+      RivJob *job = g_ptr_array_index (jobs, n);
+
+      if (g_strcmp0 (riv_job_get_endpoint (job), "/batch") == 0)
+        g_assert_nonnull (riv_job_get_batch_id (job));
+    }
+}
+
 static guint n_logs_notified;
 
 static void
@@ -1285,6 +1417,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/local-stream", test_local_stream);
   g_test_add_func ("/riv/client/run-time", test_run_time);
   g_test_add_func ("/riv/client/logs", test_logs);
+  g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

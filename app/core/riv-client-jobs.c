@@ -345,13 +345,12 @@ completion_error_text (RivMessage *msg)
   return g_strdup ("The server reported an error");
 }
 
-/* Applies one message to a non-terminal job. st is the stream it came from
- * (NULL for replayed early messages). */
+/* Applies one message to a non-terminal job (from the stream, or replayed
+ * from the early buffer). */
 void
-_riv_client_apply_message (RivClient       *self,
-                           RivJob          *job,
-                           RivMessage      *msg,
-                           RivClientStream *st)
+_riv_client_apply_message (RivClient  *self,
+                           RivJob     *job,
+                           RivMessage *msg)
 {
   G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
   g_autofree char *fail_text = NULL;
@@ -399,8 +398,6 @@ _riv_client_apply_message (RivClient       *self,
           else
             _riv_job_add_timeline (job, "started");
         }
-      if (!msg->has_batch && st != NULL && ctx->endpoint != NULL && ctx->endpoint->batch)
-        riv_batch_infer_add (&st->batch, job, ctx->endpoint, &self->batch_counter);
       break;
 
     case RIV_MESSAGE_PROGRESS:

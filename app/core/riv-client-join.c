@@ -39,6 +39,10 @@ _riv_client_register_event (RivClient  *self,
       return;
     }
 
+  /* Its process_starts may have come already, in an inferred batch. */
+  if (self->infer_batches)
+    riv_batch_infer_claim (&self->batch, event_id, job, ctx->endpoint);
+
   ctx->joined = TRUE;
   self->n_joined++;
   _riv_client_liveness_update (self);
@@ -68,7 +72,7 @@ _riv_client_register_event (RivClient  *self,
       RivMessage *msg = g_queue_pop_head (&early);
 
       if (!riv_job_is_finished (job))
-        _riv_client_apply_message (self, job, msg, NULL);
+        _riv_client_apply_message (self, job, msg);
       riv_message_free (msg);
     }
 
@@ -156,7 +160,7 @@ join_cb (GObject      *object,
           if (msg != NULL && ctx != NULL)
             {
               _riv_job_set_status (op->job, RIV_JOB_STATUS_RUNNING);
-              _riv_client_apply_message (self, op->job, msg, NULL);
+              _riv_client_apply_message (self, op->job, msg);
             }
           else
             _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,

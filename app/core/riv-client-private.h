@@ -46,6 +46,8 @@ struct _RivClient
   GListStore     *jobs;
   GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
   RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
+  RivBatchInfer   batch;              /* batches inferred from runs of process_starts */
+  gint64          batch_max;          /* largest max_batch_size of the app's batch endpoints */
   JsonParser     *parser;             /* one plain parser for every frame (see riv-client-jobs.c) */
   GSource        *reconnect_source;
   GSource        *liveness_source;
@@ -74,7 +76,6 @@ struct _RivClient
   guint           n_streams;
   guint           stream_failures;
   guint           empty_closes;
-  guint           batch_counter;
   RivStreamState  stream_state;
 
   guint           download_images : 1;
@@ -84,6 +85,7 @@ struct _RivClient
   guint           disposing : 1;
   guint           session_established : 1;
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
+  guint           infer_batches : 1;  /* the app has a batch endpoint */
 };
 
 /* One SSE GET. */
@@ -95,7 +97,6 @@ struct _RivClientStream
   GInputStream  *input;       /* nullable until the response arrived */
   RivSseReader  *reader;
   guint8        *buffer;
-  RivBatchInfer  batch;       /* the current run of process_starts */
   guint          epoch;
   int            io_priority;
   GSource       *drain_source; /* nullable */
@@ -228,8 +229,7 @@ void         _riv_client_finish_joined_jobs    (RivClient       *self,
                                                 const char      *error);
 void         _riv_client_apply_message         (RivClient       *self,
                                                 RivJob          *job,
-                                                RivMessage      *msg,
-                                                RivClientStream *st);
+                                                RivMessage      *msg);
 
 /* riv-client-files.c: image downloads, uploads */
 void         _riv_client_maybe_download_images (RivClient       *self,

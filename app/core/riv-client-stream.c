@@ -52,7 +52,6 @@ stream_free (RivClientStream *st)
   g_clear_object (&st->cancellable);
   g_clear_pointer (&st->reader, riv_sse_reader_free);
   g_clear_pointer (&st->buffer, g_free);
-  riv_batch_infer_clear (&st->batch);
   g_free (st);
 }
 
@@ -101,8 +100,9 @@ stream_open (RivClient *self)
   st->cancellable = g_cancellable_new ();
   st->reader = riv_sse_reader_new (0);
   st->buffer = g_malloc (READ_SIZE);
-  riv_batch_infer_init (&st->batch);
   self->stream = st;
+  /* A batch's process_starts come on one stream. */
+  riv_batch_infer_break (&self->batch);
 
   if (self->local_stream)
     {
@@ -238,6 +238,23 @@ handle_unexpected_error (RivClient  *self,
   _riv_client_emit_stream_error (self, text);
 }
 
+/* A process_starts that names no batch, in stream order; job is NULL while
+ * no join reply has named event_id (riv-batch-infer.c). */
+static void
+infer_batch (RivClient  *self,
+             RivJob     *job,
+             const char *event_id)
+{
+  RivJobCtx *ctx = NULL;
+
+  if (job != NULL && (riv_job_is_finished (job) || (ctx = _riv_client_job_ctx (job)) == NULL))
+    return;
+
+  /* Unknown members wait as long as the early buffer keeps their messages. */
+  riv_batch_infer_starts (&self->batch, event_id, job, ctx != NULL ? ctx->endpoint : NULL,
+                          self->batch_max, MAX (self->join_timeout, 1.0) + 5.0);
+}
+
 static void
 dispatch_message (RivClient       *self,
                   RivClientStream *st,
@@ -248,7 +265,7 @@ dispatch_message (RivClient       *self,
 
   /* Anything between two process_starts ends an inferred batch. */
   if (msg->kind != RIV_MESSAGE_PROCESS_STARTS || msg->has_batch)
-    riv_batch_infer_break (&st->batch);
+    riv_batch_infer_break (&self->batch);
 
   switch (msg->kind)
     {
@@ -280,6 +297,8 @@ dispatch_message (RivClient       *self,
     }
 
   job = g_hash_table_lookup (self->by_event, msg->event_id);
+  if (msg->kind == RIV_MESSAGE_PROCESS_STARTS && !msg->has_batch && self->infer_batches)
+    infer_batch (self, job, msg->event_id);
   if (job != NULL)
     {
       /* Late frames for a finished job (progress trailing the completion,
@@ -288,7 +307,7 @@ dispatch_message (RivClient       *self,
         {
           self->stream_failures = 0;
           self->empty_closes = 0;
-          _riv_client_apply_message (self, job, msg, st);
+          _riv_client_apply_message (self, job, msg);
         }
       riv_message_free (msg);
       return;

@@ -134,6 +134,19 @@ _riv_client_set_config (RivClient *self,
   g_clear_pointer (&self->config, riv_config_unref);
   self->config = riv_config_ref (config);
 
+  self->infer_batches = FALSE;
+  self->batch_max = 0;
+  for (guint i = 0; i < riv_config_get_n_endpoints (config); i++)
+    {
+      RivEndpoint *ep = riv_config_get_endpoint (config, i);
+
+      if (ep->batch)
+        {
+          self->infer_batches = TRUE;
+          self->batch_max = MAX (self->batch_max, ep->max_batch_size);
+        }
+    }
+
   g_free (self->join_url);
   self->join_url = riv_config_build_url (config, "/queue/join");
   g_free (self->cancel_url);
@@ -187,6 +200,7 @@ riv_client_finalize (GObject *object)
   g_assert (self->stream == NULL);
 
   g_clear_pointer (&self->early, riv_early_buffer_free);
+  riv_batch_infer_clear (&self->batch);
   g_clear_pointer (&self->by_event, g_hash_table_unref);
   g_clear_object (&self->jobs);
   g_clear_object (&self->parser);
@@ -388,6 +402,7 @@ riv_client_init (RivClient *self)
   self->jobs = g_list_store_new (RIV_TYPE_JOB);
   self->by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->early = riv_early_buffer_new ();
+  riv_batch_infer_init (&self->batch);
   g_queue_init (&self->joins);
   self->parser = json_parser_new ();
   self->session_hash = generate_session_hash ();
