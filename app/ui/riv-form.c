@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <math.h>
 
+#include "riv-a11y.h"
 #include "riv-form.h"
 #include "riv-util.h"
 
@@ -513,18 +514,16 @@ build_image_row (Input *input)
   gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (choose, "flat");
   gtk_widget_set_tooltip_text (choose, _("Choose an image"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (choose),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Choose an image"), -1);
   g_signal_connect (choose, "clicked", G_CALLBACK (image_choose_clicked_cb), input);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), choose);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), choose);
+  riv_a11y_set_name (choose, _("Choose an image"));
 
   clear = gtk_button_new_from_icon_name ("edit-clear-symbolic");
   gtk_widget_set_valign (clear, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (clear, "flat");
   gtk_widget_set_tooltip_text (clear, _("Remove the image"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (clear),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Remove the image"), -1);
+  riv_a11y_set_name (clear, _("Remove the image"));
   g_signal_connect (clear, "clicked", G_CALLBACK (image_clear_clicked_cb), input);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), clear);
 
@@ -586,9 +585,8 @@ build_text_row (RivForm *self,
       gtk_text_view_set_left_margin (GTK_TEXT_VIEW (view), 6);
       gtk_text_view_set_right_margin (GTK_TEXT_VIEW (view), 6);
       gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (view)), text, -1);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (view), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      component_title (component), -1);
       gtk_label_set_mnemonic_widget (GTK_LABEL (label), view);
+      riv_a11y_set_name (view, component_title (component));
 
       gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), view);
       gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled),
@@ -684,10 +682,9 @@ build_number_row (Input *input)
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
   gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (spin), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  component_title (component), -1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
+  riv_a11y_set_name (spin, component_title (component));
 
   input->kind = RIV_FORM_INPUT_NUMBER;
   input->row = row;
@@ -724,9 +721,8 @@ build_slider_row (Input *input)
   gtk_widget_set_hexpand (scale, TRUE);
   gtk_widget_set_size_request (scale, 180, -1);
   gtk_widget_set_valign (scale, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (scale), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  component_title (component), -1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), scale);
+  riv_a11y_set_name (scale, component_title (component));
 
   input->kind = RIV_FORM_INPUT_SLIDER;
   input->row = row;
@@ -750,10 +746,9 @@ build_checkbox_row (Input *input)
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
   gtk_switch_set_active (GTK_SWITCH (toggle), value);
   gtk_widget_set_valign (toggle, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (toggle), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  component_title (component), -1);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), toggle);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), toggle);
+  riv_a11y_set_name (toggle, component_title (component));
 
   input->kind = RIV_FORM_INPUT_CHECKBOX;
   input->row = row;
@@ -806,8 +801,7 @@ build_radio_row (Input *input)
 
   box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_widget_set_valign (box, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (box), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  component_title (component), -1);
+  riv_a11y_set_name (box, component_title (component));
   for (guint i = 0; i < n; i++)
     {
       GtkWidget *radio = gtk_check_button_new_with_label (gtk_string_list_get_string (names, i));

@@ -7,6 +7,7 @@
 #include <glib/gi18n.h>
 #include <string.h>
 
+#include "riv-a11y.h"
 #include "riv-job-panel.h"
 #include "riv-util.h"
 
@@ -890,6 +891,7 @@ riv_job_panel_init (RivJobPanel *self)
   GtkSorter *view_sorter;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  riv_a11y_name_inner_button (GTK_WIDGET (self->status_filter), _("Status filter"));
 
   self->entries = g_ptr_array_new_with_free_func (entry_free);
   self->filter_bucket = -1;

@@ -48,6 +48,7 @@ struct _RivWindow
   GtkSpinButton        *burst_count;
   GtkSpinButton        *burst_rate;
   GtkButton            *submit_button;
+  GtkButton            *reconnect_button;
   GtkButton            *burst_button;
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;

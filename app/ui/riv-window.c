@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "riv-a11y.h"
 #include "riv-format.h"
 #include "riv-settings.h"
 #include "riv-util.h"
@@ -265,6 +266,7 @@ riv_window_update_burst_label (RivWindow *self)
                          riv_burst_get_count (self->burst));
 
       gtk_button_set_label (self->burst_button, label);
+      riv_a11y_set_name (GTK_WIDGET (self->burst_button), label);
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.stop-burst");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button), _("Stop submitting the burst"));
       gtk_widget_add_css_class (GTK_WIDGET (self->burst_button), "destructive-action");
@@ -272,6 +274,7 @@ riv_window_update_burst_label (RivWindow *self)
   else
     {
       gtk_button_set_label (self->burst_button, _("_Burst"));
+      riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
       gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.burst");
       gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button),
                                    _("Submit a burst of jobs (Ctrl+Shift+Enter)"));
@@ -1247,6 +1250,7 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_count);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_rate);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, submit_button);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, reconnect_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
@@ -1262,6 +1266,14 @@ riv_window_init (RivWindow *self)
   g_autofree char *last_url = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+
+  /* One spoken name per control (see riv-a11y.h). */
+  riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
+  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
+  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
 
   self->cancellable = g_cancellable_new ();
   self->settings = riv_settings_new ();
