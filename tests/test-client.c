@@ -14,6 +14,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-client-private.h"
+#include "riv-demo.h"
 #include "riv-server.h"
 #include "riv-sse-reader.h"
 #include "riv-test-util.h"
@@ -748,7 +749,7 @@ test_connect (Fixture       *fx,
   g_assert_nonnull (config);
   g_assert_cmpstr (riv_config_get_protocol (config), ==, "sse_v3");
   g_assert_cmpstr (riv_config_get_api_prefix (config), ==, "/gradio_api");
-  g_assert_cmpuint (riv_config_get_n_endpoints (config), ==, 4);
+  g_assert_cmpuint (riv_config_get_n_endpoints (config), ==, riv_demo_get_count ());
   endpoint = riv_config_find_endpoint (config, "batch_echo");
   g_assert_nonnull (endpoint);
   g_assert_true (endpoint->batch);

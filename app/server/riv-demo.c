@@ -11,6 +11,8 @@
  *  - batch_echo: returns its text input unchanged; batched up to 16.
  *  - rapid_generation: yield 1 is "1", yield i > 1 appends "\n" + i, so the
  *    final text is "1\n2\n…\nCOUNT" (no trailing newline; "" for count 0).
+ *  - chat, gallery, mixed, logs: the shapes real apps stream (riv-demo-media.c
+ *    says how).
  */
 #include "config.h"
 
@@ -22,6 +24,7 @@
 #include <zlib.h>
 
 #include "riv-demo.h"
+#include "riv-demo-private.h"
 #include "riv-run.h"
 #include "riv-wire.h"
 
@@ -68,6 +71,46 @@ static const RivDemoComponent rapid_generation_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
 };
 
+static const RivDemoComponent chat_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "message", "What the user says", 0, 0, 0, 0,
+    "Tell me about rivers", FALSE, 2 },
+  { RIV_COMPONENT_NUMBER, "token_delay", "Seconds per word (0 to 10)",
+    0, 10, 0.01, 0.05, NULL, FALSE, 0 },
+};
+static const RivDemoComponent chat_outputs[] = {
+  { RIV_COMPONENT_CHATBOT, "chatbot", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent gallery_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "count", "Number of images (1 to 4)", 1, 4, 1, 4, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per image (0 to 10)",
+    0, 10, 0.05, 0.3, NULL, FALSE, 0 },
+};
+static const RivDemoComponent gallery_outputs[] = {
+  { RIV_COMPONENT_GALLERY, "gallery", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent mixed_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "subject", "Named in every output", 0, 0, 0, 0, "river", FALSE, 1 },
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per output (0 to 10)",
+    0, 10, 0.05, 0.2, NULL, FALSE, 0 },
+};
+static const RivDemoComponent mixed_outputs[] = {
+  { RIV_COMPONENT_IMAGE, "picture", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_JSON, "facts", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_LABEL, "class", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_MARKDOWN, "report", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_FILE, "download", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_AUDIO, "sound", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent logs_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "count", "Number of steps, each logging (1 to 100)",
+    1, 100, 1, 3, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per step (0 to 10)",
+    0, 10, 0.05, 0.2, NULL, FALSE, 0 },
+};
+static const RivDemoComponent logs_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
+};
+
 static const RivDemo demos[RIV_DEMO_N] = {
   [RIV_DEMO_FAKE_DIFFUSION] = {
     "fake_diffusion",
@@ -100,6 +143,38 @@ static const RivDemo demos[RIV_DEMO_N] = {
     G_N_ELEMENTS (rapid_generation_inputs), rapid_generation_inputs,
     G_N_ELEMENTS (rapid_generation_outputs), rapid_generation_outputs,
     run_rapid_generation,
+  },
+  [RIV_DEMO_CHAT] = {
+    "chat",
+    "A Chatbot (messages format) whose assistant reply streams word by word.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (chat_inputs), chat_inputs,
+    G_N_ELEMENTS (chat_outputs), chat_outputs,
+    riv_demo_run_chat,
+  },
+  [RIV_DEMO_GALLERY] = {
+    "gallery",
+    "A Gallery that grows one PNG at a time.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (gallery_inputs), gallery_inputs,
+    G_N_ELEMENTS (gallery_outputs), gallery_outputs,
+    riv_demo_run_gallery,
+  },
+  [RIV_DEMO_MIXED] = {
+    "mixed",
+    "Six outputs filled one after another: a WebP image, JSON, a label, markdown, a file, a WAV clip.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (mixed_inputs), mixed_inputs,
+    G_N_ELEMENTS (mixed_outputs), mixed_outputs,
+    riv_demo_run_mixed,
+  },
+  [RIV_DEMO_LOGS] = {
+    "logs",
+    "Logs an info message per step and a warning every third step (gr.Info, gr.Warning).",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (logs_inputs), logs_inputs,
+    G_N_ELEMENTS (logs_outputs), logs_outputs,
+    riv_demo_run_logs,
   },
 };
 
@@ -285,6 +360,13 @@ component_type (RivComponentKind kind)
     case RIV_COMPONENT_NUMBER: return "number";
     case RIV_COMPONENT_SLIDER: return "slider";
     case RIV_COMPONENT_IMAGE: return "image";
+    case RIV_COMPONENT_CHATBOT: return "chatbot";
+    case RIV_COMPONENT_GALLERY: return "gallery";
+    case RIV_COMPONENT_JSON: return "json";
+    case RIV_COMPONENT_LABEL: return "label";
+    case RIV_COMPONENT_MARKDOWN: return "markdown";
+    case RIV_COMPONENT_FILE: return "file";
+    case RIV_COMPONENT_AUDIO: return "audio";
     default: g_assert_not_reached ();
     }
 }
@@ -298,6 +380,13 @@ component_class (RivComponentKind kind)
     case RIV_COMPONENT_NUMBER: return "Number";
     case RIV_COMPONENT_SLIDER: return "Slider";
     case RIV_COMPONENT_IMAGE: return "Image";
+    case RIV_COMPONENT_CHATBOT: return "Chatbot";
+    case RIV_COMPONENT_GALLERY: return "Gallery";
+    case RIV_COMPONENT_JSON: return "JSON";
+    case RIV_COMPONENT_LABEL: return "Label";
+    case RIV_COMPONENT_MARKDOWN: return "Markdown";
+    case RIV_COMPONENT_FILE: return "File";
+    case RIV_COMPONENT_AUDIO: return "Audio";
     default: g_assert_not_reached ();
     }
 }
@@ -413,6 +502,25 @@ add_api_info (JsonBuilder            *b,
       json_builder_end_array (b);
       break;
 
+    case RIV_COMPONENT_MARKDOWN:
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "string");
+      break;
+
+    case RIV_COMPONENT_CHATBOT:
+    case RIV_COMPONENT_GALLERY:
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "array");
+      break;
+
+    case RIV_COMPONENT_JSON:
+    case RIV_COMPONENT_LABEL:
+    case RIV_COMPONENT_FILE:
+    case RIV_COMPONENT_AUDIO:
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "object");
+      break;
+
     default:
       g_assert_not_reached ();
     }
@@ -428,8 +536,13 @@ add_python_type (JsonBuilder            *b,
 
   if (c->kind == RIV_COMPONENT_NUMBER || c->kind == RIV_COMPONENT_SLIDER)
     type = "float";
-  else if (c->kind == RIV_COMPONENT_IMAGE)
+  else if (c->kind == RIV_COMPONENT_IMAGE || c->kind == RIV_COMPONENT_FILE ||
+           c->kind == RIV_COMPONENT_AUDIO)
     type = "filepath";
+  else if (c->kind == RIV_COMPONENT_CHATBOT || c->kind == RIV_COMPONENT_GALLERY)
+    type = "list";
+  else if (c->kind == RIV_COMPONENT_JSON || c->kind == RIV_COMPONENT_LABEL)
+    type = "dict";
 
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "type");
@@ -454,6 +567,11 @@ add_default_value (JsonBuilder            *b,
         json_builder_add_int_value (b, (gint64) c->default_number);
       else
         json_builder_add_double_value (b, c->default_number);
+      break;
+    case RIV_COMPONENT_CHATBOT:
+    case RIV_COMPONENT_GALLERY:
+      json_builder_begin_array (b);
+      json_builder_end_array (b);
       break;
     case RIV_COMPONENT_IMAGE:
     default:
@@ -528,6 +646,14 @@ add_component (JsonBuilder            *b,
       json_builder_add_int_value (b, IMAGE_SIZE);
       json_builder_set_member_name (b, "width");
       json_builder_add_int_value (b, IMAGE_SIZE);
+      break;
+    case RIV_COMPONENT_CHATBOT:
+      json_builder_set_member_name (b, "type");
+      json_builder_add_string_value (b, "messages");
+      break;
+    case RIV_COMPONENT_GALLERY:
+      json_builder_set_member_name (b, "columns");
+      json_builder_add_int_value (b, 2);
       break;
     default:
       break;
@@ -876,14 +1002,13 @@ encode_png (guint8  **rows,
   return g_byte_array_free_to_bytes (out);
 }
 
-GBytes *
-riv_demo_render_png (double    t,
-                     guint32   seed,
-                     GError  **error)
+guint8 *
+riv_demo_render_rgb (double   t,
+                     guint32  seed,
+                     guint   *size)
 {
   static GOnce once = G_ONCE_INIT;
-  g_autofree guint8 *pixels = g_malloc (IMAGE_SIZE * IMAGE_SIZE * 3);
-  guint8 *rows[IMAGE_SIZE];
+  guint8 *pixels = g_malloc (IMAGE_SIZE * IMAGE_SIZE * 3);
   const guint8 *base;
   guint32 state = seed != 0 ? seed : 0x9e3779b9u;
   guint mix = (guint) CLAMP (t * 256.0, 0.0, 256.0);
@@ -895,7 +1020,6 @@ riv_demo_render_png (double    t,
       guint8 *row = pixels + y * IMAGE_SIZE * 3;
       const guint8 *src = base + y * IMAGE_SIZE * 3;
 
-      rows[y] = row;
       for (int x = 0; x < IMAGE_SIZE * 3; x++)
         {
           guint noise;
@@ -909,15 +1033,33 @@ riv_demo_render_png (double    t,
         }
     }
 
-  return encode_png (rows, mix < 256, error);
+  *size = IMAGE_SIZE;
+  return pixels;
+}
+
+GBytes *
+riv_demo_render_png (double    t,
+                     guint32   seed,
+                     GError  **error)
+{
+  guint size;
+  g_autofree guint8 *pixels = riv_demo_render_rgb (t, seed, &size);
+  guint8 *rows[IMAGE_SIZE];
+
+  for (guint y = 0; y < size; y++)
+    rows[y] = pixels + y * size * 3;
+  /* Noisy pictures (t < 1) are encoded with Huffman coding only. */
+  return encode_png (rows, (guint) CLAMP (t * 256.0, 0.0, 256.0) < 256, error);
 }
 
 /* Runs (worker threads) */
 
-static char *
-file_data_json (const char *base_url,
-                const char *path,
-                gsize       size)
+char *
+riv_demo_file_data_json (const char *base_url,
+                         const char *path,
+                         gsize       size,
+                         const char *orig_name,
+                         const char *mime_type)
 {
   GString *out = g_string_new ("{\"path\":");
 
@@ -927,9 +1069,11 @@ file_data_json (const char *base_url,
     g_autofree char *url = g_strconcat (base_url, "/gradio_api/file=", path, NULL);
     riv_wire_append_string (out, url, -1);
   }
-  g_string_append_printf (out, ",\"size\":%" G_GSIZE_FORMAT ",\"orig_name\":\"image.png\","
-                          "\"mime_type\":\"image/png\",\"is_stream\":false,"
-                          "\"meta\":{\"_type\":\"gradio.FileData\"}}", size);
+  g_string_append_printf (out, ",\"size\":%" G_GSIZE_FORMAT ",\"orig_name\":", size);
+  riv_wire_append_string (out, orig_name, -1);
+  g_string_append (out, ",\"mime_type\":");
+  riv_wire_append_string (out, mime_type, -1);
+  g_string_append (out, ",\"is_stream\":false,\"meta\":{\"_type\":\"gradio.FileData\"}}");
   return g_string_free (out, FALSE);
 }
 
@@ -973,7 +1117,8 @@ run_fake_diffusion (RivRun *run)
         }
 
       g_free (last_image);
-      last_image = file_data_json (riv_run_get_base_url (run), path, g_bytes_get_size (png));
+      last_image = riv_demo_file_data_json (riv_run_get_base_url (run), path,
+                                            g_bytes_get_size (png), "image.png", "image/png");
       g_free (last_text);
       last_text = g_strdup_printf ("step %u/%u", i, steps);
 

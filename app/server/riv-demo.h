@@ -19,6 +19,10 @@ typedef enum
   RIV_DEMO_STREAM_TEXT,
   RIV_DEMO_BATCH_ECHO,
   RIV_DEMO_RAPID_GENERATION,
+  RIV_DEMO_CHAT,
+  RIV_DEMO_GALLERY,
+  RIV_DEMO_MIXED,
+  RIV_DEMO_LOGS,
   RIV_DEMO_N,
 } RivDemoId;
 
@@ -28,6 +32,14 @@ typedef enum
   RIV_COMPONENT_NUMBER,
   RIV_COMPONENT_SLIDER,
   RIV_COMPONENT_IMAGE,
+  /* Outputs only (riv-demo-media.c streams them). */
+  RIV_COMPONENT_CHATBOT,
+  RIV_COMPONENT_GALLERY,
+  RIV_COMPONENT_JSON,
+  RIV_COMPONENT_LABEL,
+  RIV_COMPONENT_MARKDOWN,
+  RIV_COMPONENT_FILE,
+  RIV_COMPONENT_AUDIO,
 } RivComponentKind;
 
 typedef struct
@@ -99,6 +111,8 @@ JsonNode       *riv_demo_build_info         (void);
 GBytes         *riv_demo_render_png         (double             t,
                                              guint32            seed,
                                              GError           **error);
+/* The chat demo's whole assistant reply to message. */
+char           *riv_demo_chat_reply         (const char        *message);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivDemoParams, riv_demo_params_free)
 

@@ -704,6 +704,26 @@ riv_run_progress (RivRun     *run,
 }
 
 gboolean
+riv_run_log (RivRun     *run,
+             const char *level,
+             const char *title,
+             const char *message)
+{
+  GString *out = scratch (run);
+
+  /* Gradio's gr.Info / gr.Warning message: shown for 10 s. */
+  riv_wire_begin_frame (out, "log", run->ids[0]);
+  g_string_append (out, ",\"log\":");
+  riv_wire_append_string (out, message, -1);
+  g_string_append (out, ",\"level\":");
+  riv_wire_append_string (out, level, -1);
+  g_string_append (out, ",\"duration\":10,\"visible\":true,\"title\":");
+  riv_wire_append_string (out, title, -1);
+  riv_wire_end_frame (out);
+  return post_frame (run, NULL, 0);
+}
+
+gboolean
 riv_run_yield (RivRun      *run,
                const char  *data_json,
                gsize        len,

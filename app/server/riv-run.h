@@ -35,6 +35,12 @@ gboolean             riv_run_progress       (RivRun      *run,
                                              gint64       index,
                                              gint64       length,
                                              const char  *unit);
+/* A log message for member 0 (level "info", "warning" or "success", as
+ * gr.Info and gr.Warning send them). FALSE = stop now. */
+gboolean             riv_run_log            (RivRun      *run,
+                                             const char  *level,
+                                             const char  *title,
+                                             const char  *message);
 /* One generator yield for member 0: data_json is the JSON text of
  * output.data (full values on the first yield, edit lists later). file is a
  * path written for this yield (taken, nullable) of file_size bytes.
