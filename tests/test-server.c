@@ -595,7 +595,8 @@ test_config (Fixture       *f,
              gconstpointer  data)
 {
   static const char * const names[] = {
-    "fake_diffusion", "stream_text", "batch_echo", "rapid_generation",
+    "fake_diffusion", "stream_text", "batch_echo", "rapid_generation", "chat", "gallery",
+    "mixed", "logs",
   };
   static const char * const json_get[] = { "Content-Type", "application/json", NULL };
   g_autoptr(Reply) reply = NULL;
