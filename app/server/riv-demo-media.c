@@ -155,7 +155,7 @@ riv_demo_run_gallery (RivRun *run)
           g_string_free (item, TRUE);
           return;
         }
-      png = riv_demo_render_png (1.0, 0x51ed270bu * i, &error);
+      png = riv_demo_render_png (0.6 + 0.1 * i, 0x51ed270bu * i, &error);
       if (png == NULL)
         {
           riv_run_fail (run, error->message);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "riv-format.h"
+#include "riv-job-private.h"
 #include "riv-output-view.h"
 #include "riv-util.h"
 
@@ -31,6 +32,8 @@ struct _RivOutputView
   GtkLabel       *placeholder_label;
   GtkTextView    *text_view;
   GtkLabel       *timeline_label;
+  GtkWidget      *cards_scroller;
+  GtkBox         *cards_box;
 
   /* Owned references */
   RivJob         *job;            /* nullable */
@@ -39,6 +42,13 @@ struct _RivOutputView
   GBytes         *texture_bytes;  /* nullable: the bytes the picture's texture came from */
   JsonNode       *shown_outputs;  /* nullable: outputs shown as JSON */
   GString        *shown_text;     /* what the text buffer holds */
+  RivConfig      *config;         /* nullable */
+  RivEndpoint    *endpoint;       /* nullable, borrowed from config */
+  GPtrArray      *cards;          /* RivOutputCard*, in output order */
+  GArray         *card_outputs;   /* guint: the output index of each card */
+  char           *image_error;    /* nullable */
+  int             image_index;    /* the output shown as the picture, or -1 */
+  int             text_index;     /* the output shown as the text, or -1 */
 
   guint           tick_id;
   guint           n_frames;       /* textures shown for this job */
@@ -172,6 +182,69 @@ riv_output_view_update_timeline (RivOutputView *self)
   g_string_free (text, TRUE);
 }
 
+/* Cards for the endpoint's outputs (the first image and the first textbox
+ * excepted: the picture and the text show those). */
+static void
+riv_output_view_set_endpoint (RivOutputView *self,
+                              RivEndpoint   *endpoint)
+{
+  GtkWidget *child;
+
+  if (endpoint == self->endpoint && endpoint != NULL)
+    return;
+  self->endpoint = endpoint;
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->cards_box))) != NULL)
+    gtk_box_remove (self->cards_box, child);
+  g_ptr_array_set_size (self->cards, 0);
+  g_array_set_size (self->card_outputs, 0);
+  self->image_index = -1;
+  self->text_index = -1;
+
+  for (guint i = 0; endpoint != NULL && i < endpoint->outputs->len; i++)
+    {
+      RivComponent *component = g_ptr_array_index (endpoint->outputs, i);
+      GtkWidget *card;
+
+      if (component->is_state)
+        continue;
+      if (self->image_index < 0 && g_strcmp0 (component->type, "image") == 0)
+        {
+          self->image_index = (int) i;
+          continue;
+        }
+      if (self->text_index < 0 && g_strcmp0 (component->type, "textbox") == 0)
+        {
+          self->text_index = (int) i;
+          continue;
+        }
+      card = riv_output_card_new (component);
+      gtk_box_append (self->cards_box, card);
+      g_ptr_array_add (self->cards, card);
+      g_array_append_val (self->card_outputs, i);
+    }
+
+  /* An endpoint with only a picture and a text keeps the classic view. */
+  if (self->cards->len == 0)
+    self->text_index = -1;
+}
+
+static void
+riv_output_view_update_cards (RivOutputView *self)
+{
+  JsonNode *outputs = riv_job_get_outputs (self->job);
+  JsonArray *array = outputs != NULL && JSON_NODE_HOLDS_ARRAY (outputs)
+                       ? json_node_get_array (outputs) : NULL;
+
+  for (guint i = 0; i < self->cards->len; i++)
+    {
+      guint index = g_array_index (self->card_outputs, guint, i);
+      JsonNode *value = array != NULL && index < json_array_get_length (array)
+                          ? json_array_get_element (array, index) : NULL;
+
+      riv_output_card_set_value (g_ptr_array_index (self->cards, i), value, self->job);
+    }
+}
+
 static void
 riv_output_view_update (RivOutputView *self)
 {
@@ -246,6 +319,8 @@ riv_output_view_update (RivOutputView *self)
 
           gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
           riv_output_view_set_texture_bytes (self, image);
+          g_clear_pointer (&self->image_error, g_free);
+          gtk_widget_remove_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
           self->n_frames++;
           frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame", "%u frames",
                                                  self->n_frames),
@@ -253,14 +328,30 @@ riv_output_view_update (RivOutputView *self)
           gtk_label_set_text (self->frames_label, frames);
         }
       else
-        g_debug ("Could not decode image of job %u: %s", riv_job_get_number (job), error->message);
+        {
+          /* Said in the picture's corner and in the job's timeline. */
+          g_free (self->image_error);
+          self->image_error = g_strdup_printf (_("Could not decode the image: %s"),
+                                               error->message);
+          gtk_label_set_text (self->frames_label, self->image_error);
+          gtk_widget_add_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
+          _riv_job_add_timeline (job, "%s", self->image_error);
+        }
 
       g_clear_pointer (&self->shown_image, g_bytes_unref);
       self->shown_image = g_bytes_ref (image);
     }
 
+  riv_output_view_update_cards (self);
+
   text = riv_job_get_output_text (job);
-  if (text == NULL && image == NULL && riv_job_get_outputs (job) != NULL)
+  if (self->cards->len > 0)
+    {
+      /* The textbox output, when the endpoint has one; the cards show the rest. */
+      if (self->text_index < 0)
+        text = NULL;
+    }
+  else if (text == NULL && image == NULL && riv_job_get_outputs (job) != NULL)
     {
       JsonNode *outputs = riv_job_get_outputs (job);
 
@@ -278,9 +369,12 @@ riv_output_view_update (RivOutputView *self)
     riv_output_view_update_text (self, text);
 
   has_image = self->expect_image || self->shown_image != NULL;
-  has_text = !has_image || self->shown_text->len > 0;
+  has_text = self->cards->len > 0 ? self->text_index >= 0
+                                   : !has_image || self->shown_text->len > 0;
+  gtk_widget_set_visible (self->cards_scroller, self->cards->len > 0);
   gtk_widget_set_visible (self->picture_frame, has_image);
-  gtk_widget_set_visible (GTK_WIDGET (self->frames_label), self->n_frames > 0);
+  gtk_widget_set_visible (GTK_WIDGET (self->frames_label),
+                          self->n_frames > 0 || self->image_error != NULL);
   gtk_widget_set_visible (self->text_frame, has_text);
   gtk_widget_set_visible (self->copy_image_button, has_image);
   gtk_widget_set_visible (self->save_image_button, has_image);
@@ -419,6 +513,9 @@ riv_output_view_dispose (GObject *object)
   g_clear_pointer (&self->shown_image, g_bytes_unref);
   g_clear_pointer (&self->texture_bytes, g_bytes_unref);
   g_clear_pointer (&self->shown_outputs, json_node_unref);
+  g_clear_pointer (&self->image_error, g_free);
+  self->endpoint = NULL;
+  g_clear_pointer (&self->config, riv_config_unref);
 
   /* AdwBin unparents its child itself; let it go before the template does. */
   adw_bin_set_child (ADW_BIN (self), NULL);
@@ -433,6 +530,8 @@ riv_output_view_finalize (GObject *object)
   RivOutputView *self = (RivOutputView *) object;
 
   g_string_free (self->shown_text, TRUE);
+  g_ptr_array_unref (self->cards);
+  g_array_unref (self->card_outputs);
 
   G_OBJECT_CLASS (riv_output_view_parent_class)->finalize (object);
 }
@@ -472,6 +571,8 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, placeholder_label);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_view);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, timeline_label);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, cards_scroller);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, cards_box);
 }
 
 static void
@@ -493,6 +594,10 @@ riv_output_view_init (RivOutputView *self)
   gtk_widget_add_controller (GTK_WIDGET (self->picture), GTK_EVENT_CONTROLLER (drag_source));
 
   self->shown_text = g_string_new (NULL);
+  self->cards = g_ptr_array_new ();
+  self->card_outputs = g_array_new (FALSE, FALSE, sizeof (guint));
+  self->image_index = -1;
+  self->text_index = -1;
   self->follow_end = TRUE;
   self->shown_status = (RivJobStatus) -1;
 
@@ -517,21 +622,47 @@ riv_output_view_new (void)
   return g_object_new (RIV_TYPE_OUTPUT_VIEW, NULL);
 }
 
+static RivEndpoint *
+find_endpoint (RivConfig *config,
+               RivJob    *job)
+{
+  for (guint i = 0; config != NULL && job != NULL && i < riv_config_get_n_endpoints (config); i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
+
+      if (endpoint->fn_index == riv_job_get_fn_index (job))
+        return endpoint;
+    }
+  return NULL;
+}
+
 void
 riv_output_view_set_job (RivOutputView *self,
                          RivJob        *job,
-                         gboolean       expect_image)
+                         RivConfig     *config)
 {
   g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
   g_return_if_fail (job == NULL || RIV_IS_JOB (job));
 
-  if (job == self->job)
+  if (job == self->job && config == self->config)
     return;
+
+  if (config != self->config)
+    {
+      /* The endpoint belongs to the old config: drop the cards first. */
+      riv_output_view_set_endpoint (self, NULL);
+      g_clear_pointer (&self->config, riv_config_unref);
+      if (config != NULL)
+        self->config = riv_config_ref (config);
+    }
+  riv_output_view_set_endpoint (self, find_endpoint (config, job));
 
   g_set_object (&self->job, job);
   g_signal_group_set_target (self->job_signals, job);
 
-  self->expect_image = expect_image;
+  self->expect_image = self->image_index >= 0;
+  g_clear_pointer (&self->image_error, g_free);
+  gtk_widget_remove_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
   self->n_frames = 0;
   self->shown_status = (RivJobStatus) -1;
   self->shown_timeline_length = 0;
@@ -656,4 +787,26 @@ riv_output_view_has_text (RivOutputView *self)
 {
   g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), FALSE);
   return self->has_text;
+}
+
+guint
+riv_output_view_get_n_cards (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), 0);
+  return self->cards->len;
+}
+
+RivOutputCard *
+riv_output_view_get_card (RivOutputView *self,
+                          guint          i)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+  return i < self->cards->len ? g_ptr_array_index (self->cards, i) : NULL;
+}
+
+const char *
+riv_output_view_get_image_error (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+  return self->image_error;
 }

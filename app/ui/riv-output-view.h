@@ -12,7 +12,9 @@
 
 #include <adwaita.h>
 
+#include "riv-config.h"
 #include "riv-job.h"
+#include "riv-output-card.h"
 
 G_BEGIN_DECLS
 
@@ -20,10 +22,13 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivOutputView, riv_output_view, RIV, OUTPUT_VIEW, AdwBin)
 
 GtkWidget  *riv_output_view_new               (void);
-/* job is nullable. expect_image says whether the job's endpoint outputs an image. */
+/* job and config are nullable. With the config, the job's endpoint gets one
+ * card per output component in the config's order: its first image output
+ * is the picture, its first textbox the text, every other output a card
+ * (riv-output-card.h). */
 void        riv_output_view_set_job           (RivOutputView *self,
                                                RivJob        *job,
-                                               gboolean       expect_image);
+                                               RivConfig     *config);
 RivJob     *riv_output_view_get_job           (RivOutputView *self);
 /* Applies pending changes now instead of at the next frame. */
 void        riv_output_view_flush             (RivOutputView *self);
@@ -42,5 +47,11 @@ guint       riv_output_view_get_n_frames      (RivOutputView *self);
 guint       riv_output_view_get_n_updates     (RivOutputView *self);
 const char *riv_output_view_get_status_text   (RivOutputView *self);
 char       *riv_output_view_dup_text          (RivOutputView *self);
+/* The cards of the shown job's other outputs, in order (borrowed). */
+guint       riv_output_view_get_n_cards       (RivOutputView *self);
+RivOutputCard *riv_output_view_get_card       (RivOutputView *self,
+                                               guint          i);
+/* Why the picture cannot be shown, or NULL. */
+const char *riv_output_view_get_image_error   (RivOutputView *self);
 
 G_END_DECLS

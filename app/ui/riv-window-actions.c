@@ -239,7 +239,7 @@ riv_window_clear_finished_action (GtkWidget  *widget,
   if (shown != NULL && riv_job_is_finished (shown))
     {
       g_clear_object (&self->newest_job);
-      riv_output_view_set_job (self->output_view, NULL, FALSE);
+      riv_output_view_set_job (self->output_view, NULL, NULL);
     }
 
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Removed %u finished job",

@@ -223,36 +223,11 @@ riv_window_update_header (RivWindow *self)
 
 /* Once-per-frame updates */
 
-static gboolean
-endpoint_outputs_image (RivWindow *self,
-                        gint64     fn_index)
-{
-  if (self->config == NULL)
-    return FALSE;
-
-  for (guint i = 0; i < riv_config_get_n_endpoints (self->config); i++)
-    {
-      RivEndpoint *endpoint = riv_config_get_endpoint (self->config, i);
-
-      if (endpoint->fn_index != fn_index)
-        continue;
-      for (guint j = 0; j < endpoint->outputs->len; j++)
-        {
-          RivComponent *component = g_ptr_array_index (endpoint->outputs, j);
-
-          if (g_strcmp0 (component->type, "image") == 0)
-            return TRUE;
-        }
-    }
-  return FALSE;
-}
-
 static void
 riv_window_show_job (RivWindow *self,
                      RivJob    *job)
 {
-  riv_output_view_set_job (self->output_view, job,
-                           job != NULL && endpoint_outputs_image (self, riv_job_get_fn_index (job)));
+  riv_output_view_set_job (self->output_view, job, self->config);
   _riv_window_update_actions (self);
 }
 
@@ -1180,7 +1155,7 @@ riv_window_dispose (GObject *object)
   if (self->job_panel != NULL)
     riv_job_panel_set_jobs (self->job_panel, NULL);
   if (self->output_view != NULL)
-    riv_output_view_set_job (self->output_view, NULL, FALSE);
+    riv_output_view_set_job (self->output_view, NULL, NULL);
   if (self->form != NULL)
     {
       riv_form_set_endpoint (self->form, NULL, NULL);

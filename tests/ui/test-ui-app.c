@@ -810,7 +810,7 @@ test_copy_save_drag_image (Fixture       *fixture,
   }
 
   /* Nothing to copy once no job is shown. */
-  riv_output_view_set_job (view, NULL, FALSE);
+  riv_output_view_set_job (view, NULL, NULL);
   riv_output_view_flush (view);
   g_assert_false (gtk_widget_is_sensitive (copy_image));
   g_assert_false (gtk_widget_is_sensitive (copy_text));
