@@ -699,8 +699,10 @@ test_info (Fixture       *f,
   g_assert_nonnull (json_object_get_object_member (json_node_get_object (root),
                                                    "unnamed_endpoints"));
   named = json_object_get_object_member (json_node_get_object (root), "named_endpoints");
-  g_assert_cmpuint (json_object_get_size (named), ==, 4);
+  g_assert_cmpuint (json_object_get_size (named), ==, 8);
   g_assert_true (json_object_has_member (named, "/stream_text"));
+  g_assert_true (json_object_has_member (named, "/chat"));
+  g_assert_true (json_object_has_member (named, "/mixed"));
   g_assert_true (json_object_has_member (named, "/batch_echo"));
   g_assert_true (json_object_has_member (named, "/rapid_generation"));
 

@@ -306,6 +306,71 @@ set_column_sorter (GtkColumnViewColumn *column,
 
 /* Filter */
 
+/* Whether a string anywhere in an output value (chat messages, JSON, file
+ * names, …) contains the casefolded search text. */
+/* The Logs column: warnings (and errors) stand out; other logs are counted. */
+static char *
+riv_job_panel_format_logs (GtkListItem *item,
+                           RivJob      *job,
+                           guint        n_logs)
+{
+  guint warnings = 0;
+
+  if (job == NULL || n_logs == 0)
+    return g_strdup ("");
+  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+    {
+      const RivJobLog *log = riv_job_get_log (job, i);
+
+      if (g_strcmp0 (log->level, "warning") == 0 || g_strcmp0 (log->level, "error") == 0)
+        warnings++;
+    }
+  return warnings > 0 ? g_strdup_printf ("⚠ %u", warnings) : g_strdup_printf ("%u", n_logs);
+}
+
+static gboolean
+node_contains (JsonNode   *node,
+               const char *search,
+               guint       depth)
+{
+  if (node == NULL || depth > 32)
+    return FALSE;
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_VALUE:
+      if (json_node_get_value_type (node) == G_TYPE_STRING)
+        {
+          g_autofree char *folded = g_utf8_casefold (json_node_get_string (node), -1);
+
+          return strstr (folded, search) != NULL;
+        }
+      return FALSE;
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+
+        for (guint i = 0; i < json_array_get_length (array); i++)
+          if (node_contains (json_array_get_element (array, i), search, depth + 1))
+            return TRUE;
+        return FALSE;
+      }
+    case JSON_NODE_OBJECT:
+      {
+        JsonObjectIter iter;
+        JsonNode *member;
+
+        json_object_iter_init (&iter, json_node_get_object (node));
+        while (json_object_iter_next (&iter, NULL, &member))
+          if (node_contains (member, search, depth + 1))
+            return TRUE;
+        return FALSE;
+      }
+    case JSON_NODE_NULL:
+    default:
+      return FALSE;
+    }
+}
+
 static gboolean
 riv_job_panel_match (gpointer item,
                      gpointer user_data)
@@ -345,7 +410,7 @@ riv_job_panel_match (gpointer item,
           if (strstr (folded, self->search) != NULL)
             return TRUE;
         }
-      return FALSE;
+      return node_contains (riv_job_get_outputs (job), self->search, 0);
     }
 
   return TRUE;
@@ -878,6 +943,7 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   BIND_CLOSURE (riv_job_panel_format_batch);
   BIND_CLOSURE (riv_job_panel_format_fraction);
   BIND_CLOSURE (riv_job_panel_format_progress);
+  BIND_CLOSURE (riv_job_panel_format_logs);
   BIND_CLOSURE (riv_job_panel_format_updates);
   BIND_CLOSURE (riv_job_panel_format_wait);
   BIND_CLOSURE (riv_job_panel_format_run);

@@ -17,6 +17,8 @@ typedef enum
   RIV_REPORT_LOST,
   RIV_REPORT_STREAM,
   RIV_REPORT_SUBMIT,
+  RIV_REPORT_INFO,      /* the server's log messages (gr.Info) */
+  RIV_REPORT_WARNING,   /* gr.Warning, and error logs */
   RIV_N_REPORTS
 } RivReportKind;
 
@@ -76,6 +78,7 @@ struct _RivWindow
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
+  GSignalGroup         *jobs_signals;           /* the client's job list */
   guint                 report_counts[RIV_N_REPORTS];
   char                 *report_last[RIV_N_REPORTS];
   guint                 report_timer_id;

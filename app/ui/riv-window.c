@@ -61,6 +61,11 @@ report_text (RivReportKind  kind,
     case RIV_REPORT_STREAM:
       return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u stream error — last: %s",
                                            "%u stream errors — last: %s", count), count, last);
+    case RIV_REPORT_INFO:
+    case RIV_REPORT_WARNING:
+      /* A burst of logs: one toast, the newest message and how many more. */
+      return g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%s (and %u more)",
+                                           "%s (and %u more)", count - 1), last, count - 1);
     case RIV_REPORT_SUBMIT:
     case RIV_N_REPORTS:
     default:
@@ -88,12 +93,21 @@ riv_window_flush_reports (RivWindow *self)
       if (self->toasts[i] != NULL)
         {
           /* Still on screen: say the newer thing in the same toast. */
-          adw_toast_set_title (self->toasts[i], text);
+          g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+          adw_toast_set_title (self->toasts[i], escaped);
           continue;
         }
 
-      self->toasts[i] = adw_toast_new (text);
+      {
+        /* libadwaita 1.2 reads toast titles as markup. */
+        g_autofree char *escaped = g_markup_escape_text (text, -1);
+
+        self->toasts[i] = adw_toast_new (escaped);
+      }
       adw_toast_set_timeout (self->toasts[i], 5);
+      if (i == RIV_REPORT_WARNING)
+        adw_toast_set_priority (self->toasts[i], ADW_TOAST_PRIORITY_HIGH);
       g_signal_connect_object (self->toasts[i], "dismissed",
                                G_CALLBACK (toast_dismissed_cb), self, 0);
       adw_toast_overlay_add_toast (self->toast_overlay, self->toasts[i]);
@@ -503,6 +517,57 @@ riv_window_job_finished_cb (RivWindow *self,
   riv_window_maybe_quit_after_burst (self);
 }
 
+/* Log messages (gr.Info, gr.Warning): toasts, grouped by the report timer
+ * when a burst logs many; the client puts them in each job's timeline. */
+
+static GQuark
+riv_window_logs_shown_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("riv-window-logs-shown");
+  return quark;
+}
+
+static void
+riv_window_job_logs_cb (RivWindow  *self,
+                        GParamSpec *pspec,
+                        RivJob     *job)
+{
+  guint shown = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job),
+                                                      riv_window_logs_shown_quark ()));
+  guint n = riv_job_get_n_logs (job);
+
+  for (guint i = shown; i < n; i++)
+    {
+      const RivJobLog *log = riv_job_get_log (job, i);
+      gboolean warning = g_strcmp0 (log->level, "warning") == 0 ||
+                         g_strcmp0 (log->level, "error") == 0;
+      g_autofree char *text = g_strdup_printf (_("Job #%u: %s"), riv_job_get_number (job),
+                                               log->message);
+
+      _riv_window_report (self, warning ? RIV_REPORT_WARNING : RIV_REPORT_INFO, text);
+    }
+  g_object_set_qdata (G_OBJECT (job), riv_window_logs_shown_quark (), GUINT_TO_POINTER (n));
+}
+
+static void
+riv_window_jobs_changed_cb (RivWindow  *self,
+                            guint       position,
+                            guint       removed,
+                            guint       added,
+                            GListModel *jobs)
+{
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+
+      g_signal_connect_object (job, "notify::n-logs", G_CALLBACK (riv_window_job_logs_cb), self,
+                               G_CONNECT_SWAPPED);
+    }
+}
+
 static void
 riv_window_stream_error_cb (RivWindow  *self,
                             const char *message,
@@ -816,6 +881,8 @@ riv_window_set_client (RivWindow *self,
   g_signal_group_set_target (self->client_signals, client);
 
   riv_job_panel_set_jobs (self->job_panel, client != NULL ? riv_client_get_jobs (client) : NULL);
+  g_signal_group_set_target (self->jobs_signals, client != NULL ? riv_client_get_jobs (client)
+                                                                : NULL);
   riv_form_set_client (self->form, client);
   riv_window_set_config (self, client != NULL ? riv_client_get_config (client) : NULL);
 
@@ -1147,6 +1214,9 @@ riv_window_dispose (GObject *object)
 
   if (self->client_signals != NULL)
     g_signal_group_set_target (self->client_signals, NULL);
+  if (self->jobs_signals != NULL)
+    g_signal_group_set_target (self->jobs_signals, NULL);
+  g_clear_object (&self->jobs_signals);
   if (self->client != NULL)
     riv_client_close (self->client);
   if (self->pending_client != NULL)
@@ -1304,6 +1374,9 @@ riv_window_init (RivWindow *self)
   self->client_signals = g_signal_group_new (RIV_TYPE_CLIENT);
   g_signal_group_connect_object (self->client_signals, "notify::stream-state",
                                  G_CALLBACK (riv_window_stream_state_cb), self, G_CONNECT_SWAPPED);
+  self->jobs_signals = g_signal_group_new (G_TYPE_LIST_MODEL);
+  g_signal_group_connect_object (self->jobs_signals, "items-changed",
+                                 G_CALLBACK (riv_window_jobs_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->client_signals, "job-finished",
                                  G_CALLBACK (riv_window_job_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->client_signals, "stream-error",

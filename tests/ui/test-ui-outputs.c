@@ -19,7 +19,7 @@
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 #include "riv-util.h"
-#include "riv-window.h"
+#include "riv-window-private.h"
 
 typedef struct
 {
@@ -181,6 +181,7 @@ test_mixed (Fixture       *fixture,
   g_autofree char *file = NULL;
   g_autofree char *sound = NULL;
   g_autofree char *uri = NULL;
+  RivJobPanel *panel;
 
   /* The picture (WebP when the server has libwebp) decoded at its size; the
    * other five outputs as cards in the config's order. The client downloads
@@ -224,6 +225,51 @@ test_mixed (Fixture       *fixture,
   uri = g_file_get_uri (gtk_media_file_get_file (GTK_MEDIA_FILE (stream)));
   g_assert_true (g_str_has_prefix (uri, riv_embedded_server_get_url (fixture->server)));
   g_assert_true (g_str_has_suffix (uri, "-sound.wav"));
+
+  /* The job panel's search finds text inside any output. */
+  panel = riv_window_get_job_panel (fixture->window);
+  riv_job_panel_set_search (panel, "blue NILE");
+  riv_job_panel_flush (panel);
+  g_assert_cmpuint (riv_job_panel_get_n_rows (panel), ==, 1);
+  riv_job_panel_set_search (panel, "danube");
+  riv_job_panel_flush (panel);
+  g_assert_cmpuint (riv_job_panel_get_n_rows (panel), ==, 0);
+  riv_job_panel_set_search (panel, NULL);
+}
+
+static gboolean
+toast_shown (gpointer user_data)
+{
+  RivWindow *window = user_data;
+
+  return window->toasts[RIV_REPORT_WARNING] != NULL && window->toasts[RIV_REPORT_INFO] != NULL;
+}
+
+static void
+test_logs (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "logs", "[6, 0.02]");
+  RivJob *job = riv_output_view_get_job (view);
+  gboolean in_timeline = FALSE;
+
+  /* Six infos and two warnings, in the job and its timeline... */
+  g_assert_cmpuint (riv_job_get_n_logs (job), ==, 8);
+  g_assert_cmpstr (riv_job_get_log (job, 3)->level, ==, "warning");
+  g_assert_cmpstr (riv_job_get_log (job, 3)->message, ==, "Step 3: the water is rising");
+  for (guint i = 0; i < riv_job_get_timeline_length (job); i++)
+    if (strstr (riv_job_get_timeline_event (job, i)->what, "the water is rising") != NULL)
+      in_timeline = TRUE;
+  g_assert_true (in_timeline);
+
+  /* ...and as toasts, a burst of them grouped into one per level. */
+  g_assert_true (riv_test_wait_until (toast_shown, fixture->window, 30));
+  g_assert_true (g_str_has_prefix (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_WARNING]),
+                                   "Job #1: Step "));
+  g_assert_nonnull (strstr (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_WARNING]),
+                            ": the water is rising"));
+  g_assert_true (g_str_has_prefix (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_INFO]),
+                                   "Job #1: Step "));
 }
 
 /* A server that answers every request with bytes that are no image. */
@@ -299,6 +345,7 @@ main (int   argc,
   g_test_add ("/ui/outputs/gallery", Fixture, NULL, fixture_setup, test_gallery,
               fixture_teardown);
   g_test_add ("/ui/outputs/mixed", Fixture, NULL, fixture_setup, test_mixed, fixture_teardown);
+  g_test_add ("/ui/outputs/logs", Fixture, NULL, fixture_setup, test_logs, fixture_teardown);
   g_test_add_func ("/ui/outputs/undecodable-image", test_undecodable_image);
 
   return g_test_run ();
