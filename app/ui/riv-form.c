@@ -821,24 +821,40 @@ build_radio_row (Input *input)
   return row;
 }
 
+static void
+json_entry_changed_cb (GtkEditable *editable,
+                       gpointer     user_data)
+{
+  g_autoptr(JsonNode) node = riv_json_parse (NULL, gtk_editable_get_text (editable), -1, 64, NULL);
+
+  if (node != NULL)
+    gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+  else
+    gtk_widget_add_css_class (GTK_WIDGET (editable), "error");
+}
+
+/* Any component without an editor of its own (chatbot history, files,
+ * audio, JSON, dataframe, …): its value as JSON, its default prefilled,
+ * marked in red while it does not parse. */
 static GtkWidget *
-build_unsupported_row (Input *input)
+build_json_row (Input *input)
 {
   RivComponent *component = input->component;
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *icon = gtk_image_new_from_icon_name ("dialog-warning-symbolic");
-  g_autofree char *subtitle = NULL;
+  GtkWidget *row = adw_entry_row_new ();
+  GtkWidget *type = gtk_label_new (component->type != NULL ? component->type : "?");
+  g_autofree char *text = component->value != NULL ? riv_json_to_string (component->value, NULL)
+                                                   : g_strdup ("null");
 
-  subtitle = g_strdup_printf (_("Unsupported input type “%s” — its default value is sent"),
-                              component->type != NULL ? component->type : "?");
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), component_title (component));
   adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_action_row_add_prefix (ADW_ACTION_ROW (row), icon);
-  gtk_widget_add_css_class (row, "riv-unsupported");
-  gtk_widget_set_sensitive (row, FALSE);
+  gtk_editable_set_text (GTK_EDITABLE (row), text);
+  gtk_widget_add_css_class (type, "riv-badge");
+  gtk_widget_set_valign (type, GTK_ALIGN_CENTER);
+  adw_entry_row_add_suffix (ADW_ENTRY_ROW (row), type);
+  gtk_widget_add_css_class (row, "monospace");
+  g_signal_connect (row, "changed", G_CALLBACK (json_entry_changed_cb), NULL);
 
-  input->kind = RIV_FORM_INPUT_UNSUPPORTED;
+  input->kind = RIV_FORM_INPUT_JSON;
   input->row = row;
   input->widget = row;
   return row;
@@ -870,7 +886,7 @@ build_row (RivForm *self,
     return build_radio_row (input);
   if (g_str_equal (type, "image"))
     return build_image_row (input);
-  return build_unsupported_row (input);
+  return build_json_row (input);
 }
 
 /* Reading values */
@@ -946,6 +962,18 @@ input_dup_value (Input *input)
           }
         return value;
       }
+
+    case RIV_FORM_INPUT_JSON:
+      {
+        JsonNode *node = riv_json_parse (NULL, gtk_editable_get_text (GTK_EDITABLE (input->widget)),
+                                         -1, 64, NULL);
+
+        /* What does not parse sends the default (the row is marked). */
+        if (node != NULL)
+          return node;
+      }
+      return input->component->value != NULL ? json_node_copy (input->component->value)
+                                              : json_node_init_null (json_node_alloc ());
 
     case RIV_FORM_INPUT_IMAGE:
       if (input->image_path != NULL)
@@ -1064,6 +1092,14 @@ input_set_value (Input     *input,
       g_clear_pointer (&input->override, json_node_unref);
       input->override = json_node_copy (value);
       return TRUE;
+
+    case RIV_FORM_INPUT_JSON:
+      {
+        g_autofree char *text = riv_json_to_string (value, NULL);
+
+        gtk_editable_set_text (GTK_EDITABLE (input->widget), text);
+        return TRUE;
+      }
 
     case RIV_FORM_INPUT_STATE:
     default:

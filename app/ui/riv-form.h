@@ -26,7 +26,8 @@ typedef enum
   RIV_FORM_INPUT_RADIO,         /* GtkBox of grouped GtkCheckButtons */
   RIV_FORM_INPUT_IMAGE,         /* AdwActionRow with file chooser and drop target */
   RIV_FORM_INPUT_STATE,         /* no widget; sends null */
-  RIV_FORM_INPUT_UNSUPPORTED,   /* disabled AdwActionRow naming the type */
+  RIV_FORM_INPUT_UNSUPPORTED,   /* no longer built: see RIV_FORM_INPUT_JSON */
+  RIV_FORM_INPUT_JSON,          /* AdwEntryRow holding the value as JSON, checked as typed */
 } RivFormInputKind;
 
 #define RIV_TYPE_FORM (riv_form_get_type ())

@@ -78,7 +78,6 @@ test_form_widgets (Fixture       *fixture,
   g_autofree char *story = NULL;
   GtkWidget *radio;
   guint n_radios = 0;
-  const char *subtitle;
 
   g_assert_cmpuint (riv_form_get_n_inputs (form), ==, N_INPUTS);
 
@@ -158,14 +157,26 @@ test_form_widgets (Fixture       *fixture,
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Init image");
   g_assert_true (gtk_widget_get_sensitive (widget));
 
-  /* Unknown type: shown, disabled, naming the type. */
-  g_assert_cmpint (riv_form_get_input_kind (form, IN_VOICE), ==, RIV_FORM_INPUT_UNSUPPORTED);
+  /* A type without an editor of its own: a JSON entry, its default
+   * prefilled, editable, marked while it does not parse. */
+  g_assert_cmpint (riv_form_get_input_kind (form, IN_VOICE), ==, RIV_FORM_INPUT_JSON);
   widget = riv_form_get_input_row (form, IN_VOICE);
-  g_assert_true (ADW_IS_ACTION_ROW (widget));
-  g_assert_false (gtk_widget_get_sensitive (widget));
+  g_assert_true (ADW_IS_ENTRY_ROW (widget));
+  g_assert_true (gtk_widget_get_sensitive (widget));
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Voice");
-  subtitle = adw_action_row_get_subtitle (ADW_ACTION_ROW (widget));
-  g_assert_nonnull (strstr (subtitle, "audio"));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (widget)), ==, "null");
+  gtk_editable_set_text (GTK_EDITABLE (widget), "{\"path\": \"clip {i}.wav\"");
+  g_assert_true (gtk_widget_has_css_class (widget, "error"));
+  gtk_editable_set_text (GTK_EDITABLE (widget), "{\"path\": \"clip {i}.wav\"}");
+  g_assert_false (gtk_widget_has_css_class (widget, "error"));
+  {
+    g_autoptr(JsonNode) data = riv_form_dup_data (form);
+    JsonNode *voice = json_array_get_element (json_node_get_array (data), IN_VOICE);
+
+    g_assert_true (JSON_NODE_HOLDS_OBJECT (voice));
+    g_assert_cmpstr (json_object_get_string_member (json_node_get_object (voice), "path"), ==,
+                     "clip {i}.wav");
+  }
   g_assert_true (gtk_widget_get_parent (widget) != NULL);
 
   /* State inputs have no row. */
