@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include <glib/gstdio.h>
@@ -355,6 +356,287 @@ test_output_unwritable (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+static JsonObject *
+parse_summary (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (JSON_NODE_HOLDS_OBJECT (node));
+  /* The object lives as long as the test: kept in the node's last reference. */
+  g_test_queue_destroy ((GDestroyNotify) json_node_unref, node);
+  return json_node_get_object (node);
+}
+
+/* Closed loop: 6 users × 4 jobs, each user its own session; {u} and {i}. */
+static void
+test_users_iterations (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "users.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+  guint per_user[7] = { 0 };
+  JsonObject *summary;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "6",
+           "--iterations", "4", "--data", "[\"u{u} i{i}\", 0.01]", "--output", path,
+           "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), ==, 24);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==, 24);
+  g_assert_cmpint (json_object_get_int_member (summary, "users"), ==, 6);
+  g_assert_cmpfloat (json_object_get_double_member (summary, "duration_s"), >, 0);
+  g_assert_cmpfloat (json_object_get_double_member (summary, "throughput_per_s"), >, 0);
+
+  /* One session per user (the server keeps them after their streams end). */
+  g_assert_cmpuint (riv_server_get_n_sessions (fx->server), ==, 6);
+
+  records = read_records (path);
+  g_assert_cmpuint (records->len, ==, 24);
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = record_at (records, i);
+      gint64 user = json_object_get_int_member (record, "user");
+      g_autofree char *expected = NULL;
+
+      assert_record_shape (record);
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, i + 1);
+      g_assert_cmpint (user, >=, 1);
+      g_assert_cmpint (user, <=, 6);
+      per_user[user]++;
+      expected = g_strdup_printf ("u%" G_GINT64_FORMAT " i%u", user, i + 1);
+      g_assert_cmpstr (first_output (record), ==, expected);
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+    }
+  for (guint u = 1; u <= 6; u++)
+    g_assert_cmpuint (per_user[u], ==, 4);
+}
+
+/* Closed loop for a duration with think time: a user never has two jobs at
+ * once and pauses between them. */
+static void
+test_users_duration_think (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "think.jsonl");
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GHashTable) last_end = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+  guint per_user[4] = { 0 };
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
+           "--duration", "1.5", "--think", "0.3", "--data", "[\"x\", 0.01]",
+           "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  records = read_records (path);
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = record_at (records, i);
+      gint64 user = json_object_get_int_member (record, "user");
+      double submitted = json_object_get_double_member (record, "submitted_at");
+      double *previous_end = g_hash_table_lookup (last_end, GINT_TO_POINTER ((int) user));
+
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      per_user[user]++;
+      if (previous_end != NULL)
+        g_assert_cmpfloat (submitted - *previous_end, >=, 0.25);
+      else
+        g_hash_table_insert (last_end, GINT_TO_POINTER ((int) user),
+                             previous_end = g_new (double, 1));
+      *previous_end = submitted + json_object_get_double_member (record, "latency_s");
+    }
+  /* 1.5 s of 0.3 s pauses: between 2 and 6 jobs per user. */
+  for (guint u = 1; u <= 3; u++)
+    {
+      g_assert_cmpuint (per_user[u], >=, 2);
+      g_assert_cmpuint (per_user[u], <=, 6);
+    }
+}
+
+static guint
+csv_column (const char *header,
+            const char *name)
+{
+  g_auto(GStrv) columns = g_strsplit (header, ",", -1);
+
+  for (guint i = 0; columns[i] != NULL; i++)
+    if (strcmp (columns[i], name) == 0)
+      return i;
+  g_error ("no column %s in %s", name, header);
+}
+
+/* --stages ramps users up and down; the time series adds up to the summary. */
+static void
+test_stages_timeseries (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *csv_path = path_in (fx, "series.csv");
+  g_autofree char *csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  JsonObject *summary;
+  guint started = 0, completed = 0, max_users = 0;
+  guint c_started, c_completed, c_users;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text",
+           "--stages", "1s:5,1s:5,1s:0", "--data", "[\"u{u}\", 5, 0.02]",
+           "--timeseries", csv_path, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "users"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==,
+                   json_object_get_int_member (summary, "submitted"));
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), >=, 5);
+
+  g_file_get_contents (csv_path, &csv, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (csv, "\n", -1);
+  c_started = csv_column (lines[0], "started");
+  c_completed = csv_column (lines[0], "completed");
+  c_users = csv_column (lines[0], "users");
+  g_assert_cmpuint (csv_column (lines[0], "p95_s"), >, 0);
+  g_assert_cmpuint (g_strv_length (lines), >=, 4);   /* header, 2+ seconds, final newline */
+  for (guint i = 1; lines[i] != NULL && lines[i][0] != '\0'; i++)
+    {
+      g_auto(GStrv) cells = g_strsplit (lines[i], ",", -1);
+
+      started += atoi (cells[c_started]);
+      completed += atoi (cells[c_completed]);
+      max_users = MAX (max_users, (guint) atoi (cells[c_users]));
+    }
+  g_assert_cmpint (started, ==, json_object_get_int_member (summary, "submitted"));
+  g_assert_cmpint (completed, ==, json_object_get_int_member (summary, "completed"));
+  g_assert_cmpuint (max_users, ==, 5);
+}
+
+static void
+test_thresholds (Fixture       *fx,
+                 gconstpointer  data)
+{
+  g_auto(CliRun) pass = { 0 };
+  g_auto(CliRun) fail = { 0 };
+  g_auto(CliRun) json = { 0 };
+  JsonObject *summary;
+  JsonArray *thresholds;
+
+  run_cli (&pass, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "10",
+           "--data", "[\"x\", 0.05]", "--threshold", "failed==0", "--threshold", "p95<60s",
+           "--threshold", "throughput>0", NULL);
+  g_assert_cmpint (pass.status, ==, 0);
+  g_assert_nonnull (strstr (pass.out, "✓ failed==0"));
+  g_assert_nonnull (strstr (pass.out, "✓ p95<60s"));
+
+  /* Every job sleeps 50 ms: a 1 ms p99 cannot hold, and the exit status says so. */
+  run_cli (&fail, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "10",
+           "--data", "[\"x\", 0.05]", "--threshold", "failed==0", "--threshold", "p99<=1ms",
+           NULL);
+  g_assert_cmpint (fail.status, ==, 1);
+  g_assert_nonnull (strstr (fail.out, "✓ failed==0"));
+  g_assert_nonnull (strstr (fail.out, "✗ p99<=1ms"));
+
+  run_cli (&json, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "4",
+           "--data", "[\"x\", 0.05]", "--threshold", "p(95) < 10ms", "--json", NULL);
+  g_assert_cmpint (json.status, ==, 1);
+  summary = parse_summary (json.out);
+  thresholds = json_object_get_array_member (summary, "thresholds");
+  g_assert_cmpuint (json_array_get_length (thresholds), ==, 1);
+  g_assert_false (json_object_get_boolean_member (json_array_get_object_element (thresholds, 0),
+                                                  "ok"));
+  g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (thresholds, 0),
+                                                    "value"), >=, 0.05);
+}
+
+/* Bad flags exit 2 with a message that names the offending part, before any job. */
+static void
+test_bad_flags (Fixture       *fx,
+                gconstpointer  data)
+{
+  static const struct
+  {
+    const char *flag;
+    const char *value;
+    const char *named;
+  } cases[] = {
+    { "--stages", "10s:50,3x:5", "\"3x\"" },
+    { "--stages", "10s:50,10s", "stage 2" },
+    { "--stages", "10s:many", "\"many\"" },
+    { "--threshold", "p95<2parsecs", "\"parsecs\"" },
+    { "--threshold", "bogus>1", "\"bogus\"" },
+    { "--threshold", "p95=>1s", "\"=>\"" },
+    { "--threshold", "failed==zero", "\"zero\"" },
+    { "--threshold", "p95", "METRIC OP VALUE" },
+    { "--shard", "4/4", "--shard" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "2",
+               cases[i].flag, cases[i].value, NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      if (strstr (run.err, cases[i].named) == NULL)
+        g_error ("%s %s: the error does not name %s:\n%s", cases[i].flag, cases[i].value,
+                 cases[i].named, run.err);
+    }
+
+  {
+    g_auto(CliRun) run = { 0 };
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "5",
+             "--count", "10", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--users"));
+    g_assert_nonnull (strstr (run.err, "--count"));
+    g_assert_nonnull (strstr (run.err, "use --count N"));
+  }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
+/* A server that refuses joins (a full queue, HTTP 503) is counted, never a crash. */
+static void
+test_queue_full (Fixture       *fx,
+                 gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *report = path_in (fx, "full.html");
+  g_autofree char *html = NULL;
+  JsonObject *summary;
+  JsonArray *errors;
+
+  riv_server_shutdown (fx->server);
+  g_clear_object (&fx->server);
+  g_clear_pointer (&fx->url, g_free);
+  fx->server = riv_server_new ();
+  g_object_set (fx->server, "concurrency", 1, "max-queue", 2, NULL);
+  riv_server_listen (fx->server, NULL, 0, &error);
+  g_assert_no_error (error);
+  fx->url = riv_server_dup_url (fx->server);
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "fake_diffusion", "--users", "8",
+           "--iterations", "2", "--data", "[2, 0.1]", "--report", report, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), ==, 16);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed") +
+                   json_object_get_int_member (summary, "failed"), ==, 16);
+  errors = json_object_get_array_member (summary, "errors");
+  g_assert_cmpuint (json_array_get_length (errors), >=, 1);
+
+  g_file_get_contents (report, &html, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (html, json_object_get_string_member (
+                              json_array_get_object_element (errors, 0), "error")));
+}
+
 /* Each command's help names the command in its usage line. */
 static void
 test_help_names_command (void)
@@ -387,6 +669,12 @@ main (int   argc,
   ADD ("/cli/load/output/failed", test_output_failed);
   ADD ("/cli/load/output/lost", test_output_lost);
   ADD ("/cli/load/output/unwritable", test_output_unwritable);
+  ADD ("/cli/load/users/iterations", test_users_iterations);
+  ADD ("/cli/load/users/duration-think", test_users_duration_think);
+  ADD ("/cli/load/users/stages-timeseries", test_stages_timeseries);
+  ADD ("/cli/load/thresholds", test_thresholds);
+  ADD ("/cli/load/bad-flags", test_bad_flags);
+  ADD ("/cli/load/users/queue-full", test_queue_full);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
 

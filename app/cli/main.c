@@ -59,6 +59,8 @@ main (int   argc,
 
   riv_prefer_system_malloc (argv);
   setlocale (LC_ALL, "");
+  /* Numbers in JSON, CSV and HTML output always use a decimal point. */
+  setlocale (LC_NUMERIC, "C");
   g_set_prgname ("rivulet-cli");
 
   if (argc < 2)

@@ -2,67 +2,52 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * rivulet-cli load: submits a burst of jobs to one endpoint of any Gradio
- * server, waits until every job is terminal and prints a summary.
+ * rivulet-cli load: load-tests one endpoint of any Gradio server, open loop
+ * (a burst of --count jobs, or --rate jobs a second, in one session) or
+ * closed loop (--users virtual users, each with its own session: submit, wait
+ * for the end, think, repeat), then prints a summary and writes per-job
+ * records, a time series and an HTML report.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
-#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <glib-unix.h>
 
 #include "riv-cli.h"
-#include "riv-util.h"
-#include "riv-client.h"
+#include "riv-cli-load.h"
 #include "riv-job-record.h"
+#include "riv-util.h"
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
-#define MAX_ERROR_KINDS    64     /* distinct error texts remembered for the report */
 
-typedef struct
+static GQuark
+sequence_quark (void)
 {
-  RivClient    *client;
-  GMainLoop    *loop;
-  RivEndpoint  *endpoint;
-  const char   *endpoint_name;  /* as given on the command line */
-  JsonNode     *template;       /* JSON array, one value per input */
-  GArray       *latencies;      /* double, seconds, completed jobs */
-  GHashTable   *batches;        /* batch id → size */
-  GHashTable   *errors;         /* error text → count */
-  GPtrArray    *records;        /* --output: one JSON line per job (index - 1), NULL until it ends */
-  GSource      *submit_source;
-  GSource      *timeout_source;
-  GSource      *trim_source;
-  guint         sigint_id;
-  guint         sigterm_id;
-  gulong        finished_handler;
+  static GQuark quark;
 
-  double        rate;
-  double        timeout;
-  double        start;
-  double        end;
-  guint         count;
-  guint         submitted;
-  guint         finished;
-  guint         completed;
-  guint         failed;
-  guint         cancelled;
-  guint         lost;
-  gboolean      stopped;        /* timeout or signal */
-  gboolean      interrupted;
-} LoadState;
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-sequence");
+  return quark;
+}
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
+static GQuark
+user_quark (void)
+{
+  static GQuark quark;
 
-static int
-usage_error (const char *format,
-             ...)
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-user");
+  return quark;
+}
+
+int
+load_usage_error (const char *format,
+                  ...)
 {
   g_autofree char *message = NULL;
   va_list args;
@@ -75,236 +60,246 @@ usage_error (const char *format,
   return 2;
 }
 
-
-static void
-record_error (LoadState  *state,
-              const char *error)
+double
+load_elapsed (LoadRun *run)
 {
-  guint n;
-
-  if (error == NULL)
-    error = "(no message)";
-  n = GPOINTER_TO_UINT (g_hash_table_lookup (state->errors, error));
-  if (n == 0 && g_hash_table_size (state->errors) >= MAX_ERROR_KINDS)
-    return;
-  g_hash_table_insert (state->errors, g_strdup (error), GUINT_TO_POINTER (n + 1));
+  return run->start > 0 ? riv_now () - run->start : 0;
 }
 
-/* The job's record as one line, in its slot (job numbers are 1-based). A job
- * still in flight when the run stopped is written as lost with lost_error. */
+guint64
+load_global_index (LoadRun *run,
+                   guint64  sequence)
+{
+  return (sequence - 1) * run->n_shards + run->shard + 1;
+}
+
+void
+load_maybe_done (LoadRun *run)
+{
+  if (run->stopped || (run->submitting_done && run->finished == run->submitted &&
+                       run->active_users == 0))
+    {
+      if (run->end <= 0)
+        run->end = riv_now ();
+      g_main_loop_quit (run->loop);
+    }
+}
+
+RivJob *
+load_submit (LoadRun     *run,
+             RivClient   *client,
+             guint        user,
+             GError     **error)
+{
+  guint64 sequence = run->submitted + 1;
+  g_autoptr(JsonNode) data = riv_json_substitute_index_user (run->template,
+                                                             load_global_index (run, sequence),
+                                                             user);
+  RivJob *job;
+
+  job = riv_client_submit (client, run->endpoint_name, data, error);
+  if (job == NULL)
+    return NULL;
+
+  g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
+  g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
+  if (run->start <= 0)
+    {
+      run->start = riv_job_get_submitted_at (job);
+      run->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - run->start);
+    }
+  run->submitted++;
+  return job;
+}
+
+/* Counts the job, keeps its statistics and its record. lost_error: the run
+ * stopped before the job ended, it counts as lost with that text. */
 static void
-keep_record (LoadState  *state,
+account_job (LoadRun    *run,
              RivJob     *job,
              const char *lost_error)
 {
-  g_autoptr(JsonNode) record = riv_job_record_new (job, riv_job_get_number (job), 0);
-  guint slot = riv_job_get_number (job) - 1;
+  guint64 sequence = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ()));
+  guint user = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job), user_quark ()));
+  RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
+  const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
+  double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
 
-  if (lost_error != NULL)
-    {
-      JsonObject *object = json_node_get_object (record);
+  g_assert (sequence > 0);
 
-      json_object_set_string_member (object, "status",
-                                     riv_job_status_to_string (RIV_JOB_STATUS_LOST));
-      json_object_set_string_member (object, "error", lost_error);
-    }
-
-  if (slot >= state->records->len)
-    g_ptr_array_set_size (state->records, slot + 1);
-  g_free (g_ptr_array_index (state->records, slot));
-  g_ptr_array_index (state->records, slot) = riv_json_to_string (record, NULL);
-}
-
-/* Records of the jobs that did not end before the run stopped. */
-static void
-keep_unfinished_records (LoadState *state)
-{
-  GListModel *jobs = riv_client_get_jobs (state->client);
-  const char *why = state->interrupted ? "interrupted before the job ended"
-                                       : "timed out before the job ended";
-
-  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
-    {
-      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
-
-      if (!riv_job_is_finished (job))
-        keep_record (state, job, why);
-    }
-}
-
-static gboolean
-write_records (LoadState  *state,
-               FILE       *out,
-               GError    **error)
-{
-  for (guint i = 0; i < state->records->len; i++)
-    {
-      const char *line = g_ptr_array_index (state->records, i);
-
-      if (line != NULL && (fputs (line, out) < 0 || fputc ('\n', out) < 0))
-        break;
-    }
-  if (fflush (out) != 0 || ferror (out))
-    {
-      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
-                   "cannot write the job records: %s", g_strerror (errno));
-      return FALSE;
-    }
-  return TRUE;
-}
-
-static void
-maybe_done (LoadState *state)
-{
-  if (state->stopped || (state->submitted == state->count && state->finished == state->submitted))
-    {
-      if (state->end <= 0)
-        state->end = g_get_monotonic_time () / (double) G_USEC_PER_SEC;
-      g_main_loop_quit (state->loop);
-    }
-}
-
-static void
-job_finished_cb (RivClient *client,
-                 RivJob    *job,
-                 gpointer   user_data)
-{
-  LoadState *state = user_data;
-  const char *batch_id;
-
-  state->finished++;
-
-  switch (riv_job_get_status (job))
+  switch (status)
     {
     case RIV_JOB_STATUS_COMPLETED:
-      {
-        double latency = riv_job_get_total_time (job);
-
-        state->completed++;
-        g_array_append_val (state->latencies, latency);
-      }
+      run->completed++;
+      g_array_append_val (run->window, latency);
       break;
     case RIV_JOB_STATUS_FAILED:
-      state->failed++;
-      record_error (state, riv_job_get_error (job));
+      run->failed++;
       break;
     case RIV_JOB_STATUS_CANCELLED:
-      state->cancelled++;
+      run->cancelled++;
       break;
     case RIV_JOB_STATUS_LOST:
-      state->lost++;
-      record_error (state, riv_job_get_error (job));
-      break;
     case RIV_JOB_STATUS_PENDING:
     case RIV_JOB_STATUS_JOINING:
     case RIV_JOB_STATUS_QUEUED:
     case RIV_JOB_STATUS_RUNNING:
     case RIV_JOB_STATUS_STREAMING:
     default:
-      g_assert_not_reached ();
+      status = RIV_JOB_STATUS_LOST;
+      run->lost++;
+      break;
     }
 
-  batch_id = riv_job_get_batch_id (job);
-  if (batch_id != NULL && !g_hash_table_contains (state->batches, batch_id))
-    g_hash_table_insert (state->batches, g_strdup (batch_id),
-                         GINT_TO_POINTER ((int) MAX (riv_job_get_batch_size (job), 1)));
+  riv_load_stats_add (run->stats,
+                      run->start_wall + (riv_job_get_submitted_at (job) - run->start),
+                      riv_job_get_wait_time (job),
+                      lost_error != NULL ? -1 : riv_job_get_run_time (job),
+                      latency, status, riv_job_get_n_updates (job), user,
+                      riv_job_get_batch_id (job) != NULL
+                        ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
+                      error);
 
-  if (state->records != NULL)
-    keep_record (state, job, NULL);
+  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+    riv_load_stats_count_log (run->stats, riv_job_get_log (job, i)->level);
 
-  maybe_done (state);
+  if (run->records != NULL)
+    {
+      g_autoptr(JsonNode) record = riv_job_record_new (job, load_global_index (run, sequence), user);
+      guint slot = sequence - 1;
+
+      if (lost_error != NULL)
+        {
+          JsonObject *object = json_node_get_object (record);
+
+          json_object_set_string_member (object, "status", riv_job_status_to_string (status));
+          json_object_set_string_member (object, "error", lost_error);
+        }
+      if (slot >= run->records->len)
+        g_ptr_array_set_size (run->records, slot + 1);
+      g_free (g_ptr_array_index (run->records, slot));
+      g_ptr_array_index (run->records, slot) = riv_json_to_string (record, NULL);
+    }
 }
 
-static gboolean
-submit_one (LoadState  *state,
-            GError    **error)
+void
+load_job_finished (LoadRun *run,
+                   RivJob  *job)
 {
-  g_autoptr(JsonNode) data = riv_json_substitute_index (state->template, state->submitted + 1);
-  g_autoptr(RivJob) job = NULL;
+  run->finished++;
+  account_job (run, job, NULL);
+}
 
-  job = riv_client_submit (state->client, state->endpoint_name, data, error);
-  if (job == NULL)
-    return FALSE;
+static void
+open_loop_finished_cb (RivClient *client,
+                       RivJob    *job,
+                       gpointer   user_data)
+{
+  LoadRun *run = user_data;
 
-  if (state->submitted == 0)
-    state->start = riv_job_get_submitted_at (job);
-  state->submitted++;
-  return TRUE;
+  load_job_finished (run, job);
+  load_maybe_done (run);
+}
+
+static void
+account_lost (LoadRun *run,
+              RivJob  *job)
+{
+  account_job (run, job, run->interrupted ? "interrupted before the job ended"
+                                          : "timed out before the job ended");
+}
+
+/* Jobs still in flight when the run stopped count as lost. */
+static void
+account_unfinished (LoadRun *run)
+{
+  GListModel *jobs = riv_client_get_jobs (run->client);
+
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+
+      if (!riv_job_is_finished (job) &&
+          g_object_get_qdata (G_OBJECT (job), sequence_quark ()) != NULL)
+        account_lost (run, job);
+    }
+  load_users_foreach_job (run, account_lost);
 }
 
 static gboolean
 submit_tick_cb (gpointer user_data)
 {
-  LoadState *state = user_data;
-  guint target;
+  LoadRun *run = user_data;
+  guint64 target;
 
-  if (state->rate > 0)
+  if (run->rate > 0)
     {
-      double now = g_get_monotonic_time () / (double) G_USEC_PER_SEC;
-      double elapsed = state->submitted > 0 ? now - state->start : 0;
+      double elapsed = load_elapsed (run);
 
-      target = MIN (state->count, (guint) floor (elapsed * state->rate) + 1);
+      target = MIN (run->count, (guint64) floor (elapsed * run->rate) + 1);
     }
   else
-    target = MIN (state->count, state->submitted + SUBMIT_CHUNK);
+    target = MIN (run->count, run->submitted + SUBMIT_CHUNK);
 
-  while (state->submitted < target)
+  while (run->submitted < target)
     {
       g_autoptr(GError) error = NULL;
+      g_autoptr(RivJob) job = load_submit (run, run->client, 0, &error);
 
-      if (!submit_one (state, &error))
+      if (job == NULL)
         {
           /* The first job was validated before the loop started. */
           g_printerr ("rivulet-cli load: %s\n", error->message);
-          state->count = state->submitted;
+          run->count = run->submitted;
           break;
         }
     }
 
-  if (state->submitted < state->count)
+  if (run->submitted < run->count)
     return G_SOURCE_CONTINUE;
 
-  g_clear_pointer (&state->submit_source, g_source_unref);
-  maybe_done (state);
+  g_clear_pointer (&run->submit_source, g_source_unref);
+  run->submitting_done = TRUE;
+  load_maybe_done (run);
   return G_SOURCE_REMOVE;
 }
 
 static gboolean
 stop_cb (gpointer user_data)
 {
-  LoadState *state = user_data;
+  LoadRun *run = user_data;
 
-  state->stopped = TRUE;
-  maybe_done (state);
+  run->stopped = TRUE;
+  load_maybe_done (run);
   return G_SOURCE_CONTINUE;
 }
 
 static gboolean
 timeout_cb (gpointer user_data)
 {
-  LoadState *state = user_data;
+  LoadRun *run = user_data;
 
-  g_clear_pointer (&state->timeout_source, g_source_unref);
-  stop_cb (state);
+  g_clear_pointer (&run->timeout_source, g_source_unref);
+  stop_cb (run);
   return G_SOURCE_REMOVE;
 }
 
 static gboolean
 interrupt_cb (gpointer user_data)
 {
-  LoadState *state = user_data;
+  LoadRun *run = user_data;
 
-  state->interrupted = TRUE;
-  return stop_cb (state);
+  run->interrupted = TRUE;
+  return stop_cb (run);
 }
 
-/* Finished jobs are only counted: dropping them keeps memory flat in long runs. */
+/* Finished open-loop jobs are only counted: dropping them keeps memory flat. */
 static gboolean
 trim_cb (gpointer user_data)
 {
-  LoadState *state = user_data;
+  LoadRun *run = user_data;
 
-  riv_client_clear_finished (state->client);
+  riv_client_clear_finished (run->client);
   return G_SOURCE_CONTINUE;
 }
 
@@ -328,143 +323,6 @@ destroy_source (GSource **source)
       g_source_destroy (*source);
       g_clear_pointer (source, g_source_unref);
     }
-}
-
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-/* Nearest-rank percentile of a sorted array. */
-static double
-percentile (GArray *sorted,
-            double  q)
-{
-  guint rank;
-
-  if (sorted->len == 0)
-    return 0;
-  rank = (guint) ceil (q * sorted->len);
-  rank = CLAMP (rank, 1, sorted->len);
-  return g_array_index (sorted, double, rank - 1);
-}
-
-static void
-print_report (LoadState *state,
-              gboolean   json,
-              FILE      *out)
-{
-  double wall = state->submitted > 0 ? MAX (0, state->end - state->start) : 0;
-  double p50, p95, p99, max;
-  double mean_batch = 0;
-  guint64 events = riv_client_get_n_messages (state->client);
-  guint n_batches = g_hash_table_size (state->batches);
-  GHashTableIter iter;
-  gpointer key, value;
-
-  g_array_sort (state->latencies, compare_doubles);
-  p50 = percentile (state->latencies, 0.50);
-  p95 = percentile (state->latencies, 0.95);
-  p99 = percentile (state->latencies, 0.99);
-  max = state->latencies->len > 0 ? g_array_index (state->latencies, double,
-                                                   state->latencies->len - 1) : 0;
-
-  if (n_batches > 0)
-    {
-      guint64 total = 0;
-
-      g_hash_table_iter_init (&iter, state->batches);
-      while (g_hash_table_iter_next (&iter, NULL, &value))
-        total += GPOINTER_TO_INT (value);
-      mean_batch = (double) total / n_batches;
-    }
-
-  if (json)
-    {
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonGenerator) generator = json_generator_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
-
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "submitted");
-      json_builder_add_int_value (builder, state->submitted);
-      json_builder_set_member_name (builder, "completed");
-      json_builder_add_int_value (builder, state->completed);
-      json_builder_set_member_name (builder, "failed");
-      json_builder_add_int_value (builder, state->failed);
-      json_builder_set_member_name (builder, "cancelled");
-      json_builder_add_int_value (builder, state->cancelled);
-      json_builder_set_member_name (builder, "lost");
-      json_builder_add_int_value (builder, state->lost);
-      json_builder_set_member_name (builder, "wall_s");
-      json_builder_add_double_value (builder, wall);
-      json_builder_set_member_name (builder, "latency_s");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "p50");
-      json_builder_add_double_value (builder, p50);
-      json_builder_set_member_name (builder, "p95");
-      json_builder_add_double_value (builder, p95);
-      json_builder_set_member_name (builder, "p99");
-      json_builder_add_double_value (builder, p99);
-      json_builder_set_member_name (builder, "max");
-      json_builder_add_double_value (builder, max);
-      json_builder_end_object (builder);
-      json_builder_set_member_name (builder, "events");
-      json_builder_add_int_value (builder, (gint64) events);
-      json_builder_set_member_name (builder, "batches");
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "count");
-      json_builder_add_int_value (builder, n_batches);
-      json_builder_set_member_name (builder, "mean_size");
-      json_builder_add_double_value (builder, mean_batch);
-      json_builder_end_object (builder);
-      json_builder_end_object (builder);
-
-      root = json_builder_get_root (builder);
-      json_generator_set_root (generator, root);
-      text = json_generator_to_data (generator, NULL);
-      fprintf (out, "%s\n", text);
-    }
-  else
-    {
-      fprintf (out, "submitted  %u\n", state->submitted);
-      fprintf (out, "completed  %u\n", state->completed);
-      fprintf (out, "failed     %u\n", state->failed);
-      fprintf (out, "cancelled  %u\n", state->cancelled);
-      fprintf (out, "lost       %u\n", state->lost);
-      fprintf (out, "wall time  %.3f s\n", wall);
-      if (state->latencies->len > 0)
-        fprintf (out, "latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n", p50, p95, p99, max);
-      else
-        fprintf (out, "latency    (no completed jobs)\n");
-      fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", events, wall > 0 ? events / wall : 0);
-      if (n_batches > 0)
-        fprintf (out, "batches    %u, mean size %.1f\n", n_batches, mean_batch);
-      else
-        fprintf (out, "batches    0\n");
-    }
-
-  if (state->stopped && state->finished < state->submitted)
-    g_printerr ("rivulet-cli load: %s with %u job(s) unfinished; counted as lost\n",
-                state->interrupted ? "interrupted" : "timed out",
-                state->submitted - state->finished);
-
-  g_hash_table_iter_init (&iter, state->errors);
-  while (g_hash_table_iter_next (&iter, &key, &value))
-    g_printerr ("rivulet-cli load: %u job(s): %s\n", GPOINTER_TO_UINT (value), (const char *) key);
-}
-
-static void
-close_output (FILE *output)
-{
-  if (output != NULL && output != stdout)
-    fclose (output);
 }
 
 static void
@@ -514,6 +372,117 @@ build_template (RivEndpoint  *endpoint,
   return node;
 }
 
+static gboolean
+parse_shard (const char  *text,
+             guint       *shard,
+             guint       *n_shards,
+             GError     **error)
+{
+  guint64 i, n;
+  g_auto(GStrv) parts = g_strsplit (text, "/", -1);
+
+  if (g_strv_length (parts) != 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 0, G_MAXUINT32, &i, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 1, 100000, &n, NULL) || i >= n)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--shard \"%s\": expected I/N with 0 <= I < N, e.g. 0/4 "
+                   "(I as in $JOB_COMPLETION_INDEX)", text);
+      return FALSE;
+    }
+  *shard = (guint) i;
+  *n_shards = (guint) n;
+  return TRUE;
+}
+
+/* This shard's share of n things numbered 1..n: those with (k - 1) % N == I. */
+static guint
+shard_share (LoadRun *run,
+             guint    n)
+{
+  return n > run->shard ? (n - run->shard - 1) / run->n_shards + 1 : 0;
+}
+
+static void
+load_run_clear (LoadRun *run)
+{
+  if (run->client != NULL && run->finished_handler != 0 &&
+      g_signal_handler_is_connected (run->client, run->finished_handler))
+    g_signal_handler_disconnect (run->client, run->finished_handler);
+  load_users_free (run);
+  if (run->client != NULL)
+    riv_client_close (run->client);
+  g_clear_object (&run->client);
+  destroy_source (&run->submit_source);
+  destroy_source (&run->timeout_source);
+  destroy_source (&run->trim_source);
+  destroy_source (&run->tick_source);
+  destroy_source (&run->status_source);
+  g_clear_handle_id (&run->sigint_id, g_source_remove);
+  g_clear_handle_id (&run->sigterm_id, g_source_remove);
+  g_clear_pointer (&run->loop, g_main_loop_unref);
+  g_clear_pointer (&run->template, json_node_unref);
+  g_clear_pointer (&run->config, riv_config_unref);
+  g_clear_pointer (&run->stats, riv_load_stats_free);
+  g_clear_pointer (&run->records, g_ptr_array_unref);
+  g_clear_pointer (&run->window, g_array_unref);
+  g_clear_pointer (&run->stages, g_array_unref);
+  g_clear_pointer (&run->thresholds, g_ptr_array_unref);
+  g_clear_pointer (&run->url, g_free);
+  g_clear_pointer (&run->token, g_free);
+  g_clear_pointer (&run->endpoint_name, g_free);
+  g_clear_pointer (&run->usage_failed, g_free);
+}
+
+static gboolean
+write_records (LoadRun     *run,
+               FILE        *out,
+               GError     **error)
+{
+  for (guint i = 0; i < run->records->len; i++)
+    {
+      const char *line = g_ptr_array_index (run->records, i);
+
+      if (line != NULL && (fputs (line, out) < 0 || fputc ('\n', out) < 0))
+        break;
+    }
+  if (fflush (out) != 0 || ferror (out))
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "cannot write the job records: %s", g_strerror (errno));
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+close_output (FILE *output)
+{
+  if (output != NULL && output != stdout)
+    fclose (output);
+}
+
+/* Checks that a file can be created where the run will write it, before the run. */
+static gboolean
+check_writable (const char  *option,
+                const char  *path,
+                GError     **error)
+{
+  FILE *file;
+
+  if (path == NULL)
+    return TRUE;
+  file = fopen (path, "a");
+  if (file == NULL)
+    {
+      g_set_error (error, G_FILE_ERROR, g_file_error_from_errno (errno),
+                   "%s: cannot write %s: %s", option, path, g_strerror (errno));
+      return FALSE;
+    }
+  fclose (file);
+  return TRUE;
+}
+
 int
 riv_cli_load (int    argc,
               char **argv)
@@ -523,28 +492,60 @@ riv_cli_load (int    argc,
   g_autofree char *data_text = NULL;
   g_autofree char *token = NULL;
   g_autofree char *auth = NULL;
-  g_autofree char *normalized = NULL;
   g_autofree char *output_path = NULL;
-  gint count = 1;
+  g_autofree char *timeseries_path = NULL;
+  g_autofree char *report_path = NULL;
+  g_autofree char *stages_text = NULL;
+  g_autofree char *shard_text = NULL;
+  g_auto(GStrv) threshold_texts = NULL;
+  gint count = -1;
+  gint users = 0;
+  gint iterations = 0;
   double rate = 0;
-  double timeout = 600;
+  double timeout = -1;
+  double think = 0;
+  double duration = 0;
   gboolean json = FALSE;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
-    { "count", 'n', 0, G_OPTION_ARG_INT, &count, "Number of jobs (default 1)", "N" },
     { "data", 'd', 0, G_OPTION_ARG_STRING, &data_text,
-      "Input values as a JSON array; missing ones take the inputs' defaults; "
-      "\"{i}\" in strings becomes the job number (1…N)", "JSON_ARRAY" },
+      "Input values as a JSON array; missing ones take the inputs' defaults; in strings "
+      "\"{i}\" becomes the job number (1…) and \"{u}\" the user number", "JSON_ARRAY" },
+    { "count", 'n', 0, G_OPTION_ARG_INT, &count,
+      "Open loop: submit N jobs in one session (default 1)", "N" },
     { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &rate,
-      "Submit at most this many jobs per second (default: all at once)", "JOBS_PER_S" },
+      "Open loop: submit at most this many jobs per second (default: all at once)", "JOBS_PER_S" },
+    { "users", 'U', 0, G_OPTION_ARG_INT, &users,
+      "Closed loop: N virtual users, each with its own session: submit, wait for the end, "
+      "think, repeat", "N" },
+    { "think", 0, 0, G_OPTION_ARG_DOUBLE, &think,
+      "Users: pause between a job's end and the next submit (default 0)", "S" },
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration,
+      "Users: submit for this many seconds", "S" },
+    { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations,
+      "Users: jobs per user (default 1 without --duration or --stages)", "K" },
+    { "stages", 0, 0, G_OPTION_ARG_STRING, &stages_text,
+      "Users: ramp the number of users, k6 style: DURATION:TARGET,… e.g. "
+      "\"10s:50,30s:50,10s:0\" (linear ramps)", "STAGES" },
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &shard_text,
+      "Run shard I of N (0 <= I < N): its share of the users or jobs and of the job "
+      "numbers; merge the shards' --output with \"rivulet-cli report merge\"", "I/N" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &timeout,
-      "Give up after this many seconds; unfinished jobs count as lost (default 600)", "S" },
+      "Give up after this many seconds (after the schedule with --duration or --stages); "
+      "unfinished jobs count as lost (default 600)", "S" },
+    { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threshold_texts,
+      "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
+      "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
       "\"-\" is standard output (the summary then goes to standard error)", "FILE" },
+    { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &timeseries_path,
+      "Write one CSV line per second of the run to FILE", "FILE" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
+      "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
@@ -554,45 +555,107 @@ riv_cli_load (int    argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) given = NULL;
   g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(RivClient) client = NULL;
-  LoadState state = { 0 };
+  g_autofree char *normalized = NULL;
+  LoadRun run = { 0 };
+  RivEndpoint *endpoint;
   FILE *output = NULL;
   FILE *summary_out = stdout;
+  gboolean thresholds_ok;
+  gboolean count_given;
   int status;
 
-  context = g_option_context_new ("— submit a burst of jobs and summarise");
+  context = g_option_context_new ("— load-test one endpoint and summarise");
   g_option_context_set_summary (context,
-    "Connects to a Gradio server (or rivulet-cli serve), submits COUNT jobs to\n"
-    "one endpoint, waits until every job has finished, and prints how many\n"
-    "completed, failed, were cancelled or lost, with latency percentiles.\n"
-    "Exits 0 only if every job completed; 2 for bad arguments.");
+    "Connects to a Gradio server (or rivulet-cli serve) and sends jobs to one\n"
+    "endpoint: open loop (--count jobs, at --rate per second, in one session) or\n"
+    "closed loop (--users, each with its own session, for --duration, --iterations\n"
+    "or --stages). Prints how many jobs completed, failed, were cancelled or lost,\n"
+    "with latency percentiles. Exits 0 only if every job completed (with\n"
+    "--threshold: if every threshold held), 1 otherwise, 2 for bad arguments.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return load_usage_error ("%s", error->message);
   if (argc > 1)
-    return usage_error ("unexpected argument \"%s\"", argv[1]);
+    return load_usage_error ("unexpected argument \"%s\"", argv[1]);
   if (url == NULL)
-    return usage_error ("--url is required");
+    return load_usage_error ("--url is required");
   if (endpoint_name == NULL || *endpoint_name == '\0')
-    return usage_error ("--endpoint is required");
+    return load_usage_error ("--endpoint is required");
+  count_given = count != -1;
+  if (users > 0 && count_given)
+    return load_usage_error ("--users and --count do not go together: use --count N for a "
+                             "burst of N jobs in one session, or --users N with --iterations K "
+                             "for N users submitting K jobs each");
+  if (users > 0 && rate > 0)
+    return load_usage_error ("--users and --rate do not go together: --rate is the open loop "
+                             "(one session), --users the closed loop (use --think to pace users)");
+  if (users < 0)
+    return load_usage_error ("--users must be at least 1");
+  if (count == -1)
+    count = 1;
   if (count < 1)
-    return usage_error ("--count must be at least 1");
+    return load_usage_error ("--count must be at least 1");
   if (rate < 0 || isnan (rate))
-    return usage_error ("--rate must be positive");
-  if (!(timeout > 0))
-    return usage_error ("--timeout must be positive");
+    return load_usage_error ("--rate must be positive");
+  if (!(think >= 0) || !(duration >= 0) || iterations < 0)
+    return load_usage_error ("--think, --duration and --iterations cannot be negative");
+  if (timeout != -1 && !(timeout > 0))
+    return load_usage_error ("--timeout must be positive");
+  if (users == 0 && stages_text == NULL && (think > 0 || duration > 0 || iterations > 0))
+    return load_usage_error ("--think, --duration and --iterations are for virtual users: "
+                             "add --users N (or --stages)");
+
+  run.n_shards = 1;
+  if (shard_text != NULL && !parse_shard (shard_text, &run.shard, &run.n_shards, &error))
+    return load_usage_error ("%s", error->message);
+  if (stages_text != NULL)
+    {
+      if (count_given || rate > 0)
+        return load_usage_error ("--stages ramps virtual users; it does not go with %s",
+                                 count_given ? "--count" : "--rate");
+      if (!load_parse_stages (stages_text, &run.stages, &error))
+        return load_usage_error ("%s", error->message);
+      if (duration > 0)
+        return load_usage_error ("--stages sets the run's length; leave out --duration");
+    }
+
+  run.thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_load_threshold_free);
+  for (guint i = 0; threshold_texts != NULL && threshold_texts[i] != NULL; i++)
+    {
+      RivLoadThreshold *threshold = riv_load_threshold_parse (threshold_texts[i], &error);
+
+      if (threshold == NULL)
+        {
+          load_run_clear (&run);
+          return load_usage_error ("%s", error->message);
+        }
+      g_ptr_array_add (run.thresholds, threshold);
+    }
 
   normalized = riv_client_normalize_url (url, &error);
   if (normalized == NULL)
-    return usage_error ("%s", error->message);
+    {
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
+    }
 
   if (data_text != NULL)
     {
       given = json_from_string (data_text, &error);
-      if (given == NULL)
-        return usage_error ("--data is not valid JSON: %s", error->message);
-      if (!JSON_NODE_HOLDS_ARRAY (given))
-        return usage_error ("--data must be a JSON array (one value per input)");
+      if (given == NULL || !JSON_NODE_HOLDS_ARRAY (given))
+        {
+          load_run_clear (&run);
+          if (given == NULL)
+            return load_usage_error ("--data is not valid JSON: %s", error->message);
+          return load_usage_error ("--data must be a JSON array (one value per input)");
+        }
+    }
+
+  if (!check_writable ("--timeseries", timeseries_path, &error) ||
+      !check_writable ("--report", report_path, &error))
+    {
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
     }
 
   /* Opened before the run, so a path that cannot be written is a usage error. */
@@ -602,115 +665,170 @@ riv_cli_load (int    argc,
       summary_out = stderr;
     }
   else if (output_path != NULL && (output = fopen (output_path, "w")) == NULL)
-    return usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
-
-  client = riv_client_new (normalized);
-  riv_client_set_download_images (client, FALSE);
-  if (token != NULL)
-    riv_client_set_token (client, token);
-  if (auth == NULL)
-    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
-  if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
     {
-      close_output (output);
-      return usage_error ("--auth: %s", error->message);
+      load_run_clear (&run);
+      return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
     }
 
-  riv_client_connect_async (client, NULL, connect_done_cb, &result);
+  run.url = g_steal_pointer (&normalized);
+  run.token = g_steal_pointer (&token);
+  run.endpoint_name = g_steal_pointer (&endpoint_name);
+  run.json = json;
+  run.rate = run.n_shards > 1 ? rate / run.n_shards : rate;
+  run.think = think;
+  run.duration = duration;
+  run.iterations = (guint) iterations;
+  if (users > 0 || run.stages != NULL)
+    {
+      run.users = (guint) users;
+      if (run.iterations == 0 && run.duration == 0 && run.stages == NULL)
+        run.iterations = 1;
+    }
+  else
+    run.count = shard_share (&run, (guint) count);
+  run.timeout = timeout > 0 ? timeout : 600;
+  run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
+
+  run.client = riv_client_new (run.url);
+  riv_client_set_download_images (run.client, FALSE);
+  if (run.token != NULL)
+    riv_client_set_token (run.client, run.token);
+  if (auth == NULL)
+    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
+  if (auth != NULL && !riv_client_set_auth_string (run.client, auth, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("--auth: %s", error->message);
+    }
+
+  riv_client_connect_async (run.client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  if (!riv_client_connect_finish (client, result, &error))
+  if (!riv_client_connect_finish (run.client, result, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
       close_output (output);
+      load_run_clear (&run);
       return 1;
     }
+  run.config = riv_config_ref (riv_client_get_config (run.client));
 
-  state.endpoint = riv_config_find_endpoint (riv_client_get_config (client), endpoint_name);
-  if (state.endpoint == NULL)
+  endpoint = riv_config_find_endpoint (run.config, run.endpoint_name);
+  if (endpoint == NULL)
     {
       close_output (output);
-      return usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
-                          endpoint_name);
+      status = load_usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
+                                 run.endpoint_name);
+      load_run_clear (&run);
+      return status;
     }
 
-  state.template = build_template (state.endpoint, given, &error);
-  if (state.template == NULL)
+  run.template = build_template (endpoint, given, &error);
+  if (run.template == NULL)
     {
       close_output (output);
-      return usage_error ("%s", error->message);
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
     }
 
-  state.client = client;
-  state.endpoint_name = endpoint_name;
-  state.loop = g_main_loop_new (NULL, FALSE);
-  state.count = count;
-  state.rate = rate;
-  state.timeout = timeout;
-  state.latencies = g_array_new (FALSE, FALSE, sizeof (double));
-  state.batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  state.errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  run.loop = g_main_loop_new (NULL, FALSE);
+  run.stats = riv_load_stats_new ();
+  run.window = g_array_new (FALSE, FALSE, sizeof (double));
   if (output != NULL)
-    state.records = g_ptr_array_new_with_free_func (g_free);
-  state.finished_handler = g_signal_connect (client, "job-finished",
-                                             G_CALLBACK (job_finished_cb), &state);
+    run.records = g_ptr_array_new_with_free_func (g_free);
 
-  /* The first submit validates the inputs: a bad value is a usage error. */
-  if (!submit_one (&state, &error))
-    status = usage_error ("%s", error->message);
-  else
+  if (run.users == 0 && run.stages == NULL)
     {
-      if (state.submitted < state.count)
+      g_autoptr(RivJob) first = NULL;
+
+      run.finished_handler = g_signal_connect (run.client, "job-finished",
+                                               G_CALLBACK (open_loop_finished_cb), &run);
+      /* The first submit validates the inputs: a bad value is a usage error. */
+      if (run.count > 0 && (first = load_submit (&run, run.client, 0, &error)) == NULL)
         {
-          if (rate > 0)
-            state.submit_source = add_timeout (MIN (0.01, 1.0 / rate), submit_tick_cb, &state);
+          close_output (output);
+          load_run_clear (&run);
+          return load_usage_error ("%s", error->message);
+        }
+      if (run.submitted < run.count)
+        {
+          if (run.rate > 0)
+            run.submit_source = add_timeout (MIN (0.01, 1.0 / run.rate), submit_tick_cb, &run);
           else
             {
-              state.submit_source = g_idle_source_new ();
-              g_source_set_callback (state.submit_source, submit_tick_cb, &state, NULL);
-              g_source_attach (state.submit_source, NULL);
+              run.submit_source = g_idle_source_new ();
+              g_source_set_callback (run.submit_source, submit_tick_cb, &run, NULL);
+              g_source_attach (run.submit_source, NULL);
             }
         }
-      state.timeout_source = add_timeout (timeout, timeout_cb, &state);
-      state.trim_source = add_timeout (0.5, trim_cb, &state);
-      state.sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, &state);
-      state.sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, &state);
+      else
+        run.submitting_done = TRUE;
+      run.timeout_source = add_timeout (run.timeout, timeout_cb, &run);
+      run.trim_source = add_timeout (0.5, trim_cb, &run);
+    }
+  else
+    {
+      run.timeout_source = add_timeout (load_users_schedule (&run) + run.timeout, timeout_cb, &run);
+      load_users_start (&run);
+    }
 
-      maybe_done (&state);
-      if (!(state.submitted == state.count && state.finished == state.submitted))
-        g_main_loop_run (state.loop);
+  run.sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, &run);
+  run.sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, &run);
+  load_status_start (&run);
 
-      /* Whatever did not finish in time is lost; closing cancels it quietly. */
-      g_signal_handler_disconnect (client, state.finished_handler);
-      state.lost += state.submitted - state.finished;
-      if (state.records != NULL)
-        keep_unfinished_records (&state);
-      riv_client_close (client);
+  load_maybe_done (&run);
+  if (run.end <= 0)
+    g_main_loop_run (run.loop);
+  load_status_clear (&run);
 
-      print_report (&state, json, summary_out);
-      status = (state.completed == state.count && state.submitted == state.count) ? 0 : 1;
-      if (state.records != NULL && !write_records (&state, output, &error))
+  /* Whatever did not finish in time is lost; closing cancels it quietly. */
+  if (run.finished_handler != 0)
+    g_clear_signal_handler (&run.finished_handler, run.client);
+  account_unfinished (&run);
+  riv_load_stats_set_end (run.stats, run.start_wall + (run.end - run.start));
+  load_users_free (&run);
+  riv_client_close (run.client);
+
+  if (run.usage_failed != NULL)
+    {
+      close_output (output);
+      status = load_usage_error ("%s", run.usage_failed);
+      load_run_clear (&run);
+      return status;
+    }
+
+  thresholds_ok = load_print_summary (&run, summary_out);
+  if (run.thresholds->len > 0)
+    status = thresholds_ok ? 0 : 1;
+  else
+    status = run.completed == run.submitted && run.submitted > 0 && !run.stopped ? 0 : 1;
+
+  if (run.records != NULL && !write_records (&run, output, &error))
+    {
+      g_printerr ("rivulet-cli load: %s\n", error->message);
+      g_clear_error (&error);
+      status = 1;
+    }
+  if (timeseries_path != NULL)
+    {
+      g_autofree char *csv = riv_load_stats_timeseries_csv (run.stats);
+
+      if (!load_write_file (timeseries_path, csv, strlen (csv), &error))
         {
-          g_printerr ("rivulet-cli load: %s\n", error->message);
+          g_printerr ("rivulet-cli load: --timeseries: %s\n", error->message);
+          g_clear_error (&error);
           status = 1;
         }
     }
+  if (report_path != NULL && !load_write_report (&run, report_path, &error))
+    {
+      g_printerr ("rivulet-cli load: --report: %s\n", error->message);
+      g_clear_error (&error);
+      status = 1;
+    }
 
-  if (state.finished_handler != 0 && g_signal_handler_is_connected (client, state.finished_handler))
-    g_signal_handler_disconnect (client, state.finished_handler);
-  riv_client_close (client);
-  destroy_source (&state.submit_source);
-  destroy_source (&state.timeout_source);
-  destroy_source (&state.trim_source);
-  g_clear_handle_id (&state.sigint_id, g_source_remove);
-  g_clear_handle_id (&state.sigterm_id, g_source_remove);
-  g_clear_pointer (&state.loop, g_main_loop_unref);
-  g_clear_pointer (&state.template, json_node_unref);
-  g_clear_pointer (&state.latencies, g_array_unref);
-  g_clear_pointer (&state.batches, g_hash_table_unref);
-  g_clear_pointer (&state.errors, g_hash_table_unref);
-  g_clear_pointer (&state.records, g_ptr_array_unref);
   close_output (output);
-
+  load_run_clear (&run);
   return status;
 }

@@ -888,6 +888,20 @@ _riv_client_connect_local_for_testing (RivClient *self,
   _riv_client_set_config (self, config);
 }
 
+void
+riv_client_connect_like (RivClient *self,
+                         RivClient *connected)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+  g_return_if_fail (RIV_IS_CLIENT (connected));
+  g_return_if_fail (connected->config != NULL);
+  g_return_if_fail (self->stream == NULL);
+
+  riv_set_str (&self->token, connected->token);
+  riv_set_str (&self->auth_cookie, connected->auth_cookie);
+  _riv_client_set_config (self, connected->config);
+}
+
 RivJob *
 _riv_client_submit_joined_for_testing (RivClient   *self,
                                        const char  *endpoint,

@@ -76,6 +76,12 @@ gboolean        riv_client_connect_finish      (RivClient            *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);
 RivConfig      *riv_client_get_config          (RivClient            *self);
+/* Connects at once, without a request, with what connected (a client of the
+ * same server that finished connecting) loaded: its config, token and login.
+ * The client keeps its own session hash and stream. For many clients of one
+ * server (virtual users): /config is fetched once. */
+void            riv_client_connect_like        (RivClient            *self,
+                                                RivClient            *connected);
 /* Submits one job. data is a JSON array with one value per input (it is
  * copied; missing values become null, extra ones are an error). Returns the
  * new job at once (a new reference), which is also appended to "jobs". NULL

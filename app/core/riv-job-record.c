@@ -43,6 +43,27 @@ batch_node (RivJob *job)
   return node;
 }
 
+static JsonArray *
+logs_array (RivJob *job)
+{
+  JsonArray *logs = json_array_new ();
+
+  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+    {
+      const RivJobLog *log = riv_job_get_log (job, i);
+      JsonObject *entry = json_object_new ();
+
+      json_object_set_string_member (entry, "level", log->level);
+      if (log->title != NULL)
+        json_object_set_string_member (entry, "title", log->title);
+      else
+        json_object_set_null_member (entry, "title");
+      json_object_set_string_member (entry, "message", log->message);
+      json_array_add_object_element (logs, entry);
+    }
+  return logs;
+}
+
 JsonNode *
 riv_job_record_new (RivJob  *job,
                     guint64  index,
@@ -70,7 +91,7 @@ riv_job_record_new (RivJob  *job,
   outputs = riv_job_get_outputs (job);
   json_object_set_member (record, "outputs",
                           outputs != NULL ? json_node_copy (outputs) : json_node_new (JSON_NODE_NULL));
-  json_object_set_array_member (record, "logs", json_array_new ());
+  json_object_set_array_member (record, "logs", logs_array (job));
   json_object_set_member (record, "batch", batch_node (job));
   set_seconds (record, "queued_s", riv_job_get_wait_time (job));
   set_seconds (record, "run_s", riv_job_get_run_time (job));

@@ -516,6 +516,7 @@ riv_json_get_bool (JsonObject *object,
 }
 
 #define RIV_PLACEHOLDER "{i}"
+#define RIV_USER_PLACEHOLDER "{u}"
 
 gboolean
 riv_json_has_placeholder (JsonNode *node)
@@ -557,19 +558,24 @@ riv_json_has_placeholder (JsonNode *node)
     }
 }
 
+/* user_text NULL leaves "{u}" alone. */
 static JsonNode *
 substitute (JsonNode   *node,
-            const char *index_text)
+            const char *index_text,
+            const char *user_text)
 {
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_VALUE:
       if (json_node_get_value_type (node) == G_TYPE_STRING &&
-          strstr (json_node_get_string (node), RIV_PLACEHOLDER) != NULL)
+          (strstr (json_node_get_string (node), RIV_PLACEHOLDER) != NULL ||
+           (user_text != NULL && strstr (json_node_get_string (node), RIV_USER_PLACEHOLDER) != NULL)))
         {
           g_autoptr(GString) text = g_string_new (json_node_get_string (node));
 
           g_string_replace (text, RIV_PLACEHOLDER, index_text, 0);
+          if (user_text != NULL)
+            g_string_replace (text, RIV_USER_PLACEHOLDER, user_text, 0);
           return json_node_init_string (json_node_alloc (), text->str);
         }
       return json_node_copy (node);
@@ -580,7 +586,8 @@ substitute (JsonNode   *node,
         g_autoptr(JsonArray) copy = json_array_sized_new (json_array_get_length (array));
 
         for (guint i = 0; i < json_array_get_length (array); i++)
-          json_array_add_element (copy, substitute (json_array_get_element (array, i), index_text));
+          json_array_add_element (copy, substitute (json_array_get_element (array, i),
+                                                    index_text, user_text));
         return json_node_init_array (json_node_alloc (), copy);
       }
 
@@ -593,7 +600,7 @@ substitute (JsonNode   *node,
 
         json_object_iter_init (&iter, json_node_get_object (node));
         while (json_object_iter_next (&iter, &member, &value))
-          json_object_set_member (copy, member, substitute (value, index_text));
+          json_object_set_member (copy, member, substitute (value, index_text, user_text));
         return json_node_init_object (json_node_alloc (), copy);
       }
 
@@ -612,5 +619,20 @@ riv_json_substitute_index (JsonNode *node,
   g_return_val_if_fail (node != NULL, NULL);
 
   g_snprintf (index_text, sizeof index_text, "%" G_GUINT64_FORMAT, index);
-  return substitute (node, index_text);
+  return substitute (node, index_text, NULL);
+}
+
+JsonNode *
+riv_json_substitute_index_user (JsonNode *node,
+                                guint64   index,
+                                guint     user)
+{
+  char index_text[24];
+  char user_text[16];
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  g_snprintf (index_text, sizeof index_text, "%" G_GUINT64_FORMAT, index);
+  g_snprintf (user_text, sizeof user_text, "%u", user);
+  return substitute (node, index_text, user_text);
 }

@@ -53,5 +53,9 @@ gboolean  riv_json_has_placeholder   (JsonNode   *node);
  * (bursts number their jobs from 1, like the job panel). */
 JsonNode *riv_json_substitute_index  (JsonNode   *node,
                                       guint64     index);
+/* The same, and "{u}" becomes user (virtual users, rivulet-cli load --users). */
+JsonNode *riv_json_substitute_index_user (JsonNode *node,
+                                          guint64   index,
+                                          guint     user);
 
 G_END_DECLS

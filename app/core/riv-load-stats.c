@@ -1,0 +1,1010 @@
+/* riv-load-stats.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "riv-job.h"
+#include "riv-load-stats.h"
+#include "riv-util.h"
+
+#define MAX_ERROR_KINDS  1000    /* distinct texts kept; the rest count as "other errors" */
+#define OTHER_ERRORS     "(other errors)"
+#define MAX_SERIES_S     (7 * 24 * 3600)
+
+/* One job: 40 bytes, so a million jobs stay within 40 MB. */
+typedef struct
+{
+  double   submitted_at;   /* wall clock, Unix seconds */
+  float    queued_s;       /* < 0: never started */
+  float    run_s;          /* < 0: unknown */
+  float    latency_s;      /* < 0: did not end */
+  guint32  updates;
+  guint32  user;
+  guint32  error;          /* 0 none, else 1 + index in error_texts */
+  guint16  batch_size;
+  guint8   status;
+} Entry;
+
+struct _RivLoadStats
+{
+  GArray     *entries;       /* Entry */
+  GPtrArray  *error_texts;   /* char *, owned */
+  GArray     *error_counts;  /* guint64, parallel to error_texts */
+  GHashTable *error_index;   /* text (borrowed) → index + 1 */
+  GArray     *latencies;     /* double, completed jobs; sorted lazily */
+  gboolean    sorted;
+  double      end_at;        /* 0: the last job's end */
+  GHashTable *logs;          /* level (owned) → count (gsize) */
+};
+
+RivLoadStats *
+riv_load_stats_new (void)
+{
+  RivLoadStats *self = g_new0 (RivLoadStats, 1);
+
+  self->entries = g_array_new (FALSE, FALSE, sizeof (Entry));
+  self->error_texts = g_ptr_array_new_with_free_func (g_free);
+  self->error_counts = g_array_new (FALSE, TRUE, sizeof (guint64));
+  self->error_index = g_hash_table_new (g_str_hash, g_str_equal);
+  self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->sorted = TRUE;
+  self->logs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  return self;
+}
+
+void
+riv_load_stats_free (RivLoadStats *self)
+{
+  if (self == NULL)
+    return;
+  g_array_unref (self->entries);
+  g_hash_table_unref (self->error_index);
+  g_ptr_array_unref (self->error_texts);
+  g_array_unref (self->error_counts);
+  g_array_unref (self->latencies);
+  g_hash_table_unref (self->logs);
+  g_free (self);
+}
+
+static guint32
+intern_error (RivLoadStats *self,
+              const char   *text)
+{
+  guint index;
+
+  if (text == NULL)
+    return 0;
+  if (*text == '\0')
+    text = "(no message)";
+
+  index = GPOINTER_TO_UINT (g_hash_table_lookup (self->error_index, text));
+  if (index == 0)
+    {
+      char *copy;
+
+      if (self->error_texts->len >= MAX_ERROR_KINDS)
+        text = OTHER_ERRORS;
+      index = GPOINTER_TO_UINT (g_hash_table_lookup (self->error_index, text));
+      if (index == 0)
+        {
+          guint64 zero = 0;
+
+          copy = g_strdup (text);
+          g_ptr_array_add (self->error_texts, copy);
+          g_array_append_val (self->error_counts, zero);
+          index = self->error_texts->len;
+          g_hash_table_insert (self->error_index, copy, GUINT_TO_POINTER (index));
+        }
+    }
+  g_array_index (self->error_counts, guint64, index - 1)++;
+  return index;
+}
+
+void
+riv_load_stats_add (RivLoadStats *self,
+                    double        submitted_at,
+                    double        queued_s,
+                    double        run_s,
+                    double        latency_s,
+                    RivJobStatus  status,
+                    guint         updates,
+                    guint         user,
+                    guint         batch_size,
+                    const char   *error)
+{
+  Entry entry = { 0 };
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (RIV_JOB_STATUS_IS_TERMINAL (status));
+
+  entry.submitted_at = submitted_at;
+  entry.queued_s = queued_s >= 0 ? (float) queued_s : -1;
+  entry.run_s = run_s >= 0 ? (float) run_s : -1;
+  entry.latency_s = latency_s >= 0 ? (float) latency_s : -1;
+  entry.updates = updates;
+  entry.user = user;
+  entry.batch_size = (guint16) MIN (batch_size, G_MAXUINT16);
+  entry.status = status;
+  entry.error = intern_error (self, error);
+  g_array_append_val (self->entries, entry);
+
+  if (status == RIV_JOB_STATUS_COMPLETED && latency_s >= 0)
+    {
+      g_array_append_val (self->latencies, latency_s);
+      self->sorted = FALSE;
+    }
+}
+
+static gboolean
+status_from_string (const char   *text,
+                    RivJobStatus *status)
+{
+  static const RivJobStatus terminal[] = {
+    RIV_JOB_STATUS_COMPLETED, RIV_JOB_STATUS_FAILED,
+    RIV_JOB_STATUS_CANCELLED, RIV_JOB_STATUS_LOST,
+  };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (terminal); i++)
+    if (strcmp (text, riv_job_status_to_string (terminal[i])) == 0)
+      {
+        *status = terminal[i];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* A member that is a number, or null / missing (then -1). */
+static gboolean
+get_seconds (JsonObject  *record,
+             const char  *member,
+             double      *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (record, member);
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!riv_json_get_double (record, member, out) || !isfinite (*out))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"%s\" is not a number", member);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+riv_load_stats_add_record (RivLoadStats  *self,
+                           JsonObject    *record,
+                           GError       **error)
+{
+  RivJobStatus status;
+  double submitted_at, queued_s, run_s, latency_s;
+  gint64 updates = 0, user = 0, batch_size = 0;
+  JsonNode *batch;
+  JsonNode *logs;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  if (!status_from_string (riv_json_get_string (record, "status"), &status))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"status\" is not completed, failed, cancelled or lost");
+      return FALSE;
+    }
+  if (!riv_json_get_double (record, "submitted_at", &submitted_at) || !isfinite (submitted_at))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"submitted_at\" is missing (records from rivulet-cli load --output)");
+      return FALSE;
+    }
+  if (!get_seconds (record, "queued_s", &queued_s, error) ||
+      !get_seconds (record, "run_s", &run_s, error) ||
+      !get_seconds (record, "latency_s", &latency_s, error))
+    return FALSE;
+  riv_json_get_int (record, "updates", &updates);
+  riv_json_get_int (record, "user", &user);
+  batch = json_object_get_member (record, "batch");
+  if (batch != NULL && JSON_NODE_HOLDS_OBJECT (batch))
+    riv_json_get_int (json_node_get_object (batch), "size", &batch_size);
+
+  logs = json_object_get_member (record, "logs");
+  if (logs != NULL && JSON_NODE_HOLDS_ARRAY (logs))
+    {
+      JsonArray *array = json_node_get_array (logs);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *log = json_array_get_element (array, i);
+
+          if (JSON_NODE_HOLDS_OBJECT (log))
+            riv_load_stats_count_log (self, riv_json_get_string (json_node_get_object (log),
+                                                                 "level"));
+        }
+    }
+
+  riv_load_stats_add (self, submitted_at, queued_s, run_s, latency_s, status,
+                      (guint) CLAMP (updates, 0, G_MAXUINT32),
+                      (guint) CLAMP (user, 0, G_MAXUINT32),
+                      (guint) CLAMP (batch_size, 0, G_MAXUINT16),
+                      riv_json_get_string (record, "error"));
+  return TRUE;
+}
+
+static int
+compare_strings (const void *a,
+                 const void *b)
+{
+  return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+void
+riv_load_stats_count_log (RivLoadStats *self,
+                          const char   *level)
+{
+  gpointer key, value;
+
+  g_return_if_fail (self != NULL);
+
+  if (level == NULL || *level == '\0')
+    level = "info";
+  if (g_hash_table_lookup_extended (self->logs, level, &key, &value))
+    g_hash_table_insert (self->logs, g_strdup (level),
+                         GSIZE_TO_POINTER (GPOINTER_TO_SIZE (value) + 1));
+  else
+    g_hash_table_insert (self->logs, g_strdup (level), GSIZE_TO_POINTER (1));
+}
+
+char *
+riv_load_stats_format_logs (RivLoadStats *self)
+{
+  g_autofree gpointer *levels = NULL;
+  GString *text;
+  guint n;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (g_hash_table_size (self->logs) == 0)
+    return NULL;
+  levels = g_hash_table_get_keys_as_array (self->logs, &n);
+  qsort (levels, n, sizeof (gpointer), compare_strings);
+  text = g_string_new (NULL);
+  for (guint i = 0; i < n; i++)
+    g_string_append_printf (text, "%s%" G_GSIZE_FORMAT " %s", i > 0 ? ", " : "",
+                            GPOINTER_TO_SIZE (g_hash_table_lookup (self->logs, levels[i])),
+                            (const char *) levels[i]);
+  return g_string_free (text, FALSE);
+}
+
+GHashTable *
+riv_load_stats_get_log_counts (RivLoadStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->logs;
+}
+
+void
+riv_load_stats_set_end (RivLoadStats *self,
+                        double        end_at)
+{
+  g_return_if_fail (self != NULL);
+  self->end_at = end_at;
+}
+
+guint64
+riv_load_stats_get_n_jobs (RivLoadStats *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+  return self->entries->len;
+}
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+const double *
+riv_load_stats_get_latencies (RivLoadStats *self,
+                              guint        *n)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  if (!self->sorted)
+    {
+      g_array_sort (self->latencies, compare_doubles);
+      self->sorted = TRUE;
+    }
+  *n = self->latencies->len;
+  return (const double *) (gpointer) self->latencies->data;
+}
+
+/* Nearest-rank percentile of sorted values. */
+static double
+percentile (const double *sorted,
+            guint         n,
+            double        q)
+{
+  guint rank;
+
+  if (n == 0)
+    return 0;
+  rank = (guint) ceil (q * n);
+  rank = CLAMP (rank, 1, n);
+  return sorted[rank - 1];
+}
+
+static double
+first_submit (RivLoadStats *self)
+{
+  double start = INFINITY;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    start = MIN (start, g_array_index (self->entries, Entry, i).submitted_at);
+  return isfinite (start) ? start : 0;
+}
+
+static double
+entry_end (const Entry *entry)
+{
+  return entry->latency_s >= 0 ? entry->submitted_at + entry->latency_s : -1;
+}
+
+static double
+run_end (RivLoadStats *self)
+{
+  double end = 0;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = &g_array_index (self->entries, Entry, i);
+
+      end = MAX (end, MAX (entry_end (entry), entry->submitted_at));
+    }
+  return MAX (end, self->end_at);
+}
+
+void
+riv_load_stats_summarize (RivLoadStats   *self,
+                          RivLoadSummary *summary)
+{
+  const double *sorted;
+  guint n;
+  double total = 0;
+  double batches = 0;
+  guint64 batched = 0;
+  g_autoptr(GArray) series = NULL;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (summary != NULL);
+
+  memset (summary, 0, sizeof *summary);
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = &g_array_index (self->entries, Entry, i);
+
+      summary->submitted++;
+      switch ((RivJobStatus) entry->status)
+        {
+        case RIV_JOB_STATUS_COMPLETED:
+          summary->completed++;
+          break;
+        case RIV_JOB_STATUS_FAILED:
+          summary->failed++;
+          break;
+        case RIV_JOB_STATUS_CANCELLED:
+          summary->cancelled++;
+          break;
+        case RIV_JOB_STATUS_LOST:
+        case RIV_JOB_STATUS_PENDING:
+        case RIV_JOB_STATUS_JOINING:
+        case RIV_JOB_STATUS_QUEUED:
+        case RIV_JOB_STATUS_RUNNING:
+        case RIV_JOB_STATUS_STREAMING:
+        default:
+          summary->lost++;
+          break;
+        }
+      summary->updates += entry->updates;
+      if (entry->batch_size > 0)
+        {
+          batches += 1.0 / entry->batch_size;
+          batched++;
+        }
+    }
+
+  if (self->entries->len > 0)
+    summary->duration_s = MAX (0, run_end (self) - first_submit (self));
+  if (summary->duration_s > 0)
+    summary->throughput_per_s = summary->completed / summary->duration_s;
+
+  sorted = riv_load_stats_get_latencies (self, &n);
+  for (guint i = 0; i < n; i++)
+    total += sorted[i];
+  summary->p50 = percentile (sorted, n, 0.50);
+  summary->p90 = percentile (sorted, n, 0.90);
+  summary->p95 = percentile (sorted, n, 0.95);
+  summary->p99 = percentile (sorted, n, 0.99);
+  summary->max = n > 0 ? sorted[n - 1] : 0;
+  summary->mean = n > 0 ? total / n : 0;
+
+  /* A batch of size s has s members, each counting 1/s of it. */
+  summary->batches = (guint64) llround (batches);
+  summary->mean_batch_size = summary->batches > 0 ? (double) batched / summary->batches : 0;
+  summary->error_kinds = self->error_texts->len;
+
+  series = riv_load_stats_timeseries (self);
+  for (guint i = 0; i < series->len; i++)
+    summary->users = MAX (summary->users, g_array_index (series, RivLoadSample, i).users);
+}
+
+typedef struct
+{
+  guint  bucket;
+  double latency;
+} Finished;
+
+static int
+compare_finished (gconstpointer a,
+                  gconstpointer b)
+{
+  const Finished *x = a, *y = b;
+
+  if (x->bucket != y->bucket)
+    return x->bucket < y->bucket ? -1 : 1;
+  return (x->latency > y->latency) - (x->latency < y->latency);
+}
+
+typedef struct
+{
+  double first;
+  double last;
+} UserSpan;
+
+static guint
+bucket_of (double t,
+           double start,
+           guint  n_buckets)
+{
+  double b = floor (t - start);
+
+  if (!(b > 0))
+    return 0;
+  return (guint) MIN (b, (double) (n_buckets - 1));
+}
+
+/* delta[b] += 1 from bucket `from` (inclusive) to `to` (exclusive); -1 marks the end. */
+static void
+add_span (int   *delta,
+          guint  from,
+          guint  to)
+{
+  if (to <= from)
+    return;
+  delta[from]++;
+  delta[to]--;
+}
+
+GArray *
+riv_load_stats_timeseries (RivLoadStats *self)
+{
+  GArray *series;
+  double start, end;
+  guint n_buckets;
+  g_autofree int *in_flight = NULL;
+  g_autofree int *queued = NULL;
+  g_autofree int *users = NULL;
+  g_autofree double *updates = NULL;
+  g_autoptr(GArray) finished = NULL;
+  g_autoptr(GHashTable) spans = NULL;
+  GHashTableIter iter;
+  gpointer value;
+  int flight = 0, waiting = 0, active = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  series = g_array_new (FALSE, TRUE, sizeof (RivLoadSample));
+  if (self->entries->len == 0)
+    return series;
+
+  start = first_submit (self);
+  end = run_end (self);
+  n_buckets = (guint) MIN (ceil (end - start), MAX_SERIES_S);
+  n_buckets = MAX (n_buckets, 1);
+  g_array_set_size (series, n_buckets);
+  /* One more slot: spans that last to the end close there. */
+  in_flight = g_new0 (int, n_buckets + 1);
+  queued = g_new0 (int, n_buckets + 1);
+  users = g_new0 (int, n_buckets + 1);
+  updates = g_new0 (double, n_buckets);
+  finished = g_array_new (FALSE, FALSE, sizeof (Finished));
+  spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+
+  for (guint i = 0; i < n_buckets; i++)
+    g_array_index (series, RivLoadSample, i).t = i;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = &g_array_index (self->entries, Entry, i);
+      double ended = entry_end (entry);
+      double began = entry->queued_s >= 0 ? entry->submitted_at + entry->queued_s : -1;
+      double until = ended >= 0 ? ended : end;
+      guint b_submit = bucket_of (entry->submitted_at, start, n_buckets);
+      guint b_end = ended >= 0 ? bucket_of (ended, start, n_buckets) : n_buckets - 1;
+      /* Counted at a second's end: a span covers the seconds that end inside it. */
+      guint s_from = b_submit;
+      guint s_to = ended >= 0 ? b_end : n_buckets;
+      RivLoadSample *sample;
+
+      sample = &g_array_index (series, RivLoadSample, b_submit);
+      sample->started++;
+      sample = &g_array_index (series, RivLoadSample, b_end);
+      switch ((RivJobStatus) entry->status)
+        {
+        case RIV_JOB_STATUS_COMPLETED:
+          {
+            Finished f = { b_end, entry->latency_s };
+
+            sample->completed++;
+            g_array_append_val (finished, f);
+          }
+          break;
+        case RIV_JOB_STATUS_FAILED:
+          sample->failed++;
+          break;
+        case RIV_JOB_STATUS_CANCELLED:
+          sample->cancelled++;
+          break;
+        case RIV_JOB_STATUS_LOST:
+        case RIV_JOB_STATUS_PENDING:
+        case RIV_JOB_STATUS_JOINING:
+        case RIV_JOB_STATUS_QUEUED:
+        case RIV_JOB_STATUS_RUNNING:
+        case RIV_JOB_STATUS_STREAMING:
+        default:
+          sample->lost++;
+          break;
+        }
+
+      add_span (in_flight, s_from, s_to);
+      add_span (queued, s_from, began >= 0 ? bucket_of (began, start, n_buckets) : s_to);
+
+      /* Updates spread evenly over the job's run (or its whole life). */
+      if (entry->updates > 0)
+        {
+          double from = began >= 0 ? began : entry->submitted_at;
+          guint b_from = bucket_of (from, start, n_buckets);
+          guint b_to = bucket_of (until, start, n_buckets);
+          double share = (double) entry->updates / (b_to - b_from + 1);
+
+          for (guint b = b_from; b <= b_to; b++)
+            updates[b] += share;
+        }
+
+      if (entry->user > 0)
+        {
+          UserSpan *span = g_hash_table_lookup (spans, GUINT_TO_POINTER (entry->user));
+
+          if (span == NULL)
+            {
+              span = g_new (UserSpan, 1);
+              span->first = entry->submitted_at;
+              span->last = until;
+              g_hash_table_insert (spans, GUINT_TO_POINTER (entry->user), span);
+            }
+          span->first = MIN (span->first, entry->submitted_at);
+          span->last = MAX (span->last, until);
+        }
+    }
+
+  g_hash_table_iter_init (&iter, spans);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      UserSpan *span = value;
+      guint from = bucket_of (span->first, start, n_buckets);
+      guint to = bucket_of (span->last, start, n_buckets);
+
+      /* A user counts in every second it was active in, at least its first. */
+      add_span (users, from, MAX (to, from + 1));
+    }
+
+  for (guint b = 0; b < n_buckets; b++)
+    {
+      RivLoadSample *sample = &g_array_index (series, RivLoadSample, b);
+
+      flight += in_flight[b];
+      waiting += queued[b];
+      active += users[b];
+      sample->in_flight = (guint) MAX (flight, 0);
+      sample->queued = (guint) MAX (waiting, 0);
+      sample->users = (guint) MAX (active, 0);
+      sample->updates_per_s = updates[b];
+      sample->p50 = sample->p95 = sample->p99 = -1;
+    }
+
+  g_array_sort (finished, compare_finished);
+  for (guint i = 0; i < finished->len;)
+    {
+      guint bucket = g_array_index (finished, Finished, i).bucket;
+      guint j = i;
+      g_autofree double *values = NULL;
+      RivLoadSample *sample = &g_array_index (series, RivLoadSample, bucket);
+
+      while (j < finished->len && g_array_index (finished, Finished, j).bucket == bucket)
+        j++;
+      values = g_new (double, j - i);
+      for (guint k = i; k < j; k++)
+        values[k - i] = g_array_index (finished, Finished, k).latency;
+      sample->p50 = percentile (values, j - i, 0.50);
+      sample->p95 = percentile (values, j - i, 0.95);
+      sample->p99 = percentile (values, j - i, 0.99);
+      i = j;
+    }
+
+  return series;
+}
+
+static void
+append_latency (GString *csv,
+                double   value)
+{
+  if (value >= 0)
+    g_string_append_printf (csv, ",%.4f", value);
+  else
+    g_string_append_c (csv, ',');
+}
+
+char *
+riv_load_stats_timeseries_csv (RivLoadStats *self)
+{
+  g_autoptr(GArray) series = riv_load_stats_timeseries (self);
+  GString *csv = g_string_new ("t_s,started,completed,failed,cancelled,lost,in_flight,queued,"
+                               "p50_s,p95_s,p99_s,updates_per_s,users\n");
+
+  for (guint i = 0; i < series->len; i++)
+    {
+      const RivLoadSample *s = &g_array_index (series, RivLoadSample, i);
+
+      g_string_append_printf (csv, "%.0f,%u,%u,%u,%u,%u,%u,%u", s->t, s->started, s->completed,
+                              s->failed, s->cancelled, s->lost, s->in_flight, s->queued);
+      append_latency (csv, s->p50);
+      append_latency (csv, s->p95);
+      append_latency (csv, s->p99);
+      g_string_append_printf (csv, ",%.1f,%u\n", s->updates_per_s, s->users);
+    }
+  return g_string_free (csv, FALSE);
+}
+
+guint64 *
+riv_load_stats_batch_sizes (RivLoadStats *self,
+                            guint        *max_size)
+{
+  g_autofree guint64 *members = NULL;
+  guint64 *counts;
+  guint top = 0;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    top = MAX (top, g_array_index (self->entries, Entry, i).batch_size);
+
+  members = g_new0 (guint64, top + 1);
+  counts = g_new0 (guint64, top + 1);
+  for (guint i = 0; i < self->entries->len; i++)
+    members[g_array_index (self->entries, Entry, i).batch_size]++;
+  for (guint s = 1; s <= top; s++)
+    counts[s] = (members[s] + s - 1) / s;   /* a batch of s has s members */
+
+  *max_size = top;
+  return counts;
+}
+
+static int
+compare_errors (gconstpointer a,
+                gconstpointer b)
+{
+  const RivLoadError *x = a, *y = b;
+
+  if (x->count != y->count)
+    return x->count > y->count ? -1 : 1;
+  return strcmp (x->text, y->text);
+}
+
+GArray *
+riv_load_stats_errors (RivLoadStats *self)
+{
+  GArray *errors = g_array_new (FALSE, FALSE, sizeof (RivLoadError));
+
+  g_return_val_if_fail (self != NULL, errors);
+
+  for (guint i = 0; i < self->error_texts->len; i++)
+    {
+      RivLoadError error = {
+        g_ptr_array_index (self->error_texts, i),
+        g_array_index (self->error_counts, guint64, i),
+      };
+
+      g_array_append_val (errors, error);
+    }
+  g_array_sort (errors, compare_errors);
+  return errors;
+}
+
+/* Thresholds */
+
+typedef enum
+{
+  OP_LT,
+  OP_LE,
+  OP_GT,
+  OP_GE,
+  OP_EQ,
+  OP_NE,
+} Op;
+
+typedef enum
+{
+  KIND_LATENCY,    /* seconds */
+  KIND_COUNT,
+  KIND_RATE,       /* per second */
+  KIND_RATIO,
+} Kind;
+
+struct _RivLoadThreshold
+{
+  char   *text;
+  char   *metric;
+  Kind    kind;
+  Op      op;
+  double  value;    /* latencies in seconds */
+  double  unit;     /* the unit the threshold was written in: 1, 0.001, 60 */
+};
+
+static const struct
+{
+  const char *name;
+  Kind        kind;
+} metrics[] = {
+  { "p50", KIND_LATENCY }, { "p90", KIND_LATENCY }, { "p95", KIND_LATENCY },
+  { "p99", KIND_LATENCY }, { "max", KIND_LATENCY }, { "mean", KIND_LATENCY },
+  { "avg", KIND_LATENCY }, { "med", KIND_LATENCY },
+  { "completed", KIND_COUNT }, { "failed", KIND_COUNT }, { "cancelled", KIND_COUNT },
+  { "lost", KIND_COUNT }, { "submitted", KIND_COUNT }, { "users", KIND_COUNT },
+  { "throughput", KIND_RATE }, { "error_rate", KIND_RATIO },
+};
+
+static const char *const op_texts[] = { "<", "<=", ">", ">=", "==", "!=" };
+
+void
+riv_load_threshold_free (RivLoadThreshold *self)
+{
+  if (self == NULL)
+    return;
+  g_free (self->text);
+  g_free (self->metric);
+  g_free (self);
+}
+
+const char *
+riv_load_threshold_get_text (const RivLoadThreshold *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->text;
+}
+
+/* "p(95)" → "p95", "avg" → "mean", "med" → "p50". */
+static char *
+canonical_metric (const char *name)
+{
+  if (g_str_has_prefix (name, "p(") && g_str_has_suffix (name, ")"))
+    return g_strdup_printf ("p%.*s", (int) strlen (name) - 3, name + 2);
+  if (strcmp (name, "avg") == 0)
+    return g_strdup ("mean");
+  if (strcmp (name, "med") == 0)
+    return g_strdup ("p50");
+  return g_strdup (name);
+}
+
+RivLoadThreshold *
+riv_load_threshold_parse (const char  *text,
+                          GError     **error)
+{
+  g_autoptr(RivLoadThreshold) self = NULL;
+  g_autofree char *stripped = NULL;
+  g_autofree char *name = NULL;
+  const char *p, *op_at = NULL;
+  char *number_end;
+  guint op_len = 0;
+  gboolean known = FALSE;
+
+  g_return_val_if_fail (text != NULL, NULL);
+
+  self = g_new0 (RivLoadThreshold, 1);
+  self->text = g_strdup (text);
+  self->unit = 1;
+  stripped = g_strdup (text);
+  /* No spaces anywhere: "p95 < 2s" reads as "p95<2s". */
+  {
+    char *w = stripped;
+
+    for (const char *r = text; *r != '\0'; r++)
+      if (!g_ascii_isspace (*r))
+        *w++ = *r;
+    *w = '\0';
+  }
+
+  for (p = stripped; *p != '\0'; p++)
+    if (strchr ("<>=!", *p) != NULL)
+      {
+        op_at = p;
+        break;
+      }
+  if (op_at == NULL || op_at == stripped)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "threshold \"%s\": expected METRIC OP VALUE, e.g. p95<2s or failed==0", text);
+      return NULL;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (op_texts); i++)
+    {
+      guint len = strlen (op_texts[i]);
+
+      if (strncmp (op_at, op_texts[i], len) == 0 && len > op_len &&
+          strchr ("<>=!", op_at[len]) == NULL)
+        {
+          self->op = (Op) i;
+          op_len = len;
+        }
+    }
+  if (op_len == 0)
+    {
+      g_autofree char *bad = g_strndup (op_at, strspn (op_at, "<>=!"));
+
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "threshold \"%s\": unknown comparison \"%s\" (use <, <=, >, >=, == or !=)",
+                   text, bad);
+      return NULL;
+    }
+
+  name = g_strndup (stripped, op_at - stripped);
+  self->metric = canonical_metric (name);
+  for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
+    if (strcmp (self->metric, metrics[i].name) == 0)
+      {
+        self->kind = metrics[i].kind;
+        known = TRUE;
+      }
+  if (!known)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "threshold \"%s\": unknown metric \"%s\" (p50 p90 p95 p99 max mean, "
+                   "completed failed cancelled lost submitted users, throughput, error_rate)",
+                   text, name);
+      return NULL;
+    }
+
+  p = op_at + op_len;
+  self->value = g_ascii_strtod (p, &number_end);
+  if (number_end == p || !isfinite (self->value))
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "threshold \"%s\": \"%s\" is not a number", text, p);
+      return NULL;
+    }
+
+  if (*number_end != '\0')
+    {
+      if (self->kind != KIND_LATENCY)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "threshold \"%s\": \"%s\" takes no unit, \"%s\" is not understood",
+                       text, self->metric, number_end);
+          return NULL;
+        }
+      if (strcmp (number_end, "ms") == 0)
+        self->unit = 0.001;
+      else if (strcmp (number_end, "s") == 0)
+        self->unit = 1;
+      else if (strcmp (number_end, "m") == 0)
+        self->unit = 60;
+      else
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "threshold \"%s\": unknown unit \"%s\" (ms, s or m)", text, number_end);
+          return NULL;
+        }
+      self->value *= self->unit;
+    }
+
+  return g_steal_pointer (&self);
+}
+
+static double
+measure (const RivLoadThreshold *self,
+         const RivLoadSummary   *s)
+{
+  const char *m = self->metric;
+
+  if (strcmp (m, "p50") == 0) return s->p50;
+  if (strcmp (m, "p90") == 0) return s->p90;
+  if (strcmp (m, "p95") == 0) return s->p95;
+  if (strcmp (m, "p99") == 0) return s->p99;
+  if (strcmp (m, "max") == 0) return s->max;
+  if (strcmp (m, "mean") == 0) return s->mean;
+  if (strcmp (m, "completed") == 0) return s->completed;
+  if (strcmp (m, "failed") == 0) return s->failed;
+  if (strcmp (m, "cancelled") == 0) return s->cancelled;
+  if (strcmp (m, "lost") == 0) return s->lost;
+  if (strcmp (m, "submitted") == 0) return s->submitted;
+  if (strcmp (m, "users") == 0) return s->users;
+  if (strcmp (m, "throughput") == 0) return s->throughput_per_s;
+  if (strcmp (m, "error_rate") == 0)
+    return s->submitted > 0 ? (double) (s->failed + s->lost) / s->submitted : 0;
+  g_return_val_if_reached (NAN);
+}
+
+gboolean
+riv_load_threshold_check (const RivLoadThreshold *self,
+                          const RivLoadSummary   *summary,
+                          double                 *measured)
+{
+  double v;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (summary != NULL, FALSE);
+
+  v = measure (self, summary);
+  if (measured != NULL)
+    *measured = v;
+
+  /* A latency threshold with no completed job has nothing to hold for. */
+  if (self->kind == KIND_LATENCY && summary->completed == 0)
+    return FALSE;
+
+  switch (self->op)
+    {
+    case OP_LT: return v < self->value;
+    case OP_LE: return v <= self->value;
+    case OP_GT: return v > self->value;
+    case OP_GE: return v >= self->value;
+    case OP_EQ: return v == self->value;
+    case OP_NE: return v != self->value;
+    default: g_return_val_if_reached (FALSE);
+    }
+}
+
+char *
+riv_load_threshold_format_value (const RivLoadThreshold *self,
+                                 double                  value)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  switch (self->kind)
+    {
+    case KIND_LATENCY:
+      if (self->unit < 1)
+        return g_strdup_printf ("%.1fms", value * 1000);
+      if (self->unit > 1)
+        return g_strdup_printf ("%.2fm", value / 60);
+      return g_strdup_printf ("%.3fs", value);
+    case KIND_COUNT:
+      return g_strdup_printf ("%.0f", value);
+    case KIND_RATIO:
+      return g_strdup_printf ("%.4f", value);
+    case KIND_RATE:
+    default:
+      return g_strdup_printf ("%.1f", value);
+    }
+}

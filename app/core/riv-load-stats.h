@@ -1,0 +1,135 @@
+/* riv-load-stats.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The statistics of a load run, computed from its jobs alone: one compact
+ * entry per job (what a per-job record holds), so that a live run, a run read
+ * back from its records and several shards merged give the same numbers.
+ * Summary, per-second time series, histograms, errors grouped by text, and
+ * k6-style thresholds. No GTK: the CLI and the window share it.
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "riv-types.h"
+
+G_BEGIN_DECLS
+
+typedef struct _RivLoadStats RivLoadStats;
+
+typedef struct
+{
+  guint64 submitted;
+  guint64 completed;
+  guint64 failed;
+  guint64 cancelled;
+  guint64 lost;
+  double  duration_s;        /* first submit → end of the run */
+  double  throughput_per_s;  /* completed / duration_s */
+  /* Latency (submit → end) of the completed jobs, seconds; 0 when none. */
+  double  p50, p90, p95, p99, max, mean;
+  guint64 updates;
+  guint   users;             /* peak of the users series */
+  guint64 batches;           /* batches the jobs belonged to (0 for no batching) */
+  double  mean_batch_size;
+  guint64 error_kinds;       /* distinct error texts */
+} RivLoadSummary;
+
+/* One second of a run. Jobs are counted in the second they were submitted
+ * (started) or ended; in_flight, queued (submitted, not started yet) and
+ * users (from a user's first submit to its last job's end) at the second's
+ * end; latency percentiles of the jobs that completed in it (< 0: none). */
+typedef struct
+{
+  double t;                  /* seconds since the run's first submit */
+  guint  started;
+  guint  completed;
+  guint  failed;
+  guint  cancelled;
+  guint  lost;
+  guint  in_flight;
+  guint  queued;
+  guint  users;
+  double p50, p95, p99;
+  double updates_per_s;      /* each job's updates spread over its run */
+} RivLoadSample;
+
+typedef struct
+{
+  const char *text;
+  guint64     count;
+} RivLoadError;
+
+RivLoadStats *riv_load_stats_new          (void);
+void          riv_load_stats_free         (RivLoadStats       *self);
+
+/* One job that ended (or did not: latency_s < 0, lost at the end of the run).
+ * submitted_at is wall-clock Unix seconds; durations < 0 are unknown.
+ * user 0: none; batch_size 0: no batch. */
+void          riv_load_stats_add          (RivLoadStats       *self,
+                                           double              submitted_at,
+                                           double              queued_s,
+                                           double              run_s,
+                                           double              latency_s,
+                                           RivJobStatus        status,
+                                           guint               updates,
+                                           guint               user,
+                                           guint               batch_size,
+                                           const char         *error);
+/* One per-job record (riv-job-record.h). FALSE, naming what is wrong, when
+ * the record is not one. */
+gboolean      riv_load_stats_add_record   (RivLoadStats       *self,
+                                           JsonObject         *record,
+                                           GError            **error);
+/* Counts one log message of the given level ("info", "warning", …). */
+void          riv_load_stats_count_log    (RivLoadStats       *self,
+                                           const char         *level);
+/* "2 info, 1 warning" (levels by name), or NULL when no job logged. */
+char         *riv_load_stats_format_logs  (RivLoadStats       *self);
+/* level → count (GUINT64 in a pointer-sized box: use the values as gsize). Borrowed. */
+GHashTable   *riv_load_stats_get_log_counts (RivLoadStats     *self);
+/* The run's end, wall clock; without it, the last job's end. */
+void          riv_load_stats_set_end      (RivLoadStats       *self,
+                                           double              end_at);
+guint64       riv_load_stats_get_n_jobs   (RivLoadStats       *self);
+
+void          riv_load_stats_summarize    (RivLoadStats       *self,
+                                           RivLoadSummary     *summary);
+/* RivLoadSample, one per second from the first submit to the end. */
+GArray       *riv_load_stats_timeseries   (RivLoadStats       *self);
+/* The time series as CSV with a header line. */
+char         *riv_load_stats_timeseries_csv (RivLoadStats     *self);
+/* Latencies of the completed jobs, sorted; borrowed, valid until the next add. */
+const double *riv_load_stats_get_latencies (RivLoadStats      *self,
+                                            guint             *n);
+/* counts[s] = batches of size s, s in 1..*max_size (counts[0] unused); free with g_free. */
+guint64      *riv_load_stats_batch_sizes  (RivLoadStats       *self,
+                                           guint              *max_size);
+/* RivLoadError (texts borrowed from self), most frequent first. */
+GArray       *riv_load_stats_errors       (RivLoadStats       *self);
+
+/* A threshold, k6 style: METRIC OP VALUE, e.g. "p95<2s", "p99<=500ms",
+ * "failed==0", "throughput>=100". Metrics: p50 p90 p95 p99 max mean (also
+ * p(95), avg; latency, seconds unless ms/s/m follows), completed failed
+ * cancelled lost submitted (jobs), error_rate ((failed + lost) / submitted,
+ * 0..1), throughput (completed jobs per second), users. */
+typedef struct _RivLoadThreshold RivLoadThreshold;
+
+RivLoadThreshold *riv_load_threshold_parse (const char          *text,
+                                            GError             **error);
+void          riv_load_threshold_free     (RivLoadThreshold   *self);
+const char   *riv_load_threshold_get_text (const RivLoadThreshold *self);
+/* Whether the summary meets it; *measured gets the metric's value (in
+ * seconds for latencies). */
+gboolean      riv_load_threshold_check    (const RivLoadThreshold *self,
+                                           const RivLoadSummary   *summary,
+                                           double                 *measured);
+/* The measured value as the threshold's own unit would show it ("1.52s", "0", "98.5"). */
+char         *riv_load_threshold_format_value (const RivLoadThreshold *self,
+                                               double                  value);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadStats, riv_load_stats_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadThreshold, riv_load_threshold_free)
+
+G_END_DECLS

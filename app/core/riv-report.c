@@ -1,0 +1,515 @@
+/* riv-report.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "riv-report.h"
+
+#define CHART_W       760.0
+#define CHART_H       220.0
+#define PAD_LEFT      56.0
+#define PAD_RIGHT     12.0
+#define PAD_TOP       12.0
+#define PAD_BOTTOM    28.0
+#define MAX_POINTS    600     /* a line never has more points than this, however long the run */
+#define LATENCY_BINS  40
+
+typedef struct
+{
+  const char   *name;
+  const char   *color;
+  const double *values;     /* n of them; < 0 means no value */
+} Series;
+
+/* Numbers in SVG and CSS must never follow the locale. */
+static void
+append_num (GString    *out,
+            const char *format,
+            double      value)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append (out, g_ascii_formatd (buf, sizeof buf, format, value));
+}
+
+static void
+append_escaped (GString    *out,
+                const char *text)
+{
+  g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
+
+  g_string_append (out, escaped);
+}
+
+/* 1, 2 or 5 times a power of ten, at least value. */
+static double
+nice_ceiling (double value)
+{
+  double power, fraction;
+
+  if (!(value > 0))
+    return 1;
+  power = pow (10, floor (log10 (value)));
+  fraction = value / power;
+  if (fraction <= 1)
+    return power;
+  if (fraction <= 2)
+    return 2 * power;
+  if (fraction <= 5)
+    return 5 * power;
+  return 10 * power;
+}
+
+static void
+format_value (char   *buf,
+              gsize   size,
+              double  value,
+              const char *unit)
+{
+  char num[G_ASCII_DTOSTR_BUF_SIZE];
+
+  if (strcmp (unit, "s") == 0 && value > 0 && value < 1)
+    g_snprintf (buf, size, "%s ms", g_ascii_formatd (num, sizeof num, "%.0f", value * 1000));
+  else if (value >= 10000)
+    g_snprintf (buf, size, "%sk%s%s", g_ascii_formatd (num, sizeof num, "%.0f", value / 1000),
+                *unit ? " " : "", unit);
+  else
+    g_snprintf (buf, size, "%s%s%s", g_ascii_formatd (num, sizeof num, "%.4g", value),
+                *unit ? " " : "", unit);
+}
+
+/* Horizontal grid lines with their labels, 0 to y_max. */
+static void
+append_y_grid (GString    *out,
+               double      y_max,
+               const char *y_unit)
+{
+  double plot_h = CHART_H - PAD_TOP - PAD_BOTTOM;
+
+  for (int i = 0; i <= 4; i++)
+    {
+      double y = PAD_TOP + plot_h - plot_h * i / 4;
+      char label[64];
+
+      format_value (label, sizeof label, y_max * i / 4, y_unit);
+      g_string_append (out, "<line class=\"grid\" x1=\"");
+      append_num (out, "%.1f", PAD_LEFT);
+      g_string_append (out, "\" x2=\"");
+      append_num (out, "%.1f", CHART_W - PAD_RIGHT);
+      g_string_append (out, "\" y1=\"");
+      append_num (out, "%.1f", y);
+      g_string_append (out, "\" y2=\"");
+      append_num (out, "%.1f", y);
+      g_string_append (out, "\"/><text class=\"ylabel\" x=\"");
+      append_num (out, "%.1f", PAD_LEFT - 6);
+      g_string_append (out, "\" y=\"");
+      append_num (out, "%.1f", y + 4);
+      g_string_append_printf (out, "\">%s</text>\n", label);
+    }
+}
+
+static void
+append_axes (GString    *out,
+             double      y_max,
+             const char *y_unit,
+             double      x_max,
+             const char *x_unit)
+{
+  double plot_w = CHART_W - PAD_LEFT - PAD_RIGHT;
+
+  append_y_grid (out, y_max, y_unit);
+  for (int i = 0; i <= 5; i++)
+    {
+      double x = PAD_LEFT + plot_w * i / 5;
+      char label[64];
+
+      format_value (label, sizeof label, x_max * i / 5, x_unit);
+      g_string_append (out, "<text class=\"xlabel\" x=\"");
+      append_num (out, "%.1f", x);
+      g_string_append (out, "\" y=\"");
+      append_num (out, "%.1f", CHART_H - 8);
+      g_string_append_printf (out, "\">%s</text>\n", label);
+    }
+}
+
+/* A line chart of per-second series. Long runs are averaged down to
+ * MAX_POINTS buckets so the page stays small. */
+static void
+append_line_chart (GString      *out,
+                   const char   *id,
+                   const char   *title,
+                   const char   *y_unit,
+                   const Series *series,
+                   guint         n_series,
+                   guint         n)
+{
+  double plot_w = CHART_W - PAD_LEFT - PAD_RIGHT;
+  double plot_h = CHART_H - PAD_TOP - PAD_BOTTOM;
+  guint n_points = MIN (n, MAX_POINTS);
+  double y_max = 0;
+  g_autofree double *points = g_new (double, (gsize) n_series * MAX (n_points, 1));
+
+  for (guint s = 0; s < n_series; s++)
+    for (guint p = 0; p < n_points; p++)
+      {
+        guint from = (guint) ((guint64) p * n / n_points);
+        guint to = (guint) ((guint64) (p + 1) * n / n_points);
+        double sum = 0;
+        guint count = 0;
+
+        for (guint k = from; k < to; k++)
+          if (series[s].values[k] >= 0)
+            {
+              sum += series[s].values[k];
+              count++;
+            }
+        points[s * n_points + p] = count > 0 ? sum / count : -1;
+        y_max = MAX (y_max, points[s * n_points + p]);
+      }
+  y_max = nice_ceiling (y_max);
+
+  g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
+  g_string_append (out, "<div class=\"legend\">");
+  for (guint s = 0; s < n_series; s++)
+    g_string_append_printf (out, "<span><i style=\"background:%s\"></i>%s</span>",
+                            series[s].color, series[s].name);
+  g_string_append (out, "</div>\n");
+  g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+                          "role=\"img\" aria-label=\"%s\">\n",
+                          (int) CHART_W, (int) CHART_H, title);
+  append_axes (out, y_max, y_unit, MAX (n, 2) - 1, "s");   /* point p is second p */
+
+  for (guint s = 0; s < n_series; s++)
+    {
+      gboolean pen_down = FALSE;
+
+      g_string_append_printf (out, "<path class=\"line\" data-series=\"%s\" stroke=\"%s\" d=\"",
+                              series[s].name, series[s].color);
+      for (guint p = 0; p < n_points; p++)
+        {
+          double v = points[s * n_points + p];
+          double x, y;
+
+          if (v < 0)
+            {
+              pen_down = FALSE;
+              continue;
+            }
+          x = PAD_LEFT + (n_points > 1 ? plot_w * p / (n_points - 1) : plot_w / 2);
+          y = PAD_TOP + plot_h - plot_h * v / y_max;
+          g_string_append_c (out, pen_down ? 'L' : 'M');
+          append_num (out, "%.1f", x);
+          g_string_append_c (out, ',');
+          append_num (out, "%.1f", y);
+          pen_down = TRUE;
+        }
+      g_string_append (out, "\"/>\n");
+    }
+  g_string_append (out, "</svg></section>\n");
+}
+
+static void
+append_bar_chart (GString      *out,
+                  const char   *id,
+                  const char   *title,
+                  const char   *x_unit,
+                  const double *edges,    /* n + 1 of them */
+                  const guint64 *counts,
+                  guint         n,
+                  const char   *color)
+{
+  double plot_w = CHART_W - PAD_LEFT - PAD_RIGHT;
+  double plot_h = CHART_H - PAD_TOP - PAD_BOTTOM;
+  guint64 top = 0;
+  double y_max;
+
+  for (guint i = 0; i < n; i++)
+    top = MAX (top, counts[i]);
+  y_max = nice_ceiling (top);
+
+  g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
+  g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
+                          "role=\"img\" aria-label=\"%s\">\n",
+                          (int) CHART_W, (int) CHART_H, title);
+  append_y_grid (out, y_max, "");
+
+  for (guint i = 0; i < n; i++)
+    {
+      double w = plot_w / MAX (n, 1);
+      double h = plot_h * counts[i] / y_max;
+      double x = PAD_LEFT + w * i;
+      char label[64];
+
+      if (counts[i] > 0)
+        {
+          g_string_append_printf (out, "<rect class=\"bar\" fill=\"%s\" x=\"", color);
+          append_num (out, "%.2f", x + w * 0.1);
+          g_string_append (out, "\" y=\"");
+          append_num (out, "%.2f", PAD_TOP + plot_h - h);
+          g_string_append (out, "\" width=\"");
+          append_num (out, "%.2f", w * 0.8);
+          g_string_append (out, "\" height=\"");
+          append_num (out, "%.2f", h);
+          g_string_append_printf (out, "\"><title>%" G_GUINT64_FORMAT "</title></rect>\n",
+                                  counts[i]);
+        }
+      /* At most about twelve labels along the axis. */
+      if (n <= 12 || i % ((n + 11) / 12) == 0)
+        {
+          format_value (label, sizeof label, edges[i], x_unit);
+          g_string_append (out, "<text class=\"xlabel\" x=\"");
+          append_num (out, "%.1f", x + (edges[i + 1] - edges[i] == 1 ? w / 2 : 0));
+          g_string_append (out, "\" y=\"");
+          append_num (out, "%.1f", CHART_H - 8);
+          g_string_append_printf (out, "\">%s</text>\n", label);
+        }
+    }
+  g_string_append (out, "</svg></section>\n");
+}
+
+static void
+append_tile (GString    *out,
+             const char *label,
+             const char *value,
+             const char *klass)
+{
+  g_string_append_printf (out, "<div class=\"tile %s\"><b>%s</b><span>%s</span></div>\n",
+                          klass, value, label);
+}
+
+static const char style[] =
+  "body{font:14px/1.45 Cantarell,'Noto Sans',system-ui,sans-serif;margin:0;background:#fafafb;"
+  "color:#241f31}main{max-width:800px;margin:0 auto;padding:24px}"
+  "h1{font-size:24px;margin:0 0 4px}h2{font-size:16px;margin:0 0 6px}"
+  ".meta{color:#5e5c64;margin-bottom:16px}"
+  ".tiles{display:flex;flex-wrap:wrap;gap:8px;margin-bottom:16px}"
+  ".tile{background:#fff;border:1px solid #deddda;border-radius:8px;padding:8px 12px;min-width:88px}"
+  ".tile b{display:block;font-size:20px}.tile span{color:#5e5c64;font-size:12px}"
+  ".tile.bad b{color:#c01c28}.tile.good b{color:#26a269}"
+  ".chart,.table{background:#fff;border:1px solid #deddda;border-radius:8px;padding:12px;"
+  "margin-bottom:16px}svg{width:100%;height:auto;display:block}"
+  ".grid{stroke:#deddda;stroke-width:1}.line{fill:none;stroke-width:2;stroke-linejoin:round}"
+  ".ylabel{font-size:11px;fill:#5e5c64;text-anchor:end}"
+  ".xlabel{font-size:11px;fill:#5e5c64;text-anchor:middle}"
+  ".legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:10px;"
+  "height:10px;border-radius:2px;margin-right:4px}"
+  "table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:3px 6px;"
+  "border-bottom:1px solid #eeeeec;vertical-align:top}td.n{text-align:right;white-space:nowrap}"
+  "td.ok{color:#26a269}td.fail{color:#c01c28}code{word-break:break-all}";
+
+char *
+riv_report_html (RivLoadStats             *stats,
+                 const char               *server_version,
+                 const char * const       *params,
+                 RivLoadThreshold * const *thresholds,
+                 guint                     n_thresholds)
+{
+  GString *out = g_string_new (NULL);
+  g_autoptr(GArray) series = NULL;
+  g_autoptr(GArray) errors = NULL;
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M:%S %Z");
+  g_autofree guint64 *batch_counts = NULL;
+  RivLoadSummary s;
+  guint n;
+  char buf[128];
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  riv_load_stats_summarize (stats, &s);
+  series = riv_load_stats_timeseries (stats);
+  errors = riv_load_stats_errors (stats);
+  n = series->len;
+
+  g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
+                        "<meta name=\"viewport\" content=\"width=device-width\">\n"
+                        "<title>Rivulet load report</title>\n<style>");
+  g_string_append (out, style);
+  g_string_append (out, "</style></head>\n<body><main>\n<h1>Rivulet load report</h1>\n"
+                        "<div class=\"meta\">");
+  append_escaped (out, date);
+  g_string_append (out, " · server ");
+  append_escaped (out, server_version != NULL ? server_version : "version unknown");
+  g_string_append (out, " · rivulet " PACKAGE_VERSION "</div>\n<div class=\"tiles\">\n");
+
+#define TILE(label, klass, ...) \
+  G_STMT_START { g_snprintf (buf, sizeof buf, __VA_ARGS__); append_tile (out, label, buf, klass); } G_STMT_END
+  TILE ("submitted", "", "%" G_GUINT64_FORMAT, s.submitted);
+  TILE ("completed", s.completed == s.submitted ? "good" : "", "%" G_GUINT64_FORMAT, s.completed);
+  TILE ("failed", s.failed > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s.failed);
+  TILE ("cancelled", "", "%" G_GUINT64_FORMAT, s.cancelled);
+  TILE ("lost", s.lost > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s.lost);
+  TILE ("users (peak)", "", "%u", s.users);
+#undef TILE
+  format_value (buf, sizeof buf, s.throughput_per_s, "/s");
+  append_tile (out, "throughput", buf, "");
+  format_value (buf, sizeof buf, s.p50, "s");
+  append_tile (out, "latency p50", buf, "");
+  format_value (buf, sizeof buf, s.p95, "s");
+  append_tile (out, "latency p95", buf, "");
+  format_value (buf, sizeof buf, s.p99, "s");
+  append_tile (out, "latency p99", buf, "");
+  format_value (buf, sizeof buf, s.duration_s, "s");
+  append_tile (out, "duration", buf, "");
+  g_string_append (out, "</div>\n");
+
+  if (n_thresholds > 0)
+    {
+      g_string_append (out, "<section class=\"table\" id=\"thresholds\"><h2>Thresholds</h2>"
+                            "<table><tr><th></th><th>threshold</th><th>measured</th></tr>\n");
+      for (guint i = 0; i < n_thresholds; i++)
+        {
+          double measured;
+          gboolean ok = riv_load_threshold_check (thresholds[i], &s, &measured);
+          g_autofree char *value = riv_load_threshold_format_value (thresholds[i], measured);
+
+          g_string_append_printf (out, "<tr><td class=\"%s\">%s</td><td><code>",
+                                  ok ? "ok" : "fail", ok ? "✓ passed" : "✗ failed");
+          append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
+          g_string_append_printf (out, "</code></td><td class=\"n\">%s</td></tr>\n", value);
+        }
+      g_string_append (out, "</table></section>\n");
+    }
+
+  if (n > 0)
+    {
+      g_autofree double *started = g_new (double, n);
+      g_autofree double *completed = g_new (double, n);
+      g_autofree double *failed = g_new (double, n);
+      g_autofree double *p50 = g_new (double, n);
+      g_autofree double *p95 = g_new (double, n);
+      g_autofree double *p99 = g_new (double, n);
+      g_autofree double *in_flight = g_new (double, n);
+      g_autofree double *queued = g_new (double, n);
+      g_autofree double *users = g_new (double, n);
+      g_autofree double *updates = g_new (double, n);
+
+      for (guint i = 0; i < n; i++)
+        {
+          const RivLoadSample *x = &g_array_index (series, RivLoadSample, i);
+
+          started[i] = x->started;
+          completed[i] = x->completed;
+          failed[i] = x->failed + x->lost;
+          p50[i] = x->p50;
+          p95[i] = x->p95;
+          p99[i] = x->p99;
+          in_flight[i] = x->in_flight;
+          queued[i] = x->queued;
+          users[i] = x->users;
+          updates[i] = x->updates_per_s;
+        }
+
+      {
+        const Series lines[] = {
+          { "completed/s", "#26a269", completed },
+          { "submitted/s", "#3584e4", started },
+          { "failed or lost/s", "#e01b24", failed },
+        };
+        append_line_chart (out, "throughput", "Throughput (jobs per second)", "", lines, 3, n);
+      }
+      {
+        const Series lines[] = {
+          { "p50", "#3584e4", p50 },
+          { "p95", "#ff7800", p95 },
+          { "p99", "#e01b24", p99 },
+        };
+        append_line_chart (out, "latency", "Latency of the jobs completed each second "
+                           "(submit to end)", "s", lines, 3, n);
+      }
+      {
+        const Series lines[] = {
+          { "in flight", "#9141ac", in_flight },
+          { "queued (not started)", "#ff7800", queued },
+        };
+        append_line_chart (out, "inflight", "Jobs in flight and queued", "", lines, 2, n);
+      }
+      {
+        const Series lines[] = {
+          { "active users", "#3584e4", users },
+        };
+        append_line_chart (out, "users", "Virtual users", "", lines, 1, n);
+      }
+      {
+        const Series lines[] = {
+          { "updates/s", "#1c71d8", updates },
+        };
+        append_line_chart (out, "updates", "Streamed updates per second", "", lines, 1, n);
+      }
+    }
+
+  {
+    guint n_latencies;
+    const double *latencies = riv_load_stats_get_latencies (stats, &n_latencies);
+
+    if (n_latencies > 0)
+      {
+        /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
+        double top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
+        double width = nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+        double edges[LATENCY_BINS + 1];
+        guint64 counts[LATENCY_BINS] = { 0 };
+
+        for (guint i = 0; i <= LATENCY_BINS; i++)
+          edges[i] = width * i;
+        for (guint i = 0; i < n_latencies; i++)
+          counts[MIN ((guint) (latencies[i] / width), LATENCY_BINS - 1)]++;
+        append_bar_chart (out, "latency-histogram", "Latency histogram (completed jobs; the "
+                          "last bar holds the slowest)", "s", edges, counts, LATENCY_BINS,
+                          "#3584e4");
+      }
+  }
+
+  {
+    guint max_size = 0;
+
+    batch_counts = riv_load_stats_batch_sizes (stats, &max_size);
+    if (max_size > 0)
+      {
+        g_autofree double *edges = g_new (double, max_size + 1);
+
+        for (guint i = 0; i <= max_size; i++)
+          edges[i] = i + 1;
+        append_bar_chart (out, "batch-histogram", "Batch sizes (batches of each size)", "",
+                          edges, batch_counts + 1, max_size, "#9141ac");
+      }
+  }
+
+  g_string_append (out, "<section class=\"table\" id=\"errors\"><h2>Errors</h2>\n");
+  if (errors->len == 0)
+    g_string_append (out, "<p>No job failed or was lost.</p>\n");
+  else
+    {
+      g_string_append (out, "<table><tr><th>jobs</th><th>error</th></tr>\n");
+      for (guint i = 0; i < errors->len; i++)
+        {
+          const RivLoadError *e = &g_array_index (errors, RivLoadError, i);
+
+          g_string_append_printf (out, "<tr><td class=\"n\">%" G_GUINT64_FORMAT "</td><td>",
+                                  e->count);
+          append_escaped (out, e->text);
+          g_string_append (out, "</td></tr>\n");
+        }
+      g_string_append (out, "</table>\n");
+    }
+  g_string_append (out, "</section>\n");
+
+  g_string_append (out, "<section class=\"table\" id=\"parameters\"><h2>Run</h2><table>\n");
+  for (guint i = 0; params != NULL && params[i] != NULL && params[i + 1] != NULL; i += 2)
+    {
+      g_string_append (out, "<tr><th>");
+      append_escaped (out, params[i]);
+      g_string_append (out, "</th><td><code>");
+      append_escaped (out, params[i + 1]);
+      g_string_append (out, "</code></td></tr>\n");
+    }
+  g_string_append (out, "<tr><th>server version</th><td><code>");
+  append_escaped (out, server_version != NULL ? server_version : "unknown");
+  g_string_append (out, "</code></td></tr>\n</table></section>\n</main></body></html>\n");
+
+  return g_string_free (out, FALSE);
+}
