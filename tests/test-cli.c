@@ -129,6 +129,50 @@ run_cli (CliRun     *run,
   run->status = g_subprocess_get_exit_status (process);
 }
 
+typedef struct
+{
+  GSubprocess  *process;
+  GAsyncResult *result;
+} Running;
+
+/* Starts rivulet-cli without waiting; finish with finish_cli(). */
+static void
+start_cli (Running            *running,
+           const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+
+  g_ptr_array_add (argv, (char *) g_getenv ("RIVULET_CLI"));
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  running->process = g_subprocess_newv ((const char * const *) argv->pdata,
+                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (running->process, NULL, NULL,
+                                       riv_test_async_result_cb, &running->result);
+}
+
+static void
+finish_cli (Running *running,
+            CliRun  *run)
+{
+  g_autoptr(GError) error = NULL;
+
+  riv_test_wait_result (&running->result, HANG_GUARD * 2);
+  g_subprocess_communicate_utf8_finish (running->process, running->result,
+                                        &run->out, &run->err, &error);
+  g_assert_no_error (error);
+  g_subprocess_wait (running->process, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_subprocess_get_if_exited (running->process));
+  run->status = g_subprocess_get_exit_status (running->process);
+  g_clear_object (&running->result);
+  g_clear_object (&running->process);
+}
+
 /* Parses JSON Lines into an array of objects; every line must be one object. */
 static GPtrArray *
 parse_lines (const char *text)
@@ -637,6 +681,160 @@ test_queue_full (Fixture       *fx,
                               json_array_get_object_element (errors, 0), "error")));
 }
 
+/* N shards as N processes at once, merged, add up to one unsharded run. */
+static void
+run_shards_and_merge (Fixture            *fx,
+                      const char * const *load_args,
+                      guint               n_shards,
+                      guint               expected_jobs)
+{
+  g_autoptr(GPtrArray) paths = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GHashTable) users = g_hash_table_new (NULL, NULL);
+  g_autofree gboolean *seen = g_new0 (gboolean, expected_jobs + 1);
+  g_autofree char *single_path = path_in (fx, "single.jsonl");
+  g_autofree char *report = path_in (fx, "merged.html");
+  g_autofree char *series = path_in (fx, "merged.csv");
+  Running *running = g_new0 (Running, n_shards + 1);
+  g_auto(CliRun) single = { 0 };
+  g_auto(CliRun) merged = { 0 };
+  g_autoptr(GPtrArray) merge_args = g_ptr_array_new ();
+  JsonObject *single_summary, *merged_summary;
+  static const char *const totals[] = { "submitted", "completed", "failed", "cancelled", "lost" };
+
+  /* Shard I of N, and one process for the whole run, all at once. */
+  for (guint i = 0; i <= n_shards; i++)
+    {
+      g_autoptr(GPtrArray) args = g_ptr_array_new_with_free_func (g_free);
+      char *path = g_strdup_printf ("%s/shard-%u.jsonl", fx->dir, i);
+
+      g_ptr_array_add (args, g_strdup ("load"));
+      g_ptr_array_add (args, g_strdup ("--url"));
+      g_ptr_array_add (args, g_strdup (fx->url));
+      for (guint k = 0; load_args[k] != NULL; k++)
+        g_ptr_array_add (args, g_strdup (load_args[k]));
+      g_ptr_array_add (args, g_strdup ("--output"));
+      if (i < n_shards)
+        {
+          g_ptr_array_add (args, path);
+          g_ptr_array_add (paths, g_strdup (path));
+          g_ptr_array_add (args, g_strdup ("--shard"));
+          g_ptr_array_add (args, g_strdup_printf ("%u/%u", i, n_shards));
+        }
+      else
+        {
+          g_free (path);
+          g_ptr_array_add (args, g_strdup (single_path));
+          g_ptr_array_add (args, g_strdup ("--json"));
+        }
+      g_ptr_array_add (args, NULL);
+      start_cli (&running[i], (const char * const *) args->pdata);
+    }
+  for (guint i = 0; i < n_shards; i++)
+    {
+      g_auto(CliRun) shard = { 0 };
+      g_autoptr(GPtrArray) records = NULL;
+
+      finish_cli (&running[i], &shard);
+      g_assert_cmpint (shard.status, ==, 0);
+      records = read_records (g_ptr_array_index (paths, i));
+      g_assert_cmpuint (records->len, >, 0);
+      g_assert_cmpuint (records->len, <, expected_jobs);
+      for (guint k = 0; k < records->len; k++)
+        {
+          JsonObject *record = record_at (records, k);
+          gint64 index = json_object_get_int_member (record, "index");
+
+          /* Job numbers are the shard's share: no two shards use one. */
+          g_assert_cmpint (index, >=, 1);
+          g_assert_cmpint (index, <=, expected_jobs);
+          g_assert_false (seen[index]);
+          seen[index] = TRUE;
+          g_assert_cmpint ((index - 1) % n_shards, ==, i);
+          if (!json_object_get_null_member (record, "user"))
+            g_hash_table_add (users, GINT_TO_POINTER (
+                                (int) json_object_get_int_member (record, "user")));
+        }
+    }
+  finish_cli (&running[n_shards], &single);
+  g_assert_cmpint (single.status, ==, 0);
+  single_summary = parse_summary (single.out);
+  g_free (running);
+  for (guint i = 1; i <= expected_jobs; i++)
+    g_assert_true (seen[i]);
+
+  g_ptr_array_add (merge_args, "report");
+  g_ptr_array_add (merge_args, "merge");
+  for (guint i = 0; i < paths->len; i++)
+    g_ptr_array_add (merge_args, g_ptr_array_index (paths, i));
+  g_ptr_array_add (merge_args, "--report");
+  g_ptr_array_add (merge_args, report);
+  g_ptr_array_add (merge_args, "--timeseries");
+  g_ptr_array_add (merge_args, series);
+  g_ptr_array_add (merge_args, "--json");
+  g_ptr_array_add (merge_args, NULL);
+  {
+    Running r = { 0 };
+
+    start_cli (&r, (const char * const *) merge_args->pdata);
+    finish_cli (&r, &merged);
+  }
+  g_assert_cmpint (merged.status, ==, 0);
+  merged_summary = parse_summary (merged.out);
+
+  for (guint i = 0; i < G_N_ELEMENTS (totals); i++)
+    g_assert_cmpint (json_object_get_int_member (merged_summary, totals[i]), ==,
+                     json_object_get_int_member (single_summary, totals[i]));
+  g_assert_cmpint (json_object_get_int_member (merged_summary, "submitted"), ==, expected_jobs);
+  g_assert_cmpint (json_object_get_int_member (merged_summary, "completed"), ==, expected_jobs);
+  g_assert_true (g_file_test (report, G_FILE_TEST_IS_REGULAR));
+  g_assert_true (g_file_test (series, G_FILE_TEST_IS_REGULAR));
+  if (g_hash_table_size (users) > 0)
+    g_assert_cmpint (g_hash_table_size (users), ==,
+                     json_object_get_int_member (single_summary, "users"));
+}
+
+static void
+test_shards_count (Fixture       *fx,
+                   gconstpointer  data)
+{
+  const char *const args[] = {
+    "--endpoint", "batch_echo", "--count", "30", "--data", "[\"job {i}\", 0.02]", NULL
+  };
+
+  run_shards_and_merge (fx, args, 3, 30);
+}
+
+static void
+test_shards_users (Fixture       *fx,
+                   gconstpointer  data)
+{
+  const char *const args[] = {
+    "--endpoint", "batch_echo", "--users", "6", "--iterations", "3",
+    "--data", "[\"u{u} {i}\", 0.02]", NULL
+  };
+
+  run_shards_and_merge (fx, args, 3, 18);
+}
+
+/* A file that is not job records is refused, naming the file and line. */
+static void
+test_merge_bad_records (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *path = path_in (fx, "bad.jsonl");
+  g_autoptr(GError) error = NULL;
+
+  g_file_set_contents (path, "{\"index\":1,\"status\":\"completed\",\"submitted_at\":1}\n"
+                             "{\"index\":2,\"status\":\"exploded\",\"submitted_at\":2}\n",
+                       -1, &error);
+  g_assert_no_error (error);
+  run_cli (&run, "report", "merge", path, NULL);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "bad.jsonl:2"));
+  g_assert_nonnull (strstr (run.err, "status"));
+}
+
 /* Each command's help names the command in its usage line. */
 static void
 test_help_names_command (void)
@@ -675,6 +873,9 @@ main (int   argc,
   ADD ("/cli/load/thresholds", test_thresholds);
   ADD ("/cli/load/bad-flags", test_bad_flags);
   ADD ("/cli/load/users/queue-full", test_queue_full);
+  ADD ("/cli/load/shards/count", test_shards_count);
+  ADD ("/cli/load/shards/users", test_shards_users);
+  ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
 

@@ -25,6 +25,7 @@ static const Command commands[] = {
   { "serve", riv_cli_serve, "Run the embedded demo server (Gradio-compatible)" },
   { "load", riv_cli_load, "Submit a burst of jobs to a server and summarise the outcome" },
   { "inspect", riv_cli_inspect, "Show a server's version, protocol and endpoints" },
+  { "report", riv_cli_report, "Merge load shards' job records into one summary and report" },
 };
 
 static void

@@ -17,5 +17,7 @@ int riv_cli_load    (int    argc,
                      char **argv);
 int riv_cli_inspect (int    argc,
                      char **argv);
+int riv_cli_report  (int    argc,
+                     char **argv);
 
 G_END_DECLS
