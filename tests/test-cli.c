@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
 
 #include "riv-server.h"
@@ -835,6 +836,131 @@ test_merge_bad_records (Fixture       *fx,
   g_assert_nonnull (strstr (run.err, "status"));
 }
 
+/* Runs headless Chromium on a page with extra arguments; its standard output. */
+static char *
+run_chromium (const char *chromium,
+              const char *profile,
+              const char *extra,
+              const char *url)
+{
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *profile_arg = g_strdup_printf ("--user-data-dir=%s", profile);
+  char *out = NULL;
+  const char *argv[] = {
+    chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--hide-scrollbars",
+    profile_arg, "--window-size=900,1500", extra, url, NULL
+  };
+
+  process = g_subprocess_newv (argv, G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                     G_SUBPROCESS_FLAGS_STDERR_SILENCE, &error);
+  g_assert_no_error (error);
+  g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD * 2);
+  g_subprocess_communicate_utf8_finish (process, result, &out, NULL, &error);
+  g_assert_no_error (error);
+  return out;
+}
+
+/* Pixels near a colour (the chart's series colours). */
+static guint
+count_pixels_near (GdkPixbuf *pixbuf,
+                   guint      rgb)
+{
+  int n_channels = gdk_pixbuf_get_n_channels (pixbuf);
+  int stride = gdk_pixbuf_get_rowstride (pixbuf);
+  const guint8 *pixels = gdk_pixbuf_read_pixels (pixbuf);
+  int r = (rgb >> 16) & 0xff, g = (rgb >> 8) & 0xff, b = rgb & 0xff;
+  guint count = 0;
+
+  for (int y = 0; y < gdk_pixbuf_get_height (pixbuf); y++)
+    for (int x = 0; x < gdk_pixbuf_get_width (pixbuf); x++)
+      {
+        const guint8 *p = pixels + y * stride + x * n_channels;
+
+        if (ABS (p[0] - r) < 24 && ABS (p[1] - g) < 24 && ABS (p[2] - b) < 24)
+          count++;
+      }
+  return count;
+}
+
+/* The HTML report opened in a real browser: the charts are drawn. */
+static void
+test_report_in_browser (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *report = path_in (fx, "report.html");
+  g_autofree char *shot = path_in (fx, "report.png");
+  g_autofree char *shot_arg = g_strdup_printf ("--screenshot=%s", shot);
+  g_autofree char *profile = path_in (fx, "chromium-profile");
+  g_autofree char *chromium = g_find_program_in_path ("chromium");
+  g_autofree char *url = NULL;
+  g_autofree char *dom = NULL;
+  g_autofree char *html = NULL;
+  g_autofree char *out = NULL;
+  g_autoptr(GdkPixbuf) pixbuf = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GRegex) path_re = NULL;
+  g_autoptr(GMatchInfo) match = NULL;
+  guint drawn = 0;
+
+  if (chromium == NULL)
+    {
+      g_printerr ("# SKIPPING the report's browser test: chromium is not installed "
+                  "(make deps installs it)\n");
+      g_test_skip ("chromium is not installed (make deps installs it)");
+      return;
+    }
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text",
+           "--stages", "1s:6,1s:6,1s:0", "--data", "[\"u{u}\", 5, 0.02]",
+           "--report", report, "--threshold", "failed==0", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+
+  /* Self-contained: no script and nothing fetched from anywhere. */
+  g_file_get_contents (report, &html, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (html, "<script"));
+  g_assert_null (strstr (html, "src="));
+  g_assert_null (strstr (html, "href="));
+
+  url = g_filename_to_uri (report, NULL, &error);
+  g_assert_no_error (error);
+  dom = run_chromium (chromium, profile, "--dump-dom", url);
+
+  /* The DOM the browser built holds every chart with its data. */
+  g_assert_nonnull (strstr (dom, "id=\"throughput\""));
+  g_assert_nonnull (strstr (dom, "id=\"latency\""));
+  g_assert_nonnull (strstr (dom, "id=\"inflight\""));
+  g_assert_nonnull (strstr (dom, "id=\"users\""));
+  g_assert_nonnull (strstr (dom, "id=\"latency-histogram\""));
+  g_assert_nonnull (strstr (dom, "class=\"bar\""));
+  g_assert_nonnull (strstr (dom, "failed==0"));
+  path_re = g_regex_new ("<path class=\"line\" data-series=\"([^\"]+)\"[^>]* d=\"M[0-9.]+,[0-9.]+L",
+                         0, 0, &error);
+  g_assert_no_error (error);
+  g_regex_match (path_re, dom, 0, &match);
+  while (g_match_info_matches (match))
+    {
+      drawn++;
+      g_match_info_next (match, NULL);
+    }
+  /* Lines with at least two points: throughput (3), latency (3), in flight (2), users, updates. */
+  g_assert_cmpuint (drawn, >=, 8);
+
+  /* The screenshot is not blank: the completed/s line's green and the bars' blue are on it. */
+  out = run_chromium (chromium, profile, shot_arg, url);
+  pixbuf = gdk_pixbuf_new_from_file (shot, &error);
+  g_assert_no_error (error);
+  g_assert_cmpint (gdk_pixbuf_get_width (pixbuf), >=, 800);
+  g_assert_cmpuint (count_pixels_near (pixbuf, 0x26a269), >, 200);
+  g_assert_cmpuint (count_pixels_near (pixbuf, 0x3584e4), >, 200);
+  g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
+}
+
 /* Each command's help names the command in its usage line. */
 static void
 test_help_names_command (void)
@@ -876,6 +1002,7 @@ main (int   argc,
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
+  ADD ("/cli/report/in-browser", test_report_in_browser);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
 
