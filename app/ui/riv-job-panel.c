@@ -9,6 +9,7 @@
 
 #include "riv-a11y.h"
 #include "riv-job-panel.h"
+#include "riv-job-record.h"
 #include "riv-util.h"
 
 /* Refiltering and resorting touch every row: do it at most this often. */
@@ -701,110 +702,49 @@ export_csv (RivJobPanel *self)
   return g_string_free_to_bytes (out);
 }
 
-static void
-json_add_seconds (JsonBuilder *builder,
-                  const char  *name,
-                  double       seconds)
-{
-  json_builder_set_member_name (builder, name);
-  if (seconds >= 0)
-    json_builder_add_double_value (builder, seconds);
-  else
-    json_builder_add_null_value (builder);
-}
-
-static void
-json_add_string (JsonBuilder *builder,
-                 const char  *name,
-                 const char  *value)
-{
-  json_builder_set_member_name (builder, name);
-  if (value != NULL)
-    json_builder_add_string_value (builder, value);
-  else
-    json_builder_add_null_value (builder);
-}
-
 static GBytes *
 export_json (RivJobPanel *self)
 {
-  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonArray) jobs = json_array_sized_new (self->entries->len);
+  g_autoptr(JsonObject) top = json_object_new ();
   g_autoptr(JsonGenerator) generator = json_generator_new ();
   g_autoptr(JsonNode) root = NULL;
   char *text;
   gsize length;
 
-  json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "jobs");
-  json_builder_begin_array (builder);
-
+  /* Each job is the record `rivulet-cli load --output` writes
+   * (riv-job-record.h), plus what only the window keeps: its event id and
+   * its timeline. */
   for (guint i = 0; i < self->entries->len; i++)
     {
       RivJob *job = ((Entry *) g_ptr_array_index (self->entries, i))->job;
-      guint length_tl = riv_job_get_timeline_length (job);
-      double submitted_at = riv_job_get_submitted_at (job);
+      JsonNode *record = riv_job_record_new (job, riv_job_get_number (job), 0);
+      JsonObject *object = json_node_get_object (record);
+      JsonArray *timeline = json_array_new ();
 
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "number");
-      json_builder_add_int_value (builder, riv_job_get_number (job));
-      json_add_string (builder, "endpoint", riv_job_get_endpoint (job));
-      json_add_string (builder, "status", riv_job_status_to_string (riv_job_get_status (job)));
-      json_add_string (builder, "event_id", riv_job_get_event_id (job));
-      json_builder_set_member_name (builder, "rank");
-      json_builder_add_int_value (builder, riv_job_get_rank (job));
-      json_builder_set_member_name (builder, "queue_size");
-      json_builder_add_int_value (builder, riv_job_get_queue_size (job));
-      json_add_string (builder, "batch_id", riv_job_get_batch_id (job));
-      json_builder_set_member_name (builder, "batch_size");
-      json_builder_add_int_value (builder, riv_job_get_batch_size (job));
-      json_builder_set_member_name (builder, "batch_index");
-      json_builder_add_int_value (builder, riv_job_get_batch_index (job));
-      json_builder_set_member_name (builder, "batch_inferred");
-      json_builder_add_boolean_value (builder, riv_job_get_batch_inferred (job));
-      json_builder_set_member_name (builder, "n_updates");
-      json_builder_add_int_value (builder, riv_job_get_n_updates (job));
-      json_builder_set_member_name (builder, "n_events");
-      json_builder_add_int_value (builder, riv_job_get_n_events (job));
-      json_builder_set_member_name (builder, "n_images");
-      json_builder_add_int_value (builder, riv_job_get_n_images (job));
-      json_add_seconds (builder, "wait_s", riv_job_get_wait_time (job));
-      json_add_seconds (builder, "run_s", riv_job_get_run_time (job));
-      json_add_seconds (builder, "total_s", riv_job_get_total_time (job));
-      /* Moments relative to the job's submission. */
-      json_add_seconds (builder, "joined_s", riv_job_get_joined_at (job) > 0
-                                              ? riv_job_get_joined_at (job) - submitted_at : -1);
-      json_add_seconds (builder, "started_s", riv_job_get_started_at (job) > 0
-                                               ? riv_job_get_started_at (job) - submitted_at : -1);
-      json_add_seconds (builder, "first_output_s",
-                        riv_job_get_first_output_at (job) > 0
-                          ? riv_job_get_first_output_at (job) - submitted_at : -1);
-      json_add_seconds (builder, "finished_s", riv_job_get_finished_at (job) > 0
-                                                ? riv_job_get_finished_at (job) - submitted_at : -1);
-      json_add_string (builder, "error", riv_job_get_error (job));
-      json_builder_set_member_name (builder, "timeline");
-      json_builder_begin_array (builder);
-      for (guint j = 0; j < length_tl; j++)
+      if (riv_job_get_event_id (job) != NULL)
+        json_object_set_string_member (object, "event_id", riv_job_get_event_id (job));
+      else
+        json_object_set_null_member (object, "event_id");
+      for (guint j = 0; j < riv_job_get_timeline_length (job); j++)
         {
           const RivJobEvent *event = riv_job_get_timeline_event (job, j);
+          JsonObject *entry;
 
           if (event == NULL)
             continue;
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "t");
-          json_builder_add_double_value (builder, event->time);
-          json_add_string (builder, "what", event->what);
-          json_builder_end_object (builder);
+          entry = json_object_new ();
+          json_object_set_double_member (entry, "t", event->time);
+          json_object_set_string_member (entry, "what", event->what != NULL ? event->what : "");
+          json_array_add_object_element (timeline, entry);
         }
-      json_builder_end_array (builder);
-      json_builder_set_member_name (builder, "timeline_dropped");
-      json_builder_add_int_value (builder, riv_job_get_timeline_dropped (job));
-      json_builder_end_object (builder);
+      json_object_set_array_member (object, "timeline", timeline);
+      json_object_set_int_member (object, "timeline_dropped", riv_job_get_timeline_dropped (job));
+      json_array_add_element (jobs, record);
     }
 
-  json_builder_end_array (builder);
-  json_builder_end_object (builder);
-
-  root = json_builder_get_root (builder);
+  json_object_set_array_member (top, "jobs", g_steal_pointer (&jobs));
+  root = json_node_init_object (json_node_alloc (), top);
   json_generator_set_root (generator, root);
   json_generator_set_pretty (generator, TRUE);
   text = json_generator_to_data (generator, &length);

@@ -278,6 +278,17 @@ test_burst_batch_echo (Fixture       *fixture,
     g_assert_no_error (error);
     g_assert_cmpuint (json_array_get_length (json_object_get_array_member (
                         json_node_get_object (root), "jobs")), ==, 100);
+    /* Each job is the per-job record rivulet-cli load --output writes. */
+    {
+      JsonObject *first = json_array_get_object_element (
+        json_object_get_array_member (json_node_get_object (root), "jobs"), 0);
+
+      g_assert_cmpint (json_object_get_int_member (first, "index"), >=, 1);
+      g_assert_nonnull (json_object_get_string_member (first, "status"));
+      g_assert_true (json_object_has_member (first, "outputs"));
+      g_assert_true (json_object_has_member (first, "latency_s"));
+      g_assert_true (json_object_has_member (first, "timeline"));
+    }
   }
 
   /* Filtering by status: the burst is done, nothing failed. */
