@@ -47,6 +47,7 @@ static const Target targets[] = {
   { "server-body", riv_fuzz_server_body, replay_server_body },
   { "wire", riv_fuzz_wire, NULL },
   { "upload", riv_fuzz_upload, replay_upload },
+  { "transcript", riv_fuzz_transcript, NULL },
 };
 
 typedef struct

@@ -1,0 +1,824 @@
+/* riv-lint.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-config.h"
+#include "riv-diff.h"
+#include "riv-lint.h"
+#include "riv-message.h"
+#include "riv-util.h"
+
+static const char * const rules[] = {
+  "unknown-event",
+  "after-completion",
+  "duplicate-completion",
+  "close-while-pending",
+  "eof-without-close",
+  "missing-process-starts",
+  "rank-increased",
+  "bad-diff-path",
+  "heartbeat-gap",
+  "batch-inconsistent",
+  "bad-frame",
+  NULL,
+};
+
+/* Silences shorter than this are not kept for the heartbeat check. */
+#define MIN_GAP 0.2
+#define MAX_GAPS 65536
+
+typedef struct
+{
+  char          *id;
+  char          *session;        /* nullable */
+  guint          order;
+  double         first_t;
+  gboolean       joined;         /* a join reply named it */
+  gboolean       started;
+  gboolean       completed;
+  gboolean       has_rank;
+  gint64         rank;
+  gboolean       has_fn_index;
+  gint64         fn_index;
+  guint          reported;       /* bit per rule already reported for this event */
+  RivDiffValue **values;         /* owned, n_values; NULL until the first full output */
+  guint          n_values;
+  gboolean       has_values;
+} LintEvent;
+
+typedef struct
+{
+  guint    number;
+  char    *session;              /* nullable */
+  double   last_t;
+  double   last_heartbeat_t;
+  gboolean has_heartbeat;
+  gboolean closed;               /* close_stream seen */
+  gboolean ended;
+} LintStream;
+
+typedef struct
+{
+  char    *session;              /* nullable */
+  gboolean is_join;
+  gboolean is_config;
+  gboolean has_fn_index;
+  gint64   fn_index;
+} LintRequest;
+
+typedef struct
+{
+  gint64      size;
+  GHashTable *members;           /* event ids */
+  gboolean    reported;
+} LintBatch;
+
+typedef struct
+{
+  guint  stream;
+  double start;
+  double length;
+} LintGap;
+
+struct _RivLint
+{
+  double      origin;
+  double      heartbeat;         /* set by the caller, 0 = inferred */
+  double      min_heartbeat;     /* shortest spacing seen, 0 = none */
+  GHashTable *events;            /* id → LintEvent */
+  GHashTable *streams;           /* number → LintStream */
+  GHashTable *requests;          /* id → LintRequest */
+  GHashTable *batches;           /* batch id → LintBatch */
+  GArray     *gaps;              /* LintGap */
+  GPtrArray  *findings;          /* RivLintFinding */
+  RivConfig  *config;            /* nullable */
+  JsonParser *parser;
+  guint       n_events;
+  guint       n_dropped;
+  gboolean    finished;
+};
+
+enum
+{
+  RULE_UNKNOWN_EVENT,
+  RULE_AFTER_COMPLETION,
+  RULE_DUPLICATE_COMPLETION,
+  RULE_CLOSE_WHILE_PENDING,
+  RULE_EOF_WITHOUT_CLOSE,
+  RULE_MISSING_PROCESS_STARTS,
+  RULE_RANK_INCREASED,
+  RULE_BAD_DIFF_PATH,
+  RULE_HEARTBEAT_GAP,
+  RULE_BATCH_INCONSISTENT,
+  RULE_BAD_FRAME,
+};
+
+const char * const *
+riv_lint_get_rules (void)
+{
+  return rules;
+}
+
+static void
+finding_free (gpointer data)
+{
+  RivLintFinding *finding = data;
+
+  g_free (finding->event_id);
+  g_free (finding->message);
+  g_free (finding);
+}
+
+static void
+values_clear (LintEvent *ev)
+{
+  for (guint i = 0; i < ev->n_values; i++)
+    riv_diff_value_free (ev->values[i]);
+  g_clear_pointer (&ev->values, g_free);
+  ev->n_values = 0;
+  ev->has_values = FALSE;
+}
+
+static void
+lint_event_free (gpointer data)
+{
+  LintEvent *ev = data;
+
+  values_clear (ev);
+  g_free (ev->id);
+  g_free (ev->session);
+  g_free (ev);
+}
+
+static void
+lint_stream_free (gpointer data)
+{
+  LintStream *stream = data;
+
+  g_free (stream->session);
+  g_free (stream);
+}
+
+static void
+lint_request_free (gpointer data)
+{
+  LintRequest *request = data;
+
+  g_free (request->session);
+  g_free (request);
+}
+
+static void
+lint_batch_free (gpointer data)
+{
+  LintBatch *batch = data;
+
+  g_hash_table_unref (batch->members);
+  g_free (batch);
+}
+
+RivLint *
+riv_lint_new (void)
+{
+  RivLint *self = g_new0 (RivLint, 1);
+
+  self->events = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, lint_event_free);
+  self->streams = g_hash_table_new_full (NULL, NULL, NULL, lint_stream_free);
+  self->requests = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lint_request_free);
+  self->batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, lint_batch_free);
+  self->gaps = g_array_new (FALSE, FALSE, sizeof (LintGap));
+  self->findings = g_ptr_array_new_with_free_func (finding_free);
+  self->parser = json_parser_new_immutable ();
+  return self;
+}
+
+void
+riv_lint_free (RivLint *self)
+{
+  if (self == NULL)
+    return;
+  g_hash_table_unref (self->events);
+  g_hash_table_unref (self->streams);
+  g_hash_table_unref (self->requests);
+  g_hash_table_unref (self->batches);
+  g_array_unref (self->gaps);
+  g_ptr_array_unref (self->findings);
+  g_clear_pointer (&self->config, riv_config_unref);
+  g_object_unref (self->parser);
+  g_free (self);
+}
+
+void
+riv_lint_set_origin (RivLint *self,
+                     double   origin)
+{
+  self->origin = origin;
+}
+
+void
+riv_lint_set_heartbeat_interval (RivLint *self,
+                                 double   seconds)
+{
+  self->heartbeat = MAX (seconds, 0);
+}
+
+static void G_GNUC_PRINTF (5, 6)
+report (RivLint    *self,
+        guint       rule,
+        const char *event_id,
+        double      t,
+        const char *format,
+        ...)
+{
+  RivLintFinding *finding;
+  va_list args;
+
+  if (self->findings->len >= RIV_LINT_MAX_FINDINGS)
+    {
+      self->n_dropped++;
+      return;
+    }
+  finding = g_new0 (RivLintFinding, 1);
+  finding->rule = rules[rule];
+  finding->event_id = g_strdup (event_id);
+  finding->t = t - self->origin;
+  va_start (args, format);
+  finding->message = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_ptr_array_add (self->findings, finding);
+}
+
+/* Reports rule for ev once. */
+static gboolean
+report_once (RivLint   *self,
+             LintEvent *ev,
+             guint      rule)
+{
+  if (ev->reported & (1u << rule))
+    return FALSE;
+  ev->reported |= 1u << rule;
+  return TRUE;
+}
+
+/* The session_hash of a path's query, or NULL. */
+static char *
+query_session (const char *path)
+{
+  const char *query = strchr (path, '?');
+  g_autoptr(GHashTable) params = NULL;
+
+  if (query == NULL)
+    return NULL;
+  params = g_uri_parse_params (query + 1, -1, "&", G_URI_PARAMS_NONE, NULL);
+  return params != NULL ? g_strdup (g_hash_table_lookup (params, "session_hash")) : NULL;
+}
+
+/* The path without its query. */
+static gboolean
+path_ends_with (const char *path,
+                const char *suffix)
+{
+  gsize len = strcspn (path, "?");
+  gsize n = strlen (suffix);
+
+  return len >= n && strncmp (path + len - n, suffix, n) == 0;
+}
+
+static LintEvent *
+lookup_event (RivLint    *self,
+              const char *id,
+              const char *session,
+              double      t)
+{
+  LintEvent *ev = g_hash_table_lookup (self->events, id);
+
+  if (ev == NULL)
+    {
+      ev = g_new0 (LintEvent, 1);
+      ev->id = g_strdup (id);
+      ev->session = g_strdup (session);
+      ev->order = self->n_events++;
+      ev->first_t = t;
+      g_hash_table_insert (self->events, ev->id, ev);
+    }
+  return ev;
+}
+
+static LintStream *
+lookup_stream (RivLint *self,
+               guint    number,
+               double   t)
+{
+  LintStream *stream = g_hash_table_lookup (self->streams, GUINT_TO_POINTER (number));
+
+  if (stream == NULL)
+    {
+      stream = g_new0 (LintStream, 1);
+      stream->number = number;
+      stream->last_t = t;
+      g_hash_table_insert (self->streams, GUINT_TO_POINTER (number), stream);
+    }
+  return stream;
+}
+
+static void
+note_silence (RivLint    *self,
+              LintStream *stream,
+              double      t)
+{
+  double length = t - stream->last_t;
+
+  if (length > MIN_GAP && self->gaps->len < MAX_GAPS)
+    {
+      LintGap gap = { stream->number, stream->last_t, length };
+
+      g_array_append_val (self->gaps, gap);
+    }
+  stream->last_t = MAX (stream->last_t, t);
+}
+
+static void
+feed_request (RivLint                  *self,
+              const RivTranscriptEvent *event)
+{
+  LintRequest *request = g_new0 (LintRequest, 1);
+  gint64 *key = g_new (gint64, 1);
+
+  *key = (gint64) event->id;
+  if (event->stream > 0)
+    {
+      LintStream *stream = lookup_stream (self, event->stream, event->t);
+
+      g_free (stream->session);
+      stream->session = query_session (event->path);
+      stream->last_t = event->t;
+    }
+  request->is_config = path_ends_with (event->path, "/config");
+  request->is_join = path_ends_with (event->path, "/queue/join");
+  if (request->is_join && event->text != NULL)
+    {
+      g_autoptr(JsonNode) body = riv_json_parse (self->parser, event->text, event->text_len,
+                                                 RIV_MESSAGE_MAX_DEPTH, NULL);
+
+      if (body != NULL && JSON_NODE_HOLDS_OBJECT (body))
+        {
+          JsonObject *object = json_node_get_object (body);
+
+          request->session = g_strdup (riv_json_get_string (object, "session_hash"));
+          request->has_fn_index = riv_json_get_int (object, "fn_index", &request->fn_index);
+        }
+    }
+  g_hash_table_replace (self->requests, key, request);
+}
+
+static void
+feed_response (RivLint                  *self,
+               const RivTranscriptEvent *event)
+{
+  gint64 key = (gint64) event->id;
+  LintRequest *request = g_hash_table_lookup (self->requests, &key);
+
+  if (event->stream > 0)
+    lookup_stream (self, event->stream, event->t)->last_t = event->t;
+  if (request == NULL)
+    return;
+
+  if (request->is_config && event->status == 200 && event->text != NULL && self->config == NULL)
+    self->config = riv_config_new_from_data (event->text, event->text_len, "http://127.0.0.1", NULL);
+
+  if (request->is_join && event->status == 200 && event->text != NULL)
+    {
+      g_autoptr(JsonNode) body = riv_json_parse (self->parser, event->text, event->text_len,
+                                                 RIV_MESSAGE_MAX_DEPTH, NULL);
+      const char *id;
+
+      if (body != NULL && JSON_NODE_HOLDS_OBJECT (body) &&
+          (id = riv_json_get_string (json_node_get_object (body), "event_id")) != NULL)
+        {
+          LintEvent *ev = lookup_event (self, id, request->session, event->t);
+
+          ev->joined = TRUE;
+          if (ev->session == NULL)
+            ev->session = g_strdup (request->session);
+          ev->has_fn_index = request->has_fn_index;
+          ev->fn_index = request->fn_index;
+        }
+    }
+  g_hash_table_remove (self->requests, &key);
+}
+
+/* Jobs of the session the server has not completed: joined, or named by a
+ * message on the session's stream (a server that sent one has the job). */
+static guint
+count_pending (RivLint     *self,
+               const char  *session,
+               LintEvent  **first)
+{
+  GHashTableIter iter;
+  LintEvent *ev;
+  guint n = 0;
+
+  *first = NULL;
+  g_hash_table_iter_init (&iter, self->events);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ev))
+    if (!ev->completed && g_strcmp0 (ev->session, session) == 0)
+      {
+        n++;
+        if (*first == NULL || ev->order < (*first)->order)
+          *first = ev;
+      }
+  return n;
+}
+
+static gboolean
+uses_diffs (RivLint   *self,
+            LintEvent *ev)
+{
+  RivEndpoint *endpoint;
+  g_autofree char *name = NULL;
+
+  if (self->config == NULL)
+    return TRUE;
+  if (!riv_config_uses_diffs (self->config))
+    return FALSE;
+  if (!ev->has_fn_index)
+    return TRUE;
+  name = g_strdup_printf ("%" G_GINT64_FORMAT, ev->fn_index);
+  endpoint = riv_config_find_endpoint (self->config, name);
+  return endpoint == NULL || g_strcmp0 (endpoint->connection, "stream") != 0;
+}
+
+static void
+check_outputs (RivLint    *self,
+               LintEvent  *ev,
+               RivMessage *msg,
+               double      t)
+{
+  JsonArray *data;
+  guint n;
+
+  if (msg->data == NULL || !msg->success)
+    return;
+  data = json_node_get_array (msg->data);
+  n = json_array_get_length (data);
+
+  if (!ev->has_values || msg->kind != RIV_MESSAGE_PROCESS_GENERATING || !uses_diffs (self, ev))
+    {
+      values_clear (ev);
+      ev->values = g_new0 (RivDiffValue *, MAX (n, 1));
+      for (guint i = 0; i < n; i++)
+        ev->values[i] = riv_diff_value_new (json_array_get_element (data, i));
+      ev->n_values = n;
+      ev->has_values = TRUE;
+      return;
+    }
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (i >= ev->n_values)
+        {
+          ev->values = g_renew (RivDiffValue *, ev->values, i + 1);
+          ev->values[ev->n_values++] = riv_diff_value_new (NULL);
+        }
+      if (!riv_diff_value_apply (ev->values[i], json_array_get_element (data, i), &error) &&
+          report_once (self, ev, RULE_BAD_DIFF_PATH))
+        report (self, RULE_BAD_DIFF_PATH, ev->id, t, "output %u: the diff does not fit the value: %s",
+                i, error->message);
+    }
+}
+
+static void
+check_batch (RivLint    *self,
+             LintEvent  *ev,
+             RivMessage *msg,
+             double      t)
+{
+  LintBatch *batch;
+
+  if (!msg->has_batch || msg->batch_id == NULL)
+    return;
+  batch = g_hash_table_lookup (self->batches, msg->batch_id);
+  if (batch == NULL)
+    {
+      batch = g_new0 (LintBatch, 1);
+      batch->size = msg->batch_size;
+      batch->members = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_hash_table_insert (self->batches, g_strdup (msg->batch_id), batch);
+    }
+  g_hash_table_add (batch->members, g_strdup (ev->id));
+  if (batch->reported)
+    return;
+
+  if (msg->batch_size < 1 || msg->batch_index < 0 || msg->batch_index >= msg->batch_size)
+    report (self, RULE_BATCH_INCONSISTENT, ev->id, t, "batch %s: index %" G_GINT64_FORMAT
+            " does not fit size %" G_GINT64_FORMAT, msg->batch_id, msg->batch_index, msg->batch_size);
+  else if (msg->batch_size != batch->size)
+    report (self, RULE_BATCH_INCONSISTENT, ev->id, t, "batch %s: size %" G_GINT64_FORMAT
+            " here, %" G_GINT64_FORMAT " for another member", msg->batch_id, msg->batch_size, batch->size);
+  else if (g_hash_table_size (batch->members) > (guint64) batch->size)
+    report (self, RULE_BATCH_INCONSISTENT, ev->id, t, "batch %s of size %" G_GINT64_FORMAT
+            " has %u members", msg->batch_id, batch->size, g_hash_table_size (batch->members));
+  else
+    return;
+  batch->reported = TRUE;
+}
+
+static gboolean
+used_cache (RivMessage *msg)
+{
+  JsonObject *output;
+
+  if (msg->output == NULL || !JSON_NODE_HOLDS_OBJECT (msg->output))
+    return FALSE;
+  output = json_node_get_object (msg->output);
+  return riv_json_get_bool (output, "used_cache", FALSE);
+}
+
+static void
+feed_event_message (RivLint    *self,
+                    LintStream *stream,
+                    RivMessage *msg,
+                    double      t)
+{
+  LintEvent *ev = lookup_event (self, msg->event_id, stream->session, t);
+
+  if (ev->completed)
+    {
+      if (msg->kind == RIV_MESSAGE_PROCESS_COMPLETED)
+        {
+          if (report_once (self, ev, RULE_DUPLICATE_COMPLETION))
+            report (self, RULE_DUPLICATE_COMPLETION, ev->id, t,
+                    "a second process_completed for this event");
+        }
+      else if (msg->kind != RIV_MESSAGE_PROGRESS && report_once (self, ev, RULE_AFTER_COMPLETION))
+        report (self, RULE_AFTER_COMPLETION, ev->id, t, "%s after process_completed", msg->msg);
+      return;
+    }
+
+  switch (msg->kind)
+    {
+    case RIV_MESSAGE_ESTIMATION:
+      if (msg->has_rank && !ev->started)
+        {
+          if (ev->has_rank && msg->rank > ev->rank && report_once (self, ev, RULE_RANK_INCREASED))
+            report (self, RULE_RANK_INCREASED, ev->id, t, "rank went from %" G_GINT64_FORMAT
+                    " up to %" G_GINT64_FORMAT " while waiting", ev->rank, msg->rank);
+          ev->has_rank = TRUE;
+          ev->rank = msg->rank;
+        }
+      break;
+
+    case RIV_MESSAGE_PROCESS_STARTS:
+      ev->started = TRUE;
+      break;
+
+    case RIV_MESSAGE_PROCESS_GENERATING:
+    case RIV_MESSAGE_PROCESS_STREAMING:
+    case RIV_MESSAGE_PROCESS_COMPLETED:
+      if (!ev->started && !msg->cancelled && !used_cache (msg) &&
+          report_once (self, ev, RULE_MISSING_PROCESS_STARTS))
+        report (self, RULE_MISSING_PROCESS_STARTS, ev->id, t, "%s without process_starts", msg->msg);
+      if (msg->kind == RIV_MESSAGE_PROCESS_COMPLETED)
+        {
+          ev->completed = TRUE;
+          values_clear (ev);
+        }
+      else
+        check_outputs (self, ev, msg, t);
+      break;
+
+    default:
+      break;
+    }
+  check_batch (self, ev, msg, t);
+}
+
+static void
+feed_frame (RivLint                  *self,
+            const RivTranscriptEvent *event)
+{
+  LintStream *stream = lookup_stream (self, event->stream, event->t);
+  g_autoptr(RivMessage) msg = NULL;
+  g_autoptr(GError) error = NULL;
+
+  note_silence (self, stream, event->t);
+  msg = riv_message_parse (self->parser, event->text != NULL ? event->text : "", event->text_len, &error);
+  if (msg == NULL)
+    {
+      report (self, RULE_BAD_FRAME, NULL, event->t, "stream %u: %s", event->stream, error->message);
+      return;
+    }
+
+  if (msg->event_id != NULL)
+    {
+      feed_event_message (self, stream, msg, event->t);
+      return;
+    }
+
+  if (msg->kind == RIV_MESSAGE_HEARTBEAT)
+    {
+      double spacing = event->t - stream->last_heartbeat_t;
+
+      if (stream->has_heartbeat && spacing > 0.01 &&
+          (self->min_heartbeat == 0 || spacing < self->min_heartbeat))
+        self->min_heartbeat = spacing;
+      stream->has_heartbeat = TRUE;
+      stream->last_heartbeat_t = event->t;
+    }
+  else if (msg->kind == RIV_MESSAGE_CLOSE_STREAM)
+    {
+      LintEvent *first;
+      guint n = count_pending (self, stream->session, &first);
+
+      stream->closed = TRUE;
+      if (n > 0)
+        report (self, RULE_CLOSE_WHILE_PENDING, first->id, event->t,
+                "close_stream on stream %u while %u job%s of the session still wait%s for completion",
+                event->stream, n, n == 1 ? "" : "s", n == 1 ? "s" : "");
+    }
+}
+
+static void
+feed_end (RivLint                  *self,
+          const RivTranscriptEvent *event)
+{
+  LintStream *stream = lookup_stream (self, event->stream, event->t);
+
+  note_silence (self, stream, event->t);
+  stream->ended = TRUE;
+  if (event->end != RIV_TRANSCRIPT_END_CLIENT && !stream->closed)
+    {
+      LintEvent *first;
+      guint n = count_pending (self, stream->session, &first);
+
+      report (self, RULE_EOF_WITHOUT_CLOSE, first != NULL ? first->id : NULL, event->t,
+              "stream %u ended (%s) without close_stream, %u job%s pending", event->stream,
+              riv_transcript_end_to_string (event->end), n, n == 1 ? "" : "s");
+    }
+}
+
+void
+riv_lint_feed (RivLint                  *self,
+               const RivTranscriptEvent *event)
+{
+  g_return_if_fail (self != NULL && event != NULL);
+  g_return_if_fail (!self->finished);
+
+  switch (event->kind)
+    {
+    case RIV_TRANSCRIPT_REQUEST:
+      if (event->path != NULL)
+        feed_request (self, event);
+      break;
+    case RIV_TRANSCRIPT_RESPONSE:
+      feed_response (self, event);
+      break;
+    case RIV_TRANSCRIPT_SSE:
+      feed_frame (self, event);
+      break;
+    case RIV_TRANSCRIPT_SSE_END:
+      feed_end (self, event);
+      break;
+    case RIV_TRANSCRIPT_TRUNCATED:
+    default:
+      break;
+    }
+}
+
+void
+riv_lint_tap (const RivTranscriptEvent *event,
+              gpointer                  user_data)
+{
+  riv_lint_feed (user_data, event);
+}
+
+static int
+compare_events (gconstpointer a,
+                gconstpointer b)
+{
+  const LintEvent *x = *(LintEvent * const *) a;
+  const LintEvent *y = *(LintEvent * const *) b;
+
+  return (x->order > y->order) - (x->order < y->order);
+}
+
+static int
+compare_findings (gconstpointer a,
+                  gconstpointer b)
+{
+  const RivLintFinding *x = *(RivLintFinding * const *) a;
+  const RivLintFinding *y = *(RivLintFinding * const *) b;
+
+  return (x->t > y->t) - (x->t < y->t);
+}
+
+void
+riv_lint_finish (RivLint *self,
+                 double   t)
+{
+  g_autoptr(GPtrArray) unknown = g_ptr_array_new ();
+  GHashTableIter iter;
+  LintStream *stream;
+  LintEvent *ev;
+  double interval;
+
+  g_return_if_fail (self != NULL && !self->finished);
+  self->finished = TRUE;
+
+  g_hash_table_iter_init (&iter, self->streams);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &stream))
+    if (!stream->ended)
+      note_silence (self, stream, t);
+
+  interval = self->heartbeat > 0 ? self->heartbeat
+           : self->min_heartbeat > 0 ? self->min_heartbeat
+           : RIV_LINT_DEFAULT_HEARTBEAT;
+  for (guint i = 0; i < self->gaps->len; i++)
+    {
+      LintGap *gap = &g_array_index (self->gaps, LintGap, i);
+
+      if (gap->length > 2 * interval)
+        report (self, RULE_HEARTBEAT_GAP, NULL, gap->start + 2 * interval,
+                "stream %u silent for %.2f s (heartbeat interval %.2f s)", gap->stream,
+                gap->length, interval);
+    }
+
+  g_hash_table_iter_init (&iter, self->events);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ev))
+    if (!ev->joined)
+      g_ptr_array_add (unknown, ev);
+  g_ptr_array_sort (unknown, compare_events);
+  for (guint i = 0; i < unknown->len; i++)
+    {
+      ev = unknown->pdata[i];
+      report (self, RULE_UNKNOWN_EVENT, ev->id, ev->first_t, "messages for an event id no join returned");
+    }
+
+  /* In time order; g_ptr_array_sort is stable (g_qsort_with_data is a merge sort). */
+  g_ptr_array_sort (self->findings, compare_findings);
+}
+
+GPtrArray *
+riv_lint_get_findings (RivLint *self)
+{
+  return self->findings;
+}
+
+guint
+riv_lint_get_n_dropped (RivLint *self)
+{
+  return self->n_dropped;
+}
+
+JsonNode *
+riv_lint_findings_to_json (RivLint *self)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < self->findings->len; i++)
+    {
+      RivLintFinding *finding = self->findings->pdata[i];
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "rule");
+      json_builder_add_string_value (builder, finding->rule);
+      json_builder_set_member_name (builder, "event_id");
+      if (finding->event_id != NULL)
+        json_builder_add_string_value (builder, finding->event_id);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "message");
+      json_builder_add_string_value (builder, finding->message);
+      json_builder_set_member_name (builder, "t");
+      json_builder_add_double_value (builder, (gint64) (finding->t * 1000) / 1000.0);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  return json_builder_get_root (builder);
+}
+
+RivLint *
+riv_lint_run_transcript (GPtrArray *events,
+                         double     heartbeat_interval)
+{
+  RivLint *self = riv_lint_new ();
+  double end = 0;
+
+  riv_lint_set_heartbeat_interval (self, heartbeat_interval);
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTranscriptEvent *event = events->pdata[i];
+
+      riv_lint_feed (self, event);
+      end = MAX (end, event->t);
+    }
+  riv_lint_finish (self, end);
+  return self;
+}

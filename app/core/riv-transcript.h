@@ -1,0 +1,136 @@
+/* riv-transcript.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A session transcript: JSON Lines, one object per event, in the order the
+ * client saw them. Every object has "t" (seconds since the recording began)
+ * and "kind":
+ *
+ *   {"t":0.01,"kind":"request","id":3,"method":"POST","path":"/gradio_api/queue/join",
+ *    "body":{…}}
+ *   {"t":0.02,"kind":"response","id":3,"method":"POST","path":"/gradio_api/queue/join",
+ *    "status":200,"body":{"event_id":"…"}}
+ *   {"t":0.03,"kind":"request","id":4,"stream":1,"method":"GET",
+ *    "path":"/gradio_api/queue/data?session_hash=…"}
+ *   {"t":0.05,"kind":"sse","stream":1,"data":"{\"msg\":\"estimation\",…}"}
+ *   {"t":0.90,"kind":"sse","stream":1,"end":"eof"}          the stream ended
+ *                                                             (eof, error or client)
+ *   {"t":9.00,"kind":"truncated","max_bytes":268435456}     the size bound was hit;
+ *                                                             nothing follows
+ *
+ * A request and its response share "id"; the requests that open an SSE
+ * stream, their responses and the stream's frames share "stream" (1, 2, …).
+ * A body that is JSON of at most RIV_TRANSCRIPT_MAX_BODY bytes is kept as
+ * "body"; any other text body is "body_text", cut at RIV_TRANSCRIPT_MAX_BODY
+ * with "cut":true and "size" (the whole length); a body that is not UTF-8 is
+ * only its "size" with "cut":true. Secrets are never written: no header is
+ * recorded, and members of bodies, frames and query strings whose names
+ * contain password, token, authorization, cookie, secret, api_key or __sign
+ * have their values replaced with "[scrubbed]".
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define RIV_TRANSCRIPT_MAX_BODY          (64 * 1024)
+#define RIV_TRANSCRIPT_DEFAULT_MAX_BYTES ((guint64) 256 * 1024 * 1024)
+#define RIV_TRANSCRIPT_SCRUBBED          "[scrubbed]"
+
+#define RIV_TRANSCRIPT_ERROR (riv_transcript_error_quark ())
+typedef enum
+{
+  RIV_TRANSCRIPT_ERROR_INVALID,   /* a line that is not a transcript event; the message names it */
+  RIV_TRANSCRIPT_ERROR_WRITE,     /* the file could not be written */
+} RivTranscriptError;
+GQuark riv_transcript_error_quark (void);
+
+typedef enum
+{
+  RIV_TRANSCRIPT_REQUEST,
+  RIV_TRANSCRIPT_RESPONSE,
+  RIV_TRANSCRIPT_SSE,          /* one frame's data */
+  RIV_TRANSCRIPT_SSE_END,      /* a stream ended ("kind":"sse" with "end") */
+  RIV_TRANSCRIPT_TRUNCATED,
+} RivTranscriptKind;
+
+typedef enum
+{
+  RIV_TRANSCRIPT_END_EOF,      /* the server ended the response */
+  RIV_TRANSCRIPT_END_ERROR,    /* the connection failed */
+  RIV_TRANSCRIPT_END_CLIENT,   /* the client closed it */
+} RivTranscriptEnd;
+
+/* One event. Live (from a client's tap) every string is borrowed for the
+ * duration of the call; from riv_transcript_parse() the event owns them. */
+typedef struct
+{
+  RivTranscriptKind  kind;
+  double             t;          /* seconds: since the start in a file, riv_now() live */
+  guint              line;       /* 1-based line in the file; 0 when live */
+  guint64            id;         /* pairs a request with its response */
+  guint              stream;     /* SSE stream number, 0 when not a stream */
+  const char        *method;     /* request, response */
+  const char        *path;       /* request, response: path and query */
+  guint              status;     /* response */
+  const char        *text;       /* nullable: the body, or the frame's data; NUL-terminated */
+  gsize              text_len;
+  gboolean           cut;        /* the body was cut (or not kept) */
+  RivTranscriptEnd   end;        /* SSE_END */
+} RivTranscriptEvent;
+
+/* Receives events as they happen (a client's tap). */
+typedef void (*RivTranscriptFunc) (const RivTranscriptEvent *event,
+                                   gpointer                  user_data);
+
+const char *riv_transcript_kind_to_string (RivTranscriptKind kind);
+const char *riv_transcript_end_to_string  (RivTranscriptEnd  end);
+
+/* Whether a member called name must never be written (case-insensitive). */
+gboolean    riv_transcript_is_secret_key  (const char *name);
+
+void        riv_transcript_event_free     (RivTranscriptEvent *event);
+
+/* Reading. Returns the events (RivTranscriptEvent *, owned) or NULL with
+ * RIV_TRANSCRIPT_ERROR_INVALID naming the first bad line. Blank lines are
+ * skipped; times must not go backwards; nothing may follow "truncated". */
+GPtrArray  *riv_transcript_parse          (const char   *data,
+                                           gsize         len,
+                                           GError      **error);
+GPtrArray  *riv_transcript_load           (const char   *path,
+                                           GError      **error);
+
+/* One event as its line (with the '\n'), at time t: what the writer writes. */
+char       *riv_transcript_format         (const RivTranscriptEvent *event,
+                                           double                    t,
+                                           gsize                    *len);
+
+/* Writing. Lines are formatted by the caller's thread and written by a
+ * thread of the writer's own, so adding never waits for the disk. */
+typedef struct _RivTranscriptWriter RivTranscriptWriter;
+
+/* Creates (truncates) path. max_bytes bounds the file (0 = the default,
+ * RIV_TRANSCRIPT_DEFAULT_MAX_BYTES); past it a "truncated" line ends it. */
+RivTranscriptWriter *riv_transcript_writer_new      (const char                *path,
+                                                     guint64                    max_bytes,
+                                                     GError                   **error);
+/* Live events carry riv_now(); the file's "t" counts from origin (by
+ * default the writer's creation). */
+void        riv_transcript_writer_set_origin        (RivTranscriptWriter       *self,
+                                                     double                     origin);
+void        riv_transcript_writer_add               (RivTranscriptWriter       *self,
+                                                     const RivTranscriptEvent  *event);
+/* A RivTranscriptFunc: user_data is the writer. */
+void        riv_transcript_writer_tap               (const RivTranscriptEvent  *event,
+                                                     gpointer                   user_data);
+gboolean    riv_transcript_writer_get_truncated     (RivTranscriptWriter       *self);
+guint64     riv_transcript_writer_get_bytes         (RivTranscriptWriter       *self);
+/* Flushes and closes the file (waits for the writer's thread); FALSE with
+ * RIV_TRANSCRIPT_ERROR_WRITE when any write failed. Then frees the writer. */
+gboolean    riv_transcript_writer_close             (RivTranscriptWriter       *self,
+                                                     GError                   **error);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivTranscriptEvent, riv_transcript_event_free)
+
+G_END_DECLS

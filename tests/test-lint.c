@@ -1,0 +1,198 @@
+/* test-lint.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every lint rule has a transcript in tests/data/lint/<rule>.jsonl that
+ * triggers it (and no other rule); a clean session triggers none; the three
+ * seed races in tests/data/seeds/ are each named by their rule.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-lint.h"
+#include "riv-transcript.h"
+#include "riv-util.h"
+
+static RivLint *
+lint_file (const char *dir,
+           const char *name)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", dir, name, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, &error);
+
+  g_assert_no_error (error);
+  return riv_lint_run_transcript (events, 0);
+}
+
+static void
+log_findings (RivLint *lint)
+{
+  GPtrArray *findings = riv_lint_get_findings (lint);
+
+  for (guint i = 0; i < findings->len; i++)
+    {
+      RivLintFinding *f = findings->pdata[i];
+
+      g_test_message ("%.3f %s %s: %s", f->t, f->rule, f->event_id != NULL ? f->event_id : "-",
+                      f->message);
+    }
+}
+
+static void
+test_rule (gconstpointer data)
+{
+  const char *rule = data;
+  g_autofree char *name = g_strconcat (rule, ".jsonl", NULL);
+  g_autoptr(RivLint) lint = lint_file ("lint", name);
+  GPtrArray *findings = riv_lint_get_findings (lint);
+
+  log_findings (lint);
+  g_assert_cmpuint (findings->len, >=, 1);
+  for (guint i = 0; i < findings->len; i++)
+    {
+      RivLintFinding *f = findings->pdata[i];
+
+      g_assert_cmpstr (f->rule, ==, rule);
+      g_assert_nonnull (f->message);
+      g_assert_cmpfloat (f->t, >=, 0);
+    }
+}
+
+static void
+test_clean (void)
+{
+  g_autoptr(RivLint) lint = lint_file ("lint", "clean.jsonl");
+
+  log_findings (lint);
+  g_assert_cmpuint (riv_lint_get_findings (lint)->len, ==, 0);
+}
+
+static void
+test_every_rule_has_data (void)
+{
+  const char * const *rules = riv_lint_get_rules ();
+  guint n = 0;
+
+  for (guint i = 0; rules[i] != NULL; i++, n++)
+    {
+      g_autofree char *name = g_strconcat (rules[i], ".jsonl", NULL);
+      g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint", name, NULL);
+      const char *p;
+
+      g_assert_true (g_file_test (path, G_FILE_TEST_EXISTS));
+      /* Rule ids are kebab-case. */
+      for (p = rules[i]; *p != '\0'; p++)
+        g_assert_true (g_ascii_islower (*p) || *p == '-');
+    }
+  g_assert_cmpuint (n, >=, 10);
+}
+
+typedef struct
+{
+  const char *file;
+  const char *rule;
+  const char *event_id;   /* nullable: any */
+} Seed;
+
+static const Seed seeds[] = {
+  /* #7921: close_stream while two of three jobs are still running. */
+  { "early-close.jsonl", "close-while-pending", "000000000000000000000000e0000065" },
+  /* #2409: one session's generator streams, the other's stream goes silent. */
+  { "blocking-generator.jsonl", "heartbeat-gap", NULL },
+  /* #9968: a burst's completions arrive after close_stream. */
+  { "lost-completions.jsonl", "close-while-pending", "000000000000000000000000e0000134" },
+};
+
+static void
+test_seed (gconstpointer data)
+{
+  const Seed *seed = data;
+  g_autoptr(RivLint) lint = lint_file ("seeds", seed->file);
+  GPtrArray *findings = riv_lint_get_findings (lint);
+
+  log_findings (lint);
+  g_assert_cmpuint (findings->len, ==, 1);
+  g_assert_cmpstr (((RivLintFinding *) findings->pdata[0])->rule, ==, seed->rule);
+  if (seed->event_id != NULL)
+    g_assert_cmpstr (((RivLintFinding *) findings->pdata[0])->event_id, ==, seed->event_id);
+}
+
+static void
+test_json (void)
+{
+  g_autoptr(RivLint) lint = lint_file ("lint", "duplicate-completion.jsonl");
+  g_autoptr(JsonNode) node = riv_lint_findings_to_json (lint);
+  g_autofree char *text = riv_json_to_string (node, NULL);
+  JsonObject *first;
+
+  g_assert_true (JSON_NODE_HOLDS_ARRAY (node));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (node)), ==, 1);
+  first = json_array_get_object_element (json_node_get_array (node), 0);
+  g_assert_cmpstr (json_object_get_string_member (first, "rule"), ==, "duplicate-completion");
+  g_assert_cmpstr (json_object_get_string_member (first, "event_id"), ==, "000000000000000000000000e0000001");
+  g_assert_true (json_object_has_member (first, "message"));
+  g_assert_true (json_object_has_member (first, "t"));
+}
+
+/* The heartbeat interval, when given, replaces the one inferred. */
+static void
+test_heartbeat_interval (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint", "heartbeat-gap.jsonl", NULL);
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, NULL);
+  g_autoptr(RivLint) lenient = riv_lint_run_transcript (events, 1.0);
+
+  g_assert_cmpuint (riv_lint_get_findings (lenient)->len, ==, 0);
+}
+
+/* Events fed live (riv_now() clock) report times from the origin. */
+static void
+test_live_origin (void)
+{
+  g_autoptr(RivLint) lint = riv_lint_new ();
+  double now = riv_now ();
+  const char *frame = "{\"msg\":\"process_completed\",\"event_id\":\"x\",\"output\":{\"data\":[]},\"success\":true}";
+  RivTranscriptEvent event = { .kind = RIV_TRANSCRIPT_SSE, .t = now + 2, .stream = 1,
+                               .text = frame, .text_len = strlen (frame) };
+  RivLintFinding *f;
+
+  riv_lint_set_origin (lint, now);
+  riv_lint_feed (lint, &event);
+  riv_lint_finish (lint, now + 3);
+  /* A completion without process_starts, for an id no join returned. */
+  g_assert_cmpuint (riv_lint_get_findings (lint)->len, ==, 2);
+  f = riv_lint_get_findings (lint)->pdata[0];
+  g_assert_cmpfloat_with_epsilon (f->t, 2.0, 1e-9);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  const char * const *rules;
+
+  g_test_init (&argc, &argv, NULL);
+
+  rules = riv_lint_get_rules ();
+  for (guint i = 0; rules[i] != NULL; i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/riv/lint/rule/%s", rules[i]);
+
+      g_test_add_data_func (path, rules[i], test_rule);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/riv/lint/seed/%s", seeds[i].file);
+
+      g_test_add_data_func (path, &seeds[i], test_seed);
+    }
+  g_test_add_func ("/riv/lint/clean", test_clean);
+  g_test_add_func ("/riv/lint/every-rule-has-data", test_every_rule_has_data);
+  g_test_add_func ("/riv/lint/json", test_json);
+  g_test_add_func ("/riv/lint/heartbeat-interval", test_heartbeat_interval);
+  g_test_add_func ("/riv/lint/live-origin", test_live_origin);
+
+  return g_test_run ();
+}
