@@ -60,6 +60,8 @@ riv_cli_serve (int    argc,
   double heartbeat = 15;
   double close_linger = 0.5;
   gboolean verbose = FALSE;
+  g_autofree char *replay = NULL;
+  double speed = 1;
   const GOptionEntry entries[] = {
     { "host", 0, 0, G_OPTION_ARG_STRING, &host,
       "IP address to listen on (default 127.0.0.1)", "ADDRESS" },
@@ -75,6 +77,10 @@ riv_cli_serve (int    argc,
       "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
+    { "replay", 0, 0, G_OPTION_ARG_FILENAME, &replay,
+      "Serve the server side of a recorded session (load --record) instead of the demos", "FILE" },
+    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed,
+      "With --replay: play the recorded timing this many times faster (default 1; 0 = no waits)", "X" },
     { NULL }
   };
   g_autoptr(GOptionContext) context = NULL;
@@ -112,6 +118,14 @@ riv_cli_serve (int    argc,
     return usage_error ("--heartbeat must be between 0 and 3600 seconds");
   if (close_linger < 0 || close_linger > 60)
     return usage_error ("--close-linger must be between 0 and 60 seconds");
+  if (!(speed >= 0 && speed <= 1e6))
+    return usage_error ("--speed must be between 0 and 1000000");
+  if (replay != NULL)
+    {
+      if (!host_is_loopback (host))
+        g_printerr ("rivulet-cli serve: warning: listening on %s, which is not a loopback address\n", host);
+      return riv_cli_serve_replay (replay, speed, host, (guint) port);
+    }
 
   server = riv_server_new ();
   g_object_set (server,

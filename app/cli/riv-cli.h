@@ -19,5 +19,10 @@ int riv_cli_inspect (int    argc,
                      char **argv);
 int riv_cli_report  (int    argc,
                      char **argv);
+/* serve --replay FILE */
+int riv_cli_serve_replay (const char *path,
+                          double      speed,
+                          const char *host,
+                          guint       port);
 
 G_END_DECLS

@@ -1,0 +1,689 @@
+/* riv-replay.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "riv-message.h"
+#include "riv-replay.h"
+#include "riv-transcript.h"
+#include "riv-util.h"
+
+G_DEFINE_QUARK (riv-replay-error-quark, riv_replay_error)
+
+typedef struct
+{
+  double      t;
+  const char *data;       /* borrowed from the transcript */
+  gsize       len;
+  int         join;       /* index of the recorded join that named its event, -1 if none */
+} Frame;
+
+typedef struct
+{
+  double            open_t;
+  GArray           *frames;    /* Frame */
+  gboolean          has_end;
+  RivTranscriptEnd  end;
+} RecStream;
+
+typedef struct
+{
+  char       *session;    /* nullable */
+  char       *event_id;   /* nullable */
+  guint       status;
+  const char *body;       /* borrowed, nullable */
+  gsize       body_len;
+} RecJoin;
+
+typedef struct
+{
+  GPtrArray *streams;     /* RecStream *, in the order the client opened them */
+  guint      used;        /* streams handed out so far */
+} RecSession;
+
+typedef struct
+{
+  RivReplay         *replay;
+  SoupServerMessage *msg;       /* owned */
+  RecStream         *rec;       /* nullable: an idle stream */
+  guint              next;
+  double             start;
+  GSource           *timer;     /* owned, nullable */
+  gboolean           ended;
+} LiveStream;
+
+struct _RivReplay
+{
+  GObject       parent_instance;
+
+  /* Owned references */
+  GPtrArray    *events;
+  SoupServer   *server;         /* nullable until listen */
+  GMainContext *context;
+  char         *url;
+  char         *config;         /* served text, root rewritten at listen */
+  GPtrArray    *joins;          /* RecJoin * */
+  GPtrArray    *rec_streams;    /* RecStream *, owns them */
+  GHashTable   *rec_sessions;   /* recorded session → RecSession */
+  GHashTable   *session_map;    /* session seen by the replay → recorded session (borrowed) */
+  GQueue        live;           /* LiveStream * */
+
+  /* Borrowed references (into events) */
+  const char   *config_body;
+  gsize         config_len;
+  guint         config_status;
+  const char   *info_body;
+  gsize         info_len;
+  guint         info_status;
+
+  double        speed;
+  guint         n_joins;
+  guint64       n_frames;
+  gboolean      shut_down;
+};
+
+G_DEFINE_FINAL_TYPE (RivReplay, riv_replay, G_TYPE_OBJECT)
+
+static void
+rec_stream_free (gpointer data)
+{
+  RecStream *rec = data;
+
+  g_array_unref (rec->frames);
+  g_free (rec);
+}
+
+static void
+rec_join_free (gpointer data)
+{
+  RecJoin *join = data;
+
+  g_free (join->session);
+  g_free (join->event_id);
+  g_free (join);
+}
+
+static void
+rec_session_free (gpointer data)
+{
+  RecSession *session = data;
+
+  g_ptr_array_unref (session->streams);
+  g_free (session);
+}
+
+static gboolean
+path_is (const char *path,
+         const char *suffix)
+{
+  gsize len = strcspn (path, "?");
+  gsize n = strlen (suffix);
+
+  return len >= n && strncmp (path + len - n, suffix, n) == 0;
+}
+
+static char *
+query_value (const char *path,
+             const char *key)
+{
+  const char *query = strchr (path, '?');
+  g_autoptr(GHashTable) params = NULL;
+
+  if (query == NULL)
+    return NULL;
+  params = g_uri_parse_params (query + 1, -1, "&", G_URI_PARAMS_NONE, NULL);
+  return params != NULL ? g_strdup (g_hash_table_lookup (params, key)) : NULL;
+}
+
+static JsonObject *
+parse_object (const char *text,
+              gsize       len,
+              JsonNode  **holder)
+{
+  *holder = text != NULL ? riv_json_parse (NULL, text, len, RIV_MESSAGE_MAX_DEPTH, NULL) : NULL;
+  if (*holder == NULL || !JSON_NODE_HOLDS_OBJECT (*holder))
+    return NULL;
+  return json_node_get_object (*holder);
+}
+
+/* Reads the transcript into what the handlers serve. */
+static gboolean
+prepare (RivReplay  *self,
+         GError    **error)
+{
+  g_autoptr(GHashTable) requests = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) streams = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) event_join = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      RivTranscriptEvent *event = self->events->pdata[i];
+      RivTranscriptEvent *request;
+      gint64 key = (gint64) event->id;
+
+      switch (event->kind)
+        {
+        case RIV_TRANSCRIPT_REQUEST:
+          g_hash_table_insert (requests, &event->id, event);
+          if (event->stream > 0 && path_is (event->path, "/queue/data") &&
+              !g_hash_table_contains (streams, GUINT_TO_POINTER (event->stream)))
+            {
+              RecStream *rec = g_new0 (RecStream, 1);
+              g_autofree char *session = query_value (event->path, "session_hash");
+              RecSession *rs;
+
+              rec->open_t = event->t;
+              rec->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+              g_ptr_array_add (self->rec_streams, rec);
+              g_hash_table_insert (streams, GUINT_TO_POINTER (event->stream), rec);
+              if (session == NULL)
+                session = g_strdup ("");
+              rs = g_hash_table_lookup (self->rec_sessions, session);
+              if (rs == NULL)
+                {
+                  rs = g_new0 (RecSession, 1);
+                  rs->streams = g_ptr_array_new ();
+                  g_hash_table_insert (self->rec_sessions, g_strdup (session), rs);
+                }
+              g_ptr_array_add (rs->streams, rec);
+            }
+          break;
+
+        case RIV_TRANSCRIPT_RESPONSE:
+          request = g_hash_table_lookup (requests, &key);
+          if (request == NULL)
+            break;
+          if (path_is (request->path, "/config") && self->config_body == NULL)
+            {
+              self->config_body = event->text;
+              self->config_len = event->text_len;
+              self->config_status = event->status;
+            }
+          else if (path_is (request->path, "/info") && self->info_body == NULL)
+            {
+              self->info_body = event->text;
+              self->info_len = event->text_len;
+              self->info_status = event->status;
+            }
+          else if (path_is (request->path, "/queue/join"))
+            {
+              RecJoin *join = g_new0 (RecJoin, 1);
+              g_autoptr(JsonNode) body = NULL;
+              g_autoptr(JsonNode) reply = NULL;
+              JsonObject *object;
+
+              if ((object = parse_object (request->text, request->text_len, &body)) != NULL)
+                join->session = g_strdup (riv_json_get_string (object, "session_hash"));
+              if ((object = parse_object (event->text, event->text_len, &reply)) != NULL)
+                join->event_id = g_strdup (riv_json_get_string (object, "event_id"));
+              join->status = event->status;
+              join->body = event->text;
+              join->body_len = event->text_len;
+              if (join->event_id != NULL && !g_hash_table_contains (event_join, join->event_id))
+                g_hash_table_insert (event_join, join->event_id, GUINT_TO_POINTER (self->joins->len + 1));
+              g_ptr_array_add (self->joins, join);
+            }
+          g_hash_table_remove (requests, &key);
+          break;
+
+        case RIV_TRANSCRIPT_SSE:
+          {
+            RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
+            g_autoptr(RivMessage) msg = NULL;
+            Frame frame = { event->t, event->text, event->text_len, -1 };
+
+            if (rec == NULL)
+              break;
+            msg = riv_message_parse (parser, event->text, event->text_len, NULL);
+            if (msg != NULL && msg->event_id != NULL)
+              frame.join = (int) GPOINTER_TO_UINT (g_hash_table_lookup (event_join, msg->event_id)) - 1;
+            g_array_append_val (rec->frames, frame);
+          }
+          break;
+
+        case RIV_TRANSCRIPT_SSE_END:
+          {
+            RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
+
+            if (rec != NULL && !rec->has_end)
+              {
+                rec->has_end = TRUE;
+                rec->end = event->end;
+              }
+          }
+          break;
+
+        case RIV_TRANSCRIPT_TRUNCATED:
+        default:
+          break;
+        }
+    }
+
+  /* A frame can come before its join's reply was recorded: look again. */
+  for (guint i = 0; i < self->rec_streams->len; i++)
+    {
+      RecStream *rec = self->rec_streams->pdata[i];
+
+      for (guint j = 0; j < rec->frames->len; j++)
+        {
+          Frame *frame = &g_array_index (rec->frames, Frame, j);
+          g_autoptr(RivMessage) msg = NULL;
+
+          if (frame->join >= 0)
+            continue;
+          msg = riv_message_parse (parser, frame->data, frame->len, NULL);
+          if (msg != NULL && msg->event_id != NULL)
+            frame->join = (int) GPOINTER_TO_UINT (g_hash_table_lookup (event_join, msg->event_id)) - 1;
+        }
+    }
+
+  if (self->config_body == NULL)
+    {
+      g_set_error_literal (error, RIV_REPLAY_ERROR, RIV_REPLAY_ERROR_NO_CONFIG,
+                           "the recording has no reply to GET /config to replay");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+RivReplay *
+riv_replay_new (GPtrArray  *events,
+                GError    **error)
+{
+  g_autoptr(RivReplay) self = g_object_new (RIV_TYPE_REPLAY, NULL);
+
+  g_return_val_if_fail (events != NULL, NULL);
+
+  self->events = g_ptr_array_ref (events);
+  if (!prepare (self, error))
+    return NULL;
+  return g_steal_pointer (&self);
+}
+
+RivReplay *
+riv_replay_new_from_file (const char  *path,
+                          GError     **error)
+{
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, error);
+
+  if (events == NULL)
+    return NULL;
+  return riv_replay_new (events, error);
+}
+
+void
+riv_replay_set_speed (RivReplay *self,
+                      double     speed)
+{
+  g_return_if_fail (RIV_IS_REPLAY (self));
+  self->speed = MAX (speed, 0);
+}
+
+/* Replies */
+
+static void
+reply (SoupServerMessage *msg,
+       guint              status,
+       const char        *body,
+       gsize              len)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  if (body != NULL)
+    soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, body, len);
+}
+
+static void
+reply_detail (SoupServerMessage *msg,
+              guint              status,
+              const char        *detail)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  gsize len = 0;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "detail");
+  json_builder_add_string_value (builder, detail);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = riv_json_to_string (root, &len);
+  reply (msg, status, text, len);
+}
+
+/* Streams */
+
+static void pump (LiveStream *live);
+
+static gboolean
+pump_timer_cb (gpointer user_data)
+{
+  LiveStream *live = user_data;
+
+  g_clear_pointer (&live->timer, g_source_unref);
+  pump (live);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+live_end (LiveStream *live)
+{
+  if (live->ended)
+    return;
+  live->ended = TRUE;
+  if (live->timer != NULL)
+    {
+      g_source_destroy (live->timer);
+      g_clear_pointer (&live->timer, g_source_unref);
+    }
+  soup_message_body_complete (soup_server_message_get_response_body (live->msg));
+  soup_server_message_unpause (live->msg);
+}
+
+static void
+pump (LiveStream *live)
+{
+  RivReplay *self = live->replay;
+  SoupMessageBody *body = soup_server_message_get_response_body (live->msg);
+  gboolean wrote = FALSE;
+  double now = riv_now ();
+
+  if (live->ended || live->rec == NULL || live->timer != NULL)
+    return;
+
+  while (live->next < live->rec->frames->len)
+    {
+      Frame *frame = &g_array_index (live->rec->frames, Frame, live->next);
+      double due;
+
+      /* Held until the replay has been sent the join this frame is about. */
+      if (frame->join >= 0 && (guint) frame->join >= self->n_joins)
+        break;
+      due = self->speed > 0 ? live->start + (frame->t - live->rec->open_t) / self->speed : 0;
+      if (due > now)
+        {
+          live->timer = g_timeout_source_new ((guint) ((due - now) * 1000) + 1);
+          g_source_set_callback (live->timer, pump_timer_cb, live, NULL);
+          g_source_attach (live->timer, self->context);
+          break;
+        }
+      soup_message_body_append (body, SOUP_MEMORY_STATIC, "data: ", 6);
+      soup_message_body_append (body, SOUP_MEMORY_STATIC, frame->data, frame->len);
+      soup_message_body_append (body, SOUP_MEMORY_STATIC, "\n\n", 2);
+      self->n_frames++;
+      live->next++;
+      wrote = TRUE;
+    }
+
+  if (live->next == live->rec->frames->len && live->rec->has_end &&
+      live->rec->end != RIV_TRANSCRIPT_END_CLIENT)
+    live_end (live);
+  else if (wrote)
+    soup_server_message_unpause (live->msg);
+}
+
+static void
+live_finished_cb (SoupServerMessage *msg,
+                  gpointer           user_data)
+{
+  LiveStream *live = user_data;
+  RivReplay *self = live->replay;
+
+  if (live->timer != NULL)
+    {
+      g_source_destroy (live->timer);
+      g_clear_pointer (&live->timer, g_source_unref);
+    }
+  g_signal_handlers_disconnect_by_data (live->msg, live);
+  g_queue_remove (&self->live, live);
+  g_object_unref (live->msg);
+  g_free (live);
+}
+
+static void
+open_stream (RivReplay         *self,
+             SoupServerMessage *msg,
+             const char        *path)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  g_autofree char *session = query_value (path, "session_hash");
+  const char *recorded = session != NULL ? g_hash_table_lookup (self->session_map, session) : NULL;
+  RecSession *rs = recorded != NULL ? g_hash_table_lookup (self->rec_sessions, recorded) : NULL;
+  LiveStream *live = g_new0 (LiveStream, 1);
+
+  live->replay = self;
+  live->msg = g_object_ref (msg);
+  live->start = riv_now ();
+  if (rs != NULL && rs->used < rs->streams->len)
+    live->rec = rs->streams->pdata[rs->used++];
+
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_message_headers_set_content_type (headers, "text/event-stream", NULL);
+  soup_message_headers_replace (headers, "Cache-Control", "no-cache");
+  soup_message_headers_set_encoding (headers, SOUP_ENCODING_CHUNKED);
+  soup_message_body_set_accumulate (soup_server_message_get_response_body (msg), FALSE);
+  g_signal_connect (msg, "finished", G_CALLBACK (live_finished_cb), live);
+  g_queue_push_tail (&self->live, live);
+  soup_server_message_pause (msg);
+  pump (live);
+}
+
+static void
+handle_join (RivReplay         *self,
+             SoupServerMessage *msg)
+{
+  SoupMessageBody *request = soup_server_message_get_request_body (msg);
+  g_autoptr(GBytes) bytes = soup_message_body_flatten (request);
+  g_autoptr(JsonNode) holder = NULL;
+  JsonObject *object = parse_object (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes), &holder);
+  const char *session = object != NULL ? riv_json_get_string (object, "session_hash") : NULL;
+  RecJoin *join;
+
+  if (session == NULL)
+    {
+      reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Session hash not found.");
+      return;
+    }
+  if (self->n_joins >= self->joins->len)
+    {
+      reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE,
+                    "The recording has no more joins to replay.");
+      return;
+    }
+
+  join = self->joins->pdata[self->n_joins++];
+  if (join->session != NULL && !g_hash_table_contains (self->session_map, session))
+    g_hash_table_insert (self->session_map, g_strdup (session), join->session);
+  reply (msg, join->status, join->body, join->body_len);
+
+  /* Frames held for this join may go now. */
+  for (GList *l = self->live.head; l != NULL; l = l->next)
+    pump (l->data);
+}
+
+static void
+handle (SoupServer        *server,
+        SoupServerMessage *msg,
+        const char        *unused_path,
+        GHashTable        *query,
+        gpointer           user_data)
+{
+  RivReplay *self = user_data;
+  const char *method = soup_server_message_get_method (msg);
+  GUri *uri = soup_server_message_get_uri (msg);
+  g_autofree char *path = NULL;
+
+  if (g_uri_get_query (uri) != NULL)
+    path = g_strconcat (g_uri_get_path (uri), "?", g_uri_get_query (uri), NULL);
+  else
+    path = g_strdup (g_uri_get_path (uri));
+
+  if (self->shut_down)
+    reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "The replay has ended.");
+  else if (path_is (path, "/config") && strcmp (method, "GET") == 0)
+    reply (msg, self->config_status, self->config, strlen (self->config));
+  else if (path_is (path, "/info") && strcmp (method, "GET") == 0 && self->info_body != NULL)
+    reply (msg, self->info_status, self->info_body, self->info_len);
+  else if (path_is (path, "/queue/join") && strcmp (method, "POST") == 0)
+    handle_join (self, msg);
+  else if (path_is (path, "/queue/data") && strcmp (method, "GET") == 0)
+    open_stream (self, msg, path);
+  else if ((path_is (path, "/cancel") || path_is (path, "/reset")) && strcmp (method, "POST") == 0)
+    reply (msg, SOUP_STATUS_OK, "{\"success\":true}", 16);
+  else
+    reply_detail (msg, SOUP_STATUS_NOT_FOUND, "Not Found");
+}
+
+/* The recorded config, its "root" (when it has one) moved to the replay. */
+static char *
+serve_config (RivReplay *self)
+{
+  g_autoptr(JsonNode) holder = NULL;
+  JsonObject *object = parse_object (self->config_body, self->config_len, &holder);
+  const char *root = object != NULL ? riv_json_get_string (object, "root") : NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autoptr(JsonNode) copy = NULL;
+  g_autofree char *new_root = NULL;
+
+  if (root == NULL || root[0] == '\0' || (uri = g_uri_parse (root, G_URI_FLAGS_NONE, NULL)) == NULL)
+    return g_strndup (self->config_body, self->config_len);
+
+  new_root = g_strconcat (self->url, g_uri_get_path (uri), NULL);
+  while (g_str_has_suffix (new_root, "/"))
+    new_root[strlen (new_root) - 1] = '\0';
+  copy = json_node_copy (holder);
+  json_object_set_string_member (json_node_get_object (copy), "root", new_root);
+  return riv_json_to_string (copy, NULL);
+}
+
+gboolean
+riv_replay_listen (RivReplay   *self,
+                   const char  *host,
+                   guint        port,
+                   GError     **error)
+{
+  g_autoptr(GInetAddress) address = NULL;
+  g_autoptr(GSocketAddress) socket_address = NULL;
+  g_autoptr(GError) local_error = NULL;
+  GSList *uris;
+
+  g_return_val_if_fail (RIV_IS_REPLAY (self), FALSE);
+  g_return_val_if_fail (self->server == NULL, FALSE);
+
+  if (host == NULL || strcmp (host, "localhost") == 0)
+    host = "127.0.0.1";
+  address = g_inet_address_new_from_string (host);
+  if (address == NULL || port > 65535)
+    {
+      g_set_error (error, RIV_REPLAY_ERROR, RIV_REPLAY_ERROR_LISTEN,
+                   "Invalid host \"%s\" or port %u: give an IP address and a port up to 65535", host, port);
+      return FALSE;
+    }
+  socket_address = g_inet_socket_address_new (address, port);
+  self->server = soup_server_new ("server-header", "rivulet-replay", NULL);
+  soup_server_add_handler (self->server, NULL, handle, self, NULL);
+  if (!soup_server_listen (self->server, socket_address, 0, &local_error))
+    {
+      g_set_error (error, RIV_REPLAY_ERROR, RIV_REPLAY_ERROR_LISTEN,
+                   "Could not listen on %s:%u: %s", host, port, local_error->message);
+      g_clear_object (&self->server);
+      return FALSE;
+    }
+
+  uris = soup_server_get_uris (self->server);
+  if (uris != NULL)
+    {
+      GUri *uri = uris->data;
+
+      if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
+        self->url = g_strdup_printf ("http://[%s]:%d", host, g_uri_get_port (uri));
+      else
+        self->url = g_strdup_printf ("http://%s:%d", host, g_uri_get_port (uri));
+    }
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  self->config = serve_config (self);
+  return TRUE;
+}
+
+char *
+riv_replay_dup_url (RivReplay *self)
+{
+  return g_strdup (self->url);
+}
+
+guint
+riv_replay_get_n_recorded_joins (RivReplay *self)
+{
+  return self->joins->len;
+}
+
+guint
+riv_replay_get_n_joins (RivReplay *self)
+{
+  return self->n_joins;
+}
+
+guint64
+riv_replay_get_n_frames (RivReplay *self)
+{
+  return self->n_frames;
+}
+
+void
+riv_replay_shutdown (RivReplay *self)
+{
+  g_return_if_fail (RIV_IS_REPLAY (self));
+
+  if (self->shut_down)
+    return;
+  self->shut_down = TRUE;
+  for (GList *l = self->live.head; l != NULL; l = l->next)
+    live_end (l->data);
+  if (self->server != NULL)
+    soup_server_disconnect (self->server);
+}
+
+static void
+riv_replay_finalize (GObject *object)
+{
+  RivReplay *self = RIV_REPLAY (object);
+
+  riv_replay_shutdown (self);
+  /* Streams whose "finished" has not come yet. */
+  while (!g_queue_is_empty (&self->live))
+    live_finished_cb (NULL, g_queue_peek_head (&self->live));
+  g_clear_object (&self->server);
+  g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->joins, g_ptr_array_unref);
+  g_clear_pointer (&self->rec_streams, g_ptr_array_unref);
+  g_clear_pointer (&self->rec_sessions, g_hash_table_unref);
+  g_clear_pointer (&self->session_map, g_hash_table_unref);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_free (self->url);
+  g_free (self->config);
+
+  G_OBJECT_CLASS (riv_replay_parent_class)->finalize (object);
+}
+
+static void
+riv_replay_class_init (RivReplayClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = riv_replay_finalize;
+}
+
+static void
+riv_replay_init (RivReplay *self)
+{
+  self->speed = 1;
+  self->context = g_main_context_ref_thread_default ();
+  self->joins = g_ptr_array_new_with_free_func (rec_join_free);
+  self->rec_streams = g_ptr_array_new_with_free_func (rec_stream_free);
+  self->rec_sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, rec_session_free);
+  self->session_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
