@@ -8,7 +8,8 @@
 import { spawn } from "node:child_process";
 import { after } from "node:test";
 
-const BANNER = /^Rivulet demo server on (http:\/\/\S+)$/;
+// `serve` prints the first, `serve --replay FILE` the second.
+const BANNER = /^Rivulet (?:demo server|replay of .*) on (http:\/\/\S+)$/;
 
 // Starts `rivulet-cli serve --port 0 EXTRA…` and resolves with
 // { url, proc, stderr(), stop() } once the first stdout line names the URL.
