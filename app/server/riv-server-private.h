@@ -53,7 +53,6 @@ struct _Stream
   SoupServerMessage *msg;          /* owned */
   Session           *session;      /* owned, nullable */
   gsize              inflight;
-  GSource           *heartbeat;    /* owned, nullable */
   gboolean           ended;
   gboolean           keepalive_only;
   GList              link;         /* in server->streams */
@@ -114,6 +113,7 @@ struct _RivServer
   GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
   GHashTable   *sockets;      /* GSocket (ref) → EOF sightings, every client connection */
   GSource      *conn_sweep;
+  GSource      *heartbeat_source; /* nullable: one timer for every stream's heartbeats */
   gboolean      listening;
   gboolean      shut_down;
 };
@@ -178,6 +178,7 @@ void        _riv_server_handle_queue_data     (RivServer         *self,
 void        _riv_server_handle_keepalive      (RivServer         *self,
                                                SoupServerMessage *msg);
 gboolean    _riv_server_session_sweep_cb      (gpointer user_data);
+void        _riv_server_heartbeat_start       (RivServer *self);
 
 /* riv-server-files.c */
 void        _riv_server_files_remove          (RivServer  *self,

@@ -289,7 +289,6 @@ _riv_server_stream_free (Stream *stream)
   RivServer *self = stream->server;
 
   g_queue_unlink (&self->streams, &stream->link);
-  _riv_server_clear_source (&stream->heartbeat);
   stream_disconnect_signals (stream);
   g_clear_object (&stream->msg);
   g_assert (stream->session == NULL);
@@ -330,7 +329,6 @@ _riv_server_stream_end (Stream *stream)
     session_pump (stream->session, TRUE);
 
   stream->ended = TRUE;
-  _riv_server_clear_source (&stream->heartbeat);
   body = soup_server_message_get_response_body (stream->msg);
   frame = riv_wire_close_stream (&len);
   soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
@@ -364,10 +362,9 @@ stream_wrote_cb (SoupServerMessage *msg,
     session_pump (stream->session, FALSE);
 }
 
-static gboolean
-stream_heartbeat_cb (gpointer user_data)
+static void
+stream_heartbeat (Stream *stream)
 {
-  Stream *stream = user_data;
   gsize len;
   char *frame = riv_wire_heartbeat (&len);
 
@@ -379,7 +376,44 @@ stream_heartbeat_cb (gpointer user_data)
                                 SOUP_MEMORY_TAKE, frame, len);
       soup_server_message_unpause (stream->msg);
     }
+}
+
+/* One timer for the heartbeats of every open stream: a timer per stream
+ * would put one source per stream in the main context, which every
+ * iteration walks, and wake it once per stream per interval. A stream's
+ * first heartbeat comes at the next tick, then one every interval. The timer
+ * stops while there is no stream. */
+static gboolean
+heartbeat_tick_cb (gpointer user_data)
+{
+  RivServer *self = user_data;
+  GList *next;
+
+  if (self->streams.length == 0)
+    {
+      g_clear_pointer (&self->heartbeat_source, g_source_unref);
+      return G_SOURCE_REMOVE;
+    }
+  for (GList *l = self->streams.head; l != NULL; l = next)
+    {
+      Stream *stream = l->data;
+
+      next = l->next;
+      if (!stream->ended)
+        stream_heartbeat (stream);
+    }
   return G_SOURCE_CONTINUE;
+}
+
+/* Starts the heartbeat timer when streams are open and it is not running. */
+void
+_riv_server_heartbeat_start (RivServer *self)
+{
+  if (self->heartbeat_source == NULL && self->heartbeat_interval > 0 &&
+      self->streams.length > 0 && !self->shut_down)
+    self->heartbeat_source = _riv_server_add_timeout (self, self->heartbeat_interval,
+                                                      heartbeat_tick_cb, self,
+                                                      "[rivulet] heartbeats");
 }
 
 static void
@@ -407,10 +441,7 @@ stream_new (RivServer         *self,
   g_queue_push_tail_link (&self->streams, &stream->link);
   g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), stream);
   g_signal_connect (msg, "wrote-body-data", G_CALLBACK (stream_wrote_cb), stream);
-  if (self->heartbeat_interval > 0)
-    stream->heartbeat = _riv_server_add_timeout (self, self->heartbeat_interval,
-                                                 stream_heartbeat_cb, stream,
-                                                 "[rivulet] heartbeat");
+  _riv_server_heartbeat_start (self);
   return stream;
 }
 

@@ -294,6 +294,8 @@ riv_server_set_property (GObject      *object,
       break;
     case PROP_HEARTBEAT_INTERVAL:
       self->heartbeat_interval = g_value_get_double (value);
+      _riv_server_clear_source (&self->heartbeat_source);
+      _riv_server_heartbeat_start (self);
       break;
     case PROP_CLOSE_LINGER:
       self->close_linger = g_value_get_double (value);
@@ -620,6 +622,7 @@ riv_server_shutdown (RivServer *self)
   _riv_server_clear_source (&self->sweep_source);
   _riv_server_clear_source (&self->trim_source);
   _riv_server_clear_source (&self->conn_sweep);
+  _riv_server_clear_source (&self->heartbeat_source);
 
   /* 1. Every live event gets a failure completion in its session FIFO;
    *    the workers stop at their next step and are joined. */
