@@ -548,28 +548,10 @@ run_raw (const char *url,
 
 /* memory --------------------------------------------------------------------------------- */
 
-/* A "Name:   N kB" line of /proc/PID/status, in bytes (0 if absent). */
-static gsize
-process_status_bytes (int         pid,
-                      const char *field)
-{
-  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
-  g_autofree char *contents = NULL;
-  g_autofree char *key = g_strdup_printf ("\n%s:", field);
-  const char *line;
-
-  if (!g_file_get_contents (path, &contents, NULL, NULL))
-    return 0;
-  line = strstr (contents, key);
-  if (line == NULL)
-    return 0;
-  return (gsize) g_ascii_strtoull (line + strlen (key), NULL, 10) * 1024;
-}
-
 static gsize
 process_rss (int pid)
 {
-  return process_status_bytes (pid, "VmRSS");
+  return bench_process_status_bytes (pid, "VmRSS");
 }
 
 /* glibc's heap in use (all arenas) in the server: gdb makes it call
@@ -648,8 +630,8 @@ run_memory (const char *url,
   if (server_pid > 0)
     {
       server_before = process_rss (server_pid);
-      server_anon_before = process_status_bytes (server_pid, "RssAnon");
-      server_file_before = process_status_bytes (server_pid, "RssFile");
+      server_anon_before = bench_process_status_bytes (server_pid, "RssAnon");
+      server_file_before = bench_process_status_bytes (server_pid, "RssFile");
       server_heap_before = server_heap_in_use (server_pid, server_log);
     }
 
@@ -684,8 +666,8 @@ run_memory (const char *url,
         {
           idle_for (0.5);
           server_after = process_rss (server_pid);
-          server_anon_after = process_status_bytes (server_pid, "RssAnon");
-          server_file_after = process_status_bytes (server_pid, "RssFile");
+          server_anon_after = bench_process_status_bytes (server_pid, "RssAnon");
+          server_file_after = bench_process_status_bytes (server_pid, "RssFile");
           g_string_append_printf (server_samples, "%s%" G_GSIZE_FORMAT,
                                   server_samples->len > 1 ? "," : "", server_after / 1024);
         }

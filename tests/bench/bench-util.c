@@ -101,6 +101,23 @@ bench_self_rss (void)
   return (gsize) resident * (gsize) sysconf (_SC_PAGESIZE);
 }
 
+gsize
+bench_process_status_bytes (int         pid,
+                            const char *field)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/status", pid);
+  g_autofree char *contents = NULL;
+  g_autofree char *key = g_strdup_printf ("\n%s:", field);
+  const char *line;
+
+  if (!g_file_get_contents (path, &contents, NULL, NULL))
+    return 0;
+  line = strstr (contents, key);
+  if (line == NULL)
+    return 0;
+  return (gsize) g_ascii_strtoull (line + strlen (key), NULL, 10) * 1024;
+}
+
 static gboolean
 wakeup_cb (gpointer user_data)
 {

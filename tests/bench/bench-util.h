@@ -26,6 +26,10 @@ double  bench_percentile      (const double *values,
                                double        p);
 /* Resident set size of this process in bytes, from /proc/self/statm. */
 gsize   bench_self_rss        (void);
+/* A "Name:   N kB" line of /proc/PID/status (VmRSS, RssAnon, RssFile…), in
+ * bytes; 0 if absent. */
+gsize   bench_process_status_bytes (int         pid,
+                                    const char *field);
 /* Iterates the thread-default context until func returns TRUE or timeout_s
  * passes (a hang guard, not a timing claim). Returns the last func result. */
 gboolean bench_wait_until     (gboolean   (*func) (gpointer user_data),

@@ -406,6 +406,34 @@ def memory_rows(t, results):
                    "moments")
 
 
+def sessions_rows(t, results):
+    small = [r for r in reps_of(results, "sessions-1000") if "error" not in r]
+    large = [r for r in reps_of(results, "sessions-10000") if "error" not in r]
+    if not small and not large:
+        return
+    t.section("7. one rivulet-cli serve holding N sessions, each with its own SSE stream and a job waiting")
+    per_small = median([r.get("server_bytes_per_session") for r in small])
+    per_large = median([r.get("server_bytes_per_session") for r in large])
+    ratio = per_large / per_small if per_large and per_small else None
+    t.add("server VmRSS per session, N = 10,000 vs 1,000", fmt(per_large, " B"), fmt(per_small, " B"),
+          fmt(ratio, "x", 2), "flat: <= 1.25x", met(ratio is not None and ratio <= 1.25))
+    held = median([r.get("streaming") for r in large])
+    fds = median([r.get("server_fds_held") for r in large])
+    t.add("streams held at once (N = 10,000)", fmt(held, "", 0), fmt(fds, " fds", 0), "",
+          ">= 10,000", met(held is not None and held >= 10000))
+    lost = sum(r.get("lost", 1) + r.get("join_errors", 0) + r.get("stream_errors", 0) for r in large + small)
+    t.add("sessions without completion + close_stream", fmt(lost, "", 0), "", "", "0", met(lost == 0))
+    for rows, n in ((large, "10,000"), (small, "1,000")):
+        if rows:
+            t.add(f"  N = {n}: open / drain after cancel", fmt(median([r.get("open_s") for r in rows]), " s", 2),
+                  fmt(median([r.get("drain_s") for r in rows]), " s", 2), "", "(info)", "")
+            t.add(f"  N = {n}: server CPU holding 6 s (heartbeat 5 s)",
+                  fmt(median([r.get("server_hold_cpu_s") for r in rows]), " s", 2), "", "", "(info)", "")
+    t.notes.append(f"7: {len(large)} + {len(small)} runs, a fresh server each (--concurrency 1 --max-queue 0 "
+                   "--heartbeat 5; a gate job holds the slot so every session has a job waiting); per session = (VmRSS held - VmRSS before) / N, both in the same run; "
+                   "the driver (tests/bench/bench-sessions.c) opens one plain socket per stream")
+
+
 def ui_rows(t, results):
     idle = [r for r in reps_of(results, "ui-idle") if "error" not in r]
     idle_stall = median([r.get("stall_max_ms") for r in idle])
@@ -467,6 +495,7 @@ def table(results):
     scaling_rows(t, results, cores)
     memory_rows(t, results)
     ui_rows(t, results)
+    sessions_rows(t, results)
 
     m = results.get("machine", {})
     end = results.get("end", {})
@@ -504,6 +533,11 @@ def summary(r):
         return (f"client {r.get('client_bytes_per_job', 0):,.0f} B/job; server "
                 f"{r.get('server_rss_before', 0) / 2**20:.1f} -> {r.get('server_rss_peak', 0) / 2**20:.1f}"
                 f" -> {r.get('server_rss_after', 0) / 2**20:.1f} MiB")
+    if b == "sessions":
+        return (f"{r.get('streaming')}/{r.get('sessions')} streams, {r.get('completed')} completed, "
+                f"lost {r.get('lost')}; server {r.get('server_bytes_per_session', 0):,.0f} B/session, "
+                f"{r.get('server_fds_held')} fds; open {r.get('open_s', 0):.1f} s, "
+                f"drain {r.get('drain_s', 0):.1f} s")
     if b == "ui":
         return (f"{r.get('seconds')} s, stall max {r.get('stall_max_ms')} ms, frame p99 "
                 f"{r.get('frame_p99_ms')} ms (p50 {r.get('frame_p50_ms')}), status {r.get('status')}")
