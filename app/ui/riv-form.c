@@ -28,6 +28,7 @@ typedef struct
   GtkWidget        *spinner;         /* borrowed */
   char             *image_path;      /* server path after upload, owned, nullable */
   char             *image_name;      /* owned, nullable */
+  gboolean          any_file;        /* a file, audio or video input (no thumbnail) */
   GCancellable     *upload_cancellable; /* owned, nullable */
 } Input;
 
@@ -343,7 +344,7 @@ image_load_cb (GObject      *object,
       return;
     }
 
-  texture = gdk_texture_new_from_bytes (bytes, NULL);
+  texture = data->input->any_file ? NULL : gdk_texture_new_from_bytes (bytes, NULL);
   gtk_picture_set_paintable (GTK_PICTURE (data->input->thumbnail), GDK_PAINTABLE (texture));
   gtk_widget_set_visible (data->input->thumbnail, texture != NULL);
 
@@ -360,6 +361,15 @@ image_load_cb (GObject      *object,
   riv_client_upload_async (data->form->client, bytes, data->name,
                            data->input->upload_cancellable,
                            image_upload_cb, g_steal_pointer (&data));
+}
+
+/* The upload row's words for images, or for any other file. */
+static const char *
+upload_text (Input      *input,
+             const char *for_image,
+             const char *for_file)
+{
+  return input->any_file ? for_file : for_image;
 }
 
 static void
@@ -408,7 +418,8 @@ image_clear (Input *input)
   g_clear_pointer (&input->override, json_node_unref);
   gtk_picture_set_paintable (GTK_PICTURE (input->thumbnail), NULL);
   gtk_widget_set_visible (input->thumbnail, FALSE);
-  image_show_state (input, _("No image — choose a file or drop one here"));
+  image_show_state (input, upload_text (input, _("No image — choose a file or drop one here"),
+                                        _("No file — choose one or drop it here")));
 }
 
 static void
@@ -439,14 +450,27 @@ image_choose_clicked_cb (GtkButton *button,
   g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
 
-  chooser = gtk_file_chooser_native_new (_("Choose an Image"),
+  chooser = gtk_file_chooser_native_new (upload_text (input, _("Choose an Image"), _("Choose a File")),
                                          GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                                          GTK_FILE_CHOOSER_ACTION_OPEN,
                                          _("_Choose"), _("_Cancel"));
   gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_filter_set_name (filter, _("Images"));
-  gtk_file_filter_add_pixbuf_formats (filter);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  if (g_strcmp0 (input->component->type, "image") == 0)
+    {
+      gtk_file_filter_set_name (filter, _("Images"));
+      gtk_file_filter_add_pixbuf_formats (filter);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
+  else if (g_strcmp0 (input->component->type, "audio") == 0 ||
+           g_strcmp0 (input->component->type, "video") == 0)
+    {
+      g_autofree char *mime = g_strconcat (input->component->type, "/*", NULL);
+
+      gtk_file_filter_set_name (filter, g_strcmp0 (input->component->type, "audio") == 0
+                                          ? _("Audio") : _("Videos"));
+      gtk_file_filter_add_mime_type (filter, mime);
+      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+    }
   g_signal_connect (chooser, "response", G_CALLBACK (image_chooser_response_cb), input);
   gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
 }
@@ -513,17 +537,19 @@ build_image_row (Input *input)
   choose = gtk_button_new_from_icon_name ("document-open-symbolic");
   gtk_widget_set_valign (choose, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (choose, "flat");
-  gtk_widget_set_tooltip_text (choose, _("Choose an image"));
+  gtk_widget_set_tooltip_text (choose, upload_text (input, _("Choose an image"),
+                                                    _("Choose a file")));
   g_signal_connect (choose, "clicked", G_CALLBACK (image_choose_clicked_cb), input);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), choose);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), choose);
-  riv_a11y_set_name (choose, _("Choose an image"));
+  riv_a11y_set_name (choose, upload_text (input, _("Choose an image"), _("Choose a file")));
 
   clear = gtk_button_new_from_icon_name ("edit-clear-symbolic");
   gtk_widget_set_valign (clear, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (clear, "flat");
-  gtk_widget_set_tooltip_text (clear, _("Remove the image"));
-  riv_a11y_set_name (clear, _("Remove the image"));
+  gtk_widget_set_tooltip_text (clear, upload_text (input, _("Remove the image"),
+                                                   _("Remove the file")));
+  riv_a11y_set_name (clear, upload_text (input, _("Remove the image"), _("Remove the file")));
   g_signal_connect (clear, "clicked", G_CALLBACK (image_clear_clicked_cb), input);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), clear);
 
@@ -535,7 +561,8 @@ build_image_row (Input *input)
   input->kind = RIV_FORM_INPUT_IMAGE;
   input->row = row;
   input->widget = row;
-  image_show_state (input, _("No image — choose a file or drop one here"));
+  image_show_state (input, upload_text (input, _("No image — choose a file or drop one here"),
+                                        _("No file — choose one or drop it here")));
 
   return row;
 }
@@ -886,6 +913,12 @@ build_row (RivForm *self,
     return build_radio_row (input);
   if (g_str_equal (type, "image"))
     return build_image_row (input);
+  if (g_str_equal (type, "file") || g_str_equal (type, "audio") || g_str_equal (type, "video"))
+    {
+      /* One file, uploaded through /upload like an image. */
+      input->any_file = TRUE;
+      return build_image_row (input);
+    }
   return build_json_row (input);
 }
 

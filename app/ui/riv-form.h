@@ -24,7 +24,8 @@ typedef enum
   RIV_FORM_INPUT_CHECKBOX,      /* GtkSwitch */
   RIV_FORM_INPUT_DROPDOWN,      /* AdwComboRow */
   RIV_FORM_INPUT_RADIO,         /* GtkBox of grouped GtkCheckButtons */
-  RIV_FORM_INPUT_IMAGE,         /* AdwActionRow with file chooser and drop target */
+  RIV_FORM_INPUT_IMAGE,         /* AdwActionRow with file chooser and drop target (image,
+                                   file, audio, video: uploaded through /upload) */
   RIV_FORM_INPUT_STATE,         /* no widget; sends null */
   RIV_FORM_INPUT_UNSUPPORTED,   /* no longer built: see RIV_FORM_INPUT_JSON */
   RIV_FORM_INPUT_JSON,          /* AdwEntryRow holding the value as JSON, checked as typed */

@@ -163,7 +163,7 @@ test_form_widgets (Fixture       *fixture,
   widget = riv_form_get_input_row (form, IN_VOICE);
   g_assert_true (ADW_IS_ENTRY_ROW (widget));
   g_assert_true (gtk_widget_get_sensitive (widget));
-  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Voice");
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Tags");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (widget)), ==, "null");
   gtk_editable_set_text (GTK_EDITABLE (widget), "{\"path\": \"clip {i}.wav\"");
   g_assert_true (gtk_widget_has_css_class (widget, "error"));
@@ -283,6 +283,59 @@ test_form_empty (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* File, audio and video inputs get the upload row images have (chooser,
+ * drop, /upload), worded for files, and send a FileData once set. */
+static void
+test_form_file_inputs (void)
+{
+  static const char config_json[] =
+    "{\"version\":\"5.0.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+    "\"components\":["
+    "{\"id\":1,\"type\":\"file\",\"props\":{\"label\":\"Document\",\"value\":null}},"
+    "{\"id\":2,\"type\":\"audio\",\"props\":{\"label\":\"Voice\",\"value\":null}},"
+    "{\"id\":3,\"type\":\"video\",\"props\":{\"label\":\"Clip\",\"value\":null}},"
+    "{\"id\":4,\"type\":\"textbox\",\"props\":{\"label\":\"Out\"}}],"
+    "\"dependencies\":[{\"id\":0,\"api_name\":\"files\",\"inputs\":[1,2,3],\"outputs\":[4],"
+    "\"queue\":true,\"backend_fn\":true,\"types\":{\"generator\":false}}]}";
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivConfig) config = riv_config_new_from_data (config_json, -1, "http://127.0.0.1:9",
+                                                         &error);
+  GtkWidget *window = gtk_window_new ();
+  RivForm *form = RIV_FORM (riv_form_new ());
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(JsonNode) value = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (form));
+  riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "files"));
+
+  for (guint i = 0; i < 3; i++)
+    {
+      GtkWidget *row = riv_form_get_input_row (form, i);
+
+      g_assert_cmpint (riv_form_get_input_kind (form, i), ==, RIV_FORM_INPUT_IMAGE);
+      g_assert_true (ADW_IS_ACTION_ROW (row));
+      g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==,
+                       "No file — choose one or drop it here");
+    }
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (riv_form_get_input_row (form, 1))),
+                   ==, "Voice");
+
+  /* A FileData given with --data is sent as it is. */
+  value = riv_json_parse (NULL, "[{\"path\":\"/tmp/a.pdf\",\"meta\":{\"_type\":\"gradio.FileData\"}},"
+                                "null,null]", -1, 0, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_form_set_data (form, value, &error));
+  g_assert_no_error (error);
+  data = riv_form_dup_data (form);
+  json = riv_json_to_string (data, NULL);
+  g_assert_cmpstr (json, ==,
+                   "[{\"path\":\"/tmp/a.pdf\",\"meta\":{\"_type\":\"gradio.FileData\"}},null,null]");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -295,6 +348,7 @@ main (int   argc,
   g_test_add ("/ui/form/placeholder", Fixture, NULL, fixture_setup, test_form_placeholder,
               fixture_teardown);
   g_test_add_func ("/ui/form/empty", test_form_empty);
+  g_test_add_func ("/ui/form/file-inputs", test_form_file_inputs);
 
   return g_test_run ();
 }
