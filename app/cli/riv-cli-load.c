@@ -689,6 +689,9 @@ riv_cli_load (int    argc,
   run.timeout = timeout > 0 ? timeout : 600;
   run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
 
+  /* Two descriptors per virtual user (its stream and its joins). */
+  riv_raise_fd_limit ();
+
   run.client = riv_client_new (run.url);
   riv_client_set_download_images (run.client, FALSE);
   if (run.token != NULL)

@@ -63,6 +63,7 @@ struct _LoadRun
   RivLoadStats *stats;
   GPtrArray    *records;         /* --output: one JSON line per job, by local sequence */
   GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
+  GPtrArray    *retired;         /* RivClient of stopped users, closed, freed at the end */
   GArray       *window;          /* double: latencies completed since the last status line */
   GSource      *submit_source;
   GSource      *timeout_source;

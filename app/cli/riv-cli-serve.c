@@ -57,6 +57,7 @@ riv_cli_serve (int    argc,
   gint port = 7860;
   gint concurrency = 8;
   gint max_queue = 10000;
+  gint max_sessions = 4096;
   double heartbeat = 15;
   double close_linger = 0.5;
   gboolean verbose = FALSE;
@@ -71,6 +72,8 @@ riv_cli_serve (int    argc,
       "Jobs each endpoint runs at once (default 8; Gradio's default is 1)", "N" },
     { "max-queue", 0, 0, G_OPTION_ARG_INT, &max_queue,
       "Waiting jobs before joins are refused with HTTP 503 (default 10000; 0 = no limit)", "N" },
+    { "max-sessions", 0, 0, G_OPTION_ARG_INT, &max_sessions,
+      "Sessions kept (one per client; idle ones are dropped beyond it; default 4096)", "N" },
     { "heartbeat", 0, 0, G_OPTION_ARG_DOUBLE, &heartbeat,
       "Seconds between heartbeat messages on open streams (default 15; 0 = none)", "SECONDS" },
     { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &close_linger,
@@ -114,6 +117,8 @@ riv_cli_serve (int    argc,
     return usage_error ("--concurrency must be between 1 and 1024");
   if (max_queue < 0)
     return usage_error ("--max-queue must not be negative");
+  if (max_sessions < 1)
+    return usage_error ("--max-sessions must be at least 1");
   if (heartbeat < 0 || heartbeat > 3600)
     return usage_error ("--heartbeat must be between 0 and 3600 seconds");
   if (close_linger < 0 || close_linger > 60)
@@ -131,6 +136,7 @@ riv_cli_serve (int    argc,
   g_object_set (server,
                 "concurrency", (guint) concurrency,
                 "max-queue", (guint) max_queue,
+                "max-sessions", (guint) max_sessions,
                 "heartbeat-interval", heartbeat,
                 "close-linger", close_linger,
                 "verbose", verbose,

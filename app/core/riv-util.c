@@ -4,7 +4,9 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #if defined(__SSE2__)
@@ -635,4 +637,17 @@ riv_json_substitute_index_user (JsonNode *node,
   g_snprintf (index_text, sizeof index_text, "%" G_GUINT64_FORMAT, index);
   g_snprintf (user_text, sizeof user_text, "%u", user);
   return substitute (node, index_text, user_text);
+}
+
+void
+riv_raise_fd_limit (void)
+{
+  struct rlimit limit;
+
+  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
+    {
+      limit.rlim_cur = limit.rlim_max;
+      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
+        g_debug ("Could not raise the open-file limit: %s", g_strerror (errno));
+    }
 }

@@ -22,6 +22,11 @@ double    riv_now               (void);
  * the re-execution failed (then GSlice stays). */
 void      riv_prefer_system_malloc (char **argv);
 
+/* A load test holds a descriptor per connection (a server per client, a
+ * load generator two per virtual user): raises the open-file soft limit
+ * (often 1,024) to the hard one. */
+void      riv_raise_fd_limit    (void);
+
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);

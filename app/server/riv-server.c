@@ -433,22 +433,6 @@ make_dirs (RivServer  *self,
   return TRUE;
 }
 
-/* A load-test server holds a descriptor per client connection, and clients
- * such as @gradio/client open one per request in a burst: the soft limit
- * (often 1,024) goes up to the hard one. */
-static void
-raise_fd_limit (void)
-{
-  struct rlimit limit;
-
-  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
-    {
-      limit.rlim_cur = limit.rlim_max;
-      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
-        g_debug ("Could not raise the open-file limit: %s", g_strerror (errno));
-    }
-}
-
 /* soup_server_listen() leaves GSocket's default backlog of 10, and a burst of
  * a few hundred joins on fresh connections then gets connections reset. */
 static gboolean
@@ -520,7 +504,7 @@ riv_server_listen (RivServer   *self,
       g_main_context_push_thread_default (self->context);
       pushed = TRUE;
     }
-  raise_fd_limit ();
+  riv_raise_fd_limit ();
   ok = listen_with_backlog (self, socket_address, &self->port, &local_error);
   if (pushed)
     g_main_context_pop_thread_default (self->context);

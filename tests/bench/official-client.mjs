@@ -9,6 +9,9 @@
 //   node official-client.mjs burst  URL ENDPOINT N DATA_JSON
 //     N concurrent submits; wall (first submit → last completion), latency
 //     percentiles (submit → "complete" status), completed count.
+//   node official-client.mjs users  URL ENDPOINT N ITERATIONS DATA_JSON
+//     N users, one Client each, each submitting ITERATIONS jobs in turn; wall
+//     time and this process's peak RSS.
 //   node official-client.mjs stream URL COUNT JOBS
 //     JOBS concurrent rapid_generation(COUNT) jobs; data events delivered per
 //     second (first submit → last completion); each final text must be
@@ -138,6 +141,40 @@ async function stream(url, count, jobs) {
   };
 }
 
+// N users, one Client each (as a person would script users with it), each
+// submitting ITER jobs one after another. Peak RSS of this process sampled.
+async function users(url, endpoint, n, iterations, data) {
+  let completed = 0;
+  let failed = 0;
+  let peakRss = process.memoryUsage().rss;
+  const sampler = setInterval(() => { peakRss = Math.max(peakRss, process.memoryUsage().rss); }, 100);
+  const start = performance.now();
+  let job = 0;
+
+  async function user(u) {
+    const client = await Client.connect(url, { events: ["data", "status"] });
+    for (let k = 0; k < iterations; k++) {
+      const i = ++job;
+      const input = data.map((v) => (typeof v === "string"
+        ? v.replaceAll("{i}", String(i)).replaceAll("{u}", String(u)) : v));
+      const stage = await follow(client.submit(endpoint, input), () => {});
+      if (stage === "complete") completed++;
+      else failed++;
+    }
+  }
+  const runs = [];
+  for (let u = 1; u <= n; u++)
+    runs.push(user(u).catch((e) => { failed++; noteError(e?.message ?? e); }));
+  await Promise.all(runs);
+  const wall = (performance.now() - start) / 1000;
+  clearInterval(sampler);
+  peakRss = Math.max(peakRss, process.memoryUsage().rss);
+  return {
+    bench: "official-users", users: n, iterations, submitted: n * iterations, completed, failed,
+    wall_s: wall, peak_rss_kb: Math.round(peakRss / 1024),
+  };
+}
+
 const [mode, url, ...rest] = process.argv.slice(2);
 const guard = setTimeout(() => {
   console.log(JSON.stringify({ bench: `official-${mode}`, error: "hang guard expired" }));
@@ -152,8 +189,13 @@ if (mode === "burst") {
 } else if (mode === "stream") {
   const [count, jobs] = rest;
   result = await stream(url, Number(count), Number(jobs));
+} else if (mode === "users") {
+  const [endpoint, n, iterations, data] = rest;
+  result = await users(url, endpoint.startsWith("/") ? endpoint : `/${endpoint}`, Number(n),
+                       Number(iterations), JSON.parse(data));
 } else {
-  console.error("usage: official-client.mjs burst URL ENDPOINT N DATA_JSON | stream URL COUNT JOBS");
+  console.error("usage: official-client.mjs burst URL ENDPOINT N DATA_JSON | stream URL COUNT JOBS"
+                + " | users URL ENDPOINT N ITERATIONS DATA_JSON");
   process.exit(2);
 }
 clearTimeout(guard);
