@@ -444,6 +444,24 @@ test_run_time (void)
   g_assert_cmpfloat (riv_job_get_run_time (c), >=, 0.03);
   g_assert_cmpfloat (riv_job_get_run_time (c), <=, riv_job_get_total_time (c));
 
+  /* A generator: Gradio's duration is that of its last iteration only; the
+   * job ran from its start to its completion. */
+  {
+    g_autoptr(RivJob) e = local_job (client, "eee");
+
+    g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"eee\"}\n\n"
+                                 "data: {\"msg\":\"process_generating\",\"event_id\":\"eee\","
+                                 "\"output\":{\"data\":[\"a\"],\"duration\":0.0002},"
+                                 "\"success\":true}\n\n"));
+    g_usleep (30 * 1000);
+    g_assert_true (feed (client, "data: {\"msg\":\"process_completed\",\"event_id\":\"eee\","
+                                 "\"output\":{\"data\":[\"ab\"],\"duration\":0.0003},"
+                                 "\"success\":true}\n\n"));
+    g_assert_cmpint (riv_job_get_status (e), ==, RIV_JOB_STATUS_COMPLETED);
+    g_assert_cmpfloat (riv_job_get_run_time (e), >=, 0.03);
+    g_assert_cmpfloat (riv_job_get_run_time (e), <=, riv_job_get_total_time (e));
+  }
+
   /* A bad duration is not a run time. */
   {
     g_autoptr(RivJob) d = local_job (client, "ddd");

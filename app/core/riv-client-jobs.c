@@ -457,6 +457,9 @@ _riv_client_apply_message (RivClient  *self,
       else if (msg->success)
         {
           g_autoptr(GError) error = NULL;
+          /* A generator's output.duration times its last iteration only, so a
+           * job that streamed is timed by the arrival of its messages. */
+          gboolean streamed = riv_job_get_n_updates (job) > 0;
 
           /* Completion values are always full, never a diff. */
           if (!apply_outputs (self, ctx, msg, TRUE, &error))
@@ -466,7 +469,7 @@ _riv_client_apply_message (RivClient  *self,
             }
           else
             final = RIV_JOB_STATUS_COMPLETED;
-          if (msg->has_duration)
+          if (msg->has_duration && !streamed)
             _riv_job_set_run_duration (job, msg->duration);
         }
       else
