@@ -470,7 +470,8 @@ check_writable (const char  *option,
 {
   FILE *file;
 
-  if (path == NULL)
+  /* "-" is standard output (load_write_file ()), never a file of that name. */
+  if (path == NULL || strcmp (path, "-") == 0)
     return TRUE;
   file = fopen (path, "a");
   if (file == NULL)
