@@ -32,4 +32,12 @@ GAsyncResult *riv_test_wait_result (GAsyncResult **slot,
 char     *riv_test_load_data      (const char  *name,
                                    gsize       *length);
 
+/* Runs $RIVULET_CLI with args (NULL-terminated) while the thread-default
+ * main context keeps running; *out and *err get its output. Returns the exit
+ * status. */
+int       riv_test_run_cli        (const char * const  *args,
+                                   char               **out,
+                                   char               **err,
+                                   double               timeout_s);
+
 G_END_DECLS

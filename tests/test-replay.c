@@ -49,12 +49,15 @@ start_replay (GPtrArray *events,
 }
 
 static RivClient *
-connect_client (const char *url)
+connect_client (const char *url,
+                RivLint    *lint)
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   RivClient *client = riv_client_new (url);
 
+  /* Lint sees what the client sees, live. */
+  riv_client_set_tap (client, riv_lint_tap, lint);
   riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
   riv_test_wait_result (&result, HANG_GUARD);
   g_assert_true (riv_client_connect_finish (client, result, &error));
@@ -67,6 +70,7 @@ close_client (RivClient *client)
 {
   riv_client_close (client);
   riv_test_drain ();
+  riv_client_set_tap (client, NULL, NULL);
   g_assert_finalize_object (client);
 }
 
@@ -162,10 +166,12 @@ clients_done (gpointer data)
 
 /* Replays a transcript to one Rivulet client per recorded session, each
  * submitting that session's jobs in recorded order; checks that every job
- * completes with the recorded output. */
+ * completes with the recorded output, and that the lint of what the clients
+ * saw names rule (when not NULL). */
 static void
-replay_to_clients (GPtrArray *events,
-                   double     speed)
+replay_to_clients (GPtrArray  *events,
+                   double      speed,
+                   const char *rule)
 {
   g_autoptr(RivReplay) replay = start_replay (events, speed);
   g_autofree char *url = riv_replay_dup_url (replay);
@@ -173,6 +179,8 @@ replay_to_clients (GPtrArray *events,
   g_autoptr(GPtrArray) clients = g_ptr_array_new ();
   g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
   g_autoptr(GHashTable) by_session = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(GPtrArray) lints = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_lint_free);
+  gboolean named = FALSE;
 
   g_assert_cmpuint (expected->len, >, 0);
   for (guint i = 0; i < expected->len; i++)
@@ -186,7 +194,8 @@ replay_to_clients (GPtrArray *events,
 
       if (client == NULL)
         {
-          client = connect_client (url);
+          g_ptr_array_add (lints, riv_lint_new ());
+          client = connect_client (url, g_ptr_array_index (lints, lints->len - 1));
           g_ptr_array_add (clients, client);
           g_hash_table_insert (by_session, e->session, client);
         }
@@ -217,22 +226,48 @@ replay_to_clients (GPtrArray *events,
     close_client (clients->pdata[i]);
   riv_replay_shutdown (replay);
   riv_test_drain ();
+
+  for (guint i = 0; i < lints->len; i++)
+    {
+      GPtrArray *findings;
+
+      riv_lint_finish (lints->pdata[i], riv_now ());
+      findings = riv_lint_get_findings (lints->pdata[i]);
+      for (guint j = 0; j < findings->len; j++)
+        {
+          RivLintFinding *f = findings->pdata[j];
+
+          g_test_message ("client %u: %s %s: %s", i, f->rule, f->event_id, f->message);
+          named |= g_strcmp0 (f->rule, rule) == 0;
+        }
+    }
+  if (rule != NULL)
+    g_assert_true (named);
 }
+
+typedef struct
+{
+  const char *file;
+  const char *rule;
+  gboolean    timed_rule;   /* the rule shows only with the recorded timing */
+} Seed;
 
 static void
 test_seed (gconstpointer data)
 {
-  g_autoptr(GPtrArray) events = load ("seeds", data);
+  const Seed *seed = data;
+  g_autoptr(GPtrArray) events = load ("seeds", seed->file);
 
-  replay_to_clients (events, 0);
+  replay_to_clients (events, 0, seed->timed_rule ? NULL : seed->rule);
 }
 
 static void
 test_seed_timed (gconstpointer data)
 {
-  g_autoptr(GPtrArray) events = load ("seeds", data);
+  const Seed *seed = data;
+  g_autoptr(GPtrArray) events = load ("seeds", seed->file);
 
-  replay_to_clients (events, 4);
+  replay_to_clients (events, 4, seed->rule);
 }
 
 /* The recorded gaps are kept, divided by the speed: a lower bound only (a
@@ -244,7 +279,7 @@ test_speed (void)
   RivTranscriptEvent *last = events->pdata[events->len - 1];
   double start = riv_now ();
 
-  replay_to_clients (events, 2);
+  replay_to_clients (events, 2, "heartbeat-gap");
   g_assert_cmpfloat (riv_now () - start, >=, last->t / 2 * 0.9);
 }
 
@@ -301,19 +336,21 @@ int
 main (int   argc,
       char *argv[])
 {
-  static const char * const seeds[] = {
-    "early-close.jsonl", "blocking-generator.jsonl", "lost-completions.jsonl",
+  static const Seed seeds[] = {
+    { "early-close.jsonl", "close-while-pending", FALSE },
+    { "blocking-generator.jsonl", "heartbeat-gap", TRUE },
+    { "lost-completions.jsonl", "close-while-pending", FALSE },
   };
 
   g_test_init (&argc, &argv, NULL);
 
   for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/riv/replay/seed/%s", seeds[i]);
-      g_autofree char *timed = g_strdup_printf ("/riv/replay/seed-timed/%s", seeds[i]);
+      g_autofree char *path = g_strdup_printf ("/riv/replay/seed/%s", seeds[i].file);
+      g_autofree char *timed = g_strdup_printf ("/riv/replay/seed-timed/%s", seeds[i].file);
 
-      g_test_add_data_func (path, seeds[i], test_seed);
-      g_test_add_data_func (timed, seeds[i], test_seed_timed);
+      g_test_add_data_func (path, &seeds[i], test_seed);
+      g_test_add_data_func (timed, &seeds[i], test_seed_timed);
     }
   g_test_add_func ("/riv/replay/speed", test_speed);
   g_test_add_func ("/riv/replay/config-and-errors", test_config_and_errors);

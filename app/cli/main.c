@@ -26,6 +26,7 @@ static const Command commands[] = {
   { "load", riv_cli_load, "Submit a burst of jobs to a server and summarise the outcome" },
   { "inspect", riv_cli_inspect, "Show a server's version, protocol and endpoints" },
   { "report", riv_cli_report, "Merge load shards' job records into one summary and report" },
+  { "lint", riv_cli_lint, "Run a short probe load and name the protocol rules the server broke" },
 };
 
 static void

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "riv-cli-load.h"
+#include "riv-cli-record.h"
 #include "riv-report.h"
 #include "riv-util.h"
 
@@ -185,6 +186,7 @@ load_print_summary (LoadRun *run,
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
+      riv_cli_record_add_lint (builder);
       json_builder_end_object (builder);
 
       root = json_builder_get_root (builder);

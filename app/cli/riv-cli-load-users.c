@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "riv-cli-load.h"
+#include "riv-cli-record.h"
 #include "riv-util.h"
 
 #define TICK_S 0.1   /* how often the number of users follows the schedule */
@@ -239,6 +240,7 @@ user_start (LoadRun  *run,
   user->client = riv_client_new (run->url);
   riv_client_set_download_images (user->client, FALSE);
   riv_client_connect_like (user->client, run->client);
+  riv_cli_record_add_client (user->client);
   user->finished_handler = g_signal_connect (user->client, "job-finished",
                                              G_CALLBACK (user_finished_cb), user);
   run->active_users++;

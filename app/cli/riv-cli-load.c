@@ -19,6 +19,7 @@
 #include <glib-unix.h>
 
 #include "riv-cli.h"
+#include "riv-cli-record.h"
 #include "riv-cli-load.h"
 #include "riv-job-record.h"
 #include "riv-util.h"
@@ -458,6 +459,8 @@ write_records (LoadRun     *run,
 static void
 close_output (FILE *output)
 {
+  /* Every way out after the client exists passes here: end the recording too. */
+  riv_cli_record_finish ();
   if (output != NULL && output != stdout)
     fclose (output);
 }
@@ -574,6 +577,7 @@ riv_cli_load (int    argc,
     "with latency percentiles. Exits 0 only if every job completed (with\n"
     "--threshold: if every threshold held), 1 otherwise, 2 for bad arguments.");
   g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return load_usage_error ("%s", error->message);
   if (argc > 1)
@@ -705,6 +709,13 @@ riv_cli_load (int    argc,
       load_run_clear (&run);
       return load_usage_error ("--auth: %s", error->message);
     }
+  summary_out = riv_cli_record_summary_out (summary_out);
+  if (!riv_cli_record_attach (run.client, json, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
+    }
 
   riv_client_connect_async (run.client, NULL, connect_done_cb, &result);
   while (result == NULL)
@@ -793,6 +804,7 @@ riv_cli_load (int    argc,
   riv_load_stats_set_end (run.stats, run.start_wall + (run.end - run.start));
   load_users_free (&run);
   riv_client_close (run.client);
+  riv_cli_record_finish ();
 
   if (run.usage_failed != NULL)
     {
@@ -807,6 +819,8 @@ riv_cli_load (int    argc,
     status = thresholds_ok ? 0 : 1;
   else
     status = run.completed == run.submitted && run.submitted > 0 && !run.stopped ? 0 : 1;
+  if (!riv_cli_record_ok ())
+    status = 1;
 
   if (run.records != NULL && !write_records (&run, output, &error))
     {

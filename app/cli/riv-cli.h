@@ -19,6 +19,8 @@ int riv_cli_inspect (int    argc,
                      char **argv);
 int riv_cli_report  (int    argc,
                      char **argv);
+int riv_cli_lint    (int    argc,
+                     char **argv);
 /* serve --replay FILE */
 int riv_cli_serve_replay (const char *path,
                           double      speed,

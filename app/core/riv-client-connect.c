@@ -125,6 +125,8 @@ connect_info_cb (GObject      *object,
   guint status;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, cd->msg, 0, body);
 
   if (g_cancellable_is_cancelled (cd->cancel->user) || self->closed)
     {
@@ -190,6 +192,8 @@ connect_send_config (RivClient *self,
       return;
     }
   _riv_client_prepare_message (self, cd->msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
   soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, connect_config_cb, task);
@@ -213,6 +217,8 @@ connect_login_cb (GObject      *object,
   guint status;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "log in to");
@@ -281,6 +287,8 @@ connect_login (RivClient *self,
   /* A redirect means "no password login here": look at it, don't follow it. */
   soup_message_add_flags (cd->msg, SOUP_MESSAGE_NO_REDIRECT);
   _riv_client_prepare_message (self, cd->msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
   soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, connect_login_cb, task);
@@ -303,6 +311,8 @@ connect_config_cb (GObject      *object,
   gsize len = 0;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "connect to");
@@ -375,6 +385,8 @@ connect_config_cb (GObject      *object,
       return;
     }
   _riv_client_prepare_message (self, cd->msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
   soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, connect_info_cb,
                                     g_steal_pointer (&task));

@@ -99,6 +99,8 @@ join_cb (GObject      *object,
 
   self = op->client;
   g_object_ref (self);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, op->msg, 0, body);
 
   if (op->queued)
     {
@@ -334,6 +336,8 @@ reset_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  if (!_riv_client_op_client_gone (op) && RIV_CLIENT_TAPPED (op->client))
+    _riv_client_tap_response (op->client, op->msg, 0, body);
 }
 
 static gboolean
@@ -385,6 +389,8 @@ cancel_request_cb (GObject      *object,
     return;
 
   self = op->client;
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, op->msg, 0, body);
   status = soup_message_get_status (op->msg);
 
   if (riv_job_get_event_id (op->job) != NULL)

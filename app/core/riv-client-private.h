@@ -86,6 +86,11 @@ struct _RivClient
   guint           session_established : 1;
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
   guint           infer_batches : 1;  /* the app has a batch endpoint */
+
+  /* The tap (riv-client-tap.c); nullable */
+  RivTranscriptFunc tap;
+  gpointer        tap_data;
+  guint64         tap_ids;            /* requests numbered so far */
 };
 
 /* One SSE GET. */
@@ -109,6 +114,8 @@ struct _RivClientStream
   gboolean       draining;     /* detached after close_stream, reading to the end */
   gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */
   gboolean       feeding;      /* local: inside that feed, which frees it if detached */
+  gboolean       end_known;    /* how it ended, for the tap: set before stream_failed() */
+  RivTranscriptEnd end;
 };
 
 /* Client-side state of a job that is not terminal yet (the job's owner data). */
@@ -283,5 +290,24 @@ RivJob  *_riv_client_submit_joined_for_testing (RivClient   *self,
 gboolean _riv_client_feed_stream_for_testing   (RivClient   *self,
                                                 const char  *bytes,
                                                 gsize        len);
+
+/* The tap (riv-client-tap.c): call only when RIV_CLIENT_TAPPED (self). */
+#define RIV_CLIENT_TAPPED(self) G_UNLIKELY ((self)->tap != NULL)
+void _riv_client_tap_request  (RivClient        *self,
+                               SoupMessage      *msg,
+                               guint             stream,
+                               const char       *body,
+                               gsize             len);
+void _riv_client_tap_response (RivClient        *self,
+                               SoupMessage      *msg,
+                               guint             stream,
+                               GBytes           *body);
+void _riv_client_tap_frame    (RivClient        *self,
+                               guint             stream,
+                               const char       *data,
+                               gsize             len);
+void _riv_client_tap_end      (RivClient        *self,
+                               guint             stream,
+                               RivTranscriptEnd  end);
 
 G_END_DECLS

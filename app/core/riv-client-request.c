@@ -163,6 +163,8 @@ _riv_client_new_json_post (RivClient  *self,
   bytes = g_bytes_new_take (text, len);
   soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
   _riv_client_prepare_message (self, msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, msg, 0, text, len);
 
   /* libsoup opens a new connection for every non-idempotent request unless
    * told otherwise: a burst of 1,000 joins would cost 1,000 TCP connections.

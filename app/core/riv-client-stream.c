@@ -65,6 +65,9 @@ _riv_client_stream_detach (RivClientStream *st)
   if (self == NULL)
     return;
 
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_end (self, st->epoch, st->got_close ? RIV_TRANSCRIPT_END_EOF
+                                        : st->end_known ? st->end : RIV_TRANSCRIPT_END_CLIENT);
   if (self->stream == st)
     self->stream = NULL;
   st->client = NULL;
@@ -124,6 +127,8 @@ stream_open (RivClient *self)
   _riv_client_set_stream_state (self, self->stream_failures > 0 ? RIV_STREAM_STATE_RECONNECTING
                                                     : RIV_STREAM_STATE_CONNECTING);
 
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, st->msg, st->epoch, NULL, 0);
   g_debug ("Opening stream %u", st->epoch);
   soup_session_send_async (self->session, st->msg, st->io_priority, st->cancellable,
                            stream_send_cb, st);
@@ -164,6 +169,12 @@ stream_failed (RivClientStream *st,
   RivClient *self = st->client;
   gboolean never_connected = st->input == NULL;
 
+  /* Unless the caller said the server ended it, the stream failed. */
+  if (!st->end_known)
+    {
+      st->end_known = TRUE;
+      st->end = RIV_TRANSCRIPT_END_ERROR;
+    }
   _riv_client_stream_detach (st);
 
   g_debug ("RivClientStream %u failed: %s", st->epoch, reason);
@@ -332,6 +343,8 @@ stream_event_cb (const char *event_type,
     return;
 
   self->n_messages++;
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_frame (self, st->epoch, data, len);
 
   msg = riv_message_parse (self->parser, data, len, &error);
   if (msg == NULL)
@@ -504,6 +517,8 @@ stream_read_cb (GObject      *object,
 
   if (n == 0)
     {
+      st->end_known = TRUE;
+      st->end = RIV_TRANSCRIPT_END_EOF;
       stream_failed (st, "the server ended the stream without close_stream");
       stream_free (st);
       return;
@@ -522,6 +537,8 @@ stream_read_cb (GObject      *object,
         stream_free (st);   /* close_stream, and the response's end is already here */
       else
         {
+          st->end_known = TRUE;
+          st->end = end_error != NULL ? RIV_TRANSCRIPT_END_ERROR : RIV_TRANSCRIPT_END_EOF;
           stream_failed (st, end_error != NULL
                              ? end_error->message
                              : "the server ended the stream without close_stream");
@@ -656,6 +673,8 @@ stream_send_cb (GObject      *object,
     }
 
   status = soup_message_get_status (st->msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, st->msg, st->epoch, NULL);
   if (status != SOUP_STATUS_OK)
     {
       g_autofree char *reason = g_strdup_printf ("the stream request failed (HTTP %u)", status);
