@@ -750,6 +750,72 @@ test_early_messages (Fixture       *fx,
   g_assert_cmpstr (riv_job_get_output_text (a), ==, "A");
 }
 
+/* Real Gradio names no batch, and starts a batch's members back to back,
+ * often before the join replies of some of them came back. Every member
+ * belongs to the inferred batch: one id, one size, indices in start order;
+ * the run time is what the server measured (output.duration). */
+static void
+test_inferred_batch_burst (Fixture       *fx,
+                           gconstpointer  data)
+{
+  static const guint order[8] = { 5, 0, 3, 1, 7, 2, 6, 4 };   /* the server's start order */
+  RivJob *jobs[8];
+  FakeSession *session;
+  guint64 before;
+
+  fx->fake->join_mode = JOIN_REPLY_ONLY;
+  for (guint i = 0; i < 3; i++)
+    {
+      jobs[i] = submit (fx, "/batched", "x");
+      wait_joined (jobs[i]);
+    }
+  wait_stream (fx->fake);
+  session = fake_the_session (fx->fake);
+
+  fx->fake->join_mode = JOIN_HOLD;
+  for (guint i = 3; i < 8; i++)
+    jobs[i] = submit (fx, "/batched", "x");
+  wait_held (fx->fake, 8);
+
+  /* One flush, as Gradio's worker sends a batch's process_starts. */
+  before = riv_client_get_n_messages (fx->client);
+  for (guint k = 0; k < 8; k++)
+    g_queue_push_tail (&session->fifo,
+                       g_strdup_printf ("data: {\"msg\":\"process_starts\",\"event_id\":\"%s\","
+                                        "\"eta\":null}\n\n", held_join (fx->fake, order[k])->event_id));
+  session_flush (session);
+  wait_messages (fx->client, before, 8);
+
+  for (guint i = 3; i < 8; i++)
+    {
+      fake_reply_join (held_join (fx->fake, i));
+      g_clear_object (&held_join (fx->fake, i)->msg);
+      wait_joined (jobs[i]);
+    }
+  for (guint i = 0; i < 8; i++)
+    fake_pushf (session, "{\"msg\":\"process_completed\",\"event_id\":\"%s\",\"success\":true,"
+                "\"output\":{\"data\":[\"x\"],\"is_generating\":false,\"duration\":0.05,"
+                "\"average_duration\":0.05}}", held_join (fx->fake, i)->event_id);
+  for (guint i = 0; i < 8; i++)
+    wait_finished (jobs[i]);
+
+  for (guint k = 0; k < 8; k++)
+    {
+      RivJob *job = jobs[order[k]];
+
+      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+      g_assert_cmpstr (riv_job_get_batch_id (job), ==, riv_job_get_batch_id (jobs[0]));
+      g_assert_cmpint (riv_job_get_batch_size (job), ==, 8);
+      g_assert_cmpint (riv_job_get_batch_index (job), ==, k);
+      g_assert_true (riv_job_get_batch_inferred (job));
+      g_assert_cmpfloat_with_epsilon (riv_job_get_run_time (job), 0.05, 1e-9);
+    }
+  g_assert_nonnull (riv_job_get_batch_id (jobs[0]));
+
+  for (guint i = 0; i < 8; i++)
+    g_object_unref (jobs[i]);
+}
+
 /* (2a) close_stream crossing a join. Job B's join reply is handled while the
  * stream is still open; only then does the server write A's completion with
  * close_stream right behind it and end the response. B's messages wait in
@@ -1621,6 +1687,7 @@ main (int   argc,
   ADD ("job-errors", test_job_errors);
   ADD ("headers", test_headers);
   ADD ("stream-state", test_stream_state);
+  ADD ("inferred-batch-burst", test_inferred_batch_burst);
 
 #undef ADD
 
