@@ -462,6 +462,22 @@ test_run_time (void)
     g_assert_cmpfloat (riv_job_get_run_time (e), <=, riv_job_get_total_time (e));
   }
 
+  /* No duration, and both ends came before the join reply: the times are
+   * those of their arrival, not of their replay. */
+  {
+    g_autoptr(RivJob) f = NULL;
+
+    g_assert_true (feed (client, "data: {\"msg\":\"process_starts\",\"event_id\":\"fff\"}\n\n"));
+    g_usleep (30 * 1000);
+    g_assert_true (feed (client, "data: {\"msg\":\"process_completed\",\"event_id\":\"fff\","
+                                 "\"output\":{\"data\":[\"z\"]},\"success\":true}\n\n"));
+    g_usleep (30 * 1000);
+    f = local_job (client, "fff");
+    g_assert_cmpint (riv_job_get_status (f), ==, RIV_JOB_STATUS_COMPLETED);
+    g_assert_cmpfloat (riv_job_get_run_time (f), >=, 0.03);
+    g_assert_cmpfloat (riv_job_get_finished_at (f), <, riv_job_get_joined_at (f));
+  }
+
   /* A bad duration is not a run time. */
   {
     g_autoptr(RivJob) d = local_job (client, "ddd");

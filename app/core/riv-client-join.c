@@ -72,7 +72,11 @@ _riv_client_register_event (RivClient  *self,
       RivMessage *msg = g_queue_pop_head (&early);
 
       if (!riv_job_is_finished (job))
-        _riv_client_apply_message (self, job, msg);
+        {
+          _riv_job_set_replay_time (job, msg->received_at);
+          _riv_client_apply_message (self, job, msg);
+          _riv_job_set_replay_time (NULL, 0);
+        }
       riv_message_free (msg);
     }
 

@@ -324,6 +324,8 @@ dispatch_message (RivClient       *self,
       return;
     }
 
+  /* Its job's times (start, end) are when it came, not when it is replayed. */
+  msg->received_at = self->last_bytes_at;
   riv_early_buffer_add (self->early, msg, frame_len, self->join_timeout);
 }
 

@@ -57,6 +57,11 @@ void      _riv_job_add_log           (RivJob       *self,
                                       const char   *level,
                                       const char   *title,
                                       const char   *message);
+/* Dates self's status changes, timeline entries and logs at time (riv_now ()
+ * of the past) instead of now, until called again with 0: for messages
+ * replayed after they waited for the join reply. */
+void      _riv_job_set_replay_time   (RivJob       *self,
+                                      double        time);
 /* The run time the server measured (process_completed output.duration). */
 void      _riv_job_set_run_duration  (RivJob       *self,
                                       double        seconds);

@@ -18,6 +18,11 @@
 
 G_STATIC_ASSERT (RIV_JOB_TIMELINE_MAX > TIMELINE_HEAD);
 
+/* _riv_job_set_replay_time (): the job whose changes are dated in the past,
+ * and when. Main thread only, like every setter here. */
+static RivJob *replay_job;
+static double  replay_time;
+
 struct _RivJob
 {
   GObject       parent_instance;
@@ -141,6 +146,13 @@ notify (RivJob *self,
     self->pending_notify |= G_GUINT64_CONSTANT (1) << prop;
   else
     g_object_notify_by_pspec ((GObject *) self, properties[prop]);
+}
+
+/* Now, or when the message being replayed arrived. */
+static inline double
+job_now (RivJob *self)
+{
+  return G_UNLIKELY (self == replay_job) ? replay_time : riv_now ();
 }
 
 static inline void
@@ -807,7 +819,7 @@ _riv_job_set_status (RivJob       *self,
   if (status <= self->status || RIV_JOB_STATUS_IS_TERMINAL (self->status))
     return FALSE;
 
-  now = riv_now ();
+  now = job_now (self);
 
   freeze (self);
 
@@ -1016,7 +1028,7 @@ _riv_job_count_update (RivJob *self)
 
   if (self->first_output_at <= 0)
     {
-      self->first_output_at = riv_now ();
+      self->first_output_at = job_now (self);
       notify (self, PROP_FIRST_OUTPUT_AT);
     }
 
@@ -1107,7 +1119,7 @@ _riv_job_add_timeline (RivJob     *self,
           self->timeline = g_renew (RivJobEvent, self->timeline, self->timeline_cap);
         }
       slot = &self->timeline[self->timeline_len++];
-      slot->time = riv_now () - self->submitted_at;
+      slot->time = job_now (self) - self->submitted_at;
       slot->what = what;
       notify (self, PROP_TIMELINE_LENGTH);
       return;
@@ -1116,7 +1128,7 @@ _riv_job_add_timeline (RivJob     *self,
   /* Full: overwrite the oldest entry of the ring; the head stays. */
   slot = &self->timeline[TIMELINE_HEAD + self->timeline_ring_pos];
   g_free (slot->what);
-  slot->time = riv_now () - self->submitted_at;
+  slot->time = job_now (self) - self->submitted_at;
   slot->what = what;
   self->timeline_ring_pos = (self->timeline_ring_pos + 1) % TIMELINE_RING;
   self->timeline_dropped++;
@@ -1150,7 +1162,7 @@ _riv_job_add_log (RivJob     *self,
     }
 
   log = g_new (RivJobLog, 1);
-  log->time = riv_now () - self->submitted_at;
+  log->time = job_now (self) - self->submitted_at;
   log->level = g_intern_string (level != NULL && *level != '\0' ? level : "info");
   log->title = title != NULL && *title != '\0' ? g_strdup (title) : NULL;
   log->message = g_strdup (message != NULL ? message : "");
@@ -1159,6 +1171,16 @@ _riv_job_add_log (RivJob     *self,
     self->logs = g_ptr_array_new_with_free_func (job_log_free);
   g_ptr_array_add (self->logs, log);
   notify (self, PROP_N_LOGS);
+}
+
+void
+_riv_job_set_replay_time (RivJob *self,
+                          double  time)
+{
+  g_return_if_fail (self == NULL || RIV_IS_JOB (self));
+
+  replay_job = time > 0 ? self : NULL;
+  replay_time = time;
 }
 
 void

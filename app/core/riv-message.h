@@ -78,6 +78,9 @@ typedef struct
   /* unexpected_error */
   char           *message;
   gboolean        session_not_found;
+
+  /* When it arrived (riv_now ()): set for messages that wait in the early buffer, else 0. */
+  double          received_at;
 } RivMessage;
 
 RivMessageKind  riv_message_kind_from_string (const char  *msg);
