@@ -1,0 +1,68 @@
+/* riv-form-private.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What riv-form.c (the form) and riv-form-editors.c (its editors) share.
+ */
+#pragma once
+
+#include "riv-form.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  RivForm          *form;            /* borrowed */
+  RivComponent     *component;       /* borrowed from the form's config */
+  RivFormInputKind  kind;
+  GtkWidget        *row;             /* borrowed (owned by the group), nullable */
+  GtkWidget        *widget;          /* borrowed, nullable */
+  GPtrArray        *choice_values;   /* JsonNode*, owned, nullable */
+  gboolean          multiselect;
+  gboolean          integer;         /* number/slider values are sent as integers */
+  JsonNode         *override;        /* owned, nullable: value set by riv_form_set_data */
+
+  /* Image inputs */
+  GtkWidget        *thumbnail;       /* borrowed */
+  GtkWidget        *spinner;         /* borrowed */
+  char             *image_path;      /* server path after upload, owned, nullable */
+  char             *image_name;      /* owned, nullable */
+  gboolean          any_file;        /* a file, audio or video input (no thumbnail) */
+  GCancellable     *upload_cancellable; /* owned, nullable */
+} Input;
+
+struct _RivForm
+{
+  AdwBin        parent_instance;
+
+  /* Owned references */
+  RivConfig    *config;          /* nullable */
+  RivClient    *client;          /* nullable */
+  GPtrArray    *inputs;          /* Input* */
+  GCancellable *cancellable;
+
+  /* Borrowed references */
+  RivEndpoint  *endpoint;        /* owned by config */
+  GtkWidget    *group;
+
+  guint         n_uploads;
+};
+
+void       _riv_form_set_busy_delta  (RivForm     *self,
+                                      int          delta);
+void       _riv_form_emit_error      (RivForm     *self,
+                                      const char  *message);
+void       _riv_form_emit_activate   (RivForm     *self);
+
+/* Builds the input's row (NULL for state inputs) and sets its kind and widgets. */
+GtkWidget *_riv_form_build_row       (RivForm     *self,
+                                      Input       *input);
+JsonNode  *_riv_form_input_dup_value (Input       *input);
+gboolean   _riv_form_input_set_value (Input       *input,
+                                      guint        position,
+                                      JsonNode    *value,
+                                      GError     **error);
+void       _riv_form_image_use_file  (Input       *input,
+                                      GFile       *file);
+
+G_END_DECLS
