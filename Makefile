@@ -52,7 +52,7 @@ bench: deps
 # libFuzzer targets (clang + ASan/UBSan) in their own build dir, FUZZ_SECONDS per target.
 fuzz:
 	@RIV_DEPS_EXTRA="clang libclang-rt-14-dev" bash .ci/deps
-	@[ -f _build-fuzz/build.ninja ] || CC=clang $(MESON) setup _build-fuzz -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
+	@[ -f _build-fuzz/build.ninja ] || CC=clang $(MESON) setup _build-fuzz --werror -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
 	$(MESON) compile -C _build-fuzz
 	bash tests/fuzz/run _build-fuzz $${FUZZ_SECONDS:-60}
 

@@ -133,6 +133,8 @@ test_json (void)
   g_assert_cmpstr (json_object_get_string_member (first, "rule"), ==, "duplicate-completion");
   g_assert_cmpstr (json_object_get_string_member (first, "event_id"), ==, "000000000000000000000000e0000001");
   g_assert_true (json_object_has_member (first, "message"));
+  /* What `load --json` prints: the findings as text, rule named. */
+  g_assert_nonnull (strstr (text, "\"rule\":\"duplicate-completion\""));
   g_assert_true (json_object_has_member (first, "t"));
 }
 

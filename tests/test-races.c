@@ -1633,7 +1633,6 @@ test_stream_state (Fixture       *fx,
                    gconstpointer  data)
 {
   g_autoptr(RivJob) a = NULL;
-  g_autoptr(GPtrArray) seen = g_ptr_array_new ();
   FakeSession *session;
 
   g_assert_cmpint (riv_client_get_stream_state (fx->client), ==, RIV_STREAM_STATE_IDLE);

@@ -1232,7 +1232,6 @@ test_files (Fixture       *f,
   g_autofree char *encoded = NULL;
   g_autofree char *upload_path = NULL;
   g_autofree char *outside = NULL;
-  g_autofree char *link_path = NULL;
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) detail = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -1918,6 +1917,7 @@ test_sessions_evicted (Fixture       *f,
     gint64 until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
     Sse *sse;
 
+    g_assert_nonnull (id);
     while (riv_server_get_n_pending (f->server) > 0 && g_get_monotonic_time () < until)
       sleep_loop (0.05);
     g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);

@@ -411,11 +411,11 @@ cancel_cb (GObject      *object,
 {
   User *user = user_data;
   Bench *bench = user->bench;
-  g_autoptr(GBytes) body = soup_session_send_and_read_finish (SOUP_SESSION (object), result,
-                                                              NULL);
+  GBytes *body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
   SoupMessage *msg = soup_session_get_async_result_message (SOUP_SESSION (object), result);
   gboolean ok = soup_message_get_status (msg) == SOUP_STATUS_OK;
 
+  g_clear_pointer (&body, g_bytes_unref);
   bench->requests_in_flight--;
   if (user == &bench->gate)
     bench->gate_cancelled = ok;
