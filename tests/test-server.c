@@ -1691,14 +1691,6 @@ test_unknown_session (Fixture       *f,
   g_assert_cmpstr (frame_msg (g_ptr_array_index (sse->frames, 1)), ==, "close_stream");
 }
 
-static gboolean
-running_on_valgrind (void)
-{
-  const char *preload = g_getenv ("LD_PRELOAD");
-
-  return preload != NULL && strstr (preload, "vgpreload") != NULL;
-}
-
 static void
 test_interleave (Fixture       *f,
                  gconstpointer  data)
@@ -1751,15 +1743,11 @@ test_interleave (Fixture       *f,
       g_assert_true (frame_success (completion_of (sse->frames, id)));
     }
 
-  /* Interleaved: every job yielded before any job yielded its last step. */
+  /* Interleaved: every job yielded before any job yielded its last step.
+   * That is the property; how much faster together is than in series is a
+   * timing claim, measured by `make bench` (server scaling), not here. */
   g_assert_cmpuint (latest_first, <, earliest_last);
   g_test_message ("one job %.2f s, %u jobs together %.2f s", single / 1e6, n, together / 1e6);
-  /* Generous bound (in series they would take 8 times as long). Valgrind
-   * runs one thread at a time, so the rendering itself serialises there. */
-  if (running_on_valgrind ())
-    g_test_message ("under valgrind: no timing bound");
-  else
-    g_assert_cmpint (together, <, 4 * single);
 }
 
 static void
