@@ -1543,6 +1543,10 @@ test_unknown_id_flood (Fixture       *fx,
   Conn *conn;
   guint64 dropped;
 
+  /* P's join is held through the whole flood, which can take minutes
+   * under sanitizers on a loaded machine: the join must not time out first
+   * (join timeouts have tests of their own). */
+  riv_client_set_join_timeout (fx->c.client, 3600);
   a = submit_echo (fx->c.client, "a");
   wait_joined (a);
   conn = wait_get (fx->raw, 1);
@@ -1998,6 +2002,10 @@ test_poison_forgotten (Fixture       *fx,
   const char *p_id;
   Conn *conn;
 
+  /* P's join is held through the whole flood, which can take minutes
+   * under sanitizers on a loaded machine: the join must not time out first
+   * (join timeouts have tests of their own). */
+  riv_client_set_join_timeout (fx->c.client, 3600);
   a = submit_echo (fx->c.client, "a");
   wait_joined (a);
   conn = wait_get (fx->raw, 1);
