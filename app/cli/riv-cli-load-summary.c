@@ -12,46 +12,21 @@
 
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
-#include "riv-report.h"
 #include "riv-util.h"
 
 #define MAX_ERRORS_SHOWN 10
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
+static void
+status_sample_cb (RivLoadRun          *engine,
+                  const RivLoadSample *sample,
+                  gpointer             data)
 {
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
-static gboolean
-status_cb (gpointer data)
-{
-  LoadRun *run = data;
-  double p95 = -1;
-  guint64 done = run->completed - run->completed_at_last_status;
-
-  if (run->window->len > 0)
-    {
-      guint rank;
-
-      g_array_sort (run->window, compare_doubles);
-      rank = (guint) MAX (1, (guint) (0.95 * run->window->len + 0.999999));
-      p95 = g_array_index (run->window, double, MIN (rank, run->window->len) - 1);
-    }
-  g_array_set_size (run->window, 0);
-  run->completed_at_last_status = run->completed;
-
-  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%" G_GUINT64_FORMAT
-              "/s)  p95 %s%.3fs  failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT
-              "  in flight %" G_GUINT64_FORMAT,
-              load_elapsed (run), run->active_users, run->completed, done,
-              p95 < 0 ? "—" : "", p95 < 0 ? 0 : p95, run->failed, run->lost,
-              run->submitted - run->finished);
-  return G_SOURCE_CONTINUE;
+  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%u/s)  p95 %s%.3fs  "
+              "failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT "  in flight %u",
+              sample->t, sample->users, riv_load_run_get_completed (engine), sample->completed,
+              sample->p95 < 0 ? "—" : "", sample->p95 < 0 ? 0 : sample->p95,
+              riv_load_run_get_failed (engine), riv_load_run_get_lost (engine),
+              sample->in_flight);
 }
 
 void
@@ -59,25 +34,17 @@ load_status_start (LoadRun *run)
 {
   if (!run->status_line)
     return;
-  run->status_source = g_timeout_source_new_seconds (1);
-  g_source_set_callback (run->status_source, status_cb, run, NULL);
-  g_source_attach (run->status_source, NULL);
+  run->sample_handler = g_signal_connect (run->engine, "sample",
+                                          G_CALLBACK (status_sample_cb), run);
 }
 
 void
 load_status_clear (LoadRun *run)
 {
-  if (run->status_source == NULL)
+  if (run->sample_handler == 0)
     return;
-  g_source_destroy (run->status_source);
-  g_clear_pointer (&run->status_source, g_source_unref);
+  g_clear_signal_handler (&run->sample_handler, run->engine);
   g_printerr ("\r\033[K");
-}
-
-static guint64
-count_events (LoadRun *run)
-{
-  return riv_client_get_n_messages (run->client) + run->user_events;
 }
 
 static void
@@ -102,18 +69,19 @@ gboolean
 load_print_summary (LoadRun *run,
                     FILE    *out)
 {
+  RivLoadStats *stats = riv_load_run_get_stats (run->engine);
   RivLoadSummary s;
-  guint64 events = count_events (run);
-  g_autoptr(GArray) errors = riv_load_stats_errors (run->stats);
+  guint64 events = riv_load_run_get_n_events (run->engine);
+  g_autoptr(GArray) errors = riv_load_stats_errors (stats);
   gboolean all_ok = TRUE;
   double *measured = g_newa (double, run->thresholds->len + 1);
   gboolean *held = g_newa (gboolean, run->thresholds->len + 1);
-  g_autofree char *logs = riv_load_stats_format_logs (run->stats);
+  g_autofree char *logs = riv_load_stats_format_logs (stats);
   GHashTableIter iter;
   gpointer key, value;
 
-  riv_load_stats_summarize (run->stats, &s);
-  s.users = MAX (s.users, run->peak_users);
+  riv_load_stats_summarize (stats, &s);
+  s.users = MAX (s.users, riv_load_run_get_peak_users (run->engine));
 
   for (guint i = 0; i < run->thresholds->len; i++)
     {
@@ -155,7 +123,7 @@ load_print_summary (LoadRun *run,
       json_builder_end_object (builder);
       json_builder_set_member_name (builder, "logs");
       json_builder_begin_object (builder);
-      g_hash_table_iter_init (&iter, riv_load_stats_get_log_counts (run->stats));
+      g_hash_table_iter_init (&iter, riv_load_stats_get_log_counts (stats));
       while (g_hash_table_iter_next (&iter, &key, &value))
         add_int (builder, key, (gint64) GPOINTER_TO_SIZE (value));
       json_builder_end_object (builder);
@@ -230,10 +198,12 @@ load_print_summary (LoadRun *run,
         }
     }
 
-  if (run->stopped && run->finished < run->submitted)
+  if (riv_load_run_was_stopped (run->engine) &&
+      riv_load_run_get_finished (run->engine) < riv_load_run_get_submitted (run->engine))
     g_printerr ("rivulet-cli load: %s with %" G_GUINT64_FORMAT " job(s) unfinished; "
-                "counted as lost\n", run->interrupted ? "interrupted" : "timed out",
-                run->submitted - run->finished);
+                "counted as lost\n",
+                riv_load_run_was_interrupted (run->engine) ? "interrupted" : "timed out",
+                riv_load_run_get_submitted (run->engine) - riv_load_run_get_finished (run->engine));
 
   for (guint i = 0; i < MIN (errors->len, MAX_ERRORS_SHOWN); i++)
     {
@@ -271,61 +241,9 @@ load_write_report (LoadRun     *run,
                    const char  *path,
                    GError     **error)
 {
-  g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
-  g_autofree char *html = NULL;
+  g_autofree char *html = riv_load_run_dup_report (run->engine,
+                                                   (RivLoadThreshold * const *) run->thresholds->pdata,
+                                                   run->thresholds->len);
 
-#define PARAM(name, ...) \
-  G_STMT_START { \
-    g_ptr_array_add (params, g_strdup (name)); \
-    g_ptr_array_add (params, g_strdup_printf (__VA_ARGS__)); \
-  } G_STMT_END
-  PARAM ("server", "%s", run->url);
-  PARAM ("endpoint", "%s", run->endpoint_name);
-  {
-    g_autofree char *data = riv_json_to_string (run->template, NULL);
-
-    PARAM ("data", "%s", data);
-  }
-  if (run->users > 0 || run->stages != NULL)
-    {
-      if (run->users > 0)
-        PARAM ("users", "%u", run->users);
-      if (run->stages != NULL)
-        {
-          g_autoptr(GString) text = g_string_new (NULL);
-
-          for (guint i = 0; i < run->stages->len; i++)
-            {
-              const LoadStage *stage = &g_array_index (run->stages, LoadStage, i);
-
-              g_string_append_printf (text, "%s%gs:%u", i > 0 ? "," : "", stage->seconds,
-                                      stage->target);
-            }
-          PARAM ("stages", "%s", text->str);
-        }
-      if (run->duration > 0)
-        PARAM ("duration", "%g s", run->duration);
-      if (run->iterations > 0)
-        PARAM ("iterations", "%u per user", run->iterations);
-      PARAM ("think", "%g s", run->think);
-    }
-  else
-    {
-      PARAM ("count", "%u", run->count);
-      if (run->rate > 0)
-        PARAM ("rate", "%g jobs/s", run->rate);
-    }
-  if (run->n_shards > 1)
-    PARAM ("shard", "%u/%u", run->shard, run->n_shards);
-  PARAM ("timeout", "%g s", run->timeout);
-  for (guint i = 0; i < run->thresholds->len; i++)
-    PARAM ("threshold", "%s", riv_load_threshold_get_text (g_ptr_array_index (run->thresholds, i)));
-#undef PARAM
-  g_ptr_array_add (params, NULL);
-
-  html = riv_report_html (run->stats, riv_config_get_version (run->config),
-                          (const char * const *) params->pdata,
-                          (RivLoadThreshold * const *) run->thresholds->pdata,
-                          run->thresholds->len);
   return load_write_file (path, html, strlen (html), error);
 }

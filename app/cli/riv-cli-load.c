@@ -26,26 +26,6 @@
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
 
-static GQuark
-sequence_quark (void)
-{
-  static GQuark quark;
-
-  if (G_UNLIKELY (quark == 0))
-    quark = g_quark_from_static_string ("riv-load-sequence");
-  return quark;
-}
-
-static GQuark
-user_quark (void)
-{
-  static GQuark quark;
-
-  if (G_UNLIKELY (quark == 0))
-    quark = g_quark_from_static_string ("riv-load-user");
-  return quark;
-}
-
 int
 load_usage_error (const char *format,
                   ...)
@@ -61,269 +41,30 @@ load_usage_error (const char *format,
   return 2;
 }
 
-double
-load_elapsed (LoadRun *run)
-{
-  return run->start > 0 ? riv_now () - run->start : 0;
-}
-
-guint64
-load_global_index (LoadRun *run,
-                   guint64  sequence)
-{
-  return (sequence - 1) * run->n_shards + run->shard + 1;
-}
-
-void
-load_maybe_done (LoadRun *run)
-{
-  if (run->stopped || (run->submitting_done && run->finished == run->submitted &&
-                       run->active_users == 0))
-    {
-      if (run->end <= 0)
-        run->end = riv_now ();
-      g_main_loop_quit (run->loop);
-    }
-}
-
-RivJob *
-load_submit (LoadRun     *run,
-             RivClient   *client,
-             guint        user,
-             GError     **error)
-{
-  guint64 sequence = run->submitted + 1;
-  g_autoptr(JsonNode) data = riv_json_substitute_index_user (run->template,
-                                                             load_global_index (run, sequence),
-                                                             user);
-  RivJob *job;
-
-  job = riv_client_submit (client, run->endpoint_name, data, error);
-  if (job == NULL)
-    return NULL;
-
-  g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
-  g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
-  if (run->start <= 0)
-    {
-      run->start = riv_job_get_submitted_at (job);
-      run->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - run->start);
-    }
-  run->submitted++;
-  return job;
-}
-
-/* Counts the job, keeps its statistics and its record. lost_error: the run
- * stopped before the job ended, it counts as lost with that text. */
-static void
-account_job (LoadRun    *run,
-             RivJob     *job,
-             const char *lost_error)
-{
-  guint64 sequence = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ()));
-  guint user = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job), user_quark ()));
-  RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
-  const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
-  double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
-
-  g_assert (sequence > 0);
-
-  switch (status)
-    {
-    case RIV_JOB_STATUS_COMPLETED:
-      run->completed++;
-      g_array_append_val (run->window, latency);
-      break;
-    case RIV_JOB_STATUS_FAILED:
-      run->failed++;
-      break;
-    case RIV_JOB_STATUS_CANCELLED:
-      run->cancelled++;
-      break;
-    case RIV_JOB_STATUS_LOST:
-    case RIV_JOB_STATUS_PENDING:
-    case RIV_JOB_STATUS_JOINING:
-    case RIV_JOB_STATUS_QUEUED:
-    case RIV_JOB_STATUS_RUNNING:
-    case RIV_JOB_STATUS_STREAMING:
-    default:
-      status = RIV_JOB_STATUS_LOST;
-      run->lost++;
-      break;
-    }
-
-  riv_load_stats_add (run->stats,
-                      run->start_wall + (riv_job_get_submitted_at (job) - run->start),
-                      riv_job_get_wait_time (job),
-                      lost_error != NULL ? -1 : riv_job_get_run_time (job),
-                      latency, status, riv_job_get_n_updates (job), user,
-                      riv_job_get_batch_id (job) != NULL
-                        ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
-                      error);
-
-  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
-    riv_load_stats_count_log (run->stats, riv_job_get_log (job, i)->level);
-
-  if (run->records != NULL)
-    {
-      g_autoptr(JsonNode) record = riv_job_record_new (job, load_global_index (run, sequence), user);
-      guint slot = sequence - 1;
-
-      if (lost_error != NULL)
-        {
-          JsonObject *object = json_node_get_object (record);
-
-          json_object_set_string_member (object, "status", riv_job_status_to_string (status));
-          json_object_set_string_member (object, "error", lost_error);
-        }
-      if (slot >= run->records->len)
-        g_ptr_array_set_size (run->records, slot + 1);
-      g_free (g_ptr_array_index (run->records, slot));
-      g_ptr_array_index (run->records, slot) = riv_json_to_string (record, NULL);
-    }
-}
-
-void
-load_job_finished (LoadRun *run,
-                   RivJob  *job)
-{
-  run->finished++;
-  account_job (run, job, NULL);
-}
-
-static void
-open_loop_finished_cb (RivClient *client,
-                       RivJob    *job,
-                       gpointer   user_data)
-{
-  LoadRun *run = user_data;
-
-  load_job_finished (run, job);
-  load_maybe_done (run);
-}
-
-static void
-account_lost (LoadRun *run,
-              RivJob  *job)
-{
-  account_job (run, job, run->interrupted ? "interrupted before the job ended"
-                                          : "timed out before the job ended");
-}
-
-/* Jobs still in flight when the run stopped count as lost. */
-static void
-account_unfinished (LoadRun *run)
-{
-  GListModel *jobs = riv_client_get_jobs (run->client);
-
-  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
-    {
-      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
-
-      if (!riv_job_is_finished (job) &&
-          g_object_get_qdata (G_OBJECT (job), sequence_quark ()) != NULL)
-        account_lost (run, job);
-    }
-  load_users_foreach_job (run, account_lost);
-}
-
-static gboolean
-submit_tick_cb (gpointer user_data)
-{
-  LoadRun *run = user_data;
-  guint64 target;
-
-  if (run->rate > 0)
-    {
-      double elapsed = load_elapsed (run);
-
-      target = MIN (run->count, (guint64) floor (elapsed * run->rate) + 1);
-    }
-  else
-    target = MIN (run->count, run->submitted + SUBMIT_CHUNK);
-
-  while (run->submitted < target)
-    {
-      g_autoptr(GError) error = NULL;
-      g_autoptr(RivJob) job = load_submit (run, run->client, 0, &error);
-
-      if (job == NULL)
-        {
-          /* The first job was validated before the loop started. */
-          g_printerr ("rivulet-cli load: %s\n", error->message);
-          run->count = run->submitted;
-          break;
-        }
-    }
-
-  if (run->submitted < run->count)
-    return G_SOURCE_CONTINUE;
-
-  g_clear_pointer (&run->submit_source, g_source_unref);
-  run->submitting_done = TRUE;
-  load_maybe_done (run);
-  return G_SOURCE_REMOVE;
-}
-
-static gboolean
-stop_cb (gpointer user_data)
-{
-  LoadRun *run = user_data;
-
-  run->stopped = TRUE;
-  load_maybe_done (run);
-  return G_SOURCE_CONTINUE;
-}
-
-static gboolean
-timeout_cb (gpointer user_data)
-{
-  LoadRun *run = user_data;
-
-  g_clear_pointer (&run->timeout_source, g_source_unref);
-  stop_cb (run);
-  return G_SOURCE_REMOVE;
-}
-
 static gboolean
 interrupt_cb (gpointer user_data)
 {
   LoadRun *run = user_data;
 
-  run->interrupted = TRUE;
-  return stop_cb (run);
-}
-
-/* Finished open-loop jobs are only counted: dropping them keeps memory flat. */
-static gboolean
-trim_cb (gpointer user_data)
-{
-  LoadRun *run = user_data;
-
-  riv_client_clear_finished (run->client);
+  riv_load_run_stop (run->engine, TRUE);
   return G_SOURCE_CONTINUE;
 }
 
-static GSource *
-add_timeout (double       seconds,
-             GSourceFunc  func,
-             gpointer     data)
+static void
+finished_cb (RivLoadRun *engine,
+             gpointer    user_data)
 {
-  GSource *source = g_timeout_source_new ((guint) (seconds * 1000));
+  LoadRun *run = user_data;
 
-  g_source_set_callback (source, func, data, NULL);
-  g_source_attach (source, NULL);
-  return source;
+  g_main_loop_quit (run->loop);
 }
 
 static void
-destroy_source (GSource **source)
+user_started_cb (RivLoadRun *engine,
+                 RivClient  *client,
+                 gpointer    user_data)
 {
-  if (*source != NULL)
-    {
-      g_source_destroy (*source);
-      g_clear_pointer (source, g_source_unref);
-    }
+  riv_cli_record_add_client (client);
 }
 
 static void
@@ -396,53 +137,30 @@ parse_shard (const char  *text,
   return TRUE;
 }
 
-/* This shard's share of n things numbered 1..n: those with (k - 1) % N == I. */
-static guint
-shard_share (LoadRun *run,
-             guint    n)
-{
-  return n > run->shard ? (n - run->shard - 1) / run->n_shards + 1 : 0;
-}
-
 static void
 load_run_clear (LoadRun *run)
 {
-  if (run->client != NULL && run->finished_handler != 0 &&
-      g_signal_handler_is_connected (run->client, run->finished_handler))
-    g_signal_handler_disconnect (run->client, run->finished_handler);
-  load_users_free (run);
+  if (run->engine != NULL)
+    g_signal_handlers_disconnect_by_data (run->engine, run);
+  g_clear_object (&run->engine);
   if (run->client != NULL)
     riv_client_close (run->client);
   g_clear_object (&run->client);
-  destroy_source (&run->submit_source);
-  destroy_source (&run->timeout_source);
-  destroy_source (&run->trim_source);
-  destroy_source (&run->tick_source);
-  destroy_source (&run->status_source);
   g_clear_handle_id (&run->sigint_id, g_source_remove);
   g_clear_handle_id (&run->sigterm_id, g_source_remove);
   g_clear_pointer (&run->loop, g_main_loop_unref);
-  g_clear_pointer (&run->template, json_node_unref);
   g_clear_pointer (&run->config, riv_config_unref);
-  g_clear_pointer (&run->stats, riv_load_stats_free);
-  g_clear_pointer (&run->records, g_ptr_array_unref);
-  g_clear_pointer (&run->window, g_array_unref);
-  g_clear_pointer (&run->stages, g_array_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
-  g_clear_pointer (&run->url, g_free);
-  g_clear_pointer (&run->token, g_free);
-  g_clear_pointer (&run->endpoint_name, g_free);
-  g_clear_pointer (&run->usage_failed, g_free);
 }
 
 static gboolean
-write_records (LoadRun     *run,
+write_records (GPtrArray   *records,
                FILE        *out,
                GError     **error)
 {
-  for (guint i = 0; i < run->records->len; i++)
+  for (guint i = 0; i < records->len; i++)
     {
-      const char *line = g_ptr_array_index (run->records, i);
+      const char *line = g_ptr_array_index (records, i);
 
       if (line != NULL && (fputs (line, out) < 0 || fputc ('\n', out) < 0))
         break;
@@ -560,6 +278,10 @@ riv_cli_load (int    argc,
   g_autoptr(JsonNode) given = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autofree char *normalized = NULL;
+  g_autoptr(GArray) stages = NULL;
+  g_autoptr(JsonNode) template = NULL;
+  guint shard = 0;
+  guint n_shards = 1;
   LoadRun run = { 0 };
   RivEndpoint *endpoint;
   FILE *output = NULL;
@@ -610,15 +332,14 @@ riv_cli_load (int    argc,
     return load_usage_error ("--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
-  run.n_shards = 1;
-  if (shard_text != NULL && !parse_shard (shard_text, &run.shard, &run.n_shards, &error))
+  if (shard_text != NULL && !parse_shard (shard_text, &shard, &n_shards, &error))
     return load_usage_error ("%s", error->message);
   if (stages_text != NULL)
     {
       if (count_given || rate > 0)
         return load_usage_error ("--stages ramps virtual users; it does not go with %s",
                                  count_given ? "--count" : "--rate");
-      if (!load_parse_stages (stages_text, &run.stages, &error))
+      if (!riv_load_parse_stages (stages_text, &stages, &error))
         return load_usage_error ("%s", error->message);
       if (duration > 0)
         return load_usage_error ("--stages sets the run's length; leave out --duration");
@@ -675,32 +396,16 @@ riv_cli_load (int    argc,
       return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
     }
 
-  run.url = g_steal_pointer (&normalized);
-  run.token = g_steal_pointer (&token);
-  run.endpoint_name = g_steal_pointer (&endpoint_name);
   run.json = json;
-  run.rate = run.n_shards > 1 ? rate / run.n_shards : rate;
-  run.think = think;
-  run.duration = duration;
-  run.iterations = (guint) iterations;
-  if (users > 0 || run.stages != NULL)
-    {
-      run.users = (guint) users;
-      if (run.iterations == 0 && run.duration == 0 && run.stages == NULL)
-        run.iterations = 1;
-    }
-  else
-    run.count = shard_share (&run, (guint) count);
-  run.timeout = timeout > 0 ? timeout : 600;
   run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
 
   /* Two descriptors per virtual user (its stream and its joins). */
   riv_raise_fd_limit ();
 
-  run.client = riv_client_new (run.url);
+  run.client = riv_client_new (normalized);
   riv_client_set_download_images (run.client, FALSE);
-  if (run.token != NULL)
-    riv_client_set_token (run.client, run.token);
+  if (token != NULL)
+    riv_client_set_token (run.client, token);
   if (auth == NULL)
     auth = g_strdup (g_getenv ("RIVULET_AUTH"));
   if (auth != NULL && !riv_client_set_auth_string (run.client, auth, &error))
@@ -729,87 +434,61 @@ riv_cli_load (int    argc,
     }
   run.config = riv_config_ref (riv_client_get_config (run.client));
 
-  endpoint = riv_config_find_endpoint (run.config, run.endpoint_name);
+  endpoint = riv_config_find_endpoint (run.config, endpoint_name);
   if (endpoint == NULL)
     {
       close_output (output);
       status = load_usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
-                                 run.endpoint_name);
+                                 endpoint_name);
       load_run_clear (&run);
       return status;
     }
 
-  run.template = build_template (endpoint, given, &error);
-  if (run.template == NULL)
+  template = build_template (endpoint, given, &error);
+  if (template == NULL)
     {
       close_output (output);
       load_run_clear (&run);
       return load_usage_error ("%s", error->message);
     }
 
-  run.loop = g_main_loop_new (NULL, FALSE);
-  run.stats = riv_load_stats_new ();
-  run.window = g_array_new (FALSE, FALSE, sizeof (double));
-  if (output != NULL)
-    run.records = g_ptr_array_new_with_free_func (g_free);
-
-  if (run.users == 0 && run.stages == NULL)
+  run.engine = riv_load_run_new (run.client, endpoint_name, template);
+  riv_load_run_set_shard (run.engine, shard, n_shards);
+  if (users > 0 || stages != NULL)
     {
-      g_autoptr(RivJob) first = NULL;
-
-      run.finished_handler = g_signal_connect (run.client, "job-finished",
-                                               G_CALLBACK (open_loop_finished_cb), &run);
-      /* The first submit validates the inputs: a bad value is a usage error. */
-      if (run.count > 0 && (first = load_submit (&run, run.client, 0, &error)) == NULL)
-        {
-          close_output (output);
-          load_run_clear (&run);
-          return load_usage_error ("%s", error->message);
-        }
-      if (run.submitted < run.count)
-        {
-          if (run.rate > 0)
-            run.submit_source = add_timeout (MIN (0.01, 1.0 / run.rate), submit_tick_cb, &run);
-          else
-            {
-              run.submit_source = g_idle_source_new ();
-              g_source_set_callback (run.submit_source, submit_tick_cb, &run, NULL);
-              g_source_attach (run.submit_source, NULL);
-            }
-        }
-      else
-        run.submitting_done = TRUE;
-      run.timeout_source = add_timeout (run.timeout, timeout_cb, &run);
-      run.trim_source = add_timeout (0.5, trim_cb, &run);
+      riv_load_run_set_users (run.engine, (guint) users, think, duration, (guint) iterations);
+      riv_load_run_set_stages (run.engine, g_steal_pointer (&stages));
     }
   else
+    riv_load_run_set_open_loop (run.engine, (guint) count, rate);
+  riv_load_run_set_timeout (run.engine, timeout > 0 ? timeout : 600);
+  riv_load_run_set_keep_records (run.engine, output != NULL);
+  g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
+  g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);
+  run.loop = g_main_loop_new (NULL, FALSE);
+
+  if (!riv_load_run_start (run.engine, &error))
     {
-      run.timeout_source = add_timeout (load_users_schedule (&run) + run.timeout, timeout_cb, &run);
-      load_users_start (&run);
+      /* The first submit validates the inputs: a bad value is a usage error. */
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
     }
 
   run.sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, &run);
   run.sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, &run);
   load_status_start (&run);
 
-  load_maybe_done (&run);
-  if (run.end <= 0)
+  if (!riv_load_run_is_finished (run.engine))
     g_main_loop_run (run.loop);
   load_status_clear (&run);
-
-  /* Whatever did not finish in time is lost; closing cancels it quietly. */
-  if (run.finished_handler != 0)
-    g_clear_signal_handler (&run.finished_handler, run.client);
-  account_unfinished (&run);
-  riv_load_stats_set_end (run.stats, run.start_wall + (run.end - run.start));
-  load_users_free (&run);
   riv_client_close (run.client);
   riv_cli_record_finish ();
 
-  if (run.usage_failed != NULL)
+  if (riv_load_run_get_usage_error (run.engine) != NULL)
     {
       close_output (output);
-      status = load_usage_error ("%s", run.usage_failed);
+      status = load_usage_error ("%s", riv_load_run_get_usage_error (run.engine));
       load_run_clear (&run);
       return status;
     }
@@ -818,11 +497,13 @@ riv_cli_load (int    argc,
   if (run.thresholds->len > 0)
     status = thresholds_ok ? 0 : 1;
   else
-    status = run.completed == run.submitted && run.submitted > 0 && !run.stopped ? 0 : 1;
+    status = riv_load_run_get_completed (run.engine) == riv_load_run_get_submitted (run.engine) &&
+             riv_load_run_get_submitted (run.engine) > 0 &&
+             !riv_load_run_was_stopped (run.engine) ? 0 : 1;
   if (!riv_cli_record_ok ())
     status = 1;
 
-  if (run.records != NULL && !write_records (&run, output, &error))
+  if (output != NULL && !write_records (riv_load_run_get_records (run.engine), output, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
       g_clear_error (&error);
@@ -830,7 +511,7 @@ riv_cli_load (int    argc,
     }
   if (timeseries_path != NULL)
     {
-      g_autofree char *csv = riv_load_stats_timeseries_csv (run.stats);
+      g_autofree char *csv = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run.engine));
 
       if (!load_write_file (timeseries_path, csv, strlen (csv), &error))
         {

@@ -40,6 +40,7 @@ struct _RivLoadStats
   gboolean    sorted;
   double      end_at;        /* 0: the last job's end */
   GHashTable *logs;          /* level (owned) → count (gsize) */
+  GArray     *batch_members; /* guint64: jobs by batch size (index 0: not batched) */
 };
 
 RivLoadStats *
@@ -54,6 +55,7 @@ riv_load_stats_new (void)
   self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
   self->sorted = TRUE;
   self->logs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->batch_members = g_array_new (FALSE, TRUE, sizeof (guint64));
   return self;
 }
 
@@ -68,6 +70,7 @@ riv_load_stats_free (RivLoadStats *self)
   g_array_unref (self->error_counts);
   g_array_unref (self->latencies);
   g_hash_table_unref (self->logs);
+  g_array_unref (self->batch_members);
   g_free (self);
 }
 
@@ -132,6 +135,9 @@ riv_load_stats_add (RivLoadStats *self,
   entry.status = status;
   entry.error = intern_error (self, error);
   g_array_append_val (self->entries, entry);
+  if (entry.batch_size >= self->batch_members->len)
+    g_array_set_size (self->batch_members, entry.batch_size + 1);
+  g_array_index (self->batch_members, guint64, entry.batch_size)++;
 
   if (status == RIV_JOB_STATUS_COMPLETED && latency_s >= 0)
     {
@@ -690,19 +696,16 @@ guint64 *
 riv_load_stats_batch_sizes (RivLoadStats *self,
                             guint        *max_size)
 {
-  g_autofree guint64 *members = NULL;
+  const guint64 *members;
   guint64 *counts;
-  guint top = 0;
+  guint top;
 
   g_return_val_if_fail (self != NULL, NULL);
 
-  for (guint i = 0; i < self->entries->len; i++)
-    top = MAX (top, g_array_index (self->entries, Entry, i).batch_size);
-
-  members = g_new0 (guint64, top + 1);
+  /* Kept as jobs are added: the cost follows the largest size, not the run. */
+  members = (const guint64 *) self->batch_members->data;
+  top = self->batch_members->len > 0 ? self->batch_members->len - 1 : 0;
   counts = g_new0 (guint64, top + 1);
-  for (guint i = 0; i < self->entries->len; i++)
-    members[g_array_index (self->entries, Entry, i).batch_size]++;
   for (guint s = 1; s <= top; s++)
     counts[s] = (members[s] + s - 1) / s;   /* a batch of s has s members */
 

@@ -1,0 +1,1277 @@
+/* riv-load-run.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The load engine shared by rivulet-cli load and the window: open loop (jobs
+ * in the connected client's session) or virtual users (one RivClient each,
+ * sharing the config the connected client loaded), stages, per-job
+ * statistics and records, and one sample a second.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "riv-job-record.h"
+#include "riv-load-run.h"
+#include "riv-report.h"
+#include "riv-util.h"
+
+#define TICK_S        0.1   /* how often the number of users follows the schedule */
+#define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */
+#define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
+
+typedef struct
+{
+  RivLoadRun *run;
+  RivClient  *client;        /* NULL while the user is not active */
+  RivJob     *job;           /* in flight, nullable */
+  GSource    *think_source;  /* nullable */
+  gulong      finished_handler;
+  guint       number;        /* 1-based, global across shards */
+  guint       iterations;    /* jobs submitted */
+  gboolean    retiring;      /* stop after the job in flight */
+} LoadUser;
+
+struct _RivLoadRun
+{
+  GObject       parent_instance;
+
+  /* Parameters */
+  RivClient    *client;          /* connected; runs open-loop jobs */
+  char         *endpoint_name;
+  JsonNode     *template;
+  guint         count;           /* open loop: jobs; 0 in users mode */
+  double        rate;
+  double        timeout;
+  guint         users;           /* 0 and no stages: open loop */
+  double        think;
+  double        duration;        /* 0: none */
+  guint         iterations;      /* per user; 0: none */
+  GArray       *stages;          /* RivLoadStage, nullable */
+  guint         shard;           /* 0-based */
+  guint         n_shards;
+
+  /* State */
+  RivLoadStats *stats;
+  GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
+  GHashTable   *in_flight;       /* RivJob (owned) → NULL */
+  GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
+  GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
+  GArray       *latencies;       /* double: completed since the last sample */
+  GSource      *submit_source;
+  GSource      *timeout_source;
+  GSource      *trim_source;
+  GSource      *tick_source;
+  GSource      *sample_source;
+  GSource      *finish_source;
+  gulong        finished_handler;
+
+  double        start;           /* monotonic, first submit (users: schedule start); 0 before */
+  double        start_wall;      /* Unix seconds at start */
+  double        end;
+  guint64       submitted;
+  guint64       finished;
+  guint64       completed;
+  guint64       failed;
+  guint64       cancelled;
+  guint64       lost;
+  guint64       user_events;     /* messages received by users' clients that stopped */
+  guint         active_users;
+  guint         peak_users;
+  guint         n_samples;
+  RivLoadSample last;            /* counters at the previous sample */
+  double        updates;         /* updates of the jobs ended since the last sample */
+  char         *usage_error;
+
+  gboolean      started;
+  gboolean      submitting_done;
+  gboolean      schedule_over;
+  gboolean      stopped;
+  gboolean      interrupted;
+  gboolean      done;            /* "finished" emitted */
+};
+
+enum {
+  SIGNAL_SAMPLE,
+  SIGNAL_USER_STARTED,
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (RivLoadRun, riv_load_run, G_TYPE_OBJECT)
+
+static GQuark
+sequence_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-sequence");
+  return quark;
+}
+
+static GQuark
+user_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-user");
+  return quark;
+}
+
+static void user_next (LoadUser *user);
+static void maybe_done (RivLoadRun *self);
+
+/* ---- stages ---- */
+
+static gboolean
+parse_duration (const char *text,
+                double     *seconds)
+{
+  char *end;
+  double value = g_ascii_strtod (text, &end);
+  double unit;
+
+  if (end == text || !isfinite (value) || value < 0)
+    return FALSE;
+  if (*end == '\0' || strcmp (end, "s") == 0)
+    unit = 1;
+  else if (strcmp (end, "ms") == 0)
+    unit = 0.001;
+  else if (strcmp (end, "m") == 0)
+    unit = 60;
+  else if (strcmp (end, "h") == 0)
+    unit = 3600;
+  else
+    return FALSE;
+  *seconds = value * unit;
+  return TRUE;
+}
+
+gboolean
+riv_load_parse_stages (const char  *text,
+                       GArray     **stages,
+                       GError     **error)
+{
+  g_auto(GStrv) parts = NULL;
+  g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  parts = g_strsplit (text, ",", -1);
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *part = g_strstrip (g_strdup (parts[i]));
+      g_auto(GStrv) pair = g_strsplit (part, ":", -1);
+      guint64 target;
+      RivLoadStage stage;
+
+      if (g_strv_length (pair) != 2)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--stages: stage %u \"%s\" is not DURATION:TARGET (e.g. 30s:50)",
+                       i + 1, part);
+          return FALSE;
+        }
+      if (!parse_duration (g_strstrip (pair[0]), &stage.seconds) || stage.seconds > 7 * 24 * 3600)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--stages: stage %u \"%s\": \"%s\" is not a duration (e.g. 500ms, 30s, "
+                       "2m, 1h)", i + 1, part, pair[0]);
+          return FALSE;
+        }
+      if (!g_ascii_string_to_unsigned (g_strstrip (pair[1]), 10, 0, 1000000, &target, NULL))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--stages: stage %u \"%s\": \"%s\" is not a number of users (0…1000000)",
+                       i + 1, part, pair[1]);
+          return FALSE;
+        }
+      stage.target = (guint) target;
+      g_array_append_val (result, stage);
+    }
+
+  *stages = g_steal_pointer (&result);
+  return TRUE;
+}
+
+char *
+riv_load_format_stages (GArray *stages)
+{
+  GString *text = g_string_new (NULL);
+
+  for (guint i = 0; stages != NULL && i < stages->len; i++)
+    {
+      const RivLoadStage *stage = &g_array_index (stages, RivLoadStage, i);
+
+      g_string_append_printf (text, "%s%gs:%u", i > 0 ? "," : "", stage->seconds, stage->target);
+    }
+  return g_string_free (text, FALSE);
+}
+
+/* ---- sources ---- */
+
+static GSource *
+add_timeout (double       seconds,
+             GSourceFunc  func,
+             gpointer     data)
+{
+  GSource *source = g_timeout_source_new ((guint) (seconds * 1000));
+
+  g_source_set_callback (source, func, data, NULL);
+  g_source_attach (source, NULL);
+  return source;
+}
+
+static void
+destroy_source (GSource **source)
+{
+  if (*source != NULL)
+    {
+      g_source_destroy (*source);
+      g_clear_pointer (source, g_source_unref);
+    }
+}
+
+/* ---- jobs ---- */
+
+static guint64
+global_index (RivLoadRun *self,
+              guint64     sequence)
+{
+  return (sequence - 1) * self->n_shards + self->shard + 1;
+}
+
+static RivJob *
+submit (RivLoadRun  *self,
+        RivClient   *client,
+        guint        user,
+        GError     **error)
+{
+  guint64 sequence = self->submitted + 1;
+  g_autoptr(JsonNode) data = riv_json_substitute_index_user (self->template,
+                                                             global_index (self, sequence),
+                                                             user);
+  RivJob *job;
+
+  job = riv_client_submit (client, self->endpoint_name, data, error);
+  if (job == NULL)
+    return NULL;
+
+  g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
+  g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
+  if (self->start <= 0)
+    {
+      self->start = riv_job_get_submitted_at (job);
+      self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - self->start);
+    }
+  g_hash_table_add (self->in_flight, g_object_ref (job));
+  self->submitted++;
+  return job;
+}
+
+/* Counts the job, keeps its statistics and its record. lost_error: the run
+ * stopped before the job ended, it counts as lost with that text. */
+static void
+account_job (RivLoadRun *self,
+             RivJob     *job,
+             const char *lost_error)
+{
+  guint64 sequence = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ()));
+  guint user = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job), user_quark ()));
+  RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
+  const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
+  double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
+
+  g_assert (sequence > 0);
+
+  switch (status)
+    {
+    case RIV_JOB_STATUS_COMPLETED:
+      self->completed++;
+      g_array_append_val (self->latencies, latency);
+      break;
+    case RIV_JOB_STATUS_FAILED:
+      self->failed++;
+      break;
+    case RIV_JOB_STATUS_CANCELLED:
+      self->cancelled++;
+      break;
+    case RIV_JOB_STATUS_LOST:
+    case RIV_JOB_STATUS_PENDING:
+    case RIV_JOB_STATUS_JOINING:
+    case RIV_JOB_STATUS_QUEUED:
+    case RIV_JOB_STATUS_RUNNING:
+    case RIV_JOB_STATUS_STREAMING:
+    default:
+      status = RIV_JOB_STATUS_LOST;
+      self->lost++;
+      break;
+    }
+  self->updates += riv_job_get_n_updates (job);
+
+  riv_load_stats_add (self->stats,
+                      self->start_wall + (riv_job_get_submitted_at (job) - self->start),
+                      riv_job_get_wait_time (job),
+                      lost_error != NULL ? -1 : riv_job_get_run_time (job),
+                      latency, status, riv_job_get_n_updates (job), user,
+                      riv_job_get_batch_id (job) != NULL
+                        ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
+                      error);
+
+  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+    riv_load_stats_count_log (self->stats, riv_job_get_log (job, i)->level);
+
+  if (self->records != NULL)
+    {
+      g_autoptr(JsonNode) record = riv_job_record_new (job, global_index (self, sequence), user);
+      guint slot = sequence - 1;
+
+      if (lost_error != NULL)
+        {
+          JsonObject *object = json_node_get_object (record);
+
+          json_object_set_string_member (object, "status", riv_job_status_to_string (status));
+          json_object_set_string_member (object, "error", lost_error);
+        }
+      if (slot >= self->records->len)
+        g_ptr_array_set_size (self->records, slot + 1);
+      g_free (g_ptr_array_index (self->records, slot));
+      g_ptr_array_index (self->records, slot) = riv_json_to_string (record, NULL);
+    }
+}
+
+static void
+job_finished (RivLoadRun *self,
+              RivJob     *job)
+{
+  if (!g_hash_table_remove (self->in_flight, job))
+    return;   /* not one of the run's jobs, or already counted */
+  self->finished++;
+  account_job (self, job, NULL);
+}
+
+static void
+open_loop_finished_cb (RivClient *client,
+                       RivJob    *job,
+                       gpointer   user_data)
+{
+  RivLoadRun *self = user_data;
+
+  job_finished (self, job);
+  maybe_done (self);
+}
+
+static gboolean
+submit_tick_cb (gpointer user_data)
+{
+  RivLoadRun *self = user_data;
+  guint64 target;
+
+  if (self->rate > 0)
+    target = MIN (self->count, (guint64) floor (riv_load_run_get_elapsed (self) * self->rate) + 1);
+  else
+    target = MIN (self->count, self->submitted + SUBMIT_CHUNK);
+
+  while (self->submitted < target)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RivJob) job = submit (self, self->client, 0, &error);
+
+      if (job == NULL)
+        {
+          /* The first job was validated when the run started. */
+          g_warning ("load: %s", error->message);
+          self->count = self->submitted;
+          break;
+        }
+    }
+
+  if (self->submitted < self->count)
+    return G_SOURCE_CONTINUE;
+
+  g_clear_pointer (&self->submit_source, g_source_unref);
+  self->submitting_done = TRUE;
+  maybe_done (self);
+  return G_SOURCE_REMOVE;
+}
+
+static gboolean
+trim_cb (gpointer user_data)
+{
+  RivLoadRun *self = user_data;
+
+  riv_client_clear_finished (self->client);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- virtual users ---- */
+
+/* Users wanted at time t (all shards). */
+static double
+schedule_target (RivLoadRun *self,
+                 double      t,
+                 gboolean   *over)
+{
+  double from = self->users;
+
+  *over = FALSE;
+  if (self->stages == NULL)
+    {
+      if (self->duration > 0 && t >= self->duration)
+        {
+          *over = TRUE;
+          return 0;
+        }
+      return self->users;
+    }
+
+  for (guint i = 0; i < self->stages->len; i++)
+    {
+      const RivLoadStage *stage = &g_array_index (self->stages, RivLoadStage, i);
+
+      if (t < stage->seconds)
+        return from + (stage->target - from) * (stage->seconds > 0 ? t / stage->seconds : 1);
+      t -= stage->seconds;
+      from = stage->target;
+    }
+  *over = TRUE;
+  return 0;
+}
+
+/* This shard's share of n things numbered 1..n: those with (k - 1) % N == I. */
+static guint
+shard_share (RivLoadRun *self,
+             guint       n)
+{
+  return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
+}
+
+static void
+user_stop (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+
+  if (user->client == NULL)
+    return;
+  destroy_source (&user->think_source);
+  g_clear_signal_handler (&user->finished_handler, user->client);
+  self->user_events += riv_client_get_n_messages (user->client);
+  /* Not closed now: with no job left the server ends the user's stream by
+   * itself (close_stream). Cancelling streams of thousands of users mid-run
+   * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
+   * are closed and freed when the run ends. */
+  g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
+  g_clear_object (&user->job);
+  user->retiring = FALSE;
+  self->active_users--;
+}
+
+static gboolean
+user_next_cb (gpointer data)
+{
+  LoadUser *user = data;
+
+  g_clear_pointer (&user->think_source, g_source_unref);
+  user_next (user);
+  maybe_done (user->run);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+user_finished_cb (RivClient *client,
+                  RivJob    *job,
+                  gpointer   data)
+{
+  LoadUser *user = data;
+  RivLoadRun *self = user->run;
+
+  if (job != user->job)
+    return;
+  job_finished (self, job);
+
+  /* Not from inside the client's signal: the next step runs from the loop. */
+  if (self->think > 0 && !user->retiring && !self->schedule_over)
+    user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
+  else
+    user->think_source = g_idle_source_new ();
+  g_source_set_callback (user->think_source, user_next_cb, user, NULL);
+  g_source_attach (user->think_source, NULL);
+}
+
+static void
+user_next (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&user->job);
+  if (user->client == NULL)
+    return;
+  riv_client_clear_finished (user->client);
+
+  if (user->retiring || self->schedule_over || self->stopped ||
+      (self->iterations > 0 && user->iterations >= self->iterations))
+    {
+      user_stop (user);
+      return;
+    }
+
+  user->job = submit (self, user->client, user->number, &error);
+  if (user->job == NULL)
+    {
+      /* Only bad inputs get here (network failures are the job's status). */
+      if (self->usage_error == NULL)
+        self->usage_error = g_strdup (error->message);
+      self->stopped = TRUE;
+      user_stop (user);
+      return;
+    }
+  user->iterations++;
+}
+
+static void
+user_start (RivLoadRun *self,
+            LoadUser   *user)
+{
+  user->client = riv_client_new (riv_client_get_url (self->client));
+  riv_client_set_download_images (user->client, FALSE);
+  riv_client_connect_like (user->client, self->client);
+  g_signal_emit (self, signals[SIGNAL_USER_STARTED], 0, user->client);
+  user->finished_handler = g_signal_connect (user->client, "job-finished",
+                                             G_CALLBACK (user_finished_cb), user);
+  self->active_users++;
+  self->peak_users = MAX (self->peak_users, self->active_users);
+  user_next (user);
+}
+
+static gboolean
+user_done (RivLoadRun *self,
+           LoadUser   *user)
+{
+  return self->iterations > 0 && user->iterations >= self->iterations;
+}
+
+/* Brings this shard's active users to the schedule's number. */
+static void
+follow_schedule (RivLoadRun *self)
+{
+  gboolean over;
+  double wanted = schedule_target (self, riv_load_run_get_elapsed (self), &over);
+  guint target = shard_share (self, (guint) floor (wanted + 1e-9));
+  guint active = 0;
+
+  if (over)
+    {
+      self->schedule_over = TRUE;
+      self->submitting_done = TRUE;
+      destroy_source (&self->tick_source);
+    }
+
+  for (guint i = 0; i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client != NULL && !user->retiring)
+        active++;
+    }
+
+  /* Ramp up: the lowest-numbered users that are not running (a user that did
+   * all its iterations stays done). */
+  for (guint slot = 0; active < target && !self->schedule_over && !self->stopped; slot++)
+    {
+      LoadUser *user;
+
+      if (slot >= self->all_users->len)
+        {
+          user = g_new0 (LoadUser, 1);
+          user->run = self;
+          user->number = slot * self->n_shards + self->shard + 1;
+          g_ptr_array_add (self->all_users, user);
+        }
+      user = g_ptr_array_index (self->all_users, slot);
+      if (user->client != NULL && user->retiring)
+        {
+          user->retiring = FALSE;
+          active++;
+        }
+      else if (user->client == NULL && !user_done (self, user))
+        {
+          user_start (self, user);
+          active++;
+        }
+      else if (user->client == NULL && self->stages == NULL && self->duration == 0)
+        break;   /* iterations only: users are started once */
+    }
+
+  /* Ramp down: the highest-numbered users stop after their job in flight. */
+  for (guint i = self->all_users->len; i > 0 && active > target; i--)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i - 1);
+
+      if (user->client != NULL && !user->retiring)
+        {
+          user->retiring = TRUE;
+          active--;
+          if (user->job == NULL && user->think_source != NULL)
+            user_stop (user);   /* thinking: stop now rather than after the pause */
+        }
+    }
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+
+  follow_schedule (self);
+  maybe_done (self);
+  return self->tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+static void
+users_start (RivLoadRun *self)
+{
+  /* The schedule's clock starts now, before the first submit. */
+  self->start = riv_now ();
+  self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
+
+  if (self->stages == NULL && self->duration == 0)
+    {
+      /* Iterations only: every user starts now; the run ends when all are done. */
+      follow_schedule (self);
+      self->submitting_done = TRUE;
+      return;
+    }
+
+  self->tick_source = add_timeout (TICK_S, tick_cb, self);
+  follow_schedule (self);
+}
+
+static void
+users_free (RivLoadRun *self)
+{
+  destroy_source (&self->tick_source);
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      user_stop (user);
+      g_free (user);
+    }
+  g_clear_pointer (&self->all_users, g_ptr_array_unref);
+  for (guint i = 0; self->retired != NULL && i < self->retired->len; i++)
+    riv_client_close (g_ptr_array_index (self->retired, i));
+  g_clear_pointer (&self->retired, g_ptr_array_unref);
+}
+
+/* ---- samples ---- */
+
+static int
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  double x = *(const double *) a;
+  double y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
+static double
+window_percentile (GArray *sorted,
+                   double  p)
+{
+  guint rank;
+
+  if (sorted->len == 0)
+    return -1;
+  rank = (guint) MAX (1, (guint) ceil (p * sorted->len - 1e-9));
+  return g_array_index (sorted, double, MIN (rank, sorted->len) - 1);
+}
+
+/* The second (or, at the end, part of a second) since the previous sample. */
+static void
+emit_sample (RivLoadRun *self,
+             double      t)
+{
+  RivLoadSample sample = { 0 };
+  GHashTableIter iter;
+  gpointer key;
+  double span = MAX (t - self->last.t, 1e-3);
+
+  sample.t = t;
+  sample.started = (guint) (self->submitted - self->last.started);
+  sample.completed = (guint) (self->completed - self->last.completed);
+  sample.failed = (guint) (self->failed - self->last.failed);
+  sample.cancelled = (guint) (self->cancelled - self->last.cancelled);
+  sample.lost = (guint) (self->lost - self->last.lost);
+  sample.in_flight = (guint) (self->submitted - self->finished);
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (riv_job_get_status (key) < RIV_JOB_STATUS_RUNNING)
+      sample.queued++;
+  sample.users = self->active_users;
+  g_array_sort (self->latencies, compare_doubles);
+  sample.p50 = window_percentile (self->latencies, 0.50);
+  sample.p95 = window_percentile (self->latencies, 0.95);
+  sample.p99 = window_percentile (self->latencies, 0.99);
+  sample.updates_per_s = self->updates / span;
+  g_array_set_size (self->latencies, 0);
+  self->updates = 0;
+
+  /* "last" keeps running totals in the counters it shares with a sample. */
+  self->last.t = t;
+  self->last.started = (guint) self->submitted;
+  self->last.completed = (guint) self->completed;
+  self->last.failed = (guint) self->failed;
+  self->last.cancelled = (guint) self->cancelled;
+  self->last.lost = (guint) self->lost;
+  self->n_samples++;
+
+  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, &sample);
+}
+
+static gboolean
+sample_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+
+  emit_sample (self, self->n_samples + 1.0);
+  return G_SOURCE_CONTINUE;
+}
+
+/* ---- the end ---- */
+
+static void
+stop_sources (RivLoadRun *self)
+{
+  destroy_source (&self->submit_source);
+  destroy_source (&self->timeout_source);
+  destroy_source (&self->trim_source);
+  destroy_source (&self->tick_source);
+  destroy_source (&self->sample_source);
+  destroy_source (&self->finish_source);
+  if (self->finished_handler != 0)
+    g_clear_signal_handler (&self->finished_handler, self->client);
+}
+
+static gboolean
+finish_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+  g_autoptr(GPtrArray) unfinished = g_ptr_array_new_with_free_func (g_object_unref);
+  GHashTableIter iter;
+  gpointer key;
+  const char *lost_error = self->interrupted ? "interrupted before the job ended"
+                                             : "timed out before the job ended";
+
+  g_clear_pointer (&self->finish_source, g_source_unref);
+  stop_sources (self);
+
+  /* Whatever did not finish in time is lost; closing cancels it quietly. */
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (unfinished, g_object_ref (key));
+  g_hash_table_remove_all (self->in_flight);
+  for (guint i = 0; i < unfinished->len; i++)
+    account_job (self, g_ptr_array_index (unfinished, i), lost_error);
+  riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
+  users_free (self);
+  if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
+    emit_sample (self, self->end - self->start);
+
+  self->done = TRUE;
+  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+maybe_done (RivLoadRun *self)
+{
+  if (self->finish_source != NULL || self->done || !self->started)
+    return;
+  if (self->stopped || (self->submitting_done && self->finished == self->submitted &&
+                        self->active_users == 0))
+    {
+      self->end = riv_now ();
+      /* Not from inside a client's signal: clients are closed there. */
+      self->finish_source = g_idle_source_new ();
+      g_source_set_priority (self->finish_source, G_PRIORITY_HIGH_IDLE);
+      g_source_set_callback (self->finish_source, finish_cb, self, NULL);
+      g_source_attach (self->finish_source, NULL);
+    }
+}
+
+static gboolean
+timeout_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+
+  g_clear_pointer (&self->timeout_source, g_source_unref);
+  self->stopped = TRUE;
+  maybe_done (self);
+  return G_SOURCE_REMOVE;
+}
+
+/* ---- GObject ---- */
+
+static void
+riv_load_run_dispose (GObject *object)
+{
+  RivLoadRun *self = RIV_LOAD_RUN (object);
+
+  stop_sources (self);
+  users_free (self);
+  g_clear_object (&self->client);
+
+  G_OBJECT_CLASS (riv_load_run_parent_class)->dispose (object);
+}
+
+static void
+riv_load_run_finalize (GObject *object)
+{
+  RivLoadRun *self = RIV_LOAD_RUN (object);
+
+  g_clear_pointer (&self->endpoint_name, g_free);
+  g_clear_pointer (&self->template, json_node_unref);
+  g_clear_pointer (&self->stages, g_array_unref);
+  g_clear_pointer (&self->stats, riv_load_stats_free);
+  g_clear_pointer (&self->records, g_ptr_array_unref);
+  g_clear_pointer (&self->in_flight, g_hash_table_unref);
+  g_clear_pointer (&self->latencies, g_array_unref);
+  g_clear_pointer (&self->usage_error, g_free);
+
+  G_OBJECT_CLASS (riv_load_run_parent_class)->finalize (object);
+}
+
+static void
+riv_load_run_class_init (RivLoadRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = riv_load_run_dispose;
+  object_class->finalize = riv_load_run_finalize;
+
+  /* sample (const RivLoadSample *): once a second while the run goes, and
+   * for the last part of a second when it ends; counters are that span's. */
+  signals[SIGNAL_SAMPLE] =
+    g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  /* user-started (RivClient *): a virtual user's new client (e.g. to record it). */
+  signals[SIGNAL_USER_STARTED] =
+    g_signal_new ("user-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 1, RIV_TYPE_CLIENT);
+  signals[SIGNAL_FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                  NULL, NULL, NULL, G_TYPE_NONE, 0);
+}
+
+static void
+riv_load_run_init (RivLoadRun *self)
+{
+  self->n_shards = 1;
+  self->timeout = 600;
+  self->stats = riv_load_stats_new ();
+  self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->all_users = g_ptr_array_new ();
+  self->retired = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* ---- public ---- */
+
+RivLoadRun *
+riv_load_run_new (RivClient  *client,
+                  const char *endpoint_name,
+                  JsonNode   *template)
+{
+  RivLoadRun *self;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (endpoint_name != NULL, NULL);
+  g_return_val_if_fail (template != NULL && JSON_NODE_HOLDS_ARRAY (template), NULL);
+
+  self = g_object_new (RIV_TYPE_LOAD_RUN, NULL);
+  self->client = g_object_ref (client);
+  self->endpoint_name = g_strdup (endpoint_name);
+  self->template = json_node_copy (template);
+  self->count = 1;
+  return self;
+}
+
+void
+riv_load_run_set_users (RivLoadRun *self,
+                        guint       users,
+                        double      think,
+                        double      duration,
+                        guint       iterations)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->users = users;
+  self->think = MAX (think, 0);
+  self->duration = MAX (duration, 0);
+  self->iterations = iterations;
+  self->count = 0;
+  self->rate = 0;
+}
+
+void
+riv_load_run_set_stages (RivLoadRun *self,
+                         GArray     *stages)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  g_clear_pointer (&self->stages, g_array_unref);
+  self->stages = stages;
+  if (stages != NULL)
+    {
+      self->count = 0;
+      self->rate = 0;
+    }
+}
+
+void
+riv_load_run_set_open_loop (RivLoadRun *self,
+                            guint       count,
+                            double      rate)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->users = 0;
+  g_clear_pointer (&self->stages, g_array_unref);
+  self->count = shard_share (self, count);
+  self->rate = self->n_shards > 1 ? rate / self->n_shards : rate;
+}
+
+void
+riv_load_run_set_shard (RivLoadRun *self,
+                        guint       shard,
+                        guint       n_shards)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (n_shards > 0 && shard < n_shards);
+  g_return_if_fail (!self->started);
+
+  self->shard = shard;
+  self->n_shards = n_shards;
+}
+
+void
+riv_load_run_set_timeout (RivLoadRun *self,
+                          double      timeout)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (timeout > 0);
+
+  self->timeout = timeout;
+}
+
+void
+riv_load_run_set_keep_records (RivLoadRun *self,
+                               gboolean    keep)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+
+  if (keep && self->records == NULL)
+    self->records = g_ptr_array_new_with_free_func (g_free);
+  else if (!keep)
+    g_clear_pointer (&self->records, g_ptr_array_unref);
+}
+
+gboolean
+riv_load_run_start (RivLoadRun  *self,
+                    GError     **error)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+  g_return_val_if_fail (!self->started, FALSE);
+
+  if (self->users == 0 && self->stages == NULL)
+    {
+      g_autoptr(RivJob) first = NULL;
+
+      self->finished_handler = g_signal_connect (self->client, "job-finished",
+                                                 G_CALLBACK (open_loop_finished_cb), self);
+      /* The first submit validates the inputs. */
+      if (self->count > 0 && (first = submit (self, self->client, 0, error)) == NULL)
+        {
+          g_clear_signal_handler (&self->finished_handler, self->client);
+          return FALSE;
+        }
+      self->started = TRUE;
+      if (self->submitted < self->count)
+        {
+          if (self->rate > 0)
+            self->submit_source = add_timeout (MIN (0.01, 1.0 / self->rate), submit_tick_cb, self);
+          else
+            {
+              self->submit_source = g_idle_source_new ();
+              g_source_set_callback (self->submit_source, submit_tick_cb, self, NULL);
+              g_source_attach (self->submit_source, NULL);
+            }
+        }
+      else
+        self->submitting_done = TRUE;
+      if (self->start <= 0)
+        {
+          self->start = riv_now ();
+          self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
+        }
+      self->timeout_source = add_timeout (self->timeout, timeout_cb, self);
+      self->trim_source = add_timeout (TRIM_S, trim_cb, self);
+    }
+  else
+    {
+      if (self->iterations == 0 && self->duration == 0 && self->stages == NULL)
+        self->iterations = 1;
+      self->started = TRUE;
+      self->timeout_source = add_timeout (riv_load_run_get_schedule (self) + self->timeout,
+                                          timeout_cb, self);
+      users_start (self);
+    }
+
+  self->sample_source = add_timeout (1.0, sample_cb, self);
+  maybe_done (self);
+  return TRUE;
+}
+
+void
+riv_load_run_stop (RivLoadRun *self,
+                   gboolean    interrupted)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+
+  if (!self->started || self->done || self->finish_source != NULL)
+    return;
+  self->stopped = TRUE;
+  self->interrupted = interrupted;
+  maybe_done (self);
+}
+
+gboolean
+riv_load_run_is_running (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  return self->started && !self->done;
+}
+
+gboolean
+riv_load_run_is_finished (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  return self->done;
+}
+
+gboolean
+riv_load_run_was_stopped (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  return self->stopped;
+}
+
+gboolean
+riv_load_run_was_interrupted (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  return self->interrupted;
+}
+
+const char *
+riv_load_run_get_usage_error (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+  return self->usage_error;
+}
+
+RivLoadStats *
+riv_load_run_get_stats (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+  return self->stats;
+}
+
+GPtrArray *
+riv_load_run_get_records (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+  return self->records;
+}
+
+double
+riv_load_run_get_elapsed (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  if (self->start <= 0)
+    return 0;
+  return (self->end > 0 ? self->end : riv_now ()) - self->start;
+}
+
+guint64
+riv_load_run_get_submitted (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->submitted;
+}
+
+guint64
+riv_load_run_get_finished (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->finished;
+}
+
+guint64
+riv_load_run_get_completed (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->completed;
+}
+
+guint64
+riv_load_run_get_failed (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->failed;
+}
+
+guint64
+riv_load_run_get_lost (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->lost;
+}
+
+guint
+riv_load_run_get_active_users (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->active_users;
+}
+
+guint
+riv_load_run_get_peak_users (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  return self->peak_users;
+}
+
+guint
+riv_load_run_get_target_users (RivLoadRun *self)
+{
+  guint target;
+
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  target = self->users;
+  for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
+    target = MAX (target, g_array_index (self->stages, RivLoadStage, i).target);
+  return shard_share (self, target);
+}
+
+guint64
+riv_load_run_get_n_events (RivLoadRun *self)
+{
+  guint64 events;
+
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  events = riv_client_get_n_messages (self->client) + self->user_events;
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client != NULL)
+        events += riv_client_get_n_messages (user->client);
+    }
+  return events;
+}
+
+double
+riv_load_run_get_schedule (RivLoadRun *self)
+{
+  double total = 0;
+
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+
+  if (self->stages == NULL)
+    return self->duration;
+  for (guint i = 0; i < self->stages->len; i++)
+    total += g_array_index (self->stages, RivLoadStage, i).seconds;
+  return total;
+}
+
+char *
+riv_load_run_dup_report (RivLoadRun              *self,
+                         RivLoadThreshold * const *thresholds,
+                         guint                    n_thresholds)
+{
+  g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
+  g_autofree char *data = NULL;
+
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+#define PARAM(name, ...) \
+  G_STMT_START { \
+    g_ptr_array_add (params, g_strdup (name)); \
+    g_ptr_array_add (params, g_strdup_printf (__VA_ARGS__)); \
+  } G_STMT_END
+  PARAM ("server", "%s", riv_client_get_url (self->client));
+  PARAM ("endpoint", "%s", self->endpoint_name);
+  data = riv_json_to_string (self->template, NULL);
+  PARAM ("data", "%s", data);
+  if (self->users > 0 || self->stages != NULL)
+    {
+      if (self->users > 0)
+        PARAM ("users", "%u", self->users);
+      if (self->stages != NULL)
+        {
+          g_autofree char *stages = riv_load_format_stages (self->stages);
+
+          PARAM ("stages", "%s", stages);
+        }
+      if (self->duration > 0)
+        PARAM ("duration", "%g s", self->duration);
+      if (self->iterations > 0)
+        PARAM ("iterations", "%u per user", self->iterations);
+      PARAM ("think", "%g s", self->think);
+    }
+  else
+    {
+      PARAM ("count", "%u", self->count);
+      if (self->rate > 0)
+        PARAM ("rate", "%g jobs/s", self->rate);
+    }
+  if (self->n_shards > 1)
+    PARAM ("shard", "%u/%u", self->shard, self->n_shards);
+  PARAM ("timeout", "%g s", self->timeout);
+  for (guint i = 0; i < n_thresholds; i++)
+    PARAM ("threshold", "%s", riv_load_threshold_get_text (thresholds[i]));
+#undef PARAM
+  g_ptr_array_add (params, NULL);
+
+  return riv_report_html (self->stats,
+                          riv_config_get_version (riv_client_get_config (self->client)),
+                          (const char * const *) params->pdata, thresholds, n_thresholds);
+}

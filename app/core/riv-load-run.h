@@ -1,0 +1,108 @@
+/* riv-load-run.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * One load run against one endpoint: the engine rivulet-cli load and the
+ * window's Load mode share. Open loop (a burst of jobs, or jobs at a rate, in
+ * the connected client's session) or closed loop (virtual users, each one
+ * RivClient with its own session and SSE stream: submit, wait for the end,
+ * think, repeat), with k6-style stages. It keeps the run's RivLoadStats, and
+ * once a second on the main context emits "sample" with that second's
+ * RivLoadSample; "finished" when the run is over. No GTK.
+ */
+#pragma once
+
+#include "riv-client.h"
+#include "riv-load-stats.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  double seconds;   /* how long the ramp takes */
+  guint  target;    /* users at its end */
+} RivLoadStage;
+
+#define RIV_TYPE_LOAD_RUN (riv_load_run_get_type ())
+G_DECLARE_FINAL_TYPE (RivLoadRun, riv_load_run, RIV, LOAD_RUN, GObject)
+
+/* "DURATION:TARGET,…" (durations in ms, s, m or h; seconds without a unit).
+ * The error names the stage it could not read. */
+gboolean      riv_load_parse_stages          (const char        *text,
+                                              GArray           **stages,
+                                              GError           **error);
+/* The stages back in their notation ("10s:50,30s:50"). */
+char         *riv_load_format_stages         (GArray            *stages);
+
+/* client: connected (its config is used by every user). template: a JSON
+ * array, one value per input; "{i}" and "{u}" in strings become the job's
+ * and the user's number. */
+RivLoadRun   *riv_load_run_new               (RivClient         *client,
+                                              const char        *endpoint_name,
+                                              JsonNode          *template);
+/* Closed loop. iterations 0: no limit (with duration or stages). */
+void          riv_load_run_set_users         (RivLoadRun        *self,
+                                              guint              users,
+                                              double             think,
+                                              double             duration,
+                                              guint              iterations);
+/* Ramps the users (takes the array, RivLoadStage); replaces the duration. */
+void          riv_load_run_set_stages        (RivLoadRun        *self,
+                                              GArray            *stages);
+/* Open loop: count jobs in the client's session, rate per second (0: at once). */
+void          riv_load_run_set_open_loop     (RivLoadRun        *self,
+                                              guint              count,
+                                              double             rate);
+void          riv_load_run_set_shard         (RivLoadRun        *self,
+                                              guint              shard,
+                                              guint              n_shards);
+/* Seconds after the schedule (or the start, open loop) before the jobs in
+ * flight count as lost. Default 600. */
+void          riv_load_run_set_timeout       (RivLoadRun        *self,
+                                              double             timeout);
+/* Keep one JSON record per job (riv-job-record.h), for --output. */
+void          riv_load_run_set_keep_records  (RivLoadRun        *self,
+                                              gboolean           keep);
+
+/* Starts the run. Open loop, the first job is submitted now: FALSE when the
+ * inputs are refused (the error says why). */
+gboolean      riv_load_run_start             (RivLoadRun        *self,
+                                              GError           **error);
+/* Stops it: jobs in flight count as lost ("interrupted" or "timed out"). */
+void          riv_load_run_stop              (RivLoadRun        *self,
+                                              gboolean           interrupted);
+
+gboolean      riv_load_run_is_running        (RivLoadRun        *self);
+gboolean      riv_load_run_is_finished       (RivLoadRun        *self);
+/* Stopped before every job ended (riv_load_run_stop() or the timeout). */
+gboolean      riv_load_run_was_stopped       (RivLoadRun        *self);
+gboolean      riv_load_run_was_interrupted   (RivLoadRun        *self);
+/* A user's submit refused the inputs (the run stopped), or NULL. */
+const char   *riv_load_run_get_usage_error   (RivLoadRun        *self);
+
+RivLoadStats *riv_load_run_get_stats         (RivLoadRun        *self);
+/* One JSON line per job in job order (NULL holes for jobs that never ended);
+ * NULL without riv_load_run_set_keep_records(). */
+GPtrArray    *riv_load_run_get_records       (RivLoadRun        *self);
+double        riv_load_run_get_elapsed       (RivLoadRun        *self);
+guint64       riv_load_run_get_submitted     (RivLoadRun        *self);
+guint64       riv_load_run_get_finished      (RivLoadRun        *self);
+guint64       riv_load_run_get_completed     (RivLoadRun        *self);
+guint64       riv_load_run_get_failed        (RivLoadRun        *self);
+guint64       riv_load_run_get_lost          (RivLoadRun        *self);
+guint         riv_load_run_get_active_users  (RivLoadRun        *self);
+guint         riv_load_run_get_peak_users    (RivLoadRun        *self);
+/* The target of the schedule: users, or the highest stage target. */
+guint         riv_load_run_get_target_users  (RivLoadRun        *self);
+/* Messages received by every client of the run. */
+guint64       riv_load_run_get_n_events      (RivLoadRun        *self);
+/* Seconds the users' schedule lasts (stages or duration); 0 when open-ended. */
+double        riv_load_run_get_schedule      (RivLoadRun        *self);
+
+/* The HTML report (riv-report.h) with the run's parameters; thresholds
+ * nullable when n_thresholds is 0. */
+char         *riv_load_run_dup_report        (RivLoadRun              *self,
+                                              RivLoadThreshold * const *thresholds,
+                                              guint                    n_thresholds);
+
+G_END_DECLS
