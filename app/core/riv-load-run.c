@@ -671,26 +671,12 @@ users_free (RivLoadRun *self)
 
 /* ---- samples ---- */
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a;
-  double y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static double
 window_percentile (GArray *sorted,
-                   double  p)
+                   double  q)
 {
-  guint rank;
-
-  if (sorted->len == 0)
-    return -1;
-  rank = (guint) MAX (1, (guint) ceil (p * sorted->len - 1e-9));
-  return g_array_index (sorted, double, MIN (rank, sorted->len) - 1);
+  return sorted->len > 0 ? riv_load_percentile ((const double *) (gpointer) sorted->data,
+                                                sorted->len, q) : -1;
 }
 
 /* The second (or, at the end, part of a second) since the previous sample. */
@@ -715,7 +701,7 @@ emit_sample (RivLoadRun *self,
     if (riv_job_get_status (key) < RIV_JOB_STATUS_RUNNING)
       sample.queued++;
   sample.users = self->active_users;
-  g_array_sort (self->latencies, compare_doubles);
+  g_array_sort (self->latencies, riv_load_compare_doubles);
   sample.p50 = window_percentile (self->latencies, 0.50);
   sample.p95 = window_percentile (self->latencies, 0.95);
   sample.p99 = window_percentile (self->latencies, 0.99);

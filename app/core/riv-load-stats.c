@@ -311,9 +311,9 @@ riv_load_stats_get_n_jobs (RivLoadStats *self)
   return self->entries->len;
 }
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
+int
+riv_load_compare_doubles (gconstpointer a,
+                          gconstpointer b)
 {
   double x = *(const double *) a;
   double y = *(const double *) b;
@@ -329,18 +329,17 @@ riv_load_stats_get_latencies (RivLoadStats *self,
 
   if (!self->sorted)
     {
-      g_array_sort (self->latencies, compare_doubles);
+      g_array_sort (self->latencies, riv_load_compare_doubles);
       self->sorted = TRUE;
     }
   *n = self->latencies->len;
   return (const double *) (gpointer) self->latencies->data;
 }
 
-/* Nearest-rank percentile of sorted values. */
-static double
-percentile (const double *sorted,
-            guint         n,
-            double        q)
+double
+riv_load_percentile (const double *sorted,
+                     guint         n,
+                     double        q)
 {
   guint rank;
 
@@ -438,10 +437,10 @@ riv_load_stats_summarize (RivLoadStats   *self,
   sorted = riv_load_stats_get_latencies (self, &n);
   for (guint i = 0; i < n; i++)
     total += sorted[i];
-  summary->p50 = percentile (sorted, n, 0.50);
-  summary->p90 = percentile (sorted, n, 0.90);
-  summary->p95 = percentile (sorted, n, 0.95);
-  summary->p99 = percentile (sorted, n, 0.99);
+  summary->p50 = riv_load_percentile (sorted, n, 0.50);
+  summary->p90 = riv_load_percentile (sorted, n, 0.90);
+  summary->p95 = riv_load_percentile (sorted, n, 0.95);
+  summary->p99 = riv_load_percentile (sorted, n, 0.99);
   summary->max = n > 0 ? sorted[n - 1] : 0;
   summary->mean = n > 0 ? total / n : 0;
 
@@ -652,9 +651,9 @@ riv_load_stats_timeseries (RivLoadStats *self)
       values = g_new (double, j - i);
       for (guint k = i; k < j; k++)
         values[k - i] = g_array_index (finished, Finished, k).latency;
-      sample->p50 = percentile (values, j - i, 0.50);
-      sample->p95 = percentile (values, j - i, 0.95);
-      sample->p99 = percentile (values, j - i, 0.99);
+      sample->p50 = riv_load_percentile (values, j - i, 0.50);
+      sample->p95 = riv_load_percentile (values, j - i, 0.95);
+      sample->p99 = riv_load_percentile (values, j - i, 0.99);
       i = j;
     }
 

@@ -129,6 +129,14 @@ gboolean      riv_load_threshold_check    (const RivLoadThreshold *self,
 char         *riv_load_threshold_format_value (const RivLoadThreshold *self,
                                                double                  value);
 
+/* Nearest-rank percentile (q in 0..1) of n sorted values; 0 when n is 0. */
+double        riv_load_percentile         (const double       *sorted,
+                                           guint               n,
+                                           double              q);
+/* For sorting doubles ascending (g_array_sort, qsort). */
+int           riv_load_compare_doubles    (gconstpointer       a,
+                                           gconstpointer       b);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadStats, riv_load_stats_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadThreshold, riv_load_threshold_free)
 

@@ -45,9 +45,8 @@ append_escaped (GString    *out,
   g_string_append (out, escaped);
 }
 
-/* 1, 2 or 5 times a power of ten, at least value. */
-static double
-nice_ceiling (double value)
+double
+riv_report_nice_ceiling (double value)
 {
   double power, fraction;
 
@@ -170,7 +169,7 @@ append_line_chart (GString      *out,
         points[s * n_points + p] = count > 0 ? sum / count : -1;
         y_max = MAX (y_max, points[s * n_points + p]);
       }
-  y_max = nice_ceiling (y_max);
+  y_max = riv_report_nice_ceiling (y_max);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append (out, "<div class=\"legend\">");
@@ -229,7 +228,7 @@ append_bar_chart (GString      *out,
 
   for (guint i = 0; i < n; i++)
     top = MAX (top, counts[i]);
-  y_max = nice_ceiling (top);
+  y_max = riv_report_nice_ceiling (top);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
@@ -450,7 +449,7 @@ riv_report_html (RivLoadStats             *stats,
       {
         /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
         double top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
-        double width = nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+        double width = riv_report_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
         double edges[LATENCY_BINS + 1];
         guint64 counts[LATENCY_BINS] = { 0 };
 

@@ -45,6 +45,7 @@ _riv_window_update_actions (RivWindow *self)
                                  riv_output_view_get_texture (self->output_view) != NULL);
   gtk_widget_action_set_enabled (widget, "win.save-image",
                                  riv_output_view_get_texture (self->output_view) != NULL);
+  _riv_window_load_update_actions (self);
 }
 
 void

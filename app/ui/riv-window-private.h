@@ -32,6 +32,8 @@ typedef struct
   gboolean      summarized;   /* every job finished; notified (or not wanted) */
 } RivBurstState;
 
+typedef struct _RivWindowLoad RivWindowLoad;
+
 struct _RivWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -75,6 +77,7 @@ struct _RivWindow
   char                 *token;            /* nullable */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
+  RivWindowLoad        *load;             /* the Load mode (riv-window-load.c) */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -105,6 +108,12 @@ void  _riv_window_submit               (RivWindow      *self);
 void  _riv_window_start_burst          (RivWindow      *self);
 void  _riv_window_save_image_to        (RivWindow      *self,
                                         GFile          *file);
+
+/* riv-window-load.c */
+void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
+void  _riv_window_load_init            (RivWindow      *self);
+void  _riv_window_load_dispose         (RivWindow      *self);
+void  _riv_window_load_update_actions  (RivWindow      *self);
 
 /* riv-window.c */
 void  _riv_window_report               (RivWindow      *self,

@@ -1102,6 +1102,7 @@ riv_window_dispose (GObject *object)
       riv_form_set_client (self->form, NULL);
     }
 
+  _riv_window_load_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
 
   g_clear_object (&self->client);
@@ -1171,6 +1172,7 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
 
   _riv_window_class_actions_init (widget_class);
+  _riv_window_class_load_init (widget_class);
 }
 
 static void
@@ -1181,6 +1183,7 @@ riv_window_init (RivWindow *self)
   g_autofree char *last_url = NULL;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  _riv_window_load_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */
   riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));

@@ -1,0 +1,52 @@
+/* riv-window-load.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's Load mode (riv-window-load.c): virtual users against the
+ * selected endpoint with the form's inputs, live charts, "Save Report".
+ */
+#pragma once
+
+#include "riv-chart.h"
+#include "riv-load-run.h"
+#include "riv-window.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  RIV_LOAD_CHART_THROUGHPUT,   /* completed/s, failed/s */
+  RIV_LOAD_CHART_LATENCY,      /* p50, p95 */
+  RIV_LOAD_CHART_IN_FLIGHT,    /* in flight, queued */
+  RIV_LOAD_CHART_USERS,        /* active users */
+  RIV_LOAD_CHART_BATCHES,      /* batch-size histogram (bars) */
+  RIV_LOAD_N_CHARTS
+} RivLoadChart;
+
+/* Shows the Load mode (TRUE) or the Burst mode. */
+void          riv_window_set_load_mode      (RivWindow     *self,
+                                             gboolean       load);
+/* Fills the Load settings. stages nullable (empty: users for duration). */
+void          riv_window_set_load           (RivWindow     *self,
+                                             guint          users,
+                                             double         duration,
+                                             double         think,
+                                             const char    *stages);
+/* What "Start" does: FALSE (with a toast) when it cannot start. */
+gboolean      riv_window_start_load         (RivWindow     *self);
+void          riv_window_stop_load          (RivWindow     *self);
+/* The newest run (nullable), running or finished. */
+RivLoadRun   *riv_window_get_load_run       (RivWindow     *self);
+RivChart     *riv_window_get_load_chart     (RivWindow     *self,
+                                             RivLoadChart   chart);
+/* What "Save Report" does once a file is chosen: the report of the newest
+ * run, written asynchronously. */
+void          riv_window_save_load_report_async  (RivWindow           *self,
+                                                  GFile               *file,
+                                                  GAsyncReadyCallback  callback,
+                                                  gpointer             user_data);
+gboolean      riv_window_save_load_report_finish (RivWindow           *self,
+                                                  GAsyncResult        *result,
+                                                  GError             **error);
+
+G_END_DECLS

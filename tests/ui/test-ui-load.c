@@ -1,0 +1,242 @@
+/* test-ui-load.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's Load mode on the real embedded server (its own thread, port
+ * 0): 20 virtual users ramped by stages fill the live charts (the users chart
+ * reaches the target), every job completes, "Save Report" writes the HTML
+ * report with its SVG charts. And a chart keeps a bounded number of points
+ * however many samples it is given.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <math.h>
+#include <string.h>
+
+#include "riv-chart.h"
+#include "riv-test-util.h"
+#include "riv-ui-test-util.h"
+#include "riv-util.h"
+#include "riv-window-load.h"
+
+#define USERS 20
+
+typedef struct
+{
+  RivEmbeddedServer *server;
+  RivWindow         *window;
+} Fixture;
+
+static gboolean
+is_connected (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+
+  return riv_window_get_client (fixture->window) != NULL;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  fixture->server = riv_embedded_server_new ();
+  fixture->window = riv_window_new (NULL, fixture->server);
+  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  riv_window_connect_embedded (fixture->window);
+  g_assert_true (riv_test_wait_until (is_connected, fixture, 60));
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  gtk_window_close (GTK_WINDOW (fixture->window));
+  if (fixture->window != NULL)
+    gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+
+  riv_embedded_server_stop (fixture->server);
+  g_assert_finalize_object (fixture->server);
+}
+
+static gboolean
+run_finished (gpointer user_data)
+{
+  RivLoadRun *run = riv_window_get_load_run (user_data);
+
+  return run != NULL && riv_load_run_is_finished (run);
+}
+
+static gboolean
+chart_has_samples (gpointer user_data)
+{
+  return riv_chart_get_n_samples (riv_window_get_load_chart (user_data,
+                                                             RIV_LOAD_CHART_THROUGHPUT)) >= 2;
+}
+
+static guint
+count_substrings (const char *text,
+                  const char *needle)
+{
+  guint n = 0;
+
+  for (const char *p = strstr (text, needle); p != NULL; p = strstr (p + 1, needle))
+    n++;
+  return n;
+}
+
+static void
+test_load_run (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, "[\"user {u} job {i}\", 0.05]", -1, 0, &error);
+  g_autoptr(GFileIOStream) stream = NULL;
+  g_autoptr(GFile) file = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *html = NULL;
+  RivLoadRun *run;
+  RivChart *users_chart;
+
+  g_assert_no_error (error);
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  riv_form_set_data (riv_window_get_form (window), data, &error);
+  g_assert_no_error (error);
+
+  /* A bad stage is refused before anything starts. */
+  riv_window_set_load_mode (window, TRUE);
+  riv_window_set_load (window, USERS, 10, 0, "2s:twenty");
+  g_assert_false (riv_window_start_load (window));
+  g_assert_null (riv_window_get_load_run (window));
+
+  riv_window_set_load (window, USERS, 10, 0, "2s:20, 2s:20");
+  g_assert_true (riv_window_start_load (window));
+  run = riv_window_get_load_run (window);
+  g_assert_nonnull (run);
+  g_assert_true (riv_load_run_is_running (run));
+  g_assert_false (riv_window_start_load (window));   /* one run at a time */
+
+  /* Samples reach the charts while the run goes. */
+  g_assert_true (riv_test_wait_until (chart_has_samples, window, 60));
+  g_assert_true (riv_load_run_is_running (run));
+  g_assert_true (riv_test_wait_until (run_finished, window, 120));
+
+  users_chart = riv_window_get_load_chart (window, RIV_LOAD_CHART_USERS);
+  g_assert_cmpuint (riv_chart_get_n_samples (users_chart), >=, 3);
+  g_assert_cmpfloat (riv_chart_get_peak (users_chart, 0), ==, USERS);
+  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, USERS);
+  g_assert_cmpfloat (riv_chart_get_peak (riv_window_get_load_chart (window,
+                                                                     RIV_LOAD_CHART_THROUGHPUT), 0),
+                     >, 0);
+  g_assert_false (isnan (riv_chart_get_peak (riv_window_get_load_chart (window,
+                                                                        RIV_LOAD_CHART_LATENCY), 1)));
+  g_assert_cmpuint (riv_chart_get_n_bars (riv_window_get_load_chart (window,
+                                                                     RIV_LOAD_CHART_BATCHES)), >, 0);
+
+  g_assert_cmpuint (riv_load_run_get_completed (run), >, 0);
+  g_assert_cmpuint (riv_load_run_get_failed (run), ==, 0);
+  g_assert_cmpuint (riv_load_run_get_lost (run), ==, 0);
+  g_assert_cmpuint (riv_load_run_get_completed (run), ==, riv_load_run_get_submitted (run));
+  g_assert_cmpuint (riv_load_run_get_active_users (run), ==, 0);
+
+  /* Save Report: the same page as rivulet-cli load --report. */
+  file = g_file_new_tmp ("rivulet-load-XXXXXX.html", &stream, &error);
+  g_assert_no_error (error);
+  riv_window_save_load_report_async (window, file, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, 60);
+  g_assert_true (riv_window_save_load_report_finish (window, result, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_file_load_contents (file, NULL, &html, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_prefix (html, "<!DOCTYPE html>") || strstr (html, "<html") != NULL);
+  g_assert_cmpuint (count_substrings (html, "<svg"), >=, 5);
+  g_assert_nonnull (strstr (html, "id=\"throughput\""));
+  g_assert_nonnull (strstr (html, "id=\"users\""));
+  g_assert_nonnull (strstr (html, "id=\"batch-histogram\""));
+  g_assert_nonnull (strstr (html, "2s:20,2s:20"));
+  g_file_delete (file, NULL, NULL);
+}
+
+static void
+test_stop (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivLoadRun *run;
+
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  riv_window_set_load_mode (window, TRUE);
+  riv_window_set_load (window, 5, 600, 0.2, NULL);
+  g_assert_true (riv_window_start_load (window));
+  run = riv_window_get_load_run (window);
+  g_assert_true (riv_test_wait_until (chart_has_samples, window, 60));
+
+  /* Stop ends a long run at once; the users' jobs in flight count as lost. */
+  riv_window_stop_load (window);
+  g_assert_true (riv_test_wait_until (run_finished, window, 30));
+  g_assert_true (riv_load_run_was_interrupted (run));
+  g_assert_cmpuint (riv_load_run_get_completed (run), >, 0);
+  g_assert_cmpuint (riv_load_run_get_failed (run), ==, 0);
+  g_assert_cmpuint (riv_load_run_get_active_users (run), ==, 0);
+}
+
+static void
+test_chart_bounded (void)
+{
+  GtkWidget *chart = g_object_ref_sink (riv_chart_new ("test", NULL));
+  RivChart *self = RIV_CHART (chart);
+  guint max_points = 0;
+  double sum = 0;
+
+  riv_chart_add_series (self, "a", "#3584e4");
+  riv_chart_add_series (self, "b", "#e01b24");
+  riv_chart_set_capacity (self, 64);
+
+  for (guint i = 1; i <= 20000; i++)
+    {
+      double values[] = { i, i % 3 == 0 ? NAN : 1.0 };
+
+      riv_chart_push (self, i, values);
+      max_points = MAX (max_points, riv_chart_get_n_points (self));
+      sum += i;
+    }
+
+  /* Never more points than the capacity, and not collapsed to a handful. */
+  g_assert_cmpuint (max_points, <=, 64);
+  g_assert_cmpuint (riv_chart_get_n_points (self), >=, 32);
+  g_assert_cmpuint (riv_chart_get_n_samples (self), ==, 20000);
+  /* Each point stands for `stride` samples: together they cover the run. */
+  g_assert_cmpuint (riv_chart_get_stride (self) * (riv_chart_get_n_points (self) + 1), >=, 20000);
+  /* Merging averages, and the peak is the real one. */
+  g_assert_cmpfloat (riv_chart_get_peak (self, 0), ==, 20000);
+  g_assert_cmpfloat (riv_chart_get_peak (self, 1), ==, 1.0);
+  g_assert_cmpfloat (riv_chart_get_last (self, 1), ==, 1.0);
+
+  riv_chart_clear (self);
+  g_assert_cmpuint (riv_chart_get_n_points (self), ==, 0);
+  g_assert_true (isnan (riv_chart_get_peak (self, 0)));
+  g_object_unref (chart);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  riv_ui_test_init (&argc, &argv);
+
+  g_test_add_func ("/ui/load/chart-bounded", test_chart_bounded);
+  g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
+  g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
+
+  return g_test_run ();
+}
