@@ -6,13 +6,8 @@
 
 #include "riv-cli-record.h"
 #include "riv-lint.h"
-#include "riv-transcript.h"
+#include "riv-transcript-tap.h"
 #include "riv-util.h"
-
-/* Request ids and stream numbers of the n-th client tapped are moved up by
- * n times these, so that the clients' numbers never meet in one transcript. */
-#define ID_STRIDE     ((guint64) 1 << 40)
-#define STREAM_STRIDE 100000
 
 typedef struct
 {
@@ -20,8 +15,7 @@ typedef struct
   double               max_mb;        /* --record-max */
   gboolean             lint_mode;
   double               heartbeat;
-  GPtrArray           *clients;       /* RivClient refs, tapped; nullable */
-  RivTranscriptWriter *writer;        /* owned, nullable */
+  RivTranscriptTap    *tap;           /* owned, nullable: the clients, the writer */
   RivLint             *lint;          /* owned, nullable */
   gboolean             finished;
   gboolean             ok;
@@ -51,35 +45,12 @@ riv_cli_record_set_lint_mode (double heartbeat_interval)
   record.heartbeat = heartbeat_interval;
 }
 
-/* One tap for both: the writer and the lint see every event. user_data is
- * the client's position among the tapped ones. */
-static void
-tap_cb (const RivTranscriptEvent *event,
-        gpointer                  user_data)
-{
-  guint n = GPOINTER_TO_UINT (user_data);
-  RivTranscriptEvent moved = *event;
-
-  if (n > 0)
-    {
-      if (moved.kind == RIV_TRANSCRIPT_REQUEST || moved.kind == RIV_TRANSCRIPT_RESPONSE)
-        moved.id += n * ID_STRIDE;
-      if (moved.stream > 0)
-        moved.stream += n * STREAM_STRIDE;
-    }
-  if (record.writer != NULL)
-    riv_transcript_writer_add (record.writer, &moved);
-  if (record.lint != NULL)
-    riv_lint_feed (record.lint, &moved);
-}
-
 void
 riv_cli_record_add_client (RivClient *client)
 {
-  if (record.clients == NULL || record.finished)
+  if (record.tap == NULL || record.finished)
     return;
-  riv_client_set_tap (client, tap_cb, GUINT_TO_POINTER (record.clients->len));
-  g_ptr_array_add (record.clients, g_object_ref (client));
+  riv_transcript_tap_add_client (record.tap, client, record.lint);
 }
 
 gboolean
@@ -88,6 +59,7 @@ riv_cli_record_attach (RivClient  *client,
                        GError    **error)
 {
   double origin = riv_now ();
+  RivTranscriptWriter *writer = NULL;
 
   if (!(record.max_mb > 0 && record.max_mb <= 1024 * 1024))
     {
@@ -97,11 +69,10 @@ riv_cli_record_attach (RivClient  *client,
     }
   if (record.path != NULL)
     {
-      record.writer = riv_transcript_writer_new (record.path, (guint64) (record.max_mb * 1024 * 1024),
-                                                 error);
-      if (record.writer == NULL)
+      writer = riv_transcript_writer_new (record.path, (guint64) (record.max_mb * 1024 * 1024), error);
+      if (writer == NULL)
         return FALSE;
-      riv_transcript_writer_set_origin (record.writer, origin);
+      riv_transcript_writer_set_origin (writer, origin);
     }
   if (lint || record.lint_mode)
     {
@@ -109,9 +80,10 @@ riv_cli_record_attach (RivClient  *client,
       riv_lint_set_origin (record.lint, origin);
       riv_lint_set_heartbeat_interval (record.lint, record.heartbeat);
     }
-  if (record.writer != NULL || record.lint != NULL)
+  if (writer != NULL || record.lint != NULL)
     {
-      record.clients = g_ptr_array_new_with_free_func (g_object_unref);
+      record.tap = riv_transcript_tap_new ();
+      riv_transcript_tap_set_writer (record.tap, writer);
       riv_cli_record_add_client (client);
     }
   return TRUE;
@@ -144,15 +116,15 @@ void
 riv_cli_record_finish (void)
 {
   g_autoptr(GError) error = NULL;
+  RivTranscriptWriter *writer = NULL;
 
   if (record.finished)
     return;
   record.finished = TRUE;
-  if (record.clients != NULL)
+  if (record.tap != NULL)
     {
-      for (guint i = 0; i < record.clients->len; i++)
-        riv_client_set_tap (record.clients->pdata[i], NULL, NULL);
-      g_clear_pointer (&record.clients, g_ptr_array_unref);
+      writer = riv_transcript_tap_steal_writer (record.tap);
+      g_clear_pointer (&record.tap, riv_transcript_tap_free);
     }
 
   if (record.lint != NULL)
@@ -161,15 +133,15 @@ riv_cli_record_finish (void)
       if (record.lint_mode)
         print_findings ();
     }
-  if (record.writer != NULL)
+  if (writer != NULL)
     {
-      gboolean truncated = riv_transcript_writer_get_truncated (record.writer);
+      gboolean truncated = riv_transcript_writer_get_truncated (writer);
 
       if (truncated)
         g_printerr ("rivulet-cli: the recording reached --record-max (%g MB); %s ends with a "
                     "\"truncated\" mark and holds only the start of the session\n",
                     record.max_mb, record.path);
-      if (!riv_transcript_writer_close (g_steal_pointer (&record.writer), &error))
+      if (!riv_transcript_writer_close (writer, &error))
         {
           g_printerr ("rivulet-cli: %s: %s\n", record.path, error->message);
           record.ok = FALSE;

@@ -278,16 +278,6 @@ query_session (const char *path)
 }
 
 /* The path without its query. */
-static gboolean
-path_ends_with (const char *path,
-                const char *suffix)
-{
-  gsize len = strcspn (path, "?");
-  gsize n = strlen (suffix);
-
-  return len >= n && strncmp (path + len - n, suffix, n) == 0;
-}
-
 static LintEvent *
 lookup_event (RivLint    *self,
               const char *id,
@@ -357,8 +347,8 @@ feed_request (RivLint                  *self,
       stream->session = query_session (event->path);
       stream->last_t = event->t;
     }
-  request->is_config = path_ends_with (event->path, "/config");
-  request->is_join = path_ends_with (event->path, "/queue/join");
+  request->is_config = riv_transcript_path_ends_with (event->path, "/config");
+  request->is_join = riv_transcript_path_ends_with (event->path, "/queue/join");
   if (request->is_join && event->text != NULL)
     {
       g_autoptr(JsonNode) body = riv_json_parse (self->parser, event->text, event->text_len,

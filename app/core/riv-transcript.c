@@ -90,6 +90,16 @@ riv_transcript_is_secret_key (const char *name)
   return name != NULL && mentions_secret (name, strlen (name));
 }
 
+gboolean
+riv_transcript_path_ends_with (const char *path,
+                               const char *suffix)
+{
+  gsize len = strcspn (path, "?");
+  gsize n = strlen (suffix);
+
+  return len >= n && strncmp (path + len - n, suffix, n) == 0;
+}
+
 void
 riv_transcript_event_free (RivTranscriptEvent *event)
 {

@@ -92,6 +92,11 @@ gboolean    riv_transcript_is_secret_key  (const char *name);
 
 void        riv_transcript_event_free     (RivTranscriptEvent *event);
 
+/* Whether a recorded path (query ignored) ends with suffix, e.g. "/queue/join":
+ * a server's root may sit under a prefix. */
+gboolean    riv_transcript_path_ends_with (const char *path,
+                                           const char *suffix);
+
 /* Reading. Returns the events (RivTranscriptEvent *, owned) or NULL with
  * RIV_TRANSCRIPT_ERROR_INVALID naming the first bad line. Blank lines are
  * skipped; times must not go backwards; nothing may follow "truncated". */

@@ -117,16 +117,6 @@ rec_session_free (gpointer data)
   g_free (session);
 }
 
-static gboolean
-path_is (const char *path,
-         const char *suffix)
-{
-  gsize len = strcspn (path, "?");
-  gsize n = strlen (suffix);
-
-  return len >= n && strncmp (path + len - n, suffix, n) == 0;
-}
-
 static char *
 query_value (const char *path,
              const char *key)
@@ -171,7 +161,7 @@ prepare (RivReplay  *self,
         {
         case RIV_TRANSCRIPT_REQUEST:
           g_hash_table_insert (requests, &event->id, event);
-          if (event->stream > 0 && path_is (event->path, "/queue/data") &&
+          if (event->stream > 0 && riv_transcript_path_ends_with (event->path, "/queue/data") &&
               !g_hash_table_contains (streams, GUINT_TO_POINTER (event->stream)))
             {
               RecStream *rec = g_new0 (RecStream, 1);
@@ -199,19 +189,19 @@ prepare (RivReplay  *self,
           request = g_hash_table_lookup (requests, &key);
           if (request == NULL)
             break;
-          if (path_is (request->path, "/config") && self->config_body == NULL)
+          if (riv_transcript_path_ends_with (request->path, "/config") && self->config_body == NULL)
             {
               self->config_body = event->text;
               self->config_len = event->text_len;
               self->config_status = event->status;
             }
-          else if (path_is (request->path, "/info") && self->info_body == NULL)
+          else if (riv_transcript_path_ends_with (request->path, "/info") && self->info_body == NULL)
             {
               self->info_body = event->text;
               self->info_len = event->text_len;
               self->info_status = event->status;
             }
-          else if (path_is (request->path, "/queue/join"))
+          else if (riv_transcript_path_ends_with (request->path, "/queue/join"))
             {
               RecJoin *join = g_new0 (RecJoin, 1);
               g_autoptr(JsonNode) body = NULL;
@@ -526,15 +516,15 @@ handle (SoupServer        *server,
 
   if (self->shut_down)
     reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "The replay has ended.");
-  else if (path_is (path, "/config") && strcmp (method, "GET") == 0)
+  else if (riv_transcript_path_ends_with (path, "/config") && strcmp (method, "GET") == 0)
     reply (msg, self->config_status, self->config, strlen (self->config));
-  else if (path_is (path, "/info") && strcmp (method, "GET") == 0 && self->info_body != NULL)
+  else if (riv_transcript_path_ends_with (path, "/info") && strcmp (method, "GET") == 0 && self->info_body != NULL)
     reply (msg, self->info_status, self->info_body, self->info_len);
-  else if (path_is (path, "/queue/join") && strcmp (method, "POST") == 0)
+  else if (riv_transcript_path_ends_with (path, "/queue/join") && strcmp (method, "POST") == 0)
     handle_join (self, msg);
-  else if (path_is (path, "/queue/data") && strcmp (method, "GET") == 0)
+  else if (riv_transcript_path_ends_with (path, "/queue/data") && strcmp (method, "GET") == 0)
     open_stream (self, msg, path);
-  else if ((path_is (path, "/cancel") || path_is (path, "/reset")) && strcmp (method, "POST") == 0)
+  else if ((riv_transcript_path_ends_with (path, "/cancel") || riv_transcript_path_ends_with (path, "/reset")) && strcmp (method, "POST") == 0)
     reply (msg, SOUP_STATUS_OK, "{\"success\":true}", 16);
   else
     reply_detail (msg, SOUP_STATUS_NOT_FOUND, "Not Found");

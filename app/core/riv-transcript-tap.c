@@ -1,0 +1,183 @@
+/* riv-transcript-tap.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "riv-transcript-tap.h"
+#include "riv-util.h"
+
+/* Request ids and stream numbers of the n-th client tapped are moved up by
+ * n times these, so that the clients' numbers never meet in one transcript. */
+#define ID_STRIDE     ((guint64) 1 << 40)
+#define STREAM_STRIDE 100000
+
+typedef struct
+{
+  RivTranscriptTap *tap;
+  RivClient        *client;   /* owned */
+  RivLint          *lint;     /* borrowed, nullable */
+  guint             n;        /* position among the clients ever added */
+} Entry;
+
+struct _RivTranscriptTap
+{
+  GPtrArray           *entries;   /* Entry* */
+  RivTranscriptWriter *writer;    /* owned, nullable */
+  RivTranscriptFunc    after;
+  gpointer             after_data;
+  guint                n_added;
+};
+
+static void
+entry_free (gpointer data)
+{
+  Entry *entry = data;
+
+  riv_client_set_tap (entry->client, NULL, NULL);
+  g_object_unref (entry->client);
+  g_free (entry);
+}
+
+RivTranscriptTap *
+riv_transcript_tap_new (void)
+{
+  RivTranscriptTap *self = g_new0 (RivTranscriptTap, 1);
+
+  self->entries = g_ptr_array_new_with_free_func (entry_free);
+  return self;
+}
+
+void
+riv_transcript_tap_free (RivTranscriptTap *self)
+{
+  if (self == NULL)
+    return;
+  g_ptr_array_unref (self->entries);
+  if (self->writer != NULL)
+    riv_transcript_writer_close (g_steal_pointer (&self->writer), NULL);
+  g_free (self);
+}
+
+void
+riv_transcript_tap_set_writer (RivTranscriptTap    *self,
+                               RivTranscriptWriter *writer)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (self->writer == NULL);
+
+  self->writer = writer;
+}
+
+RivTranscriptWriter *
+riv_transcript_tap_get_writer (RivTranscriptTap *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->writer;
+}
+
+RivTranscriptWriter *
+riv_transcript_tap_steal_writer (RivTranscriptTap *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return g_steal_pointer (&self->writer);
+}
+
+static void
+tap_cb (const RivTranscriptEvent *event,
+        gpointer                  user_data)
+{
+  Entry *entry = user_data;
+  RivTranscriptTap *self = entry->tap;
+  RivTranscriptEvent moved = *event;
+
+  if (entry->n > 0)
+    {
+      if (moved.kind == RIV_TRANSCRIPT_REQUEST || moved.kind == RIV_TRANSCRIPT_RESPONSE)
+        moved.id += entry->n * ID_STRIDE;
+      if (moved.stream > 0)
+        moved.stream += entry->n * STREAM_STRIDE;
+    }
+  if (self->writer != NULL)
+    riv_transcript_writer_add (self->writer, &moved);
+  if (entry->lint != NULL)
+    riv_lint_feed (entry->lint, &moved);
+  if (self->after != NULL)
+    self->after (&moved, self->after_data);
+}
+
+static Entry *
+find_entry (RivTranscriptTap *self,
+            RivClient        *client,
+            guint            *index)
+{
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      Entry *entry = self->entries->pdata[i];
+
+      if (entry->client == client)
+        {
+          if (index != NULL)
+            *index = i;
+          return entry;
+        }
+    }
+  return NULL;
+}
+
+void
+riv_transcript_tap_add_client (RivTranscriptTap *self,
+                               RivClient        *client,
+                               RivLint          *lint)
+{
+  Entry *entry;
+
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (RIV_IS_CLIENT (client));
+
+  if ((entry = find_entry (self, client, NULL)) != NULL)
+    {
+      entry->lint = lint;
+      return;
+    }
+  entry = g_new0 (Entry, 1);
+  entry->tap = self;
+  entry->client = g_object_ref (client);
+  entry->lint = lint;
+  entry->n = self->n_added++;
+  g_ptr_array_add (self->entries, entry);
+  riv_client_set_tap (client, tap_cb, entry);
+}
+
+void
+riv_transcript_tap_remove_client (RivTranscriptTap *self,
+                                  RivClient        *client)
+{
+  guint index;
+
+  g_return_if_fail (self != NULL);
+
+  if (client != NULL && find_entry (self, client, &index) != NULL)
+    g_ptr_array_remove_index (self->entries, index);
+}
+
+void
+riv_transcript_tap_remove_clients (RivTranscriptTap *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_ptr_array_set_size (self->entries, 0);
+}
+
+void
+riv_transcript_tap_set_after (RivTranscriptTap  *self,
+                              RivTranscriptFunc  func,
+                              gpointer           user_data)
+{
+  g_return_if_fail (self != NULL);
+
+  self->after = func;
+  self->after_data = func != NULL ? user_data : NULL;
+}
