@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "riv-embedded-server.h"
+#include "riv-replay.h"
 #include "riv-server.h"
 
 struct _RivEmbeddedServer
@@ -20,6 +21,7 @@ struct _RivEmbeddedServer
   char         *url;            /* nullable until listening */
   GError       *start_error;    /* nullable */
   guint         concurrency;    /* 0: the server's default */
+  GPtrArray    *replay_events;  /* nullable: serves this recording instead */
 
   guint         starting : 1;
 };
@@ -89,6 +91,7 @@ typedef struct
   GMainLoop         *loop;      /* owned */
   GMainContext      *ui_context;/* owned */
   guint              concurrency;
+  GPtrArray         *replay_events; /* owned, nullable */
 } ThreadData;
 
 static gpointer
@@ -96,21 +99,33 @@ server_thread (gpointer user_data)
 {
   ThreadData *data = user_data;
   g_autoptr(RivServer) server = NULL;
+  g_autoptr(RivReplay) replay = NULL;
   g_autoptr(GError) error = NULL;
   Report *report = g_new0 (Report, 1);
 
   g_main_context_push_thread_default (data->context);
 
-  server = riv_server_new ();
-  if (data->concurrency > 0)
-    g_object_set (server, "concurrency", data->concurrency, NULL);
   /* The thread gives up its reference with the report, so that dropping the
    * last outside reference still disposes (and so stops) the server. */
   report->self = g_steal_pointer (&data->self);
-  if (riv_server_listen (server, NULL, 0, &error))
-    report->url = riv_server_dup_url (server);
+  if (data->replay_events != NULL)
+    {
+      if ((replay = riv_replay_new (data->replay_events, &error)) != NULL &&
+          riv_replay_listen (replay, NULL, 0, &error))
+        report->url = riv_replay_dup_url (replay);
+      else
+        report->error = g_steal_pointer (&error);
+    }
   else
-    report->error = g_steal_pointer (&error);
+    {
+      server = riv_server_new ();
+      if (data->concurrency > 0)
+        g_object_set (server, "concurrency", data->concurrency, NULL);
+      if (riv_server_listen (server, NULL, 0, &error))
+        report->url = riv_server_dup_url (server);
+      else
+        report->error = g_steal_pointer (&error);
+    }
 
   g_main_context_invoke_full (data->ui_context, G_PRIORITY_DEFAULT,
                               report_cb, report, report_free);
@@ -118,8 +133,12 @@ server_thread (gpointer user_data)
   if (report->error == NULL)
     g_main_loop_run (data->loop);
 
-  riv_server_shutdown (server);
+  if (server != NULL)
+    riv_server_shutdown (server);
   g_clear_object (&server);
+  if (replay != NULL)
+    riv_replay_shutdown (replay);
+  g_clear_object (&replay);
 
   /* Let whatever the shutdown queued (closing connections) run once. */
   while (g_main_context_iteration (data->context, FALSE))
@@ -130,6 +149,7 @@ server_thread (gpointer user_data)
   g_main_loop_unref (data->loop);
   g_main_context_unref (data->context);
   g_main_context_unref (data->ui_context);
+  g_clear_pointer (&data->replay_events, g_ptr_array_unref);
   g_free (data);
 
   return NULL;
@@ -186,6 +206,7 @@ riv_embedded_server_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->ui_context, g_main_context_unref);
   g_clear_error (&self->start_error);
+  g_clear_pointer (&self->replay_events, g_ptr_array_unref);
 
   G_OBJECT_CLASS (riv_embedded_server_parent_class)->finalize (object);
 }
@@ -256,6 +277,7 @@ riv_embedded_server_start_async (RivEmbeddedServer   *self,
   data->loop = g_main_loop_ref (self->loop);
   data->ui_context = g_main_context_ref (self->ui_context);
   data->concurrency = self->concurrency;
+  data->replay_events = self->replay_events != NULL ? g_ptr_array_ref (self->replay_events) : NULL;
 
   self->thread = g_thread_new ("riv-server", server_thread, data);
 }
@@ -268,6 +290,18 @@ riv_embedded_server_start_finish (RivEmbeddedServer  *self,
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
   return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+RivEmbeddedServer *
+riv_embedded_server_new_replay (GPtrArray *events)
+{
+  RivEmbeddedServer *self;
+
+  g_return_val_if_fail (events != NULL, NULL);
+
+  self = riv_embedded_server_new ();
+  self->replay_events = g_ptr_array_ref (events);
+  return self;
 }
 
 void

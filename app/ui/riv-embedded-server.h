@@ -5,6 +5,7 @@
  * Runs the embedded demo server (RivServer) on a thread of its own with its
  * own GMainContext, so that serving hundreds of jobs never competes with
  * drawing. The UI talks to it over loopback HTTP like to any other server.
+ * The same thread can serve a recording (riv-replay.h) instead.
  */
 #pragma once
 
@@ -16,6 +17,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivEmbeddedServer, riv_embedded_server, RIV, EMBEDDED_SERVER, GObject)
 
 RivEmbeddedServer *riv_embedded_server_new          (void);
+/* Serves a recorded session (riv-replay.h; events: RivTranscriptEvent *, a
+ * reference is kept) instead of the demo server, at its recorded pace. */
+RivEmbeddedServer *riv_embedded_server_new_replay   (GPtrArray *events);
 /* Jobs each endpoint runs at once (0: the server's default); before starting. */
 void               riv_embedded_server_set_concurrency (RivEmbeddedServer *self,
                                                         guint              concurrency);

@@ -56,6 +56,7 @@ struct _RivWindow
   GtkButton            *burst_button;
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
+  GtkLabel             *lint_badge;
 
   /* Owned references */
   GSettings            *settings;
@@ -78,6 +79,7 @@ struct _RivWindow
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
   RivWindowLoad        *load;             /* the Load mode (riv-window-load.c) */
+  struct _RivWindowRecord *record;        /* owned: recording, replay, lint (riv-window-record.c) */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -114,6 +116,25 @@ void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
 void  _riv_window_load_init            (RivWindow      *self);
 void  _riv_window_load_dispose         (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
+/* riv-window-record.c */
+typedef struct _RivWindowRecord RivWindowRecord;
+void  _riv_window_record_class_init    (GtkWidgetClass *widget_class);
+void  _riv_window_record_init          (RivWindow      *self);
+void  _riv_window_record_dispose       (RivWindow      *self);
+void  _riv_window_record_finalize      (RivWindow      *self);
+/* After self->pending_client changed (a connection starts), and after self->client did. */
+void  _riv_window_record_connecting    (RivWindow      *self);
+void  _riv_window_record_client_changed (RivWindow     *self);
+gboolean    _riv_window_record_is_replay_url   (RivWindow  *self,
+                                                const char *url);
+/* The file name of the recording opened last, or NULL. */
+const char *_riv_window_record_get_replay_name (RivWindow  *self);
+/* What the file choosers of win.record-session and win.open-recording lead to. */
+void  _riv_window_record_to            (RivWindow      *self,
+                                        GFile          *file);
+void  _riv_window_open_recording       (RivWindow      *self,
+                                        GFile          *file);
+guint _riv_window_record_get_n_findings (RivWindow     *self);
 
 /* riv-window.c */
 void  _riv_window_report               (RivWindow      *self,

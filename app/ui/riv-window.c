@@ -89,6 +89,8 @@ riv_window_update_header (RivWindow *self)
     subtitle = g_strdup (_("No server"));
   else if (self->client != NULL ? self->is_embedded : self->pending_is_embedded)
     subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
+  else if (_riv_window_record_is_replay_url (self, host))
+    subtitle = g_strdup_printf (_("Replay of %s · %s"), _riv_window_record_get_replay_name (self), host);
   else
     subtitle = g_strdup (host);
   adw_window_title_set_subtitle (self->window_title, subtitle);
@@ -759,6 +761,7 @@ riv_window_set_client (RivWindow *self,
   riv_window_update_header (self);
   riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
+  _riv_window_record_client_changed (self);
 }
 
 static void
@@ -824,7 +827,7 @@ riv_window_connect_cb (GObject      *object,
 
   if (embedded)
     g_settings_set_string (self->settings, "last-server-url", "");
-  else
+  else if (!_riv_window_record_is_replay_url (self, url))
     {
       riv_window_remember_url (self, url);
       riv_connect_popover_set_url (self->connect_popover, url);
@@ -885,6 +888,7 @@ riv_window_connect_internal (RivWindow  *self,
   riv_set_str (&self->token, token);
 
   self->pending_client = riv_client_new (normalized);
+  _riv_window_record_connecting (self);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
   self->connect_cancellable = g_cancellable_new ();
@@ -1077,6 +1081,7 @@ riv_window_dispose (GObject *object)
     }
   g_clear_handle_id (&self->report_timer_id, g_source_remove);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
+  _riv_window_record_dispose (self);
 
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
@@ -1123,6 +1128,7 @@ riv_window_finalize (GObject *object)
 {
   RivWindow *self = (RivWindow *) object;
 
+  _riv_window_record_finalize (self);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->burst_state, g_rc_box_release);
   g_clear_pointer (&self->last_notice, riv_notice_free);
@@ -1173,6 +1179,7 @@ riv_window_class_init (RivWindowClass *klass)
 
   _riv_window_class_actions_init (widget_class);
   _riv_window_class_load_init (widget_class);
+  _riv_window_record_class_init (widget_class);
 }
 
 static void
@@ -1184,6 +1191,7 @@ riv_window_init (RivWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _riv_window_load_init (self);
+  _riv_window_record_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */
   riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));

@@ -1,0 +1,749 @@
+/* riv-window-record.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's side of recording, replay and lint (riv-transcript.h,
+ * riv-lint.h): "Record Session" (win.record-session, a toggle) writes the
+ * window's live session through the client tap shared with rivulet-cli
+ * (riv-transcript-tap.h); "Open Recording…" (win.open-recording) loads a
+ * transcript on a worker thread, serves it from a replay server on a thread
+ * of its own on loopback (riv-embedded-server.h) and submits the recorded
+ * joins to it, so the job panel fills as from a live server; the lint of the
+ * current connection shows as a badge in the header, and each finding in its
+ * job's timeline. No file is opened, read, written or closed on the main
+ * thread.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "riv-embedded-server.h"
+#include "riv-job-private.h"
+#include "riv-lint.h"
+#include "riv-transcript-tap.h"
+#include "riv-util.h"
+#include "riv-window-private.h"
+
+/* Findings named in the badge's tooltip. */
+#define TOOLTIP_FINDINGS 8
+/* The window's recordings are bounded like rivulet-cli's (--record-max default). */
+#define RECORD_MAX_BYTES ((guint64) 256 * 1024 * 1024)
+
+struct _RivWindowRecord
+{
+  RivTranscriptTap  *tap;             /* owned: the clients; the writer while recording */
+  GSimpleAction     *record_action;   /* owned: win.record-session, its state = recording */
+  RivLint           *lint;            /* owned, nullable: of tapped_client */
+  RivLint           *pending_lint;    /* owned, nullable: of tapped_pending */
+  RivClient         *tapped_client;   /* nullable, held by the tap */
+  RivClient         *tapped_pending;  /* nullable, held by the tap */
+  char              *record_name;     /* nullable: while recording */
+  RivEmbeddedServer *replay;          /* owned, nullable: of the recording opened last */
+  char              *replay_name;     /* nullable: its file's display name */
+  char              *replay_url;      /* nullable: where it listens */
+  GPtrArray         *replay_joins;    /* nullable: to submit once connected to the replay */
+  guint              lint_seen;       /* findings already put in timelines */
+  guint              lint_idle_id;
+  guint              opening : 1;     /* a writer is being opened */
+};
+
+typedef struct
+{
+  char     *endpoint;   /* fn_index as text */
+  JsonNode *data;       /* the recorded join's data */
+} ReplayJoin;
+
+static void
+replay_join_free (gpointer data)
+{
+  ReplayJoin *join = data;
+
+  g_free (join->endpoint);
+  g_clear_pointer (&join->data, json_node_unref);
+  g_free (join);
+}
+
+static gboolean
+is_recording (RivWindow *self)
+{
+  return riv_transcript_tap_get_writer (self->record->tap) != NULL;
+}
+
+static void
+record_update_state (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+
+  g_simple_action_set_enabled (record->record_action, !record->opening);
+  g_simple_action_set_state (record->record_action, g_variant_new_boolean (is_recording (self)));
+}
+
+/* Lint */
+
+static RivJob *
+find_job (RivWindow  *self,
+          const char *event_id)
+{
+  GListModel *jobs;
+
+  if (self->client == NULL || event_id == NULL)
+    return NULL;
+  jobs = riv_client_get_jobs (self->client);
+  for (guint i = g_list_model_get_n_items (jobs); i > 0; i--)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i - 1);
+
+      if (g_strcmp0 (riv_job_get_event_id (job), event_id) == 0)
+        return g_steal_pointer (&job);
+    }
+  return NULL;
+}
+
+/* Once per burst of findings: the badge, and the new findings in their jobs' timelines. */
+static gboolean
+lint_update_cb (gpointer user_data)
+{
+  RivWindow *self = user_data;
+  RivWindowRecord *record = self->record;
+  GPtrArray *findings;
+  g_autoptr(GString) tooltip = NULL;
+  g_autofree char *label = NULL;
+
+  record->lint_idle_id = 0;
+  findings = record->lint != NULL ? riv_lint_get_findings (record->lint) : NULL;
+  if (findings == NULL || findings->len == 0)
+    {
+      gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), FALSE);
+      return G_SOURCE_REMOVE;
+    }
+
+  for (guint i = record->lint_seen; i < findings->len; i++)
+    {
+      RivLintFinding *f = findings->pdata[i];
+      g_autoptr(RivJob) job = find_job (self, f->event_id);
+
+      if (job != NULL)
+        _riv_job_add_timeline (job, _("protocol lint: %s (%s)"), f->rule, f->message);
+    }
+  record->lint_seen = findings->len;
+
+  tooltip = g_string_new (_("The server broke these rules of the protocol:"));
+  for (guint i = 0; i < MIN (findings->len, TOOLTIP_FINDINGS); i++)
+    {
+      RivLintFinding *f = findings->pdata[i];
+
+      g_string_append_printf (tooltip, "\n%s: %s", f->rule, f->message);
+    }
+  if (findings->len > TOOLTIP_FINDINGS)
+    g_string_append (tooltip, "\n…");
+
+  label = g_strdup_printf (ngettext ("%u lint finding", "%u lint findings", findings->len),
+                           findings->len);
+  gtk_label_set_label (self->lint_badge, label);
+  gtk_widget_set_tooltip_text (GTK_WIDGET (self->lint_badge), tooltip->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), TRUE);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+lint_queue_update (RivWindow *self)
+{
+  if (self->record->lint_idle_id == 0)
+    self->record->lint_idle_id = g_idle_add (lint_update_cb, self);
+}
+
+/* After each tapped event: a finding of the current connection updates the badge. */
+static void
+after_tap_cb (const RivTranscriptEvent *event,
+              gpointer                  user_data)
+{
+  RivWindow *self = user_data;
+  RivWindowRecord *record = self->record;
+
+  if (record->lint != NULL && riv_lint_get_findings (record->lint)->len != record->lint_seen)
+    lint_queue_update (self);
+}
+
+guint
+_riv_window_record_get_n_findings (RivWindow *self)
+{
+  return self->record->lint != NULL ? riv_lint_get_findings (self->record->lint)->len : 0;
+}
+
+/* Connections */
+
+void
+_riv_window_record_connecting (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+
+  if (record->tapped_pending != NULL && record->tapped_pending != record->tapped_client)
+    riv_transcript_tap_remove_client (record->tap, record->tapped_pending);
+  record->tapped_pending = NULL;
+  g_clear_pointer (&record->pending_lint, riv_lint_free);
+  if (self->pending_client == NULL)
+    return;
+
+  /* The lint of a connection sees it from its /config on. */
+  record->pending_lint = riv_lint_new ();
+  riv_lint_set_origin (record->pending_lint, riv_now ());
+  record->tapped_pending = self->pending_client;
+  riv_transcript_tap_add_client (record->tap, self->pending_client, record->pending_lint);
+}
+
+static void
+submit_replay_joins (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+  g_autoptr(GPtrArray) joins = NULL;
+
+  if (record->replay_joins == NULL || self->client == NULL ||
+      g_strcmp0 (self->url, record->replay_url) != 0)
+    return;
+
+  joins = g_steal_pointer (&record->replay_joins);
+  for (guint i = 0; i < joins->len; i++)
+    {
+      ReplayJoin *join = joins->pdata[i];
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RivJob) job = riv_client_submit (self->client, join->endpoint, join->data, &error);
+
+      if (job == NULL)
+        {
+          g_autofree char *message = g_strdup_printf (_("The recording's job %u cannot be replayed: %s"),
+                                                      i + 1, error->message);
+
+          _riv_window_report (self, RIV_REPORT_SUBMIT, message);
+          break;
+        }
+    }
+}
+
+void
+_riv_window_record_client_changed (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+
+  if (record->tapped_client != NULL && record->tapped_client != self->client)
+    riv_transcript_tap_remove_client (record->tap, record->tapped_client);
+  record->tapped_client = NULL;
+  g_clear_pointer (&record->lint, riv_lint_free);
+  record->lint_seen = 0;
+
+  if (self->client != NULL)
+    {
+      if (self->client == record->tapped_pending)
+        {
+          record->lint = g_steal_pointer (&record->pending_lint);
+          record->tapped_pending = NULL;
+        }
+      else
+        {
+          record->lint = riv_lint_new ();
+          riv_lint_set_origin (record->lint, riv_now ());
+        }
+      record->tapped_client = self->client;
+      riv_transcript_tap_add_client (record->tap, self->client, record->lint);
+    }
+
+  submit_replay_joins (self);
+  lint_queue_update (self);
+}
+
+gboolean
+_riv_window_record_is_replay_url (RivWindow  *self,
+                                  const char *url)
+{
+  return url != NULL && g_strcmp0 (url, self->record->replay_url) == 0;
+}
+
+const char *
+_riv_window_record_get_replay_name (RivWindow *self)
+{
+  return self->record->replay_name;
+}
+
+/* The file choosers (asynchronous; GtkFileDialog needs GTK 4.10) */
+
+typedef void (*ChosenFunc) (RivWindow *self,
+                            GFile     *file);
+
+static void
+chooser_response_cb (GtkNativeDialog *dialog,
+                     int              response,
+                     gpointer         user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  ChosenFunc then = g_object_get_data (G_OBJECT (dialog), "riv-chosen");
+  g_autoptr(GFile) file = NULL;
+
+  if (response == GTK_RESPONSE_ACCEPT &&
+      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
+    then (self, file);
+  g_object_unref (dialog);
+}
+
+/* Shows chooser (taken) and calls then with the chosen file. */
+static void
+show_chooser (RivWindow            *self,
+              GtkFileChooserNative *chooser,
+              ChosenFunc            then)
+{
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
+  g_object_set_data (G_OBJECT (chooser), "riv-chosen", then);
+  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+}
+
+/* Recording */
+
+static void
+close_writer_thread (GTask        *task,
+                     gpointer      source,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  RivTranscriptWriter *writer = task_data;
+  gboolean truncated = riv_transcript_writer_get_truncated (writer);
+  GError *error = NULL;
+
+  if (!riv_transcript_writer_close (writer, &error))
+    g_task_return_error (task, error);
+  else
+    g_task_return_boolean (task, truncated);
+}
+
+static void
+close_writer_done_cb (GObject      *object,
+                      GAsyncResult *result,
+                      gpointer      user_data)
+{
+  RivWindow *self = RIV_WINDOW (object);
+  g_autofree char *name = user_data;
+  g_autofree char *message = NULL;
+  g_autoptr(GError) error = NULL;
+  gboolean truncated = g_task_propagate_boolean (G_TASK (result), &error);
+
+  if (error != NULL)
+    message = g_strdup_printf (_("The recording %s could not be written: %s"), name, error->message);
+  else if (truncated)
+    message = g_strdup_printf (_("Recording saved as %s, cut at its size limit"), name);
+  else
+    message = g_strdup_printf (_("Recording saved as %s"), name);
+  _riv_window_toast (self, message);
+}
+
+static void
+stop_recording (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+  g_autoptr(GTask) task = NULL;
+  RivTranscriptWriter *writer = riv_transcript_tap_steal_writer (record->tap);
+
+  if (writer == NULL)
+    return;
+  task = g_task_new (self, NULL, close_writer_done_cb, g_steal_pointer (&record->record_name));
+  g_task_set_task_data (task, writer, NULL);
+  g_task_run_in_thread (task, close_writer_thread);
+  record_update_state (self);
+}
+
+static void
+open_writer_thread (GTask        *task,
+                    gpointer      source,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  g_autofree char *path = g_file_get_path (task_data);
+  GError *error = NULL;
+  RivTranscriptWriter *writer;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("Recordings are written to local files only"));
+      return;
+    }
+  writer = riv_transcript_writer_new (path, RECORD_MAX_BYTES, &error);
+  if (writer == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, writer, NULL);
+}
+
+static void
+config_fetched_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  RivClient *probe = RIV_CLIENT (object);
+  g_autoptr(GError) error = NULL;
+
+  if (!riv_client_connect_finish (probe, result, &error) &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *message = g_strdup_printf (_("The recording lacks the server's configuration, "
+                                                    "so it cannot be replayed: %s"), error->message);
+
+      _riv_window_toast (self, message);
+    }
+  if (self->record != NULL && self->record->tap != NULL)
+    riv_transcript_tap_remove_client (self->record->tap, probe);
+  riv_client_close (probe);
+}
+
+/* A recording started on a connected window: a replay needs the server's
+ * /config (and /info), which the window fetched before. A second client of
+ * the same server fetches them again into the recording, and is closed. */
+static void
+record_config (RivWindow *self)
+{
+  g_autoptr(RivClient) probe = NULL;
+
+  if (self->client == NULL || self->url == NULL)
+    return;
+  probe = riv_client_new (self->url);
+  if (self->token != NULL && *self->token != '\0')
+    riv_client_set_token (probe, self->token);
+  riv_transcript_tap_add_client (self->record->tap, probe, NULL);
+  riv_client_connect_async (probe, self->cancellable, config_fetched_cb, g_object_ref (self));
+}
+
+static void
+open_writer_done_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  RivWindow *self = RIV_WINDOW (object);
+  RivWindowRecord *record = self->record;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  RivTranscriptWriter *writer = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* The window keeps its record state until its task returned (see dispose). */
+  record->opening = FALSE;
+  if (writer == NULL)
+    {
+      message = g_strdup_printf (_("Cannot record the session: %s"), error->message);
+      _riv_window_toast (self, message);
+    }
+  else
+    {
+      g_autoptr(GFile) file = g_object_ref (g_task_get_task_data (G_TASK (result)));
+
+      riv_transcript_writer_set_origin (writer, riv_now ());
+      riv_transcript_tap_set_writer (record->tap, writer);
+      g_free (record->record_name);
+      record->record_name = g_file_get_basename (file);
+      message = g_strdup_printf (_("Recording the session to %s"), record->record_name);
+      _riv_window_toast (self, message);
+      record_config (self);
+    }
+  record_update_state (self);
+}
+
+void
+_riv_window_record_to (RivWindow *self,
+                       GFile     *file)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (is_recording (self) || self->record->opening)
+    return;
+  self->record->opening = TRUE;
+  record_update_state (self);
+  task = g_task_new (self, NULL, open_writer_done_cb, NULL);
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, open_writer_thread);
+}
+
+static void
+record_change_state_cb (GSimpleAction *action,
+                        GVariant      *value,
+                        gpointer       user_data)
+{
+  RivWindow *self = user_data;
+  GtkFileChooserNative *chooser;
+
+  if (!g_variant_get_boolean (value))
+    {
+      stop_recording (self);
+      return;
+    }
+  if (is_recording (self))
+    return;
+
+  /* The state turns on once the file is open. */
+  chooser = gtk_file_chooser_native_new (_("Record Session"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Record"), NULL);
+  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "rivulet-session.jsonl");
+  show_chooser (self, chooser, _riv_window_record_to);
+}
+
+/* Opening a recording */
+
+/* The recorded joins, in order, to submit to the replay. */
+static GPtrArray *
+recorded_joins (GPtrArray *events)
+{
+  GPtrArray *joins = g_ptr_array_new_with_free_func (replay_join_free);
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTranscriptEvent *event = events->pdata[i];
+      g_autoptr(JsonNode) body = NULL;
+      JsonObject *object;
+      ReplayJoin *join;
+      gint64 fn_index;
+      JsonNode *data;
+
+      if (event->kind != RIV_TRANSCRIPT_REQUEST || event->text == NULL || event->path == NULL ||
+          !riv_transcript_path_ends_with (event->path, "/queue/join"))
+        continue;
+      body = riv_json_parse (NULL, event->text, event->text_len, 0, NULL);
+      if (body == NULL || !JSON_NODE_HOLDS_OBJECT (body))
+        continue;
+      object = json_node_get_object (body);
+      data = json_object_get_member (object, "data");
+      if (!riv_json_get_int (object, "fn_index", &fn_index) || fn_index < 0 ||
+          data == NULL || !JSON_NODE_HOLDS_ARRAY (data))
+        continue;
+      join = g_new0 (ReplayJoin, 1);
+      join->endpoint = g_strdup_printf ("%" G_GINT64_FORMAT, fn_index);
+      join->data = json_node_copy (data);
+      g_ptr_array_add (joins, join);
+    }
+  return joins;
+}
+
+typedef struct
+{
+  GPtrArray *events;
+  GPtrArray *joins;
+  char      *name;
+} Loaded;
+
+static void
+loaded_free (gpointer data)
+{
+  Loaded *loaded = data;
+
+  g_clear_pointer (&loaded->events, g_ptr_array_unref);
+  g_clear_pointer (&loaded->joins, g_ptr_array_unref);
+  g_free (loaded->name);
+  g_free (loaded);
+}
+
+static void
+load_thread (GTask        *task,
+             gpointer      source,
+             gpointer      task_data,
+             GCancellable *cancellable)
+{
+  GFile *file = task_data;
+  g_autofree char *path = g_file_get_path (file);
+  GError *error = NULL;
+  g_autoptr(GPtrArray) events = NULL;
+  Loaded *loaded;
+
+  if (path == NULL)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               _("Recordings are read from local files only"));
+      return;
+    }
+  if ((events = riv_transcript_load (path, &error)) == NULL)
+    {
+      g_autofree char *prefix = g_strconcat (path, ": ", NULL);
+
+      /* The toast names the file already. */
+      if (g_str_has_prefix (error->message, prefix))
+        {
+          char *message = g_strdup (error->message + strlen (prefix));
+
+          g_free (error->message);
+          error->message = message;
+        }
+      g_task_return_error (task, error);
+      return;
+    }
+  loaded = g_new0 (Loaded, 1);
+  loaded->joins = recorded_joins (events);
+  loaded->events = g_steal_pointer (&events);
+  loaded->name = g_file_get_basename (file);
+  if (loaded->joins->len == 0)
+    {
+      loaded_free (loaded);
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                               _("it holds no job to replay"));
+      return;
+    }
+  g_task_return_pointer (task, loaded, loaded_free);
+}
+
+static void
+replay_started_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  RivWindowRecord *record = self->record;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = riv_embedded_server_start_finish (RIV_EMBEDDED_SERVER (object), result,
+                                                           &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      RIV_EMBEDDED_SERVER (object) != record->replay)
+    return;
+  if (url == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Cannot open the recording: %s"), error->message);
+
+      _riv_window_toast (self, message);
+      return;
+    }
+  g_free (record->replay_url);
+  record->replay_url = g_strdup (url);
+  riv_window_connect_to_url (self, url, NULL);
+}
+
+static void
+load_done_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  RivWindow *self = RIV_WINDOW (object);
+  RivWindowRecord *record = self->record;
+  g_autofree char *name = user_data;
+  g_autoptr(GError) error = NULL;
+  Loaded *loaded = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (loaded == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("Cannot open the recording %s: %s"),
+                                 name,
+                                 error->message);
+      _riv_window_toast (self, message);
+      return;
+    }
+
+  /* The previous replay ends; its client (if current) is replaced below. */
+  if (record->replay != NULL)
+    riv_embedded_server_stop (record->replay);
+  g_clear_object (&record->replay);
+  g_clear_pointer (&record->replay_url, g_free);
+  g_clear_pointer (&record->replay_joins, g_ptr_array_unref);
+  g_free (record->replay_name);
+  record->replay_name = g_strdup (loaded->name);
+  record->replay_joins = g_steal_pointer (&loaded->joins);
+  record->replay = riv_embedded_server_new_replay (loaded->events);
+  riv_embedded_server_start_async (record->replay, self->cancellable, replay_started_cb,
+                                   g_object_ref (self));
+  loaded_free (loaded);
+}
+
+void
+_riv_window_open_recording (RivWindow *self,
+                            GFile     *file)
+{
+  g_autoptr(GTask) task = g_task_new (self, self->cancellable, load_done_cb,
+                                      g_file_get_basename (file));
+
+  g_task_set_task_data (task, g_object_ref (file), g_object_unref);
+  g_task_run_in_thread (task, load_thread);
+}
+
+static void
+riv_window_open_recording_action (GtkWidget  *widget,
+                                  const char *action_name,
+                                  GVariant   *parameter)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  GtkFileChooserNative *chooser;
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+
+  chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
+                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
+  gtk_file_filter_set_name (filter, _("Session recordings (JSON Lines)"));
+  gtk_file_filter_add_pattern (filter, "*.jsonl");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+  gtk_file_filter_set_name (all, _("All files"));
+  gtk_file_filter_add_pattern (all, "*");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
+  show_chooser (self, chooser, _riv_window_open_recording);
+}
+
+/* Life cycle */
+
+void
+_riv_window_record_init (RivWindow *self)
+{
+  RivWindowRecord *record = g_new0 (RivWindowRecord, 1);
+
+  self->record = record;
+  record->tap = riv_transcript_tap_new ();
+  riv_transcript_tap_set_after (record->tap, after_tap_cb, self);
+  record->record_action = g_simple_action_new_stateful ("record-session", NULL,
+                                                        g_variant_new_boolean (FALSE));
+  g_signal_connect_object (record->record_action, "change-state",
+                           G_CALLBACK (record_change_state_cb), self, 0);
+  g_action_map_add_action (G_ACTION_MAP (self), G_ACTION (record->record_action));
+}
+
+void
+_riv_window_record_dispose (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+  RivTranscriptWriter *writer;
+
+  if (record == NULL)
+    return;
+  g_clear_handle_id (&record->lint_idle_id, g_source_remove);
+  riv_transcript_tap_remove_clients (record->tap);
+  record->tapped_client = record->tapped_pending = NULL;
+  /* A recording still running is closed (flushed) off the main thread. */
+  if ((writer = riv_transcript_tap_steal_writer (record->tap)) != NULL)
+    {
+      g_autoptr(GTask) task = g_task_new (NULL, NULL, NULL, NULL);
+
+      g_task_set_task_data (task, writer, NULL);
+      g_task_run_in_thread (task, close_writer_thread);
+    }
+  if (record->replay != NULL)
+    riv_embedded_server_stop (record->replay);
+  g_clear_object (&record->replay);
+}
+
+void
+_riv_window_record_finalize (RivWindow *self)
+{
+  RivWindowRecord *record = self->record;
+
+  if (record == NULL)
+    return;
+  g_clear_pointer (&record->tap, riv_transcript_tap_free);
+  g_clear_object (&record->record_action);
+  g_clear_pointer (&record->lint, riv_lint_free);
+  g_clear_pointer (&record->pending_lint, riv_lint_free);
+  g_free (record->record_name);
+  g_free (record->replay_name);
+  g_free (record->replay_url);
+  g_clear_pointer (&record->replay_joins, g_ptr_array_unref);
+  g_clear_pointer (&self->record, g_free);
+}
+
+void
+_riv_window_record_class_init (GtkWidgetClass *widget_class)
+{
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, lint_badge);
+  gtk_widget_class_install_action (widget_class, "win.open-recording", NULL,
+                                   riv_window_open_recording_action);
+}

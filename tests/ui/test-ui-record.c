@@ -1,0 +1,365 @@
+/* test-ui-record.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window's recording side (issue 15). A session of the window against
+ * the embedded demo server (streamed text and batched echoes) recorded with
+ * "Record Session", then opened with "Open Recording": the job panel shows
+ * the same jobs again, each completed with the same output, from a replay
+ * server on loopback, and the lint stays silent. A transcript that breaks a
+ * rule (a second process_completed) opened the same way: the header's lint
+ * badge counts the finding and the job it names has it in its timeline.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include <adwaita.h>
+#include <glib/gstdio.h>
+
+#include "riv-test-util.h"
+#include "riv-transcript.h"
+#include "riv-ui-test-util.h"
+#include "riv-util.h"
+#include "riv-window-private.h"
+
+typedef struct
+{
+  RivEmbeddedServer *server;
+  RivWindow         *window;
+  char              *dir;
+} Fixture;
+
+static gboolean
+is_connected (gpointer user_data)
+{
+  Fixture *fixture = user_data;
+
+  return riv_window_get_client (fixture->window) != NULL;
+}
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  g_autoptr(GError) error = NULL;
+
+  fixture->dir = g_dir_make_tmp ("riv-ui-record-XXXXXX", &error);
+  g_assert_no_error (error);
+  fixture->server = riv_embedded_server_new ();
+  fixture->window = riv_window_new (NULL, fixture->server);
+  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+
+  riv_window_connect_embedded (fixture->window);
+  g_assert_true (riv_test_wait_until (is_connected, fixture, 60));
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  g_autoptr(GDir) dir = NULL;
+  const char *name;
+
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+  riv_embedded_server_stop (fixture->server);
+  g_assert_finalize_object (fixture->server);
+
+  dir = g_dir_open (fixture->dir, 0, NULL);
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
+
+      g_unlink (path);
+    }
+  g_rmdir (fixture->dir);
+  g_free (fixture->dir);
+}
+
+static gboolean
+is_recording (RivWindow *window)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (G_ACTION_GROUP (window),
+                                                                "record-session");
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+static gboolean
+recording (gpointer user_data)
+{
+  return is_recording (user_data);
+}
+
+typedef struct
+{
+  RivWindow  *window;
+  const char *url;      /* nullable: the client must not be this one */
+  guint       n_jobs;
+} JobsWait;
+
+static gboolean
+jobs_finished (gpointer user_data)
+{
+  JobsWait *wait = user_data;
+  RivClient *client = riv_window_get_client (wait->window);
+  GListModel *jobs;
+
+  if (client == NULL || (wait->url != NULL && g_strcmp0 (riv_client_get_url (client), wait->url) == 0))
+    return FALSE;
+  jobs = riv_client_get_jobs (client);
+  if (g_list_model_get_n_items (jobs) != wait->n_jobs)
+    return FALSE;
+  for (guint i = 0; i < wait->n_jobs; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+
+      if (!riv_job_is_finished (job))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+submit (RivWindow  *window,
+        const char *endpoint,
+        const char *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, json, -1, 0, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (riv_window_select_endpoint (window, endpoint));
+  riv_form_set_data (riv_window_get_form (window), data, &error);
+  g_assert_no_error (error);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+}
+
+static guint
+count_join_replies (const char *path)
+{
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, NULL);
+  guint joins = 0;
+
+  if (events == NULL)
+    return 0;
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTranscriptEvent *event = events->pdata[i];
+
+      joins += event->kind == RIV_TRANSCRIPT_RESPONSE && event->status == 200 &&
+               riv_transcript_path_ends_with (event->path, "/queue/join");
+    }
+  return joins;
+}
+
+typedef struct
+{
+  const char *path;
+  guint       joins;
+} SavedWait;
+
+static gboolean
+recording_saved (gpointer user_data)
+{
+  SavedWait *wait = user_data;
+
+  return count_join_replies (wait->path) == wait->joins;
+}
+
+static char *
+outputs_text (RivJob *job)
+{
+  JsonNode *outputs = riv_job_get_outputs (job);
+
+  return outputs != NULL ? riv_json_to_string (outputs, NULL) : g_strdup ("null");
+}
+
+static gboolean
+timeline_has (RivJob     *job,
+              const char *text)
+{
+  for (guint i = 0; i < riv_job_get_timeline_length (job); i++)
+    if (strstr (riv_job_get_timeline_event (job, i)->what, text) != NULL)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_record_then_replay (Fixture       *fixture,
+                         gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autofree char *path = g_build_filename (fixture->dir, "window.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *live_url = g_strdup (riv_client_get_url (riv_window_get_client (window)));
+  g_autoptr(GPtrArray) live_endpoints = g_ptr_array_new_with_free_func (g_free);
+  g_autoptr(GPtrArray) live_outputs = g_ptr_array_new_with_free_func (g_free);
+  JobsWait live = { window, NULL, 4 };
+  JobsWait replayed = { window, live_url, 4 };
+  SavedWait saved = { path, 4 };
+  GListModel *jobs;
+  const char *subtitle;
+
+  g_assert_false (is_recording (window));
+  _riv_window_record_to (window, file);
+  g_assert_true (riv_test_wait_until (recording, window, 30));
+
+  submit (window, "/stream_text", "[\"Once\", 12, 0.01]");
+  submit (window, "/batch_echo", "[\"one\", 0.05]");
+  submit (window, "/batch_echo", "[\"two\", 0.05]");
+  submit (window, "/stream_text", "[\"Later\", 5, 0.01]");
+  g_assert_true (riv_test_wait_until (jobs_finished, &live, 120));
+
+  jobs = riv_client_get_jobs (riv_window_get_client (window));
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+
+      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+      g_ptr_array_add (live_endpoints, g_strdup (riv_job_get_endpoint (job)));
+      g_ptr_array_add (live_outputs, outputs_text (job));
+    }
+  /* The embedded server keeps every rule: nothing to show. */
+  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+
+  /* The toggle off: the file is closed (off the main thread) and complete. */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-session", NULL));
+  g_assert_false (is_recording (window));
+  g_assert_true (riv_test_wait_until (recording_saved, &saved, 30));
+
+  /* Opened: a replay server on loopback, the same jobs in the panel. */
+  _riv_window_open_recording (window, file);
+  g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 120));
+  g_assert_true (g_str_has_prefix (riv_client_get_url (riv_window_get_client (window)),
+                                   "http://127.0.0.1:"));
+  subtitle = adw_window_title_get_subtitle (window->window_title);
+  g_assert_nonnull (strstr (subtitle, "window.jsonl"));
+  jobs = riv_client_get_jobs (riv_window_get_client (window));
+  g_assert_cmpuint (riv_job_panel_get_count (window->job_panel, RIV_BUCKET_DONE), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+      g_autofree char *outputs = outputs_text (job);
+
+      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+      g_assert_cmpstr (riv_job_get_endpoint (job), ==, live_endpoints->pdata[i]);
+      g_assert_cmpstr (outputs, ==, live_outputs->pdata[i]);
+    }
+  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+
+  /* The replay is not remembered as a server to come back to. */
+  {
+    g_autoptr(GSettings) settings = g_settings_new ("io.github.rivulet.Rivulet");
+    g_autofree char *last = g_settings_get_string (settings, "last-server-url");
+    g_auto(GStrv) recent = g_settings_get_strv (settings, "recent-urls");
+
+    g_assert_false (g_str_has_prefix (last, "http://127.0.0.1:"));
+    for (guint i = 0; recent[i] != NULL; i++)
+      g_assert_false (g_str_equal (recent[i], riv_client_get_url (riv_window_get_client (window))));
+  }
+}
+
+static gboolean
+badge_shown (gpointer user_data)
+{
+  RivWindow *window = user_data;
+
+  return gtk_widget_get_visible (GTK_WIDGET (window->lint_badge));
+}
+
+static void
+test_lint_badge (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint",
+                                                 "duplicate-completion.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autofree char *live_url = g_strdup (riv_client_get_url (riv_window_get_client (window)));
+  JobsWait replayed = { window, live_url, 2 };
+  g_autoptr(RivJob) first = NULL;
+  g_autoptr(RivJob) second = NULL;
+  GListModel *jobs;
+
+  _riv_window_open_recording (window, file);
+  g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 60));
+  g_assert_true (riv_test_wait_until (badge_shown, window, 30));
+
+  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (window->lint_badge), ==, "1 lint finding");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->lint_badge)),
+                            "duplicate-completion"));
+
+  /* The finding is in the timeline of the job it names, and only there. */
+  jobs = riv_client_get_jobs (riv_window_get_client (window));
+  first = g_list_model_get_item (jobs, 0);
+  second = g_list_model_get_item (jobs, 1);
+  g_assert_true (timeline_has (first, "duplicate-completion"));
+  g_assert_false (timeline_has (second, "duplicate-completion"));
+}
+
+static gboolean
+shows_text (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_mapped (widget) &&
+      strstr (gtk_label_get_label (GTK_LABEL (widget)), text) != NULL)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (shows_text (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+/* The toast names the file's bad line. */
+static gboolean
+toasted (gpointer user_data)
+{
+  return shows_text (user_data, "Cannot open the recording bad.jsonl: line 1: ");
+}
+
+static void
+test_bad_file (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autofree char *path = g_build_filename (fixture->dir, "bad.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *live_url = g_strdup (riv_client_get_url (riv_window_get_client (window)));
+
+  g_file_set_contents (path, "{\"t\":0,\"kind\":\"request\"}\nnot json\n", -1, &error);
+  g_assert_no_error (error);
+  _riv_window_open_recording (window, file);
+  g_assert_true (riv_test_wait_until (toasted, window, 30));
+  /* Nothing lost: still connected to the live server. */
+  g_assert_cmpstr (riv_client_get_url (riv_window_get_client (window)), ==, live_url);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  riv_ui_test_init (&argc, &argv);
+
+  g_test_add ("/riv/ui/record/record-then-replay", Fixture, NULL, fixture_setup,
+              test_record_then_replay, fixture_teardown);
+  g_test_add ("/riv/ui/record/lint-badge", Fixture, NULL, fixture_setup, test_lint_badge,
+              fixture_teardown);
+  g_test_add ("/riv/ui/record/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
+              fixture_teardown);
+
+  return g_test_run ();
+}
