@@ -233,6 +233,26 @@ _riv_client_forget_download (RivJob *job)
 
 /* Uploads ------------------------------------------------------------------------------ */
 
+typedef struct
+{
+  RivUploadProgressFunc func;
+  gpointer              data;
+  guint64               sent;
+  guint64               total;
+} UploadProgress;
+
+static void
+upload_wrote_body_data_cb (SoupMessage *msg,
+                           guint        chunk_size,
+                           gpointer     user_data)
+{
+  UploadProgress *progress = user_data;
+
+  progress->sent += chunk_size;
+  progress->total = MAX (progress->total, progress->sent);
+  progress->func (progress->sent, progress->total, progress->data);
+}
+
 static void
 upload_cb (GObject      *object,
            GAsyncResult *result,
@@ -246,6 +266,10 @@ upload_cb (GObject      *object,
   const char *data;
   guint status;
   gsize len = 0;
+
+  /* No progress after the end (the session may still hold the message). */
+  g_signal_handlers_disconnect_matched (cd->msg, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
+                                        upload_wrote_body_data_cb, NULL);
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
   if (body == NULL)
@@ -296,6 +320,20 @@ riv_client_upload_async (RivClient           *self,
                          GAsyncReadyCallback  callback,
                          gpointer             user_data)
 {
+  riv_client_upload_with_progress_async (self, contents, filename, NULL, NULL, cancellable,
+                                         callback, user_data);
+}
+
+void
+riv_client_upload_with_progress_async (RivClient             *self,
+                                       GBytes                *contents,
+                                       const char            *filename,
+                                       RivUploadProgressFunc  progress,
+                                       gpointer               progress_data,
+                                       GCancellable          *cancellable,
+                                       GAsyncReadyCallback    callback,
+                                       gpointer               user_data)
+{
   g_autoptr(GTask) task = NULL;
   g_autoptr(SoupMultipart) multipart = NULL;
   g_autofree char *content_type = NULL;
@@ -332,6 +370,20 @@ riv_client_upload_async (RivClient           *self,
   cd->cancel = _riv_client_op_cancel_new (self, cancellable, UPLOAD_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
   _riv_client_prepare_message (self, cd->msg);
+
+  if (progress != NULL)
+    {
+      UploadProgress *state = g_new0 (UploadProgress, 1);
+      goffset length = soup_message_headers_get_content_length (
+                         soup_message_get_request_headers (cd->msg));
+
+      state->func = progress;
+      state->data = progress_data;
+      state->total = length > 0 ? (guint64) length : g_bytes_get_size (contents);
+      /* Freed with the message, which the task holds until its callback. */
+      g_signal_connect_data (cd->msg, "wrote-body-data", G_CALLBACK (upload_wrote_body_data_cb),
+                             state, (GClosureNotify) (void (*) (void)) g_free, 0);
+    }
 
   soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));

@@ -127,6 +127,22 @@ void            riv_client_upload_async        (RivClient            *self,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,
                                                 gpointer              user_data);
+/* Called on the client's context as the upload's body goes out: bytes sent so
+ * far and the whole body's size (the multipart request, a little more than
+ * the file). Never called after the upload's callback. */
+typedef void  (*RivUploadProgressFunc)         (guint64               sent,
+                                                guint64               total,
+                                                gpointer              user_data);
+/* riv_client_upload_async() reporting progress; progress may be NULL.
+ * progress_data must stay valid until callback runs. */
+void            riv_client_upload_with_progress_async (RivClient            *self,
+                                                GBytes               *contents,
+                                                const char           *filename,
+                                                RivUploadProgressFunc progress,
+                                                gpointer              progress_data,
+                                                GCancellable         *cancellable,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
 char           *riv_client_upload_finish       (RivClient            *self,
                                                 GAsyncResult         *result,
                                                 GError              **error);

@@ -29,6 +29,17 @@ typedef struct
   char             *image_name;      /* owned, nullable */
   gboolean          any_file;        /* a file, audio or video input (no thumbnail) */
   GCancellable     *upload_cancellable; /* owned, nullable */
+
+  /* Editors made of several widgets */
+  GtkWidget        *list;            /* borrowed: messages, files or the dataframe's grid */
+  GtkWidget        *text;            /* borrowed: a multimodal textbox's text */
+  GtkWidget        *error_label;     /* borrowed, nullable: why the value cannot be sent */
+  GPtrArray        *checks;          /* GtkCheckButton*, borrowed, nullable: a checkbox group */
+  GPtrArray        *files;           /* FileItem*, owned, nullable: files, multimodal */
+  GPtrArray        *headers;         /* char*, owned, nullable: a dataframe's columns */
+  GPtrArray        *datatypes;       /* char*, owned, nullable: one per column */
+  int               chat_format;     /* ChatFormat */
+  gboolean          include_time;    /* datetime */
 } Input;
 
 struct _RivForm
@@ -53,6 +64,11 @@ void       _riv_form_set_busy_delta  (RivForm     *self,
 void       _riv_form_emit_error      (RivForm     *self,
                                       const char  *message);
 void       _riv_form_emit_activate   (RivForm     *self);
+void       _riv_form_emit_progress   (RivForm     *self,
+                                      const char  *name,
+                                      double       fraction);
+
+const char *_riv_form_component_title (RivComponent *component);
 
 /* Builds the input's row (NULL for state inputs) and sets its kind and widgets. */
 GtkWidget *_riv_form_build_row       (RivForm     *self,
@@ -64,5 +80,10 @@ gboolean   _riv_form_input_set_value (Input       *input,
                                       GError     **error);
 void       _riv_form_image_use_file  (Input       *input,
                                       GFile       *file);
+/* Adds a file to a files or multimodal input and uploads it. */
+void       _riv_form_add_file        (Input       *input,
+                                      GFile       *file);
+/* NULL when the input's value can be sent, else why not (shown next to it). */
+char      *_riv_form_input_check     (Input       *input);
 
 G_END_DECLS

@@ -19,6 +19,7 @@ enum {
 enum {
   ERROR,
   ACTIVATE,
+  UPLOAD_PROGRESS,
   N_SIGNALS
 };
 
@@ -39,6 +40,10 @@ input_free (gpointer data)
   g_clear_pointer (&input->override, json_node_unref);
   g_clear_pointer (&input->image_path, g_free);
   g_clear_pointer (&input->image_name, g_free);
+  g_clear_pointer (&input->checks, g_ptr_array_unref);
+  g_clear_pointer (&input->files, g_ptr_array_unref);
+  g_clear_pointer (&input->headers, g_ptr_array_unref);
+  g_clear_pointer (&input->datatypes, g_ptr_array_unref);
   g_free (input);
 }
 
@@ -66,6 +71,14 @@ void
 _riv_form_emit_activate (RivForm *self)
 {
   g_signal_emit (self, signals[ACTIVATE], 0);
+}
+
+void
+_riv_form_emit_progress (RivForm    *self,
+                         const char *name,
+                         double      fraction)
+{
+  g_signal_emit (self, signals[UPLOAD_PROGRESS], 0, name, fraction);
 }
 
 /* GObject */
@@ -140,6 +153,9 @@ riv_form_class_init (RivFormClass *klass)
   signals[ACTIVATE] =
     g_signal_new ("activate", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL, G_TYPE_NONE, 0);
+  signals[UPLOAD_PROGRESS] =
+    g_signal_new ("upload-progress", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL, G_TYPE_NONE, 2, G_TYPE_STRING, G_TYPE_DOUBLE);
 }
 
 static void
@@ -331,6 +347,36 @@ riv_form_set_image_file (RivForm *self,
                          guint    position,
                          GFile   *file)
 {
+  riv_form_add_file (self, position, file);
+}
+
+gboolean
+riv_form_check (RivForm  *self,
+                GError  **error)
+{
+  g_return_val_if_fail (RIV_IS_FORM (self), FALSE);
+
+  for (guint i = 0; i < self->inputs->len; i++)
+    {
+      Input *input = g_ptr_array_index (self->inputs, i);
+      g_autofree char *problem = _riv_form_input_check (input);
+
+      if (problem != NULL)
+        {
+          /* Translators: an input's label, then what is wrong with its value */
+          g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT, _("“%s”: %s"),
+                       _riv_form_component_title (input->component), problem);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+void
+riv_form_add_file (RivForm *self,
+                   guint    position,
+                   GFile   *file)
+{
   Input *input;
 
   g_return_if_fail (RIV_IS_FORM (self));
@@ -338,7 +384,12 @@ riv_form_set_image_file (RivForm *self,
   g_return_if_fail (G_IS_FILE (file));
 
   input = g_ptr_array_index (self->inputs, position);
-  g_return_if_fail (input->kind == RIV_FORM_INPUT_IMAGE);
-
-  _riv_form_image_use_file (input, file);
+  if (input->kind == RIV_FORM_INPUT_IMAGE)
+    _riv_form_image_use_file (input, file);
+  else
+    {
+      g_return_if_fail (input->kind == RIV_FORM_INPUT_FILES ||
+                        input->kind == RIV_FORM_INPUT_MULTIMODAL);
+      _riv_form_add_file (input, file);
+    }
 }

@@ -29,6 +29,14 @@ typedef enum
   RIV_FORM_INPUT_STATE,         /* no widget; sends null */
   RIV_FORM_INPUT_UNSUPPORTED,   /* no longer built: see RIV_FORM_INPUT_JSON */
   RIV_FORM_INPUT_JSON,          /* AdwEntryRow holding the value as JSON, checked as typed */
+  RIV_FORM_INPUT_CHATBOT,       /* GtkBox of messages: role GtkDropDown, GtkEntry, remove */
+  RIV_FORM_INPUT_MULTIMODAL,    /* GtkEntry (text) plus a list of uploaded files */
+  RIV_FORM_INPUT_FILES,         /* GtkBox of uploaded files (file_count multiple) */
+  RIV_FORM_INPUT_CHECKBOX_GROUP,/* GtkFlowBox of GtkCheckButtons */
+  RIV_FORM_INPUT_COLOR,         /* GtkColorButton */
+  RIV_FORM_INPUT_DATETIME,      /* AdwEntryRow, checked as typed */
+  RIV_FORM_INPUT_DATAFRAME,     /* GtkGrid of GtkEntry cells under the headers */
+  RIV_FORM_INPUT_CODE,          /* monospace GtkTextView */
 } RivFormInputKind;
 
 #define RIV_TYPE_FORM (riv_form_get_type ())
@@ -36,7 +44,8 @@ G_DECLARE_FINAL_TYPE (RivForm, riv_form, RIV, FORM, AdwBin)
 
 /* Properties: "busy" (an upload is in flight), "n-inputs".
  * Signals: "error" (const char *message) for a failed upload; "activate"
- * when Enter is pressed in a single-line text input. */
+ * when Enter is pressed in a single-line text input; "upload-progress"
+ * (const char *file name, double fraction 0..1) as an upload's body goes out. */
 
 GtkWidget        *riv_form_new                 (void);
 /* Rebuilds the rows. config is kept alive while the form shows its endpoint;
@@ -65,6 +74,15 @@ JsonNode         *riv_form_dup_data            (RivForm      *self);
 gboolean          riv_form_set_data            (RivForm      *self,
                                                 JsonNode     *data,
                                                 GError      **error);
+/* FALSE, with a message naming the input, when a value cannot be sent
+ * (invalid JSON, date, number cell); the field itself shows why. */
+gboolean          riv_form_check               (RivForm      *self,
+                                                GError      **error);
+/* Adds a local file to a files or multimodal input (replaces an image,
+ * file, audio or video input's file): reads and uploads it. */
+void              riv_form_add_file            (RivForm      *self,
+                                                guint         position,
+                                                GFile        *file);
 /* Uses a local file for an image input: reads and uploads it. */
 void              riv_form_set_image_file      (RivForm      *self,
                                                 guint         position,

@@ -48,6 +48,24 @@ _riv_window_update_actions (RivWindow *self)
   _riv_window_load_update_actions (self);
 }
 
+/* An input whose value cannot be sent blocks submitting, said in a toast
+ * (the field itself says why). */
+static gboolean
+riv_window_check_form (RivWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (riv_form_check (self->form, &error))
+    return TRUE;
+
+  {
+    g_autofree char *text = g_strdup_printf (_("Could not submit: %s"), error->message);
+
+    _riv_window_report (self, RIV_REPORT_SUBMIT, text);
+  }
+  return FALSE;
+}
+
 void
 _riv_window_submit (RivWindow *self)
 {
@@ -56,7 +74,7 @@ _riv_window_submit (RivWindow *self)
   g_autoptr(GError) error = NULL;
   g_autofree char *endpoint = NULL;
 
-  if (!riv_window_can_submit (self))
+  if (!riv_window_can_submit (self) || !riv_window_check_form (self))
     return;
 
   endpoint = _riv_window_dup_endpoint_name (self);
@@ -131,7 +149,9 @@ _riv_window_start_burst (RivWindow *self)
   guint count;
   double rate;
 
-  if (!riv_window_can_submit (self) || (self->burst != NULL && riv_burst_is_running (self->burst)))
+  if (!riv_window_can_submit (self) ||
+      (self->burst != NULL && riv_burst_is_running (self->burst)) ||
+      !riv_window_check_form (self))
     return;
 
   count = (guint) gtk_spin_button_get_value_as_int (self->burst_count);

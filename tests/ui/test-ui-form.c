@@ -163,7 +163,7 @@ test_form_widgets (Fixture       *fixture,
   widget = riv_form_get_input_row (form, IN_VOICE);
   g_assert_true (ADW_IS_ENTRY_ROW (widget));
   g_assert_true (gtk_widget_get_sensitive (widget));
-  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Tags");
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "Mesh");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (widget)), ==, "null");
   gtk_editable_set_text (GTK_EDITABLE (widget), "{\"path\": \"clip {i}.wav\"");
   g_assert_true (gtk_widget_has_css_class (widget, "error"));
