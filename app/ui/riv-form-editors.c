@@ -8,6 +8,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "riv-a11y.h"
 #include "riv-form-private.h"
@@ -185,6 +186,7 @@ typedef struct
   char         *mime_type;   /* nullable */
   gint64        size;        /* -1 until read */
   GCancellable *cancellable; /* owned while uploading, nullable */
+  JsonNode     *given;       /* a FileData set with --data, sent as it is; nullable */
 } FileItem;
 
 typedef struct
@@ -259,7 +261,6 @@ image_upload_cb (GObject      *object,
       g_clear_object (&data->item->cancellable);
       g_free (data->item->path);
       data->item->path = g_steal_pointer (&path);
-      g_clear_pointer (&data->input->override, json_node_unref);
       /* Translators: shown next to a file of a list once it is on the server */
       gtk_label_set_text (GTK_LABEL (data->item->status), _("uploaded"));
       return;
@@ -615,6 +616,26 @@ box_row_new (Input      *input,
   if (header_out != NULL)
     *header_out = header;
   return row;
+}
+
+/* A dim line standing in for an empty list of messages or files. */
+static void
+list_add_placeholder (Input      *input,
+                      GtkWidget  *box,
+                      const char *text)
+{
+  input->placeholder = gtk_label_new (text);
+  gtk_label_set_xalign (GTK_LABEL (input->placeholder), 0);
+  gtk_label_set_wrap (GTK_LABEL (input->placeholder), TRUE);
+  gtk_widget_add_css_class (input->placeholder, "dim-label");
+  gtk_box_append (GTK_BOX (box), input->placeholder);
+}
+
+static void
+list_update_placeholder (Input *input)
+{
+  if (input->placeholder != NULL)
+    gtk_widget_set_visible (input->placeholder, gtk_widget_get_first_child (input->list) == NULL);
 }
 
 /* The line under a box row's editor saying why its value cannot be sent. */
@@ -1038,7 +1059,15 @@ input_show_check (Input *input)
     }
   if (input->error_label != NULL)
     {
-      gtk_label_set_text (GTK_LABEL (input->error_label), problem != NULL ? problem : "");
+      g_autofree char *shown = g_strdup (problem != NULL ? problem : "");
+      char *colon = strchr (shown, ':');
+
+      /* An entry row has little room at its end: what is wrong there, how
+       * to fix it in the tooltip (a box row has a whole line). */
+      if (ADW_IS_ENTRY_ROW (input->row) && colon != NULL)
+        *colon = '\0';
+      gtk_label_set_text (GTK_LABEL (input->error_label), shown);
+      gtk_widget_set_tooltip_text (input->error_label, problem);
       gtk_widget_set_visible (input->error_label, problem != NULL);
     }
 }
@@ -1102,6 +1131,8 @@ build_checkbox_group_row (Input *input)
   gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (flow), FALSE);
   gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (flow), 6);
   gtk_flow_box_set_column_spacing (GTK_FLOW_BOX (flow), 12);
+  gtk_flow_box_set_row_spacing (GTK_FLOW_BOX (flow), 6);
+  gtk_widget_add_css_class (flow, "riv-choices");
   riv_a11y_set_name (flow, _riv_form_component_title (input->component));
   input->checks = g_ptr_array_new ();
 
@@ -1261,9 +1292,11 @@ static void
 chat_message_remove_cb (GtkButton *button,
                         gpointer   user_data)
 {
+  Input *input = user_data;
   GtkWidget *line = gtk_widget_get_parent (GTK_WIDGET (button));
 
-  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (line)), line);
+  gtk_box_remove (GTK_BOX (input->list), line);
+  list_update_placeholder (input);
 }
 
 static void
@@ -1286,16 +1319,19 @@ chat_add_message (Input      *input,
                               MIN (role, input->chat_format == CHAT_TUPLES ? 1u : 2u));
   gtk_widget_set_valign (dropdown, GTK_ALIGN_CENTER);
   riv_a11y_set_name (dropdown, _("Role"));
+  /* The messages' texts line up, whatever their role's name. */
+  gtk_size_group_add_widget (g_object_get_data (G_OBJECT (input->list), "riv-roles"), dropdown);
 
   gtk_editable_set_text (GTK_EDITABLE (entry), text != NULL ? text : "");
   gtk_widget_set_hexpand (entry, TRUE);
   riv_a11y_set_name (entry, _("Message"));
-  g_signal_connect (remove, "clicked", G_CALLBACK (chat_message_remove_cb), NULL);
+  g_signal_connect (remove, "clicked", G_CALLBACK (chat_message_remove_cb), input);
 
   gtk_box_append (GTK_BOX (line), dropdown);
   gtk_box_append (GTK_BOX (line), entry);
   gtk_box_append (GTK_BOX (line), remove);
   gtk_box_append (GTK_BOX (input->list), line);
+  list_update_placeholder (input);
 }
 
 static void
@@ -1382,6 +1418,7 @@ chat_fill (Input    *input,
             chat_add_message (input, r < G_N_ELEMENTS (chat_roles) ? r : 1, text);
         }
     }
+  list_update_placeholder (input);
   return TRUE;
 }
 
@@ -1464,8 +1501,12 @@ build_chatbot_row (Input *input)
   gtk_box_append (GTK_BOX (header), add);
 
   input->list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  g_object_set_data_full (G_OBJECT (input->list), "riv-roles",
+                          gtk_size_group_new (GTK_SIZE_GROUP_HORIZONTAL), g_object_unref);
   gtk_box_append (GTK_BOX (box), input->list);
+  list_add_placeholder (input, box, _("No messages: an empty history is sent."));
   chat_fill (input, input->component->value);
+  list_update_placeholder (input);
 
   input->kind = RIV_FORM_INPUT_CHATBOT;
   input->widget = input->list;
@@ -1488,6 +1529,7 @@ file_item_free (gpointer data)
   g_free (item->name);
   g_free (item->path);
   g_free (item->mime_type);
+  g_clear_pointer (&item->given, json_node_unref);
   g_free (item);
 }
 
@@ -1499,8 +1541,41 @@ file_item_remove_cb (GtkButton *button,
   Input *input = item->input;
 
   gtk_box_remove (GTK_BOX (input->list), item->row);
-  g_clear_pointer (&input->override, json_node_unref);
   g_ptr_array_remove (input->files, item);
+  list_update_placeholder (input);
+}
+
+/* A line for a file in the list; name is taken. */
+static FileItem *
+file_item_new (Input *input,
+               char  *name)
+{
+  FileItem *item = g_new0 (FileItem, 1);
+  GtkWidget *icon = gtk_image_new_from_icon_name ("text-x-generic-symbolic");
+  GtkWidget *label;
+  GtkWidget *remove = icon_button_new ("list-remove-symbolic", _("Remove the file"));
+
+  item->input = input;
+  item->name = name;
+  item->size = -1;
+  g_ptr_array_add (input->files, item);
+
+  item->row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  label = gtk_label_new (item->name);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_widget_set_hexpand (label, TRUE);
+  item->status = gtk_label_new (NULL);
+  gtk_widget_add_css_class (item->status, "dim-label");
+  gtk_widget_add_css_class (item->status, "numeric");
+  g_signal_connect (remove, "clicked", G_CALLBACK (file_item_remove_cb), item);
+  gtk_box_append (GTK_BOX (item->row), icon);
+  gtk_box_append (GTK_BOX (item->row), label);
+  gtk_box_append (GTK_BOX (item->row), item->status);
+  gtk_box_append (GTK_BOX (item->row), remove);
+  gtk_box_append (GTK_BOX (input->list), item->row);
+  list_update_placeholder (input);
+  return item;
 }
 
 void
@@ -1508,32 +1583,11 @@ _riv_form_add_file (Input *input,
                     GFile *file)
 {
   RivForm *self = input->form;
-  FileItem *item = g_new0 (FileItem, 1);
+  FileItem *item = file_item_new (input, g_file_get_basename (file));
   UploadData *data;
-  GtkWidget *icon = gtk_image_new_from_icon_name ("text-x-generic-symbolic");
-  GtkWidget *name;
-  GtkWidget *remove = icon_button_new ("list-remove-symbolic", _("Remove the file"));
 
-  item->input = input;
-  item->name = g_file_get_basename (file);
-  item->size = -1;
   item->cancellable = g_cancellable_new ();
-  g_ptr_array_add (input->files, item);
-
-  item->row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  name = gtk_label_new (item->name);
-  gtk_label_set_xalign (GTK_LABEL (name), 0);
-  gtk_label_set_ellipsize (GTK_LABEL (name), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_widget_set_hexpand (name, TRUE);
-  item->status = gtk_label_new (_("waiting"));
-  gtk_widget_add_css_class (item->status, "dim-label");
-  gtk_widget_add_css_class (item->status, "numeric");
-  g_signal_connect (remove, "clicked", G_CALLBACK (file_item_remove_cb), item);
-  gtk_box_append (GTK_BOX (item->row), icon);
-  gtk_box_append (GTK_BOX (item->row), name);
-  gtk_box_append (GTK_BOX (item->row), item->status);
-  gtk_box_append (GTK_BOX (item->row), remove);
-  gtk_box_append (GTK_BOX (input->list), item->row);
+  gtk_label_set_text (GTK_LABEL (item->status), _("waiting"));
 
   data = g_new0 (UploadData, 1);
   data->form = g_object_ref (self);
@@ -1545,6 +1599,67 @@ _riv_form_add_file (Input *input,
 
   _riv_form_set_busy_delta (self, +1);
   g_file_load_bytes_async (file, item->cancellable, image_load_cb, data);
+}
+
+/* Replaces the files with a list given with --data: FileData objects are
+ * sent as they are, absolute paths are read and uploaded. FALSE when the
+ * list holds anything else (nothing is changed then). */
+static gboolean
+files_fill (Input    *input,
+            JsonNode *list)
+{
+  JsonArray *array;
+
+  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
+    return FALSE;
+  array = json_node_get_array (list);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *file = json_array_get_element (array, i);
+      const char *path = JSON_NODE_HOLDS_VALUE (file) &&
+                         json_node_get_value_type (file) == G_TYPE_STRING
+                         ? json_node_get_string (file) : NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (file) && (path == NULL || !g_path_is_absolute (path)))
+        return FALSE;
+    }
+
+  while (input->files->len > 0)
+    {
+      FileItem *item = g_ptr_array_index (input->files, input->files->len - 1);
+
+      gtk_box_remove (GTK_BOX (input->list), item->row);
+      g_ptr_array_remove_index (input->files, input->files->len - 1);
+    }
+
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *file = json_array_get_element (array, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (file))
+        {
+          JsonObject *object = json_node_get_object (file);
+          const char *name = riv_json_get_string (object, "orig_name");
+          const char *path = riv_json_get_string (object, "path");
+          FileItem *item;
+
+          if (name == NULL)
+            name = path != NULL ? path : riv_json_get_string (object, "url");
+          item = file_item_new (input, name != NULL ? g_path_get_basename (name)
+                                                    : g_strdup ("?"));
+          item->given = json_node_copy (file);
+          /* Translators: next to a file given as a FileData with --data */
+          gtk_label_set_text (GTK_LABEL (item->status), _("given"));
+        }
+      else
+        {
+          g_autoptr(GFile) local = g_file_new_for_path (json_node_get_string (file));
+
+          _riv_form_add_file (input, local);
+        }
+    }
+  list_update_placeholder (input);
+  return TRUE;
 }
 
 static void
@@ -1665,7 +1780,9 @@ files_dup_array (Input *input)
     {
       FileItem *item = g_ptr_array_index (input->files, i);
 
-      if (item->path != NULL)
+      if (item->given != NULL)
+        json_array_add_element (array, json_node_copy (item->given));
+      else if (item->path != NULL)
         json_array_add_element (array, file_data_node (item->path, item->name, item->size,
                                                        item->mime_type));
     }
@@ -1680,6 +1797,7 @@ build_files_row (Input *input)
   GtkWidget *row = box_row_new (input, &box, &header);
 
   file_list_add (input, box, header);
+  list_add_placeholder (input, box, _("No files — add them or drop them here"));
   input->kind = RIV_FORM_INPUT_FILES;
   input->widget = input->list;
   return row;
@@ -1904,7 +2022,9 @@ build_dataframe_row (Input *input)
     {
       GtkWidget *label = gtk_label_new (g_ptr_array_index (input->headers, col));
 
-      gtk_label_set_xalign (GTK_LABEL (label), 0);
+      /* Numbers are right-aligned, their header too. */
+      gtk_label_set_xalign (GTK_LABEL (label),
+                            g_strcmp0 (g_ptr_array_index (input->datatypes, col), "number") == 0);
       gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
       gtk_widget_add_css_class (label, "heading");
       gtk_grid_attach (GTK_GRID (input->list), label, (int) col, 0, 1, 1);
@@ -2149,16 +2269,12 @@ _riv_form_input_dup_value (Input *input)
       return dataframe_dup_value (input);
 
     case RIV_FORM_INPUT_FILES:
-      if (input->override != NULL)
-        return json_node_copy (input->override);
       return json_node_init_array (json_node_alloc (), files_dup_array (input));
 
     case RIV_FORM_INPUT_MULTIMODAL:
       {
         g_autoptr(JsonObject) object = json_object_new ();
 
-        if (input->override != NULL)
-          return json_node_copy (input->override);
         json_object_set_string_member (object, "text",
                                        gtk_editable_get_text (GTK_EDITABLE (input->text)));
         json_object_set_array_member (object, "files", files_dup_array (input));
@@ -2347,13 +2463,22 @@ _riv_form_input_set_value (Input     *input,
       return TRUE;
 
     case RIV_FORM_INPUT_FILES:
-    case RIV_FORM_INPUT_MULTIMODAL:
-      if (input->kind == RIV_FORM_INPUT_FILES ? !JSON_NODE_HOLDS_ARRAY (value)
-                                              : !JSON_NODE_HOLDS_OBJECT (value))
+      if (!files_fill (input, value))
         break;
-      g_clear_pointer (&input->override, json_node_unref);
-      input->override = json_node_copy (value);
       return TRUE;
+
+    case RIV_FORM_INPUT_MULTIMODAL:
+      {
+        JsonObject *object = JSON_NODE_HOLDS_OBJECT (value) ? json_node_get_object (value) : NULL;
+        JsonNode *files = object != NULL ? json_object_get_member (object, "files") : NULL;
+        const char *text = object != NULL ? riv_json_get_string (object, "text") : NULL;
+
+        if (object == NULL || (files != NULL && !JSON_NODE_HOLDS_NULL (files) &&
+                               !files_fill (input, files)))
+          break;
+        gtk_editable_set_text (GTK_EDITABLE (input->text), text != NULL ? text : "");
+        return TRUE;
+      }
 
     case RIV_FORM_INPUT_STATE:
     default:

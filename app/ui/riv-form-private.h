@@ -34,6 +34,7 @@ typedef struct
   GtkWidget        *list;            /* borrowed: messages, files or the dataframe's grid */
   GtkWidget        *text;            /* borrowed: a multimodal textbox's text */
   GtkWidget        *error_label;     /* borrowed, nullable: why the value cannot be sent */
+  GtkWidget        *placeholder;     /* borrowed, nullable: shown while the list is empty */
   GPtrArray        *checks;          /* GtkCheckButton*, borrowed, nullable: a checkbox group */
   GPtrArray        *files;           /* FileItem*, owned, nullable: files, multimodal */
   GPtrArray        *headers;         /* char*, owned, nullable: a dataframe's columns */

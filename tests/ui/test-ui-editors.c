@@ -184,6 +184,21 @@ cell (RivForm *form,
   return GTK_EDITABLE (entry);
 }
 
+/* A visible label with this text under widget. */
+static gboolean
+label_shown (GtkWidget  *widget,
+             const char *text)
+{
+  if (GTK_IS_LABEL (widget) && gtk_widget_get_visible (widget) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (widget)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (label_shown (child, text))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 set_text_view (GtkWidget  *view,
                const char *text)
@@ -241,8 +256,16 @@ test_editors_edited (Fixture       *fixture,
   GdkRGBA orange = { 1, 0.5, 0, 1 };
   g_autofree char *json = NULL;
 
+  /* Empty lists say so. */
+  g_assert_true (label_shown (riv_form_get_input_row (form, IN_CHAT),
+                              "No messages: an empty history is sent."));
+  g_assert_true (label_shown (riv_form_get_input_row (form, IN_FILES),
+                              "No files — add them or drop them here"));
+
   /* Chat: two messages, the second added one defaults to the assistant. */
   click (form, IN_CHAT, "Add a message");
+  g_assert_false (label_shown (riv_form_get_input_row (form, IN_CHAT),
+                               "No messages: an empty history is sent."));
   click (form, IN_CHAT, "Add a message");
   chat_message (form, IN_CHAT, 0, 0, "Hi {i}");
   gtk_editable_set_text (GTK_EDITABLE (gtk_widget_get_next_sibling (gtk_widget_get_first_child (
@@ -309,6 +332,10 @@ test_editors_set_data (Fixture       *fixture,
   g_assert_no_error (error);
   json = data_json (fixture->form);
   g_assert_cmpstr (json, ==, given);
+  /* The given files are listed by name. */
+  g_assert_true (label_shown (riv_form_get_input_row (fixture->form, IN_FILES), "y.txt"));
+  g_assert_false (label_shown (riv_form_get_input_row (fixture->form, IN_FILES),
+                               "No files — add them or drop them here"));
 
   /* A choice the checkbox group does not have is refused, naming it. */
   bad = riv_json_parse (NULL, "[[],{\"text\":\"\"},[],[\"slow\"]]", -1, 0, &error);
