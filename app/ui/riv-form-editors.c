@@ -2269,7 +2269,11 @@ _riv_form_input_dup_value (Input *input)
       return dataframe_dup_value (input);
 
     case RIV_FORM_INPUT_FILES:
-      return json_node_init_array (json_node_alloc (), files_dup_array (input));
+      {
+        g_autoptr(JsonArray) files = files_dup_array (input);
+
+        return json_node_init_array (json_node_alloc (), files);
+      }
 
     case RIV_FORM_INPUT_MULTIMODAL:
       {
