@@ -399,9 +399,6 @@ riv_cli_load (int    argc,
   run.json = json;
   run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
 
-  /* Two descriptors per virtual user (its stream and its joins). */
-  riv_raise_fd_limit ();
-
   run.client = riv_client_new (normalized);
   riv_client_set_download_images (run.client, FALSE);
   if (token != NULL)

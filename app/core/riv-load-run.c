@@ -33,9 +33,32 @@ typedef struct
   gboolean    retiring;      /* stop after the job in flight */
 } LoadUser;
 
+/* What the owner's getters return while the run works on its own thread. */
+typedef struct
+{
+  guint64       submitted;
+  guint64       finished;
+  guint64       completed;
+  guint64       failed;
+  guint64       lost;
+  guint64       events;
+  guint         active_users;
+  guint         peak_users;
+  double        elapsed;
+} Snapshot;
+
 struct _RivLoadRun
 {
   GObject       parent_instance;
+
+  GMainContext *owner;           /* where "sample" and "finished" are emitted */
+  GMainContext *context;         /* where the run works: users' clients, timers */
+  GThread      *thread;          /* nullable: the run works on its own thread */
+  RivClient    *seed;            /* threaded: what users copy their connection from */
+  Snapshot      shown;           /* threaded: the counters at the last message */
+  guint64      *shown_batches;   /* threaded: batch-size counts at the last message */
+  guint         shown_batch_max;
+  gboolean      threaded;
 
   /* Parameters */
   RivClient    *client;          /* connected; runs open-loop jobs */
@@ -89,7 +112,9 @@ struct _RivLoadRun
   gboolean      schedule_over;
   gboolean      stopped;
   gboolean      interrupted;
-  gboolean      done;            /* "finished" emitted */
+  gboolean      over;            /* the work is done (on the run's context) */
+  gboolean      done;            /* "finished" emitted (on the owner's) */
+  int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
 };
 
 enum {
@@ -125,6 +150,7 @@ user_quark (void)
 
 static void user_next (LoadUser *user);
 static void maybe_done (RivLoadRun *self);
+static void post (RivLoadRun *self, const RivLoadSample *sample, gboolean finished);
 
 /* ---- stages ---- */
 
@@ -216,15 +242,22 @@ riv_load_format_stages (GArray *stages)
 /* ---- sources ---- */
 
 static GSource *
-add_timeout (double       seconds,
-             GSourceFunc  func,
-             gpointer     data)
+add_source (RivLoadRun  *self,
+            GSource     *source,
+            GSourceFunc  func,
+            gpointer     data)
 {
-  GSource *source = g_timeout_source_new ((guint) (seconds * 1000));
-
   g_source_set_callback (source, func, data, NULL);
-  g_source_attach (source, NULL);
+  g_source_attach (source, self->context);
   return source;
+}
+
+static GSource *
+add_timeout (RivLoadRun  *self,
+             double       seconds,
+             GSourceFunc  func)
+{
+  return add_source (self, g_timeout_source_new ((guint) (seconds * 1000)), func, self);
 }
 
 static void
@@ -238,6 +271,29 @@ destroy_source (GSource **source)
 }
 
 /* ---- jobs ---- */
+
+static double
+elapsed (RivLoadRun *self)
+{
+  if (self->start <= 0)
+    return 0;
+  return (self->end > 0 ? self->end : riv_now ()) - self->start;
+}
+
+static guint64
+count_events (RivLoadRun *self)
+{
+  guint64 events = riv_client_get_n_messages (self->client) + self->user_events;
+
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client != NULL)
+        events += riv_client_get_n_messages (user->client);
+    }
+  return events;
+}
 
 static guint64
 global_index (RivLoadRun *self,
@@ -373,7 +429,7 @@ submit_tick_cb (gpointer user_data)
   guint64 target;
 
   if (self->rate > 0)
-    target = MIN (self->count, (guint64) floor (riv_load_run_get_elapsed (self) * self->rate) + 1);
+    target = MIN (self->count, (guint64) floor (elapsed (self) * self->rate) + 1);
   else
     target = MIN (self->count, self->submitted + SUBMIT_CHUNK);
 
@@ -499,8 +555,7 @@ user_finished_cb (RivClient *client,
     user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
   else
     user->think_source = g_idle_source_new ();
-  g_source_set_callback (user->think_source, user_next_cb, user, NULL);
-  g_source_attach (user->think_source, NULL);
+  add_source (self, user->think_source, user_next_cb, user);
 }
 
 static void
@@ -538,9 +593,11 @@ static void
 user_start (RivLoadRun *self,
             LoadUser   *user)
 {
-  user->client = riv_client_new (riv_client_get_url (self->client));
+  RivClient *like = self->seed != NULL ? self->seed : self->client;
+
+  user->client = riv_client_new (riv_client_get_url (like));
   riv_client_set_download_images (user->client, FALSE);
-  riv_client_connect_like (user->client, self->client);
+  riv_client_connect_like (user->client, like);
   g_signal_emit (self, signals[SIGNAL_USER_STARTED], 0, user->client);
   user->finished_handler = g_signal_connect (user->client, "job-finished",
                                              G_CALLBACK (user_finished_cb), user);
@@ -561,7 +618,7 @@ static void
 follow_schedule (RivLoadRun *self)
 {
   gboolean over;
-  double wanted = schedule_target (self, riv_load_run_get_elapsed (self), &over);
+  double wanted = schedule_target (self, elapsed (self), &over);
   guint target = shard_share (self, (guint) floor (wanted + 1e-9));
   guint active = 0;
 
@@ -636,6 +693,8 @@ tick_cb (gpointer data)
 static void
 users_start (RivLoadRun *self)
 {
+  /* Two descriptors per virtual user (its stream and its joins). */
+  riv_raise_fd_limit ();
   /* The schedule's clock starts now, before the first submit. */
   self->start = riv_now ();
   self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
@@ -648,7 +707,7 @@ users_start (RivLoadRun *self)
       return;
     }
 
-  self->tick_source = add_timeout (TICK_S, tick_cb, self);
+  self->tick_source = add_timeout (self, TICK_S, tick_cb);
   follow_schedule (self);
 }
 
@@ -718,7 +777,7 @@ emit_sample (RivLoadRun *self,
   self->last.lost = (guint) self->lost;
   self->n_samples++;
 
-  g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, &sample);
+  post (self, &sample, FALSE);
 }
 
 static gboolean
@@ -770,15 +829,16 @@ finish_cb (gpointer data)
   if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
     emit_sample (self, self->end - self->start);
 
-  self->done = TRUE;
-  g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+  self->over = TRUE;
+  if (!self->threaded)
+    post (self, NULL, TRUE);   /* on its own thread, the thread posts it as it ends */
   return G_SOURCE_REMOVE;
 }
 
 static void
 maybe_done (RivLoadRun *self)
 {
-  if (self->finish_source != NULL || self->done || !self->started)
+  if (self->finish_source != NULL || self->over || !self->started)
     return;
   if (self->stopped || (self->submitting_done && self->finished == self->submitted &&
                         self->active_users == 0))
@@ -787,8 +847,7 @@ maybe_done (RivLoadRun *self)
       /* Not from inside a client's signal: clients are closed there. */
       self->finish_source = g_idle_source_new ();
       g_source_set_priority (self->finish_source, G_PRIORITY_HIGH_IDLE);
-      g_source_set_callback (self->finish_source, finish_cb, self, NULL);
-      g_source_attach (self->finish_source, NULL);
+      add_source (self, self->finish_source, finish_cb, self);
     }
 }
 
@@ -803,6 +862,134 @@ timeout_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
+/* ---- the owner's side ---- */
+
+typedef struct
+{
+  RivLoadRun    *self;        /* owned */
+  RivLoadSample  sample;
+  Snapshot       snapshot;
+  guint64       *batches;     /* owned */
+  guint          batch_max;
+  gboolean       has_sample;
+  gboolean       finished;
+} Message;
+
+static void
+message_free (gpointer data)
+{
+  Message *message = data;
+
+  g_object_unref (message->self);
+  g_free (message->batches);
+  g_free (message);
+}
+
+static gboolean
+deliver_cb (gpointer data)
+{
+  Message *message = data;
+  RivLoadRun *self = message->self;
+
+  self->shown = message->snapshot;
+  g_free (self->shown_batches);
+  self->shown_batches = g_steal_pointer (&message->batches);
+  self->shown_batch_max = message->batch_max;
+  if (message->has_sample)
+    g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, &message->sample);
+  if (message->finished)
+    {
+      g_thread_join (g_steal_pointer (&self->thread));
+      self->done = TRUE;
+      g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+      g_object_unref (self);   /* the thread's reference */
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* A sample, or the end of the run, for the owner: at once on the same
+ * context; from the run's own thread, a copy of the counters with it. */
+static void
+post (RivLoadRun          *self,
+      const RivLoadSample *sample,
+      gboolean             finished)
+{
+  Message *message;
+
+  if (!self->threaded)
+    {
+      if (sample != NULL)
+        g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+      if (finished)
+        {
+          self->done = TRUE;
+          g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+        }
+      return;
+    }
+
+  message = g_new0 (Message, 1);
+  message->self = g_object_ref (self);
+  if (sample != NULL)
+    {
+      message->sample = *sample;
+      message->has_sample = TRUE;
+    }
+  message->finished = finished;
+  message->snapshot.submitted = self->submitted;
+  message->snapshot.finished = self->finished;
+  message->snapshot.completed = self->completed;
+  message->snapshot.failed = self->failed;
+  message->snapshot.lost = self->lost;
+  message->snapshot.events = count_events (self);
+  message->snapshot.active_users = self->active_users;
+  message->snapshot.peak_users = self->peak_users;
+  message->snapshot.elapsed = elapsed (self);
+  message->batches = riv_load_stats_batch_sizes (self->stats, &message->batch_max);
+  g_main_context_invoke_full (self->owner, G_PRIORITY_DEFAULT, deliver_cb, message, message_free);
+}
+
+static void
+start_users_work (RivLoadRun *self)
+{
+  self->timeout_source = add_timeout (self, riv_load_run_get_schedule (self) + self->timeout,
+                                      timeout_cb);
+  users_start (self);
+  self->sample_source = add_timeout (self, 1.0, sample_cb);
+  maybe_done (self);
+}
+
+static gpointer
+run_thread (gpointer data)
+{
+  RivLoadRun *self = data;   /* the thread's reference, dropped by deliver_cb () */
+
+  g_main_context_push_thread_default (self->context);
+  start_users_work (self);
+  while (!self->over)
+    g_main_context_iteration (self->context, TRUE);
+  /* What closing the users' clients still has to do (bounded). */
+  for (guint i = 0; i < 10000 && g_main_context_iteration (self->context, FALSE); i++)
+    ;
+  g_main_context_pop_thread_default (self->context);
+  post (self, NULL, TRUE);
+  return NULL;
+}
+
+static gboolean
+stop_request_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+
+  if (!self->over && self->finish_source == NULL)
+    {
+      self->stopped = TRUE;
+      self->interrupted = g_atomic_int_get (&self->stop_request) == 2;
+      maybe_done (self);
+    }
+  return G_SOURCE_REMOVE;
+}
+
 /* ---- GObject ---- */
 
 static void
@@ -813,6 +1000,7 @@ riv_load_run_dispose (GObject *object)
   stop_sources (self);
   users_free (self);
   g_clear_object (&self->client);
+  g_clear_object (&self->seed);
 
   G_OBJECT_CLASS (riv_load_run_parent_class)->dispose (object);
 }
@@ -830,6 +1018,9 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->in_flight, g_hash_table_unref);
   g_clear_pointer (&self->latencies, g_array_unref);
   g_clear_pointer (&self->usage_error, g_free);
+  g_clear_pointer (&self->shown_batches, g_free);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_clear_pointer (&self->owner, g_main_context_unref);
 
   G_OBJECT_CLASS (riv_load_run_parent_class)->finalize (object);
 }
@@ -870,6 +1061,10 @@ riv_load_run_init (RivLoadRun *self)
 
 /* ---- public ---- */
 
+/* A counter as the owner may read it: while the run works on its own thread,
+ * as of the last message from there. */
+#define SHOWN(self, field) ((self)->thread != NULL ? (self)->shown.field : (self)->field)
+
 RivLoadRun *
 riv_load_run_new (RivClient  *client,
                   const char *endpoint_name,
@@ -882,6 +1077,7 @@ riv_load_run_new (RivClient  *client,
   g_return_val_if_fail (template != NULL && JSON_NODE_HOLDS_ARRAY (template), NULL);
 
   self = g_object_new (RIV_TYPE_LOAD_RUN, NULL);
+  self->owner = g_main_context_ref_thread_default ();
   self->client = g_object_ref (client);
   self->endpoint_name = g_strdup (endpoint_name);
   self->template = json_node_copy (template);
@@ -961,6 +1157,16 @@ riv_load_run_set_timeout (RivLoadRun *self,
 }
 
 void
+riv_load_run_set_threaded (RivLoadRun *self,
+                           gboolean    threaded)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->threaded = threaded;
+}
+
+void
 riv_load_run_set_keep_records (RivLoadRun *self,
                                gboolean    keep)
 {
@@ -980,6 +1186,11 @@ riv_load_run_start (RivLoadRun  *self,
   g_return_val_if_fail (!self->started, FALSE);
 
   if (self->users == 0 && self->stages == NULL)
+    self->threaded = FALSE;   /* the open loop submits in the caller's client */
+  if (!self->threaded)
+    self->context = g_main_context_ref_thread_default ();
+
+  if (self->users == 0 && self->stages == NULL)
     {
       g_autoptr(RivJob) first = NULL;
 
@@ -995,12 +1206,10 @@ riv_load_run_start (RivLoadRun  *self,
       if (self->submitted < self->count)
         {
           if (self->rate > 0)
-            self->submit_source = add_timeout (MIN (0.01, 1.0 / self->rate), submit_tick_cb, self);
+            self->submit_source = add_timeout (self, MIN (0.01, 1.0 / self->rate), submit_tick_cb);
           else
             {
-              self->submit_source = g_idle_source_new ();
-              g_source_set_callback (self->submit_source, submit_tick_cb, self, NULL);
-              g_source_attach (self->submit_source, NULL);
+              self->submit_source = add_source (self, g_idle_source_new (), submit_tick_cb, self);
             }
         }
       else
@@ -1010,20 +1219,28 @@ riv_load_run_start (RivLoadRun  *self,
           self->start = riv_now ();
           self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
         }
-      self->timeout_source = add_timeout (self->timeout, timeout_cb, self);
-      self->trim_source = add_timeout (TRIM_S, trim_cb, self);
+      self->timeout_source = add_timeout (self, self->timeout, timeout_cb);
+      self->trim_source = add_timeout (self, TRIM_S, trim_cb);
     }
   else
     {
       if (self->iterations == 0 && self->duration == 0 && self->stages == NULL)
         self->iterations = 1;
       self->started = TRUE;
-      self->timeout_source = add_timeout (riv_load_run_get_schedule (self) + self->timeout,
-                                          timeout_cb, self);
-      users_start (self);
+      if (self->threaded)
+        {
+          /* Users copy their connection from a copy the thread alone reads. */
+          self->seed = riv_client_new (riv_client_get_url (self->client));
+          riv_client_connect_like (self->seed, self->client);
+          self->context = g_main_context_new ();
+          self->thread = g_thread_new ("riv-load", run_thread, g_object_ref (self));
+        }
+      else
+        start_users_work (self);
+      return TRUE;
     }
 
-  self->sample_source = add_timeout (1.0, sample_cb, self);
+  self->sample_source = add_timeout (self, 1.0, sample_cb);
   maybe_done (self);
   return TRUE;
 }
@@ -1034,7 +1251,15 @@ riv_load_run_stop (RivLoadRun *self,
 {
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
 
-  if (!self->started || self->done || self->finish_source != NULL)
+  if (!self->started || self->done)
+    return;
+  if (self->threaded)
+    {
+      g_atomic_int_set (&self->stop_request, interrupted ? 2 : 1);
+      g_main_context_invoke (self->context, stop_request_cb, self);
+      return;
+    }
+  if (self->finish_source != NULL)
     return;
   self->stopped = TRUE;
   self->interrupted = interrupted;
@@ -1102,9 +1327,7 @@ riv_load_run_get_elapsed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  if (self->start <= 0)
-    return 0;
-  return (self->end > 0 ? self->end : riv_now ()) - self->start;
+  return self->thread != NULL ? self->shown.elapsed : elapsed (self);
 }
 
 guint64
@@ -1112,7 +1335,7 @@ riv_load_run_get_submitted (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->submitted;
+  return SHOWN (self, submitted);
 }
 
 guint64
@@ -1120,7 +1343,7 @@ riv_load_run_get_finished (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->finished;
+  return SHOWN (self, finished);
 }
 
 guint64
@@ -1128,7 +1351,7 @@ riv_load_run_get_completed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->completed;
+  return SHOWN (self, completed);
 }
 
 guint64
@@ -1136,7 +1359,7 @@ riv_load_run_get_failed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->failed;
+  return SHOWN (self, failed);
 }
 
 guint64
@@ -1144,7 +1367,7 @@ riv_load_run_get_lost (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->lost;
+  return SHOWN (self, lost);
 }
 
 guint
@@ -1152,7 +1375,7 @@ riv_load_run_get_active_users (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->active_users;
+  return SHOWN (self, active_users);
 }
 
 guint
@@ -1160,7 +1383,7 @@ riv_load_run_get_peak_users (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->peak_users;
+  return SHOWN (self, peak_users);
 }
 
 guint
@@ -1179,19 +1402,24 @@ riv_load_run_get_target_users (RivLoadRun *self)
 guint64
 riv_load_run_get_n_events (RivLoadRun *self)
 {
-  guint64 events;
-
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  events = riv_client_get_n_messages (self->client) + self->user_events;
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
-    {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
+  return self->thread != NULL ? self->shown.events : count_events (self);
+}
 
-      if (user->client != NULL)
-        events += riv_client_get_n_messages (user->client);
-    }
-  return events;
+guint64 *
+riv_load_run_dup_batch_sizes (RivLoadRun *self,
+                              guint      *max_size)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+  g_return_val_if_fail (max_size != NULL, NULL);
+
+  if (self->thread == NULL)
+    return riv_load_stats_batch_sizes (self->stats, max_size);
+  *max_size = self->shown_batch_max;
+  return self->shown_batches != NULL
+    ? g_memdup2 (self->shown_batches, (self->shown_batch_max + 1) * sizeof (guint64))
+    : g_new0 (guint64, 1);
 }
 
 double

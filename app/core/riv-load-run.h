@@ -60,6 +60,14 @@ void          riv_load_run_set_shard         (RivLoadRun        *self,
  * flight count as lost. Default 600. */
 void          riv_load_run_set_timeout       (RivLoadRun        *self,
                                               double             timeout);
+/* Virtual users work on a thread of their own (a GMainContext of its own):
+ * a GUI's main loop then only receives the samples and "finished", on the
+ * context that created the run. While it runs, the counters and the batch
+ * sizes read there are those of the last sample; the statistics, records and
+ * report are for after "finished". "user-started" is emitted on that
+ * thread. Ignored by the open loop, which submits in the caller's client. */
+void          riv_load_run_set_threaded      (RivLoadRun        *self,
+                                              gboolean           threaded);
 /* Keep one JSON record per job (riv-job-record.h), for --output. */
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);
@@ -94,6 +102,10 @@ guint         riv_load_run_get_active_users  (RivLoadRun        *self);
 guint         riv_load_run_get_peak_users    (RivLoadRun        *self);
 /* The target of the schedule: users, or the highest stage target. */
 guint         riv_load_run_get_target_users  (RivLoadRun        *self);
+/* counts[s] = batches of size s, s in 1..*max_size (riv_load_stats_batch_sizes);
+ * free with g_free. */
+guint64      *riv_load_run_dup_batch_sizes   (RivLoadRun        *self,
+                                              guint             *max_size);
 /* Messages received by every client of the run. */
 guint64       riv_load_run_get_n_events      (RivLoadRun        *self);
 /* Seconds the users' schedule lasts (stages or duration); 0 when open-ended. */

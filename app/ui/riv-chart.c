@@ -249,26 +249,50 @@ riv_chart_snapshot (GtkWidget   *widget,
     cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
     for (guint s = 0; s < self->n_series; s++)
       {
-        gboolean drawing = FALSE;
+        GdkRGBA shade = self->series[s].color;
 
-        for (guint i = 0; i < n_points; i++)
+        /* Under the line a light shade, then the line; a gap where nothing
+         * was measured. */
+        shade.alpha = 0.12f;
+        for (guint pass = 0; pass < 2; pass++)
           {
-            const Point *p = &g_array_index (self->points, Point, i);
-            double x = PAD_LEFT + (n_points == 1 ? plot_w : plot_w * (p->t - t0) / span);
-            double y = PAD_TOP + plot_h - plot_h * (p->n[s] > 0 ? p->v[s] : 0) / top;
+            gboolean drawing = FALSE;
+            double first_x = 0, last_x = 0;
 
-            if (p->n[s] == 0)
-              drawing = FALSE;   /* a gap: nothing measured there */
-            else if (!drawing)
+            for (guint i = 0; i <= n_points; i++)
               {
-                cairo_move_to (cr, x, y);
-                drawing = TRUE;
+                const Point *p = i < n_points ? &g_array_index (self->points, Point, i) : NULL;
+                double x, y;
+
+                if (p == NULL || p->n[s] == 0)
+                  {
+                    if (drawing && pass == 0)
+                      {
+                        cairo_line_to (cr, last_x, PAD_TOP + plot_h);
+                        cairo_line_to (cr, first_x, PAD_TOP + plot_h);
+                        cairo_close_path (cr);
+                      }
+                    drawing = FALSE;
+                    continue;
+                  }
+                x = PAD_LEFT + (n_points == 1 ? plot_w : plot_w * (p->t - t0) / span);
+                y = PAD_TOP + plot_h - plot_h * p->v[s] / top;
+                if (!drawing)
+                  {
+                    cairo_move_to (cr, x, y);
+                    first_x = x;
+                    drawing = TRUE;
+                  }
+                else
+                  cairo_line_to (cr, x, y);
+                last_x = x;
               }
+            gdk_cairo_set_source_rgba (cr, pass == 0 ? &shade : &self->series[s].color);
+            if (pass == 0)
+              cairo_fill (cr);
             else
-              cairo_line_to (cr, x, y);
+              cairo_stroke (cr);
           }
-        gdk_cairo_set_source_rgba (cr, &self->series[s].color);
-        cairo_stroke (cr);
       }
     cairo_destroy (cr);
 

@@ -85,8 +85,7 @@ update_batches (RivWindow *self)
 {
   RivWindowLoad *load = self->load;
   guint max_size = 0;
-  g_autofree guint64 *counts = riv_load_stats_batch_sizes (riv_load_run_get_stats (load->run),
-                                                           &max_size);
+  g_autofree guint64 *counts = riv_load_run_dup_batch_sizes (load->run, &max_size);
   g_autofree double *values = NULL;
 
   if (max_size == 0)
@@ -177,7 +176,6 @@ riv_window_start_load (RivWindow *self)
     return FALSE;
 
   stages_text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (load->stages))));
-  gtk_widget_remove_css_class (GTK_WIDGET (load->stages), "error");
   if (*stages_text != '\0' && !riv_load_parse_stages (stages_text, &stages, &error))
     {
       gtk_widget_add_css_class (GTK_WIDGET (load->stages), "error");
@@ -194,10 +192,15 @@ riv_window_start_load (RivWindow *self)
     g_signal_handlers_disconnect_by_data (load->run, self);
   g_clear_object (&load->run);
   load->run = riv_load_run_new (self->client, endpoint, data);
-  riv_load_run_set_users (load->run, (guint) gtk_spin_button_get_value_as_int (load->users),
+  /* Stages ramp from 0 users (as rivulet-cli load --stages does) and set the length. */
+  riv_load_run_set_users (load->run,
+                          stages != NULL ? 0 : (guint) gtk_spin_button_get_value_as_int (load->users),
                           gtk_spin_button_get_value (load->think),
                           stages != NULL ? 0 : gtk_spin_button_get_value (load->duration), 0);
   riv_load_run_set_stages (load->run, g_steal_pointer (&stages));
+  /* Thousands of users' streams and replies are handled on the run's own
+   * thread: the window's main loop only gets one sample a second to draw. */
+  riv_load_run_set_threaded (load->run, TRUE);
   g_signal_connect_object (load->run, "sample", G_CALLBACK (sample_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (load->run, "finished", G_CALLBACK (finished_cb), self,
                            G_CONNECT_SWAPPED);
@@ -418,6 +421,22 @@ add_spin_row (AdwPreferencesGroup *group,
   return GTK_SPIN_BUTTON (spin);
 }
 
+/* Stages replace Users and Duration: those rows say so by greying out. */
+static void
+stages_changed_cb (RivWindow   *self,
+                   GtkEditable *editable)
+{
+  RivWindowLoad *load = self->load;
+  g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (editable)));
+  gboolean staged = *text != '\0';
+
+  gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (load->users), ADW_TYPE_ACTION_ROW),
+                            !staged);
+  gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (load->duration),
+                                                     ADW_TYPE_ACTION_ROW), !staged);
+  gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+}
+
 static GtkWidget *
 build_settings (RivWindow *self)
 {
@@ -444,6 +463,8 @@ build_settings (RivWindow *self)
                                  "replaces Users and Duration"));
   riv_a11y_set_name (GTK_WIDGET (load->stages), _("Stages"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), GTK_WIDGET (load->stages));
+  g_signal_connect_object (load->stages, "changed", G_CALLBACK (stages_changed_cb), self,
+                           G_CONNECT_SWAPPED);
   return group;
 }
 
@@ -528,6 +549,8 @@ mode_changed_cb (RivWindow  *self,
   gtk_widget_set_visible (GTK_WIDGET (self->burst_button), !loading);
   gtk_widget_set_visible (GTK_WIDGET (load->button), loading);
   gtk_stack_set_visible_child_name (load->view_stack, loading ? "charts" : "output");
+  /* The users' jobs are not the window's: the charts take the job panel's room. */
+  gtk_widget_set_visible (GTK_WIDGET (self->job_panel), !loading);
 }
 
 void
@@ -612,8 +635,6 @@ _riv_window_load_init (RivWindow *self)
 
   /* Left: Burst | Load, the existing Burst settings as the first page. */
   load->mode_stack = GTK_STACK (gtk_stack_new ());
-  gtk_stack_set_transition_type (load->mode_stack, GTK_STACK_TRANSITION_TYPE_CROSSFADE);
-  gtk_stack_set_vhomogeneous (load->mode_stack, FALSE);
   g_object_ref (burst_group);
   gtk_box_remove (GTK_BOX (column), burst_group);
   gtk_stack_add_titled (load->mode_stack, burst_group, "burst", _("Burst"));
@@ -657,7 +678,11 @@ _riv_window_load_dispose (RivWindow *self)
   if (load == NULL)
     return;
   if (load->run != NULL)
-    g_signal_handlers_disconnect_by_data (load->run, self);
-  g_clear_object (&load->run);   /* stops it: closes the users' clients */
+    {
+      g_signal_handlers_disconnect_by_data (load->run, self);
+      /* Its thread stops the users, closes their clients and lets go of it. */
+      riv_load_run_stop (load->run, TRUE);
+    }
+  g_clear_object (&load->run);
   g_clear_pointer (&self->load, g_free);
 }

@@ -83,6 +83,15 @@ chart_has_samples (gpointer user_data)
                                                              RIV_LOAD_CHART_THROUGHPUT)) >= 2;
 }
 
+static void
+first_sample_cb (RivLoadRun          *run,
+                 const RivLoadSample *sample,
+                 guint               *users)
+{
+  if (*users == G_MAXUINT)
+    *users = sample->users;
+}
+
 static guint
 count_substrings (const char *text,
                   const char *needle)
@@ -107,6 +116,7 @@ test_load_run (Fixture       *fixture,
   g_autofree char *html = NULL;
   RivLoadRun *run;
   RivChart *users_chart;
+  guint first_users = G_MAXUINT;
 
   g_assert_no_error (error);
   g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
@@ -125,6 +135,7 @@ test_load_run (Fixture       *fixture,
   g_assert_nonnull (run);
   g_assert_true (riv_load_run_is_running (run));
   g_assert_false (riv_window_start_load (window));   /* one run at a time */
+  g_signal_connect (run, "sample", G_CALLBACK (first_sample_cb), &first_users);
 
   /* Samples reach the charts while the run goes. */
   g_assert_true (riv_test_wait_until (chart_has_samples, window, 60));
@@ -134,6 +145,9 @@ test_load_run (Fixture       *fixture,
   users_chart = riv_window_get_load_chart (window, RIV_LOAD_CHART_USERS);
   g_assert_cmpuint (riv_chart_get_n_samples (users_chart), >=, 3);
   g_assert_cmpfloat (riv_chart_get_peak (users_chart, 0), ==, USERS);
+  /* The first stage ramps from 0: after its first second, about half the users. */
+  g_assert_cmpuint (first_users, >, 0);
+  g_assert_cmpuint (first_users, <, USERS);
   g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, USERS);
   g_assert_cmpfloat (riv_chart_get_peak (riv_window_get_load_chart (window,
                                                                      RIV_LOAD_CHART_THROUGHPUT), 0),
