@@ -84,26 +84,13 @@ after_paint_cb (GdkFrameClock *clock,
   watch.paint_started = 0;
 }
 
-/* The calling thread's total time spent runnable but not running, in ms. */
-static double
-cpu_wait_now (void)
-{
-  g_autofree char *text = NULL;
-  const char *space;
-
-  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL) ||
-      (space = strchr (text, ' ')) == NULL)
-    return 0;
-  return g_ascii_strtod (space + 1, NULL) / 1e6;
-}
-
 static gboolean
 tick_cb (GtkWidget     *widget,
          GdkFrameClock *clock,
          gpointer       user_data)
 {
   gint64 now = g_get_monotonic_time ();
-  double wait = cpu_wait_now ();
+  double wait = bench_thread_cpu_wait_ms ();
 
   /* The frame's own cost (update, layout, paint): what is left of a frame
    * interval is time the main loop spent on other work. */
@@ -218,27 +205,6 @@ window_added_cb (GtkApplication *app,
   watch.guard_id = g_timeout_add_seconds (MAX (1, (guint) watch.timeout_s), guard_cb, NULL);
 }
 
-static double
-max_of (GArray *values)
-{
-  double m = 0;
-
-  for (guint i = 0; i < values->len; i++)
-    m = MAX (m, g_array_index (values, double, i));
-  return m;
-}
-
-static guint
-count_over (GArray *values,
-            double  limit)
-{
-  guint n = 0;
-
-  for (guint i = 0; i < values->len; i++)
-    n += g_array_index (values, double, i) > limit;
-  return n;
-}
-
 int
 main (int   argc,
       char *argv[])
@@ -295,13 +261,13 @@ main (int   argc,
            status, watch.timed_out ? "true" : "false", watch.n_jobs, seconds,
            watch.n_frames, watch.intervals->len,
            bench_percentile (intervals, watch.intervals->len, 50),
-           bench_percentile (intervals, watch.intervals->len, 99), max_of (watch.intervals),
-           count_over (watch.intervals, 33.4), count_over (watch.intervals, 50),
-           max_of (watch.stalls), bench_percentile (stalls, watch.stalls->len, 99),
-           count_over (watch.stalls, 50), watch.stalls->len,
+           bench_percentile (intervals, watch.intervals->len, 99), bench_array_max (watch.intervals),
+           bench_array_count_over (watch.intervals, 33.4), bench_array_count_over (watch.intervals, 50),
+           bench_array_max (watch.stalls), bench_percentile (stalls, watch.stalls->len, 99),
+           bench_array_count_over (watch.stalls, 50), watch.stalls->len,
            bench_percentile (paints, watch.paints->len, 50),
-           bench_percentile (paints, watch.paints->len, 99), max_of (watch.paints),
-           watch.cpu_wait_ms, bench_percentile (net, watch.net->len, 99), max_of (watch.net));
+           bench_percentile (paints, watch.paints->len, 99), bench_array_max (watch.paints),
+           watch.cpu_wait_ms, bench_percentile (net, watch.net->len, 99), bench_array_max (watch.net));
 
   g_array_unref (watch.intervals);
   g_array_unref (watch.stalls);

@@ -164,3 +164,36 @@ bench_json_array (const double *values,
   g_string_append_c (text, ']');
   return g_string_free (text, FALSE);
 }
+
+double
+bench_thread_cpu_wait_ms (void)
+{
+  g_autofree char *text = NULL;
+  const char *space;
+
+  if (!g_file_get_contents ("/proc/thread-self/schedstat", &text, NULL, NULL) ||
+      (space = strchr (text, ' ')) == NULL)
+    return 0;
+  return g_ascii_strtod (space + 1, NULL) / 1e6;
+}
+
+double
+bench_array_max (GArray *values)
+{
+  double m = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    m = MAX (m, g_array_index (values, double, i));
+  return m;
+}
+
+guint
+bench_array_count_over (GArray *values,
+                        double  limit)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < values->len; i++)
+    n += g_array_index (values, double, i) > limit;
+  return n;
+}

@@ -35,6 +35,14 @@ gsize   bench_process_status_bytes (int         pid,
 gboolean bench_wait_until     (gboolean   (*func) (gpointer user_data),
                                gpointer     user_data,
                                double       timeout_s);
+/* The calling thread's total time spent runnable but not running, in ms
+ * (/proc/thread-self/schedstat); 0 when unknown. */
+double  bench_thread_cpu_wait_ms (void);
+/* The largest of an array of doubles (0 when empty). */
+double  bench_array_max       (GArray       *values);
+/* How many of an array of doubles are above limit. */
+guint   bench_array_count_over (GArray      *values,
+                                double       limit);
 /* "a,b,c" → JSON array text of the doubles, for the per-repetition values. */
 char   *bench_json_array      (const double *values,
                                guint         n);
