@@ -218,6 +218,8 @@ submit_replay_joins (RivWindow *self)
           _riv_window_report (self, RIV_REPORT_SUBMIT, message);
           break;
         }
+      /* The output view shows the newest, as for the user's own submissions. */
+      _riv_window_follow_job (self, job);
     }
 }
 

@@ -193,6 +193,20 @@ timeline_has (RivJob     *job,
   return FALSE;
 }
 
+typedef struct
+{
+  RivWindow *window;
+  RivJob    *job;
+} ShowWait;
+
+static gboolean
+shows_job (gpointer user_data)
+{
+  ShowWait *wait = user_data;
+
+  return riv_output_view_get_job (riv_window_get_output_view (wait->window)) == wait->job;
+}
+
 static void
 test_record_then_replay (Fixture       *fixture,
                          gconstpointer  user_data)
@@ -257,6 +271,12 @@ test_record_then_replay (Fixture       *fixture,
     }
   g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
   g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+  /* The output view follows the replayed jobs like submitted ones. */
+  {
+    g_autoptr(RivJob) newest = g_list_model_get_item (jobs, 3);
+
+    g_assert_true (riv_test_wait_until (shows_job, &(ShowWait) { window, newest }, 30));
+  }
 
   /* The replay is not remembered as a server to come back to. */
   {
