@@ -508,6 +508,52 @@ test_cli_lint (Fixture       *fx,
   riv_test_drain ();
 }
 
+/* rivulet-cli lint --file: a recorded session, no network. */
+static void
+test_cli_lint_file (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_autofree char *broken = g_test_build_filename (G_TEST_DIST, "data", "lint", "duplicate-completion.jsonl", NULL);
+  g_autofree char *clean = g_test_build_filename (G_TEST_DIST, "data", "lint", "clean.jsonl", NULL);
+  g_autofree char *bad = g_build_filename (fx->dir, "bad.jsonl", NULL);
+  const char * const strict_args[] = { "lint", "--file", broken, "--strict", NULL };
+  const char * const lenient_args[] = { "lint", "--file", broken, NULL };
+  const char * const clean_args[] = { "lint", "--strict", "--file", clean, NULL };
+  const char * const bad_args[] = { "lint", "--file", bad, NULL };
+  const char * const mixed_args[] = { "lint", "--file", clean, "--url", fx->url, NULL };
+  g_autoptr(GError) error = NULL;
+  g_auto(CliRun) strict = { 0 };
+  g_auto(CliRun) lenient = { 0 };
+  g_auto(CliRun) silent = { 0 };
+  g_auto(CliRun) unreadable = { 0 };
+  g_auto(CliRun) mixed = { 0 };
+
+  cli (&strict, strict_args);
+  g_assert_cmpint (strict.status, ==, 1);
+  g_assert_nonnull (strstr (strict.out, "duplicate-completion"));
+  g_assert_nonnull (strstr (strict.out, "000000000000000000000000e0000001"));
+  g_assert_nonnull (strstr (strict.out, "1 finding\n"));
+
+  cli (&lenient, lenient_args);
+  g_assert_cmpint (lenient.status, ==, 0);
+  g_assert_cmpstr (lenient.out, ==, strict.out);
+
+  cli (&silent, clean_args);
+  g_assert_cmpint (silent.status, ==, 0);
+  g_assert_cmpstr (silent.out, ==, "0 findings\n");
+
+  /* A bad file: its bad line named, exit 2. */
+  g_file_set_contents (bad, "{\"t\":0,\"kind\":\"sse\",\"stream\":1,\"data\":\"{}\"}\n[1]\n", -1, &error);
+  g_assert_no_error (error);
+  cli (&unreadable, bad_args);
+  g_assert_cmpint (unreadable.status, ==, 2);
+  g_assert_nonnull (strstr (unreadable.err, "line 2"));
+
+  cli (&mixed, mixed_args);
+  g_assert_cmpint (mixed.status, ==, 2);
+  g_assert_nonnull (strstr (mixed.err, "--file takes no load option"));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -525,6 +571,8 @@ main (int   argc,
   g_test_add ("/riv/record/cli-record-max", Fixture, NULL, fixture_setup, test_cli_record_max,
               fixture_teardown);
   g_test_add ("/riv/record/cli-lint", Fixture, NULL, fixture_setup, test_cli_lint,
+              fixture_teardown);
+  g_test_add ("/riv/record/cli-lint-file", Fixture, NULL, fixture_setup, test_cli_lint_file,
               fixture_teardown);
 
   return g_test_run ();

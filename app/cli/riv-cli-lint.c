@@ -5,6 +5,7 @@
  * rivulet-cli lint: a short probe load (the load command's options; 8 jobs
  * unless --count says otherwise) with the protocol lint on, printing each
  * finding (time, rule, event id, message). --strict makes any finding exit 1.
+ * With --file it lints a recorded transcript instead, without a network.
  */
 #include "config.h"
 
@@ -13,6 +14,7 @@
 #include "riv-cli.h"
 #include "riv-cli-record.h"
 #include "riv-lint.h"
+#include "riv-transcript.h"
 
 static gboolean
 has_option (GPtrArray  *args,
@@ -34,13 +36,37 @@ has_option (GPtrArray  *args,
   return FALSE;
 }
 
+/* rivulet-cli lint --file FILE: the findings of a whole transcript. */
+static int
+lint_file (const char *path,
+           double      heartbeat,
+           gboolean    strict)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, &error);
+  g_autoptr(RivLint) lint = NULL;
+
+  if (events == NULL)
+    {
+      g_printerr ("rivulet-cli lint: %s\n", error->message);
+      return 2;
+    }
+  lint = riv_lint_run_transcript (events, heartbeat);
+  riv_cli_record_print_findings (lint);
+  return strict && riv_lint_get_findings (lint)->len > 0 ? 1 : 0;
+}
+
 int
 riv_cli_lint (int    argc,
               char **argv)
 {
   gboolean strict = FALSE;
   double heartbeat = 0;
+  g_autofree char *file = NULL;
   const GOptionEntry entries[] = {
+    { "file", 'f', 0, G_OPTION_ARG_FILENAME, &file,
+      "Lint a recorded session (load --record, the app's Record Session) instead of running "
+      "a probe load", "FILE" },
     { "strict", 0, 0, G_OPTION_ARG_NONE, &strict, "Exit with status 1 when there is any finding", NULL },
     { "heartbeat", 0, 0, G_OPTION_ARG_DOUBLE, &heartbeat,
       "The server's heartbeat interval in seconds (default: the spacing of the heartbeats seen, "
@@ -57,13 +83,14 @@ riv_cli_lint (int    argc,
   for (guint i = 0; ids[i] != NULL; i++)
     g_string_append_printf (rules, "%s%s", i > 0 ? ", " : "", ids[i]);
 
-  context = g_option_context_new ("--url URL --endpoint NAME [LOAD OPTION…] — name the protocol "
-                                  "rules a server breaks");
+  context = g_option_context_new ("--url URL --endpoint NAME [LOAD OPTION…] | --file FILE — name "
+                                  "the protocol rules a server breaks");
   g_option_context_set_summary (context,
     "Runs a short probe load (8 jobs unless --count says otherwise; every option\n"
     "of \"rivulet-cli load\" applies) and checks each message of the session\n"
     "against the protocol's rules. Prints one line per finding: seconds from the\n"
     "start, rule, event id, what happened. The load's summary goes to stderr.\n"
+    "--file FILE checks a recorded session (a transcript) instead.\n"
     "Exits 0 (1 with --strict and any finding, or when a job did not complete),\n"
     "2 for bad arguments.");
   g_option_context_set_description (context, rules->str);
@@ -78,6 +105,16 @@ riv_cli_lint (int    argc,
     {
       g_printerr ("rivulet-cli lint: --heartbeat must be between 0 and 3600 seconds\n");
       return 2;
+    }
+
+  if (file != NULL)
+    {
+      if (argc > 1)
+        {
+          g_printerr ("rivulet-cli lint: --file takes no load option (%s)\n", argv[1]);
+          return 2;
+        }
+      return lint_file (file, heartbeat, strict);
     }
 
   g_ptr_array_add (args, (char *) "load");

@@ -95,10 +95,10 @@ riv_cli_record_summary_out (FILE *summary_out)
   return record.lint_mode ? stderr : summary_out;
 }
 
-static void
-print_findings (void)
+void
+riv_cli_record_print_findings (RivLint *lint)
 {
-  GPtrArray *findings = riv_lint_get_findings (record.lint);
+  GPtrArray *findings = riv_lint_get_findings (lint);
 
   for (guint i = 0; i < findings->len; i++)
     {
@@ -107,8 +107,8 @@ print_findings (void)
       g_print ("%8.3f s  %-22s %s  %s\n", f->t, f->rule, f->event_id != NULL ? f->event_id : "-",
                f->message);
     }
-  if (riv_lint_get_n_dropped (record.lint) > 0)
-    g_print ("(%u more findings not kept)\n", riv_lint_get_n_dropped (record.lint));
+  if (riv_lint_get_n_dropped (lint) > 0)
+    g_print ("(%u more findings not kept)\n", riv_lint_get_n_dropped (lint));
   g_print ("%u finding%s\n", findings->len, findings->len == 1 ? "" : "s");
 }
 
@@ -131,7 +131,7 @@ riv_cli_record_finish (void)
     {
       riv_lint_finish (record.lint, riv_now ());
       if (record.lint_mode)
-        print_findings ();
+        riv_cli_record_print_findings (record.lint);
     }
   if (writer != NULL)
     {

@@ -14,6 +14,7 @@
 #include <json-glib/json-glib.h>
 
 #include "riv-client.h"
+#include "riv-lint.h"
 
 G_BEGIN_DECLS
 
@@ -41,6 +42,8 @@ void                riv_cli_record_finish       (void);
 void                riv_cli_record_add_lint     (JsonBuilder  *builder);
 /* Findings so far (after finish), 0 when the lint did not run. */
 guint               riv_cli_record_get_n_findings (void);
+/* One line per finding (seconds, rule, event id, message), then "N findings". */
+void                riv_cli_record_print_findings (RivLint    *lint);
 /* FALSE when the recording could not be written completely. */
 gboolean            riv_cli_record_ok           (void);
 
