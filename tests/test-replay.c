@@ -283,6 +283,56 @@ test_speed (void)
   g_assert_cmpfloat (riv_now () - start, >=, last->t / 2 * 0.9);
 }
 
+/* Joins reach the replay in any order (a client sends them at once, on several
+ * connections): a join gets the recorded reply of the join that asked the
+ * same, so each job still gets its own id and output. Here the 20 jobs of a
+ * burst are submitted in reverse order, each after the previous one's reply. */
+static void
+test_join_order (void)
+{
+  g_autoptr(GPtrArray) events = load ("seeds", "lost-completions.jsonl");
+  g_autoptr(GPtrArray) expected = expected_jobs (events);
+  g_autoptr(RivReplay) replay = start_replay (events, 0);
+  g_autofree char *url = riv_replay_dup_url (replay);
+  g_autoptr(RivLint) lint = riv_lint_new ();
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GPtrArray) clients = g_ptr_array_new ();
+  RivClient *client = connect_client (url, lint);
+
+  g_ptr_array_add (clients, client);
+  for (guint n = expected->len; n > 0; n--)
+    {
+      Expected *e = expected->pdata[n - 1];
+      g_autofree char *endpoint = g_strdup_printf ("%" G_GINT64_FORMAT, e->fn_index);
+      g_autofree char *json = g_strdup_printf ("[\"job %u\"]", n - 1);
+      g_autoptr(JsonNode) data = riv_json_parse (NULL, json, -1, 0, NULL);
+      g_autoptr(GError) error = NULL;
+      RivJob *job = riv_client_submit (client, endpoint, data, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (jobs, job);
+      while (riv_job_get_event_id (job) == NULL && !riv_job_is_finished (job))
+        g_main_context_iteration (NULL, TRUE);
+    }
+  g_assert_true (riv_test_wait_until (clients_done, clients, HANG_GUARD));
+
+  for (guint i = 0; i < jobs->len; i++)
+    {
+      RivJob *job = jobs->pdata[i];
+      Expected *e = expected->pdata[expected->len - 1 - i];
+      JsonNode *outputs = riv_job_get_outputs (job);
+
+      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+      g_assert_cmpstr (riv_job_get_event_id (job), ==, e->event_id);
+      g_assert_nonnull (outputs);
+      g_assert_cmpstr (json_array_get_string_element (json_node_get_array (outputs), 0), ==, e->output);
+    }
+  g_ptr_array_set_size (jobs, 0);
+  close_client (client);
+  riv_replay_shutdown (replay);
+  riv_test_drain ();
+}
+
 /* /config is served with its root moved to the replay; a bad or unreplayable
  * file is a clear error. */
 static void
@@ -353,6 +403,7 @@ main (int   argc,
       g_test_add_data_func (timed, &seeds[i], test_seed_timed);
     }
   g_test_add_func ("/riv/replay/speed", test_speed);
+  g_test_add_func ("/riv/replay/join-order", test_join_order);
   g_test_add_func ("/riv/replay/config-and-errors", test_config_and_errors);
 
   return g_test_run ();

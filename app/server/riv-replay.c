@@ -35,6 +35,8 @@ typedef struct
 {
   char       *session;    /* nullable */
   char       *event_id;   /* nullable */
+  char       *key;        /* nullable: what was asked (join_key ()) */
+  gboolean    sent;       /* a join of the replay was answered with it */
   guint       status;
   const char *body;       /* borrowed, nullable */
   gsize       body_len;
@@ -68,6 +70,8 @@ struct _RivReplay
   char         *url;
   char         *config;         /* served text, root rewritten at listen */
   GPtrArray    *joins;          /* RecJoin * */
+  GHashTable   *joins_by_key;   /* RecJoin.key → GQueue of the RecJoins (borrowed) asking it */
+  guint         first_unsent;   /* no join before it is unsent */
   GPtrArray    *rec_streams;    /* RecStream *, owns them */
   GHashTable   *rec_sessions;   /* recorded session → RecSession */
   GHashTable   *session_map;    /* session seen by the replay → recorded session (borrowed) */
@@ -105,6 +109,7 @@ rec_join_free (gpointer data)
 
   g_free (join->session);
   g_free (join->event_id);
+  g_free (join->key);
   g_free (join);
 }
 
@@ -139,6 +144,21 @@ parse_object (const char *text,
   if (*holder == NULL || !JSON_NODE_HOLDS_OBJECT (*holder))
     return NULL;
   return json_node_get_object (*holder);
+}
+
+/* What a join asks for: its endpoint and data, as compact JSON ("fn:data"). NULL
+ * when the body names neither. */
+static char *
+join_key (JsonObject *object)
+{
+  JsonNode *data = json_object_get_member (object, "data");
+  g_autofree char *text = NULL;
+  gint64 fn_index = -1;
+
+  if (data == NULL || !riv_json_get_int (object, "fn_index", &fn_index))
+    return NULL;
+  text = riv_json_to_string (data, NULL);
+  return g_strdup_printf ("%" G_GINT64_FORMAT ":%s", fn_index, text);
 }
 
 /* Reads the transcript into what the handlers serve. */
@@ -209,12 +229,26 @@ prepare (RivReplay  *self,
               JsonObject *object;
 
               if ((object = parse_object (request->text, request->text_len, &body)) != NULL)
-                join->session = g_strdup (riv_json_get_string (object, "session_hash"));
+                {
+                  join->session = g_strdup (riv_json_get_string (object, "session_hash"));
+                  join->key = join_key (object);
+                }
               if ((object = parse_object (event->text, event->text_len, &reply)) != NULL)
                 join->event_id = g_strdup (riv_json_get_string (object, "event_id"));
               join->status = event->status;
               join->body = event->text;
               join->body_len = event->text_len;
+              if (join->key != NULL)
+                {
+                  GQueue *same = g_hash_table_lookup (self->joins_by_key, join->key);
+
+                  if (same == NULL)
+                    {
+                      same = g_queue_new ();
+                      g_hash_table_insert (self->joins_by_key, join->key, same);
+                    }
+                  g_queue_push_tail (same, join);
+                }
               if (join->event_id != NULL && !g_hash_table_contains (event_join, join->event_id))
                 g_hash_table_insert (event_join, join->event_id, GUINT_TO_POINTER (self->joins->len + 1));
               g_ptr_array_add (self->joins, join);
@@ -393,7 +427,7 @@ pump (LiveStream *live)
       double due;
 
       /* Held until the replay has been sent the join this frame is about. */
-      if (frame->join >= 0 && (guint) frame->join >= self->n_joins)
+      if (frame->join >= 0 && !((RecJoin *) self->joins->pdata[frame->join])->sent)
         break;
       due = self->speed > 0 ? live->start + (frame->t - live->rec->open_t) / self->speed : 0;
       if (due > now)
@@ -464,6 +498,29 @@ open_stream (RivReplay         *self,
   pump (live);
 }
 
+/* The recorded join a join of the replay stands for: the first one not yet
+ * sent that asked the same (endpoint and data), else the first one not yet
+ * sent. Joins sent at once arrive in any order; their data tells them apart. */
+static RecJoin *
+next_join (RivReplay  *self,
+           JsonObject *object)
+{
+  g_autofree char *key = join_key (object);
+  GQueue *same = key != NULL ? g_hash_table_lookup (self->joins_by_key, key) : NULL;
+
+  while (same != NULL && !g_queue_is_empty (same))
+    {
+      RecJoin *join = g_queue_pop_head (same);
+
+      if (!join->sent)
+        return join;
+    }
+  while (self->first_unsent < self->joins->len &&
+         ((RecJoin *) self->joins->pdata[self->first_unsent])->sent)
+    self->first_unsent++;
+  return self->joins->pdata[self->first_unsent];
+}
+
 static void
 handle_join (RivReplay         *self,
              SoupServerMessage *msg)
@@ -487,7 +544,9 @@ handle_join (RivReplay         *self,
       return;
     }
 
-  join = self->joins->pdata[self->n_joins++];
+  join = next_join (self, object);
+  join->sent = TRUE;
+  self->n_joins++;
   if (join->session != NULL && !g_hash_table_contains (self->session_map, session))
     g_hash_table_insert (self->session_map, g_strdup (session), join->session);
   reply (msg, join->status, join->body, join->body_len);
@@ -650,6 +709,7 @@ riv_replay_finalize (GObject *object)
     live_finished_cb (NULL, g_queue_peek_head (&self->live));
   g_clear_object (&self->server);
   g_clear_pointer (&self->events, g_ptr_array_unref);
+  g_clear_pointer (&self->joins_by_key, g_hash_table_unref);
   g_clear_pointer (&self->joins, g_ptr_array_unref);
   g_clear_pointer (&self->rec_streams, g_ptr_array_unref);
   g_clear_pointer (&self->rec_sessions, g_hash_table_unref);
@@ -673,6 +733,8 @@ riv_replay_init (RivReplay *self)
   self->speed = 1;
   self->context = g_main_context_ref_thread_default ();
   self->joins = g_ptr_array_new_with_free_func (rec_join_free);
+  self->joins_by_key = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                              (GDestroyNotify) g_queue_free);
   self->rec_streams = g_ptr_array_new_with_free_func (rec_stream_free);
   self->rec_sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, rec_session_free);
   self->session_map = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -4,9 +4,11 @@
  *
  * Serves the server side of a recorded session (riv-transcript.h) to any
  * client: /config and /info as recorded (the config's "root" pointed at the
- * replay), the n-th join of the replay answered with the n-th recorded join's
- * reply, and each session's streams with the recorded frames in recorded
- * order and timing (scaled by the speed). The n-th stream a client opens for
+ * replay), each join of the replay answered with the reply of the first
+ * recorded join not yet replayed that asked the same (endpoint and data), else
+ * of the first one not yet replayed (joins sent at once arrive in any order),
+ * and each session's streams with the recorded frames in recorded order and
+ * timing (scaled by the speed). The n-th stream a client opens for
  * its session gets the n-th recorded stream of the recorded session its first
  * join stood for. A frame about a recorded job is held until the replay has
  * received that job's join, so a frame never names an id no join returned.

@@ -144,6 +144,7 @@ class Cli:
         help_text = subprocess.run([path, "load", "--help"], capture_output=True, text=True).stdout
         self.has_output = "--output" in help_text
         self.has_auth = "--auth" in help_text
+        self.lint_runs = []   # (url, endpoint, count, the --json summary's "lint") of every load
 
     def load(self, url, endpoint, count, data=None, extra=(), timeout=300):
         """Runs `rivulet-cli load`; returns (exit status, --json summary, per-job records, stderr)."""
@@ -163,6 +164,8 @@ class Cli:
                     summary = json.loads(line)
                 except ValueError:
                     pass
+        if summary is not None:
+            self.lint_runs.append((url, endpoint, count, summary.get("lint")))
         records = None
         if self.has_output and os.path.exists(out):
             with open(out, encoding="utf-8") as f:
@@ -326,6 +329,7 @@ def run_version(suite, py, cli, version):
         batches_log = os.path.join(host_dir, "batches.log")
         row = {"version": version, "rivulet": [], "client": None}
         suite.table.append(row)
+        cli.lint_runs = []
 
         for k in range(1, args.bursts + 1):
             burst(suite, cli, main, batches_log, label, k, args.jobs, row)
@@ -335,6 +339,8 @@ def run_version(suite, py, cli, version):
             sub_cases(suite, cli, servers["sub"], label)
         if ready["auth"]:
             auth_cases(suite, cli, servers["auth"], label)
+        record_cases(suite, cli, main, label)
+        lint_silent(suite, cli, label)
     finally:
         for s in servers.values():
             s.stop()
@@ -665,6 +671,96 @@ def auth_cases(suite, cli, auth, label):
     suite.case(f"{label}: auth app without a login: clear error", no_login)
     suite.case(f"{label}: auth app with --auth USER:PASS", login)
     suite.case(f"{label}: auth app with a wrong password: clear error", wrong)
+
+
+def lint_silent(suite, cli, label):
+    """Issue 15: the protocol lint finds nothing in any session of real Gradio."""
+    def run():
+        runs = list(cli.lint_runs)
+        check(runs, "no load run had a --json summary")
+        missing = [f"{endpoint} x{count}" for _, endpoint, count, lint in runs if lint is None]
+        check(not missing, f"no \"lint\" in the --json summary of {len(missing)} runs: {missing[:10]}")
+        found = [(endpoint, count, f) for _, endpoint, count, lint in runs for f in lint]
+        lines = [f"{endpoint} x{count}: {f.get('rule')} {f.get('event_id')} {f.get('message')} "
+                 f"(t {f.get('t')})" for endpoint, count, f in found]
+        check(not found, f"{len(found)} lint findings in {len(runs)} load runs:\n" + "\n".join(lines[:30]))
+        return f"{len(runs)} load runs ({sum(c for _, _, c, _ in runs)} jobs), no finding"
+
+    suite.case(f"{label}: lint finds nothing in any load run", run)
+
+
+class Replay:
+    """rivulet-cli serve --replay FILE --speed 0 --port 0, until stopped."""
+
+    def __init__(self, cli, path):
+        self.proc = subprocess.Popen([cli.path, "serve", "--replay", path, "--speed", "0", "--port", "0"],
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                     start_new_session=True)
+        line = self.proc.stdout.readline()   # "Rivulet replay of PATH (…) on http://127.0.0.1:PORT"
+        self.url = line.rsplit(" on ", 1)[-1].strip() if " on http://" in line else None
+        if self.url is None:
+            self.stop()
+            raise CaseFailed(f"serve --replay {path} did not start: {line!r}\n{self.proc.stderr.read()[-2000:]}")
+
+    def stop(self):
+        if self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGTERM)
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+
+
+def record_cases(suite, cli, main, label):
+    """Issue 15: a session of real Gradio recorded (load --record), linted as a file (lint
+    --file), and replayed (serve --replay) to rivulet-cli load: the same jobs complete with the
+    same outputs, and the lint stays silent on all three."""
+    loads = [("stream_text", 6, ["p{i}", 20, 0.01]), ("batch_echo", 40, ["job {i}"])]
+
+    for endpoint, count, data in loads:
+        path = os.path.join(cli.scratch, f"record-{endpoint}-{uuid.uuid4().hex}.jsonl")
+        recorded = {}
+
+        def record(endpoint=endpoint, count=count, data=data, path=path, recorded=recorded):
+            status, summary, records, stderr = cli.load(main.url, endpoint, count, data, timeout=120,
+                                                        extra=["--record", path])
+            check(summary is not None and status == 0 and summary["completed"] == count,
+                  f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+            check(summary.get("lint") == [], f"lint findings: {json.dumps(summary.get('lint'))[:3000]}")
+            check(os.path.getsize(path) > 0, f"{path} is empty")
+            recorded["outputs"] = [first_output(r) for r in cli.need_records(records)]
+            return f"{count} jobs in {os.path.getsize(path)} bytes, lint silent live"
+
+        def lint_file(path=path, recorded=recorded):
+            if not recorded:
+                raise CaseSkipped("nothing was recorded")
+            p = subprocess.run([cli.path, "lint", "--file", path, "--strict"], capture_output=True,
+                               text=True, timeout=120)
+            check(p.returncode == 0 and p.stdout.endswith("0 findings\n"),
+                  f"rivulet-cli lint --file {path} --strict: exit {p.returncode}\n{p.stdout[-3000:]}{p.stderr}")
+            return "0 findings"
+
+        def replay(endpoint=endpoint, count=count, data=data, path=path, recorded=recorded):
+            if not recorded:
+                raise CaseSkipped("nothing was recorded")
+            server = Replay(cli, path)
+            try:
+                status, summary, records, stderr = cli.load(server.url, endpoint, count, data, timeout=120)
+            finally:
+                server.stop()
+            check(summary is not None and status == 0 and summary["completed"] == count and summary["lost"] == 0,
+                  f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+            check(summary.get("lint") == [], f"lint findings: {json.dumps(summary.get('lint'))[:3000]}")
+            outputs = [first_output(r) for r in cli.need_records(records)]
+            check(outputs == recorded["outputs"],
+                  f"replayed outputs differ from the recorded ones: {outputs[:5]} vs {recorded['outputs'][:5]}")
+            return f"{count}/{count} completed with the recorded outputs, lint silent"
+
+        name = f"{label}: {endpoint} x{count} recorded"
+        suite.case(name + " (load --record)", record)
+        suite.case(name + ", the file lints clean (lint --file)", lint_file)
+        suite.case(name + ", replayed (serve --replay) to rivulet-cli load", replay)
 
 
 def print_table(suite):
