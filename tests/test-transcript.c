@@ -199,6 +199,7 @@ test_long_body (Fixture       *fx,
   g_autofree char *contents = NULL;
   RivTranscriptWriter *writer = riv_transcript_writer_new (fx->path, 0, &error);
   GString *body = g_string_new ("{\"data\":[\"");
+  GString *huge = g_string_new (NULL);
   RivTranscriptEvent event;
   RivTranscriptEvent *got;
   const guint8 binary[] = { 0x89, 'P', 'N', 'G', 0xff, 0xfe, 0x00, 0x01 };
@@ -207,9 +208,18 @@ test_long_body (Fixture       *fx,
   while (body->len < 2 * RIV_TRANSCRIPT_MAX_BODY)
     g_string_append (body, "0123456789");
   g_string_append (body, "\"]}");
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 1, "GET", "/config", body->str);
+  while (huge->len <= RIV_TRANSCRIPT_MAX_REPLY_BODY)
+    g_string_append (huge, "0123456789");
+  /* A request's long body is cut... */
+  event = http_event (RIV_TRANSCRIPT_REQUEST, 1, "POST", "/gradio_api/queue/join", body->str);
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 2, "GET", "/gradio_api/file=x.png", NULL);
+  /* ...a reply's is kept for a replay to serve (a Gradio 5 /config is over 64 KiB)... */
+  event = http_event (RIV_TRANSCRIPT_RESPONSE, 2, "GET", "/config", body->str);
+  riv_transcript_writer_add (writer, &event);
+  /* ...up to its own bound. */
+  event = http_event (RIV_TRANSCRIPT_RESPONSE, 3, "GET", "/gradio_api/info", huge->str);
+  riv_transcript_writer_add (writer, &event);
+  event = http_event (RIV_TRANSCRIPT_RESPONSE, 4, "GET", "/gradio_api/file=x.png", NULL);
   event.text = (const char *) binary;
   event.text_len = sizeof binary;
   riv_transcript_writer_add (writer, &event);
@@ -221,9 +231,16 @@ test_long_body (Fixture       *fx,
   g_assert_true (strncmp (got->text, body->str, got->text_len) == 0);
   g_assert_nonnull (strstr (contents, "\"size\":"));
   got = events->pdata[1];
+  g_assert_false (got->cut);
+  g_assert_cmpstr (got->text, ==, body->str);
+  got = events->pdata[2];
+  g_assert_true (got->cut);
+  g_assert_cmpuint (got->text_len, ==, RIV_TRANSCRIPT_MAX_REPLY_BODY);
+  got = events->pdata[3];
   g_assert_true (got->cut);
   g_assert_null (got->text);
   g_string_free (body, TRUE);
+  g_string_free (huge, TRUE);
 }
 
 static void

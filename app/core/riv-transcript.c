@@ -281,11 +281,14 @@ append_body (GString                  *out,
 {
   const char *text = event->text;
   gsize len = event->text_len;
+  /* A reply is served again by a replay (a Gradio 5 /config is over 64 KiB). */
+  gsize max = event->kind == RIV_TRANSCRIPT_REQUEST ? RIV_TRANSCRIPT_MAX_BODY
+                                                    : RIV_TRANSCRIPT_MAX_REPLY_BODY;
 
   if (text == NULL)
     return;
 
-  if (len <= RIV_TRANSCRIPT_MAX_BODY && !event->cut)
+  if (len <= max && !event->cut)
     {
       g_autoptr(JsonNode) node = riv_json_parse (NULL, text, len, RIV_MESSAGE_MAX_DEPTH, NULL);
 
@@ -306,8 +309,8 @@ append_body (GString                  *out,
         }
     }
 
-  if (!g_utf8_validate_len (text, MIN (len, RIV_TRANSCRIPT_MAX_BODY), NULL) &&
-      !g_utf8_validate_len (text, utf8_prefix (text, len, RIV_TRANSCRIPT_MAX_BODY), NULL))
+  if (!g_utf8_validate_len (text, MIN (len, max), NULL) &&
+      !g_utf8_validate_len (text, utf8_prefix (text, len, max), NULL))
     {
       g_string_append_printf (out, ",\"cut\":true,\"size\":%" G_GSIZE_FORMAT, len);
       return;
@@ -321,9 +324,9 @@ append_body (GString                  *out,
     }
 
   g_string_append (out, ",\"body_text\":");
-  if (len > RIV_TRANSCRIPT_MAX_BODY || event->cut)
+  if (len > max || event->cut)
     {
-      append_json_string (out, text, utf8_prefix (text, len, RIV_TRANSCRIPT_MAX_BODY));
+      append_json_string (out, text, utf8_prefix (text, len, max));
       g_string_append_printf (out, ",\"cut\":true,\"size\":%" G_GSIZE_FORMAT, len);
     }
   else

@@ -20,10 +20,11 @@
  *
  * A request and its response share "id"; the requests that open an SSE
  * stream, their responses and the stream's frames share "stream" (1, 2, …).
- * A body that is JSON of at most RIV_TRANSCRIPT_MAX_BODY bytes is kept as
- * "body"; any other text body is "body_text", cut at RIV_TRANSCRIPT_MAX_BODY
- * with "cut":true and "size" (the whole length); a body that is not UTF-8 is
- * only its "size" with "cut":true. Secrets are never written: no header is
+ * A body that is JSON of at most its bound (a request's RIV_TRANSCRIPT_MAX_BODY,
+ * a reply's RIV_TRANSCRIPT_MAX_REPLY_BODY, so that a replay can serve it) is
+ * kept as "body"; any other text body is "body_text", cut at its bound with
+ * "cut":true and "size" (the whole length); a body that is not UTF-8 is only
+ * its "size" with "cut":true. Secrets are never written: no header is
  * recorded, and members of bodies, frames and query strings whose names
  * contain password, token, authorization, cookie, secret, api_key or __sign
  * have their values replaced with "[scrubbed]".
@@ -35,6 +36,7 @@
 G_BEGIN_DECLS
 
 #define RIV_TRANSCRIPT_MAX_BODY          (64 * 1024)
+#define RIV_TRANSCRIPT_MAX_REPLY_BODY    (16 * 1024 * 1024)
 #define RIV_TRANSCRIPT_DEFAULT_MAX_BYTES ((guint64) 256 * 1024 * 1024)
 #define RIV_TRANSCRIPT_SCRUBBED          "[scrubbed]"
 
