@@ -333,6 +333,60 @@ test_join_order (void)
   riv_test_drain ();
 }
 
+static gboolean
+has_event_id (gpointer data)
+{
+  return riv_job_get_event_id (data) != NULL || riv_job_is_finished (data);
+}
+
+/* A join's reply comes after the recorded delay, divided by the speed (a lower
+ * bound only: a loaded machine can only make it later). The clean recording's
+ * join is answered 0.6 s after its request here. */
+static void
+test_join_delay (void)
+{
+  g_autoptr(GPtrArray) events = load ("lint", "clean.jsonl");
+  RivTranscriptEvent *request = NULL;
+  g_autoptr(RivReplay) replay = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(RivLint) lint = riv_lint_new ();
+  g_autoptr(GPtrArray) clients = g_ptr_array_new ();
+  g_autoptr(RivJob) job = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, "[\"hi\"]", -1, 0, NULL);
+  g_autoptr(GError) error = NULL;
+  RivClient *client;
+  double start;
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTranscriptEvent *event = events->pdata[i];
+
+      if (event->kind == RIV_TRANSCRIPT_REQUEST && g_str_has_suffix (event->path, "/queue/join"))
+        request = event;
+      else if (event->kind == RIV_TRANSCRIPT_RESPONSE && request != NULL && event->id == request->id)
+        event->t = request->t + 0.6;
+    }
+  g_assert_nonnull (request);
+
+  replay = start_replay (events, 2);
+  url = riv_replay_dup_url (replay);
+  client = connect_client (url, lint);
+  g_ptr_array_add (clients, client);
+  start = riv_now ();
+  job = riv_client_submit (client, "0", data, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (has_event_id, job, HANG_GUARD));
+  g_assert_nonnull (riv_job_get_event_id (job));
+  g_assert_cmpfloat (riv_now () - start, >=, 0.6 / 2 * 0.9);
+  g_assert_true (riv_test_wait_until (clients_done, clients, HANG_GUARD));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+
+  g_clear_object (&job);
+  close_client (client);
+  riv_replay_shutdown (replay);
+  riv_test_drain ();
+}
+
 /* /config is served with its root moved to the replay; a bad or unreplayable
  * file is a clear error. */
 static void
@@ -404,6 +458,7 @@ main (int   argc,
     }
   g_test_add_func ("/riv/replay/speed", test_speed);
   g_test_add_func ("/riv/replay/join-order", test_join_order);
+  g_test_add_func ("/riv/replay/join-delay", test_join_delay);
   g_test_add_func ("/riv/replay/config-and-errors", test_config_and_errors);
 
   return g_test_run ();

@@ -37,6 +37,7 @@ typedef struct
   char       *event_id;   /* nullable */
   char       *key;        /* nullable: what was asked (join_key ()) */
   gboolean    sent;       /* a join of the replay was answered with it */
+  double      delay;      /* s from the request to the recorded reply */
   guint       status;
   const char *body;       /* borrowed, nullable */
   gsize       body_len;
@@ -47,6 +48,15 @@ typedef struct
   GPtrArray *streams;     /* RecStream *, in the order the client opened them */
   guint      used;        /* streams handed out so far */
 } RecSession;
+
+/* A join's reply held for the recorded delay. */
+typedef struct
+{
+  RivReplay         *replay;
+  SoupServerMessage *msg;       /* owned, paused */
+  RecJoin           *join;
+  GSource           *timer;     /* owned */
+} HeldReply;
 
 typedef struct
 {
@@ -76,6 +86,7 @@ struct _RivReplay
   GHashTable   *rec_sessions;   /* recorded session → RecSession */
   GHashTable   *session_map;    /* session seen by the replay → recorded session (borrowed) */
   GQueue        live;           /* LiveStream * */
+  GQueue        held;           /* HeldReply * */
 
   /* Borrowed references (into events) */
   const char   *config_body;
@@ -236,6 +247,7 @@ prepare (RivReplay  *self,
               if ((object = parse_object (event->text, event->text_len, &reply)) != NULL)
                 join->event_id = g_strdup (riv_json_get_string (object, "event_id"));
               join->status = event->status;
+              join->delay = MAX (0, event->t - request->t);
               join->body = event->text;
               join->body_len = event->text_len;
               if (join->key != NULL)
@@ -522,6 +534,70 @@ next_join (RivReplay  *self,
 }
 
 static void
+held_free (HeldReply *held)
+{
+  g_source_destroy (held->timer);
+  g_source_unref (held->timer);
+  g_signal_handlers_disconnect_by_data (held->msg, held);
+  g_object_unref (held->msg);
+  g_free (held);
+}
+
+/* Sends a held reply now. */
+static void
+held_send (HeldReply *held)
+{
+  g_queue_remove (&held->replay->held, held);
+  reply (held->msg, held->join->status, held->join->body, held->join->body_len);
+  soup_server_message_unpause (held->msg);
+  held_free (held);
+}
+
+static gboolean
+held_timer_cb (gpointer user_data)
+{
+  held_send (user_data);
+  return G_SOURCE_REMOVE;
+}
+
+/* The client went away before the reply. */
+static void
+held_finished_cb (SoupServerMessage *msg,
+                  gpointer           user_data)
+{
+  HeldReply *held = user_data;
+
+  g_queue_remove (&held->replay->held, held);
+  held_free (held);
+}
+
+/* Replies to a join after the recorded delay, scaled by the speed. */
+static void
+reply_join (RivReplay         *self,
+            SoupServerMessage *msg,
+            RecJoin           *join)
+{
+  double delay = self->speed > 0 ? join->delay / self->speed : 0;
+  HeldReply *held;
+
+  if (delay < 0.001)
+    {
+      reply (msg, join->status, join->body, join->body_len);
+      return;
+    }
+  held = g_new0 (HeldReply, 1);
+  held->replay = self;
+  held->msg = g_object_ref (msg);
+  held->join = join;
+  held->timer = g_timeout_source_new ((guint) (delay * 1000));
+  g_source_set_callback (held->timer, held_timer_cb, held, NULL);
+  g_source_attach (held->timer, self->context);
+  g_signal_connect (msg, "finished", G_CALLBACK (held_finished_cb), held);
+  g_queue_push_tail (&self->held, held);
+  soup_server_message_pause (msg);
+}
+
+static void
 handle_join (RivReplay         *self,
              SoupServerMessage *msg)
 {
@@ -549,9 +625,10 @@ handle_join (RivReplay         *self,
   self->n_joins++;
   if (join->session != NULL && !g_hash_table_contains (self->session_map, session))
     g_hash_table_insert (self->session_map, g_strdup (session), join->session);
-  reply (msg, join->status, join->body, join->body_len);
+  reply_join (self, msg, join);
 
-  /* Frames held for this join may go now. */
+  /* Frames held for this join may go now (a server may send a job's first
+   * messages before its join's reply). */
   for (GList *l = self->live.head; l != NULL; l = l->next)
     pump (l->data);
 }
@@ -692,6 +769,8 @@ riv_replay_shutdown (RivReplay *self)
   if (self->shut_down)
     return;
   self->shut_down = TRUE;
+  while (!g_queue_is_empty (&self->held))
+    held_send (g_queue_peek_head (&self->held));
   for (GList *l = self->live.head; l != NULL; l = l->next)
     live_end (l->data);
   if (self->server != NULL)

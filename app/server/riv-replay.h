@@ -7,14 +7,15 @@
  * replay), each join of the replay answered with the reply of the first
  * recorded join not yet replayed that asked the same (endpoint and data), else
  * of the first one not yet replayed (joins sent at once arrive in any order),
- * and each session's streams with the recorded frames in recorded order and
- * timing (scaled by the speed). The n-th stream a client opens for
- * its session gets the n-th recorded stream of the recorded session its first
- * join stood for. A frame about a recorded job is held until the replay has
- * received that job's join, so a frame never names an id no join returned.
- * A stream whose recording ended at the server's hand (eof or error) ends
- * after its last frame; otherwise it stays open. /cancel and /reset answer
- * {"success":true}; anything else 404.
+ * after the recorded delay of that reply (scaled by the speed), and each
+ * session's streams with the recorded frames in recorded order and timing
+ * (scaled by the speed). The n-th stream a client opens for its session gets
+ * the n-th recorded stream of the recorded session its first join stood for. A
+ * frame about a recorded job is held until the replay has received that job's
+ * join, so a frame never names an id no join returned. A stream whose
+ * recording ended at the server's hand (eof or error) ends after its last
+ * frame; otherwise it stays open. /cancel and /reset answer {"success":true};
+ * anything else 404.
  */
 #pragma once
 
