@@ -28,6 +28,10 @@
 
 /* Findings named in the badge's tooltip. */
 #define TOOLTIP_FINDINGS 8
+/* A finding can name a job before the client has its join's reply (messages
+ * may come first): its job is looked for again this often, for this long. */
+#define RETRY_MS         250
+#define RETRY_FOR_S      30.0
 /* The window's recordings are bounded like rivulet-cli's (--record-max default). */
 #define RECORD_MAX_BYTES ((guint64) 256 * 1024 * 1024)
 
@@ -44,10 +48,18 @@ struct _RivWindowRecord
   char              *replay_name;     /* nullable: its file's display name */
   char              *replay_url;      /* nullable: where it listens */
   GPtrArray         *replay_joins;    /* nullable: to submit once connected to the replay */
-  guint              lint_seen;       /* findings already put in timelines */
+  guint              lint_seen;       /* findings already handled */
+  GArray            *unplaced;        /* Unplaced: findings whose job has no event id yet */
   guint              lint_idle_id;
+  guint              retry_id;        /* looks for unplaced findings' jobs again */
   guint              opening : 1;     /* a writer is being opened */
 };
+
+typedef struct
+{
+  guint  index;         /* in the lint's findings */
+  double since;         /* riv_now () when found */
+} Unplaced;
 
 typedef struct
 {
@@ -82,23 +94,53 @@ record_update_state (RivWindow *self)
 
 /* Lint */
 
-static RivJob *
-find_job (RivWindow  *self,
-          const char *event_id)
+/* Puts each unplaced finding in its job's timeline once the job has the
+ * event id; gives up on one after RETRY_FOR_S (a job cleared meanwhile). */
+static void
+place_findings (RivWindow *self,
+                GPtrArray *findings)
 {
+  RivWindowRecord *record = self->record;
+  g_autoptr(GHashTable) by_event = NULL;
   GListModel *jobs;
+  double now = riv_now ();
 
-  if (self->client == NULL || event_id == NULL)
-    return NULL;
+  if (record->unplaced->len == 0 || self->client == NULL)
+    return;
+  by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   jobs = riv_client_get_jobs (self->client);
-  for (guint i = g_list_model_get_n_items (jobs); i > 0; i--)
+  for (guint i = 0; i < g_list_model_get_n_items (jobs); i++)
     {
-      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i - 1);
+      RivJob *job = g_list_model_get_item (jobs, i);
 
-      if (g_strcmp0 (riv_job_get_event_id (job), event_id) == 0)
-        return g_steal_pointer (&job);
+      if (riv_job_get_event_id (job) != NULL)
+        g_hash_table_replace (by_event, (gpointer) riv_job_get_event_id (job), job);
+      else
+        g_object_unref (job);
     }
-  return NULL;
+  for (guint i = record->unplaced->len; i > 0; i--)
+    {
+      Unplaced *u = &g_array_index (record->unplaced, Unplaced, i - 1);
+      RivLintFinding *f = findings->pdata[u->index];
+      RivJob *job = g_hash_table_lookup (by_event, f->event_id);
+
+      if (job != NULL)
+        _riv_job_add_timeline (job, _("protocol lint: %s (%s)"), f->rule, f->message);
+      if (job != NULL || now - u->since > RETRY_FOR_S)
+        g_array_remove_index (record->unplaced, i - 1);
+    }
+}
+
+static gboolean lint_update_cb (gpointer user_data);
+
+static gboolean
+retry_cb (gpointer user_data)
+{
+  RivWindow *self = user_data;
+
+  self->record->retry_id = 0;
+  lint_update_cb (self);
+  return G_SOURCE_REMOVE;
 }
 
 /* Once per burst of findings: the badge, and the new findings in their jobs' timelines. */
@@ -119,15 +161,19 @@ lint_update_cb (gpointer user_data)
       return G_SOURCE_REMOVE;
     }
 
+  /* An unknown event has no job. */
   for (guint i = record->lint_seen; i < findings->len; i++)
     {
       RivLintFinding *f = findings->pdata[i];
-      g_autoptr(RivJob) job = find_job (self, f->event_id);
+      Unplaced u = { i, riv_now () };
 
-      if (job != NULL)
-        _riv_job_add_timeline (job, _("protocol lint: %s (%s)"), f->rule, f->message);
+      if (f->event_id != NULL && g_strcmp0 (f->rule, "unknown-event") != 0)
+        g_array_append_val (record->unplaced, u);
     }
   record->lint_seen = findings->len;
+  place_findings (self, findings);
+  if (record->unplaced->len > 0 && record->retry_id == 0)
+    record->retry_id = g_timeout_add (RETRY_MS, retry_cb, self);
 
   tooltip = g_string_new (_("The server broke these rules of the protocol:"));
   for (guint i = 0; i < MIN (findings->len, TOOLTIP_FINDINGS); i++)
@@ -233,6 +279,7 @@ _riv_window_record_client_changed (RivWindow *self)
   record->tapped_client = NULL;
   g_clear_pointer (&record->lint, riv_lint_free);
   record->lint_seen = 0;
+  g_array_set_size (record->unplaced, 0);
 
   if (self->client != NULL)
     {
@@ -692,6 +739,7 @@ _riv_window_record_init (RivWindow *self)
 
   self->record = record;
   record->tap = riv_transcript_tap_new ();
+  record->unplaced = g_array_new (FALSE, FALSE, sizeof (Unplaced));
   riv_transcript_tap_set_after (record->tap, after_tap_cb, self);
   record->record_action = g_simple_action_new_stateful ("record-session", NULL,
                                                         g_variant_new_boolean (FALSE));
@@ -709,6 +757,7 @@ _riv_window_record_dispose (RivWindow *self)
   if (record == NULL)
     return;
   g_clear_handle_id (&record->lint_idle_id, g_source_remove);
+  g_clear_handle_id (&record->retry_id, g_source_remove);
   riv_transcript_tap_remove_clients (record->tap);
   record->tapped_client = record->tapped_pending = NULL;
   /* A recording still running is closed (flushed) off the main thread. */
@@ -735,6 +784,7 @@ _riv_window_record_finalize (RivWindow *self)
   g_clear_object (&record->record_action);
   g_clear_pointer (&record->lint, riv_lint_free);
   g_clear_pointer (&record->pending_lint, riv_lint_free);
+  g_clear_pointer (&record->unplaced, g_array_unref);
   g_free (record->record_name);
   g_free (record->replay_name);
   g_free (record->replay_url);
