@@ -1,0 +1,69 @@
+/* fuzz-entry-threshold.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Input: one `--threshold` argument (up to the first NUL, as argv carries it).
+ *
+ * Oracles: riv_load_threshold_parse() either returns a threshold or sets an
+ * error saying which threshold it refused, never both and never neither; a
+ * valid UTF-8 argument gets a valid UTF-8 message. A parsed threshold keeps
+ * its text, parses again from it, checks any summary without a warning, and
+ * formats any measured value (NaN and infinities included) as valid UTF-8.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "fuzz-entry.h"
+#include "riv-load-stats.h"
+
+void
+riv_fuzz_threshold (const guint8 *data,
+                    gsize         size)
+{
+  g_autofree char *text = g_strndup ((const char *) data, size);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivLoadThreshold) threshold = riv_load_threshold_parse (text, &error);
+  g_autoptr(RivLoadThreshold) again = NULL;
+  const double values[] = { 0, 1, -1, 0.0005, 1e300, NAN, INFINITY, -INFINITY };
+  RivLoadSummary summary = { 0 };
+
+  if (threshold == NULL)
+    {
+      RIV_FUZZ_CHECK (error != NULL, "refused without an error");
+      RIV_FUZZ_CHECK (strstr (error->message, "threshold") != NULL, "message %s", error->message);
+      if (g_utf8_validate (text, -1, NULL))
+        RIV_FUZZ_CHECK (g_utf8_validate (error->message, -1, NULL), "message not UTF-8");
+      return;
+    }
+  RIV_FUZZ_CHECK (error == NULL, "parsed, yet error %s", error->message);
+  RIV_FUZZ_CHECK (strcmp (riv_load_threshold_get_text (threshold), text) == 0, "text changed");
+
+  again = riv_load_threshold_parse (riv_load_threshold_get_text (threshold), NULL);
+  RIV_FUZZ_CHECK (again != NULL, "its own text does not parse again");
+
+  summary.submitted = 10;
+  summary.completed = 9;
+  summary.failed = 1;
+  summary.duration_s = 2;
+  summary.throughput_per_s = 4.5;
+  summary.p50 = 0.1;
+  summary.p95 = 0.5;
+  summary.p99 = 1.5;
+  summary.max = 2;
+  summary.users = 3;
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      double measured = -42;
+      g_autofree char *shown = riv_load_threshold_format_value (threshold, values[i]);
+      gboolean held = riv_load_threshold_check (threshold, &summary, &measured);
+
+      RIV_FUZZ_CHECK (shown != NULL && shown[0] != '\0', "value %g shows as nothing", values[i]);
+      RIV_FUZZ_CHECK (g_utf8_validate (shown, -1, NULL), "value %g not UTF-8", values[i]);
+      RIV_FUZZ_CHECK (held == riv_load_threshold_check (again, &summary, NULL),
+                      "the same threshold judged twice differently");
+      RIV_FUZZ_CHECK (measured != -42, "no measured value");
+      summary.completed = (guint64) i;
+    }
+}
