@@ -5,7 +5,7 @@
  * The checking entry points of the fuzz targets. Each one takes one input,
  * drives the code under test with it and checks the oracles; when an oracle
  * does not hold it prints why on stderr and aborts. The libFuzzer targets
- * (fuzz-*.c, clang only) and the regression replayer test-fuzz-regressions
+ * (fuzz-target.c, clang only) and the regression replayer test-fuzz-regressions
  * (any compiler) call the same functions, so the checks exist once.
  */
 #pragma once
