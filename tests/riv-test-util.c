@@ -107,7 +107,18 @@ riv_test_run_cli (const char * const  *args,
                   char               **err,
                   double               timeout_s)
 {
+  return riv_test_run_cli_env (NULL, args, out, err, timeout_s);
+}
+
+int
+riv_test_run_cli_env (const char          *env,
+                      const char * const  *args,
+                      char               **out,
+                      char               **err,
+                      double               timeout_s)
+{
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
@@ -119,9 +130,17 @@ riv_test_run_cli (const char * const  *args,
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
 
-  process = g_subprocess_newv ((const char * const *) argv->pdata,
-                               G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE,
-                               &error);
+  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
+                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
+  if (env != NULL)
+    {
+      g_auto(GStrv) pair = g_strsplit (env, "=", 2);
+
+      g_assert_nonnull (pair[1]);
+      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+    }
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
   riv_test_wait_result (&result, timeout_s);

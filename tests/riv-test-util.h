@@ -39,5 +39,12 @@ int       riv_test_run_cli        (const char * const  *args,
                                    char               **out,
                                    char               **err,
                                    double               timeout_s);
+/* The same with one more environment variable, "NAME=VALUE" (or NULL).
+ * Both leave out the caller's RIVULET_AUTH: a test names its login. */
+int       riv_test_run_cli_env    (const char          *env,
+                                   const char * const  *args,
+                                   char               **out,
+                                   char               **err,
+                                   double               timeout_s);
 
 G_END_DECLS

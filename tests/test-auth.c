@@ -345,48 +345,29 @@ test_auth_string (void)
 }
 
 /* rivulet-cli with the given environment variable (NAME=VALUE or NULL) and
- * arguments, while this process keeps serving; returns its exit status. */
+ * arguments, while this process keeps serving; returns its exit status, its
+ * standard output in *out (when out is not NULL) and its errors in *err. */
 static int
-run_cli (const char  *env,
-         char       **err,
-         const char  *first,
-         ...)
+run_cli_out (const char  *env,
+             char       **out,
+             char       **err,
+             const char  *first,
+             ...)
 {
   g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *out = NULL;
-  const char *cli = g_getenv ("RIVULET_CLI");
+  g_autofree char *ignored = NULL;
   va_list ap;
 
-  g_assert_nonnull (cli);
-  g_ptr_array_add (args, (char *) cli);
   va_start (ap, first);
   for (const char *arg = first; arg != NULL; arg = va_arg (ap, const char *))
     g_ptr_array_add (args, (char *) arg);
   va_end (ap);
   g_ptr_array_add (args, NULL);
-
-  launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE);
-  g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
-  if (env != NULL)
-    {
-      g_auto(GStrv) pair = g_strsplit (env, "=", 2);
-
-      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
-    }
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
-  g_assert_no_error (error);
-  g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
-  riv_test_wait_result (&result, HANG_GUARD * 2);
-  g_subprocess_communicate_utf8_finish (process, result, &out, err, &error);
-  g_assert_no_error (error);
-  g_assert_true (g_subprocess_get_if_exited (process));
-  return g_subprocess_get_exit_status (process);
+  return riv_test_run_cli_env (env, (const char * const *) args->pdata,
+                               out != NULL ? out : &ignored, err, HANG_GUARD * 2);
 }
+
+#define run_cli(env, err, ...) run_cli_out ((env), NULL, (err), __VA_ARGS__)
 
 /* rivulet-cli inspect and load log in with --auth or RIVULET_AUTH. */
 static void
@@ -431,6 +412,46 @@ test_cli (void)
   auth_server_stop (&as);
 }
 
+/* Virtual users log in too: every user's joins and stream carry the login
+ * (the scripted server refuses them otherwise), and a wrong password stops
+ * the run before any user submits. */
+static void
+test_cli_users (void)
+{
+  AuthServer as = { 0 };
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *err2 = NULL;
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *summary;
+
+  auth_server_start (&as);
+  g_assert_cmpint (run_cli_out (NULL, &out, &err, "load", "--url", as.url, "--endpoint", "predict",
+                                "--data", "[\"user {u}\"]", "--users", "4", "--iterations", "2",
+                                "--json", "--auth", USER ":" PASSWORD, NULL), ==, 0);
+  json_parser_load_from_data (parser, out, -1, &error);
+  g_assert_no_error (error);
+  summary = json_node_get_object (json_parser_get_root (parser));
+  g_assert_cmpint (json_object_get_int_member (summary, "users"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==, 8);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "lost"), ==, 0);
+  g_assert_cmpuint (as.n_joins, ==, 8);
+  /* Each user its own stream (a new one per job here: the server closes it). */
+  g_assert_cmpuint (as.n_streams, >=, 4);
+  g_assert_cmpuint (as.n_logins, >=, 1);
+  g_test_message ("4 users: %u logins, %u streams", as.n_logins, as.n_streams);
+
+  g_assert_cmpint (run_cli (NULL, &err2, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", "--users", "4", "--iterations", "2",
+                            "--auth", USER ":wrong", NULL), !=, 0);
+  g_assert_nonnull (strstr (err2, "did not accept the user name and password"));
+  g_assert_cmpuint (as.n_joins, ==, 8);
+
+  auth_server_stop (&as);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -450,6 +471,7 @@ main (int   argc,
   g_test_add_func ("/riv/auth/no-login-needed", test_no_login_needed);
   g_test_add_func ("/riv/auth/auth-string", test_auth_string);
   g_test_add_func ("/riv/auth/cli", test_cli);
+  g_test_add_func ("/riv/auth/cli-users", test_cli_users);
 
   return g_test_run ();
 }
