@@ -210,7 +210,6 @@ test_chart_bounded (void)
   GtkWidget *chart = g_object_ref_sink (riv_chart_new ("test", NULL));
   RivChart *self = RIV_CHART (chart);
   guint max_points = 0;
-  double sum = 0;
 
   riv_chart_add_series (self, "a", "#3584e4");
   riv_chart_add_series (self, "b", "#e01b24");
@@ -222,7 +221,6 @@ test_chart_bounded (void)
 
       riv_chart_push (self, i, values);
       max_points = MAX (max_points, riv_chart_get_n_points (self));
-      sum += i;
     }
 
   /* Never more points than the capacity, and not collapsed to a handful. */
