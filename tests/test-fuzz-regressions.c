@@ -48,7 +48,7 @@ static const Target targets[] = {
   { "wire", riv_fuzz_wire, NULL },
   { "upload", riv_fuzz_upload, replay_upload },
   { "transcript", riv_fuzz_transcript, NULL },
-  { "threshold", riv_fuzz_threshold, NULL },
+  { "load-options", riv_fuzz_load_options, NULL },
 };
 
 typedef struct

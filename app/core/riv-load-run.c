@@ -233,8 +233,11 @@ riv_load_format_stages (GArray *stages)
   for (guint i = 0; stages != NULL && i < stages->len; i++)
     {
       const RivLoadStage *stage = &g_array_index (stages, RivLoadStage, i);
+      char seconds[G_ASCII_DTOSTR_BUF_SIZE];
 
-      g_string_append_printf (text, "%s%gs:%u", i > 0 ? "," : "", stage->seconds, stage->target);
+      /* The shortest text that reads back as the same duration. */
+      g_ascii_dtostr (seconds, sizeof seconds, stage->seconds);
+      g_string_append_printf (text, "%s%ss:%u", i > 0 ? "," : "", seconds, stage->target);
     }
   return g_string_free (text, FALSE);
 }

@@ -52,7 +52,7 @@ void            riv_fuzz_upload           (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_transcript       (const guint8 *data,
                                            gsize         size);
-void            riv_fuzz_threshold        (const guint8 *data,
+void            riv_fuzz_load_options     (const guint8 *data,
                                            gsize         size);
 
 G_END_DECLS
