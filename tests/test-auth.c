@@ -251,6 +251,85 @@ test_login (gconstpointer data)
   auth_server_stop (&as);
 }
 
+static void
+sent_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  GBytes **body = user_data;
+
+  *body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  if (*body == NULL)
+    *body = g_bytes_new (NULL, 0);
+}
+
+static gboolean
+bytes_arrived (gpointer data)
+{
+  return *(GBytes **) data != NULL;
+}
+
+/* The status a plain session gets for url, with the client's credentials
+ * when riv_client_authorize_request() gives them. */
+static guint
+fetch_status (RivClient  *client,
+              const char *url)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_GET, url);
+  g_autoptr(GBytes) body = NULL;
+
+  if (client != NULL)
+    riv_client_authorize_request (client, msg);
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL, sent_cb, &body);
+  g_assert_true (riv_test_wait_until (bytes_arrived, &body, HANG_GUARD));
+  return soup_message_get_status (msg);
+}
+
+/* The files a job's outputs link to (the window's gallery, files, saves)
+ * are fetched with the login; requests to any other server get none of it. */
+static void
+test_authorize_request (void)
+{
+  AuthServer as = { 0 };
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *file_url = NULL;
+  g_autofree char *other_host = NULL;
+  const char *other_urls[3];
+
+  auth_server_start (&as);
+  client = riv_client_new (as.url);
+  riv_client_set_auth (client, USER, PASSWORD);
+  riv_client_set_token (client, "hf_secret");
+  error = try_connect (client);
+  g_assert_no_error (error);
+
+  /* Past the login check (404: the scripted server has no files), and
+   * refused without the client's credentials. */
+  file_url = g_strconcat (as.url, "/gradio_api/file=/tmp/picture.webp", NULL);
+  g_assert_cmpuint (fetch_status (client, file_url), ==, 404);
+  g_assert_cmpuint (fetch_status (NULL, file_url), ==, 401);
+
+  /* Another host, port or scheme: nothing of the login or the token. */
+  other_host = g_strdup_printf ("http://localhost:%s/file=x", strrchr (as.url, ':') + 1);
+  other_urls[0] = other_host;
+  other_urls[1] = "http://127.0.0.1:1/file=x";
+  other_urls[2] = "https://127.0.0.1/file=x";
+  for (guint i = 0; i < G_N_ELEMENTS (other_urls); i++)
+    {
+      g_autoptr(SoupMessage) msg = soup_message_new (SOUP_METHOD_GET, other_urls[i]);
+      SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+      riv_client_authorize_request (client, msg);
+      g_assert_null (soup_message_headers_get_one (headers, "Cookie"));
+      g_assert_null (soup_message_headers_get_one (headers, "Authorization"));
+    }
+
+  riv_client_close (client);
+  auth_server_stop (&as);
+}
+
 /* Wrong credentials: a clear error, and nothing is submitted. */
 static void
 test_wrong_password (gconstpointer data)
@@ -470,6 +549,7 @@ main (int   argc,
                         test_login_required);
   g_test_add_func ("/riv/auth/no-login-needed", test_no_login_needed);
   g_test_add_func ("/riv/auth/auth-string", test_auth_string);
+  g_test_add_func ("/riv/auth/authorize-request", test_authorize_request);
   g_test_add_func ("/riv/auth/cli", test_cli);
   g_test_add_func ("/riv/auth/cli-users", test_cli_users);
 

@@ -209,9 +209,7 @@ start_download (RivClient *self,
       return;
     }
 
-  /* The token only goes to the server itself. */
-  if (g_str_has_prefix (url, riv_config_get_root (self->config)))
-    _riv_client_prepare_message (self, msg);
+  riv_client_authorize_request (self, msg);
 
   ds->busy = TRUE;
   op = _riv_client_op_new (self, job, msg);

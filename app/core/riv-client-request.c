@@ -145,6 +145,42 @@ _riv_client_prepare_message (RivClient   *self,
     }
 }
 
+static int
+port_of (GUri *uri)
+{
+  int port = g_uri_get_port (uri);
+
+  if (port > 0)
+    return port;
+  return g_ascii_strcasecmp (g_uri_get_scheme (uri), "https") == 0 ? 443 : 80;
+}
+
+static gboolean
+same_origin (GUri       *uri,
+             const char *root)
+{
+  g_autoptr(GUri) base = root != NULL ? g_uri_parse (root, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return base != NULL && uri != NULL &&
+         g_ascii_strcasecmp (g_uri_get_scheme (uri), g_uri_get_scheme (base)) == 0 &&
+         g_uri_get_host (uri) != NULL && g_uri_get_host (base) != NULL &&
+         g_ascii_strcasecmp (g_uri_get_host (uri), g_uri_get_host (base)) == 0 &&
+         port_of (uri) == port_of (base);
+}
+
+void
+riv_client_authorize_request (RivClient   *self,
+                              SoupMessage *msg)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+  g_return_if_fail (SOUP_IS_MESSAGE (msg));
+
+  /* Credentials only ever go to the server itself. */
+  if (self->config != NULL &&
+      same_origin (soup_message_get_uri (msg), riv_config_get_root (self->config)))
+    _riv_client_prepare_message (self, msg);
+}
+
 SoupMessage *
 _riv_client_new_json_post (RivClient  *self,
                            const char *url,

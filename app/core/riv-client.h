@@ -9,6 +9,7 @@
 
 #include <gio/gio.h>
 #include <json-glib/json-glib.h>
+#include <libsoup/soup.h>
 
 #include "riv-config.h"
 #include "riv-job.h"
@@ -69,6 +70,12 @@ void            riv_client_set_auth            (RivClient            *self,
 gboolean        riv_client_set_auth_string     (RivClient            *self,
                                                 const char           *user_password,
                                                 GError              **error);
+/* Gives msg the client's credentials (the login's cookie, the token) when it
+ * goes to the client's own server (same scheme, host and port as its
+ * config's root); a request to any other server gets none. For the files a
+ * job's outputs link to. */
+void            riv_client_authorize_request   (RivClient            *self,
+                                                SoupMessage          *msg);
 void            riv_client_connect_async       (RivClient            *self,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,

@@ -49,7 +49,8 @@ riv_fetch_read_cb (GObject      *object,
 }
 
 void
-riv_fetch_bytes_async (const char          *url,
+riv_fetch_bytes_async (RivClient           *client,
+                       const char          *url,
                        GCancellable        *cancellable,
                        GAsyncReadyCallback  callback,
                        gpointer             user_data)
@@ -64,6 +65,8 @@ riv_fetch_bytes_async (const char          *url,
                                _("Not a valid file address: %s"), url != NULL ? url : "");
       return;
     }
+  if (client != NULL)
+    riv_client_authorize_request (client, message);
   g_task_set_task_data (task, message, g_object_unref);
   soup_session_send_and_read_async (riv_fetch_get_session (), message, G_PRIORITY_DEFAULT,
                                     cancellable, riv_fetch_read_cb, g_steal_pointer (&task));

@@ -42,6 +42,7 @@ struct _RivOutputCard
   GtkLabel       *text_label;     /* text, JSON, markdown, label headline */
   GtkLabel       *error_label;
   GtkWidget      *media_widget;   /* GtkVideo or GtkMediaControls */
+  RivClient      *client;         /* nullable: whose credentials fetch the files */
 
   /* Owned references */
   JsonNode       *shown;          /* copy of the value shown, nullable */
@@ -371,7 +372,7 @@ riv_output_card_fetch_picture (RivOutputCard *self,
   fetch->index = index;
   fetch->name = file_data_name (file);
   self->n_pending++;
-  riv_fetch_bytes_async (object_string (file, "url"), self->cancellable,
+  riv_fetch_bytes_async (self->client, object_string (file, "url"), self->cancellable,
                          riv_output_card_picture_fetched_cb, fetch);
 }
 
@@ -471,7 +472,11 @@ riv_output_card_save_clicked_cb (GtkButton *button,
   fetch->button = g_object_ref (GTK_WIDGET (button));
   fetch->name = g_strdup (g_object_get_data (G_OBJECT (button), "riv-name"));
   gtk_widget_set_sensitive (GTK_WIDGET (button), FALSE);
-  riv_fetch_bytes_async (g_object_get_data (G_OBJECT (button), "riv-url"), NULL,
+  RivOutputCard *self = RIV_OUTPUT_CARD (gtk_widget_get_ancestor (GTK_WIDGET (button),
+                                                                 RIV_TYPE_OUTPUT_CARD));
+
+  riv_fetch_bytes_async (self != NULL ? self->client : NULL,
+                         g_object_get_data (G_OBJECT (button), "riv-url"), NULL,
                          riv_output_card_save_fetched_cb, fetch);
 }
 
@@ -1114,6 +1119,7 @@ riv_output_card_dispose (GObject *object)
     gtk_media_stream_pause (self->media);
   g_clear_object (&self->media);
   g_clear_object (&self->job);
+  g_clear_object (&self->client);
   g_clear_pointer (&self->shown, json_node_unref);
   g_ptr_array_set_size (self->items, 0);
 
@@ -1155,7 +1161,8 @@ riv_output_card_init (RivOutputCard *self)
 }
 
 GtkWidget *
-riv_output_card_new (RivComponent *component)
+riv_output_card_new (RivComponent *component,
+                     RivClient    *client)
 {
   RivOutputCard *self;
   GtkWidget *box, *header, *title, *type, *body;
@@ -1164,6 +1171,7 @@ riv_output_card_new (RivComponent *component)
   g_return_val_if_fail (component != NULL, NULL);
 
   self = g_object_new (RIV_TYPE_OUTPUT_CARD, NULL);
+  self->client = client != NULL ? g_object_ref (client) : NULL;
   self->type = g_strdup (component->type != NULL ? component->type : "unknown");
   self->kind = kind_for_type (self->type);
   label = component->label != NULL && *component->label != '\0' ? component->label : self->type;

@@ -13,6 +13,7 @@
 
 #include <adwaita.h>
 
+#include "riv-client.h"
 #include "riv-config.h"
 #include "riv-job.h"
 
@@ -22,7 +23,9 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivOutputCard, riv_output_card, RIV, OUTPUT_CARD, AdwBin)
 
 /* component is copied from (type, label, props). */
-GtkWidget      *riv_output_card_new              (RivComponent  *component);
+/* client (nullable): its credentials fetch the files the card shows. */
+GtkWidget      *riv_output_card_new              (RivComponent  *component,
+                                                  RivClient     *client);
 /* value is the component's latest value (nullable); job (nullable) gets a
  * timeline entry when a file cannot be shown. Unchanged values cost nothing. */
 void            riv_output_card_set_value        (RivOutputCard *self,

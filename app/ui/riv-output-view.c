@@ -43,6 +43,7 @@ struct _RivOutputView
   JsonNode       *shown_outputs;  /* nullable: outputs shown as JSON */
   GString        *shown_text;     /* what the text buffer holds */
   RivConfig      *config;         /* nullable */
+  RivClient      *client;         /* nullable */
   RivEndpoint    *endpoint;       /* nullable, borrowed from config */
   GPtrArray      *cards;          /* RivOutputCard*, in output order */
   GArray         *card_outputs;   /* guint: the output index of each card */
@@ -217,7 +218,7 @@ riv_output_view_set_endpoint (RivOutputView *self,
           self->text_index = (int) i;
           continue;
         }
-      card = riv_output_card_new (component);
+      card = riv_output_card_new (component, self->client);
       gtk_box_append (self->cards_box, card);
       g_ptr_array_add (self->cards, card);
       g_array_append_val (self->card_outputs, i);
@@ -519,6 +520,7 @@ riv_output_view_dispose (GObject *object)
 
   /* AdwBin unparents its child itself; let it go before the template does. */
   adw_bin_set_child (ADW_BIN (self), NULL);
+  g_clear_object (&self->client);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_OUTPUT_VIEW);
 
   G_OBJECT_CLASS (riv_output_view_parent_class)->dispose (object);
@@ -634,6 +636,16 @@ find_endpoint (RivConfig *config,
         return endpoint;
     }
   return NULL;
+}
+
+void
+riv_output_view_set_client (RivOutputView *self,
+                            RivClient     *client)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+  g_return_if_fail (client == NULL || RIV_IS_CLIENT (client));
+
+  g_set_object (&self->client, client);
 }
 
 void

@@ -30,6 +30,10 @@ void        riv_output_view_set_job           (RivOutputView *self,
                                                RivJob        *job,
                                                RivConfig     *config);
 RivJob     *riv_output_view_get_job           (RivOutputView *self);
+/* The client whose credentials fetch the files the cards show (nullable);
+ * cards made afterwards use it. */
+void        riv_output_view_set_client        (RivOutputView *self,
+                                               RivClient     *client);
 /* Applies pending changes now instead of at the next frame. */
 void        riv_output_view_flush             (RivOutputView *self);
 

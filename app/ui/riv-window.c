@@ -750,6 +750,7 @@ riv_window_set_client (RivWindow *self,
 
   self->client = client != NULL ? g_object_ref (client) : NULL;
   self->is_embedded = embedded;
+  riv_output_view_set_client (self->output_view, client);
   g_signal_group_set_target (self->client_signals, client);
 
   riv_job_panel_set_jobs (self->job_panel, client != NULL ? riv_client_get_jobs (client) : NULL);

@@ -303,7 +303,7 @@ test_undecodable_image (void)
   GSList *uris;
   RivComponent component = { .type = (char *) "image", .label = (char *) "picture" };
   GtkWidget *window = gtk_window_new ();
-  GtkWidget *card = riv_output_card_new (&component);
+  GtkWidget *card = riv_output_card_new (&component, NULL);
   const RivJobEvent *last;
 
   soup_server_add_handler (server, NULL, junk_cb, NULL, NULL);
