@@ -918,6 +918,7 @@ post (RivLoadRun          *self,
       gboolean             finished)
 {
   Message *message;
+  GSource *source;
 
   if (!self->threaded)
     {
@@ -949,7 +950,15 @@ post (RivLoadRun          *self,
   message->snapshot.peak_users = self->peak_users;
   message->snapshot.elapsed = elapsed (self);
   message->batches = riv_load_stats_batch_sizes (self->stats, &message->batch_max);
-  g_main_context_invoke_full (self->owner, G_PRIORITY_DEFAULT, deliver_cb, message, message_free);
+  /* Always through the owner's loop: g_main_context_invoke() would run it
+   * right here when this thread can acquire the owner's context (the last
+   * post comes after the run's own context is popped, and the owner's is
+   * the global default), and deliver_cb() then joined its own thread. */
+  source = g_idle_source_new ();
+  g_source_set_priority (source, G_PRIORITY_DEFAULT);
+  g_source_set_callback (source, deliver_cb, message, message_free);
+  g_source_attach (source, self->owner);
+  g_source_unref (source);
 }
 
 static void
