@@ -108,7 +108,7 @@ sample_cb (RivWindow           *self,
            RivLoadRun          *run)
 {
   RivWindowLoad *load = self->load;
-  double throughput[] = { sample->completed, sample->failed + sample->lost };
+  double throughput[] = { sample->completed, sample->failed };
   double latency[] = { latency_or_none (sample->p50), latency_or_none (sample->p95) };
   double in_flight[] = { sample->in_flight, sample->queued };
   double users[] = { sample->users };
