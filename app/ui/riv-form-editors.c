@@ -248,34 +248,33 @@ image_upload_cb (GObject      *object,
   if (g_cancellable_is_cancelled (data->cancellable))
     return;
 
-  _riv_form_set_busy_delta (data->form, -1);
-
   if (path == NULL)
-    {
-      image_upload_failed (data, error);
-      return;
-    }
-
-  if (data->item != NULL)
+    image_upload_failed (data, error);
+  else if (data->item != NULL)
     {
       g_clear_object (&data->item->cancellable);
       g_free (data->item->path);
       data->item->path = g_steal_pointer (&path);
       /* Translators: shown next to a file of a list once it is on the server */
       gtk_label_set_text (GTK_LABEL (data->item->status), _("uploaded"));
-      return;
+    }
+  else
+    {
+      g_clear_object (&data->input->upload_cancellable);
+      g_free (data->input->image_path);
+      data->input->image_path = g_steal_pointer (&path);
+      g_free (data->input->image_name);
+      data->input->image_name = g_strdup (data->name);
+      g_clear_pointer (&data->input->override, json_node_unref);
+
+      /* Translators: shown under an image input once its file is on the server */
+      subtitle = g_strdup_printf (_("%s — uploaded"), data->name);
+      image_show_state (data->input, subtitle);
     }
 
-  g_clear_object (&data->input->upload_cancellable);
-  g_free (data->input->image_path);
-  data->input->image_path = g_steal_pointer (&path);
-  g_free (data->input->image_name);
-  data->input->image_name = g_strdup (data->name);
-  g_clear_pointer (&data->input->override, json_node_unref);
-
-  /* Translators: shown under an image input once its file is on the server */
-  subtitle = g_strdup_printf (_("%s — uploaded"), data->name);
-  image_show_state (data->input, subtitle);
+  /* Last: whoever waits for "busy" to end (a burst from the command line)
+   * reads the value with this file in it. */
+  _riv_form_set_busy_delta (data->form, -1);
 }
 
 /* Shown as a percentage, once per whole percent. */
@@ -324,8 +323,8 @@ image_load_cb (GObject      *object,
 
   if (bytes == NULL)
     {
-      _riv_form_set_busy_delta (data->form, -1);
       image_upload_failed (data, error);
+      _riv_form_set_busy_delta (data->form, -1);
       return;
     }
 
@@ -350,8 +349,8 @@ image_load_cb (GObject      *object,
       g_autoptr(GError) not_connected =
         g_error_new_literal (G_IO_ERROR, G_IO_ERROR_NOT_CONNECTED, _("not connected to a server"));
 
-      _riv_form_set_busy_delta (data->form, -1);
       image_upload_failed (data, not_connected);
+      _riv_form_set_busy_delta (data->form, -1);
       return;
     }
 

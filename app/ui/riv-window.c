@@ -688,6 +688,35 @@ riv_window_recent_changed_cb (RivWindow *self)
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) urls);
 }
 
+/* A value from --data that cannot be sent ends the start-up like a bad --data. */
+static void
+riv_window_start_startup_burst (RivWindow *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (!riv_form_check (self->form, &error))
+    {
+      g_autofree char *text = g_strdup_printf (_("Could not use --data: %s"), error->message);
+
+      _riv_window_toast (self, text);
+      g_printerr ("rivulet: %s\n", text);
+      self->exit_status = 2;
+      if (self->startup != NULL && self->startup->quit_after_burst)
+        gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
+  _riv_window_start_burst (self);
+}
+
+static void
+riv_window_startup_uploaded_cb (RivWindow *self)
+{
+  if (riv_form_get_busy (self->form))
+    return;
+  g_signal_handlers_disconnect_by_func (self->form, riv_window_startup_uploaded_cb, self);
+  riv_window_start_startup_burst (self);
+}
+
 static void
 riv_window_apply_startup (RivWindow *self)
 {
@@ -725,7 +754,13 @@ riv_window_apply_startup (RivWindow *self)
   if (startup->burst > 0)
     {
       riv_window_set_burst (self, startup->burst, startup->rate);
-      _riv_window_start_burst (self);
+      /* Files given with --data are uploaded first. */
+      if (riv_form_get_busy (self->form))
+        g_signal_connect_object (self->form, "notify::busy",
+                                 G_CALLBACK (riv_window_startup_uploaded_cb), self,
+                                 G_CONNECT_SWAPPED);
+      else
+        riv_window_start_startup_burst (self);
     }
 }
 

@@ -573,6 +573,16 @@ not_busy (gpointer user_data)
   return !riv_form_get_busy (user_data);
 }
 
+/* The form's value at the moment its uploads are over. */
+static void
+busy_ended_cb (RivForm    *form,
+               GParamSpec *pspec,
+               JsonNode  **data)
+{
+  if (!riv_form_get_busy (form) && *data == NULL)
+    *data = riv_form_dup_data (form);
+}
+
 static void
 test_editors_upload_progress (void)
 {
@@ -655,6 +665,21 @@ test_editors_upload_progress (void)
   g_assert_cmpuint (json_array_get_length (files), ==, 1);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (files, 0), "orig_name"),
                    ==, "notes.txt");
+
+  /* The same file in two inputs at once, as --data may give it: when busy
+   * ends (a burst from the command line starts then) every file is in. */
+  riv_form_add_file (fixture.form, IN_MULTIMODAL, file);
+  riv_form_add_file (fixture.form, IN_FILES, file);
+  g_clear_pointer (&data, json_node_unref);
+  g_signal_connect (fixture.form, "notify::busy", G_CALLBACK (busy_ended_cb), &data);
+  g_assert_true (riv_test_wait_until (not_busy, fixture.form, HANG_GUARD));
+  g_signal_handlers_disconnect_by_func (fixture.form, busy_ended_cb, &data);
+  g_assert_nonnull (data);
+  multimodal = json_array_get_object_element (json_node_get_array (data), IN_MULTIMODAL);
+  g_assert_cmpuint (json_array_get_length (json_object_get_array_member (multimodal, "files")), ==, 2);
+  g_assert_cmpuint (json_array_get_length (json_array_get_array_element (json_node_get_array (data),
+                                                                         IN_FILES)), ==, 2);
+  click (fixture.form, IN_FILES, "Remove the file");
 
   /* Removed, the file is no longer sent. */
   click (fixture.form, IN_FILES, "Remove the file");
