@@ -18,79 +18,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-frames.h"
 #include "bench-util.h"
 #include "riv-util.h"
 #include "riv-window-load.h"
 
 typedef struct
 {
-  RivWindow *window;
-  GArray    *intervals;   /* double ms */
-  GArray    *paints;      /* double ms */
-  GArray    *net;         /* double ms, interval less the CPU wait */
-  gint64     started;
-  gint64     ended;
-  gint64     last_tick;
-  gint64     paint_started;
-  double     last_wait;
-  gboolean   clock_watched;
+  RivWindow   *window;
+  BenchFrames  frames;     /* from the run's start to its end */
 } Watch;
 
 static Watch watch;
-
-static gboolean
-measuring (void)
-{
-  return watch.started != 0 && watch.ended == 0;
-}
-
-static void
-before_paint_cb (GdkFrameClock *clock,
-                 gpointer       user_data)
-{
-  watch.paint_started = g_get_monotonic_time ();
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  if (measuring () && watch.paint_started != 0)
-    {
-      double ms = (g_get_monotonic_time () - watch.paint_started) / 1000.0;
-
-      g_array_append_val (watch.paints, ms);
-    }
-  watch.paint_started = 0;
-}
-
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
-{
-  gint64 now = g_get_monotonic_time ();
-  double wait = bench_thread_cpu_wait_ms ();
-
-  if (!watch.clock_watched)
-    {
-      watch.clock_watched = TRUE;
-      g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
-      g_signal_connect_after (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
-    }
-  if (measuring ())
-    {
-      double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
-      double waited = watch.last_tick >= watch.started ? wait - watch.last_wait : 0;
-      double net = MAX (0, ms - waited);
-
-      g_array_append_val (watch.intervals, ms);
-      g_array_append_val (watch.net, net);
-    }
-  watch.last_tick = now;
-  watch.last_wait = wait;
-  return G_SOURCE_CONTINUE;
-}
 
 static gboolean
 is_connected (gpointer user_data)
@@ -147,15 +86,13 @@ main (int   argc,
   if (dark)
     adw_style_manager_set_color_scheme (adw_style_manager_get_default (),
                                         ADW_COLOR_SCHEME_FORCE_DARK);
-  watch.intervals = g_array_new (FALSE, FALSE, sizeof (double));
-  watch.paints = g_array_new (FALSE, FALSE, sizeof (double));
-  watch.net = g_array_new (FALSE, FALSE, sizeof (double));
+  bench_frames_init (&watch.frames);
 
   server = riv_embedded_server_new ();
   watch.window = riv_window_new (NULL, server);
   gtk_window_set_default_size (GTK_WINDOW (watch.window), 1280, 820);
   gtk_window_present (GTK_WINDOW (watch.window));
-  gtk_widget_add_tick_callback (GTK_WIDGET (watch.window), tick_cb, NULL, NULL);
+  bench_frames_watch (&watch.frames, GTK_WIDGET (watch.window));
   riv_window_connect_embedded (watch.window);
   if (!bench_wait_until (is_connected, NULL, 60))
     {
@@ -183,16 +120,10 @@ main (int   argc,
       return 1;
     }
   run = g_object_ref (riv_window_get_load_run (watch.window));
-  watch.started = g_get_monotonic_time ();
+  bench_frames_start (&watch.frames);
   finished = bench_wait_until (run_over, NULL, timeout);
-  watch.ended = g_get_monotonic_time ();
-  if (watch.started != 0)
-    {
-      double ms = (watch.ended - MAX (watch.last_tick, watch.started)) / 1000.0;
-
-      g_array_append_val (watch.intervals, ms);
-    }
-  seconds = (watch.ended - watch.started) / (double) G_USEC_PER_SEC;
+  bench_frames_end (&watch.frames);
+  seconds = (watch.frames.ended - watch.frames.started) / (double) G_USEC_PER_SEC;
 
   g_print ("{\"bench\":\"ui-load\",\"users\":%d,\"stages\":\"%s\",\"finished\":%s,"
            "\"seconds\":%.2f,\"peak_users\":%u,\"submitted\":%" G_GUINT64_FORMAT ","
@@ -207,13 +138,13 @@ main (int   argc,
            riv_load_run_get_lost (run),
            riv_chart_get_n_points (riv_window_get_load_chart (watch.window, RIV_LOAD_CHART_USERS)),
            riv_chart_get_n_samples (riv_window_get_load_chart (watch.window, RIV_LOAD_CHART_USERS)),
-           watch.intervals->len,
-           bench_percentile ((const double *) (gpointer) watch.intervals->data, watch.intervals->len, 50),
-           bench_percentile ((const double *) (gpointer) watch.intervals->data, watch.intervals->len, 99),
-           bench_array_max (watch.intervals), bench_array_count_over (watch.intervals, 33.4),
-           bench_percentile ((const double *) (gpointer) watch.paints->data, watch.paints->len, 50),
-           bench_percentile ((const double *) (gpointer) watch.paints->data, watch.paints->len, 99),
-           bench_percentile ((const double *) (gpointer) watch.net->data, watch.net->len, 99));
+           watch.frames.intervals->len,
+           bench_percentile ((const double *) (gpointer) watch.frames.intervals->data, watch.frames.intervals->len, 50),
+           bench_percentile ((const double *) (gpointer) watch.frames.intervals->data, watch.frames.intervals->len, 99),
+           bench_array_max (watch.frames.intervals), bench_array_count_over (watch.frames.intervals, 33.4),
+           bench_percentile ((const double *) (gpointer) watch.frames.paints->data, watch.frames.paints->len, 50),
+           bench_percentile ((const double *) (gpointer) watch.frames.paints->data, watch.frames.paints->len, 99),
+           bench_percentile ((const double *) (gpointer) watch.frames.net->data, watch.frames.net->len, 99));
 
   riv_window_stop_load (watch.window);
   g_object_unref (run);

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "bench-frames.h"
 #include "bench-util.h"
 #include "riv-application.h"
 #include "riv-window.h"
@@ -35,107 +36,36 @@
 
 typedef struct
 {
-  GtkWindow *window;        /* weak */
-  GArray    *intervals;     /* double ms, frame ticks inside the measured window */
-  GArray    *stalls;        /* double ms, timer lateness inside the measured window */
-  GArray    *paints;        /* double ms, before-paint → after-paint of each frame */
-  GArray    *net;           /* double ms, each frame interval less its CPU wait */
-  double     cpu_wait_ms;   /* total run-queue wait inside the measured window */
-  double     last_wait;     /* schedstat's run-queue wait at the last tick, ms */
-  gint64     paint_started;
-  gboolean   clock_watched;
-  gint64     last_tick;
-  gint64     last_timer;
-  gint64     started;       /* 0 until the first job exists */
-  gint64     ended;
-  guint      timer_id;
-  guint      guard_id;
-  double     timeout_s;
-  guint      n_jobs;
-  guint      n_frames;      /* ticks inside the measured window */
-  gboolean   timed_out;
+  GtkWindow   *window;      /* weak */
+  BenchFrames  frames;      /* measured from the first job to the window's close */
+  GArray      *stalls;      /* double ms, timer lateness inside the measured window */
+  gint64       last_timer;
+  guint        timer_id;
+  guint        guard_id;
+  double       timeout_s;
+  guint        n_jobs;
+  gboolean     timed_out;
 } Watch;
 
 static Watch watch;
-
-static gboolean
-measuring (void)
-{
-  return watch.started != 0 && watch.ended == 0;
-}
-
-static void
-before_paint_cb (GdkFrameClock *clock,
-                 gpointer       user_data)
-{
-  watch.paint_started = g_get_monotonic_time ();
-}
-
-static void
-after_paint_cb (GdkFrameClock *clock,
-                gpointer       user_data)
-{
-  if (measuring () && watch.paint_started != 0)
-    {
-      double ms = (g_get_monotonic_time () - watch.paint_started) / 1000.0;
-
-      g_array_append_val (watch.paints, ms);
-    }
-  watch.paint_started = 0;
-}
-
-static gboolean
-tick_cb (GtkWidget     *widget,
-         GdkFrameClock *clock,
-         gpointer       user_data)
-{
-  gint64 now = g_get_monotonic_time ();
-  double wait = bench_thread_cpu_wait_ms ();
-
-  /* The frame's own cost (update, layout, paint): what is left of a frame
-   * interval is time the main loop spent on other work. */
-  if (!watch.clock_watched)
-    {
-      watch.clock_watched = TRUE;
-      g_signal_connect (clock, "before-paint", G_CALLBACK (before_paint_cb), NULL);
-      g_signal_connect_after (clock, "after-paint", G_CALLBACK (after_paint_cb), NULL);
-    }
-
-  if (measuring ())
-    {
-      /* The first interval runs from the start of the measured window: a
-       * window that draws no frame at all must not look smooth. */
-      double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
-      double waited = watch.last_tick >= watch.started ? wait - watch.last_wait : 0;
-      double net = MAX (0, ms - waited);
-
-      g_array_append_val (watch.intervals, ms);
-      g_array_append_val (watch.net, net);
-      watch.cpu_wait_ms += waited;
-      watch.n_frames++;
-    }
-  watch.last_tick = now;
-  watch.last_wait = wait;
-  return G_SOURCE_CONTINUE;
-}
 
 static gboolean
 timer_cb (gpointer user_data)
 {
   gint64 now = g_get_monotonic_time ();
 
-  if (watch.started == 0 && watch.window != NULL)
+  if (watch.frames.started == 0 && watch.window != NULL)
     {
       RivClient *client = riv_window_get_client (RIV_WINDOW (watch.window));
 
       if (client != NULL && g_list_model_get_n_items (riv_client_get_jobs (client)) > 0)
         {
-          watch.started = now;
+          bench_frames_start (&watch.frames);
           watch.last_timer = 0;
         }
     }
 
-  if (measuring () && watch.last_timer != 0)
+  if (bench_frames_measuring (&watch.frames) && watch.last_timer != 0)
     {
       double late = MAX (0, (now - watch.last_timer) / 1000.0 - TIMER_MS);
 
@@ -145,29 +75,11 @@ timer_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-/* Closes the measured window; the time since the last frame counts as one
- * more (open) frame interval. */
-static void
-end_window (void)
-{
-  gint64 now = g_get_monotonic_time ();
-
-  if (watch.ended != 0)
-    return;
-  if (watch.started != 0)
-    {
-      double ms = (now - MAX (watch.last_tick, watch.started)) / 1000.0;
-
-      g_array_append_val (watch.intervals, ms);
-    }
-  watch.ended = now;
-}
-
 static gboolean
 close_request_cb (GtkWindow *window,
                   gpointer   user_data)
 {
-  end_window ();
+  bench_frames_end (&watch.frames);
   if (watch.window != NULL)
     {
       RivClient *client = riv_window_get_client (RIV_WINDOW (watch.window));
@@ -199,7 +111,7 @@ window_added_cb (GtkApplication *app,
 
   watch.window = window;
   g_object_add_weak_pointer (G_OBJECT (window), (gpointer *) &watch.window);
-  gtk_widget_add_tick_callback (GTK_WIDGET (window), tick_cb, NULL, NULL);
+  bench_frames_watch (&watch.frames, GTK_WIDGET (window));
   g_signal_connect (window, "close-request", G_CALLBACK (close_request_cb), NULL);
   watch.timer_id = g_timeout_add_full (G_PRIORITY_HIGH, TIMER_MS, timer_cb, NULL, NULL);
   watch.guard_id = g_timeout_add_seconds (MAX (1, (guint) watch.timeout_s), guard_cb, NULL);
@@ -230,10 +142,8 @@ main (int   argc,
     g_ptr_array_add (app_argv, argv[i]);
   g_ptr_array_add (app_argv, NULL);
 
-  watch.intervals = g_array_new (FALSE, FALSE, sizeof (double));
+  bench_frames_init (&watch.frames);
   watch.stalls = g_array_new (FALSE, FALSE, sizeof (double));
-  watch.paints = g_array_new (FALSE, FALSE, sizeof (double));
-  watch.net = g_array_new (FALSE, FALSE, sizeof (double));
 
   app = riv_application_new ();
   g_application_set_flags (G_APPLICATION (app),
@@ -245,13 +155,13 @@ main (int   argc,
 
   g_clear_handle_id (&watch.timer_id, g_source_remove);
   g_clear_handle_id (&watch.guard_id, g_source_remove);
-  end_window ();
+  bench_frames_end (&watch.frames);
 
-  intervals = (const double *) watch.intervals->data;
+  intervals = (const double *) watch.frames.intervals->data;
   stalls = (const double *) watch.stalls->data;
-  paints = (const double *) watch.paints->data;
-  net = (const double *) watch.net->data;
-  seconds = watch.started ? (watch.ended - watch.started) / (double) G_USEC_PER_SEC : 0;
+  paints = (const double *) watch.frames.paints->data;
+  net = (const double *) watch.frames.net->data;
+  seconds = watch.frames.started ? (watch.frames.ended - watch.frames.started) / (double) G_USEC_PER_SEC : 0;
   g_print ("{\"bench\":\"ui\",\"status\":%d,\"timed_out\":%s,\"jobs\":%u,\"seconds\":%.2f,"
            "\"frames\":%u,\"frame_intervals\":%u,\"frame_p50_ms\":%.1f,\"frame_p99_ms\":%.1f,\"frame_max_ms\":%.1f,"
            "\"frames_over_33ms\":%u,\"frames_over_50ms\":%u,\"stall_max_ms\":%.1f,"
@@ -259,19 +169,19 @@ main (int   argc,
            "\"paint_p50_ms\":%.1f,\"paint_p99_ms\":%.1f,\"paint_max_ms\":%.1f,"
            "\"cpu_wait_ms\":%.1f,\"frame_net_p99_ms\":%.1f,\"frame_net_max_ms\":%.1f}\n",
            status, watch.timed_out ? "true" : "false", watch.n_jobs, seconds,
-           watch.n_frames, watch.intervals->len,
-           bench_percentile (intervals, watch.intervals->len, 50),
-           bench_percentile (intervals, watch.intervals->len, 99), bench_array_max (watch.intervals),
-           bench_array_count_over (watch.intervals, 33.4), bench_array_count_over (watch.intervals, 50),
+           watch.frames.n_frames, watch.frames.intervals->len,
+           bench_percentile (intervals, watch.frames.intervals->len, 50),
+           bench_percentile (intervals, watch.frames.intervals->len, 99), bench_array_max (watch.frames.intervals),
+           bench_array_count_over (watch.frames.intervals, 33.4), bench_array_count_over (watch.frames.intervals, 50),
            bench_array_max (watch.stalls), bench_percentile (stalls, watch.stalls->len, 99),
            bench_array_count_over (watch.stalls, 50), watch.stalls->len,
-           bench_percentile (paints, watch.paints->len, 50),
-           bench_percentile (paints, watch.paints->len, 99), bench_array_max (watch.paints),
-           watch.cpu_wait_ms, bench_percentile (net, watch.net->len, 99), bench_array_max (watch.net));
+           bench_percentile (paints, watch.frames.paints->len, 50),
+           bench_percentile (paints, watch.frames.paints->len, 99), bench_array_max (watch.frames.paints),
+           watch.frames.cpu_wait_ms, bench_percentile (net, watch.frames.net->len, 99), bench_array_max (watch.frames.net));
 
-  g_array_unref (watch.intervals);
+  g_array_unref (watch.frames.intervals);
   g_array_unref (watch.stalls);
-  g_array_unref (watch.paints);
-  g_array_unref (watch.net);
+  g_array_unref (watch.frames.paints);
+  g_array_unref (watch.frames.net);
   return status;
 }
