@@ -80,6 +80,7 @@ struct _RivWindow
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
   RivWindowLoad        *load;             /* the Load mode (riv-window-load.c) */
   struct _RivWindowRecord *record;        /* owned: recording, replay, lint (riv-window-record.c) */
+  struct _RivWindowLogin *login;          /* owned: a Gradio login (riv-window-login.c) */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -102,6 +103,25 @@ struct _RivWindow
   guint                 is_embedded : 1;
   guint                 closing : 1;
 };
+
+/* riv-window.c */
+void  _riv_window_show_connect_error   (RivWindow      *self,
+                                        const GError   *error);
+void  _riv_window_reconnect            (RivWindow      *self,
+                                        const char     *url,
+                                        gboolean        embedded);
+
+/* riv-window-login.c: a Gradio app launched with auth= (keyring, then the dialog). */
+gboolean _riv_window_login_handle_error (RivWindow     *self,
+                                         const char    *url,
+                                         gboolean       embedded,
+                                         const GError  *error);
+void  _riv_window_login_apply          (RivWindow      *self,
+                                        RivClient      *client,
+                                        const char     *url);
+void  _riv_window_login_connected      (RivWindow      *self,
+                                        const char     *url);
+void  _riv_window_login_free           (RivWindow      *self);
 
 /* riv-window-actions.c */
 void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);

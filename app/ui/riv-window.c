@@ -800,6 +800,28 @@ riv_window_set_client (RivWindow *self,
   _riv_window_record_client_changed (self);
 }
 
+void
+_riv_window_show_connect_error (RivWindow    *self,
+                                const GError *error)
+{
+  g_autofree char *message = NULL;
+  RivConnectErrorKind kind;
+
+  kind = riv_format_connect_error (error, self->pending_url, &message);
+  riv_connect_popover_set_busy (self->connect_popover, NULL);
+  riv_connect_popover_set_error (self->connect_popover, kind, message);
+  if (gtk_widget_get_mapped (GTK_WIDGET (self)))
+    gtk_menu_button_popup (self->connect_button);
+  riv_window_update_header (self);
+
+  if (self->startup != NULL && self->startup->quit_after_burst)
+    {
+      g_printerr ("rivulet: %s\n", message);
+      self->exit_status = 2;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+}
+
 static void
 riv_window_connect_cb (GObject      *object,
                        GAsyncResult *result,
@@ -813,9 +835,6 @@ riv_window_connect_cb (GObject      *object,
 
   if (!riv_client_connect_finish (client, result, &error))
     {
-      g_autofree char *message = NULL;
-      RivConnectErrorKind kind;
-
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
           client != self->pending_client)
         {
@@ -827,19 +846,16 @@ riv_window_connect_cb (GObject      *object,
       g_clear_object (&self->pending_client);
       g_clear_object (&self->connect_cancellable);
 
-      kind = riv_format_connect_error (error, self->pending_url, &message);
-      riv_connect_popover_set_busy (self->connect_popover, NULL);
-      riv_connect_popover_set_error (self->connect_popover, kind, message);
-      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-        gtk_menu_button_popup (self->connect_button);
-      riv_window_update_header (self);
-
-      if (self->startup != NULL && self->startup->quit_after_burst)
+      /* A login asked for (or refused): the keyring, then the dialog, try again. */
+      if (!(self->startup != NULL && self->startup->quit_after_burst) &&
+          _riv_window_login_handle_error (self, self->pending_url, self->pending_is_embedded,
+                                          error))
         {
-          g_printerr ("rivulet: %s\n", message);
-          self->exit_status = 2;
-          gtk_window_close (GTK_WINDOW (self));
+          riv_connect_popover_set_busy (self->connect_popover, NULL);
+          riv_window_update_header (self);
+          return;
         }
+      _riv_window_show_connect_error (self, error);
       return;
     }
 
@@ -860,6 +876,7 @@ riv_window_connect_cb (GObject      *object,
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
   gtk_popover_popdown (GTK_POPOVER (self->connect_popover));
+  _riv_window_login_connected (self, url);
 
   if (embedded)
     g_settings_set_string (self->settings, "last-server-url", "");
@@ -896,25 +913,12 @@ riv_window_connect_internal (RivWindow  *self,
 
   if (!(normalized = riv_client_normalize_url (url, &error)))
     {
-      g_autofree char *message = NULL;
-      RivConnectErrorKind kind;
-
       if (error == NULL)
         g_set_error_literal (&error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL, "bad URL");
-      kind = riv_format_connect_error (error, url, &message);
-      riv_connect_popover_set_busy (self->connect_popover, NULL);
-      riv_connect_popover_set_error (self->connect_popover, kind, message);
+      /* pending_url is url here: the message names what was typed. */
+      _riv_window_show_connect_error (self, error);
       g_clear_pointer (&self->pending_url, g_free);
-      if (gtk_widget_get_mapped (GTK_WIDGET (self)))
-        gtk_menu_button_popup (self->connect_button);
       riv_window_update_header (self);
-
-      if (self->startup != NULL && self->startup->quit_after_burst)
-        {
-          g_printerr ("rivulet: %s\n", message);
-          self->exit_status = 2;
-          gtk_window_close (GTK_WINDOW (self));
-        }
       return;
     }
 
@@ -927,6 +931,7 @@ riv_window_connect_internal (RivWindow  *self,
   _riv_window_record_connecting (self);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
+  _riv_window_login_apply (self, self->pending_client, normalized);
   self->connect_cancellable = g_cancellable_new ();
 
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -935,6 +940,18 @@ riv_window_connect_internal (RivWindow  *self,
 
   riv_client_connect_async (self->pending_client, self->connect_cancellable,
                             riv_window_connect_cb, g_object_ref (self));
+}
+
+/* The same server again (after a login was given). */
+void
+_riv_window_reconnect (RivWindow  *self,
+                       const char *url,
+                       gboolean    embedded)
+{
+  g_autofree char *again = g_strdup (url);
+  g_autofree char *token = g_strdup (self->token);
+
+  riv_window_connect_internal (self, again, token, embedded);
 }
 
 void
@@ -1172,6 +1189,7 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
   g_clear_pointer (&self->token, g_free);
+  _riv_window_login_free (self);
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     g_clear_pointer (&self->report_last[i], g_free);
 

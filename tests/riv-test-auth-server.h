@@ -1,0 +1,38 @@
+/* riv-test-auth-server.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A scripted server that asks for a login as Gradio apps launched with auth=
+ * do: like Gradio 4.44 (routes at the root, "detail" a string) or like
+ * Gradio 5 and 6 (routes under /gradio_api, "detail" an object). /config and
+ * the queue answer 401 without the session cookie that POST /login sets (two
+ * cookies, one of them Secure, as Gradio does); /login itself stays at the
+ * app's root in every version. Its one endpoint, "predict", answers "hello".
+ * For test-auth and the window's login test.
+ */
+#pragma once
+
+#include <libsoup/soup.h>
+
+G_BEGIN_DECLS
+
+#define USER     "ada"
+#define PASSWORD "pa:ss w0rd"   /* a colon and a space: USER:PASSWORD splits at the first colon */
+#define TOKEN    "t0k3n"
+
+typedef struct
+{
+  gboolean    gradio4;      /* routes at the root and detail strings, like 4.44 */
+  gboolean    no_auth;      /* an app without auth= */
+  SoupServer *server;
+  char       *url;
+  guint       n_logins;
+  guint       n_config_401;
+  guint       n_joins;
+  guint       n_streams;
+} AuthServer;
+
+void auth_server_start (AuthServer *as);
+void auth_server_stop  (AuthServer *as);
+
+G_END_DECLS

@@ -1,0 +1,186 @@
+/* test-ui-login.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A Gradio app launched with auth= (a scripted server, tests/riv-test-auth-
+ * server.c): connecting the window asks for a login in a dialog (no keyring
+ * on the test's private bus: nothing kept), a refused password asks again and
+ * says so, the right one connects and a job runs; cancelling the dialog
+ * leaves the connect popover saying the server asks for a login.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+
+#include "riv-test-auth-server.h"
+#include "riv-test-util.h"
+#include "riv-ui-test-util.h"
+#include "riv-window.h"
+
+#define HANG_GUARD 60.0
+
+typedef struct
+{
+  RivWindow  *window;
+  AuthServer  as;
+} Fixture;
+
+static void
+fixture_setup (Fixture       *fixture,
+               gconstpointer  user_data)
+{
+  auth_server_start (&fixture->as);
+  fixture->window = riv_window_new (NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+static void
+fixture_teardown (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+  auth_server_stop (&fixture->as);
+}
+
+/* The login dialog showing over the window, or NULL. */
+static AdwMessageDialog *
+find_dialog (void)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
+        return ADW_MESSAGE_DIALOG (window);
+    }
+  return NULL;
+}
+
+static gboolean
+dialog_shown (gpointer user_data)
+{
+  return find_dialog () != NULL;
+}
+
+/* The entry rows of the dialog: [0] user name, [1] password. */
+static void
+find_rows (GtkWidget  *widget,
+           GPtrArray  *rows)
+{
+  if (ADW_IS_ENTRY_ROW (widget))
+    g_ptr_array_add (rows, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    find_rows (child, rows);
+}
+
+/* Waits for the dialog, checks what it says, types the login and answers. */
+static void
+answer_dialog (const char *user,
+               const char *password,
+               gboolean    expect_refused,
+               const char *response)
+{
+  AdwMessageDialog *dialog;
+  g_autoptr(GPtrArray) rows = g_ptr_array_new ();
+
+  g_assert_true (riv_test_wait_until (dialog_shown, NULL, HANG_GUARD));
+  dialog = find_dialog ();
+  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "127.0.0.1"));
+  g_assert_cmpint (strstr (adw_message_dialog_get_body (dialog), "did not accept") != NULL, ==,
+                   expect_refused);
+  find_rows (GTK_WIDGET (dialog), rows);
+  g_assert_cmpuint (rows->len, ==, 2);
+  g_assert_true (ADW_IS_PASSWORD_ENTRY_ROW (rows->pdata[1]));
+  if (expect_refused)
+    /* The user name stays; only the password is asked again. */
+    g_assert_cmpstr (gtk_editable_get_text (rows->pdata[0]), ==, user);
+  gtk_editable_set_text (rows->pdata[0], user);
+  gtk_editable_set_text (rows->pdata[1], password);
+  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "log-in"));
+  /* What a click on the button does: the response, then the dialog closes. */
+  g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+  adw_message_dialog_response (dialog, response);
+  gtk_window_close (GTK_WINDOW (dialog));
+  g_assert_true (riv_test_wait_until (window_gone, &dialog, HANG_GUARD));
+}
+
+static gboolean
+has_client (gpointer user_data)
+{
+  return riv_window_get_client (user_data) != NULL;
+}
+
+static gboolean
+job_done (gpointer data)
+{
+  return riv_job_is_finished (data);
+}
+
+static void
+test_login (Fixture       *fixture,
+            gconstpointer  user_data)
+{
+  g_autoptr(JsonNode) inputs = json_from_string ("[\"x\"]", NULL);
+  g_autoptr(RivJob) job = NULL;
+  g_autoptr(GError) error = NULL;
+
+  riv_window_connect_to_url (fixture->window, fixture->as.url, NULL);
+
+  /* A wrong password first: refused, and the dialog asks again, saying so. */
+  answer_dialog (USER, "wrong", FALSE, "log-in");
+  answer_dialog (USER, PASSWORD, TRUE, "log-in");
+  g_assert_true (riv_test_wait_until (has_client, fixture->window, HANG_GUARD));
+  g_assert_cmpuint (fixture->as.n_logins, ==, 2);
+
+  job = riv_client_submit (riv_window_get_client (fixture->window), "predict", inputs, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (job_done, job, HANG_GUARD));
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_output_text (job), ==, "hello");
+  g_assert_cmpuint (fixture->as.n_joins, ==, 1);
+}
+
+static gboolean
+has_error (gpointer user_data)
+{
+  return riv_connect_popover_get_error_kind (riv_window_get_connect_popover (user_data)) !=
+         RIV_CONNECT_ERROR_NONE;
+}
+
+static void
+test_cancel (Fixture       *fixture,
+             gconstpointer  user_data)
+{
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+
+  riv_window_connect_to_url (fixture->window, fixture->as.url, NULL);
+  answer_dialog (USER, "", FALSE, "cancel");
+  g_assert_true (riv_test_wait_until (has_error, fixture->window, HANG_GUARD));
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover), "login"));
+  g_assert_null (riv_window_get_client (fixture->window));
+  g_assert_cmpuint (fixture->as.n_logins, ==, 0);
+  g_assert_cmpuint (fixture->as.n_joins, ==, 0);
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  riv_ui_test_init (&argc, &argv);
+
+  g_test_add ("/ui/login/dialog", Fixture, NULL, fixture_setup, test_login, fixture_teardown);
+  g_test_add ("/ui/login/cancel", Fixture, NULL, fixture_setup, test_cancel, fixture_teardown);
+
+  return g_test_run ();
+}
