@@ -335,6 +335,7 @@ def run_version(suite, py, cli, version):
             burst(suite, cli, main, batches_log, label, k, args.jobs, row)
         official_client(suite, py, version, main, label, args, row)
         endpoint_cases(suite, cli, main, label, host_dir, version)
+        window_case(suite, cli, main, label)
         if ready["sub"]:
             sub_cases(suite, cli, servers["sub"], label)
         if ready["auth"]:
@@ -606,6 +607,55 @@ def endpoint_cases(suite, cli, main, label, host_dir, version):
                      ("Image input", image_info), ("State", state),
                      ("cancel a running and a queued job", cancel)):
         suite.case(f"{label}: {name}", fn)
+
+
+def window_case(suite, cli, main, label):
+    """Rivulet's window (tests/gradio/riv-gradio-window, under its own Xvfb) against the
+    webp_gallery endpoint: a WebP picture per step and a Gallery that grows item by item."""
+    count, width = 4, 64 + 16 * 3   # the app's last picture is 64 + 16k wide, 48 high
+
+    def run():
+        program = os.path.join(os.path.dirname(cli.probe_path), "riv-gradio-window")
+        if not os.access(program, os.X_OK):
+            raise CaseSkipped(f"no {program} (built only with GTK 4 and libadwaita)")
+        if not shutil.which("xvfb-run") or not shutil.which("dbus-run-session"):
+            raise CaseSkipped("no xvfb-run / dbus-run-session (make deps installs them)")
+        build = os.path.dirname(os.path.dirname(os.path.dirname(cli.probe_path)))
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+        env.update({"GSETTINGS_SCHEMA_DIR": os.path.join(build, "data"),
+                    "GSETTINGS_BACKEND": "memory", "GTK_A11Y": "none", "GDK_BACKEND": "x11",
+                    "GSK_RENDERER": "cairo", "NO_PROXY": "*", "no_proxy": "*"})
+        argv = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp",
+                "dbus-run-session", "--", program, main.url, "webp_gallery",
+                json.dumps([count, 0.4]), str(width)]
+        cli.last_command = " ".join(argv)
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=420)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        errors = "\n".join(l for l in p.stderr.splitlines() if "DEBUG" not in l)[-2000:]
+        check(p.returncode == 0 and lines, f"{program} exit {p.returncode}:\n{errors}")
+        seen = json.loads(lines[-1])
+        check(seen["status"] == "completed", f"job {seen['status']}: {seen['error']!r}")
+        pic = seen["picture"]
+        check(pic["error"] is None, f"the picture says: {pic['error']}")
+        check((pic["width"], pic["height"]) == (width, 48),
+              f"the picture shows a {pic['width']}x{pic['height']} texture, not the last "
+              f"WebP frame ({width}x48)")
+        galleries = [c for c in seen["cards"] if c["type"] == "gallery"]
+        check(len(galleries) == 1, f"cards {seen['cards']!r}: expected one gallery card")
+        bad = [c for c in seen["cards"] if c["error"] is not None]
+        check(not bad, "cards with an error: " + "; ".join(f"{c['type']}: {c['error']}" for c in bad))
+        g = galleries[0]
+        want = [[40 + 8 * k] * 2 for k in range(count)]
+        check(g["items"] == count and g["textures"] == want,
+              f"gallery shows {g['items']} items, textures {g['textures']!r}; expected {want!r}")
+        counts = seen["gallery_counts"]
+        check(counts == sorted(counts) and any(0 < c < count for c in counts),
+              f"the gallery showed {counts!r} items over the run: it did not grow item by item")
+        return (f"picture {pic['width']}x{pic['height']} ({pic['frames']} WebP frames decoded), "
+                f"gallery {g['items']} items, counts seen {counts}")
+
+    suite.case(f"{label}: window shows WebP frames and a growing Gallery", run)
 
 
 def sub_cases(suite, cli, sub, label):

@@ -39,9 +39,9 @@ def log_line(name, text):
         f.write(text + "\n")
 
 
-def picture(seed, size=48):
-    """A small deterministic RGB picture."""
-    y, x = np.mgrid[0:size, 0:size]
+def picture(seed, size=48, height=None):
+    """A small deterministic RGB picture, size wide and height (default: size) high."""
+    y, x = np.mgrid[0:(height or size), 0:size]
     r = (x * 5 + seed * 17) % 256
     g = (y * 5 + seed * 29) % 256
     b = ((x + y) * 3 + seed * 7) % 256
@@ -114,6 +114,16 @@ def gallery(count):
     return [(picture(i), f"picture {i}") for i in range(int(count))]
 
 
+def webp_gallery(count, delay):
+    """A picture per step, each wider than the last, and a gallery that gains an item per
+    step (item k is 40 + 8k pixels square): both sent as WebP, for the window case."""
+    items = []
+    for i in range(int(count)):
+        time.sleep(float(delay))
+        items.append((picture(i, 40 + 8 * i), f"item {i + 1}"))
+        yield picture(i, 64 + 16 * i, 48), list(items)
+
+
 def file_info(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -181,6 +191,11 @@ def build_main():
 
         g_count, g_out = gr.Number(value=3), gr.Gallery()
         gr.Button().click(gallery, g_count, g_out, api_name="gallery")
+
+        w_count, w_delay = gr.Number(value=4), gr.Number(value=0.4)
+        w_image, w_gallery = gr.Image(format="webp"), gr.Gallery(format="webp")
+        gr.Button().click(webp_gallery, [w_count, w_delay], [w_image, w_gallery],
+                          api_name="webp_gallery")
 
         file_in, fi_out = gr.File(type="filepath"), gr.Textbox()
         gr.Button().click(file_info, file_in, fi_out, api_name="file_info")

@@ -1,0 +1,256 @@
+/* riv-gradio-window.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The real-Gradio suite's window case (tests/gradio/suite.py): Rivulet's own
+ * window, connected to a real Gradio app, submits one job and reports what a
+ * user sees once it has finished. Runs under Xvfb (the suite starts one).
+ *
+ *   riv-gradio-window URL ENDPOINT DATA_JSON [PICTURE_WIDTH]
+ *
+ * The client fetches an image output's frames on its own, so the last one may
+ * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
+ * the picture is that wide before it reports.
+ * RIV_GRADIO_WINDOW_LINGER=S keeps the window up S seconds more (to look at it).
+ *
+ * Prints one JSON object on stdout: "status", "error", "updates", "picture"
+ * ({"width", "height", "frames", "error"}: the picture of the endpoint's first
+ * image output, as decoded), "cards" (one {"type", "items", "textures"
+ * ([width, height] per item, null where none), "error"} per output card) and
+ * "gallery_counts" (the item counts the first gallery card showed while the
+ * job ran, in order). Exits 1 with a message when it cannot get that far.
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "riv-job.h"
+#include "riv-test-util.h"
+#include "riv-ui-test-util.h"
+#include "riv-util.h"
+#include "riv-window-private.h"
+
+#define WAIT_S 120.0
+
+typedef struct
+{
+  RivWindow *window;
+  GArray    *gallery_counts;  /* guint: each count the gallery card showed, in order */
+  int        picture_width;   /* 0: any */
+} Watch;
+
+static gboolean
+is_connected (gpointer user_data)
+{
+  Watch *watch = user_data;
+
+  return riv_window_get_client (watch->window) != NULL;
+}
+
+static RivOutputCard *
+first_card_of_type (RivOutputView *view,
+                    const char    *type)
+{
+  for (guint i = 0; i < riv_output_view_get_n_cards (view); i++)
+    if (g_strcmp0 (riv_output_card_get_component_type (riv_output_view_get_card (view, i)),
+                   type) == 0)
+      return riv_output_view_get_card (view, i);
+  return NULL;
+}
+
+/* What the gallery shows as the window draws its frames (no flush here: the
+ * view updates on its own frame clock, as for a user). */
+static void
+note_gallery_count (Watch *watch)
+{
+  RivOutputCard *card = first_card_of_type (riv_window_get_output_view (watch->window),
+                                            "gallery");
+  guint n;
+
+  if (card == NULL)
+    return;
+  n = riv_output_card_get_n_items (card);
+  if (watch->gallery_counts->len == 0 ||
+      g_array_index (watch->gallery_counts, guint, watch->gallery_counts->len - 1) != n)
+    g_array_append_val (watch->gallery_counts, n);
+}
+
+static gboolean
+job_finished (gpointer user_data)
+{
+  Watch *watch = user_data;
+  RivJob *job = riv_output_view_get_job (riv_window_get_output_view (watch->window));
+
+  note_gallery_count (watch);
+  return job != NULL && riv_job_is_finished (job);
+}
+
+/* Every card has its downloads done, and the picture shows the last frame
+ * (or says why it cannot). */
+static gboolean
+all_shown (gpointer user_data)
+{
+  Watch *watch = user_data;
+  RivOutputView *view = riv_window_get_output_view (watch->window);
+  GdkTexture *texture;
+
+  riv_output_view_flush (view);
+  note_gallery_count (watch);
+  for (guint i = 0; i < riv_output_view_get_n_cards (view); i++)
+    if (riv_output_card_get_n_pending (riv_output_view_get_card (view, i)) > 0)
+      return FALSE;
+  if (riv_output_view_get_image_error (view) != NULL || watch->picture_width == 0)
+    return TRUE;
+  texture = riv_output_view_get_texture (view);
+  return texture != NULL && gdk_texture_get_width (texture) == watch->picture_width;
+}
+
+static JsonNode *
+size_node (GdkTexture *texture)
+{
+  g_autoptr(JsonArray) size = NULL;
+  JsonNode *node;
+
+  if (texture == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  size = json_array_new ();
+  json_array_add_int_element (size, gdk_texture_get_width (texture));
+  json_array_add_int_element (size, gdk_texture_get_height (texture));
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (node, size);
+  return node;
+}
+
+static JsonNode *
+report (Watch *watch)
+{
+  RivOutputView *view = riv_window_get_output_view (watch->window);
+  RivJob *job = riv_output_view_get_job (view);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  GdkTexture *texture = riv_output_view_get_texture (view);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "status");
+  json_builder_add_string_value (builder, riv_job_status_to_string (riv_job_get_status (job)));
+  json_builder_set_member_name (builder, "error");
+  json_builder_add_string_value (builder, riv_job_get_error (job));
+  json_builder_set_member_name (builder, "updates");
+  json_builder_add_int_value (builder, riv_job_get_n_updates (job));
+
+  json_builder_set_member_name (builder, "picture");
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "width");
+  json_builder_add_int_value (builder, texture != NULL ? gdk_texture_get_width (texture) : 0);
+  json_builder_set_member_name (builder, "height");
+  json_builder_add_int_value (builder, texture != NULL ? gdk_texture_get_height (texture) : 0);
+  json_builder_set_member_name (builder, "frames");
+  json_builder_add_int_value (builder, riv_output_view_get_n_frames (view));
+  json_builder_set_member_name (builder, "error");
+  json_builder_add_string_value (builder, riv_output_view_get_image_error (view));
+  json_builder_end_object (builder);
+
+  json_builder_set_member_name (builder, "cards");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < riv_output_view_get_n_cards (view); i++)
+    {
+      RivOutputCard *card = riv_output_view_get_card (view, i);
+      guint n = riv_output_card_get_n_items (card);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "type");
+      json_builder_add_string_value (builder, riv_output_card_get_component_type (card));
+      json_builder_set_member_name (builder, "items");
+      json_builder_add_int_value (builder, n);
+      json_builder_set_member_name (builder, "textures");
+      json_builder_begin_array (builder);
+      for (guint k = 0; k < n; k++)
+        json_builder_add_value (builder, size_node (riv_output_card_get_texture (card, k)));
+      json_builder_end_array (builder);
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_string_value (builder, riv_output_card_get_error (card));
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+
+  json_builder_set_member_name (builder, "gallery_counts");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < watch->gallery_counts->len; i++)
+    json_builder_add_int_value (builder, g_array_index (watch->gallery_counts, guint, i));
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+
+  return json_builder_get_root (builder);
+}
+
+static gboolean
+window_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_autoptr(GArray) gallery_counts = g_array_new (FALSE, FALSE, sizeof (guint));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(JsonNode) result = NULL;
+  g_autofree char *text = NULL;
+  Watch watch = { NULL, gallery_counts, 0 };
+  const char *linger = g_getenv ("RIV_GRADIO_WINDOW_LINGER");
+
+  riv_ui_test_init (&argc, &argv);
+  if (argc != 4 && argc != 5)
+    {
+      g_printerr ("usage: riv-gradio-window URL ENDPOINT DATA_JSON [PICTURE_WIDTH]\n");
+      return 2;
+    }
+  if (argc == 5)
+    watch.picture_width = atoi (argv[4]);
+  data = riv_json_parse (NULL, argv[3], -1, 0, &error);
+  if (data == NULL)
+    g_error ("DATA_JSON: %s", error->message);
+
+  watch.window = riv_window_new (NULL, NULL);
+  g_object_add_weak_pointer (G_OBJECT (watch.window), (gpointer *) &watch.window);
+  gtk_window_set_default_size (GTK_WINDOW (watch.window), 1200, 800);
+  gtk_window_present (GTK_WINDOW (watch.window));
+
+  riv_window_connect_to_url (watch.window, argv[1], NULL);
+  if (!riv_test_wait_until (is_connected, &watch, WAIT_S))
+    g_error ("the window did not connect to %s (status \"%s\")", argv[1],
+             riv_window_get_status_text (watch.window));
+  g_printerr ("connected to %s\n", argv[1]);
+  if (!riv_window_select_endpoint (watch.window, argv[2]))
+    g_error ("the window does not list the endpoint %s", argv[2]);
+  if (!riv_form_set_data (riv_window_get_form (watch.window), data, &error))
+    g_error ("the form refused %s: %s", argv[3], error->message);
+  if (!gtk_widget_activate_action (GTK_WIDGET (watch.window), "win.submit", NULL))
+    g_error ("win.submit could not be activated");
+
+  g_printerr ("submitted %s %s\n", argv[2], argv[3]);
+  if (!riv_test_wait_until (job_finished, &watch, WAIT_S))
+    g_error ("the job did not finish within %.0f s", WAIT_S);
+  g_printerr ("the job finished\n");
+  /* Reported either way: the suite says what is missing. */
+  riv_test_wait_until (all_shown, &watch, WAIT_S);
+
+  result = report (&watch);
+  text = riv_json_to_string (result, NULL);
+  printf ("%s\n", text);
+  fflush (stdout);
+
+  if (linger != NULL)
+    {
+      gboolean never = FALSE;
+
+      riv_test_wait_for (&never, g_ascii_strtod (linger, NULL));
+    }
+
+  gtk_window_destroy (GTK_WINDOW (watch.window));
+  riv_test_wait_until (window_gone, &watch.window, 30);
+  return 0;
+}
