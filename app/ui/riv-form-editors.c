@@ -1037,6 +1037,20 @@ _riv_form_input_check (Input *input)
         }
       return NULL;
 
+    case RIV_FORM_INPUT_FILES:
+    case RIV_FORM_INPUT_MULTIMODAL:
+      for (guint i = 0; i < input->files->len; i++)
+        {
+          FileItem *item = g_ptr_array_index (input->files, i);
+
+          /* Not uploading, not on the server, not given: its upload failed. */
+          if (item->cancellable == NULL && item->path == NULL && item->given == NULL)
+            /* Translators: a file name */
+            return g_strdup_printf (_("%s could not be uploaded: remove it or add it again"),
+                                    item->name);
+        }
+      return NULL;
+
     default:
       return NULL;
     }

@@ -396,6 +396,12 @@ test_editors_chat_formats (void)
   fixture_teardown (&parts, NULL);
 }
 
+static gboolean
+not_busy (gpointer user_data)
+{
+  return !riv_form_get_busy (user_data);
+}
+
 /* A visible, non-empty error label under widget. */
 static gboolean
 has_error_label (GtkWidget *widget)
@@ -473,6 +479,24 @@ test_editors_validation (Fixture       *fixture,
   g_assert_true (error_shown (fixture, IN_JSON));
   g_assert_false (riv_form_check (form, &error));
   g_assert_nonnull (strstr (error->message, "Options"));
+  g_clear_error (&error);
+  gtk_editable_set_text (GTK_EDITABLE (riv_form_get_input_widget (form, IN_JSON)), "{}");
+  g_assert_true (riv_form_check (form, NULL));
+
+  /* A file whose upload failed (no server here) is not silently left out. */
+  {
+    g_autofree char *path = g_test_build_filename (G_TEST_DIST, "ui", "test-ui-editors.c", NULL);
+    g_autoptr(GFile) file = g_file_new_for_path (path);
+
+    riv_form_add_file (form, IN_FILES, file);
+    g_assert_true (riv_test_wait_until (not_busy, form, HANG_GUARD));
+    g_assert_true (label_shown (riv_form_get_input_row (form, IN_FILES), "upload failed"));
+    g_assert_false (riv_form_check (form, &error));
+    g_assert_nonnull (strstr (error->message, "Documents"));
+    g_assert_nonnull (strstr (error->message, "test-ui-editors.c could not be uploaded"));
+    click (form, IN_FILES, "Remove the file");
+    g_assert_true (riv_form_check (form, NULL));
+  }
 }
 
 /* Configs with missing or mistyped props still build every editor, and
@@ -567,11 +591,6 @@ progress_cb (RivForm    *form,
   progress->name = g_strdup (name);
 }
 
-static gboolean
-not_busy (gpointer user_data)
-{
-  return !riv_form_get_busy (user_data);
-}
 
 /* The form's value at the moment its uploads are over. */
 static void
