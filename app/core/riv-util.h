@@ -27,6 +27,14 @@ void      riv_prefer_system_malloc (char **argv);
  * (often 1,024) to the hard one. */
 void      riv_raise_fd_limit    (void);
 
+/* A TCP socket bound to address and listening with backlog (0: GSocket's
+ * default), and the port it got (soup_server_get_uris() leaks the listener's
+ * address in libsoup 3.2): for soup_server_listen_socket(). */
+GSocket  *riv_listen_socket     (GSocketAddress  *address,
+                                 int              backlog,
+                                 guint           *port,
+                                 GError         **error);
+
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);

@@ -697,7 +697,8 @@ riv_replay_listen (RivReplay   *self,
   g_autoptr(GInetAddress) address = NULL;
   g_autoptr(GSocketAddress) socket_address = NULL;
   g_autoptr(GError) local_error = NULL;
-  GSList *uris;
+  g_autoptr(GSocket) listener = NULL;
+  guint bound = 0;
 
   g_return_val_if_fail (RIV_IS_REPLAY (self), FALSE);
   g_return_val_if_fail (self->server == NULL, FALSE);
@@ -714,7 +715,8 @@ riv_replay_listen (RivReplay   *self,
   socket_address = g_inet_socket_address_new (address, port);
   self->server = soup_server_new ("server-header", "rivulet-replay", NULL);
   soup_server_add_handler (self->server, NULL, handle, self, NULL);
-  if (!soup_server_listen (self->server, socket_address, 0, &local_error))
+  listener = riv_listen_socket (socket_address, 0, &bound, &local_error);
+  if (listener == NULL || !soup_server_listen_socket (self->server, listener, 0, &local_error))
     {
       g_set_error (error, RIV_REPLAY_ERROR, RIV_REPLAY_ERROR_LISTEN,
                    "Could not listen on %s:%u: %s", host, port, local_error->message);
@@ -722,17 +724,10 @@ riv_replay_listen (RivReplay   *self,
       return FALSE;
     }
 
-  uris = soup_server_get_uris (self->server);
-  if (uris != NULL)
-    {
-      GUri *uri = uris->data;
-
-      if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
-        self->url = g_strdup_printf ("http://[%s]:%d", host, g_uri_get_port (uri));
-      else
-        self->url = g_strdup_printf ("http://%s:%d", host, g_uri_get_port (uri));
-    }
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
+    self->url = g_strdup_printf ("http://[%s]:%u", host, bound);
+  else
+    self->url = g_strdup_printf ("http://%s:%u", host, bound);
   self->config = serve_config (self);
   return TRUE;
 }

@@ -441,23 +441,10 @@ listen_with_backlog (RivServer       *self,
                      guint           *port,
                      GError         **error)
 {
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GSocketAddress) local = NULL;
+  g_autoptr(GSocket) socket = riv_listen_socket (address, LISTEN_BACKLOG, port, error);
 
-  socket = g_socket_new (g_socket_address_get_family (address), G_SOCKET_TYPE_STREAM,
-                         G_SOCKET_PROTOCOL_DEFAULT, error);
   if (socket == NULL)
     return FALSE;
-  g_socket_set_listen_backlog (socket, LISTEN_BACKLOG);
-  if (!g_socket_bind (socket, address, TRUE, error) ||
-      !g_socket_listen (socket, error))
-    return FALSE;
-  /* The port from our own socket: soup_server_get_uris() leaks the
-   * listener's address in libsoup 3.2. */
-  local = g_socket_get_local_address (socket, error);
-  if (local == NULL)
-    return FALSE;
-  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
   return soup_server_listen_socket (self->soup, socket, 0, error);
 }
 
