@@ -38,6 +38,7 @@ typedef struct
   guint          order;
   double         first_t;
   gboolean       joined;         /* a join reply named it */
+  gboolean       on_stream;      /* a message of the session's stream named it */
   gboolean       started;
   gboolean       completed;
   gboolean       has_rank;
@@ -402,10 +403,15 @@ feed_response (RivLint                  *self,
 }
 
 /* Jobs of the session the server has not completed: joined, or named by a
- * message on the session's stream (a server that sent one has the job). */
+ * message on the session's stream (a server that sent one has the job). With
+ * on_stream, only the latter: the stream's own order proves the server had
+ * the job before a frame on it, while a join's reply comes on another
+ * connection and can overtake a close_stream that the server sent before it
+ * took the join (a burst's stream lags behind by its backlog of frames). */
 static guint
 count_pending (RivLint     *self,
                const char  *session,
+               gboolean     on_stream,
                LintEvent  **first)
 {
   GHashTableIter iter;
@@ -415,7 +421,7 @@ count_pending (RivLint     *self,
   *first = NULL;
   g_hash_table_iter_init (&iter, self->events);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ev))
-    if (!ev->completed && g_strcmp0 (ev->session, session) == 0)
+    if (!ev->completed && g_strcmp0 (ev->session, session) == 0 && (ev->on_stream || !on_stream))
       {
         n++;
         if (*first == NULL || ev->order < (*first)->order)
@@ -538,6 +544,7 @@ feed_event_message (RivLint    *self,
 {
   LintEvent *ev = lookup_event (self, msg->event_id, stream->session, t);
 
+  ev->on_stream = TRUE;
   if (ev->completed)
     {
       if (msg->kind == RIV_MESSAGE_PROCESS_COMPLETED)
@@ -624,7 +631,7 @@ feed_frame (RivLint                  *self,
   else if (msg->kind == RIV_MESSAGE_CLOSE_STREAM)
     {
       LintEvent *first;
-      guint n = count_pending (self, stream->session, &first);
+      guint n = count_pending (self, stream->session, TRUE, &first);
 
       stream->closed = TRUE;
       if (n > 0)
@@ -645,7 +652,7 @@ feed_end (RivLint                  *self,
   if (event->end != RIV_TRANSCRIPT_END_CLIENT && !stream->closed)
     {
       LintEvent *first;
-      guint n = count_pending (self, stream->session, &first);
+      guint n = count_pending (self, stream->session, FALSE, &first);
 
       report (self, RULE_EOF_WITHOUT_CLOSE, first != NULL ? first->id : NULL, event->t,
               "stream %u ended (%s) without close_stream, %u job%s pending", event->stream,
