@@ -243,8 +243,15 @@ join_watchdog_cb (gpointer user_data)
       g_queue_unlink (&self->joins, link);
       op->queued = FALSE;
       op->timed_out = TRUE;
-      /* Its callback (maybe right away) fails the job; op is not touched after. */
-      g_cancellable_cancel (op->cancellable);
+      /* libsoup 3.2.3 frees a message's I/O when it is cancelled while its
+       * request body is being written, then runs the write's callback on it
+       * (a crash with 10,000 users, whose joins timed out on a busy loop):
+       * such a join is cancelled once its body is written. Otherwise its
+       * callback (maybe right away) fails the job; op is not touched after. */
+      if (op->writing_body)
+        op->cancel_after_body = TRUE;
+      else
+        g_cancellable_cancel (op->cancellable);
       /* libsoup 3.2 does not always call back for a cancelled request: with
        * 3,000 users, joins sent as their idle connections were being closed
        * never ended. Every job ends, so the watchdog ends it; the callback,
@@ -298,6 +305,29 @@ build_join_body (RivClient *self,
   return json_builder_get_root (builder);
 }
 
+static void
+join_wrote_headers_cb (SoupMessage *msg,
+                       gpointer     user_data)
+{
+  RivClientOp *op = user_data;
+
+  op->writing_body = TRUE;
+}
+
+static void
+join_wrote_body_cb (SoupMessage *msg,
+                    gpointer     user_data)
+{
+  RivClientOp *op = user_data;
+
+  op->writing_body = FALSE;
+  if (op->cancel_after_body)
+    {
+      op->cancel_after_body = FALSE;
+      g_cancellable_cancel (op->cancellable);
+    }
+}
+
 void
 _riv_client_start_join (RivClient *self,
                         RivJob    *job)
@@ -327,6 +357,8 @@ _riv_client_start_join (RivClient *self,
   op = _riv_client_op_new (self, job, msg);
   op->run = run;
   op->cancellable = g_cancellable_new ();
+  g_signal_connect (msg, "wrote-headers", G_CALLBACK (join_wrote_headers_cb), op);
+  g_signal_connect (msg, "wrote-body", G_CALLBACK (join_wrote_body_cb), op);
   if (self->join_timeout > 0)
     {
       /* One watchdog for all joins instead of one timer each: a burst of

@@ -166,6 +166,8 @@ typedef struct
   gboolean      run;                 /* POST /run instead of /queue/join */
   gboolean      queued;              /* link is in "joins" */
   gboolean      timed_out;
+  gboolean      writing_body;        /* joins: between wrote-headers and wrote-body */
+  gboolean      cancel_after_body;   /* joins: timed out while writing_body */
 } RivClientOp;
 
 /* The data of a GTask that sends one request (connect, upload). */

@@ -112,6 +112,8 @@ _riv_client_op_new (RivClient   *self,
 void
 _riv_client_op_free (RivClientOp *op)
 {
+  if (op->msg != NULL)
+    g_signal_handlers_disconnect_by_data (op->msg, op);
   g_clear_object (&op->cancellable);
   g_clear_object (&op->client_cancellable);
   g_clear_object (&op->job);
