@@ -87,4 +87,54 @@ void       _riv_form_add_file        (Input       *input,
 /* NULL when the input's value can be sent, else why not (shown next to it). */
 char      *_riv_form_input_check     (Input       *input);
 
+/* One file of a files or multimodal input. */
+typedef struct
+{
+  Input        *input;       /* borrowed */
+  GtkWidget    *row;         /* borrowed (in input->list) */
+  GtkWidget    *status;      /* borrowed */
+  char         *name;
+  char         *path;        /* on the server, once uploaded; nullable */
+  char         *mime_type;   /* nullable */
+  gint64        size;        /* -1 until read */
+  GCancellable *cancellable; /* owned while uploading, nullable */
+  JsonNode     *given;       /* a FileData set with --data, sent as it is; nullable */
+} FileItem;
+
+typedef struct
+{
+  RivForm *form;          /* owned */
+  Input   *input;         /* valid while the form holds the same input and cancellable */
+  FileItem *item;         /* nullable: a file of a list, valid as input is */
+  guint    percent;       /* last percentage shown */
+  char    *name;
+  GFile   *file;
+  GCancellable *cancellable; /* owned; cancelled when input goes away */
+} UploadData;
+
+/* Shared by riv-form-editors.c and riv-form-lists.c. */
+void _riv_form_box_row_add_error_label (Input *input, GtkWidget *box);
+GtkWidget *_riv_form_box_row_new (Input *input, GtkWidget **box_out, GtkWidget **header_out);
+GtkWidget *_riv_form_icon_button_new (const char *icon_name, const char *tooltip);
+void _riv_form_image_load_cb (GObject *object, GAsyncResult *result, gpointer user_data);
+void _riv_form_input_changed_cb (gpointer user_data);
+void _riv_form_input_show_check (Input *input);
+gboolean _riv_form_is_integral (double value);
+void _riv_form_list_add_placeholder (Input *input, GtkWidget *box, const char *text);
+void _riv_form_list_update_placeholder (Input *input);
+char *_riv_form_node_to_display (JsonNode *node);
+gboolean _riv_form_parse_cell_number (const char *text, double *value);
+GtkWidget *_riv_form_build_chatbot_row (Input *input);
+GtkWidget *_riv_form_build_dataframe_row (Input *input);
+GtkWidget *_riv_form_build_files_row (Input *input);
+GtkWidget *_riv_form_build_multimodal_row (Input *input);
+JsonNode *_riv_form_chat_dup_value (Input *input);
+gboolean _riv_form_chat_fill (Input *input, JsonNode *history);
+JsonNode *_riv_form_dataframe_dup_value (Input *input);
+gboolean _riv_form_dataframe_fill (Input *input, JsonNode *value);
+JsonNode *_riv_form_file_data_node (const char *path, const char *name, gint64 size, const char *mime_type);
+JsonArray *_riv_form_files_dup_array (Input *input);
+gboolean _riv_form_files_fill (Input *input, JsonNode *list);
+GtkWidget *_riv_form_build_image_row (Input *input);
+
 G_END_DECLS
