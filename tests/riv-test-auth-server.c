@@ -129,6 +129,9 @@ handler (SoupServer        *server,
   else if (g_str_equal (path, join))
     {
       as->n_joins++;
+      if (soup_message_headers_header_contains (soup_server_message_get_request_headers (msg),
+                                                "Connection", "close"))
+        as->n_join_close++;
       reply (msg, 200, "application/json", "{\"event_id\":\"e1\"}");
     }
   else if (g_str_equal (path, data))

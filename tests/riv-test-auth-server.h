@@ -29,6 +29,7 @@ typedef struct
   guint       n_logins;
   guint       n_config_401;
   guint       n_joins;
+  guint       n_join_close; /* joins that asked for "Connection: close" */
   guint       n_streams;
 } AuthServer;
 

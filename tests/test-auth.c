@@ -72,6 +72,8 @@ test_login (gconstpointer data)
   g_assert_cmpuint (as.n_joins, ==, 1);
   g_assert_cmpuint (as.n_streams, >=, 1);
   g_assert_cmpuint (as.n_logins, ==, 1);
+  /* A client of its own (the window, a burst) keeps its join connections. */
+  g_assert_cmpuint (as.n_join_close, ==, 0);
 
   riv_client_close (client);
   auth_server_stop (&as);
@@ -343,6 +345,9 @@ test_cli_users (void)
   g_assert_cmpint (json_object_get_int_member (summary, "failed"), ==, 0);
   g_assert_cmpint (json_object_get_int_member (summary, "lost"), ==, 0);
   g_assert_cmpuint (as.n_joins, ==, 8);
+  /* A virtual user has one join at a time: none keeps a connection open
+   * between its joins (with 10,000 users that would be 10,000 more). */
+  g_assert_cmpuint (as.n_join_close, ==, 8);
   /* Each user its own stream (a new one per job here: the server closes it). */
   g_assert_cmpuint (as.n_streams, >=, 4);
   g_assert_cmpuint (as.n_logins, >=, 1);

@@ -354,6 +354,9 @@ _riv_client_start_join (RivClient *self,
       return;
     }
 
+  if (!self->join_keep_alive)
+    soup_message_headers_replace (soup_message_get_request_headers (msg), "Connection", "close");
+
   op = _riv_client_op_new (self, job, msg);
   op->run = run;
   op->cancellable = g_cancellable_new ();

@@ -79,6 +79,7 @@ struct _RivClient
   RivStreamState  stream_state;
 
   guint           download_images : 1;
+  guint           join_keep_alive : 1;
   int             io_priority;        /* GLib priority of every network operation */
   double          publish_interval;   /* seconds between streamed output hand-overs */
   guint           closed : 1;

@@ -55,6 +55,7 @@ enum {
   PROP_N_PENDING,
   PROP_N_JOINING,
   PROP_DOWNLOAD_IMAGES,
+  PROP_JOIN_KEEP_ALIVE,
   PROP_IO_PRIORITY,
   PROP_PUBLISH_INTERVAL,
   N_PROPS
@@ -268,6 +269,9 @@ riv_client_get_property (GObject    *object,
     case PROP_DOWNLOAD_IMAGES:
       g_value_set_boolean (value, self->download_images);
       break;
+    case PROP_JOIN_KEEP_ALIVE:
+      g_value_set_boolean (value, self->join_keep_alive);
+      break;
 
     case PROP_IO_PRIORITY:
       g_value_set_int (value, self->io_priority);
@@ -305,6 +309,9 @@ riv_client_set_property (GObject      *object,
       break;
     case PROP_DOWNLOAD_IMAGES:
       riv_client_set_download_images (self, g_value_get_boolean (value));
+      break;
+    case PROP_JOIN_KEEP_ALIVE:
+      riv_client_set_join_keep_alive (self, g_value_get_boolean (value));
       break;
 
     case PROP_IO_PRIORITY:
@@ -365,6 +372,14 @@ riv_client_class_init (RivClientClass *klass)
     g_param_spec_boolean ("download-images", NULL, NULL, TRUE,
                           G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
+  /* FALSE: every join asks the server to close its connection once answered
+   * (a virtual user, which has one join at a time, then holds no idle
+   * connection besides its stream). TRUE: a burst's joins share a few
+   * kept-alive connections. */
+  properties[PROP_JOIN_KEEP_ALIVE] =
+    g_param_spec_boolean ("join-keep-alive", NULL, NULL, TRUE,
+                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
   /* A GUI sets this below GDK's redraw priority, so that a burst's replies
    * never starve drawing; headless tools keep the default for throughput. */
   properties[PROP_IO_PRIORITY] =
@@ -391,14 +406,20 @@ riv_client_init (RivClient *self)
   self->context = g_main_context_ref_thread_default ();
   self->cancellable = g_cancellable_new ();
   /* "timeout" 0: an SSE stream may be quiet for long (liveness has its own
-   * watchdog). "idle-timeout" below the usual server keep-alive (uvicorn: 5 s),
-   * so a reused connection is rarely one the server is just closing. */
+   * watchdog). "idle-timeout" 0: libsoup 3.2.3 can leave a connection's idle
+   * timer running after handing the connection to the next request, and then
+   * closes it under that request: with 10,000 virtual users it freed the I/O
+   * of joins whose bodies were being written (use-after-free, found with an
+   * AddressSanitizer build of libsoup; libsoup 3.7.1 no longer keeps the
+   * dangling pointer). Without the timer nothing is closed under a request;
+   * a connection the server closed while idle is seen closed before reuse. */
   self->session = soup_session_new_with_options ("timeout", 0,
-                                                 "idle-timeout", 4,
+                                                 "idle-timeout", 0,
                                                  "max-conns-per-host", 12,
                                                  "max-conns", 24,
                                                  "user-agent", "rivulet/" PACKAGE_VERSION,
                                                  NULL);
+  self->join_keep_alive = TRUE;
   self->jobs = g_list_store_new (RIV_TYPE_JOB);
   self->by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
   self->early = riv_early_buffer_new ();
@@ -780,6 +801,20 @@ riv_client_set_download_images (RivClient *self,
 
   self->download_images = download;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_DOWNLOAD_IMAGES]);
+}
+
+void
+riv_client_set_join_keep_alive (RivClient *self,
+                                gboolean   keep_alive)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  keep_alive = !!keep_alive;
+  if (self->join_keep_alive == (guint) keep_alive)
+    return;
+
+  self->join_keep_alive = keep_alive;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOIN_KEEP_ALIVE]);
 }
 
 void

@@ -118,6 +118,9 @@ void            riv_client_set_join_timeout    (RivClient            *self,
                                                 double                seconds);
 void            riv_client_set_download_images (RivClient            *self,
                                                 gboolean              download);
+/* FALSE: each join gets a connection of its own, closed once answered. */
+void            riv_client_set_join_keep_alive (RivClient            *self,
+                                                gboolean              keep_alive);
 /* GLib priority of the client's network operations (default G_PRIORITY_DEFAULT).
  * A GUI sets it below GDK_PRIORITY_REDRAW so replies never starve drawing. */
 void            riv_client_set_io_priority     (RivClient            *self,

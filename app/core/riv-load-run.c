@@ -600,6 +600,7 @@ user_start (RivLoadRun *self,
 
   user->client = riv_client_new (riv_client_get_url (like));
   riv_client_set_download_images (user->client, FALSE);
+  riv_client_set_join_keep_alive (user->client, FALSE);
   riv_client_connect_like (user->client, like);
   g_signal_emit (self, signals[SIGNAL_USER_STARTED], 0, user->client);
   user->finished_handler = g_signal_connect (user->client, "job-finished",
