@@ -2057,6 +2057,152 @@ test_failure (Fixture       *f,
   g_assert_true (frame_success (completion_of (sse->frames, id)));
 }
 
+/* A stream's body is written by the server itself once libsoup has sent the
+ * headers (an open stream then costs the main loop nothing): read from a
+ * plain socket, the response must be valid chunked HTTP/1.1 that says and
+ * does "Connection: close", with the job's frames and close_stream last. */
+typedef struct
+{
+  GInputStream *input;
+  GString      *bytes;
+  char          buffer[4096];
+  gboolean      eof;
+  gboolean      failed;
+} RawRead;
+
+static void
+raw_read_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  RawRead *raw = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  if (n < 0)
+    raw->failed = TRUE;
+  if (n <= 0)
+    {
+      raw->eof = TRUE;
+      return;
+    }
+  g_string_append_len (raw->bytes, raw->buffer, n);
+  g_input_stream_read_async (raw->input, raw->buffer, sizeof raw->buffer, G_PRIORITY_DEFAULT,
+                             NULL, raw_read_cb, raw);
+}
+
+static gboolean
+raw_at_eof (gpointer user_data)
+{
+  return ((RawRead *) user_data)->eof;
+}
+
+/* Decodes a chunked body that must end exactly with its last chunk. */
+static GString *
+dechunk (const char *body,
+         gsize       len)
+{
+  GString *out = g_string_new (NULL);
+  const char *p = body, *end = body + len;
+
+  for (;;)
+    {
+      char *after = NULL;
+      guint64 size = g_ascii_strtoull (p, &after, 16);
+
+      g_assert_true (after > p && after + 2 <= end);
+      g_assert_true (after[0] == '\r' && after[1] == '\n');
+      p = after + 2;
+      if (size == 0)
+        break;
+      g_assert_true (p + size + 2 <= end);
+      g_string_append_len (out, p, size);
+      p += size;
+      g_assert_true (p[0] == '\r' && p[1] == '\n');
+      p += 2;
+    }
+  g_assert_true (p + 2 == end && p[0] == '\r' && p[1] == '\n');
+  return out;
+}
+
+static void
+test_stream_connection (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) conn = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *request = NULL;
+  g_autofree char *head = NULL;
+  g_autoptr(GString) body = NULL;
+  g_auto(GStrv) head_lines = NULL;
+  g_auto(GStrv) events = NULL;
+  RawRead raw = { 0 };
+  const char *split;
+  gboolean says_close = FALSE, chunked = FALSE, completed = FALSE;
+  const char *last_msg = NULL;
+  g_autoptr(JsonNode) last = NULL;
+
+  start (f, NULL);
+  id = join (f, 1, "[\"x\", 3, 0]", "raw");
+
+  conn = g_socket_client_connect_to_host (socket_client, "127.0.0.1",
+                                          riv_server_get_port (f->server), NULL, &error);
+  g_assert_no_error (error);
+  request = g_strdup ("GET /gradio_api/queue/data?session_hash=raw HTTP/1.1\r\n"
+                      "Host: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n");
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                                            request, strlen (request), NULL, NULL, &error));
+  g_assert_no_error (error);
+
+  raw.input = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+  raw.bytes = g_string_new (NULL);
+  g_input_stream_read_async (raw.input, raw.buffer, sizeof raw.buffer, G_PRIORITY_DEFAULT,
+                             NULL, raw_read_cb, &raw);
+  /* The server closes the connection after close_stream. */
+  g_assert_true (riv_test_wait_until (raw_at_eof, &raw, WAIT_S));
+  g_assert_false (raw.failed);
+
+  split = strstr (raw.bytes->str, "\r\n\r\n");
+  g_assert_nonnull (split);
+  head = g_strndup (raw.bytes->str, split - raw.bytes->str);
+  head_lines = g_strsplit (head, "\r\n", -1);
+  g_assert_cmpstr (head_lines[0], ==, "HTTP/1.1 200 OK");
+  for (guint i = 1; head_lines[i] != NULL; i++)
+    {
+      says_close |= g_ascii_strcasecmp (head_lines[i], "Connection: close") == 0;
+      chunked |= g_ascii_strcasecmp (head_lines[i], "Transfer-Encoding: chunked") == 0;
+    }
+  g_assert_true (says_close);
+  g_assert_true (chunked);
+
+  body = dechunk (split + 4, raw.bytes->len - (split + 4 - raw.bytes->str));
+  events = g_strsplit (body->str, "\n\n", -1);
+  for (guint i = 0; events[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) node = NULL;
+
+      if (*events[i] == '\0')
+        continue;
+      g_assert_true (g_str_has_prefix (events[i], "data: "));
+      node = json_from_string (events[i] + 6, &error);
+      g_assert_no_error (error);
+      if (g_strcmp0 (frame_msg (node), "process_completed") == 0)
+        {
+          g_assert_cmpstr (frame_event (node), ==, id);
+          g_assert_true (frame_success (node));
+          completed = TRUE;
+        }
+      g_clear_pointer (&last, json_node_unref);
+      last = g_steal_pointer (&node);
+    }
+  g_assert_true (completed);
+  last_msg = frame_msg (last);
+  g_assert_cmpstr (last_msg, ==, "close_stream");
+  g_string_free (raw.bytes, TRUE);
+}
+
 /* Connections a client closes while they wait for their next request are
  * released: a client that opens many (as @gradio/client's fetch does in a
  * burst) must not leave the server one descriptor each until it can accept
@@ -2217,6 +2363,7 @@ main (int    argc,
   ADD ("unknown-session", test_unknown_session);
   ADD ("estimations", test_estimations);
   ADD ("interleave", test_interleave);
+  ADD ("stream-connection", test_stream_connection);
   ADD ("linger", test_linger);
   ADD ("buffer-across-connections", test_buffer_across_connections);
   ADD ("takeover", test_takeover);

@@ -47,14 +47,24 @@ struct _Session
   gboolean    in_table;
 };
 
+/* An SSE response. libsoup writes its headers; then the stream takes the
+ * connection over (see riv-server-session.c) and writes the body itself. */
 struct _Stream
 {
-  RivServer         *server;       /* borrowed */
-  SoupServerMessage *msg;          /* owned */
+  RivServer         *server;       /* borrowed; NULL once orphaned */
+  SoupServerMessage *msg;          /* owned, until the connection is taken */
+  GIOStream         *io;           /* owned, after */
+  GQueue             pieces;       /* GBytes, owned: body not written yet */
+  GString           *out;          /* owned, nullable: the write in flight */
+  gsize              out_payload;  /* body bytes in that write */
   Session           *session;      /* owned, nullable */
   gsize              inflight;
   gboolean           ended;
   gboolean           keepalive_only;
+  gboolean           chunked;
+  gboolean           finishing;    /* the body ends once pieces are written */
+  gboolean           terminated;   /* the body's end is written or in flight */
+  gboolean           done;         /* the connection is closed */
   GList              link;         /* in server->streams */
 };
 

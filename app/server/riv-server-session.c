@@ -199,32 +199,55 @@ _riv_server_session_push (Session  *session,
   session_pump (session, FALSE);
 }
 
+/* Stream bodies.
+ *
+ * A stream used to be a paused libsoup response, and libsoup keeps a source
+ * in the main context for each paused response, which every iteration of the
+ * loop checks: with 10,000 open streams most of the server's time went on
+ * checking them. Now libsoup writes a stream's status and headers (with
+ * "Connection: close"), then the stream takes the connection over and writes
+ * the body itself, one write at a time, closing the connection after it. An
+ * idle stream costs the main loop nothing. */
+
+static void stream_flush (Stream *stream);
+
 static void
-append_chunk (SoupMessageBody  *body,
-              GString         **batch)
+stream_send (Stream *stream,
+             char   *data,
+             gsize   len)
+{
+  if (stream->done || len == 0)
+    {
+      g_free (data);
+      return;
+    }
+  g_queue_push_tail (&stream->pieces, g_bytes_new_take (data, len));
+  stream_flush (stream);
+}
+
+static void
+send_batch (Stream   *stream,
+            GString **batch)
 {
   gsize len;
 
   if (*batch == NULL || (*batch)->len == 0)
     return;
   len = (*batch)->len;
-  soup_message_body_append (body, SOUP_MEMORY_TAKE,
-                            g_string_free (g_steal_pointer (batch), FALSE), len);
+  stream_send (stream, g_string_free (g_steal_pointer (batch), FALSE), len);
 }
 
-/* Moves frames from the FIFO to the attached stream, as few chunks as
- * possible: small frames are joined into one chunk. */
+/* Moves frames from the FIFO to the attached stream, as few pieces as
+ * possible: small frames are joined into one. */
 static void
 session_pump (Session  *session,
               gboolean  everything)
 {
   RivServer *self = session->server;
   Stream *stream = session->stream;
-  gboolean appended = FALSE;
 
   if (stream != NULL && !stream->ended)
     {
-      SoupMessageBody *body = soup_server_message_get_response_body (stream->msg);
       GString *batch = NULL;
 
       while (session->fifo.length > 0 && (everything || stream->inflight < STREAM_WINDOW))
@@ -234,13 +257,11 @@ session_pump (Session  *session,
           session->fifo_bytes -= riv_frame_get_size (frame);
           riv_frame_render (frame);
           stream->inflight += frame->len;
-          appended = TRUE;
 
           if (frame->len >= STREAM_WINDOW / 4)
             {
-              append_chunk (body, &batch);
-              soup_message_body_append (body, SOUP_MEMORY_TAKE,
-                                        g_steal_pointer (&frame->data), frame->len);
+              send_batch (stream, &batch);
+              stream_send (stream, g_steal_pointer (&frame->data), frame->len);
             }
           else
             {
@@ -257,10 +278,7 @@ session_pump (Session  *session,
             }
           riv_frame_free (frame);
         }
-      append_chunk (body, &batch);
-
-      if (appended)
-        soup_server_message_unpause (stream->msg);
+      send_batch (stream, &batch);
     }
 
   if (self->n_pending == 0)
@@ -278,9 +296,26 @@ session_pump (Session  *session,
 /* Streams */
 
 static void
-stream_disconnect_signals (Stream *stream)
+stream_destroy (Stream *stream)
 {
-  g_signal_handlers_disconnect_by_data (stream->msg, stream);
+  g_clear_object (&stream->io);
+  g_queue_clear_full (&stream->pieces, (GDestroyNotify) g_bytes_unref);
+  if (stream->out != NULL)
+    g_string_free (stream->out, TRUE);
+  g_free (stream);
+}
+
+/* Closes the connection now (a write in flight then fails). libsoup hands
+ * the socket over with the stream it stole. */
+static void
+stream_close_connection (Stream *stream)
+{
+  GSocket *socket = stream->io != NULL ? g_object_get_data (G_OBJECT (stream->io), "GSocket") : NULL;
+
+  if (socket != NULL)
+    g_socket_close (socket, NULL);
+  else if (stream->io != NULL && stream->out == NULL)
+    g_io_stream_close (stream->io, NULL, NULL);
 }
 
 void
@@ -288,11 +323,22 @@ _riv_server_stream_free (Stream *stream)
 {
   RivServer *self = stream->server;
 
-  g_queue_unlink (&self->streams, &stream->link);
-  stream_disconnect_signals (stream);
-  g_clear_object (&stream->msg);
   g_assert (stream->session == NULL);
-  g_free (stream);
+  if (self != NULL)
+    {
+      g_queue_unlink (&self->streams, &stream->link);
+      stream->server = NULL;
+    }
+  if (stream->msg != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (stream->msg, stream);
+      g_clear_object (&stream->msg);
+    }
+  stream->done = TRUE;
+  stream_close_connection (stream);
+  /* A write in flight frees the stream when it returns. */
+  if (stream->out == NULL)
+    stream_destroy (stream);
 }
 
 void
@@ -312,11 +358,114 @@ _riv_server_stream_detach (Stream *stream)
   _riv_server_session_unref (session);
 }
 
+/* The body is over or the client went away: the stream's session keeps its
+ * FIFO for the next GET. */
+static void
+stream_finish (Stream *stream)
+{
+  stream->ended = TRUE;
+  _riv_server_stream_detach (stream);
+  _riv_server_stream_free (stream);
+}
+
+static void
+stream_wrote_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Stream *stream = user_data;
+  g_autoptr(GError) error = NULL;
+  gsize payload = stream->out_payload;
+
+  g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
+  g_string_free (g_steal_pointer (&stream->out), TRUE);
+  stream->out_payload = 0;
+
+  if (stream->server == NULL)
+    {
+      stream_destroy (stream);   /* freed while the write was in flight */
+      return;
+    }
+  if (error != NULL)
+    {
+      stream_finish (stream);    /* the client went away */
+      return;
+    }
+
+  stream->inflight -= MIN (stream->inflight, payload);
+  if (stream->session != NULL && !stream->ended && stream->inflight < STREAM_WINDOW / 2)
+    session_pump (stream->session, FALSE);
+  stream_flush (stream);
+}
+
+/* Starts the next write: every piece waiting, as one chunk. */
+static void
+stream_flush (Stream *stream)
+{
+  GOutputStream *output;
+  gsize payload = 0;
+
+  if (stream->io == NULL || stream->out != NULL || stream->done)
+    return;
+
+  stream->out = g_string_new (NULL);
+  for (GList *l = stream->pieces.head; l != NULL; l = l->next)
+    payload += g_bytes_get_size (l->data);
+  if (payload > 0 && stream->chunked)
+    g_string_append_printf (stream->out, "%" G_GSIZE_MODIFIER "x\r\n", payload);
+  while (stream->pieces.length > 0)
+    {
+      g_autoptr(GBytes) piece = g_queue_pop_head (&stream->pieces);
+      gsize size;
+      const char *data = g_bytes_get_data (piece, &size);
+
+      g_string_append_len (stream->out, data, size);
+    }
+  if (payload > 0 && stream->chunked)
+    g_string_append (stream->out, "\r\n");
+  if (stream->finishing && !stream->terminated)
+    {
+      stream->terminated = TRUE;
+      if (stream->chunked)
+        g_string_append (stream->out, "0\r\n\r\n");
+    }
+
+  if (stream->out->len == 0)
+    {
+      g_string_free (g_steal_pointer (&stream->out), TRUE);
+      if (stream->terminated)
+        stream_finish (stream);
+      return;
+    }
+
+  stream->out_payload = payload;
+  output = g_io_stream_get_output_stream (stream->io);
+  g_output_stream_write_all_async (output, stream->out->str, stream->out->len,
+                                   G_PRIORITY_DEFAULT, NULL, stream_wrote_cb, stream);
+}
+
+/* libsoup has written the headers: the stream takes the connection. */
+static void
+stream_wrote_headers_cb (SoupServerMessage *msg,
+                         gpointer           user_data)
+{
+  Stream *stream = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+
+  stream->chunked = soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CHUNKED;
+  g_signal_handlers_disconnect_by_data (msg, stream);
+  stream->io = soup_server_message_steal_connection (msg);
+  g_clear_object (&stream->msg);
+  if (stream->io == NULL)
+    stream_finish (stream);
+  else
+    stream_flush (stream);
+}
+
 /* Writes close_stream after whatever this stream already has, and ends it. */
 void
 _riv_server_stream_end (Stream *stream)
 {
-  SoupMessageBody *body;
   gsize len;
   char *frame;
 
@@ -329,37 +478,18 @@ _riv_server_stream_end (Stream *stream)
     session_pump (stream->session, TRUE);
 
   stream->ended = TRUE;
-  body = soup_server_message_get_response_body (stream->msg);
-  frame = riv_wire_close_stream (&len);
-  soup_message_body_append (body, SOUP_MEMORY_TAKE, frame, len);
-  soup_message_body_complete (body);
-  soup_server_message_unpause (stream->msg);
   _riv_server_stream_detach (stream);
+  frame = riv_wire_close_stream (&len);
+  stream->finishing = TRUE;
+  stream_send (stream, frame, len);
 }
 
 static void
 stream_finished_cb (SoupServerMessage *msg,
                     gpointer           user_data)
 {
-  Stream *stream = user_data;
-
-  /* The client went away (or the response is done): the session keeps
-   * its FIFO for the next GET. */
-  stream->ended = TRUE;
-  _riv_server_stream_detach (stream);
-  _riv_server_stream_free (stream);
-}
-
-static void
-stream_wrote_cb (SoupServerMessage *msg,
-                 guint              size,
-                 gpointer           user_data)
-{
-  Stream *stream = user_data;
-
-  stream->inflight -= MIN (stream->inflight, size);
-  if (stream->session != NULL && !stream->ended && stream->inflight < STREAM_WINDOW / 2)
-    session_pump (stream->session, FALSE);
+  /* The client went away before the headers were written. */
+  stream_finish (user_data);
 }
 
 static void
@@ -371,11 +501,7 @@ stream_heartbeat (Stream *stream)
   if (stream->session != NULL)
     _riv_server_session_push (stream->session, riv_frame_new_take (frame, len));
   else
-    {
-      soup_message_body_append (soup_server_message_get_response_body (stream->msg),
-                                SOUP_MEMORY_TAKE, frame, len);
-      soup_server_message_unpause (stream->msg);
-    }
+    stream_send (stream, frame, len);
 }
 
 /* One timer for the heartbeats of every open stream: a timer per stream
@@ -438,9 +564,12 @@ stream_new (RivServer         *self,
   stream->server = self;
   stream->msg = g_object_ref (msg);
   stream->link.data = stream;
+  g_queue_init (&stream->pieces);
   g_queue_push_tail_link (&self->streams, &stream->link);
+  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                "Connection", "close");
   g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), stream);
-  g_signal_connect (msg, "wrote-body-data", G_CALLBACK (stream_wrote_cb), stream);
+  g_signal_connect (msg, "wrote-headers", G_CALLBACK (stream_wrote_headers_cb), stream);
   _riv_server_heartbeat_start (self);
   return stream;
 }
@@ -517,8 +646,7 @@ _riv_server_handle_keepalive (RivServer         *self,
   stream = stream_new (self, msg);
   stream->keepalive_only = TRUE;
   frame = riv_wire_heartbeat (&len);
-  soup_message_body_append (soup_server_message_get_response_body (msg),
-                            SOUP_MEMORY_TAKE, frame, len);
+  stream_send (stream, frame, len);
 }
 
 /* Idle sessions */
