@@ -623,6 +623,67 @@ test_inferred_batches (void)
     }
 }
 
+/* Gradio completion of a batch member: the call's duration and the
+ * endpoint's average, the same for every member of one call. */
+static void
+feed_completed (RivClient  *client,
+                const char *event_id,
+                const char *duration,
+                const char *average)
+{
+  g_autofree char *text = g_strdup_printf ("data: {\"msg\":\"process_completed\",\"event_id\":\"%s\","
+                                           "\"output\":{\"data\":[\"x\"],\"duration\":%s,"
+                                           "\"average_duration\":%s},\"success\":true}\n\n",
+                                           event_id, duration, average);
+
+  g_assert_true (feed (client, text));
+}
+
+/* Starts only suggest batches (on a busy Gradio 5.49 a batch's starts came
+ * far enough apart to split it); the completions settle them: members that
+ * report the same call (duration and average) were one batch, members of
+ * one run of starts that report different calls were not. */
+static void
+test_inferred_batches_completions (void)
+{
+  g_autoptr(RivClient) client = riv_client_new ("http://127.0.0.1:9");
+  g_autoptr(RivConfig) config = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivJob) h = NULL, i = NULL, j = NULL, k = NULL, m = NULL;
+
+  config = riv_config_new_from_data (batch_config, -1, "http://127.0.0.1:9", &error);
+  g_assert_no_error (error);
+  _riv_client_connect_local_for_testing (client, config);
+
+  h = batch_job (client, "batch", "h");
+  i = batch_job (client, "batch", "i");
+  feed_starts (client, "h", NULL);
+  g_usleep (120 * 1000);
+  feed_starts (client, "i", NULL);
+  g_assert_cmpstr (riv_job_get_batch_id (h), !=, riv_job_get_batch_id (i));
+
+  feed_completed (client, "h", "0.0123", "0.0456");
+  feed_completed (client, "i", "0.0123", "0.0456");
+  g_assert_cmpint (riv_job_get_status (i), ==, RIV_JOB_STATUS_COMPLETED);
+  assert_batch (h, riv_job_get_batch_id (h), 2, 0);
+  assert_batch (i, riv_job_get_batch_id (h), 2, 1);
+
+  /* One run of starts, two calls (a server running two batches at once). */
+  j = batch_job (client, "batch", "j");
+  k = batch_job (client, "batch", "k");
+  m = batch_job (client, "batch", "m");
+  feed_starts (client, "j", "k", "m", NULL);
+  assert_batch (k, riv_job_get_batch_id (j), 3, 1);
+  feed_completed (client, "j", "0.02", "0.03");
+  feed_completed (client, "k", "0.02", "0.0325");
+  feed_completed (client, "m", "0.02", "0.03");
+  assert_batch (j, riv_job_get_batch_id (j), 2, 0);
+  assert_batch (m, riv_job_get_batch_id (j), 2, 1);
+  assert_batch (k, riv_job_get_batch_id (k), 1, 0);
+  g_assert_cmpstr (riv_job_get_batch_id (k), !=, riv_job_get_batch_id (j));
+  g_assert_cmpstr (riv_job_get_batch_id (j), !=, riv_job_get_batch_id (h));
+}
+
 static guint n_logs_notified;
 
 static void
@@ -1453,6 +1514,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/run-time", test_run_time);
   g_test_add_func ("/riv/client/logs", test_logs);
   g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
+  g_test_add_func ("/riv/client/inferred-batches-completions", test_inferred_batches_completions);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)

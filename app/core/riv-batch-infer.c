@@ -14,6 +14,18 @@
  * are members all the same, in stream order; they get their batch when the
  * join reply names them (riv_batch_infer_claim). So the members of a run
  * share its id and size, and their indices are 0..size-1 in start order.
+ *
+ * Starts only suggest batches: on a busy Gradio 5.49 server a batch's
+ * process_starts can come far enough apart to split the run. Completions
+ * settle it. Gradio runs a batch as one call and sends every member the
+ * call's output.duration and output.average_duration (the endpoint's mean
+ * over all its calls so far, which changes with every call), so members
+ * whose completions carry the same pair were one batch, whatever their
+ * starts suggested; they take one id, the call's size, and indices in the
+ * order of their process_starts in the stream. Gradio queues a call's completions in one loop, back to back in
+ * the session's stream, so only the last few calls are remembered
+ * (RIV_BATCH_INFER_MAX_CALLS): a virtual user that runs thousands of jobs
+ * keeps no more than that.
  */
 #include "config.h"
 
@@ -38,6 +50,15 @@ struct _RivBatchRun
   gint64     max;     /* at most this many members; 0 no bound known */
 };
 
+/* The members of one call of a batch function, told by their completions. */
+typedef struct
+{
+  GList      link;        /* in call_order; data points to this entry */
+  char      *key;         /* the key in self->calls */
+  char      *id;
+  GPtrArray *jobs;        /* RivJob (ref), in completion order */
+} BatchCall;
+
 /* A member whose job is not known yet (the value in self->pending). */
 typedef struct
 {
@@ -45,7 +66,18 @@ typedef struct
   char        *event_id;  /* the key in self->pending */
   RivBatchRun *run;       /* ref */
   double       time;
+  guint64      seq;       /* its place among process_starts */
 } PendingMember;
+
+static GQuark
+start_seq_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-batch-start-seq");
+  return quark;
+}
 
 static void
 member_free (gpointer data)
@@ -122,6 +154,7 @@ static void
 pending_add (RivBatchInfer *self,
              const char    *event_id,
              RivBatchRun   *run,
+             guint64        seq,
              double         now,
              double         expiry)
 {
@@ -145,8 +178,20 @@ pending_add (RivBatchInfer *self,
   pm->event_id = g_strdup (event_id);
   pm->run = run_ref (run);
   pm->time = now;
+  pm->seq = seq;
   g_hash_table_insert (self->pending, pm->event_id, pm);
   g_queue_push_tail_link (&self->pending_order, &pm->link);
+}
+
+static void
+call_free (gpointer data)
+{
+  BatchCall *call = data;
+
+  g_ptr_array_unref (call->jobs);
+  g_free (call->id);
+  g_free (call->key);
+  g_free (call);
 }
 
 void
@@ -157,6 +202,9 @@ riv_batch_infer_init (RivBatchInfer *self)
   self->pending = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, pending_free);
   g_queue_init (&self->pending_order);
   self->counter = 0;
+  self->start_seq = 0;
+  self->calls = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, call_free);
+  g_queue_init (&self->call_order);
 }
 
 void
@@ -166,6 +214,8 @@ riv_batch_infer_clear (RivBatchInfer *self)
   /* The queue links live in the entries. */
   g_clear_pointer (&self->pending, g_hash_table_unref);
   g_queue_init (&self->pending_order);
+  g_clear_pointer (&self->calls, g_hash_table_unref);
+  g_queue_init (&self->call_order);
 }
 
 void
@@ -222,8 +272,11 @@ riv_batch_infer_starts (RivBatchInfer *self,
   g_ptr_array_add (run->members, member);
   self->run_time = now;
 
-  if (job == NULL)
-    pending_add (self, event_id, run, now, expiry);
+  self->start_seq++;
+  if (job != NULL)
+    g_object_set_qdata (G_OBJECT (job), start_seq_quark (), GSIZE_TO_POINTER (self->start_seq));
+  else
+    pending_add (self, event_id, run, self->start_seq, now, expiry);
   run_publish (run);
 }
 
@@ -240,6 +293,7 @@ riv_batch_infer_claim (RivBatchInfer *self,
     return;
 
   run = run_ref (pm->run);
+  g_object_set_qdata (G_OBJECT (job), start_seq_quark (), GSIZE_TO_POINTER (pm->seq));
   pending_remove (self, pm);
 
   for (guint i = 0; i < run->members->len; i++)
@@ -264,4 +318,68 @@ riv_batch_infer_claim (RivBatchInfer *self,
     }
 
   run_unref (run);
+}
+
+/* Stream order of the members' process_starts (a member whose start was
+ * not seen comes last, in job order). */
+static gint
+compare_start (gconstpointer a,
+               gconstpointer b)
+{
+  RivJob *x = *(RivJob **) a;
+  RivJob *y = *(RivJob **) b;
+  guint64 sx = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (x), start_seq_quark ()));
+  guint64 sy = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (y), start_seq_quark ()));
+
+  if (sx == 0)
+    sx = G_MAXUINT64;
+  if (sy == 0)
+    sy = G_MAXUINT64;
+  if (sx != sy)
+    return sx < sy ? -1 : 1;
+  return (riv_job_get_number (x) > riv_job_get_number (y)) -
+         (riv_job_get_number (x) < riv_job_get_number (y));
+}
+
+void
+riv_batch_infer_completed (RivBatchInfer *self,
+                           RivJob        *job,
+                           RivEndpoint   *endpoint,
+                           double         duration,
+                           double         average_duration)
+{
+  g_autofree char *key = NULL;
+  BatchCall *call;
+
+  /* Only batches Rivulet inferred: a server that names its batches knows. */
+  if (endpoint == NULL || !endpoint->batch ||
+      (riv_job_get_batch_id (job) != NULL && !riv_job_get_batch_inferred (job)))
+    return;
+
+  key = g_strdup_printf ("%" G_GINT64_FORMAT " %.17g %.17g", endpoint->fn_index,
+                         duration, average_duration);
+  call = g_hash_table_lookup (self->calls, key);
+  if (call == NULL)
+    {
+      if (self->call_order.length >= RIV_BATCH_INFER_MAX_CALLS)
+        {
+          BatchCall *oldest = self->call_order.head->data;
+
+          g_queue_unlink (&self->call_order, &oldest->link);
+          g_hash_table_remove (self->calls, oldest->key);
+        }
+      call = g_new0 (BatchCall, 1);
+      call->link.data = call;
+      call->key = g_steal_pointer (&key);
+      call->id = g_strdup_printf ("~%u", ++self->counter);
+      call->jobs = g_ptr_array_new_with_free_func (g_object_unref);
+      g_hash_table_insert (self->calls, call->key, call);
+      g_queue_push_tail_link (&self->call_order, &call->link);
+    }
+  if (!g_ptr_array_find (call->jobs, job, NULL))
+    g_ptr_array_add (call->jobs, g_object_ref (job));
+  g_ptr_array_sort (call->jobs, compare_start);
+
+  for (guint i = 0; i < call->jobs->len; i++)
+    _riv_job_set_batch (g_ptr_array_index (call->jobs, i), call->id, call->jobs->len, i, TRUE);
 }

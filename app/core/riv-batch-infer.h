@@ -21,10 +21,14 @@ typedef struct
   GHashTable  *pending;      /* event id → RivBatchRun (ref): members no join reply named yet */
   GQueue       pending_order;/* PendingMember (owned), oldest first */
   guint        counter;      /* runs so far: ids "~1", "~2", … */
+  guint64      start_seq;    /* process_starts seen */
+  GHashTable  *calls;        /* fingerprint → BatchCall (owned): batches told by their completions */
+  GQueue       call_order;   /* BatchCall (owned by calls), oldest first */
 } RivBatchInfer;
 
 /* Members waiting for their join reply are kept at most this many. */
 #define RIV_BATCH_INFER_MAX_PENDING 4096
+#define RIV_BATCH_INFER_MAX_CALLS   4
 
 void riv_batch_infer_init   (RivBatchInfer *self);
 void riv_batch_infer_clear  (RivBatchInfer *self);
@@ -45,6 +49,11 @@ void riv_batch_infer_claim  (RivBatchInfer *self,
                              const char    *event_id,
                              RivJob        *job,
                              RivEndpoint   *endpoint);
+void riv_batch_infer_completed (RivBatchInfer *self,
+                                RivJob        *job,
+                                RivEndpoint   *endpoint,
+                                double         duration,
+                                double         average_duration);
 void _riv_batch_infer_end   (RivBatchInfer *self);
 
 /* Ends the open run: called for every other message on the ingest path, hence inline. */

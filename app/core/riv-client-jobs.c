@@ -471,6 +471,9 @@ _riv_client_apply_message (RivClient  *self,
             final = RIV_JOB_STATUS_COMPLETED;
           if (msg->has_duration && !streamed)
             _riv_job_set_run_duration (job, msg->duration);
+          if (msg->has_duration && msg->has_average_duration && !streamed)
+            riv_batch_infer_completed (&self->batch, job, ctx->endpoint,
+                                       msg->duration, msg->average_duration);
         }
       else
         {

@@ -79,6 +79,7 @@ struct _RivLoadRun
   RivLoadStats *stats;
   GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
+  GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
   GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
   GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
   GArray       *latencies;       /* double: completed since the last sample */
@@ -333,6 +334,41 @@ submit (RivLoadRun  *self,
   return job;
 }
 
+/* A job that finished in a batch Rivulet inferred (real Gradio names none)
+ * is counted a little later: its batch is settled by the completions of its
+ * batch-mates (riv-batch-infer.c), which come back to back but may come after
+ * its own. SETTLE_S is far longer than that took in any measured burst. */
+#define SETTLE_S   1.0
+#define SETTLE_MAX 4096
+
+typedef struct
+{
+  RivJob *job;    /* owned */
+  double  at;
+} Settling;
+
+static void account_job (RivLoadRun *self,
+                         RivJob     *job,
+                         const char *lost_error);
+
+/* Counts the settling jobs that are old enough (all of them with all). */
+static void
+settle (RivLoadRun *self,
+        gboolean    all)
+{
+  double now = riv_now ();
+  Settling *head;
+
+  while ((head = g_queue_peek_head (&self->settling)) != NULL &&
+         (all || now - head->at >= SETTLE_S || self->settling.length > SETTLE_MAX))
+    {
+      g_queue_pop_head (&self->settling);
+      account_job (self, head->job, NULL);
+      g_object_unref (head->job);
+      g_free (head);
+    }
+}
+
 /* Counts the job, keeps its statistics and its record. lost_error: the run
  * stopped before the job ended, it counts as lost with that text. */
 static void
@@ -411,7 +447,17 @@ job_finished (RivLoadRun *self,
   if (!g_hash_table_remove (self->in_flight, job))
     return;   /* not one of the run's jobs, or already counted */
   self->finished++;
-  account_job (self, job, NULL);
+  if (riv_job_get_batch_inferred (job))
+    {
+      Settling *entry = g_new (Settling, 1);
+
+      entry->job = g_object_ref (job);
+      entry->at = riv_now ();
+      g_queue_push_tail (&self->settling, entry);
+      settle (self, FALSE);
+    }
+  else
+    account_job (self, job, NULL);
 }
 
 static void
@@ -789,6 +835,7 @@ sample_cb (gpointer data)
 {
   RivLoadRun *self = data;
 
+  settle (self, FALSE);
   emit_sample (self, self->n_samples + 1.0);
   return G_SOURCE_CONTINUE;
 }
@@ -820,6 +867,7 @@ finish_cb (gpointer data)
 
   g_clear_pointer (&self->finish_source, g_source_unref);
   stop_sources (self);
+  settle (self, TRUE);
 
   /* Whatever did not finish in time is lost; closing cancels it quietly. */
   g_hash_table_iter_init (&iter, self->in_flight);
@@ -1029,6 +1077,13 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->stats, riv_load_stats_free);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->in_flight, g_hash_table_unref);
+  while (!g_queue_is_empty (&self->settling))
+    {
+      Settling *entry = g_queue_pop_head (&self->settling);
+
+      g_object_unref (entry->job);
+      g_free (entry);
+    }
   g_clear_pointer (&self->latencies, g_array_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);

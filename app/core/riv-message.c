@@ -284,6 +284,7 @@ parse_output (RivMessage *self,
 
   self->is_generating = riv_json_get_bool (object, "is_generating", FALSE);
   self->has_duration = get_double (object, "duration", &self->duration);
+  self->has_average_duration = get_double (object, "average_duration", &self->average_duration);
 
   if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
       (json_object_get_size (object) == 0 || riv_json_get_bool (object, "cancelled", FALSE)))

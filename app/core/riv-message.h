@@ -68,6 +68,8 @@ typedef struct
   gboolean        cancelled;      /* output is {} (Gradio cancel) or carries "cancelled": true */
   gboolean        has_duration;
   double          duration;       /* output.duration */
+  gboolean        has_average_duration;
+  double          average_duration; /* output.average_duration */
 
   /* Rivulet's batch extension: "batch": {"id": int|string, "size": n, "index": i} */
   gboolean        has_batch;
