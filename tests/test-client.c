@@ -623,6 +623,33 @@ test_inferred_batches (void)
     }
 }
 
+/* A server on this machine is reached directly, never through a proxy
+ * (and without asking the system's proxy resolver for every connection). */
+static void
+test_loopback_no_proxy (void)
+{
+  static const char * const local[] = { "http://127.0.0.1:9", "http://127.1.2.3:9/app",
+                                        "http://localhost:9", "http://LOCALHOST:9",
+                                        "http://[::1]:9" };
+  static const char * const remote[] = { "http://example.invalid:9", "http://10.0.0.1:9",
+                                         "http://localhost.example:9" };
+
+  for (guint i = 0; i < G_N_ELEMENTS (local); i++)
+    {
+      g_autoptr(RivClient) client = riv_client_new (local[i]);
+
+      g_test_message ("%s", local[i]);
+      g_assert_null (soup_session_get_proxy_resolver (client->session));
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (remote); i++)
+    {
+      g_autoptr(RivClient) client = riv_client_new (remote[i]);
+
+      g_test_message ("%s", remote[i]);
+      g_assert_nonnull (soup_session_get_proxy_resolver (client->session));
+    }
+}
+
 /* Gradio completion of a batch member: the call's duration and the
  * endpoint's average, the same for every member of one call. */
 static void
@@ -1515,6 +1542,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/logs", test_logs);
   g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
   g_test_add_func ("/riv/client/inferred-batches-completions", test_inferred_batches_completions);
+  g_test_add_func ("/riv/client/loopback-no-proxy", test_loopback_no_proxy);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
