@@ -103,6 +103,7 @@ struct _RivClientStream
   GInputStream  *input;       /* nullable until the response arrived */
   RivSseReader  *reader;
   guint8        *buffer;
+  gsize          buffer_size;  /* READ_SIZE_FIRST, READ_SIZE once a read filled it */
   guint          epoch;
   int            io_priority;
   GSource       *drain_source; /* nullable */
