@@ -309,7 +309,8 @@ void _riv_client_tap_response (RivClient        *self,
 void _riv_client_tap_frame    (RivClient        *self,
                                guint             stream,
                                const char       *data,
-                               gsize             len);
+                               gsize             len,
+                               const RivMessage *message);
 void _riv_client_tap_end      (RivClient        *self,
                                guint             stream,
                                RivTranscriptEnd  end);

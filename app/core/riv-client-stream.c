@@ -350,10 +350,11 @@ stream_event_cb (const char *event_type,
     return;
 
   self->n_messages++;
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_frame (self, st->epoch, data, len);
-
   msg = riv_message_parse (self->parser, data, len, &error);
+  /* The tap (a recording, lint) gets the frame parsed once, before the
+   * client acts on it. */
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_frame (self, st->epoch, data, len, msg);
   if (msg == NULL)
     {
       g_debug ("Ignoring malformed frame on stream %u: %s", st->epoch, error->message);

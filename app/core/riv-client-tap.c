@@ -92,10 +92,11 @@ _riv_client_tap_response (RivClient   *self,
 }
 
 void
-_riv_client_tap_frame (RivClient  *self,
-                       guint       stream,
-                       const char *data,
-                       gsize       len)
+_riv_client_tap_frame (RivClient        *self,
+                       guint             stream,
+                       const char       *data,
+                       gsize             len,
+                       const RivMessage *message)
 {
   RivTranscriptEvent event = {
     .kind = RIV_TRANSCRIPT_SSE,
@@ -103,6 +104,7 @@ _riv_client_tap_frame (RivClient  *self,
     .stream = stream,
     .text = data,
     .text_len = len,
+    .message = message,
   };
 
   self->tap (&event, self->tap_data);

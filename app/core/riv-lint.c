@@ -449,10 +449,10 @@ uses_diffs (RivLint   *self,
 }
 
 static void
-check_outputs (RivLint    *self,
-               LintEvent  *ev,
-               RivMessage *msg,
-               double      t)
+check_outputs (RivLint          *self,
+               LintEvent        *ev,
+               const RivMessage *msg,
+               double            t)
 {
   JsonArray *data;
   guint n;
@@ -490,10 +490,10 @@ check_outputs (RivLint    *self,
 }
 
 static void
-check_batch (RivLint    *self,
-             LintEvent  *ev,
-             RivMessage *msg,
-             double      t)
+check_batch (RivLint          *self,
+             LintEvent        *ev,
+             const RivMessage *msg,
+             double            t)
 {
   LintBatch *batch;
 
@@ -526,7 +526,7 @@ check_batch (RivLint    *self,
 }
 
 static gboolean
-used_cache (RivMessage *msg)
+used_cache (const RivMessage *msg)
 {
   JsonObject *output;
 
@@ -537,10 +537,10 @@ used_cache (RivMessage *msg)
 }
 
 static void
-feed_event_message (RivLint    *self,
-                    LintStream *stream,
-                    RivMessage *msg,
-                    double      t)
+feed_event_message (RivLint          *self,
+                    LintStream       *stream,
+                    const RivMessage *msg,
+                    double            t)
 {
   LintEvent *ev = lookup_event (self, msg->event_id, stream->session, t);
 
@@ -601,11 +601,15 @@ feed_frame (RivLint                  *self,
             const RivTranscriptEvent *event)
 {
   LintStream *stream = lookup_stream (self, event->stream, event->t);
-  g_autoptr(RivMessage) msg = NULL;
+  g_autoptr(RivMessage) parsed = NULL;
   g_autoptr(GError) error = NULL;
+  const RivMessage *msg = event->message;
 
   note_silence (self, stream, event->t);
-  msg = riv_message_parse (self->parser, event->text != NULL ? event->text : "", event->text_len, &error);
+  /* Live, the client has parsed the frame already; from a file, lint does. */
+  if (msg == NULL)
+    msg = parsed = riv_message_parse (self->parser, event->text != NULL ? event->text : "",
+                                      event->text_len, &error);
   if (msg == NULL)
     {
       report (self, RULE_BAD_FRAME, NULL, event->t, "stream %u: %s", event->stream, error->message);

@@ -33,6 +33,8 @@
 
 #include <glib.h>
 
+#include "riv-message.h"
+
 G_BEGIN_DECLS
 
 #define RIV_TRANSCRIPT_MAX_BODY          (64 * 1024)
@@ -80,6 +82,7 @@ typedef struct
   gsize              text_len;
   gboolean           cut;        /* the body was cut (or not kept) */
   RivTranscriptEnd   end;        /* SSE_END */
+  const RivMessage  *message;    /* nullable: live SSE, the frame as the client parsed it */
 } RivTranscriptEvent;
 
 /* Receives events as they happen (a client's tap). */
