@@ -235,6 +235,29 @@ test_embedded_clean (Fixture       *fx,
   g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_RESPONSE, "/queue/join"), ==, 9);
   g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_SSE, NULL), >, 300);
   g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_SSE_END, NULL), >=, 1);
+  /* Every stream that carried frames has its end in the file, whether the
+   * server ended it (close_stream) or the client did, however slow the run. */
+  {
+    g_autoptr(GHashTable) ended = g_hash_table_new (NULL, NULL);
+
+    for (guint i = 0; i < events->len; i++)
+      {
+        RivTranscriptEvent *event = events->pdata[i];
+
+        if (event->kind == RIV_TRANSCRIPT_SSE_END)
+          {
+            g_assert_false (g_hash_table_contains (ended, GUINT_TO_POINTER (event->stream)));
+            g_hash_table_add (ended, GUINT_TO_POINTER (event->stream));
+          }
+      }
+    for (guint i = 0; i < events->len; i++)
+      {
+        RivTranscriptEvent *event = events->pdata[i];
+
+        if (event->kind == RIV_TRANSCRIPT_SSE)
+          g_assert_true (g_hash_table_contains (ended, GUINT_TO_POINTER (event->stream)));
+      }
+  }
 
   lint = riv_lint_run_transcript (events, 0);
   assert_no_findings (lint, "file");

@@ -381,6 +381,10 @@ stream_end_normally (RivClientStream *st)
 
   g_debug ("RivClientStream %u got close_stream", st->epoch);
 
+  /* A recording ends every stream: this one ended as the server meant. */
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_end (self, st->epoch, RIV_TRANSCRIPT_END_EOF);
+
   /* Detach, but read the response to its end rather than cancel it: the
    * connection then goes back to the pool instead of being closed (libsoup
    * 3.2 servers never free a connection the client closed). */
