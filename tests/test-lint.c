@@ -98,6 +98,64 @@ test_close_after_join_only (void)
                      "close-while-pending");
 }
 
+/* close_stream counts the pending jobs of its own session only, however many
+ * sessions the run has: N users each with a job in flight when the others
+ * close (none is a finding), and one job whose session was learnt from its
+ * join's reply after a stream without a session named it (one finding). */
+static void
+test_sessions_apart (void)
+{
+  const guint n_users = 2000;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(RivLint) lint = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *findings;
+  RivLintFinding *f;
+  guint id = 1;
+
+#define JOIN "/gradio_api/queue/join"
+#define DATA "/gradio_api/queue/data"
+  for (guint u = 0; u < n_users; u++, id++)
+    g_string_append_printf (text,
+      "{\"t\":0.1,\"kind\":\"request\",\"id\":%u,\"method\":\"POST\",\"path\":\"" JOIN "\",\"body\":{\"data\":[\"x\"],\"fn_index\":0,\"session_hash\":\"s%u\"}}\n"
+      "{\"t\":0.1,\"kind\":\"response\",\"id\":%u,\"method\":\"POST\",\"path\":\"" JOIN "\",\"status\":200,\"body\":{\"event_id\":\"e%u\"}}\n"
+      "{\"t\":0.1,\"kind\":\"request\",\"id\":%u,\"stream\":%u,\"method\":\"GET\",\"path\":\"" DATA "?session_hash=s%u\"}\n"
+      "{\"t\":0.1,\"kind\":\"sse\",\"stream\":%u,\"data\":\"{\\\"msg\\\":\\\"process_starts\\\",\\\"event_id\\\":\\\"e%u\\\"}\"}\n",
+      id, u, id, u, id + n_users, u + 1, u, u + 1, u);
+  for (guint u = 0; u < n_users; u++)
+    g_string_append_printf (text,
+      "{\"t\":0.3,\"kind\":\"sse\",\"stream\":%u,\"data\":\"{\\\"msg\\\":\\\"process_completed\\\",\\\"event_id\\\":\\\"e%u\\\",\\\"success\\\":true,\\\"output\\\":{\\\"data\\\":[\\\"x\\\"]}}\"}\n"
+      "{\"t\":0.3,\"kind\":\"sse\",\"stream\":%u,\"data\":\"{\\\"msg\\\":\\\"close_stream\\\"}\"}\n"
+      "{\"t\":0.3,\"kind\":\"sse\",\"stream\":%u,\"end\":\"eof\"}\n",
+      u + 1, u, u + 1, u + 1);
+
+  /* A stream with no session names a job; its join's reply names the session. */
+  id = 3 * n_users;
+  g_string_append_printf (text,
+    "{\"t\":0.4,\"kind\":\"request\",\"id\":%u,\"stream\":%u,\"method\":\"GET\",\"path\":\"" DATA "\"}\n"
+    "{\"t\":0.4,\"kind\":\"sse\",\"stream\":%u,\"data\":\"{\\\"msg\\\":\\\"process_starts\\\",\\\"event_id\\\":\\\"late\\\"}\"}\n"
+    "{\"t\":0.4,\"kind\":\"request\",\"id\":%u,\"method\":\"POST\",\"path\":\"" JOIN "\",\"body\":{\"data\":[\"x\"],\"fn_index\":0,\"session_hash\":\"s7\"}}\n"
+    "{\"t\":0.4,\"kind\":\"response\",\"id\":%u,\"method\":\"POST\",\"path\":\"" JOIN "\",\"status\":200,\"body\":{\"event_id\":\"late\"}}\n"
+    "{\"t\":0.5,\"kind\":\"request\",\"id\":%u,\"stream\":%u,\"method\":\"GET\",\"path\":\"" DATA "?session_hash=s7\"}\n"
+    "{\"t\":0.5,\"kind\":\"sse\",\"stream\":%u,\"data\":\"{\\\"msg\\\":\\\"close_stream\\\"}\"}\n"
+    "{\"t\":0.5,\"kind\":\"sse\",\"stream\":%u,\"end\":\"eof\"}\n",
+    id, n_users + 1, n_users + 1, id + 1, id + 1, id + 2, n_users + 2, n_users + 2, n_users + 2);
+#undef JOIN
+#undef DATA
+
+  events = riv_transcript_parse (text->str, text->len, &error);
+  g_assert_no_error (error);
+  lint = riv_lint_run_transcript (events, 0);
+  log_findings (lint);
+  findings = riv_lint_get_findings (lint);
+  g_assert_cmpuint (findings->len, ==, 1);
+  f = findings->pdata[0];
+  g_assert_cmpstr (f->rule, ==, "close-while-pending");
+  g_assert_cmpstr (f->event_id, ==, "late");
+  g_assert_nonnull (strstr (f->message, "while 1 job of the session"));
+}
+
 static void
 test_clean (void)
 {
@@ -229,6 +287,7 @@ main (int   argc,
       g_test_add_data_func (path, &seeds[i], test_seed);
     }
   g_test_add_func ("/riv/lint/clean", test_clean);
+  g_test_add_func ("/riv/lint/sessions-apart", test_sessions_apart);
   g_test_add_func ("/riv/lint/close-after-join-only", test_close_after_join_only);
   g_test_add_func ("/riv/lint/every-rule-has-data", test_every_rule_has_data);
   g_test_add_func ("/riv/lint/json", test_json);

@@ -49,6 +49,7 @@ typedef struct
   RivDiffValue **values;         /* owned, n_values; NULL until the first full output */
   guint          n_values;
   gboolean       has_values;
+  GList          open_link;      /* in its session's open events until completed */
 } LintEvent;
 
 typedef struct
@@ -91,6 +92,10 @@ struct _RivLint
   double      heartbeat;         /* set by the caller, 0 = inferred */
   double      min_heartbeat;     /* shortest spacing seen, 0 = none */
   GHashTable *events;            /* id → LintEvent */
+  GHashTable *open;              /* session → GQueue of its uncompleted LintEvents, so that
+                                  * close_stream counts a session's pending jobs without
+                                  * walking every job of the run */
+  GQueue      open_unknown;      /* those whose session is not known */
   GHashTable *streams;           /* number → LintStream */
   GHashTable *requests;          /* id → LintRequest */
   GHashTable *batches;           /* batch id → LintBatch */
@@ -182,12 +187,66 @@ lint_batch_free (gpointer data)
   g_free (batch);
 }
 
+/* The queues hold links embedded in the events, which the events table owns. */
+static GQueue *
+open_queue (RivLint    *self,
+            const char *session,
+            gboolean    create)
+{
+  GQueue *queue;
+
+  if (session == NULL)
+    return &self->open_unknown;
+  queue = g_hash_table_lookup (self->open, session);
+  if (queue == NULL && create)
+    {
+      queue = g_new0 (GQueue, 1);
+      g_hash_table_insert (self->open, g_strdup (session), queue);
+    }
+  return queue;
+}
+
+static void
+open_add (RivLint   *self,
+          LintEvent *ev)
+{
+  ev->open_link.data = ev;
+  g_queue_push_tail_link (open_queue (self, ev->session, TRUE), &ev->open_link);
+}
+
+static void
+open_remove (RivLint   *self,
+             LintEvent *ev)
+{
+  GQueue *queue = open_queue (self, ev->session, FALSE);
+
+  g_assert (queue != NULL);
+  g_queue_unlink (queue, &ev->open_link);
+  if (queue->length == 0 && ev->session != NULL)
+    g_hash_table_remove (self->open, ev->session);
+}
+
+/* A job learns its session from its join's reply after a frame named it. */
+static void
+event_set_session (RivLint    *self,
+                   LintEvent  *ev,
+                   const char *session)
+{
+  if (!ev->completed)
+    open_remove (self, ev);
+  g_free (ev->session);
+  ev->session = g_strdup (session);
+  if (!ev->completed)
+    open_add (self, ev);
+}
+
 RivLint *
 riv_lint_new (void)
 {
   RivLint *self = g_new0 (RivLint, 1);
 
   self->events = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, lint_event_free);
+  self->open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->streams = g_hash_table_new_full (NULL, NULL, NULL, lint_stream_free);
   self->requests = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lint_request_free);
   self->batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, lint_batch_free);
@@ -202,6 +261,7 @@ riv_lint_free (RivLint *self)
 {
   if (self == NULL)
     return;
+  g_hash_table_unref (self->open);
   g_hash_table_unref (self->events);
   g_hash_table_unref (self->streams);
   g_hash_table_unref (self->requests);
@@ -295,6 +355,7 @@ lookup_event (RivLint    *self,
       ev->order = self->n_events++;
       ev->first_t = t;
       g_hash_table_insert (self->events, ev->id, ev);
+      open_add (self, ev);
     }
   return ev;
 }
@@ -393,8 +454,8 @@ feed_response (RivLint                  *self,
           LintEvent *ev = lookup_event (self, id, request->session, event->t);
 
           ev->joined = TRUE;
-          if (ev->session == NULL)
-            ev->session = g_strdup (request->session);
+          if (ev->session == NULL && request->session != NULL)
+            event_set_session (self, ev, request->session);
           ev->has_fn_index = request->has_fn_index;
           ev->fn_index = request->fn_index;
         }
@@ -414,19 +475,21 @@ count_pending (RivLint     *self,
                gboolean     on_stream,
                LintEvent  **first)
 {
-  GHashTableIter iter;
-  LintEvent *ev;
+  GQueue *queue = open_queue (self, session, FALSE);
   guint n = 0;
 
   *first = NULL;
-  g_hash_table_iter_init (&iter, self->events);
-  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &ev))
-    if (!ev->completed && g_strcmp0 (ev->session, session) == 0 && (ev->on_stream || !on_stream))
-      {
-        n++;
-        if (*first == NULL || ev->order < (*first)->order)
-          *first = ev;
-      }
+  for (GList *l = queue != NULL ? queue->head : NULL; l != NULL; l = l->next)
+    {
+      LintEvent *ev = l->data;
+
+      if (ev->on_stream || !on_stream)
+        {
+          n++;
+          if (*first == NULL || ev->order < (*first)->order)
+            *first = ev;
+        }
+    }
   return n;
 }
 
@@ -583,6 +646,7 @@ feed_event_message (RivLint          *self,
         report (self, RULE_MISSING_PROCESS_STARTS, ev->id, t, "%s without process_starts", msg->msg);
       if (msg->kind == RIV_MESSAGE_PROCESS_COMPLETED)
         {
+          open_remove (self, ev);
           ev->completed = TRUE;
           values_clear (ev);
         }
