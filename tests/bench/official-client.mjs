@@ -48,6 +48,9 @@ globalThis.fetch = async (input, init) => {
 
 const HANG_GUARD_MS = Number(process.env.BENCH_TIMEOUT_S ?? 600) * 1000;
 
+// What a run has done so far, for the hang guard's report.
+const progress = { completed: 0, failed: 0 };
+
 function percentile(values, p) {
   if (values.length === 0) return null;
   const sorted = [...values].sort((a, b) => a - b);
@@ -158,13 +161,13 @@ async function users(url, endpoint, n, iterations, data) {
       const input = data.map((v) => (typeof v === "string"
         ? v.replaceAll("{i}", String(i)).replaceAll("{u}", String(u)) : v));
       const stage = await follow(client.submit(endpoint, input), () => {});
-      if (stage === "complete") completed++;
-      else failed++;
+      if (stage === "complete") progress.completed = ++completed;
+      else progress.failed = ++failed;
     }
   }
   const runs = [];
   for (let u = 1; u <= n; u++)
-    runs.push(user(u).catch((e) => { failed++; noteError(e?.message ?? e); }));
+    runs.push(user(u).catch((e) => { progress.failed = ++failed; noteError(e?.message ?? e); }));
   await Promise.all(runs);
   const wall = (performance.now() - start) / 1000;
   clearInterval(sampler);
@@ -177,7 +180,7 @@ async function users(url, endpoint, n, iterations, data) {
 
 const [mode, url, ...rest] = process.argv.slice(2);
 const guard = setTimeout(() => {
-  console.log(JSON.stringify({ bench: `official-${mode}`, error: "hang guard expired" }));
+  console.log(JSON.stringify({ bench: `official-${mode}`, error: "hang guard expired", ...progress }));
   process.exit(3);
 }, HANG_GUARD_MS);
 
