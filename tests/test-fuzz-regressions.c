@@ -49,6 +49,7 @@ static const Target targets[] = {
   { "upload", riv_fuzz_upload, replay_upload },
   { "transcript", riv_fuzz_transcript, NULL },
   { "load-options", riv_fuzz_load_options, NULL },
+  { "json", riv_fuzz_json, NULL },
 };
 
 typedef struct

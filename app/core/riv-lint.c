@@ -248,7 +248,7 @@ riv_lint_new (void)
   self->events = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, lint_event_free);
   self->open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->streams = g_hash_table_new_full (NULL, NULL, NULL, lint_stream_free);
-  self->requests = g_hash_table_new_full (g_int64_hash, g_int64_equal, g_free, lint_request_free);
+  self->requests = g_hash_table_new_full (riv_int64_hash, g_int64_equal, g_free, lint_request_free);
   self->batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, lint_batch_free);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (LintGap));
   self->findings = g_ptr_array_new_with_free_func (finding_free);

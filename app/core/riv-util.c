@@ -14,6 +14,7 @@
 # define HAVE_PRESCAN_SSE2 1
 #endif
 
+#include "riv-json-read.h"
 #include "riv-util.h"
 
 gboolean
@@ -408,6 +409,20 @@ prescan (const char  *data,
   return prescan_scalar (data, length, start, max_depth, error);
 }
 
+guint
+riv_int64_hash (gconstpointer v)
+{
+  guint64 x = *(const guint64 *) v;
+
+  /* The finalizer of MurmurHash3: every input bit moves every output bit. */
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
+  x ^= x >> 33;
+  x *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
+  x ^= x >> 33;
+  return (guint) x;
+}
+
 JsonNode *
 riv_json_parse (JsonParser  *parser,
                 const char  *data,
@@ -423,6 +438,18 @@ riv_json_parse (JsonParser  *parser,
 
   if (!prescan (data, length, max_depth, error))
     return NULL;
+
+  /* Plain JSON without json-glib's tokenizer, the same tree. */
+  if ((root = riv_json_read (data, length)) != NULL)
+    {
+      gboolean immutable = TRUE;
+
+      if (parser != NULL)
+        g_object_get (parser, "immutable", &immutable, NULL);
+      if (immutable)
+        json_node_seal (root);
+      return root;
+    }
 
   if (parser == NULL)
     parser = own = json_parser_new_immutable ();

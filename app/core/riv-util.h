@@ -39,6 +39,12 @@ GSocket  *riv_listen_socket     (GSocketAddress  *address,
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);
 
+/* A GHashFunc for gint64 keys that depends on all 64 bits: GLib 2.74's
+ * g_int64_hash() keeps only the low 32, so keys that differ above them (a
+ * transcript's request ids carry the client's number from bit 40) all collide
+ * and every insert walks the others. Use with g_int64_equal(). */
+guint     riv_int64_hash        (gconstpointer v);
+
 /* Parses bytes into a JsonNode with the given (reused) parser, or a fresh one when NULL.
  * Nesting deeper than max_depth (0 = no limit) is an error. */
 JsonNode *riv_json_parse        (JsonParser  *parser,

@@ -177,7 +177,7 @@ static gboolean
 prepare (RivReplay  *self,
          GError    **error)
 {
-  g_autoptr(GHashTable) requests = g_hash_table_new (g_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) requests = g_hash_table_new (riv_int64_hash, g_int64_equal);
   g_autoptr(GHashTable) streams = g_hash_table_new (NULL, NULL);
   g_autoptr(GHashTable) event_join = g_hash_table_new (g_str_hash, g_str_equal);
   g_autoptr(JsonParser) parser = json_parser_new_immutable ();

@@ -54,5 +54,7 @@ void            riv_fuzz_transcript       (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_load_options     (const guint8 *data,
                                            gsize         size);
+void            riv_fuzz_json             (const guint8 *data,
+                                           gsize         size);
 
 G_END_DECLS
