@@ -108,13 +108,15 @@ test_rest_left_to_json_glib (void)
       g_autoptr(JsonNode) fast = riv_json_read (rest[i], strlen (rest[i]));
       g_autoptr(GError) error = NULL;
       g_autoptr(JsonNode) parsed = NULL;
-      g_autofree char *expected = describe_json_glib (rest[i]);
 
       if (fast != NULL)
         g_error ("read %s", rest[i]);
       parsed = riv_json_parse (NULL, rest[i], -1, 0, &error);
+      /* json-glib itself runs only on what riv_json_parse() accepted: it leaks
+       * on some malformed texts that the prescan refuses before it. */
       if (parsed != NULL)
         {
+          g_autofree char *expected = describe_json_glib (rest[i]);
           g_autofree char *got = riv_json_describe (parsed);
 
           g_assert_cmpstr (got, ==, expected);
