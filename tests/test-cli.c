@@ -961,6 +961,83 @@ test_report_in_browser (Fixture       *fx,
   g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
 }
 
+/* Whether glibc advised the heap of a running `rivulet-cli serve`, started with
+ * GLIBC_TUNABLES given (NULL: none), for transparent huge pages: the "hg" flag
+ * of its [heap] mapping, read once it serves. */
+static gboolean
+serve_heap_advised (const char *given)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *smaps_path = NULL;
+  g_autofree char *smaps = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean in_heap = FALSE;
+  gboolean advised = FALSE;
+
+  if (given != NULL)
+    g_subprocess_launcher_setenv (launcher, "GLIBC_TUNABLES", given, TRUE);
+  else
+    g_subprocess_launcher_unsetenv (launcher, "GLIBC_TUNABLES");
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("RIVULET_CLI"),
+                                         "serve", "--port", "0", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
+                                       riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
+
+  /* The same process (execv keeps the pid), now serving. */
+  smaps_path = g_strdup_printf ("/proc/%s/smaps", g_subprocess_get_identifier (process));
+  g_file_get_contents (smaps_path, &smaps, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (smaps, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      if (g_str_has_suffix (lines[i], "[heap]"))
+        in_heap = TRUE;
+      else if (in_heap && g_str_has_prefix (lines[i], "VmFlags:"))
+        {
+          advised = strstr (lines[i], " hg") != NULL;
+          break;
+        }
+    }
+
+  g_subprocess_force_exit (process);
+  g_subprocess_wait (process, NULL, NULL);
+  return advised;
+}
+
+/* rivulet-cli runs glibc's malloc on transparent huge pages (where the kernel
+ * gives them on request), unless the user's GLIBC_TUNABLES says otherwise. */
+static void
+test_huge_pages (void)
+{
+  g_autofree char *mode = NULL;
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer's allocator stands in for glibc's malloc");
+  return;
+#endif
+  if (!g_file_get_contents ("/sys/kernel/mm/transparent_hugepage/enabled", &mode, NULL, NULL) ||
+      strstr (mode, "[madvise]") == NULL)
+    {
+      g_test_skip ("transparent huge pages are not in madvise mode here: glibc advises none");
+      return;
+    }
+  g_assert_true (serve_heap_advised (NULL));
+  g_assert_true (serve_heap_advised ("glibc.malloc.arena_max=2"));
+  g_assert_false (serve_heap_advised ("glibc.malloc.hugetlb=0"));
+}
+
 /* Each command's help names the command in its usage line. */
 static void
 test_help_names_command (void)
@@ -1005,6 +1082,7 @@ main (int   argc,
   ADD ("/cli/report/in-browser", test_report_in_browser);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
+  g_test_add_func ("/cli/huge-pages", test_huge_pages);
 
   return g_test_run ();
 }

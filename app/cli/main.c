@@ -59,7 +59,7 @@ main (int   argc,
 {
   const char *name;
 
-  riv_prefer_system_malloc (argv);
+  riv_prefer_system_malloc (argv, TRUE);
   setlocale (LC_ALL, "");
   /* Numbers in JSON, CSV and HTML output always use a decimal point. */
   setlocale (LC_NUMERIC, "C");

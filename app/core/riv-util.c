@@ -35,16 +35,40 @@ riv_set_str (char       **str_pointer,
   return TRUE;
 }
 
+/* glibc's malloc tunable (2.35 and later; older ones ignore it) that backs the
+ * heap with transparent huge pages where the kernel allows them (madvise). */
+#define HUGE_PAGES_TUNABLE "glibc.malloc.hugetlb=1"
+
 void
-riv_prefer_system_malloc (char **argv)
+riv_prefer_system_malloc (char     **argv,
+                          gboolean   huge_pages)
 {
+  const char *tunables = g_getenv ("GLIBC_TUNABLES");
+  gboolean want_slice = glib_check_version (2, 76, 0) != NULL && g_getenv ("G_SLICE") == NULL;
+  const char *preload = g_getenv ("LD_PRELOAD");
+  /* A hugetlb setting already there is the user's, or ours after the
+   * re-execution. Under valgrind (its preload library) malloc is valgrind's,
+   * and valgrind refuses to follow the re-execution. */
+  gboolean want_huge = huge_pages &&
+                       (tunables == NULL || strstr (tunables, "glibc.malloc.hugetlb") == NULL) &&
+                       (preload == NULL || strstr (preload, "vgpreload") == NULL);
+
   /* Only getenv/setenv/execv: GLib's slice allocator is already running
-   * (its constructors allocate), so it cannot be reconfigured in place. */
-  if (glib_check_version (2, 76, 0) == NULL || g_getenv ("G_SLICE") != NULL ||
-      argv == NULL || argv[0] == NULL)
+   * (its constructors allocate), so it cannot be reconfigured in place, and
+   * glibc reads its tunables once, at start. */
+  if (!(want_slice || want_huge) || argv == NULL || argv[0] == NULL)
     return;
 
-  g_setenv ("G_SLICE", "always-malloc", TRUE);
+  if (want_slice)
+    g_setenv ("G_SLICE", "always-malloc", TRUE);
+  if (want_huge)
+    {
+      g_autofree char *value = tunables != NULL && *tunables != '\0'
+        ? g_strconcat (tunables, ":", HUGE_PAGES_TUNABLE, NULL)
+        : g_strdup (HUGE_PAGES_TUNABLE);
+
+      g_setenv ("GLIBC_TUNABLES", value, TRUE);
+    }
   execv ("/proc/self/exe", argv);
 }
 

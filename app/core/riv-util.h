@@ -15,12 +15,16 @@ gboolean  riv_set_str           (char       **str_pointer,
 
 /* Monotonic time in seconds (double), for timestamps and durations. */
 double    riv_now               (void);
-/* Call first in main(). With GLib older than 2.76 (whose GSlice keeps freed
- * slices in its own caches, so a server's memory never comes back after a
- * burst), re-executes the program once with G_SLICE=always-malloc, which is
- * what newer GLib always does. Returns only when there is nothing to do or
- * the re-execution failed (then GSlice stays). */
-void      riv_prefer_system_malloc (char **argv);
+/* Call first in main(). Re-executes the program once when its allocator should
+ * change: with GLib older than 2.76 (whose GSlice keeps freed slices in its own
+ * caches, so a server's memory never comes back after a burst) with
+ * G_SLICE=always-malloc, which is what newer GLib always does; with huge_pages,
+ * with glibc's malloc on transparent huge pages (GLIBC_TUNABLES
+ * glibc.malloc.hugetlb=1, unless a hugetlb setting is there already): a load
+ * client with 1,000 users spent 20 % less CPU, at the same peak memory. Returns
+ * only when there is nothing to do or the re-execution failed. */
+void      riv_prefer_system_malloc (char     **argv,
+                                    gboolean   huge_pages);
 
 /* A load test holds a descriptor per connection (a server per client, a
  * load generator two per virtual user): raises the open-file soft limit

@@ -41,7 +41,7 @@ main (int   argc,
   g_autofree char *localedir = riv_locale_dir ();
   int status;
 
-  riv_prefer_system_malloc (argv);
+  riv_prefer_system_malloc (argv, FALSE);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
