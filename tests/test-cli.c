@@ -616,6 +616,9 @@ test_bad_flags (Fixture       *fx,
     { "--threshold", "failed==zero", "\"zero\"" },
     { "--threshold", "p95", "METRIC OP VALUE" },
     { "--shard", "4/4", "--shard" },
+    { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
+    { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
+    { "--data", "{\"x\": 1}", "--data must be a JSON array" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

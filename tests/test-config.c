@@ -210,6 +210,10 @@ test_gradio5 (void)
   g_assert_null (riv_config_find_endpoint (config, "nope"));
   g_assert_null (riv_config_find_endpoint (config, "17"));
   g_assert_null (riv_config_find_endpoint (config, "-1"));
+  /* A number is digits only: the user typed a name with white space. */
+  g_assert_null (riv_config_find_endpoint (config, " 0"));
+  g_assert_null (riv_config_find_endpoint (config, "\v0"));
+  g_assert_null (riv_config_find_endpoint (config, "+0"));
   g_assert_null (riv_config_find_endpoint (config, "/"));
   g_assert_null (riv_config_find_endpoint (config, ""));
   g_assert_null (riv_config_find_endpoint (config, NULL));

@@ -126,6 +126,41 @@ test_rest_left_to_json_glib (void)
     }
 }
 
+/* json-glib 1.6 reads "\\365" as the byte 0xf5, which is not UTF-8, and lets
+ * "\\q" through; a server's reply or a request body with either is refused,
+ * naming the escape. */
+static void
+test_escapes_json_lacks (void)
+{
+  static const struct { const char *text; const char *named; } cases[] = {
+    { "{\"event_id\":\"ab\\365cd\"}", "\"\\3\"" },
+    { "[\"\\q\"]", "\"\\q\"" },
+    { "[\"x\", \"\\\001\"]", "byte 0x01" },
+    { "{\"a\\x41\":1}", "\"\\x\"" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) parsed = riv_json_parse (NULL, cases[i].text, -1, 0, &error);
+
+      g_assert_null (parsed);
+      g_assert_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA);
+      g_assert_nonnull (strstr (error->message, "invalid escape"));
+      g_assert_nonnull (strstr (error->message, cases[i].named));
+    }
+
+  /* JSON's own escapes still read, in a string that also has brackets. */
+  {
+    g_autoptr(JsonNode) parsed =
+      riv_json_parse (NULL, "[\"\\\"[\\\\]\\/\\b\\f\\n\\r\\t\\u00e9\"]", -1, 0, NULL);
+
+    g_assert_nonnull (parsed);
+    g_assert_cmpstr (json_array_get_string_element (json_node_get_array (parsed), 0), ==,
+                     "\"[\\]/\b\f\n\r\t\xc3\xa9");
+  }
+}
+
 static void
 test_depth_limit (void)
 {
@@ -204,6 +239,7 @@ main (int   argc,
 
   g_test_add_func ("/riv/json/plain-same-tree", test_plain_same_tree);
   g_test_add_func ("/riv/json/rest-left-to-json-glib", test_rest_left_to_json_glib);
+  g_test_add_func ("/riv/json/escapes-json-lacks", test_escapes_json_lacks);
   g_test_add_func ("/riv/json/depth-limit", test_depth_limit);
   g_test_add_func ("/riv/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);
   g_test_add_func ("/riv/json/int64-hash-spreads", test_int64_hash_spreads);

@@ -367,7 +367,7 @@ riv_cli_load (int    argc,
 
   if (data_text != NULL)
     {
-      given = json_from_string (data_text, &error);
+      given = riv_json_parse (NULL, data_text, -1, 0, &error);
       if (given == NULL || !JSON_NODE_HOLDS_ARRAY (given))
         {
           load_run_clear (&run);

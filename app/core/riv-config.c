@@ -670,7 +670,9 @@ riv_config_find_endpoint (RivConfig  *self,
   if (endpoint != NULL)
     return endpoint;
 
-  if (g_ascii_string_to_unsigned (name, 10, 0, G_MAXINT64, &fn_index, NULL))
+  /* g_ascii_string_to_unsigned() skips leading white space: " 1" is a name. */
+  if (g_ascii_isdigit (*name) &&
+      g_ascii_string_to_unsigned (name, 10, 0, G_MAXINT64, &fn_index, NULL))
     {
       for (guint i = 0; i < self->endpoints->len; i++)
         {

@@ -156,6 +156,22 @@ lone:
   return FALSE;
 }
 
+/* json-glib 1.6 takes escapes JSON does not have: "\101" is an octal byte,
+ * which need not be UTF-8, and "\q" passes through. Only JSON's eight and
+ * \u reach it. */
+static gboolean
+set_escape_error (GError **error,
+                  char     c)
+{
+  if (g_ascii_isprint (c))
+    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                 "JSON string with an invalid escape \"\\%c\"", c);
+  else
+    g_set_error (error, JSON_PARSER_ERROR, JSON_PARSER_ERROR_INVALID_DATA,
+                 "JSON string with an invalid escape (backslash, byte 0x%02x)", (guchar) c);
+  return FALSE;
+}
+
 /* Character classes for prescan(); everything else is C_OTHER. */
 enum
 {
@@ -276,9 +292,15 @@ prescan_scalar (const char  *data,
           for (i = string_stop (data, i + 1, length); i < length && data[i] == '\\';
                i = string_stop (data, i + 2, length))
             {
-              if (i + 1 < length && data[i + 1] == 'u' &&
-                  !check_unicode_escape (data, length, &i, error))
-                return FALSE;
+              if (i + 1 >= length)
+                break;   /* json-glib reports the unterminated string */
+              if (data[i + 1] == 'u')
+                {
+                  if (!check_unicode_escape (data, length, &i, error))
+                    return FALSE;
+                }
+              else if (strchr ("\"\\/bfnrt", data[i + 1]) == NULL || data[i + 1] == '\0')
+                return set_escape_error (error, data[i + 1]);
             }
           break;
 

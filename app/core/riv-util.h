@@ -50,7 +50,9 @@ char     *riv_json_to_string    (JsonNode    *node,
 guint     riv_int64_hash        (gconstpointer v);
 
 /* Parses bytes into a JsonNode with the given (reused) parser, or a fresh one when NULL.
- * Nesting deeper than max_depth (0 = no limit) is an error. */
+ * Nesting deeper than max_depth (0 = no limit) is an error, and so is a string
+ * escape JSON does not have (json-glib would take "\365" as a byte that need
+ * not be UTF-8) or a \u escape of a lone surrogate. */
 JsonNode *riv_json_parse        (JsonParser  *parser,
                                  const char  *data,
                                  gssize       length,
