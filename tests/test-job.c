@@ -200,7 +200,7 @@ test_job_notify_once (void)
   _riv_job_set_queue (job, 0, 8, 1.0);
   _riv_job_count_event (job);
   _riv_job_count_event (job);
-  _riv_job_add_timeline (job, "estimation %d", 1);
+  riv_job_add_timeline (job, "estimation %d", 1);
   g_assert_cmpuint (g_hash_table_size (counter.counts), ==, 0);
   _riv_job_thaw (job);
   g_assert_cmpuint (count_of (&counter, "rank"), ==, 1);
@@ -298,13 +298,13 @@ test_job_timeline_bound (void)
   double last_time = -1;
 
   for (guint i = 0; i < 5; i++)
-    _riv_job_add_timeline (job, "event %u", i);
+    riv_job_add_timeline (job, "event %u", i);
   g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 5);
   g_assert_cmpuint (riv_job_get_timeline_dropped (job), ==, 0);
   g_assert_cmpstr (riv_job_get_timeline_event (job, 4)->what, ==, "event 4");
 
   for (guint i = 5; i < total; i++)
-    _riv_job_add_timeline (job, "event %u", i);
+    riv_job_add_timeline (job, "event %u", i);
 
   g_assert_cmpuint (riv_job_get_timeline_length (job), ==, RIV_JOB_TIMELINE_MAX);
   g_assert_cmpuint (riv_job_get_timeline_dropped (job), ==, total - RIV_JOB_TIMELINE_MAX);
@@ -343,7 +343,7 @@ test_job_trim (void)
   g_autoptr(JsonNode) inputs = json ("[\"an input value the finished job no longer needs\"]");
   g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, inputs);
 
-  _riv_job_add_timeline (job, "joined");
+  riv_job_add_timeline (job, "joined");
   _riv_job_take_outputs (job, json ("[\"out\"]"));
   _riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, NULL);
   _riv_job_trim (job);
@@ -352,7 +352,7 @@ test_job_trim (void)
   /* Outputs and timeline stay. */
   g_assert_cmpstr (riv_job_get_output_text (job), ==, "out");
   g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 1);
-  _riv_job_add_timeline (job, "image arrived");
+  riv_job_add_timeline (job, "image arrived");
   g_assert_cmpuint (riv_job_get_timeline_length (job), ==, 2);
 }
 
@@ -391,18 +391,18 @@ test_job_memory (void)
 
       _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
       _riv_job_set_event_id (job, event_id);
-      _riv_job_add_timeline (job, "joined");
+      riv_job_add_timeline (job, "joined");
       _riv_job_set_queue (job, i % 100, 100, 1.5);
       _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
-      _riv_job_add_timeline (job, "estimation rank %u/%u", i % 100, 100);
+      riv_job_add_timeline (job, "estimation rank %u/%u", i % 100, 100);
       _riv_job_set_status (job, RIV_JOB_STATUS_RUNNING);
       _riv_job_set_batch (job, batch_id, 16, i % 16, FALSE);
-      _riv_job_add_timeline (job, "started (batch %s, %u of %u)", batch_id, i % 16 + 1, 16);
+      riv_job_add_timeline (job, "started (batch %s, %u of %u)", batch_id, i % 16 + 1, 16);
       _riv_job_count_event (job);
       _riv_job_count_event (job);
       _riv_job_count_event (job);
       _riv_job_finish (job, RIV_JOB_STATUS_COMPLETED, NULL);
-      _riv_job_add_timeline (job, "completed");
+      riv_job_add_timeline (job, "completed");
       _riv_job_trim (job);
       g_ptr_array_add (jobs, job);
     }
@@ -429,10 +429,10 @@ test_job_timeline_texts (void)
 {
   g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
 
-  _riv_job_add_timeline (job, "started");
-  _riv_job_add_timeline (job, "%s", "completed");
-  _riv_job_add_timeline (job, "%s: %s", "failed", "Boom");
-  _riv_job_add_timeline (job, "100%% done");
+  riv_job_add_timeline (job, "started");
+  riv_job_add_timeline (job, "%s", "completed");
+  riv_job_add_timeline (job, "%s: %s", "failed", "Boom");
+  riv_job_add_timeline (job, "100%% done");
   g_assert_cmpstr (riv_job_get_timeline_event (job, 0)->what, ==, "started");
   g_assert_cmpstr (riv_job_get_timeline_event (job, 1)->what, ==, "completed");
   g_assert_cmpstr (riv_job_get_timeline_event (job, 2)->what, ==, "failed: Boom");

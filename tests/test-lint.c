@@ -252,7 +252,7 @@ test_live_origin (void)
   g_autoptr(RivLint) lint = riv_lint_new ();
   double now = riv_now ();
   const char *frame = "{\"msg\":\"process_completed\",\"event_id\":\"x\",\"output\":{\"data\":[]},\"success\":true}";
-  RivTranscriptEvent event = { .kind = RIV_TRANSCRIPT_SSE, .t = now + 2, .stream = 1,
+  RivTapEvent event = { .kind = RIV_TAP_SSE, .t = now + 2, .stream = 1,
                                .text = frame, .text_len = strlen (frame) };
   RivLintFinding *f;
 

@@ -80,7 +80,7 @@ typedef struct
 } Tap;
 
 static void
-tap_cb (const RivTranscriptEvent *event,
+tap_cb (const RivTapEvent *event,
         gpointer                  user_data)
 {
   Tap *tap = user_data;
@@ -185,14 +185,14 @@ record_session (const char         *url,
 
 static guint
 count_kind (GPtrArray         *events,
-            RivTranscriptKind  kind,
+            RivTapKind         kind,
             const char        *path_suffix)
 {
   guint n = 0;
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
       if (event->kind == kind && (path_suffix == NULL || g_str_has_suffix (event->path, path_suffix)))
         n++;
@@ -231,10 +231,10 @@ test_embedded_clean (Fixture       *fx,
   g_assert_null (strstr (contents, SECRET));
   events = riv_transcript_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_RESPONSE, "/config"), ==, 1);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_RESPONSE, "/queue/join"), ==, 9);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_SSE, NULL), >, 300);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_SSE_END, NULL), >=, 1);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_RESPONSE, "/config"), ==, 1);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_RESPONSE, "/queue/join"), ==, 9);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_SSE, NULL), >, 300);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_SSE_END, NULL), >=, 1);
   /* Every stream that carried frames has its end in the file, whether the
    * server ended it (close_stream) or the client did, however slow the run. */
   {
@@ -242,9 +242,9 @@ test_embedded_clean (Fixture       *fx,
 
     for (guint i = 0; i < events->len; i++)
       {
-        RivTranscriptEvent *event = events->pdata[i];
+        RivTapEvent *event = events->pdata[i];
 
-        if (event->kind == RIV_TRANSCRIPT_SSE_END)
+        if (event->kind == RIV_TAP_SSE_END)
           {
             g_assert_false (g_hash_table_contains (ended, GUINT_TO_POINTER (event->stream)));
             g_hash_table_add (ended, GUINT_TO_POINTER (event->stream));
@@ -252,9 +252,9 @@ test_embedded_clean (Fixture       *fx,
       }
     for (guint i = 0; i < events->len; i++)
       {
-        RivTranscriptEvent *event = events->pdata[i];
+        RivTapEvent *event = events->pdata[i];
 
-        if (event->kind == RIV_TRANSCRIPT_SSE)
+        if (event->kind == RIV_TAP_SSE)
           g_assert_true (g_hash_table_contains (ended, GUINT_TO_POINTER (event->stream)));
       }
   }
@@ -280,11 +280,11 @@ server_frames (GPtrArray *events)
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
-      if (event->kind == RIV_TRANSCRIPT_SSE && strstr (event->text, "\"heartbeat\"") == NULL)
+      if (event->kind == RIV_TAP_SSE && strstr (event->text, "\"heartbeat\"") == NULL)
         g_ptr_array_add (frames, (char *) event->text);
-      else if (event->kind == RIV_TRANSCRIPT_RESPONSE && g_str_has_suffix (event->path, "/queue/join"))
+      else if (event->kind == RIV_TAP_RESPONSE && g_str_has_suffix (event->path, "/queue/join"))
         g_ptr_array_add (replies, (char *) event->text);
     }
   g_ptr_array_sort (replies, compare_strings);
@@ -392,7 +392,7 @@ test_cli_load_record (Fixture       *fx,
   g_assert_null (strstr (contents, SECRET));
   events = riv_transcript_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_RESPONSE, "/queue/join"), ==, 6);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_RESPONSE, "/queue/join"), ==, 6);
 }
 
 /* Virtual users: each one's session is in the same file, its numbers apart. */
@@ -421,13 +421,13 @@ test_cli_users (Fixture       *fx,
                                                                          "lint")), ==, 0);
   events = riv_transcript_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpuint (count_kind (events, RIV_TRANSCRIPT_RESPONSE, "/queue/join"), ==, 6);
+  g_assert_cmpuint (count_kind (events, RIV_TAP_RESPONSE, "/queue/join"), ==, 6);
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
       const char *query;
 
-      if (event->kind == RIV_TRANSCRIPT_REQUEST && event->stream > 0 &&
+      if (event->kind == RIV_TAP_REQUEST && event->stream > 0 &&
           (query = strstr (event->path, "session_hash=")) != NULL)
         {
           g_hash_table_add (sessions, g_strdup (query));
@@ -465,8 +465,8 @@ test_cli_record_max (Fixture       *fx,
   g_assert_cmpint (st.st_size, <=, 0.004 * 1024 * 1024);
   events = riv_transcript_load (path, &error);
   g_assert_no_error (error);
-  g_assert_cmpint (((RivTranscriptEvent *) events->pdata[events->len - 1])->kind, ==,
-                   RIV_TRANSCRIPT_TRUNCATED);
+  g_assert_cmpint (((RivTapEvent *) events->pdata[events->len - 1])->kind, ==,
+                   RIV_TAP_TRUNCATED);
 
   cli (&bad_run, bad);
   g_assert_cmpint (bad_run.status, ==, 2);

@@ -112,15 +112,15 @@ expected_jobs (GPtrArray *events)
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
       g_autoptr(JsonNode) holder = NULL;
       g_autoptr(JsonNode) request_holder = NULL;
 
-      if (event->kind == RIV_TRANSCRIPT_REQUEST && g_str_has_suffix (event->path, "/queue/join"))
+      if (event->kind == RIV_TAP_REQUEST && g_str_has_suffix (event->path, "/queue/join"))
         g_hash_table_insert (bodies, &event->id, event);
-      else if (event->kind == RIV_TRANSCRIPT_RESPONSE && g_str_has_suffix (event->path, "/queue/join"))
+      else if (event->kind == RIV_TAP_RESPONSE && g_str_has_suffix (event->path, "/queue/join"))
         {
-          RivTranscriptEvent *request = g_hash_table_lookup (bodies, &event->id);
+          RivTapEvent *request = g_hash_table_lookup (bodies, &event->id);
           JsonObject *body = object_of (request->text, &request_holder);
           Expected *e = g_new0 (Expected, 1);
 
@@ -134,11 +134,11 @@ expected_jobs (GPtrArray *events)
   /* Completions may come before their join's reply: a second pass. */
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
       g_autoptr(JsonNode) holder = NULL;
       JsonObject *msg, *output;
 
-      if (event->kind != RIV_TRANSCRIPT_SSE || strstr (event->text, "process_completed") == NULL)
+      if (event->kind != RIV_TAP_SSE || strstr (event->text, "process_completed") == NULL)
         continue;
       msg = object_of (event->text, &holder);
       output = json_object_get_object_member (msg, "output");
@@ -276,7 +276,7 @@ static void
 test_speed (void)
 {
   g_autoptr(GPtrArray) events = load ("lint", "heartbeat-gap.jsonl");
-  RivTranscriptEvent *last = events->pdata[events->len - 1];
+  RivTapEvent *last = events->pdata[events->len - 1];
   double start = riv_now ();
 
   replay_to_clients (events, 2, "heartbeat-gap");
@@ -346,7 +346,7 @@ static void
 test_join_delay (void)
 {
   g_autoptr(GPtrArray) events = load ("lint", "clean.jsonl");
-  RivTranscriptEvent *request = NULL;
+  RivTapEvent *request = NULL;
   g_autoptr(RivReplay) replay = NULL;
   g_autofree char *url = NULL;
   g_autoptr(RivLint) lint = riv_lint_new ();
@@ -359,11 +359,11 @@ test_join_delay (void)
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
-      if (event->kind == RIV_TRANSCRIPT_REQUEST && g_str_has_suffix (event->path, "/queue/join"))
+      if (event->kind == RIV_TAP_REQUEST && g_str_has_suffix (event->path, "/queue/join"))
         request = event;
-      else if (event->kind == RIV_TRANSCRIPT_RESPONSE && request != NULL && event->id == request->id)
+      else if (event->kind == RIV_TAP_RESPONSE && request != NULL && event->id == request->id)
         event->t = request->t + 0.6;
     }
   g_assert_nonnull (request);

@@ -43,21 +43,21 @@ fixture_teardown (Fixture       *fx,
   g_free (fx->dir);
 }
 
-static RivTranscriptEvent
-http_event (RivTranscriptKind  kind,
+static RivTapEvent
+http_event (RivTapKind         kind,
             guint64            id,
             const char        *method,
             const char        *path,
             const char        *body)
 {
-  RivTranscriptEvent event = { 0 };
+  RivTapEvent event = { 0 };
 
   event.kind = kind;
   event.t = riv_now ();
   event.id = id;
   event.method = method;
   event.path = path;
-  event.status = kind == RIV_TRANSCRIPT_RESPONSE ? 200 : 0;
+  event.status = kind == RIV_TAP_RESPONSE ? 200 : 0;
   event.text = body;
   event.text_len = body != NULL ? strlen (body) : 0;
   return event;
@@ -90,24 +90,24 @@ test_round_trip (Fixture       *fx,
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
   RivTranscriptWriter *writer = riv_transcript_writer_new (fx->path, 0, &error);
-  RivTranscriptEvent event;
-  RivTranscriptEvent *got;
+  RivTapEvent event;
+  RivTapEvent *got;
   const char *frame = "{\"msg\":\"process_generating\",\"event_id\":\"e1\",\"output\":{\"data\":[\"a \\\"quoted\\\" token\\n\"]}}";
 
   g_assert_no_error (error);
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 1, "POST", "/gradio_api/queue/join",
+  event = http_event (RIV_TAP_REQUEST, 1, "POST", "/gradio_api/queue/join",
                       "{\"data\":[\"x\"],\"fn_index\":0,\"session_hash\":\"abc\"}");
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 1, "POST", "/gradio_api/queue/join", "{\"event_id\":\"e1\"}");
+  event = http_event (RIV_TAP_RESPONSE, 1, "POST", "/gradio_api/queue/join", "{\"event_id\":\"e1\"}");
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 2, "GET", "/gradio_api/queue/data?session_hash=abc", NULL);
+  event = http_event (RIV_TAP_REQUEST, 2, "GET", "/gradio_api/queue/data?session_hash=abc", NULL);
   event.stream = 1;
   riv_transcript_writer_add (writer, &event);
-  event = (RivTranscriptEvent) { .kind = RIV_TRANSCRIPT_SSE, .t = riv_now (), .stream = 1,
+  event = (RivTapEvent) { .kind = RIV_TAP_SSE, .t = riv_now (), .stream = 1,
                                  .text = frame, .text_len = strlen (frame) };
   riv_transcript_writer_add (writer, &event);
-  event = (RivTranscriptEvent) { .kind = RIV_TRANSCRIPT_SSE_END, .t = riv_now (), .stream = 1,
-                                 .end = RIV_TRANSCRIPT_END_EOF };
+  event = (RivTapEvent) { .kind = RIV_TAP_SSE_END, .t = riv_now (), .stream = 1,
+                                 .end = RIV_TAP_END_EOF };
   riv_transcript_writer_add (writer, &event);
 
   events = close_and_read (writer, fx->path, &contents);
@@ -118,14 +118,14 @@ test_round_trip (Fixture       *fx,
   g_assert_true (g_str_has_prefix (contents, "{\"t\":"));
 
   got = events->pdata[0];
-  g_assert_cmpint (got->kind, ==, RIV_TRANSCRIPT_REQUEST);
+  g_assert_cmpint (got->kind, ==, RIV_TAP_REQUEST);
   g_assert_cmpstr (got->method, ==, "POST");
   g_assert_cmpstr (got->path, ==, "/gradio_api/queue/join");
   g_assert_nonnull (strstr (got->text, "\"session_hash\":\"abc\""));
   g_assert_cmpuint (got->line, ==, 1);
 
   got = events->pdata[1];
-  g_assert_cmpint (got->kind, ==, RIV_TRANSCRIPT_RESPONSE);
+  g_assert_cmpint (got->kind, ==, RIV_TAP_RESPONSE);
   g_assert_cmpuint (got->status, ==, 200);
   g_assert_cmpuint (got->id, ==, 1);
   g_assert_cmpstr (got->text, ==, "{\"event_id\":\"e1\"}");
@@ -136,16 +136,16 @@ test_round_trip (Fixture       *fx,
 
   /* The frame's data comes back exactly as received. */
   got = events->pdata[3];
-  g_assert_cmpint (got->kind, ==, RIV_TRANSCRIPT_SSE);
+  g_assert_cmpint (got->kind, ==, RIV_TAP_SSE);
   g_assert_cmpstr (got->text, ==, frame);
 
   got = events->pdata[4];
-  g_assert_cmpint (got->kind, ==, RIV_TRANSCRIPT_SSE_END);
-  g_assert_cmpint (got->end, ==, RIV_TRANSCRIPT_END_EOF);
+  g_assert_cmpint (got->kind, ==, RIV_TAP_SSE_END);
+  g_assert_cmpint (got->end, ==, RIV_TAP_END_EOF);
 
   for (guint i = 1; i < events->len; i++)
-    g_assert_cmpfloat (((RivTranscriptEvent *) events->pdata[i])->t, >=,
-                       ((RivTranscriptEvent *) events->pdata[i - 1])->t);
+    g_assert_cmpfloat (((RivTapEvent *) events->pdata[i])->t, >=,
+                       ((RivTapEvent *) events->pdata[i - 1])->t);
 }
 
 static void
@@ -156,21 +156,21 @@ test_secrets (Fixture       *fx,
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *contents = NULL;
   RivTranscriptWriter *writer = riv_transcript_writer_new (fx->path, 0, &error);
-  RivTranscriptEvent event;
+  RivTapEvent event;
   const char *frame = "{\"msg\":\"log\",\"event_id\":\"e\",\"log\":\"hi\",\"api_key\":\"sk-frame-secret\"}";
 
   g_assert_no_error (error);
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 1, "POST", "/gradio_api/queue/join",
+  event = http_event (RIV_TAP_REQUEST, 1, "POST", "/gradio_api/queue/join",
                       "{\"data\":[{\"password\":\"hunter2\",\"keep\":1}],\"oauth_token\":\"tok-secret\","
                       "\"session_hash\":\"s\",\"Authorization\":\"Bearer abc-secret\"}");
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 2, "POST", "/login",
+  event = http_event (RIV_TAP_REQUEST, 2, "POST", "/login",
                       "username=me&password=form-secret");
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 3, "GET",
+  event = http_event (RIV_TAP_REQUEST, 3, "GET",
                       "/gradio_api/queue/data?session_hash=s&__sign=jwt-secret&access_token=q-secret", NULL);
   riv_transcript_writer_add (writer, &event);
-  event = (RivTranscriptEvent) { .kind = RIV_TRANSCRIPT_SSE, .t = riv_now (), .stream = 1,
+  event = (RivTapEvent) { .kind = RIV_TAP_SSE, .t = riv_now (), .stream = 1,
                                  .text = frame, .text_len = strlen (frame) };
   riv_transcript_writer_add (writer, &event);
 
@@ -184,9 +184,9 @@ test_secrets (Fixture       *fx,
   g_assert_null (strstr (contents, "q-secret"));
   g_assert_null (strstr (contents, "sk-frame-secret"));
   /* What is not secret stays. */
-  g_assert_nonnull (strstr (((RivTranscriptEvent *) events->pdata[0])->text, "\"keep\":1"));
-  g_assert_nonnull (strstr (((RivTranscriptEvent *) events->pdata[2])->path, "session_hash=s"));
-  g_assert_nonnull (strstr (((RivTranscriptEvent *) events->pdata[3])->text, "\"log\":\"hi\""));
+  g_assert_nonnull (strstr (((RivTapEvent *) events->pdata[0])->text, "\"keep\":1"));
+  g_assert_nonnull (strstr (((RivTapEvent *) events->pdata[2])->path, "session_hash=s"));
+  g_assert_nonnull (strstr (((RivTapEvent *) events->pdata[3])->text, "\"log\":\"hi\""));
   g_assert_nonnull (strstr (contents, RIV_TRANSCRIPT_SCRUBBED));
 }
 
@@ -200,8 +200,8 @@ test_long_body (Fixture       *fx,
   RivTranscriptWriter *writer = riv_transcript_writer_new (fx->path, 0, &error);
   GString *body = g_string_new ("{\"data\":[\"");
   GString *huge = g_string_new (NULL);
-  RivTranscriptEvent event;
-  RivTranscriptEvent *got;
+  RivTapEvent event;
+  RivTapEvent *got;
   const guint8 binary[] = { 0x89, 'P', 'N', 'G', 0xff, 0xfe, 0x00, 0x01 };
 
   g_assert_no_error (error);
@@ -211,15 +211,15 @@ test_long_body (Fixture       *fx,
   while (huge->len <= RIV_TRANSCRIPT_MAX_REPLY_BODY)
     g_string_append (huge, "0123456789");
   /* A request's long body is cut... */
-  event = http_event (RIV_TRANSCRIPT_REQUEST, 1, "POST", "/gradio_api/queue/join", body->str);
+  event = http_event (RIV_TAP_REQUEST, 1, "POST", "/gradio_api/queue/join", body->str);
   riv_transcript_writer_add (writer, &event);
   /* ...a reply's is kept for a replay to serve (a Gradio 5 /config is over 64 KiB)... */
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 2, "GET", "/config", body->str);
+  event = http_event (RIV_TAP_RESPONSE, 2, "GET", "/config", body->str);
   riv_transcript_writer_add (writer, &event);
   /* ...up to its own bound. */
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 3, "GET", "/gradio_api/info", huge->str);
+  event = http_event (RIV_TAP_RESPONSE, 3, "GET", "/gradio_api/info", huge->str);
   riv_transcript_writer_add (writer, &event);
-  event = http_event (RIV_TRANSCRIPT_RESPONSE, 4, "GET", "/gradio_api/file=x.png", NULL);
+  event = http_event (RIV_TAP_RESPONSE, 4, "GET", "/gradio_api/file=x.png", NULL);
   event.text = (const char *) binary;
   event.text_len = sizeof binary;
   riv_transcript_writer_add (writer, &event);
@@ -252,13 +252,13 @@ test_size_bound (Fixture       *fx,
   g_autofree char *contents = NULL;
   RivTranscriptWriter *writer = riv_transcript_writer_new (fx->path, 4096, &error);
   const char *frame = "{\"msg\":\"heartbeat\",\"event_id\":null}";
-  RivTranscriptEvent *last;
+  RivTapEvent *last;
   GStatBuf st;
 
   g_assert_no_error (error);
   for (guint i = 0; i < 1000; i++)
     {
-      RivTranscriptEvent event = { .kind = RIV_TRANSCRIPT_SSE, .t = riv_now (), .stream = 1,
+      RivTapEvent event = { .kind = RIV_TAP_SSE, .t = riv_now (), .stream = 1,
                                    .text = frame, .text_len = strlen (frame) };
 
       riv_transcript_writer_add (writer, &event);
@@ -270,7 +270,7 @@ test_size_bound (Fixture       *fx,
   g_assert_cmpuint (events->len, >, 10);
   g_assert_cmpuint (events->len, <, 1000);
   last = events->pdata[events->len - 1];
-  g_assert_cmpint (last->kind, ==, RIV_TRANSCRIPT_TRUNCATED);
+  g_assert_cmpint (last->kind, ==, RIV_TAP_TRUNCATED);
   g_assert_nonnull (strstr (contents, "\"max_bytes\":4096"));
 }
 
@@ -341,7 +341,7 @@ test_empty_and_blank (void)
   blank = riv_transcript_parse (text, strlen (text), &error);
   g_assert_no_error (error);
   g_assert_cmpuint (blank->len, ==, 1);
-  g_assert_cmpuint (((RivTranscriptEvent *) blank->pdata[0])->line, ==, 3);
+  g_assert_cmpuint (((RivTapEvent *) blank->pdata[0])->line, ==, 3);
 }
 
 /* Every transcript kept in tests/data reads. */

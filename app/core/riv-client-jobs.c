@@ -98,9 +98,9 @@ _riv_client_finish_job (RivClient    *self,
       return FALSE;
     }
   if (error != NULL)
-    _riv_job_add_timeline (job, "%s: %s", riv_job_status_to_string (status), error);
+    riv_job_add_timeline (job, "%s: %s", riv_job_status_to_string (status), error);
   else
-    _riv_job_add_timeline (job, "%s", riv_job_status_to_string (status));
+    riv_job_add_timeline (job, "%s", riv_job_status_to_string (status));
   _riv_job_thaw (job);
 
   job_reached_terminal (self, job);
@@ -379,10 +379,10 @@ _riv_client_apply_message (RivClient  *self,
         {
           ctx->saw_estimation = TRUE;
           if (msg->has_rank && msg->has_queue_size)
-            _riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
+            riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
                                    " of %" G_GINT64_FORMAT, msg->rank + 1, msg->queue_size);
           else
-            _riv_job_add_timeline (job, "queued");
+            riv_job_add_timeline (job, "queued");
         }
       break;
 
@@ -391,12 +391,12 @@ _riv_client_apply_message (RivClient  *self,
       if (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
         {
           if (msg->has_batch)
-            _riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
+            riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
                                    " of %" G_GINT64_FORMAT ")",
                                    msg->batch_id ? msg->batch_id : "?",
                                    msg->batch_index + 1, msg->batch_size);
           else
-            _riv_job_add_timeline (job, "started");
+            riv_job_add_timeline (job, "started");
         }
       break;
 
@@ -419,7 +419,7 @@ _riv_client_apply_message (RivClient  *self,
 
     case RIV_MESSAGE_LOG:
       _riv_job_add_log (job, msg->level, msg->title, msg->log);
-      _riv_job_add_timeline (job, "%s: %s", msg->level ? msg->level : "log",
+      riv_job_add_timeline (job, "%s: %s", msg->level ? msg->level : "log",
                              msg->log ? msg->log : "");
       break;
 
@@ -445,7 +445,7 @@ _riv_client_apply_message (RivClient  *self,
                                            error->message);
             }
           else if (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING))
-            _riv_job_add_timeline (job, "first output");
+            riv_job_add_timeline (job, "first output");
         }
       break;
 

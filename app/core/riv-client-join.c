@@ -49,7 +49,7 @@ _riv_client_register_event (RivClient  *self,
 
   _riv_job_freeze (job);
   _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
-  _riv_job_add_timeline (job, "joined");
+  riv_job_add_timeline (job, "joined");
   _riv_job_thaw (job);
 
   /* Its early messages were dropped: it can never complete. When a flood

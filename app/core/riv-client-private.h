@@ -89,7 +89,7 @@ struct _RivClient
   guint           infer_batches : 1;  /* the app has a batch endpoint */
 
   /* The tap (riv-client-tap.c); nullable */
-  RivTranscriptFunc tap;
+  RivTapFunc tap;
   gpointer        tap_data;
   guint64         tap_ids;            /* requests numbered so far */
 };
@@ -117,7 +117,7 @@ struct _RivClientStream
   gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */
   gboolean       feeding;      /* local: inside that feed, which frees it if detached */
   gboolean       end_known;    /* how it ended, for the tap: set before stream_failed() */
-  RivTranscriptEnd end;
+  RivTapEnd end;
 };
 
 /* Client-side state of a job that is not terminal yet (the job's owner data). */
@@ -313,6 +313,6 @@ void _riv_client_tap_frame    (RivClient        *self,
                                const RivMessage *message);
 void _riv_client_tap_end      (RivClient        *self,
                                guint             stream,
-                               RivTranscriptEnd  end);
+                               RivTapEnd         end);
 
 G_END_DECLS

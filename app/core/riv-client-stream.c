@@ -70,8 +70,8 @@ _riv_client_stream_detach (RivClientStream *st)
     return;
 
   if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_end (self, st->epoch, st->got_close ? RIV_TRANSCRIPT_END_EOF
-                                        : st->end_known ? st->end : RIV_TRANSCRIPT_END_CLIENT);
+    _riv_client_tap_end (self, st->epoch, st->got_close ? RIV_TAP_END_EOF
+                                        : st->end_known ? st->end : RIV_TAP_END_CLIENT);
   if (self->stream == st)
     self->stream = NULL;
   st->client = NULL;
@@ -178,7 +178,7 @@ stream_failed (RivClientStream *st,
   if (!st->end_known)
     {
       st->end_known = TRUE;
-      st->end = RIV_TRANSCRIPT_END_ERROR;
+      st->end = RIV_TAP_END_ERROR;
     }
   _riv_client_stream_detach (st);
 
@@ -383,7 +383,7 @@ stream_end_normally (RivClientStream *st)
 
   /* A recording ends every stream: this one ended as the server meant. */
   if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_end (self, st->epoch, RIV_TRANSCRIPT_END_EOF);
+    _riv_client_tap_end (self, st->epoch, RIV_TAP_END_EOF);
 
   /* Detach, but read the response to its end rather than cancel it: the
    * connection then goes back to the pool instead of being closed (libsoup
@@ -530,7 +530,7 @@ stream_read_cb (GObject      *object,
   if (n == 0)
     {
       st->end_known = TRUE;
-      st->end = RIV_TRANSCRIPT_END_EOF;
+      st->end = RIV_TAP_END_EOF;
       stream_failed (st, "the server ended the stream without close_stream");
       stream_free (st);
       return;
@@ -550,7 +550,7 @@ stream_read_cb (GObject      *object,
       else
         {
           st->end_known = TRUE;
-          st->end = end_error != NULL ? RIV_TRANSCRIPT_END_ERROR : RIV_TRANSCRIPT_END_EOF;
+          st->end = end_error != NULL ? RIV_TAP_END_ERROR : RIV_TAP_END_EOF;
           stream_failed (st, end_error != NULL
                              ? end_error->message
                              : "the server ended the stream without close_stream");

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The client's tap (riv_client_set_tap): each request it sends, each reply,
- * stream frame and stream end, as a transcript event (riv-transcript.h), for
+ * stream frame and stream end, as a tap event (riv-tap.h), for
  * recording and lint. Call sites test RIV_CLIENT_TAPPED() first, so an unset
  * tap costs one pointer test.
  */
@@ -17,7 +17,7 @@ static G_DEFINE_QUARK (riv-client-tap-id, tap_id)
 
 void
 riv_client_set_tap (RivClient         *self,
-                    RivTranscriptFunc  func,
+                    RivTapFunc         func,
                     gpointer           user_data)
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
@@ -47,8 +47,8 @@ _riv_client_tap_request (RivClient   *self,
                          gsize        len)
 {
   g_autofree char *path = message_path (msg);
-  RivTranscriptEvent event = {
-    .kind = RIV_TRANSCRIPT_REQUEST,
+  RivTapEvent event = {
+    .kind = RIV_TAP_REQUEST,
     .t = riv_now (),
     .id = ++self->tap_ids,
     .stream = stream,
@@ -69,7 +69,7 @@ _riv_client_tap_response (RivClient   *self,
                           GBytes      *body)
 {
   g_autofree char *path = NULL;
-  RivTranscriptEvent event = { 0 };
+  RivTapEvent event = { 0 };
   gsize id = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (msg), tap_id_quark ()));
   guint status = soup_message_get_status (msg);
 
@@ -79,7 +79,7 @@ _riv_client_tap_response (RivClient   *self,
     return;
 
   path = message_path (msg);
-  event.kind = RIV_TRANSCRIPT_RESPONSE;
+  event.kind = RIV_TAP_RESPONSE;
   event.t = riv_now ();
   event.id = id;
   event.stream = stream;
@@ -98,8 +98,8 @@ _riv_client_tap_frame (RivClient        *self,
                        gsize             len,
                        const RivMessage *message)
 {
-  RivTranscriptEvent event = {
-    .kind = RIV_TRANSCRIPT_SSE,
+  RivTapEvent event = {
+    .kind = RIV_TAP_SSE,
     .t = riv_now (),
     .stream = stream,
     .text = data,
@@ -113,10 +113,10 @@ _riv_client_tap_frame (RivClient        *self,
 void
 _riv_client_tap_end (RivClient        *self,
                      guint             stream,
-                     RivTranscriptEnd  end)
+                     RivTapEnd         end)
 {
-  RivTranscriptEvent event = {
-    .kind = RIV_TRANSCRIPT_SSE_END,
+  RivTapEvent event = {
+    .kind = RIV_TAP_SSE_END,
     .t = riv_now (),
     .stream = stream,
     .end = end,

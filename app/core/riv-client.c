@@ -615,7 +615,7 @@ submit_job (RivClient   *self,
   self->n_pending++;
   g_list_store_append (self->jobs, job);
 
-  _riv_job_add_timeline (job, "submitted");
+  riv_job_add_timeline (job, "submitted");
   _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
   _riv_client_notify_n_pending (self);
 
@@ -662,7 +662,7 @@ riv_client_cancel (RivClient *self,
     return;
 
   ctx->cancel_requested = TRUE;
-  _riv_job_add_timeline (job, "cancel requested");
+  riv_job_add_timeline (job, "cancel requested");
   _riv_client_send_cancel (self, job, riv_job_get_event_id (job));
 }
 

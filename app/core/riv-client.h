@@ -13,7 +13,7 @@
 
 #include "riv-config.h"
 #include "riv-job.h"
-#include "riv-transcript.h"
+#include "riv-tap.h"
 #include "riv-types.h"
 
 G_BEGIN_DECLS
@@ -159,11 +159,11 @@ char           *riv_client_upload_finish       (RivClient            *self,
 /* Cancels all network work; in-flight jobs become cancelled. Idempotent. */
 void            riv_client_close               (RivClient            *self);
 /* Every request sent, reply received, stream frame and stream end, as a
- * transcript event (riv-transcript.h), on the client's context: for
+ * tap event (riv-tap.h), on the client's context: for
  * recording (riv_transcript_writer_tap) and lint (riv_lint_tap). NULL stops
  * it. Unset, it costs one pointer test per event. */
 void            riv_client_set_tap             (RivClient            *self,
-                                                RivTranscriptFunc     func,
+                                                RivTapFunc            func,
                                                 gpointer              user_data);
 /* Total SSE messages received (all jobs), for statistics. */
 guint64         riv_client_get_n_messages      (RivClient            *self);

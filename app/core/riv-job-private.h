@@ -49,9 +49,6 @@ void      _riv_job_count_update      (RivJob       *self);
 void      _riv_job_set_image         (RivJob       *self,
                                       GBytes       *image);
 void      _riv_job_count_event       (RivJob       *self);
-void      _riv_job_add_timeline      (RivJob       *self,
-                                      const char   *format,
-                                      ...) G_GNUC_PRINTF (2, 3);
 /* Drops what a finished job no longer needs (input copy, intermediate state). */
 void      _riv_job_add_log           (RivJob       *self,
                                       const char   *level,

@@ -1083,9 +1083,9 @@ _riv_job_count_event (RivJob *self)
 }
 
 void
-_riv_job_add_timeline (RivJob     *self,
-                       const char *format,
-                       ...)
+riv_job_add_timeline (RivJob     *self,
+                      const char *format,
+                      ...)
 {
   RivJobEvent *slot;
   va_list args;

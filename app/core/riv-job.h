@@ -80,6 +80,12 @@ guint         riv_job_get_timeline_length (RivJob *self);
 const RivJobEvent *riv_job_get_timeline_event (RivJob *self,
                                                guint   position);
 guint         riv_job_get_timeline_dropped (RivJob *self);
+/* Adds an entry to the timeline at the current time: what the client saw, and
+ * what a program showing the job found out about it (a picture that did not
+ * decode, a lint finding). */
+void          riv_job_add_timeline        (RivJob     *self,
+                                           const char *format,
+                                           ...) G_GNUC_PRINTF (2, 3);
 /* log messages (gr.Info, gr.Warning, …), in arrival order; the first
  * RIV_JOB_LOGS_MAX are kept, later ones only counted. "n-logs" is notified
  * for each one kept. */

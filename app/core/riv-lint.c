@@ -395,7 +395,7 @@ note_silence (RivLint    *self,
 
 static void
 feed_request (RivLint                  *self,
-              const RivTranscriptEvent *event)
+              const RivTapEvent *event)
 {
   LintRequest *request = g_new0 (LintRequest, 1);
   gint64 *key = g_new (gint64, 1);
@@ -429,7 +429,7 @@ feed_request (RivLint                  *self,
 
 static void
 feed_response (RivLint                  *self,
-               const RivTranscriptEvent *event)
+               const RivTapEvent *event)
 {
   gint64 key = (gint64) event->id;
   LintRequest *request = g_hash_table_lookup (self->requests, &key);
@@ -662,7 +662,7 @@ feed_event_message (RivLint          *self,
 
 static void
 feed_frame (RivLint                  *self,
-            const RivTranscriptEvent *event)
+            const RivTapEvent *event)
 {
   LintStream *stream = lookup_stream (self, event->stream, event->t);
   g_autoptr(RivMessage) parsed = NULL;
@@ -711,13 +711,13 @@ feed_frame (RivLint                  *self,
 
 static void
 feed_end (RivLint                  *self,
-          const RivTranscriptEvent *event)
+          const RivTapEvent *event)
 {
   LintStream *stream = lookup_stream (self, event->stream, event->t);
 
   note_silence (self, stream, event->t);
   stream->ended = TRUE;
-  if (event->end != RIV_TRANSCRIPT_END_CLIENT && !stream->closed)
+  if (event->end != RIV_TAP_END_CLIENT && !stream->closed)
     {
       LintEvent *first;
       guint n = count_pending (self, stream->session, FALSE, &first);
@@ -730,34 +730,34 @@ feed_end (RivLint                  *self,
 
 void
 riv_lint_feed (RivLint                  *self,
-               const RivTranscriptEvent *event)
+               const RivTapEvent *event)
 {
   g_return_if_fail (self != NULL && event != NULL);
   g_return_if_fail (!self->finished);
 
   switch (event->kind)
     {
-    case RIV_TRANSCRIPT_REQUEST:
+    case RIV_TAP_REQUEST:
       if (event->path != NULL)
         feed_request (self, event);
       break;
-    case RIV_TRANSCRIPT_RESPONSE:
+    case RIV_TAP_RESPONSE:
       feed_response (self, event);
       break;
-    case RIV_TRANSCRIPT_SSE:
+    case RIV_TAP_SSE:
       feed_frame (self, event);
       break;
-    case RIV_TRANSCRIPT_SSE_END:
+    case RIV_TAP_SSE_END:
       feed_end (self, event);
       break;
-    case RIV_TRANSCRIPT_TRUNCATED:
+    case RIV_TAP_TRUNCATED:
     default:
       break;
     }
 }
 
 void
-riv_lint_tap (const RivTranscriptEvent *event,
+riv_lint_tap (const RivTapEvent *event,
               gpointer                  user_data)
 {
   riv_lint_feed (user_data, event);
@@ -879,7 +879,7 @@ riv_lint_run_transcript (GPtrArray *events,
   riv_lint_set_heartbeat_interval (self, heartbeat_interval);
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
       riv_lint_feed (self, event);
       end = MAX (end, event->t);

@@ -56,9 +56,9 @@ void        riv_lint_set_origin                (RivLint                  *self,
 void        riv_lint_set_heartbeat_interval    (RivLint                  *self,
                                                 double                    seconds);
 void        riv_lint_feed                      (RivLint                  *self,
-                                                const RivTranscriptEvent *event);
-/* A RivTranscriptFunc: user_data is the lint. */
-void        riv_lint_tap                       (const RivTranscriptEvent *event,
+                                                const RivTapEvent *event);
+/* A RivTapFunc: user_data is the lint. */
+void        riv_lint_tap                       (const RivTapEvent *event,
                                                 gpointer                  user_data);
 /* Ends the session at time t (same clock as the events): open streams are
  * checked for silence up to t, ids no join named are reported. Call once. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "riv-report.h"
+#include "riv-util.h"
 
 #define CHART_W       760.0
 #define CHART_H       220.0
@@ -43,24 +44,6 @@ append_escaped (GString    *out,
   g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
 
   g_string_append (out, escaped);
-}
-
-double
-riv_report_nice_ceiling (double value)
-{
-  double power, fraction;
-
-  if (!(value > 0))
-    return 1;
-  power = pow (10, floor (log10 (value)));
-  fraction = value / power;
-  if (fraction <= 1)
-    return power;
-  if (fraction <= 2)
-    return 2 * power;
-  if (fraction <= 5)
-    return 5 * power;
-  return 10 * power;
 }
 
 static void
@@ -169,7 +152,7 @@ append_line_chart (GString      *out,
         points[s * n_points + p] = count > 0 ? sum / count : -1;
         y_max = MAX (y_max, points[s * n_points + p]);
       }
-  y_max = riv_report_nice_ceiling (y_max);
+  y_max = riv_nice_ceiling (y_max);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append (out, "<div class=\"legend\">");
@@ -228,7 +211,7 @@ append_bar_chart (GString      *out,
 
   for (guint i = 0; i < n; i++)
     top = MAX (top, counts[i]);
-  y_max = riv_report_nice_ceiling (top);
+  y_max = riv_nice_ceiling (top);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
@@ -449,7 +432,7 @@ riv_report_html (RivLoadStats             *stats,
       {
         /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
         double top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
-        double width = riv_report_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+        double width = riv_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
         double edges[LATENCY_BINS + 1];
         guint64 counts[LATENCY_BINS] = { 0 };
 

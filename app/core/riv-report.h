@@ -22,8 +22,4 @@ char *riv_report_html (RivLoadStats            *stats,
                        RivLoadThreshold * const *thresholds,
                        guint                    n_thresholds);
 
-/* 1, 2 or 5 times a power of ten, at least value (1 when value ≤ 0): the top
- * of a chart's scale (the report's and the window's). */
-double riv_report_nice_ceiling (double value);
-
 G_END_DECLS

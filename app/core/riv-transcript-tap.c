@@ -24,7 +24,7 @@ struct _RivTranscriptTap
 {
   GPtrArray           *entries;   /* Entry* */
   RivTranscriptWriter *writer;    /* owned, nullable */
-  RivTranscriptFunc    after;
+  RivTapFunc           after;
   gpointer             after_data;
   guint                n_added;
 };
@@ -86,16 +86,16 @@ riv_transcript_tap_steal_writer (RivTranscriptTap *self)
 }
 
 static void
-tap_cb (const RivTranscriptEvent *event,
+tap_cb (const RivTapEvent *event,
         gpointer                  user_data)
 {
   Entry *entry = user_data;
   RivTranscriptTap *self = entry->tap;
-  RivTranscriptEvent moved = *event;
+  RivTapEvent moved = *event;
 
   if (entry->n > 0)
     {
-      if (moved.kind == RIV_TRANSCRIPT_REQUEST || moved.kind == RIV_TRANSCRIPT_RESPONSE)
+      if (moved.kind == RIV_TAP_REQUEST || moved.kind == RIV_TAP_RESPONSE)
         moved.id += entry->n * ID_STRIDE;
       if (moved.stream > 0)
         moved.stream += entry->n * STREAM_STRIDE;
@@ -173,7 +173,7 @@ riv_transcript_tap_remove_clients (RivTranscriptTap *self)
 
 void
 riv_transcript_tap_set_after (RivTranscriptTap  *self,
-                              RivTranscriptFunc  func,
+                              RivTapFunc         func,
                               gpointer           user_data)
 {
   g_return_if_fail (self != NULL);

@@ -43,7 +43,7 @@ void                 riv_transcript_tap_remove_client  (RivTranscriptTap  *self,
 void                 riv_transcript_tap_remove_clients (RivTranscriptTap  *self);
 /* Called after each event went to the writer and the lint (nullable). */
 void                 riv_transcript_tap_set_after      (RivTranscriptTap  *self,
-                                                        RivTranscriptFunc  func,
+                                                        RivTapFunc         func,
                                                         gpointer           user_data);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivTranscriptTap, riv_transcript_tap_free)

@@ -24,18 +24,18 @@ static const char * const secret_words[] = {
 };
 
 const char *
-riv_transcript_kind_to_string (RivTranscriptKind kind)
+riv_transcript_kind_to_string (RivTapKind kind)
 {
   switch (kind)
     {
-    case RIV_TRANSCRIPT_REQUEST:
+    case RIV_TAP_REQUEST:
       return "request";
-    case RIV_TRANSCRIPT_RESPONSE:
+    case RIV_TAP_RESPONSE:
       return "response";
-    case RIV_TRANSCRIPT_SSE:
-    case RIV_TRANSCRIPT_SSE_END:
+    case RIV_TAP_SSE:
+    case RIV_TAP_SSE_END:
       return "sse";
-    case RIV_TRANSCRIPT_TRUNCATED:
+    case RIV_TAP_TRUNCATED:
       return "truncated";
     default:
       g_return_val_if_reached ("unknown");
@@ -43,15 +43,15 @@ riv_transcript_kind_to_string (RivTranscriptKind kind)
 }
 
 const char *
-riv_transcript_end_to_string (RivTranscriptEnd end)
+riv_transcript_end_to_string (RivTapEnd end)
 {
   switch (end)
     {
-    case RIV_TRANSCRIPT_END_EOF:
+    case RIV_TAP_END_EOF:
       return "eof";
-    case RIV_TRANSCRIPT_END_ERROR:
+    case RIV_TAP_END_ERROR:
       return "error";
-    case RIV_TRANSCRIPT_END_CLIENT:
+    case RIV_TAP_END_CLIENT:
       return "client";
     default:
       g_return_val_if_reached ("eof");
@@ -101,7 +101,7 @@ riv_transcript_path_ends_with (const char *path,
 }
 
 void
-riv_transcript_event_free (RivTranscriptEvent *event)
+riv_transcript_event_free (RivTapEvent *event)
 {
   if (event == NULL)
     return;
@@ -277,12 +277,12 @@ utf8_prefix (const char *text,
 
 static void
 append_body (GString                  *out,
-             const RivTranscriptEvent *event)
+             const RivTapEvent *event)
 {
   const char *text = event->text;
   gsize len = event->text_len;
   /* A reply is served again by a replay (a Gradio 5 /config is over 64 KiB). */
-  gsize max = event->kind == RIV_TRANSCRIPT_REQUEST ? RIV_TRANSCRIPT_MAX_BODY
+  gsize max = event->kind == RIV_TAP_REQUEST ? RIV_TRANSCRIPT_MAX_BODY
                                                     : RIV_TRANSCRIPT_MAX_REPLY_BODY;
 
   if (text == NULL)
@@ -317,7 +317,7 @@ append_body (GString                  *out,
     }
 
   /* A text a request sent may be a login form: drop it whole when it names a secret. */
-  if (event->kind == RIV_TRANSCRIPT_REQUEST && mentions_secret (text, len))
+  if (event->kind == RIV_TAP_REQUEST && mentions_secret (text, len))
     {
       append_member_string (out, "body_text", RIV_TRANSCRIPT_SCRUBBED);
       return;
@@ -359,7 +359,7 @@ append_frame (GString    *out,
 
 /* One line, with its '\n'. */
 static GString *
-format_line (const RivTranscriptEvent *event,
+format_line (const RivTapEvent *event,
              double                    t)
 {
   GString *out = g_string_sized_new (128 + event->text_len);
@@ -368,8 +368,8 @@ format_line (const RivTranscriptEvent *event,
                           riv_transcript_kind_to_string (event->kind));
   switch (event->kind)
     {
-    case RIV_TRANSCRIPT_REQUEST:
-    case RIV_TRANSCRIPT_RESPONSE:
+    case RIV_TAP_REQUEST:
+    case RIV_TAP_RESPONSE:
       {
         g_autofree char *path = scrub_path (event->path != NULL ? event->path : "/");
 
@@ -378,20 +378,20 @@ format_line (const RivTranscriptEvent *event,
           g_string_append_printf (out, ",\"stream\":%u", event->stream);
         append_member_string (out, "method", event->method != NULL ? event->method : "GET");
         append_member_string (out, "path", path);
-        if (event->kind == RIV_TRANSCRIPT_RESPONSE)
+        if (event->kind == RIV_TAP_RESPONSE)
           g_string_append_printf (out, ",\"status\":%u", event->status);
         append_body (out, event);
       }
       break;
-    case RIV_TRANSCRIPT_SSE:
+    case RIV_TAP_SSE:
       g_string_append_printf (out, ",\"stream\":%u", event->stream);
       append_frame (out, event->text != NULL ? event->text : "", event->text_len);
       break;
-    case RIV_TRANSCRIPT_SSE_END:
+    case RIV_TAP_SSE_END:
       g_string_append_printf (out, ",\"stream\":%u", event->stream);
       append_member_string (out, "end", riv_transcript_end_to_string (event->end));
       break;
-    case RIV_TRANSCRIPT_TRUNCATED:
+    case RIV_TAP_TRUNCATED:
     default:
       break;
     }
@@ -400,7 +400,7 @@ format_line (const RivTranscriptEvent *event,
 }
 
 char *
-riv_transcript_format (const RivTranscriptEvent *event,
+riv_transcript_format (const RivTapEvent *event,
                        double                    t,
                        gsize                    *len)
 {
@@ -483,7 +483,7 @@ riv_transcript_writer_set_origin (RivTranscriptWriter *self,
 
 void
 riv_transcript_writer_add (RivTranscriptWriter      *self,
-                           const RivTranscriptEvent *event)
+                           const RivTapEvent *event)
 {
   /* Room kept for the line that marks the cut. */
   const guint64 reserve = 96;
@@ -491,7 +491,7 @@ riv_transcript_writer_add (RivTranscriptWriter      *self,
 
   g_return_if_fail (self != NULL && event != NULL);
 
-  if (self->truncated || event->kind == RIV_TRANSCRIPT_TRUNCATED)
+  if (self->truncated || event->kind == RIV_TAP_TRUNCATED)
     return;
 
   line = format_line (event, event->t - self->origin);
@@ -508,7 +508,7 @@ riv_transcript_writer_add (RivTranscriptWriter      *self,
 }
 
 void
-riv_transcript_writer_tap (const RivTranscriptEvent *event,
+riv_transcript_writer_tap (const RivTapEvent *event,
                            gpointer                  user_data)
 {
   riv_transcript_writer_add (user_data, event);
@@ -611,7 +611,7 @@ get_string (JsonObject  *object,
 }
 
 static gboolean
-read_http (RivTranscriptEvent  *event,
+read_http (RivTapEvent         *event,
            JsonObject          *object,
            GError             **error)
 {
@@ -637,7 +637,7 @@ read_http (RivTranscriptEvent  *event,
   event->method = g_strdup (method);
   event->path = g_strdup (path);
 
-  if (event->kind == RIV_TRANSCRIPT_RESPONSE)
+  if (event->kind == RIV_TAP_RESPONSE)
     {
       if (!get_uint (object, "status", TRUE, 100, 599, &value, event->line, error))
         return FALSE;
@@ -665,7 +665,7 @@ read_http (RivTranscriptEvent  *event,
 }
 
 static gboolean
-read_sse (RivTranscriptEvent  *event,
+read_sse (RivTapEvent         *event,
           JsonObject          *object,
           GError             **error)
 {
@@ -687,10 +687,10 @@ read_sse (RivTranscriptEvent  *event,
       return TRUE;
     }
 
-  event->kind = RIV_TRANSCRIPT_SSE_END;
+  event->kind = RIV_TAP_SSE_END;
   if (!JSON_NODE_HOLDS_VALUE (end) || json_node_get_value_type (end) != G_TYPE_STRING)
     return line_error (error, event->line, "\"end\" is not a string");
-  for (RivTranscriptEnd e = RIV_TRANSCRIPT_END_EOF; e <= RIV_TRANSCRIPT_END_CLIENT; e++)
+  for (RivTapEnd e = RIV_TAP_END_EOF; e <= RIV_TAP_END_CLIENT; e++)
     if (strcmp (json_node_get_string (end), riv_transcript_end_to_string (e)) == 0)
       {
         event->end = e;
@@ -699,7 +699,7 @@ read_sse (RivTranscriptEvent  *event,
   return line_error (error, event->line, "\"end\" is not eof, error or client");
 }
 
-static RivTranscriptEvent *
+static RivTapEvent *
 read_line (JsonParser  *parser,
            const char  *text,
            gsize        len,
@@ -707,7 +707,7 @@ read_line (JsonParser  *parser,
            double       previous_t,
            GError     **error)
 {
-  g_autoptr(RivTranscriptEvent) event = g_new0 (RivTranscriptEvent, 1);
+  g_autoptr(RivTapEvent) event = g_new0 (RivTapEvent, 1);
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) json_error = NULL;
   JsonObject *object;
@@ -753,22 +753,22 @@ read_line (JsonParser  *parser,
     return NULL;
   if (strcmp (kind, "request") == 0)
     {
-      event->kind = RIV_TRANSCRIPT_REQUEST;
+      event->kind = RIV_TAP_REQUEST;
       ok = read_http (event, object, error);
     }
   else if (strcmp (kind, "response") == 0)
     {
-      event->kind = RIV_TRANSCRIPT_RESPONSE;
+      event->kind = RIV_TAP_RESPONSE;
       ok = read_http (event, object, error);
     }
   else if (strcmp (kind, "sse") == 0)
     {
-      event->kind = RIV_TRANSCRIPT_SSE;
+      event->kind = RIV_TAP_SSE;
       ok = read_sse (event, object, error);
     }
   else if (strcmp (kind, "truncated") == 0)
     {
-      event->kind = RIV_TRANSCRIPT_TRUNCATED;
+      event->kind = RIV_TAP_TRUNCATED;
       ok = TRUE;
     }
   else
@@ -797,7 +797,7 @@ riv_transcript_parse (const char  *data,
       const char *nl = memchr (p, '\n', end - p);
       const char *stop = nl != NULL ? nl : end;
       gsize n = stop - p;
-      RivTranscriptEvent *event;
+      RivTapEvent *event;
       gboolean blank = TRUE;
 
       line++;
@@ -819,7 +819,7 @@ riv_transcript_parse (const char  *data,
           if (event == NULL)
             return NULL;
           previous_t = event->t;
-          truncated = event->kind == RIV_TRANSCRIPT_TRUNCATED;
+          truncated = event->kind == RIV_TAP_TRUNCATED;
           g_ptr_array_add (events, event);
         }
       p = stop + 1;

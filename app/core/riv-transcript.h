@@ -33,7 +33,7 @@
 
 #include <glib.h>
 
-#include "riv-message.h"
+#include "riv-tap.h"
 
 G_BEGIN_DECLS
 
@@ -50,59 +50,20 @@ typedef enum
 } RivTranscriptError;
 GQuark riv_transcript_error_quark (void);
 
-typedef enum
-{
-  RIV_TRANSCRIPT_REQUEST,
-  RIV_TRANSCRIPT_RESPONSE,
-  RIV_TRANSCRIPT_SSE,          /* one frame's data */
-  RIV_TRANSCRIPT_SSE_END,      /* a stream ended ("kind":"sse" with "end") */
-  RIV_TRANSCRIPT_TRUNCATED,
-} RivTranscriptKind;
-
-typedef enum
-{
-  RIV_TRANSCRIPT_END_EOF,      /* the server ended the response */
-  RIV_TRANSCRIPT_END_ERROR,    /* the connection failed */
-  RIV_TRANSCRIPT_END_CLIENT,   /* the client closed it */
-} RivTranscriptEnd;
-
-/* One event. Live (from a client's tap) every string is borrowed for the
- * duration of the call; from riv_transcript_parse() the event owns them. */
-typedef struct
-{
-  RivTranscriptKind  kind;
-  double             t;          /* seconds: since the start in a file, riv_now() live */
-  guint              line;       /* 1-based line in the file; 0 when live */
-  guint64            id;         /* pairs a request with its response */
-  guint              stream;     /* SSE stream number, 0 when not a stream */
-  const char        *method;     /* request, response */
-  const char        *path;       /* request, response: path and query */
-  guint              status;     /* response */
-  const char        *text;       /* nullable: the body, or the frame's data; NUL-terminated */
-  gsize              text_len;
-  gboolean           cut;        /* the body was cut (or not kept) */
-  RivTranscriptEnd   end;        /* SSE_END */
-  const RivMessage  *message;    /* nullable: live SSE, the frame as the client parsed it */
-} RivTranscriptEvent;
-
-/* Receives events as they happen (a client's tap). */
-typedef void (*RivTranscriptFunc) (const RivTranscriptEvent *event,
-                                   gpointer                  user_data);
-
-const char *riv_transcript_kind_to_string (RivTranscriptKind kind);
-const char *riv_transcript_end_to_string  (RivTranscriptEnd  end);
+const char *riv_transcript_kind_to_string (RivTapKind kind);
+const char *riv_transcript_end_to_string  (RivTapEnd         end);
 
 /* Whether a member called name must never be written (case-insensitive). */
 gboolean    riv_transcript_is_secret_key  (const char *name);
 
-void        riv_transcript_event_free     (RivTranscriptEvent *event);
+void        riv_transcript_event_free     (RivTapEvent *event);
 
 /* Whether a recorded path (query ignored) ends with suffix, e.g. "/queue/join":
  * a server's root may sit under a prefix. */
 gboolean    riv_transcript_path_ends_with (const char *path,
                                            const char *suffix);
 
-/* Reading. Returns the events (RivTranscriptEvent *, owned) or NULL with
+/* Reading. Returns the events (RivTapEvent *, owned) or NULL with
  * RIV_TRANSCRIPT_ERROR_INVALID naming the first bad line. Blank lines are
  * skipped; times must not go backwards; nothing may follow "truncated". */
 GPtrArray  *riv_transcript_parse          (const char   *data,
@@ -112,7 +73,7 @@ GPtrArray  *riv_transcript_load           (const char   *path,
                                            GError      **error);
 
 /* One event as its line (with the '\n'), at time t: what the writer writes. */
-char       *riv_transcript_format         (const RivTranscriptEvent *event,
+char       *riv_transcript_format         (const RivTapEvent *event,
                                            double                    t,
                                            gsize                    *len);
 
@@ -130,9 +91,9 @@ RivTranscriptWriter *riv_transcript_writer_new      (const char                *
 void        riv_transcript_writer_set_origin        (RivTranscriptWriter       *self,
                                                      double                     origin);
 void        riv_transcript_writer_add               (RivTranscriptWriter       *self,
-                                                     const RivTranscriptEvent  *event);
-/* A RivTranscriptFunc: user_data is the writer. */
-void        riv_transcript_writer_tap               (const RivTranscriptEvent  *event,
+                                                     const RivTapEvent         *event);
+/* A RivTapFunc: user_data is the writer. */
+void        riv_transcript_writer_tap               (const RivTapEvent         *event,
                                                      gpointer                   user_data);
 gboolean    riv_transcript_writer_get_truncated     (RivTranscriptWriter       *self);
 guint64     riv_transcript_writer_get_bytes         (RivTranscriptWriter       *self);
@@ -141,6 +102,6 @@ guint64     riv_transcript_writer_get_bytes         (RivTranscriptWriter       *
 gboolean    riv_transcript_writer_close             (RivTranscriptWriter       *self,
                                                      GError                   **error);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivTranscriptEvent, riv_transcript_event_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivTapEvent, riv_transcript_event_free)
 
 G_END_DECLS

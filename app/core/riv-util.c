@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -747,4 +748,22 @@ riv_raise_fd_limit (void)
       if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
         g_debug ("Could not raise the open-file limit: %s", g_strerror (errno));
     }
+}
+
+double
+riv_nice_ceiling (double value)
+{
+  double power, fraction;
+
+  if (!(value > 0))
+    return 1;
+  power = pow (10, floor (log10 (value)));
+  fraction = value / power;
+  if (fraction <= 1)
+    return power;
+  if (fraction <= 2)
+    return 2 * power;
+  if (fraction <= 5)
+    return 5 * power;
+  return 10 * power;
 }

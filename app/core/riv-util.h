@@ -83,4 +83,8 @@ JsonNode *riv_json_substitute_index_user (JsonNode *node,
                                           guint64   index,
                                           guint     user);
 
+/* 1, 2 or 5 times a power of ten, at least value (1 when value ≤ 0): the top
+ * of a chart's scale (the report's and the window's). */
+double    riv_nice_ceiling (double value);
+
 G_END_DECLS

@@ -28,7 +28,7 @@ typedef struct
   double            open_t;
   GArray           *frames;    /* Frame */
   gboolean          has_end;
-  RivTranscriptEnd  end;
+  RivTapEnd         end;
 } RecStream;
 
 typedef struct
@@ -184,13 +184,13 @@ prepare (RivReplay  *self,
 
   for (guint i = 0; i < self->events->len; i++)
     {
-      RivTranscriptEvent *event = self->events->pdata[i];
-      RivTranscriptEvent *request;
+      RivTapEvent *event = self->events->pdata[i];
+      RivTapEvent *request;
       gint64 key = (gint64) event->id;
 
       switch (event->kind)
         {
-        case RIV_TRANSCRIPT_REQUEST:
+        case RIV_TAP_REQUEST:
           g_hash_table_insert (requests, &event->id, event);
           if (event->stream > 0 && riv_transcript_path_ends_with (event->path, "/queue/data") &&
               !g_hash_table_contains (streams, GUINT_TO_POINTER (event->stream)))
@@ -216,7 +216,7 @@ prepare (RivReplay  *self,
             }
           break;
 
-        case RIV_TRANSCRIPT_RESPONSE:
+        case RIV_TAP_RESPONSE:
           request = g_hash_table_lookup (requests, &key);
           if (request == NULL)
             break;
@@ -268,7 +268,7 @@ prepare (RivReplay  *self,
           g_hash_table_remove (requests, &key);
           break;
 
-        case RIV_TRANSCRIPT_SSE:
+        case RIV_TAP_SSE:
           {
             RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
             g_autoptr(RivMessage) msg = NULL;
@@ -283,7 +283,7 @@ prepare (RivReplay  *self,
           }
           break;
 
-        case RIV_TRANSCRIPT_SSE_END:
+        case RIV_TAP_SSE_END:
           {
             RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
 
@@ -295,7 +295,7 @@ prepare (RivReplay  *self,
           }
           break;
 
-        case RIV_TRANSCRIPT_TRUNCATED:
+        case RIV_TAP_TRUNCATED:
         default:
           break;
         }
@@ -458,7 +458,7 @@ pump (LiveStream *live)
     }
 
   if (live->next == live->rec->frames->len && live->rec->has_end &&
-      live->rec->end != RIV_TRANSCRIPT_END_CLIENT)
+      live->rec->end != RIV_TAP_END_CLIENT)
     live_end (live);
   else if (wrote)
     soup_server_message_unpause (live->msg);

@@ -34,7 +34,7 @@ GQuark riv_replay_error_quark (void);
 #define RIV_TYPE_REPLAY (riv_replay_get_type ())
 G_DECLARE_FINAL_TYPE (RivReplay, riv_replay, RIV, REPLAY, GObject)
 
-/* events: RivTranscriptEvent * (a reference is kept). */
+/* events: RivTapEvent * (a reference is kept). */
 RivReplay  *riv_replay_new             (GPtrArray    *events,
                                         GError      **error);
 RivReplay  *riv_replay_new_from_file   (const char   *path,

@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "riv-chart.h"
-#include "riv-report.h"
+#include "riv-util.h"
 
 #define PAD_LEFT    44.0
 #define PAD_RIGHT   8.0
@@ -196,7 +196,7 @@ riv_chart_snapshot (GtkWidget   *widget,
               top = MAX (top, p->v[s]);
           }
     }
-  top = riv_report_nice_ceiling (top);
+  top = riv_nice_ceiling (top);
 
   for (guint g = 0; g <= GRID_LINES; g++)
     {

@@ -17,7 +17,7 @@ G_BEGIN_DECLS
 G_DECLARE_FINAL_TYPE (RivEmbeddedServer, riv_embedded_server, RIV, EMBEDDED_SERVER, GObject)
 
 RivEmbeddedServer *riv_embedded_server_new          (void);
-/* Serves a recorded session (riv-replay.h; events: RivTranscriptEvent *, a
+/* Serves a recorded session (riv-replay.h; events: RivTapEvent *, a
  * reference is kept) instead of the demo server, at its recorded pace. */
 RivEmbeddedServer *riv_embedded_server_new_replay   (GPtrArray *events);
 /* Jobs each endpoint runs at once (0: the server's default); before starting. */

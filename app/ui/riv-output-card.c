@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "riv-fetch.h"
-#include "riv-job-private.h"
+#include "riv-job.h"
 #include "riv-markup.h"
 #include "riv-output-card.h"
 #include "riv-util.h"
@@ -275,7 +275,7 @@ riv_output_card_set_error (RivOutputCard *self,
   gtk_label_set_text (self->error_label, error != NULL ? error : "");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), error != NULL);
   if (error != NULL && self->job != NULL)
-    _riv_job_add_timeline (self->job, "%s", error);
+    riv_job_add_timeline (self->job, "%s", error);
 }
 
 static void

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "riv-format.h"
-#include "riv-job-private.h"
+#include "riv-job.h"
 #include "riv-output-view.h"
 #include "riv-util.h"
 
@@ -336,7 +336,7 @@ riv_output_view_update (RivOutputView *self)
                                                error->message);
           gtk_label_set_text (self->frames_label, self->image_error);
           gtk_widget_add_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
-          _riv_job_add_timeline (job, "%s", self->image_error);
+          riv_job_add_timeline (job, "%s", self->image_error);
         }
 
       g_clear_pointer (&self->shown_image, g_bytes_unref);

@@ -20,7 +20,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-embedded-server.h"
-#include "riv-job-private.h"
+#include "riv-job.h"
 #include "riv-lint.h"
 #include "riv-transcript-tap.h"
 #include "riv-util.h"
@@ -125,7 +125,7 @@ place_findings (RivWindow *self,
       RivJob *job = g_hash_table_lookup (by_event, f->event_id);
 
       if (job != NULL)
-        _riv_job_add_timeline (job, _("protocol lint: %s (%s)"), f->rule, f->message);
+        riv_job_add_timeline (job, _("protocol lint: %s (%s)"), f->rule, f->message);
       if (job != NULL || now - u->since > RETRY_FOR_S)
         g_array_remove_index (record->unplaced, i - 1);
     }
@@ -202,7 +202,7 @@ lint_queue_update (RivWindow *self)
 
 /* After each tapped event: a finding of the current connection updates the badge. */
 static void
-after_tap_cb (const RivTranscriptEvent *event,
+after_tap_cb (const RivTapEvent *event,
               gpointer                  user_data)
 {
   RivWindow *self = user_data;
@@ -542,14 +542,14 @@ recorded_joins (GPtrArray *events)
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
       g_autoptr(JsonNode) body = NULL;
       JsonObject *object;
       ReplayJoin *join;
       gint64 fn_index;
       JsonNode *data;
 
-      if (event->kind != RIV_TRANSCRIPT_REQUEST || event->text == NULL || event->path == NULL ||
+      if (event->kind != RIV_TAP_REQUEST || event->text == NULL || event->path == NULL ||
           !riv_transcript_path_ends_with (event->path, "/queue/join"))
         continue;
       body = riv_json_parse (NULL, event->text, event->text_len, 0, NULL);

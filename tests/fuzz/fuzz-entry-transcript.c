@@ -45,7 +45,7 @@ write_back (GPtrArray *events,
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
       gsize n = 0;
       g_autofree char *line = riv_transcript_format (event, event->t, &n);
 
@@ -64,21 +64,21 @@ check_events (GPtrArray *events)
 
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
       RIV_FUZZ_CHECK (event->t >= previous, "event %u goes back in time", i);
       previous = event->t;
       RIV_FUZZ_CHECK (event->line > 0, "event %u has no line", i);
-      if (event->kind == RIV_TRANSCRIPT_TRUNCATED)
+      if (event->kind == RIV_TAP_TRUNCATED)
         RIV_FUZZ_CHECK (i == events->len - 1, "an event after truncated");
-      if (event->kind == RIV_TRANSCRIPT_SSE || event->kind == RIV_TRANSCRIPT_SSE_END)
+      if (event->kind == RIV_TAP_SSE || event->kind == RIV_TAP_SSE_END)
         RIV_FUZZ_CHECK (event->stream > 0, "an SSE event without a stream");
-      if (event->kind == RIV_TRANSCRIPT_SSE)
+      if (event->kind == RIV_TAP_SSE)
         RIV_FUZZ_CHECK (event->text != NULL, "a frame without data");
-      if (event->kind == RIV_TRANSCRIPT_REQUEST || event->kind == RIV_TRANSCRIPT_RESPONSE)
+      if (event->kind == RIV_TAP_REQUEST || event->kind == RIV_TAP_RESPONSE)
         RIV_FUZZ_CHECK (event->method != NULL && event->method[0] != '\0' &&
                         event->path != NULL && event->path[0] == '/', "bad method or path");
-      if (event->kind == RIV_TRANSCRIPT_RESPONSE)
+      if (event->kind == RIV_TAP_RESPONSE)
         RIV_FUZZ_CHECK (event->status >= 100 && event->status <= 599, "status %u", event->status);
       if (event->text != NULL)
         RIV_FUZZ_CHECK (strlen (event->text) == event->text_len, "text_len does not match");
@@ -133,8 +133,8 @@ riv_fuzz_transcript (const guint8 *data,
   RIV_FUZZ_CHECK (again->len == events->len, "%u events read back as %u", events->len, again->len);
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *a = events->pdata[i];
-      RivTranscriptEvent *b = again->pdata[i];
+      RivTapEvent *a = events->pdata[i];
+      RivTapEvent *b = again->pdata[i];
 
       RIV_FUZZ_CHECK (a->kind == b->kind && a->stream == b->stream && a->id == b->id &&
                       a->status == b->status && a->end == b->end, "event %u changed", i);

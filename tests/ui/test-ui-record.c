@@ -153,9 +153,9 @@ count_join_replies (const char *path)
     return 0;
   for (guint i = 0; i < events->len; i++)
     {
-      RivTranscriptEvent *event = events->pdata[i];
+      RivTapEvent *event = events->pdata[i];
 
-      joins += event->kind == RIV_TRANSCRIPT_RESPONSE && event->status == 200 &&
+      joins += event->kind == RIV_TAP_RESPONSE && event->status == 200 &&
                riv_transcript_path_ends_with (event->path, "/queue/join");
     }
   return joins;
