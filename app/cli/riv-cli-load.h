@@ -4,7 +4,7 @@
  *
  * rivulet-cli load, shared between its files: riv-cli-load.c (options, the
  * run, its end) and riv-cli-load-summary.c (summary, thresholds, status line,
- * files written). The run itself is app/core/riv-load-run.c, the engine the
+ * files written). The run itself is app/load/riv-load-run.c, the engine the
  * window's Load mode uses too.
  */
 #pragma once

@@ -2,7 +2,7 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Setters only app/core calls. Each notifies only when the value changes.
+ * Setters only app/protocol calls. Each notifies only when the value changes.
  */
 #pragma once
 
