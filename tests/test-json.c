@@ -2,10 +2,10 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * riv_json_read(), the reader of plain JSON that riv_json_parse() tries before
- * json-glib: the same tree as json-glib for plain documents, nothing for the
- * rest (which json-glib then judges, so riv_json_parse() answers as before);
- * and riv_int64_hash().
+ * riv_json_parse(), the one reader of JSON from outside: the same tree as
+ * json-glib for plain documents, the corners where a JsonNode cannot hold what
+ * JSON says read as json-glib reads them (or better), everything that is not
+ * JSON refused with what and where; and riv_int64_hash().
  */
 #include "config.h"
 
@@ -52,7 +52,7 @@ test_plain_same_tree (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (plain); i++)
     {
-      g_autoptr(JsonNode) fast = riv_json_read (plain[i], strlen (plain[i]));
+      g_autoptr(JsonNode) fast = riv_json_parse (NULL, plain[i], -1, 0, NULL);
       g_autofree char *expected = describe_json_glib (plain[i]);
       g_autofree char *got = NULL;
 
@@ -63,66 +63,106 @@ test_plain_same_tree (void)
     }
 }
 
-/* What the reader leaves to json-glib; riv_json_parse() still answers as json-glib does. */
+/* What is not JSON is refused, each with its reason and where it stands
+ * (json-glib 1.6 accepts some of these: comments, single quotes, `var x =`,
+ * octal numbers, a second value). */
 static void
-test_rest_left_to_json_glib (void)
+test_not_json_refused (void)
 {
-  const char *rest[] = {
-    "",                                   /* empty */
-    "   ",
-    "{\"a\":1,}",                         /* trailing comma */
-    "[1,]",
-    "[1 2]",
-    "{\"a\" 1}",
-    "{\"a\":1,\"a\":2}",                  /* repeated member */
-    "/* comment */ {\"a\":1}",            /* json-glib extensions */
-    "{'a':1}",
-    "var x = {\"a\":1};",
-    "[012]",                              /* leading zero */
-    "[1.]",
-    "[.5]",
-    "[1e]",
-    "[-]",
-    "[- 1]",
-    "[0x10]",
-    "[1234567890123456789]",              /* more than 18 digits */
-    "[1e400]",                            /* not a finite double */
-    "[\"\\ud83d\\ude00\"]",               /* surrogates */
-    "[\"\\ud83d\"]",
-    "[\"\\u0000\"]",                      /* NUL */
-    "[\"\\x41\"]",                        /* unknown escape */
-    "[\"\\u12g4\"]",
-    "[\"raw\ttab\"]",                     /* control character */
-    "[\"bad \xc3\x28 utf-8\"]",
-    "[\"unterminated",
-    "[True]",
-    "[nul]",
-    "[truex]",
-    "{\"a\":1} {\"b\":2}",                /* two values */
-    "{\"a\":1} x",
-    "\xef\xbb\xbf{\"bom\":1}",            /* byte order mark */
+  static const struct { const char *text; const char *says; } cases[] = {
+    { "", "empty JSON document" },
+    { "   ", "empty JSON document" },
+    { "{\"a\":1,}", "line 1, column 8: a ',' before '}'" },
+    { "[1,]", "line 1, column 4: a ',' before ']'" },
+    { "[1 2]", "line 1, column 4: unexpected '2', expected ',' or ']'" },
+    { "{\"a\" 1}", "line 1, column 6: expected ':'" },
+    { "/* comment */ {\"a\":1}", "line 1, column 1: unexpected '/'" },
+    { "{'a':1}", "line 1, column 2: unexpected ''', expected a member name" },
+    { "var x = {\"a\":1};", "line 1, column 1: a word that is not a JSON value" },
+    { "[012]", "line 1, column 2: JSON number with a leading zero" },
+    { "[1.]", "line 1, column 2: JSON number without digits after '.'" },
+    { "[.5]", "line 1, column 2: unexpected '.', expected a JSON value" },
+    { "[1e]", "line 1, column 2: JSON number without digits in its exponent" },
+    { "[-]", "line 1, column 2: unexpected '-', expected a JSON value" },
+    { "[- 1]", "line 1, column 2: unexpected '-'" },
+    { "[0x10]", "line 1, column 3: unexpected 'x'" },
+    { "[\"\\ud83d\"]", "line 1, column 3: JSON string with an unpaired UTF-16 surrogate escape" },
+    { "[\"\\ude00\\ud83d\"]", "unpaired UTF-16 surrogate" },
+    { "[\"\\u12g4\"]", "line 1, column 3: JSON string with an invalid \\u escape" },
+    { "[\"raw\ttab\"]", "line 1, column 6: JSON string with a control character (byte 0x09)" },
+    { "[\"bad \xc3\x28 utf-8\"]", "line 1, column 2: JSON string that is not UTF-8" },
+    { "[\"unterminated", "line 1, column 2: JSON string without its closing quote" },
+    { "[True]", "line 1, column 2: a word that is not a JSON value" },
+    { "[nul]", "a word that is not a JSON value" },
+    { "[truex]", "a word that is not a JSON value" },
+    { "{\"a\":1} {\"b\":2}", "line 1, column 9: JSON text with more than one top-level value" },
+    { "{\"a\":1} x", "more than one top-level value" },
+    { "[1,\n  2,\n  @]", "line 3, column 3: unexpected '@'" },
+    { "[\xff]", "line 1, column 2: unexpected byte 0xff" },
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (rest); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(JsonNode) fast = riv_json_read (rest[i], strlen (rest[i]));
       g_autoptr(GError) error = NULL;
-      g_autoptr(JsonNode) parsed = NULL;
+      g_autoptr(JsonNode) parsed = riv_json_parse (NULL, cases[i].text, -1, 0, &error);
 
-      if (fast != NULL)
-        g_error ("read %s", rest[i]);
-      parsed = riv_json_parse (NULL, rest[i], -1, 0, &error);
-      /* json-glib itself runs only on what riv_json_parse() accepted: it leaks
-       * on some malformed texts that the prescan refuses before it. */
       if (parsed != NULL)
+        g_error ("read %s", cases[i].text);
+      g_assert_nonnull (error);
+      g_assert_true (error->domain == JSON_PARSER_ERROR);
+      if (strstr (error->message, cases[i].says) == NULL)
+        g_error ("%s: said \"%s\", not \"%s\"", cases[i].text, error->message, cases[i].says);
+      /* And without an error to fill in. */
+      g_assert_null (riv_json_parse (NULL, cases[i].text, -1, 0, NULL));
+    }
+}
+
+/* Where JSON says more than a JsonNode holds: read as json-glib reads it, or
+ * better where json-glib loses the value. */
+static void
+test_corners_read (void)
+{
+  static const struct { const char *text; const char *tree; } cases[] = {
+    /* A repeated member keeps the last value, as json-glib. */
+    { "{\"a\":1,\"b\":2,\"a\":3}", NULL },
+    /* A byte order mark before the text is skipped, as json-glib. */
+    { "\xef\xbb\xbf{\"bom\":1}", NULL },
+    /* A surrogate pair is one character, as json-glib. */
+    { "[\"\\ud83d\\ude00\"]", NULL },
+    { "[-9223372036854775808, 9223372036854775807, -0]", NULL },
+    /* Beyond a double's range, infinity, as json-glib (readers of numbers refuse it). */
+    { "[1e400, -1e400]", NULL },
+    /* Beyond int64, a double (json-glib 1.6 wraps it around to a wrong int). */
+    { "[9223372036854775808, -9223372036854775809, 123456789012345678901234567890]", "BIG" },
+    /* NUL cannot stand in a node's string: U+FFFD instead (json-glib cuts the string). */
+    { "[\"a\\u0000b\"]", "NUL" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) parsed = riv_json_parse (NULL, cases[i].text, -1, 0, &error);
+      JsonArray *array;
+
+      g_assert_no_error (error);
+      if (cases[i].tree == NULL)
         {
-          g_autofree char *expected = describe_json_glib (rest[i]);
           g_autofree char *got = riv_json_describe (parsed);
+          g_autofree char *expected = describe_json_glib (cases[i].text);
 
           g_assert_cmpstr (got, ==, expected);
+          continue;
+        }
+      array = json_node_get_array (parsed);
+      if (g_str_equal (cases[i].tree, "BIG"))
+        {
+          g_assert_cmpint (json_node_get_value_type (json_array_get_element (array, 0)), ==, G_TYPE_DOUBLE);
+          g_assert_cmpfloat (json_array_get_double_element (array, 0), ==, 9223372036854775808.0);
+          g_assert_cmpfloat (json_array_get_double_element (array, 1), ==, -9223372036854775809.0);
+          g_assert_cmpfloat_with_epsilon (json_array_get_double_element (array, 2), 1.2345678901234568e29, 1e15);
         }
       else
-        g_assert_nonnull (error);
+        g_assert_cmpstr (json_array_get_string_element (array, 0), ==, "a\xef\xbf\xbd" "b");
     }
 }
 
@@ -161,31 +201,53 @@ test_escapes_json_lacks (void)
   }
 }
 
+/* Nesting is bounded before the reader goes deeper: the caller's limit, or
+ * RIV_JSON_MAX_DEPTH when it gives none; a hostile 100,000 levels is an error,
+ * not a crash. */
 static void
 test_depth_limit (void)
 {
-  GString *deep = g_string_new (NULL);
-  g_autoptr(JsonNode) fast = NULL;
-  g_autoptr(JsonNode) parsed = NULL;
+  static const guint limits[] = { 16, 64, 0 };
 
-  for (guint i = 0; i < RIV_JSON_READ_MAX_DEPTH + 1; i++)
-    g_string_append_c (deep, '[');
-  for (guint i = 0; i < RIV_JSON_READ_MAX_DEPTH + 1; i++)
-    g_string_append_c (deep, ']');
-  fast = riv_json_read (deep->str, deep->len);
-  g_assert_null (fast);
-  /* json-glib still reads it when no limit is asked for. */
-  parsed = riv_json_parse (NULL, deep->str, deep->len, 0, NULL);
-  g_assert_nonnull (parsed);
-  g_string_truncate (deep, 0);
+  for (guint k = 0; k < G_N_ELEMENTS (limits); k++)
+    {
+      guint limit = limits[k] > 0 ? limits[k] : RIV_JSON_MAX_DEPTH;
 
-  for (guint i = 0; i < RIV_JSON_READ_MAX_DEPTH; i++)
-    g_string_append_c (deep, '[');
-  for (guint i = 0; i < RIV_JSON_READ_MAX_DEPTH; i++)
-    g_string_append_c (deep, ']');
-  fast = riv_json_read (deep->str, deep->len);
-  g_assert_nonnull (fast);
-  g_string_free (deep, TRUE);
+      for (guint depth = limit; depth <= limit + 1; depth++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(JsonNode) parsed = NULL;
+          GString *deep = g_string_new (NULL);
+
+          for (guint i = 0; i < depth; i++)
+            g_string_append (deep, i % 2 ? "{\"k\":" : "[");
+          g_string_append_c (deep, '0');
+          for (guint i = depth; i > 0; i--)
+            g_string_append (deep, (i - 1) % 2 ? "}" : "]");
+          parsed = riv_json_parse (NULL, deep->str, deep->len, limits[k], &error);
+          if (depth == limit)
+            {
+              g_assert_no_error (error);
+              g_assert_nonnull (parsed);
+            }
+          else
+            {
+              g_autofree char *says = g_strdup_printf ("JSON nested deeper than %u levels", limit);
+
+              g_assert_null (parsed);
+              g_assert_nonnull (strstr (error->message, says));
+            }
+          g_string_free (deep, TRUE);
+        }
+    }
+
+  {
+    g_autofree char *hostile = g_strnfill (100000, '[');
+    g_autoptr(GError) error = NULL;
+
+    g_assert_null (riv_json_parse (NULL, hostile, -1, 0, &error));
+    g_assert_nonnull (strstr (error->message, "nested deeper"));
+  }
 }
 
 /* riv_json_parse() keeps json-glib's contract: sealed with a fresh or an
@@ -238,7 +300,8 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/riv/json/plain-same-tree", test_plain_same_tree);
-  g_test_add_func ("/riv/json/rest-left-to-json-glib", test_rest_left_to_json_glib);
+  g_test_add_func ("/riv/json/not-json-refused", test_not_json_refused);
+  g_test_add_func ("/riv/json/corners-read", test_corners_read);
   g_test_add_func ("/riv/json/escapes-json-lacks", test_escapes_json_lacks);
   g_test_add_func ("/riv/json/depth-limit", test_depth_limit);
   g_test_add_func ("/riv/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);

@@ -8,14 +8,19 @@
 
 G_BEGIN_DECLS
 
-/* Deeper nesting is left to json-glib. */
-#define RIV_JSON_READ_MAX_DEPTH 256
+/* The nesting limit when the caller asks for none. */
+#define RIV_JSON_MAX_DEPTH 1024
 
-/* The tree json-glib's parser would build from plain JSON text (one value,
- * whitespace around it), unsealed; NULL when the text is anything else (an
- * error, a json-glib extension or a corner it leaves to json-glib; see
- * riv-json-read.c), in which case the caller asks json-glib. */
-JsonNode *riv_json_read (const char *data,
-                         gsize       length);
+/* Reads RFC 8259 JSON (data, length bytes, or up to NUL when length < 0) into
+ * the tree json-glib would build, sealed unless parser is a mutable
+ * JsonParser (it is only asked that). Anything else is NULL and a
+ * JSON_PARSER_ERROR that says what and where ("line L, column C: …"): not
+ * JSON, a second top-level value, or nesting deeper than max_depth (0: at most
+ * RIV_JSON_MAX_DEPTH). See riv-json-read.c for the corners. */
+JsonNode *riv_json_parse (JsonParser  *parser,
+                          const char  *data,
+                          gssize       length,
+                          guint        max_depth,
+                          GError     **error);
 
 G_END_DECLS

@@ -7,6 +7,8 @@
 #include <glib.h>
 #include <json-glib/json-glib.h>
 
+#include "riv-json-read.h"
+
 G_BEGIN_DECLS
 
 /* g_set_str() arrived in GLib 2.76; Debian 12 has 2.74. Returns TRUE when the value changed. */
@@ -48,16 +50,6 @@ char     *riv_json_to_string    (JsonNode    *node,
  * transcript's request ids carry the client's number from bit 40) all collide
  * and every insert walks the others. Use with g_int64_equal(). */
 guint     riv_int64_hash        (gconstpointer v);
-
-/* Parses bytes into a JsonNode with the given (reused) parser, or a fresh one when NULL.
- * Nesting deeper than max_depth (0 = no limit) is an error, and so is a string
- * escape JSON does not have (json-glib would take "\365" as a byte that need
- * not be UTF-8) or a \u escape of a lone surrogate. */
-JsonNode *riv_json_parse        (JsonParser  *parser,
-                                 const char  *data,
-                                 gssize       length,
-                                 guint        max_depth,
-                                 GError     **error);
 
 /* Members of an object, tolerant of missing keys and wrong types. */
 const char *riv_json_get_string (JsonObject  *object,
