@@ -302,8 +302,7 @@ _riv_form_icon_button_new (const char *icon_name,
 }
 
 static GtkWidget *
-build_text_row (RivForm *self,
-                Input   *input)
+build_text_row (Input *input)
 {
   RivComponent *component = input->component;
   g_autofree char *text = _riv_form_node_to_display (component->value);
@@ -330,7 +329,7 @@ build_text_row (RivForm *self,
       if (placeholder != NULL && *placeholder != '\0')
         gtk_widget_set_tooltip_text (row, placeholder);
       g_signal_connect_object (row, "entry-activated", G_CALLBACK (entry_activated_cb),
-                               self, 0);
+                               input->form, 0);
       input->row = row;
       input->widget = row;
       return row;
@@ -592,66 +591,6 @@ _riv_form_parse_cell_number (const char *text,
   return end != text && *end == '\0' && isfinite (*value);
 }
 
-char *
-_riv_form_input_check (Input *input)
-{
-  switch (input->kind)
-    {
-    case RIV_FORM_INPUT_JSON:
-      if (!is_json_entry_valid (gtk_editable_get_text (GTK_EDITABLE (input->widget))))
-        return g_strdup (_("not valid JSON"));
-      return NULL;
-
-    case RIV_FORM_INPUT_DATETIME:
-      if (!is_datetime_valid (gtk_editable_get_text (GTK_EDITABLE (input->widget)),
-                              input->include_time))
-        return g_strdup (input->include_time
-                         ? _("not a date: use YYYY-MM-DD HH:MM:SS or “now - 1h”")
-                         : _("not a date: use YYYY-MM-DD or “now - 1d”"));
-      return NULL;
-
-    case RIV_FORM_INPUT_DATAFRAME:
-      for (guint col = 0; col < input->headers->len; col++)
-        {
-          if (g_strcmp0 (g_ptr_array_index (input->datatypes, col), "number") != 0)
-            continue;
-          for (int row = 1; ; row++)
-            {
-              GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (input->list), (int) col, row);
-              const char *text;
-              double value;
-
-              if (cell == NULL)
-                break;
-              text = gtk_editable_get_text (GTK_EDITABLE (cell));
-              if (*text != '\0' && strstr (text, "{i}") == NULL &&
-                  !_riv_form_parse_cell_number (text, &value))
-                /* Translators: a dataframe's row number, then its column's header */
-                return g_strdup_printf (_("row %d, column “%s”: not a number"), row,
-                                        (const char *) g_ptr_array_index (input->headers, col));
-            }
-        }
-      return NULL;
-
-    case RIV_FORM_INPUT_FILES:
-    case RIV_FORM_INPUT_MULTIMODAL:
-      for (guint i = 0; i < input->files->len; i++)
-        {
-          FileItem *item = g_ptr_array_index (input->files, i);
-
-          /* Not uploading, not on the server, not given: its upload failed. */
-          if (item->cancellable == NULL && item->path == NULL && item->given == NULL)
-            /* Translators: a file name */
-            return g_strdup_printf (_("%s could not be uploaded: remove it or add it again"),
-                                    item->name);
-        }
-      return NULL;
-
-    default:
-      return NULL;
-    }
-}
-
 /* Marks the field and says why next to it. */
 void
 _riv_form_input_show_check (Input *input)
@@ -902,6 +841,55 @@ build_json_row (Input *input)
   return row;
 }
 
+/* The editors by component type; the kind each sets picks its row in
+ * `editors` below. */
+
+static GtkWidget *
+build_file_row (Input *input)
+{
+  const char *count = riv_json_get_string (input->component->props, "file_count");
+
+  /* Several files ("multiple", "directory"): a list, each uploaded. */
+  if (count != NULL && !g_str_equal (count, "single"))
+    return _riv_form_build_files_row (input);
+  /* One file, uploaded through /upload like an image. */
+  input->any_file = TRUE;
+  return _riv_form_build_image_row (input);
+}
+
+static GtkWidget *
+build_media_row (Input *input)
+{
+  input->any_file = TRUE;
+  return _riv_form_build_image_row (input);
+}
+
+static const struct
+{
+  const char *type;
+  GtkWidget *(*build) (Input *input);
+} builders[] = {
+  { "textbox", build_text_row },
+  { "text", build_text_row },
+  { "textarea", build_text_row },
+  { "number", build_number_row },
+  { "slider", build_slider_row },
+  { "checkbox", build_checkbox_row },
+  { "dropdown", build_dropdown_row },
+  { "radio", build_radio_row },
+  { "image", _riv_form_build_image_row },
+  { "file", build_file_row },
+  { "audio", build_media_row },
+  { "video", build_media_row },
+  { "multimodaltextbox", _riv_form_build_multimodal_row },
+  { "chatbot", _riv_form_build_chatbot_row },
+  { "checkboxgroup", build_checkbox_group_row },
+  { "colorpicker", build_color_row },
+  { "datetime", build_datetime_row },
+  { "dataframe", _riv_form_build_dataframe_row },
+  { "code", build_code_row },
+};
+
 GtkWidget *
 _riv_form_build_row (RivForm *self,
                      Input   *input)
@@ -913,49 +901,14 @@ _riv_form_build_row (RivForm *self,
       input->kind = RIV_FORM_INPUT_STATE;
       return NULL;
     }
-  if (g_str_equal (type, "textbox") || g_str_equal (type, "text") ||
-      g_str_equal (type, "textarea"))
-    return build_text_row (self, input);
-  if (g_str_equal (type, "number"))
-    return build_number_row (input);
-  if (g_str_equal (type, "slider"))
-    return build_slider_row (input);
-  if (g_str_equal (type, "checkbox"))
-    return build_checkbox_row (input);
-  if (g_str_equal (type, "dropdown"))
-    return build_dropdown_row (input);
-  if (g_str_equal (type, "radio"))
-    return build_radio_row (input);
-  if (g_str_equal (type, "image"))
-    return _riv_form_build_image_row (input);
-  if (g_str_equal (type, "file") &&
-      g_strcmp0 (riv_json_get_string (input->component->props, "file_count"), "single") != 0 &&
-      riv_json_get_string (input->component->props, "file_count") != NULL)
-    return _riv_form_build_files_row (input);
-  if (g_str_equal (type, "multimodaltextbox"))
-    return _riv_form_build_multimodal_row (input);
-  if (g_str_equal (type, "chatbot"))
-    return _riv_form_build_chatbot_row (input);
-  if (g_str_equal (type, "checkboxgroup"))
-    return build_checkbox_group_row (input);
-  if (g_str_equal (type, "colorpicker"))
-    return build_color_row (input);
-  if (g_str_equal (type, "datetime"))
-    return build_datetime_row (input);
-  if (g_str_equal (type, "dataframe"))
-    return _riv_form_build_dataframe_row (input);
-  if (g_str_equal (type, "code"))
-    return build_code_row (input);
-  if (g_str_equal (type, "file") || g_str_equal (type, "audio") || g_str_equal (type, "video"))
-    {
-      /* One file, uploaded through /upload like an image. */
-      input->any_file = TRUE;
-      return _riv_form_build_image_row (input);
-    }
+  for (guint i = 0; i < G_N_ELEMENTS (builders); i++)
+    if (g_str_equal (type, builders[i].type))
+      return builders[i].build (input);
+  /* Any other component: its value as JSON. */
   return build_json_row (input);
 }
 
-/* Reading values */
+/* Reading and setting values, one editor a kind */
 
 static JsonNode *
 number_node (double   value,
@@ -966,143 +919,449 @@ number_node (double   value,
   return json_node_init_double (json_node_alloc (), value);
 }
 
+static JsonNode *
+entry_dup (Input *input)
+{
+  return json_node_init_string (json_node_alloc (),
+                                gtk_editable_get_text (GTK_EDITABLE (input->widget)));
+}
+
+static gboolean
+entry_set (Input    *input,
+           JsonNode *value)
+{
+  g_autofree char *text = _riv_form_node_to_display (value);
+
+  gtk_editable_set_text (GTK_EDITABLE (input->widget), text);
+  return TRUE;
+}
+
+static JsonNode *
+text_view_dup (Input *input)
+{
+  g_autofree char *text = text_view_dup_text (input->widget);
+
+  return json_node_init_string (json_node_alloc (), text);
+}
+
+static gboolean
+text_view_set (Input    *input,
+               JsonNode *value)
+{
+  g_autofree char *text = _riv_form_node_to_display (value);
+
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input->widget)), text, -1);
+  return TRUE;
+}
+
+static gboolean
+holds_number (JsonNode *value)
+{
+  GType type = JSON_NODE_HOLDS_VALUE (value) ? json_node_get_value_type (value) : G_TYPE_INVALID;
+
+  return type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+}
+
+static gboolean
+holds_type (JsonNode *value,
+            GType     type)
+{
+  return JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == type;
+}
+
+static JsonNode *
+spin_dup (Input *input)
+{
+  return number_node (gtk_spin_button_get_value (GTK_SPIN_BUTTON (input->widget)), input->integer);
+}
+
+static gboolean
+spin_set (Input    *input,
+          JsonNode *value)
+{
+  if (!holds_number (value))
+    return FALSE;
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (input->widget), json_node_get_double (value));
+  return TRUE;
+}
+
+static JsonNode *
+slider_dup (Input *input)
+{
+  return number_node (gtk_range_get_value (GTK_RANGE (input->widget)), input->integer);
+}
+
+static gboolean
+slider_set (Input    *input,
+            JsonNode *value)
+{
+  if (!holds_number (value))
+    return FALSE;
+  gtk_range_set_value (GTK_RANGE (input->widget), json_node_get_double (value));
+  return TRUE;
+}
+
+static JsonNode *
+switch_dup (Input *input)
+{
+  return json_node_init_boolean (json_node_alloc (), gtk_switch_get_active (GTK_SWITCH (input->widget)));
+}
+
+static gboolean
+switch_set (Input    *input,
+            JsonNode *value)
+{
+  if (!holds_type (value, G_TYPE_BOOLEAN))
+    return FALSE;
+  gtk_switch_set_active (GTK_SWITCH (input->widget), json_node_get_boolean (value));
+  return TRUE;
+}
+
+/* The chosen position of a dropdown or a radio group, or GTK_INVALID_LIST_POSITION. */
+static guint
+choice_get_selected (Input *input)
+{
+  guint selected = GTK_INVALID_LIST_POSITION, i = 0;
+
+  if (input->kind == RIV_FORM_INPUT_DROPDOWN)
+    return adw_combo_row_get_selected (ADW_COMBO_ROW (input->widget));
+  for (GtkWidget *child = gtk_widget_get_first_child (input->widget);
+       child != NULL; child = gtk_widget_get_next_sibling (child), i++)
+    if (gtk_check_button_get_active (GTK_CHECK_BUTTON (child)))
+      selected = i;
+  return selected;
+}
+
+static void
+choice_set_selected (Input *input,
+                     guint  position)
+{
+  GtkWidget *child;
+
+  if (input->kind == RIV_FORM_INPUT_DROPDOWN)
+    {
+      adw_combo_row_set_selected (ADW_COMBO_ROW (input->widget), position);
+      return;
+    }
+  child = gtk_widget_get_first_child (input->widget);
+  for (guint j = 0; j < position && child != NULL; j++)
+    child = gtk_widget_get_next_sibling (child);
+  if (child != NULL)
+    gtk_check_button_set_active (GTK_CHECK_BUTTON (child), TRUE);
+}
+
+static JsonNode *
+choice_dup (Input *input)
+{
+  guint selected = choice_get_selected (input);
+  JsonNode *value;
+  g_autoptr(JsonArray) array = NULL;
+
+  if (selected == GTK_INVALID_LIST_POSITION || selected >= input->choice_values->len)
+    return json_node_init_null (json_node_alloc ());
+  value = json_node_copy (g_ptr_array_index (input->choice_values, selected));
+  if (!input->multiselect)
+    return value;
+  array = json_array_new ();
+  json_array_add_element (array, value);
+  return json_node_init_array (json_node_alloc (), array);
+}
+
+static gboolean
+choice_set (Input    *input,
+            JsonNode *value)
+{
+  JsonNode *wanted = value;
+
+  if (JSON_NODE_HOLDS_ARRAY (value) && json_array_get_length (json_node_get_array (value)) > 0)
+    wanted = json_array_get_element (json_node_get_array (value), 0);
+  for (guint i = 0; i < input->choice_values->len; i++)
+    if (nodes_equal (wanted, g_ptr_array_index (input->choice_values, i)))
+      {
+        choice_set_selected (input, i);
+        return TRUE;
+      }
+  return FALSE;
+}
+
+static JsonNode *
+color_dup (Input *input)
+{
+  GdkRGBA rgba;
+  g_autofree char *hex = NULL;
+
+  gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (input->widget), &rgba);
+  hex = rgba_to_hex (&rgba);
+  return json_node_init_string (json_node_alloc (), hex);
+}
+
+static gboolean
+color_set (Input    *input,
+           JsonNode *value)
+{
+  GdkRGBA rgba;
+
+  if (!holds_type (value, G_TYPE_STRING) || !gdk_rgba_parse (&rgba, json_node_get_string (value)))
+    return FALSE;
+  rgba.alpha = 1;
+  gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (input->widget), &rgba);
+  return TRUE;
+}
+
+static JsonNode *
+check_group_dup (Input *input)
+{
+  g_autoptr(JsonArray) chosen = json_array_new ();
+
+  for (guint i = 0; i < input->checks->len; i++)
+    if (gtk_check_button_get_active (g_ptr_array_index (input->checks, i)))
+      json_array_add_element (chosen, json_node_copy (g_ptr_array_index (input->choice_values, i)));
+  return json_node_init_array (json_node_alloc (), chosen);
+}
+
+/* Whether node is one of the input's choices. */
+static gboolean
+is_choice (Input    *input,
+           JsonNode *node)
+{
+  for (guint i = 0; i < input->choice_values->len; i++)
+    if (nodes_equal (node, g_ptr_array_index (input->choice_values, i)))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+check_group_set (Input    *input,
+                 JsonNode *value)
+{
+  JsonArray *chosen;
+
+  if (!JSON_NODE_HOLDS_ARRAY (value))
+    return FALSE;
+  chosen = json_node_get_array (value);
+  for (guint j = 0; j < json_array_get_length (chosen); j++)
+    if (!is_choice (input, json_array_get_element (chosen, j)))
+      return FALSE;
+  for (guint i = 0; i < input->checks->len; i++)
+    {
+      gboolean active = FALSE;
+
+      for (guint j = 0; j < json_array_get_length (chosen) && !active; j++)
+        active = nodes_equal (json_array_get_element (chosen, j),
+                              g_ptr_array_index (input->choice_values, i));
+      gtk_check_button_set_active (g_ptr_array_index (input->checks, i), active);
+    }
+  return TRUE;
+}
+
+static JsonNode *
+files_dup (Input *input)
+{
+  g_autoptr(JsonArray) files = _riv_form_files_dup_array (input);
+
+  return json_node_init_array (json_node_alloc (), files);
+}
+
+static JsonNode *
+multimodal_dup (Input *input)
+{
+  g_autoptr(JsonObject) object = json_object_new ();
+
+  json_object_set_string_member (object, "text", gtk_editable_get_text (GTK_EDITABLE (input->text)));
+  json_object_set_array_member (object, "files", _riv_form_files_dup_array (input));
+  return json_node_init_object (json_node_alloc (), object);
+}
+
+static gboolean
+multimodal_set (Input    *input,
+                JsonNode *value)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (value) ? json_node_get_object (value) : NULL;
+  JsonNode *files = object != NULL ? json_object_get_member (object, "files") : NULL;
+  const char *text = object != NULL ? riv_json_get_string (object, "text") : NULL;
+
+  if (object == NULL || (files != NULL && !JSON_NODE_HOLDS_NULL (files) &&
+                         !_riv_form_files_fill (input, files)))
+    return FALSE;
+  gtk_editable_set_text (GTK_EDITABLE (input->text), text != NULL ? text : "");
+  return TRUE;
+}
+
+/* What the form was given (riv_form_set_data), else the component's default. */
+static JsonNode *
+given_dup (Input *input)
+{
+  if (input->override != NULL)
+    return json_node_copy (input->override);
+  if (input->component->value != NULL)
+    return json_node_copy (input->component->value);
+  return json_node_init_null (json_node_alloc ());
+}
+
+static gboolean
+given_set (Input    *input,
+           JsonNode *value)
+{
+  g_clear_pointer (&input->override, json_node_unref);
+  input->override = json_node_copy (value);
+  return TRUE;
+}
+
+static JsonNode *
+json_dup (Input *input)
+{
+  JsonNode *node = riv_json_parse (NULL, gtk_editable_get_text (GTK_EDITABLE (input->widget)),
+                                   -1, 64, NULL);
+
+  /* What does not parse sends the default (the row is marked). */
+  if (node != NULL)
+    return node;
+  return input->component->value != NULL ? json_node_copy (input->component->value)
+                                          : json_node_init_null (json_node_alloc ());
+}
+
+static gboolean
+json_set (Input    *input,
+          JsonNode *value)
+{
+  g_autofree char *text = riv_json_to_string (value, NULL);
+
+  gtk_editable_set_text (GTK_EDITABLE (input->widget), text);
+  return TRUE;
+}
+
+static JsonNode *
+image_dup (Input *input)
+{
+  if (input->image_path != NULL)
+    return _riv_form_file_data_node (input->image_path,
+                                     input->image_name != NULL ? input->image_name : "image", -1, NULL);
+  return given_dup (input);
+}
+
+/* An absolute path is uploaded; a FileData object is sent as it is. */
+static gboolean
+image_set (Input    *input,
+           JsonNode *value)
+{
+  if (holds_type (value, G_TYPE_STRING) && g_path_is_absolute (json_node_get_string (value)))
+    {
+      g_autoptr(GFile) file = g_file_new_for_path (json_node_get_string (value));
+
+      _riv_form_image_use_file (input, file);
+      return TRUE;
+    }
+  return JSON_NODE_HOLDS_OBJECT (value) && given_set (input, value);
+}
+
+static JsonNode *
+null_dup (Input *input)
+{
+  return json_node_init_null (json_node_alloc ());
+}
+
+static gboolean
+ignore_set (Input    *input,
+            JsonNode *value)
+{
+  return TRUE;
+}
+
+static char *
+json_check (Input *input)
+{
+  if (!is_json_entry_valid (gtk_editable_get_text (GTK_EDITABLE (input->widget))))
+    return g_strdup (_("not valid JSON"));
+  return NULL;
+}
+
+static char *
+datetime_check (Input *input)
+{
+  if (is_datetime_valid (gtk_editable_get_text (GTK_EDITABLE (input->widget)), input->include_time))
+    return NULL;
+  return g_strdup (input->include_time
+                   ? _("not a date: use YYYY-MM-DD HH:MM:SS or “now - 1h”")
+                   : _("not a date: use YYYY-MM-DD or “now - 1d”"));
+}
+
+static char *
+dataframe_check (Input *input)
+{
+  for (guint col = 0; col < input->headers->len; col++)
+    {
+      if (g_strcmp0 (g_ptr_array_index (input->datatypes, col), "number") != 0)
+        continue;
+      for (int row = 1; ; row++)
+        {
+          GtkWidget *cell = gtk_grid_get_child_at (GTK_GRID (input->list), (int) col, row);
+          const char *text;
+          double value;
+
+          if (cell == NULL)
+            break;
+          text = gtk_editable_get_text (GTK_EDITABLE (cell));
+          if (*text != '\0' && strstr (text, "{i}") == NULL &&
+              !_riv_form_parse_cell_number (text, &value))
+            /* Translators: a dataframe's row number, then its column's header */
+            return g_strdup_printf (_("row %d, column “%s”: not a number"), row,
+                                    (const char *) g_ptr_array_index (input->headers, col));
+        }
+    }
+  return NULL;
+}
+
+static char *
+files_check (Input *input)
+{
+  for (guint i = 0; i < input->files->len; i++)
+    {
+      FileItem *item = g_ptr_array_index (input->files, i);
+
+      /* Not uploading, not on the server, not given: its upload failed. */
+      if (item->cancellable == NULL && item->path == NULL && item->given == NULL)
+        /* Translators: a file name */
+        return g_strdup_printf (_("%s could not be uploaded: remove it or add it again"), item->name);
+    }
+  return NULL;
+}
+
+/* One editor a kind: its value read, a value set (FALSE when it does not fit;
+ * null never reaches it), and why its value cannot be sent (NULL: it can;
+ * no function: it always can). */
+static const struct
+{
+  JsonNode *(*dup_value) (Input *input);
+  gboolean  (*set_value) (Input *input, JsonNode *value);
+  char     *(*check)     (Input *input);
+} editors[] = {
+  [RIV_FORM_INPUT_TEXT]           = { entry_dup, entry_set, NULL },
+  [RIV_FORM_INPUT_TEXT_MULTI]     = { text_view_dup, text_view_set, NULL },
+  [RIV_FORM_INPUT_NUMBER]         = { spin_dup, spin_set, NULL },
+  [RIV_FORM_INPUT_SLIDER]         = { slider_dup, slider_set, NULL },
+  [RIV_FORM_INPUT_CHECKBOX]       = { switch_dup, switch_set, NULL },
+  [RIV_FORM_INPUT_DROPDOWN]       = { choice_dup, choice_set, NULL },
+  [RIV_FORM_INPUT_RADIO]          = { choice_dup, choice_set, NULL },
+  [RIV_FORM_INPUT_IMAGE]          = { image_dup, image_set, NULL },
+  [RIV_FORM_INPUT_STATE]          = { null_dup, ignore_set, NULL },
+  [RIV_FORM_INPUT_UNSUPPORTED]    = { given_dup, given_set, NULL },
+  [RIV_FORM_INPUT_JSON]           = { json_dup, json_set, json_check },
+  [RIV_FORM_INPUT_CHATBOT]        = { _riv_form_chat_dup_value, _riv_form_chat_fill, NULL },
+  [RIV_FORM_INPUT_MULTIMODAL]     = { multimodal_dup, multimodal_set, files_check },
+  [RIV_FORM_INPUT_FILES]          = { files_dup, _riv_form_files_fill, files_check },
+  [RIV_FORM_INPUT_CHECKBOX_GROUP] = { check_group_dup, check_group_set, NULL },
+  [RIV_FORM_INPUT_COLOR]          = { color_dup, color_set, NULL },
+  [RIV_FORM_INPUT_DATETIME]       = { entry_dup, entry_set, datetime_check },
+  [RIV_FORM_INPUT_DATAFRAME]      = { _riv_form_dataframe_dup_value, _riv_form_dataframe_fill,
+                                      dataframe_check },
+  [RIV_FORM_INPUT_CODE]           = { text_view_dup, text_view_set, NULL },
+};
+G_STATIC_ASSERT (G_N_ELEMENTS (editors) == RIV_FORM_INPUT_CODE + 1);
+
 JsonNode *
 _riv_form_input_dup_value (Input *input)
 {
-  switch (input->kind)
-    {
-    case RIV_FORM_INPUT_TEXT:
-      return json_node_init_string (json_node_alloc (),
-                                    gtk_editable_get_text (GTK_EDITABLE (input->widget)));
-
-    case RIV_FORM_INPUT_TEXT_MULTI:
-    case RIV_FORM_INPUT_CODE:
-      {
-        g_autofree char *text = text_view_dup_text (input->widget);
-
-        return json_node_init_string (json_node_alloc (), text);
-      }
-
-    case RIV_FORM_INPUT_NUMBER:
-      return number_node (gtk_spin_button_get_value (GTK_SPIN_BUTTON (input->widget)),
-                          input->integer);
-
-    case RIV_FORM_INPUT_SLIDER:
-      return number_node (gtk_range_get_value (GTK_RANGE (input->widget)), input->integer);
-
-    case RIV_FORM_INPUT_CHECKBOX:
-      return json_node_init_boolean (json_node_alloc (),
-                                     gtk_switch_get_active (GTK_SWITCH (input->widget)));
-
-    case RIV_FORM_INPUT_DROPDOWN:
-    case RIV_FORM_INPUT_RADIO:
-      {
-        guint selected = GTK_INVALID_LIST_POSITION;
-        JsonNode *value;
-
-        if (input->kind == RIV_FORM_INPUT_DROPDOWN)
-          selected = adw_combo_row_get_selected (ADW_COMBO_ROW (input->widget));
-        else
-          {
-            guint i = 0;
-
-            for (GtkWidget *child = gtk_widget_get_first_child (input->widget);
-                 child != NULL; child = gtk_widget_get_next_sibling (child), i++)
-              if (gtk_check_button_get_active (GTK_CHECK_BUTTON (child)))
-                selected = i;
-          }
-
-        if (selected == GTK_INVALID_LIST_POSITION || selected >= input->choice_values->len)
-          return json_node_init_null (json_node_alloc ());
-
-        value = json_node_copy (g_ptr_array_index (input->choice_values, selected));
-        if (input->multiselect)
-          {
-            g_autoptr(JsonArray) array = json_array_new ();
-
-            json_array_add_element (array, value);
-            return json_node_init_array (json_node_alloc (), array);
-          }
-        return value;
-      }
-
-    case RIV_FORM_INPUT_DATETIME:
-      return json_node_init_string (json_node_alloc (),
-                                    gtk_editable_get_text (GTK_EDITABLE (input->widget)));
-
-    case RIV_FORM_INPUT_COLOR:
-      {
-        GdkRGBA rgba;
-        g_autofree char *hex = NULL;
-
-        gtk_color_chooser_get_rgba (GTK_COLOR_CHOOSER (input->widget), &rgba);
-        hex = rgba_to_hex (&rgba);
-        return json_node_init_string (json_node_alloc (), hex);
-      }
-
-    case RIV_FORM_INPUT_CHECKBOX_GROUP:
-      {
-        g_autoptr(JsonArray) chosen = json_array_new ();
-
-        for (guint i = 0; i < input->checks->len; i++)
-          if (gtk_check_button_get_active (g_ptr_array_index (input->checks, i)))
-            json_array_add_element (chosen,
-                                    json_node_copy (g_ptr_array_index (input->choice_values, i)));
-        return json_node_init_array (json_node_alloc (), chosen);
-      }
-
-    case RIV_FORM_INPUT_CHATBOT:
-      return _riv_form_chat_dup_value (input);
-
-    case RIV_FORM_INPUT_DATAFRAME:
-      return _riv_form_dataframe_dup_value (input);
-
-    case RIV_FORM_INPUT_FILES:
-      {
-        g_autoptr(JsonArray) files = _riv_form_files_dup_array (input);
-
-        return json_node_init_array (json_node_alloc (), files);
-      }
-
-    case RIV_FORM_INPUT_MULTIMODAL:
-      {
-        g_autoptr(JsonObject) object = json_object_new ();
-
-        json_object_set_string_member (object, "text",
-                                       gtk_editable_get_text (GTK_EDITABLE (input->text)));
-        json_object_set_array_member (object, "files", _riv_form_files_dup_array (input));
-        return json_node_init_object (json_node_alloc (), object);
-      }
-
-    case RIV_FORM_INPUT_JSON:
-      {
-        JsonNode *node = riv_json_parse (NULL, gtk_editable_get_text (GTK_EDITABLE (input->widget)),
-                                         -1, 64, NULL);
-
-        /* What does not parse sends the default (the row is marked). */
-        if (node != NULL)
-          return node;
-      }
-      return input->component->value != NULL ? json_node_copy (input->component->value)
-                                              : json_node_init_null (json_node_alloc ());
-
-    case RIV_FORM_INPUT_IMAGE:
-      if (input->image_path != NULL)
-        return _riv_form_file_data_node (input->image_path,
-                               input->image_name != NULL ? input->image_name : "image", -1, NULL);
-      G_GNUC_FALLTHROUGH;
-
-    case RIV_FORM_INPUT_UNSUPPORTED:
-      if (input->override != NULL)
-        return json_node_copy (input->override);
-      if (input->component->value != NULL)
-        return json_node_copy (input->component->value);
-      return json_node_init_null (json_node_alloc ());
-
-    case RIV_FORM_INPUT_STATE:
-    default:
-      return json_node_init_null (json_node_alloc ());
-    }
+  return editors[input->kind].dup_value (input);
 }
 
 gboolean
@@ -1111,180 +1370,20 @@ _riv_form_input_set_value (Input     *input,
                            JsonNode  *value,
                            GError   **error)
 {
-  gboolean holds_value = value != NULL && JSON_NODE_HOLDS_VALUE (value);
-  GType type = holds_value ? json_node_get_value_type (value) : G_TYPE_INVALID;
-  gboolean is_number = type == G_TYPE_INT64 || type == G_TYPE_DOUBLE;
+  g_autofree char *shown = NULL;
 
-  if (value == NULL || JSON_NODE_HOLDS_NULL (value))
+  if (value == NULL || JSON_NODE_HOLDS_NULL (value) || editors[input->kind].set_value (input, value))
     return TRUE;
 
-  switch (input->kind)
-    {
-    case RIV_FORM_INPUT_TEXT:
-    case RIV_FORM_INPUT_TEXT_MULTI:
-    case RIV_FORM_INPUT_CODE:
-    case RIV_FORM_INPUT_DATETIME:
-      {
-        g_autofree char *text = _riv_form_node_to_display (value);
-
-        if (input->kind == RIV_FORM_INPUT_TEXT || input->kind == RIV_FORM_INPUT_DATETIME)
-          gtk_editable_set_text (GTK_EDITABLE (input->widget), text);
-        else
-          gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (input->widget)),
-                                    text, -1);
-        return TRUE;
-      }
-
-    case RIV_FORM_INPUT_NUMBER:
-    case RIV_FORM_INPUT_SLIDER:
-      if (!is_number)
-        break;
-      if (input->kind == RIV_FORM_INPUT_NUMBER)
-        gtk_spin_button_set_value (GTK_SPIN_BUTTON (input->widget), json_node_get_double (value));
-      else
-        gtk_range_set_value (GTK_RANGE (input->widget), json_node_get_double (value));
-      return TRUE;
-
-    case RIV_FORM_INPUT_CHECKBOX:
-      if (type != G_TYPE_BOOLEAN)
-        break;
-      gtk_switch_set_active (GTK_SWITCH (input->widget), json_node_get_boolean (value));
-      return TRUE;
-
-    case RIV_FORM_INPUT_DROPDOWN:
-    case RIV_FORM_INPUT_RADIO:
-      {
-        JsonNode *wanted = value;
-
-        if (JSON_NODE_HOLDS_ARRAY (value) && json_array_get_length (json_node_get_array (value)) > 0)
-          wanted = json_array_get_element (json_node_get_array (value), 0);
-
-        for (guint i = 0; i < input->choice_values->len; i++)
-          {
-            if (!nodes_equal (wanted, g_ptr_array_index (input->choice_values, i)))
-              continue;
-
-            if (input->kind == RIV_FORM_INPUT_DROPDOWN)
-              adw_combo_row_set_selected (ADW_COMBO_ROW (input->widget), i);
-            else
-              {
-                GtkWidget *child = gtk_widget_get_first_child (input->widget);
-
-                for (guint j = 0; j < i && child != NULL; j++)
-                  child = gtk_widget_get_next_sibling (child);
-                if (child != NULL)
-                  gtk_check_button_set_active (GTK_CHECK_BUTTON (child), TRUE);
-              }
-            return TRUE;
-          }
-        break;
-      }
-
-    case RIV_FORM_INPUT_IMAGE:
-      if (type == G_TYPE_STRING && g_path_is_absolute (json_node_get_string (value)))
-        {
-          g_autoptr(GFile) file = g_file_new_for_path (json_node_get_string (value));
-
-          _riv_form_image_use_file (input, file);
-          return TRUE;
-        }
-      if (!JSON_NODE_HOLDS_OBJECT (value))
-        break;
-      G_GNUC_FALLTHROUGH;
-
-    case RIV_FORM_INPUT_UNSUPPORTED:
-      g_clear_pointer (&input->override, json_node_unref);
-      input->override = json_node_copy (value);
-      return TRUE;
-
-    case RIV_FORM_INPUT_JSON:
-      {
-        g_autofree char *text = riv_json_to_string (value, NULL);
-
-        gtk_editable_set_text (GTK_EDITABLE (input->widget), text);
-        return TRUE;
-      }
-
-    case RIV_FORM_INPUT_COLOR:
-      {
-        GdkRGBA rgba;
-
-        if (type != G_TYPE_STRING || !gdk_rgba_parse (&rgba, json_node_get_string (value)))
-          break;
-        rgba.alpha = 1;
-        gtk_color_chooser_set_rgba (GTK_COLOR_CHOOSER (input->widget), &rgba);
-        return TRUE;
-      }
-
-    case RIV_FORM_INPUT_CHECKBOX_GROUP:
-      {
-        JsonArray *chosen;
-
-        if (!JSON_NODE_HOLDS_ARRAY (value))
-          break;
-        chosen = json_node_get_array (value);
-        for (guint j = 0; j < json_array_get_length (chosen); j++)
-          {
-            gboolean known = FALSE;
-
-            for (guint i = 0; i < input->choice_values->len && !known; i++)
-              known = nodes_equal (json_array_get_element (chosen, j),
-                                   g_ptr_array_index (input->choice_values, i));
-            if (!known)
-              goto mismatch;
-          }
-        for (guint i = 0; i < input->checks->len; i++)
-          {
-            gboolean active = FALSE;
-
-            for (guint j = 0; j < json_array_get_length (chosen) && !active; j++)
-              active = nodes_equal (json_array_get_element (chosen, j),
-                                    g_ptr_array_index (input->choice_values, i));
-            gtk_check_button_set_active (g_ptr_array_index (input->checks, i), active);
-          }
-        return TRUE;
-      }
-
-    case RIV_FORM_INPUT_CHATBOT:
-      if (!_riv_form_chat_fill (input, value))
-        break;
-      return TRUE;
-
-    case RIV_FORM_INPUT_DATAFRAME:
-      if (!_riv_form_dataframe_fill (input, value))
-        break;
-      return TRUE;
-
-    case RIV_FORM_INPUT_FILES:
-      if (!_riv_form_files_fill (input, value))
-        break;
-      return TRUE;
-
-    case RIV_FORM_INPUT_MULTIMODAL:
-      {
-        JsonObject *object = JSON_NODE_HOLDS_OBJECT (value) ? json_node_get_object (value) : NULL;
-        JsonNode *files = object != NULL ? json_object_get_member (object, "files") : NULL;
-        const char *text = object != NULL ? riv_json_get_string (object, "text") : NULL;
-
-        if (object == NULL || (files != NULL && !JSON_NODE_HOLDS_NULL (files) &&
-                               !_riv_form_files_fill (input, files)))
-          break;
-        gtk_editable_set_text (GTK_EDITABLE (input->text), text != NULL ? text : "");
-        return TRUE;
-      }
-
-    case RIV_FORM_INPUT_STATE:
-    default:
-      return TRUE;
-    }
-
-mismatch:
-  {
-    g_autofree char *shown = riv_json_to_string (value, NULL);
-
-    g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT,
-                 _("Value %u (%s) does not fit the input “%s”"),
-                 position + 1, shown, _riv_form_component_title (input->component));
-  }
+  shown = riv_json_to_string (value, NULL);
+  g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_INPUT,
+               _("Value %u (%s) does not fit the input “%s”"),
+               position + 1, shown, _riv_form_component_title (input->component));
   return FALSE;
+}
+
+char *
+_riv_form_input_check (Input *input)
+{
+  return editors[input->kind].check != NULL ? editors[input->kind].check (input) : NULL;
 }
