@@ -172,136 +172,155 @@ join_key (JsonObject *object)
   return g_strdup_printf ("%" G_GINT64_FORMAT ":%s", fn_index, text);
 }
 
-/* Reads the transcript into what the handlers serve. */
-static gboolean
-prepare (RivReplay  *self,
-         GError    **error)
+/* While the recording is read: open requests by id, the recorded
+ * /queue/data streams by stream number, and each event id's join (its
+ * position in self->joins + 1). */
+typedef struct
 {
-  g_autoptr(GHashTable) requests = g_hash_table_new (riv_int64_hash, g_int64_equal);
-  g_autoptr(GHashTable) streams = g_hash_table_new (NULL, NULL);
-  g_autoptr(GHashTable) event_join = g_hash_table_new (g_str_hash, g_str_equal);
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  GHashTable *requests;
+  GHashTable *streams;
+  GHashTable *event_join;
+  JsonParser *parser;
+} Index;
 
-  for (guint i = 0; i < self->events->len; i++)
+/* A request that opens a /queue/data stream: the stream, under its session. */
+static void
+index_stream_request (RivReplay   *self,
+                      Index       *ix,
+                      RivTapEvent *event)
+{
+  RecStream *rec = g_new0 (RecStream, 1);
+  g_autofree char *session = query_value (event->path, "session_hash");
+  RecSession *rs;
+
+  rec->open_t = event->t;
+  rec->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
+  g_ptr_array_add (self->rec_streams, rec);
+  g_hash_table_insert (ix->streams, GUINT_TO_POINTER (event->stream), rec);
+  if (session == NULL)
+    session = g_strdup ("");
+  rs = g_hash_table_lookup (self->rec_sessions, session);
+  if (rs == NULL)
     {
-      RivTapEvent *event = self->events->pdata[i];
-      RivTapEvent *request;
-      gint64 key = (gint64) event->id;
-
-      switch (event->kind)
-        {
-        case RIV_TAP_REQUEST:
-          g_hash_table_insert (requests, &event->id, event);
-          if (event->stream > 0 && riv_transcript_path_ends_with (event->path, "/queue/data") &&
-              !g_hash_table_contains (streams, GUINT_TO_POINTER (event->stream)))
-            {
-              RecStream *rec = g_new0 (RecStream, 1);
-              g_autofree char *session = query_value (event->path, "session_hash");
-              RecSession *rs;
-
-              rec->open_t = event->t;
-              rec->frames = g_array_new (FALSE, FALSE, sizeof (Frame));
-              g_ptr_array_add (self->rec_streams, rec);
-              g_hash_table_insert (streams, GUINT_TO_POINTER (event->stream), rec);
-              if (session == NULL)
-                session = g_strdup ("");
-              rs = g_hash_table_lookup (self->rec_sessions, session);
-              if (rs == NULL)
-                {
-                  rs = g_new0 (RecSession, 1);
-                  rs->streams = g_ptr_array_new ();
-                  g_hash_table_insert (self->rec_sessions, g_strdup (session), rs);
-                }
-              g_ptr_array_add (rs->streams, rec);
-            }
-          break;
-
-        case RIV_TAP_RESPONSE:
-          request = g_hash_table_lookup (requests, &key);
-          if (request == NULL)
-            break;
-          if (riv_transcript_path_ends_with (request->path, "/config") && self->config_body == NULL)
-            {
-              self->config_body = event->text;
-              self->config_len = event->text_len;
-              self->config_status = event->status;
-            }
-          else if (riv_transcript_path_ends_with (request->path, "/info") && self->info_body == NULL)
-            {
-              self->info_body = event->text;
-              self->info_len = event->text_len;
-              self->info_status = event->status;
-            }
-          else if (riv_transcript_path_ends_with (request->path, "/queue/join"))
-            {
-              RecJoin *join = g_new0 (RecJoin, 1);
-              g_autoptr(JsonNode) body = NULL;
-              g_autoptr(JsonNode) reply = NULL;
-              JsonObject *object;
-
-              if ((object = parse_object (request->text, request->text_len, &body)) != NULL)
-                {
-                  join->session = g_strdup (riv_json_get_string (object, "session_hash"));
-                  join->key = join_key (object);
-                }
-              if ((object = parse_object (event->text, event->text_len, &reply)) != NULL)
-                join->event_id = g_strdup (riv_json_get_string (object, "event_id"));
-              join->status = event->status;
-              join->delay = MAX (0, event->t - request->t);
-              join->body = event->text;
-              join->body_len = event->text_len;
-              if (join->key != NULL)
-                {
-                  GQueue *same = g_hash_table_lookup (self->joins_by_key, join->key);
-
-                  if (same == NULL)
-                    {
-                      same = g_queue_new ();
-                      g_hash_table_insert (self->joins_by_key, join->key, same);
-                    }
-                  g_queue_push_tail (same, join);
-                }
-              if (join->event_id != NULL && !g_hash_table_contains (event_join, join->event_id))
-                g_hash_table_insert (event_join, join->event_id, GUINT_TO_POINTER (self->joins->len + 1));
-              g_ptr_array_add (self->joins, join);
-            }
-          g_hash_table_remove (requests, &key);
-          break;
-
-        case RIV_TAP_SSE:
-          {
-            RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
-            g_autoptr(RivMessage) msg = NULL;
-            Frame frame = { event->t, event->text, event->text_len, -1 };
-
-            if (rec == NULL)
-              break;
-            msg = riv_message_parse (parser, event->text, event->text_len, NULL);
-            if (msg != NULL && msg->event_id != NULL)
-              frame.join = (int) GPOINTER_TO_UINT (g_hash_table_lookup (event_join, msg->event_id)) - 1;
-            g_array_append_val (rec->frames, frame);
-          }
-          break;
-
-        case RIV_TAP_SSE_END:
-          {
-            RecStream *rec = g_hash_table_lookup (streams, GUINT_TO_POINTER (event->stream));
-
-            if (rec != NULL && !rec->has_end)
-              {
-                rec->has_end = TRUE;
-                rec->end = event->end;
-              }
-          }
-          break;
-
-        case RIV_TAP_TRUNCATED:
-        default:
-          break;
-        }
+      rs = g_new0 (RecSession, 1);
+      rs->streams = g_ptr_array_new ();
+      g_hash_table_insert (self->rec_sessions, g_strdup (session), rs);
     }
+  g_ptr_array_add (rs->streams, rec);
+}
 
-  /* A frame can come before its join's reply was recorded: look again. */
+/* A join and its reply: kept by what it asks for, and by the event id it got. */
+static void
+index_join (RivReplay   *self,
+            Index       *ix,
+            RivTapEvent *request,
+            RivTapEvent *reply)
+{
+  RecJoin *join = g_new0 (RecJoin, 1);
+  g_autoptr(JsonNode) body = NULL;
+  g_autoptr(JsonNode) answer = NULL;
+  JsonObject *object;
+
+  if ((object = parse_object (request->text, request->text_len, &body)) != NULL)
+    {
+      join->session = g_strdup (riv_json_get_string (object, "session_hash"));
+      join->key = join_key (object);
+    }
+  if ((object = parse_object (reply->text, reply->text_len, &answer)) != NULL)
+    join->event_id = g_strdup (riv_json_get_string (object, "event_id"));
+  join->status = reply->status;
+  join->delay = MAX (0, reply->t - request->t);
+  join->body = reply->text;
+  join->body_len = reply->text_len;
+  if (join->key != NULL)
+    {
+      GQueue *same = g_hash_table_lookup (self->joins_by_key, join->key);
+
+      if (same == NULL)
+        {
+          same = g_queue_new ();
+          g_hash_table_insert (self->joins_by_key, join->key, same);
+        }
+      g_queue_push_tail (same, join);
+    }
+  if (join->event_id != NULL && !g_hash_table_contains (ix->event_join, join->event_id))
+    g_hash_table_insert (ix->event_join, join->event_id, GUINT_TO_POINTER (self->joins->len + 1));
+  g_ptr_array_add (self->joins, join);
+}
+
+/* A reply: the first /config and /info are served as recorded, joins by key. */
+static void
+index_response (RivReplay   *self,
+                Index       *ix,
+                RivTapEvent *event)
+{
+  gint64 key = (gint64) event->id;
+  RivTapEvent *request = g_hash_table_lookup (ix->requests, &key);
+
+  if (request == NULL)
+    return;
+  if (riv_transcript_path_ends_with (request->path, "/config") && self->config_body == NULL)
+    {
+      self->config_body = event->text;
+      self->config_len = event->text_len;
+      self->config_status = event->status;
+    }
+  else if (riv_transcript_path_ends_with (request->path, "/info") && self->info_body == NULL)
+    {
+      self->info_body = event->text;
+      self->info_len = event->text_len;
+      self->info_status = event->status;
+    }
+  else if (riv_transcript_path_ends_with (request->path, "/queue/join"))
+    index_join (self, ix, request, event);
+  g_hash_table_remove (ix->requests, &key);
+}
+
+/* The join a frame belongs to (its position in self->joins), or -1 while no
+ * recorded join reply named its event id. */
+static int
+frame_join (Index      *ix,
+            const char *data,
+            gsize       len)
+{
+  g_autoptr(RivMessage) msg = riv_message_parse (ix->parser, data, len, NULL);
+
+  if (msg == NULL || msg->event_id == NULL)
+    return -1;
+  return (int) GPOINTER_TO_UINT (g_hash_table_lookup (ix->event_join, msg->event_id)) - 1;
+}
+
+static void
+index_frame (Index       *ix,
+             RivTapEvent *event)
+{
+  RecStream *rec = g_hash_table_lookup (ix->streams, GUINT_TO_POINTER (event->stream));
+  Frame frame = { event->t, event->text, event->text_len, -1 };
+
+  if (rec == NULL)
+    return;
+  frame.join = frame_join (ix, event->text, event->text_len);
+  g_array_append_val (rec->frames, frame);
+}
+
+static void
+index_stream_end (Index       *ix,
+                  RivTapEvent *event)
+{
+  RecStream *rec = g_hash_table_lookup (ix->streams, GUINT_TO_POINTER (event->stream));
+
+  if (rec != NULL && !rec->has_end)
+    {
+      rec->has_end = TRUE;
+      rec->end = event->end;
+    }
+}
+
+/* A frame can come before its join's reply was recorded: look again. */
+static void
+index_late_frames (RivReplay *self,
+                   Index     *ix)
+{
   for (guint i = 0; i < self->rec_streams->len; i++)
     {
       RecStream *rec = self->rec_streams->pdata[i];
@@ -309,15 +328,52 @@ prepare (RivReplay  *self,
       for (guint j = 0; j < rec->frames->len; j++)
         {
           Frame *frame = &g_array_index (rec->frames, Frame, j);
-          g_autoptr(RivMessage) msg = NULL;
 
-          if (frame->join >= 0)
-            continue;
-          msg = riv_message_parse (parser, frame->data, frame->len, NULL);
-          if (msg != NULL && msg->event_id != NULL)
-            frame->join = (int) GPOINTER_TO_UINT (g_hash_table_lookup (event_join, msg->event_id)) - 1;
+          if (frame->join < 0)
+            frame->join = frame_join (ix, frame->data, frame->len);
         }
     }
+}
+
+/* Reads the recording into what the handlers serve: config and info, joins
+ * by what they ask for, and each session's streams with their frames. */
+static gboolean
+index_recording (RivReplay  *self,
+                 GError    **error)
+{
+  g_autoptr(GHashTable) requests = g_hash_table_new (riv_int64_hash, g_int64_equal);
+  g_autoptr(GHashTable) streams = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) event_join = g_hash_table_new (g_str_hash, g_str_equal);
+  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
+  Index ix = { requests, streams, event_join, parser };
+
+  for (guint i = 0; i < self->events->len; i++)
+    {
+      RivTapEvent *event = self->events->pdata[i];
+
+      switch (event->kind)
+        {
+        case RIV_TAP_REQUEST:
+          g_hash_table_insert (requests, &event->id, event);
+          if (event->stream > 0 && riv_transcript_path_ends_with (event->path, "/queue/data") &&
+              !g_hash_table_contains (streams, GUINT_TO_POINTER (event->stream)))
+            index_stream_request (self, &ix, event);
+          break;
+        case RIV_TAP_RESPONSE:
+          index_response (self, &ix, event);
+          break;
+        case RIV_TAP_SSE:
+          index_frame (&ix, event);
+          break;
+        case RIV_TAP_SSE_END:
+          index_stream_end (&ix, event);
+          break;
+        case RIV_TAP_TRUNCATED:
+        default:
+          break;
+        }
+    }
+  index_late_frames (self, &ix);
 
   if (self->config_body == NULL)
     {
@@ -337,7 +393,7 @@ riv_replay_new (GPtrArray  *events,
   g_return_val_if_fail (events != NULL, NULL);
 
   self->events = g_ptr_array_ref (events);
-  if (!prepare (self, error))
+  if (!index_recording (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
