@@ -147,30 +147,26 @@ append_hline (GtkSnapshot   *snapshot,
                              &GRAPHENE_RECT_INIT ((float) x, (float) floor (y), (float) width, 1));
 }
 
-static void
-riv_chart_snapshot (GtkWidget   *widget,
-                    GtkSnapshot *snapshot)
+/* Where and in which colours one snapshot draws. */
+typedef struct
 {
-  RivChart *self = RIV_CHART (widget);
-  double width = gtk_widget_get_width (widget);
-  double height = gtk_widget_get_height (widget);
-  double plot_w = width - PAD_LEFT - PAD_RIGHT;
-  double plot_h = height - PAD_TOP - PAD_BOTTOM;
-  GdkRGBA fg, dim, grid;
-  double top = 0, legend_x;
-  guint n_points = self->bars != NULL ? self->bars->len : self->points->len;
+  double  w;       /* the plot area, right of the scale and above the labels */
+  double  h;
+  double  top;     /* the scale's top value */
+  GdkRGBA fg;
+  GdkRGBA dim;
+  GdkRGBA grid;
+} Plot;
 
-  if (plot_w < 10 || plot_h < 10)
-    return;
+/* The title, then a legend entry per series (lines only). */
+static void
+snapshot_title (RivChart    *self,
+                GtkSnapshot *snapshot,
+                const Plot  *plot)
+{
+  double legend_x;
 
-  get_fg (self, &fg);
-  dim = fg;
-  dim.alpha *= 0.6f;
-  grid = fg;
-  grid.alpha *= 0.12f;
-
-  /* Title, then the legend. */
-  append_text (self, snapshot, self->title, 0, 0, 0, &fg, &legend_x);
+  append_text (self, snapshot, self->title, 0, 0, 0, &plot->fg, &legend_x);
   legend_x += 16;
   for (guint s = 0; s < self->n_series && self->bars == NULL; s++)
     {
@@ -178,11 +174,18 @@ riv_chart_snapshot (GtkWidget   *widget,
 
       gtk_snapshot_append_color (snapshot, &self->series[s].color,
                                  &GRAPHENE_RECT_INIT ((float) legend_x, 6, 10, 10));
-      append_text (self, snapshot, self->series[s].label, legend_x + 14, 0, 0, &dim, &w);
+      append_text (self, snapshot, self->series[s].label, legend_x + 14, 0, 0, &plot->dim, &w);
       legend_x += 14 + w + 12;
     }
+}
 
-  /* Scale: the highest value kept. */
+/* The top of the scale: the highest value kept, rounded up. */
+static double
+scale_top (RivChart *self,
+           guint     n_points)
+{
+  double top = 0;
+
   for (guint i = 0; i < n_points; i++)
     {
       if (self->bars != NULL)
@@ -196,109 +199,161 @@ riv_chart_snapshot (GtkWidget   *widget,
               top = MAX (top, p->v[s]);
           }
     }
-  top = riv_nice_ceiling (top);
+  return riv_nice_ceiling (top);
+}
 
+static void
+snapshot_grid (RivChart    *self,
+               GtkSnapshot *snapshot,
+               const Plot  *plot)
+{
   for (guint g = 0; g <= GRID_LINES; g++)
     {
-      double y = PAD_TOP + plot_h - plot_h * g / GRID_LINES;
-      g_autofree char *label = format_value (top * g / GRID_LINES, self->unit);
+      double y = PAD_TOP + plot->h - plot->h * g / GRID_LINES;
+      g_autofree char *label = format_value (plot->top * g / GRID_LINES, self->unit);
 
-      append_hline (snapshot, PAD_LEFT, y, plot_w, &grid);
-      append_text (self, snapshot, label, PAD_LEFT - 6, y - 8, 1, &dim, NULL);
+      append_hline (snapshot, PAD_LEFT, y, plot->w, &plot->grid);
+      append_text (self, snapshot, label, PAD_LEFT - 6, y - 8, 1, &plot->dim, NULL);
     }
+}
 
-  if (n_points == 0)
+/* One bar per value, numbered below every so often. */
+static void
+snapshot_bars (RivChart    *self,
+               GtkSnapshot *snapshot,
+               const Plot  *plot)
+{
+  guint n = self->bars->len;
+  double slot = plot->w / n;
+  guint label_every = MAX ((guint) ceil (24.0 / slot), 1);
+
+  for (guint i = 0; i < n; i++)
+    {
+      double value = g_array_index (self->bars, double, i);
+      double h = plot->h * value / plot->top;
+
+      gtk_snapshot_append_color (snapshot, &self->series[0].color,
+                                 &GRAPHENE_RECT_INIT ((float) (PAD_LEFT + i * slot + slot * 0.15),
+                                                      (float) (PAD_TOP + plot->h - h),
+                                                      (float) MAX (slot * 0.7, 1), (float) h));
+      if (i % label_every == 0)
+        {
+          g_autofree char *label = g_strdup_printf ("%u", self->first_label + i);
+
+          append_text (self, snapshot, label, PAD_LEFT + (i + 0.5) * slot, PAD_TOP + plot->h + 1,
+                       0.5, &plot->dim, NULL);
+        }
+    }
+}
+
+/* Series s as a path on cr: its line (fill FALSE), or the area under it
+ * (fill TRUE), with a gap wherever nothing was measured. */
+static void
+trace_series (RivChart   *self,
+              cairo_t    *cr,
+              const Plot *plot,
+              guint       s,
+              gboolean    fill)
+{
+  guint n = self->points->len;
+  double t0 = g_array_index (self->points, Point, 0).t;
+  double span = MAX (g_array_index (self->points, Point, n - 1).t - t0, 1e-6);
+  gboolean drawing = FALSE;
+  double first_x = 0, last_x = 0;
+
+  for (guint i = 0; i <= n; i++)
+    {
+      const Point *p = i < n ? &g_array_index (self->points, Point, i) : NULL;
+      double x, y;
+
+      if (p == NULL || p->n[s] == 0)
+        {
+          if (drawing && fill)
+            {
+              cairo_line_to (cr, last_x, PAD_TOP + plot->h);
+              cairo_line_to (cr, first_x, PAD_TOP + plot->h);
+              cairo_close_path (cr);
+            }
+          drawing = FALSE;
+          continue;
+        }
+      x = PAD_LEFT + (n == 1 ? plot->w : plot->w * (p->t - t0) / span);
+      y = PAD_TOP + plot->h - plot->h * p->v[s] / plot->top;
+      if (!drawing)
+        {
+          cairo_move_to (cr, x, y);
+          first_x = x;
+          drawing = TRUE;
+        }
+      else
+        cairo_line_to (cr, x, y);
+      last_x = x;
+    }
+}
+
+/* Each series as a line over a light shade, and the time span below. */
+static void
+snapshot_lines (RivChart    *self,
+                GtkSnapshot *snapshot,
+                const Plot  *plot)
+{
+  const Point *first = &g_array_index (self->points, Point, 0);
+  const Point *last = &g_array_index (self->points, Point, self->points->len - 1);
+  g_autofree char *left = g_strdup_printf ("%.0f s", first->t);
+  g_autofree char *right = g_strdup_printf ("%.0f s", last->t);
+  graphene_rect_t bounds = GRAPHENE_RECT_INIT ((float) PAD_LEFT, (float) PAD_TOP - 2,
+                                               (float) plot->w, (float) plot->h + 4);
+  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+
+  cairo_set_line_width (cr, 1.5);
+  cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
+  for (guint s = 0; s < self->n_series; s++)
+    {
+      GdkRGBA shade = self->series[s].color;
+
+      shade.alpha = 0.12f;
+      trace_series (self, cr, plot, s, TRUE);
+      gdk_cairo_set_source_rgba (cr, &shade);
+      cairo_fill (cr);
+      trace_series (self, cr, plot, s, FALSE);
+      gdk_cairo_set_source_rgba (cr, &self->series[s].color);
+      cairo_stroke (cr);
+    }
+  cairo_destroy (cr);
+
+  append_text (self, snapshot, left, PAD_LEFT, PAD_TOP + plot->h + 1, 0, &plot->dim, NULL);
+  append_text (self, snapshot, right, PAD_LEFT + plot->w, PAD_TOP + plot->h + 1, 1, &plot->dim, NULL);
+}
+
+static void
+riv_chart_snapshot (GtkWidget   *widget,
+                    GtkSnapshot *snapshot)
+{
+  RivChart *self = RIV_CHART (widget);
+  guint n_points = self->bars != NULL ? self->bars->len : self->points->len;
+  Plot plot = {
+    .w = gtk_widget_get_width (widget) - PAD_LEFT - PAD_RIGHT,
+    .h = gtk_widget_get_height (widget) - PAD_TOP - PAD_BOTTOM,
+  };
+
+  if (plot.w < 10 || plot.h < 10)
     return;
 
+  get_fg (self, &plot.fg);
+  plot.dim = plot.fg;
+  plot.dim.alpha *= 0.6f;
+  plot.grid = plot.fg;
+  plot.grid.alpha *= 0.12f;
+  plot.top = scale_top (self, n_points);
+
+  snapshot_title (self, snapshot, &plot);
+  snapshot_grid (self, snapshot, &plot);
+  if (n_points == 0)
+    return;
   if (self->bars != NULL)
-    {
-      double slot = plot_w / n_points;
-      guint label_every = (guint) ceil (24.0 / slot);
-
-      for (guint i = 0; i < n_points; i++)
-        {
-          double value = g_array_index (self->bars, double, i);
-          double h = plot_h * value / top;
-
-          gtk_snapshot_append_color (snapshot, &self->series[0].color,
-                                     &GRAPHENE_RECT_INIT ((float) (PAD_LEFT + i * slot + slot * 0.15),
-                                                          (float) (PAD_TOP + plot_h - h),
-                                                          (float) MAX (slot * 0.7, 1), (float) h));
-          if (i % MAX (label_every, 1) == 0)
-            {
-              g_autofree char *label = g_strdup_printf ("%u", self->first_label + i);
-
-              append_text (self, snapshot, label, PAD_LEFT + (i + 0.5) * slot, PAD_TOP + plot_h + 1,
-                           0.5, &dim, NULL);
-            }
-        }
-      return;
-    }
-
-  {
-    const Point *first = &g_array_index (self->points, Point, 0);
-    const Point *last = &g_array_index (self->points, Point, n_points - 1);
-    double t0 = first->t, span = MAX (last->t - first->t, 1e-6);
-    g_autofree char *left = g_strdup_printf ("%.0f s", t0);
-    g_autofree char *right = g_strdup_printf ("%.0f s", last->t);
-    graphene_rect_t bounds = GRAPHENE_RECT_INIT ((float) PAD_LEFT, (float) PAD_TOP - 2,
-                                                 (float) plot_w, (float) plot_h + 4);
-    cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &bounds);
-
-    cairo_set_line_width (cr, 1.5);
-    cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-    for (guint s = 0; s < self->n_series; s++)
-      {
-        GdkRGBA shade = self->series[s].color;
-
-        /* Under the line a light shade, then the line; a gap where nothing
-         * was measured. */
-        shade.alpha = 0.12f;
-        for (guint pass = 0; pass < 2; pass++)
-          {
-            gboolean drawing = FALSE;
-            double first_x = 0, last_x = 0;
-
-            for (guint i = 0; i <= n_points; i++)
-              {
-                const Point *p = i < n_points ? &g_array_index (self->points, Point, i) : NULL;
-                double x, y;
-
-                if (p == NULL || p->n[s] == 0)
-                  {
-                    if (drawing && pass == 0)
-                      {
-                        cairo_line_to (cr, last_x, PAD_TOP + plot_h);
-                        cairo_line_to (cr, first_x, PAD_TOP + plot_h);
-                        cairo_close_path (cr);
-                      }
-                    drawing = FALSE;
-                    continue;
-                  }
-                x = PAD_LEFT + (n_points == 1 ? plot_w : plot_w * (p->t - t0) / span);
-                y = PAD_TOP + plot_h - plot_h * p->v[s] / top;
-                if (!drawing)
-                  {
-                    cairo_move_to (cr, x, y);
-                    first_x = x;
-                    drawing = TRUE;
-                  }
-                else
-                  cairo_line_to (cr, x, y);
-                last_x = x;
-              }
-            gdk_cairo_set_source_rgba (cr, pass == 0 ? &shade : &self->series[s].color);
-            if (pass == 0)
-              cairo_fill (cr);
-            else
-              cairo_stroke (cr);
-          }
-      }
-    cairo_destroy (cr);
-
-    append_text (self, snapshot, left, PAD_LEFT, PAD_TOP + plot_h + 1, 0, &dim, NULL);
-    append_text (self, snapshot, right, PAD_LEFT + plot_w, PAD_TOP + plot_h + 1, 1, &dim, NULL);
-  }
+    snapshot_bars (self, snapshot, &plot);
+  else
+    snapshot_lines (self, snapshot, &plot);
 }
 
 static void
