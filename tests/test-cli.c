@@ -13,9 +13,9 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
 
+#include "riv-json.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 # define HANG_GUARD 240.0

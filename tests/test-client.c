@@ -14,11 +14,12 @@
 #include <libsoup/soup.h>
 
 #include "riv-client-private.h"
+#include "riv-compat.h"
 #include "riv-demo.h"
+#include "riv-json.h"
 #include "riv-server.h"
 #include "riv-sse-reader.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 /* Sanitizer builds (with the slow, exact unwinding the asan setup asks for)
  * allocate about thirty times slower: the big bursts are scaled down there,

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "riv-config.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 static RivConfig *
 load_fixture (const char *name,

@@ -7,9 +7,9 @@
 #include <string.h>
 
 #include "riv-diff.h"
+#include "riv-json.h"
 #include "riv-message.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 /* Parses like the client does: an immutable (sealed) tree. */
 static JsonNode *

@@ -23,9 +23,9 @@
 #include <string.h>
 
 #include "fuzz/fuzz-entry.h"
+#include "riv-json.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 typedef struct
 {

@@ -11,9 +11,9 @@
 
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-json-describe.h"
-#include "riv-json-read.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 static char *
 describe_json_glib (const char *text)

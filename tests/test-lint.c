@@ -10,9 +10,10 @@
 
 #include <string.h>
 
+#include "riv-compat.h"
+#include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-transcript.h"
-#include "riv-util.h"
 
 static RivLint *
 lint_file (const char *dir,

@@ -6,9 +6,9 @@
 
 #include <string.h>
 
+#include "riv-json.h"
 #include "riv-message.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
 
 static RivMessage *
 parse_ok (const char *text)

@@ -15,12 +15,13 @@
 #include <glib/gstdio.h>
 
 #include "riv-client.h"
+#include "riv-compat.h"
+#include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-replay.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
 #include "riv-transcript.h"
-#include "riv-util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 # define HANG_GUARD 240.0

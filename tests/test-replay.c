@@ -14,11 +14,12 @@
 #include <libsoup/soup.h>
 
 #include "riv-client.h"
+#include "riv-compat.h"
+#include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-replay.h"
 #include "riv-test-util.h"
 #include "riv-transcript.h"
-#include "riv-util.h"
 
 #define HANG_GUARD 60.0
 

@@ -12,9 +12,9 @@
 
 #include <glib/gstdio.h>
 
-#include "riv-transcript.h"
+#include "riv-compat.h"
 #include "riv-test-util.h"
-#include "riv-util.h"
+#include "riv-transcript.h"
 
 typedef struct
 {

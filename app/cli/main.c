@@ -11,7 +11,6 @@
 #include <string.h>
 
 #include "riv-cli.h"
-#include "riv-util.h"
 
 typedef struct
 {
@@ -59,7 +58,8 @@ main (int   argc,
 {
   const char *name;
 
-  riv_prefer_system_malloc (argv, TRUE);
+  if (argc >= 2 && (g_str_equal (argv[1], "load") || g_str_equal (argv[1], "serve")))
+    riv_cli_prefer_system_malloc (argv);
   setlocale (LC_ALL, "");
   /* Numbers in JSON, CSV and HTML output always use a decimal point. */
   setlocale (LC_NUMERIC, "C");

@@ -12,7 +12,7 @@
 
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 #define MAX_ERRORS_SHOWN 10
 

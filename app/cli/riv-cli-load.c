@@ -18,11 +18,11 @@
 
 #include <glib-unix.h>
 
-#include "riv-cli.h"
-#include "riv-cli-record.h"
 #include "riv-cli-load.h"
+#include "riv-cli-record.h"
+#include "riv-cli.h"
 #include "riv-job-record.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
 

@@ -5,9 +5,9 @@
 #include "config.h"
 
 #include "riv-cli-record.h"
+#include "riv-compat.h"
 #include "riv-lint.h"
 #include "riv-transcript-tap.h"
-#include "riv-util.h"
 
 typedef struct
 {

@@ -12,9 +12,9 @@
 #include <string.h>
 
 #include "riv-cli.h"
+#include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-report.h"
-#include "riv-util.h"
 
 static int
 usage_error (const char *message)

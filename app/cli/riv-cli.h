@@ -21,6 +21,12 @@ int riv_cli_report  (int    argc,
                      char **argv);
 int riv_cli_lint    (int    argc,
                      char **argv);
+/* Call first in main() for `load` and `serve`: re-executes the program once
+ * with G_SLICE=always-malloc (GLib < 2.76) and glibc's malloc on transparent
+ * huge pages, then puts the environment back (riv-cli-malloc.c). Returns only
+ * when there is nothing to do, in the re-executed process, or when the
+ * re-execution failed. */
+void riv_cli_prefer_system_malloc (char **argv);
 /* serve --replay FILE */
 int riv_cli_serve_replay (const char *path,
                           double      speed,

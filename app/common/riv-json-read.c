@@ -32,7 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "riv-json-read.h"
+#include "riv-json.h"
 
 /* Strings and member names up to this size are built on the stack. */
 #define STACK_TEXT 256

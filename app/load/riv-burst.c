@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "riv-burst.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 /* How long one main-loop iteration may spend submitting. */
 #define CHUNK_BUDGET_US 4000

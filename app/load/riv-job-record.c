@@ -4,8 +4,8 @@
  */
 #include "config.h"
 
+#include "riv-compat.h"
 #include "riv-job-record.h"
-#include "riv-util.h"
 
 static void
 set_seconds (JsonObject *object,

@@ -12,10 +12,12 @@
 #include <math.h>
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-job-record.h"
+#include "riv-json.h"
 #include "riv-load-run.h"
+#include "riv-process.h"
 #include "riv-report.h"
-#include "riv-util.h"
 
 #define TICK_S        0.1   /* how often the number of users follows the schedule */
 #define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */

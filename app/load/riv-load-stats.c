@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "riv-job.h"
+#include "riv-json.h"
 #include "riv-load-stats.h"
-#include "riv-util.h"
 
 #define MAX_ERROR_KINDS  1000    /* distinct texts kept; the rest count as "other errors" */
 #define OTHER_ERRORS     "(other errors)"
@@ -1009,4 +1009,22 @@ riv_load_threshold_format_value (const RivLoadThreshold *self,
     default:
       return g_strdup_printf ("%.1f", value);
     }
+}
+
+double
+riv_load_nice_ceiling (double value)
+{
+  double power, fraction;
+
+  if (!(value > 0))
+    return 1;
+  power = pow (10, floor (log10 (value)));
+  fraction = value / power;
+  if (fraction <= 1)
+    return power;
+  if (fraction <= 2)
+    return 2 * power;
+  if (fraction <= 5)
+    return 5 * power;
+  return 10 * power;
 }

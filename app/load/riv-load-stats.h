@@ -137,6 +137,10 @@ double        riv_load_percentile         (const double       *sorted,
 int           riv_load_compare_doubles    (gconstpointer       a,
                                            gconstpointer       b);
 
+/* 1, 2 or 5 times a power of ten, at least value (1 when value ≤ 0): the top
+ * of a chart's scale (the report's and the window's). */
+double    riv_load_nice_ceiling (double value);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadStats, riv_load_stats_free)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivLoadThreshold, riv_load_threshold_free)
 

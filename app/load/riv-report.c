@@ -8,7 +8,6 @@
 #include <string.h>
 
 #include "riv-report.h"
-#include "riv-util.h"
 
 #define CHART_W       760.0
 #define CHART_H       220.0
@@ -152,7 +151,7 @@ append_line_chart (GString      *out,
         points[s * n_points + p] = count > 0 ? sum / count : -1;
         y_max = MAX (y_max, points[s * n_points + p]);
       }
-  y_max = riv_nice_ceiling (y_max);
+  y_max = riv_load_nice_ceiling (y_max);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append (out, "<div class=\"legend\">");
@@ -211,7 +210,7 @@ append_bar_chart (GString      *out,
 
   for (guint i = 0; i < n; i++)
     top = MAX (top, counts[i]);
-  y_max = riv_nice_ceiling (top);
+  y_max = riv_load_nice_ceiling (top);
 
   g_string_append_printf (out, "<section class=\"chart\" id=\"%s\"><h2>%s</h2>\n", id, title);
   g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
@@ -432,7 +431,7 @@ riv_report_html (RivLoadStats             *stats,
       {
         /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
         double top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
-        double width = riv_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+        double width = riv_load_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
         double edges[LATENCY_BINS + 1];
         guint64 counts[LATENCY_BINS] = { 0 };
 

@@ -30,8 +30,8 @@
 #include "config.h"
 
 #include "riv-batch-infer.h"
+#include "riv-compat.h"
 #include "riv-job-private.h"
-#include "riv-util.h"
 
 #define BATCH_RUN_GAP_S 0.05
 

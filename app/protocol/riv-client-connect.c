@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "riv-client-private.h"
-#include "riv-util.h"
 
 #define CONNECT_TIMEOUT_S     30.0
 

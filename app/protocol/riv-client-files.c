@@ -8,7 +8,7 @@
 #include "config.h"
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 #define UPLOAD_TIMEOUT_S 300.0
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-compat.h"
 
 static void
 values_clear (RivJobCtx *ctx)

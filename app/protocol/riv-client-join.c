@@ -10,7 +10,8 @@
 #include "config.h"
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-compat.h"
+#include "riv-json.h"
 
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
 

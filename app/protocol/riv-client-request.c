@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 GSource *
 _riv_client_attach_timeout (RivClient   *self,

@@ -14,7 +14,7 @@
 #include "config.h"
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-compat.h"
 
 /* A stream's read buffer starts small and grows once a read fills it: with
  * thousands of virtual users, most streams only ever carry a few short

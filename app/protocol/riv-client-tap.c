@@ -10,7 +10,7 @@
 #include "config.h"
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-compat.h"
 
 /* The request's number on its message, so that the reply can name it. */
 static G_DEFINE_QUARK (riv-client-tap-id, tap_id)

@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "riv-client-private.h"
-#include "riv-util.h"
+#include "riv-compat.h"
 
 G_DEFINE_QUARK (riv-client-error-quark, riv_client_error)
 

@@ -10,7 +10,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-config.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 /* Bounds on what a hostile config can make us hold for the UI. */
 #define MAX_LINES 1000

@@ -4,8 +4,8 @@
  */
 #include "config.h"
 
+#include "riv-compat.h"
 #include "riv-early-buffer.h"
-#include "riv-util.h"
 
 /* Ids whose early messages were dropped are remembered until no join reply
  * can still name them (join timeout + margin); the cap only bounds memory

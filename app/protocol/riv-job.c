@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-job-private.h"
-#include "riv-util.h"
 
 /* The timeline keeps its first TIMELINE_HEAD entries for good and the latest
  * (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD) in a ring; older ring entries are

@@ -7,8 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "riv-json.h"
 #include "riv-message.h"
-#include "riv-util.h"
 
 G_DEFINE_QUARK (riv-message-error-quark, riv_message_error)
 

@@ -21,9 +21,9 @@
 
 #include <glib/gstdio.h>
 
+#include "riv-compat.h"
 #include "riv-queue.h"
 #include "riv-run.h"
-#include "riv-util.h"
 
 /* Bytes of frames a generator may have produced that the main context has not
  * taken yet; beyond it the generator waits. */

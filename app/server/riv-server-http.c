@@ -10,8 +10,8 @@
 
 #include <string.h>
 
+#include "riv-json.h"
 #include "riv-server-private.h"
-#include "riv-util.h"
 #include "riv-wire.h"
 
 #define JSON_MAX_DEPTH      32

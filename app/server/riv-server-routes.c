@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "riv-demo.h"
+#include "riv-json.h"
 #include "riv-server-private.h"
-#include "riv-util.h"
 #include "riv-wire.h"
 
 #define SESSION_HASH_MAX    256

@@ -23,8 +23,10 @@
 #include <glib/gstdio.h>
 
 #include "riv-demo.h"
+#include "riv-json.h"
+#include "riv-listen.h"
+#include "riv-process.h"
 #include "riv-server-private.h"
-#include "riv-util.h"
 
 #define SHUTDOWN_FLUSH_S    2.0
 #define LISTEN_BACKLOG      4096

@@ -6,11 +6,12 @@
 
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-config.h"
 #include "riv-diff.h"
+#include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-message.h"
-#include "riv-util.h"
 
 static const char * const rules[] = {
   "unknown-event",

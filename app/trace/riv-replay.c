@@ -8,10 +8,12 @@
 
 #include <libsoup/soup.h>
 
+#include "riv-compat.h"
+#include "riv-json.h"
+#include "riv-listen.h"
 #include "riv-message.h"
 #include "riv-replay.h"
 #include "riv-transcript.h"
-#include "riv-util.h"
 
 G_DEFINE_QUARK (riv-replay-error-quark, riv_replay_error)
 

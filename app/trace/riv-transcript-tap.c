@@ -5,7 +5,6 @@
 #include "config.h"
 
 #include "riv-transcript-tap.h"
-#include "riv-util.h"
 
 /* Request ids and stream numbers of the n-th client tapped are moved up by
  * n times these, so that the clients' numbers never meet in one transcript. */

@@ -11,9 +11,10 @@
 
 #include <glib/gstdio.h>
 
+#include "riv-compat.h"
+#include "riv-json.h"
 #include "riv-message.h"
 #include "riv-transcript.h"
-#include "riv-util.h"
 
 G_DEFINE_QUARK (riv-transcript-error-quark, riv_transcript_error)
 

@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "riv-application.h"
-#include "riv-util.h"
 
 /* Where the translations are: RIVULET_LOCALEDIR if set; the build tree's po/
  * when this binary runs from the build tree (make run); else the installed
@@ -41,7 +40,6 @@ main (int   argc,
   g_autofree char *localedir = riv_locale_dir ();
   int status;
 
-  riv_prefer_system_malloc (argv, FALSE);
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

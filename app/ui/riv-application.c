@@ -8,9 +8,9 @@
 
 #include "riv-about.h"
 #include "riv-application.h"
+#include "riv-json.h"
 #include "riv-preferences-window.h"
 #include "riv-settings.h"
-#include "riv-util.h"
 #include "riv-window.h"
 
 struct _RivApplication

@@ -10,7 +10,7 @@
 #include <math.h>
 
 #include "riv-chart.h"
-#include "riv-util.h"
+#include "riv-load-stats.h"
 
 #define PAD_LEFT    44.0
 #define PAD_RIGHT   8.0
@@ -199,7 +199,7 @@ scale_top (RivChart *self,
               top = MAX (top, p->v[s]);
           }
     }
-  return riv_nice_ceiling (top);
+  return riv_load_nice_ceiling (top);
 }
 
 static void

@@ -12,7 +12,7 @@
 
 #include "riv-a11y.h"
 #include "riv-form-private.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 const char *
 _riv_form_component_title (RivComponent *component)

@@ -14,7 +14,7 @@
 
 #include "riv-a11y.h"
 #include "riv-form-private.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 /* Images and uploads */
 

@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-form-private.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 enum {
   PROP_0,

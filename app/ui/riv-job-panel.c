@@ -10,7 +10,7 @@
 #include "riv-a11y.h"
 #include "riv-job-panel.h"
 #include "riv-job-record.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 /* Refiltering and resorting touch every row: do it at most this often. */
 #define REFILTER_INTERVAL_US (250 * 1000)

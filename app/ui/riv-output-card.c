@@ -9,9 +9,9 @@
 
 #include "riv-fetch.h"
 #include "riv-job.h"
+#include "riv-json.h"
 #include "riv-markup.h"
 #include "riv-output-card.h"
-#include "riv-util.h"
 
 #define MAX_TABLE_ROWS 200
 #define MAX_TEXT_CHARS 100000

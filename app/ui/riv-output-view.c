@@ -9,8 +9,8 @@
 
 #include "riv-format.h"
 #include "riv-job.h"
+#include "riv-json.h"
 #include "riv-output-view.h"
-#include "riv-util.h"
 
 struct _RivOutputView
 {

@@ -8,7 +8,7 @@
 
 #include <glib/gi18n.h>
 
-#include "riv-util.h"
+#include "riv-compat.h"
 #include "riv-window-private.h"
 
 static gboolean

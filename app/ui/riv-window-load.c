@@ -15,8 +15,8 @@
 
 #include "riv-a11y.h"
 #include "riv-form.h"
+#include "riv-json.h"
 #include "riv-output-view.h"
-#include "riv-util.h"
 #include "riv-window-load.h"
 #include "riv-window-private.h"
 

@@ -19,11 +19,12 @@
 
 #include <glib/gi18n.h>
 
+#include "riv-compat.h"
 #include "riv-embedded-server.h"
 #include "riv-job.h"
+#include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-transcript-tap.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 /* Findings named in the badge's tooltip. */

@@ -9,7 +9,7 @@
 
 #include <glib/gi18n.h>
 
-#include "riv-util.h"
+#include "riv-compat.h"
 #include "riv-window-private.h"
 
 #define REPORT_INTERVAL_US (1500 * 1000)

@@ -7,9 +7,9 @@
 #include <glib/gi18n.h>
 
 #include "riv-a11y.h"
+#include "riv-compat.h"
 #include "riv-format.h"
 #include "riv-settings.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 #define MAX_RECENT_URLS 8

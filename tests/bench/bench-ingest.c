@@ -31,9 +31,9 @@
 
 #include "bench-util.h"
 #include "riv-client-private.h"
+#include "riv-json.h"
 #include "riv-message.h"
 #include "riv-sse-reader.h"
-#include "riv-util.h"
 
 #define READ_SIZE    (64 * 1024)   /* what RivClient reads from its stream at a time */
 #define SUBMIT_CHUNK 200           /* jobs per main-loop turn, as rivulet-cli load does */

@@ -20,7 +20,7 @@
 
 #include "bench-frames.h"
 #include "bench-util.h"
-#include "riv-util.h"
+#include "riv-json.h"
 #include "riv-window-load.h"
 
 typedef struct

@@ -26,7 +26,7 @@
 
 #include "fuzz-entry.h"
 #include "riv-config.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 #define BASE_URL "http://127.0.0.1:7860"
 #define MAX_NAMES 64

@@ -23,8 +23,8 @@
 
 #include "fuzz-entry.h"
 #include "riv-diff.h"
+#include "riv-json.h"
 #include "riv-message.h"
-#include "riv-util.h"
 
 static char *
 to_json (JsonNode *node)

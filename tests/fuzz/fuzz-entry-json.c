@@ -21,7 +21,7 @@
 
 #include "fuzz-entry.h"
 #include "riv-json-describe.h"
-#include "riv-json-read.h"
+#include "riv-json.h"
 
 /* Whether text may hold one of the corners read unlike json-glib: a run of 19
  * digits or more, or a \u0000 escape (also behind an escaped backslash, which

@@ -21,8 +21,8 @@
 #include <string.h>
 
 #include "fuzz-entry.h"
+#include "riv-json.h"
 #include "riv-message.h"
-#include "riv-util.h"
 
 static void
 append_str (GString    *out,

@@ -24,7 +24,7 @@
 
 #include "fuzz-entry.h"
 #include "riv-demo.h"
-#include "riv-util.h"
+#include "riv-json.h"
 
 /* riv-server.c: JSON_MAX_DEPTH */
 #define SERVER_JSON_MAX_DEPTH 32

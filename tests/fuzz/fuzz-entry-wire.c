@@ -27,9 +27,9 @@
 #include <string.h>
 
 #include "fuzz-entry.h"
+#include "riv-json.h"
 #include "riv-message.h"
 #include "riv-sse-reader.h"
-#include "riv-util.h"
 #include "riv-wire.h"
 
 typedef struct

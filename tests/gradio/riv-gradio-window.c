@@ -27,9 +27,9 @@
 #include <stdlib.h>
 
 #include "riv-job.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 #define WAIT_S 120.0

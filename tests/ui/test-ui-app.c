@@ -15,11 +15,11 @@
 
 #include "riv-about.h"
 #include "riv-application.h"
+#include "riv-json.h"
 #include "riv-notification.h"
 #include "riv-preferences-window.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 /* Helpers */

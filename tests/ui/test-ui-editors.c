@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "riv-form.h"
+#include "riv-json.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 
 #define HANG_GUARD 120.0
 

@@ -12,8 +12,8 @@
 
 #include "riv-burst.h"
 #include "riv-form.h"
+#include "riv-json.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 
 typedef struct
 {

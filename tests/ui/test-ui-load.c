@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "riv-chart.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window-load.h"
 
 #define USERS 20

@@ -16,9 +16,9 @@
 
 #include "riv-demo.h"
 #include "riv-job-private.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 typedef struct

@@ -17,10 +17,10 @@
 #include <adwaita.h>
 #include <glib/gstdio.h>
 
+#include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-transcript.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window-private.h"
 
 typedef struct

@@ -12,9 +12,9 @@
 #include <adwaita.h>
 
 #include "riv-format.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-util.h"
 #include "riv-window.h"
 
 typedef struct

@@ -1,78 +1,12 @@
-/* riv-util.c
+/* riv-json.c
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include <errno.h>
-#include <math.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <unistd.h>
 
-#include "riv-json-read.h"
-#include "riv-util.h"
-
-gboolean
-riv_set_str (char       **str_pointer,
-             const char  *new_str)
-{
-  char *copy;
-
-  g_return_val_if_fail (str_pointer != NULL, FALSE);
-
-  if (*str_pointer == new_str || g_strcmp0 (*str_pointer, new_str) == 0)
-    return FALSE;
-
-  copy = g_strdup (new_str);
-  g_free (*str_pointer);
-  *str_pointer = copy;
-
-  return TRUE;
-}
-
-/* glibc's malloc tunable (2.35 and later; older ones ignore it) that backs the
- * heap with transparent huge pages where the kernel allows them (madvise). */
-#define HUGE_PAGES_TUNABLE "glibc.malloc.hugetlb=1"
-
-void
-riv_prefer_system_malloc (char     **argv,
-                          gboolean   huge_pages)
-{
-  const char *tunables = g_getenv ("GLIBC_TUNABLES");
-  gboolean want_slice = glib_check_version (2, 76, 0) != NULL && g_getenv ("G_SLICE") == NULL;
-  const char *preload = g_getenv ("LD_PRELOAD");
-  /* A hugetlb setting already there is the user's, or ours after the
-   * re-execution. Under valgrind (its preload library) malloc is valgrind's,
-   * and valgrind refuses to follow the re-execution. */
-  gboolean want_huge = huge_pages &&
-                       (tunables == NULL || strstr (tunables, "glibc.malloc.hugetlb") == NULL) &&
-                       (preload == NULL || strstr (preload, "vgpreload") == NULL);
-
-  /* Only getenv/setenv/execv: GLib's slice allocator is already running
-   * (its constructors allocate), so it cannot be reconfigured in place, and
-   * glibc reads its tunables once, at start. */
-  if (!(want_slice || want_huge) || argv == NULL || argv[0] == NULL)
-    return;
-
-  if (want_slice)
-    g_setenv ("G_SLICE", "always-malloc", TRUE);
-  if (want_huge)
-    {
-      g_autofree char *value = tunables != NULL && *tunables != '\0'
-        ? g_strconcat (tunables, ":", HUGE_PAGES_TUNABLE, NULL)
-        : g_strdup (HUGE_PAGES_TUNABLE);
-
-      g_setenv ("GLIBC_TUNABLES", value, TRUE);
-    }
-  execv ("/proc/self/exe", argv);
-}
-
-double
-riv_now (void)
-{
-  return g_get_monotonic_time () / (double) G_USEC_PER_SEC;
-}
+#include "riv-json.h"
 
 char *
 riv_json_to_string (JsonNode *node,
@@ -82,20 +16,6 @@ riv_json_to_string (JsonNode *node,
 
   json_generator_set_root (gen, node);
   return json_generator_to_data (gen, length);
-}
-
-guint
-riv_int64_hash (gconstpointer v)
-{
-  guint64 x = *(const guint64 *) v;
-
-  /* The finalizer of MurmurHash3: every input bit moves every output bit. */
-  x ^= x >> 33;
-  x *= G_GUINT64_CONSTANT (0xff51afd7ed558ccd);
-  x ^= x >> 33;
-  x *= G_GUINT64_CONSTANT (0xc4ceb9fe1a85ec53);
-  x ^= x >> 33;
-  return (guint) x;
 }
 
 const char *
@@ -295,59 +215,4 @@ riv_json_substitute_index_user (JsonNode *node,
   g_snprintf (index_text, sizeof index_text, "%" G_GUINT64_FORMAT, index);
   g_snprintf (user_text, sizeof user_text, "%u", user);
   return substitute (node, index_text, user_text);
-}
-
-GSocket *
-riv_listen_socket (GSocketAddress  *address,
-                   int              backlog,
-                   guint           *port,
-                   GError         **error)
-{
-  g_autoptr(GSocket) socket = NULL;
-  g_autoptr(GSocketAddress) local = NULL;
-
-  socket = g_socket_new (g_socket_address_get_family (address), G_SOCKET_TYPE_STREAM,
-                         G_SOCKET_PROTOCOL_DEFAULT, error);
-  if (socket == NULL)
-    return NULL;
-  if (backlog > 0)
-    g_socket_set_listen_backlog (socket, backlog);
-  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
-    return NULL;
-  local = g_socket_get_local_address (socket, error);
-  if (local == NULL)
-    return NULL;
-  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-  return g_steal_pointer (&socket);
-}
-
-void
-riv_raise_fd_limit (void)
-{
-  struct rlimit limit;
-
-  if (getrlimit (RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max)
-    {
-      limit.rlim_cur = limit.rlim_max;
-      if (setrlimit (RLIMIT_NOFILE, &limit) != 0)
-        g_debug ("Could not raise the open-file limit: %s", g_strerror (errno));
-    }
-}
-
-double
-riv_nice_ceiling (double value)
-{
-  double power, fraction;
-
-  if (!(value > 0))
-    return 1;
-  power = pow (10, floor (log10 (value)));
-  fraction = value / power;
-  if (fraction <= 1)
-    return power;
-  if (fraction <= 2)
-    return 2 * power;
-  if (fraction <= 5)
-    return 5 * power;
-  return 10 * power;
 }

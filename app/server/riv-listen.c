@@ -1,0 +1,31 @@
+/* riv-listen.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "riv-listen.h"
+
+GSocket *
+riv_listen_socket (GSocketAddress  *address,
+                   int              backlog,
+                   guint           *port,
+                   GError         **error)
+{
+  g_autoptr(GSocket) socket = NULL;
+  g_autoptr(GSocketAddress) local = NULL;
+
+  socket = g_socket_new (g_socket_address_get_family (address), G_SOCKET_TYPE_STREAM,
+                         G_SOCKET_PROTOCOL_DEFAULT, error);
+  if (socket == NULL)
+    return NULL;
+  if (backlog > 0)
+    g_socket_set_listen_backlog (socket, backlog);
+  if (!g_socket_bind (socket, address, TRUE, error) || !g_socket_listen (socket, error))
+    return NULL;
+  local = g_socket_get_local_address (socket, error);
+  if (local == NULL)
+    return NULL;
+  *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+  return g_steal_pointer (&socket);
+}

@@ -1,0 +1,64 @@
+/* test-cli-malloc.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The re-executed `rivulet-cli load`/`serve` puts the environment back as the
+ * user had it, so that nothing it starts inherits G_SLICE or the huge-pages
+ * tunable (riv-cli-malloc.c). The re-execution itself is checked by test-cli
+ * (/cli/huge-pages): the heap of a serving process is advised.
+ */
+#include "config.h"
+
+#include "riv-cli.h"
+
+static void
+test_puts_back_what_it_changed (void)
+{
+  /* The user had a tunable of their own and no G_SLICE. */
+  g_setenv ("RIVULET_REEXECUTED", "slice tunables", TRUE);
+  g_setenv ("RIVULET_SAVED_GLIBC_TUNABLES", "glibc.malloc.arena_max=2", TRUE);
+  g_setenv ("GLIBC_TUNABLES", "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", TRUE);
+  g_setenv ("G_SLICE", "always-malloc", TRUE);
+  riv_cli_prefer_system_malloc (NULL);
+  g_assert_cmpstr (g_getenv ("GLIBC_TUNABLES"), ==, "glibc.malloc.arena_max=2");
+  g_assert_null (g_getenv ("G_SLICE"));
+  g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
+  g_assert_null (g_getenv ("RIVULET_SAVED_GLIBC_TUNABLES"));
+
+  /* The user had neither. */
+  g_setenv ("RIVULET_REEXECUTED", "tunables", TRUE);
+  g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE);
+  riv_cli_prefer_system_malloc (NULL);
+  g_assert_null (g_getenv ("GLIBC_TUNABLES"));
+  g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
+}
+
+static void
+test_leaves_the_rest_alone (void)
+{
+  /* Only what the mark names is put back: a G_SLICE the user set stays. */
+  g_setenv ("RIVULET_REEXECUTED", "tunables", TRUE);
+  g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE);
+  g_setenv ("G_SLICE", "debug-blocks", TRUE);
+  riv_cli_prefer_system_malloc (NULL);
+  g_assert_cmpstr (g_getenv ("G_SLICE"), ==, "debug-blocks");
+  g_assert_null (g_getenv ("GLIBC_TUNABLES"));
+  g_unsetenv ("G_SLICE");
+
+  /* Without a program to run again, nothing happens. */
+  riv_cli_prefer_system_malloc (NULL);
+  g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
+  g_assert_null (g_getenv ("GLIBC_TUNABLES"));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/cli/malloc/puts-back-what-it-changed", test_puts_back_what_it_changed);
+  g_test_add_func ("/cli/malloc/leaves-the-rest-alone", test_leaves_the_rest_alone);
+
+  return g_test_run ();
+}
