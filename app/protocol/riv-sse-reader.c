@@ -193,36 +193,13 @@ process_line (RivSseReader     *self,
   return TRUE;
 }
 
-gboolean
-riv_sse_reader_feed (RivSseReader     *self,
-                     const char       *data,
-                     gsize             len,
-                     RivSseEventFunc   func,
-                     gpointer          user_data,
-                     GError          **error)
+/* A UTF-8 BOM is only skipped at the very start of the stream; it may arrive
+ * split over several chunks. Returns where the content starts. */
+static const char *
+skip_bom (RivSseReader *self,
+          const char   *p,
+          const char   *end)
 {
-  const char *p = data;
-  const char *end = data + len;
-  const char *nl = NULL;
-  gboolean nl_known = FALSE;
-  guint generation;
-  gboolean ret = TRUE;
-
-  g_return_val_if_fail (self != NULL, FALSE);
-  g_return_val_if_fail (data != NULL || len == 0, FALSE);
-  g_return_val_if_fail (!self->in_feed, FALSE);
-
-  if (self->failed)
-    return set_too_large (self, error);
-
-  if (len == 0)
-    return TRUE;
-
-  self->in_feed = TRUE;
-  generation = self->generation;
-
-  /* A UTF-8 BOM is only skipped at the very start of the stream; it may arrive
-   * split over several chunks. */
   while (self->at_start && p < end)
     {
       if ((guchar) *p == bom[self->bom_matched])
@@ -238,13 +215,52 @@ riv_sse_reader_feed (RivSseReader     *self,
           self->at_start = FALSE;
         }
     }
+  return p;
+}
 
-  if (self->skip_lf && p < end)
-    {
-      if (*p == '\n')
-        p++;
-      self->skip_lf = FALSE;
-    }
+/* Whether n more bytes would take the frame being read past the limit. */
+static gboolean
+frame_overflows (RivSseReader *self,
+                 gsize         n)
+{
+  return self->line->len + n + self->data->len + self->event_type->len > self->max_frame;
+}
+
+/* One complete line, [p, eol), after what was kept of it from earlier chunks. */
+static gboolean
+feed_line (RivSseReader     *self,
+           const char       *p,
+           const char       *eol,
+           RivSseEventFunc   func,
+           gpointer          user_data,
+           guint             generation,
+           GError          **error)
+{
+  gboolean ret;
+
+  if (frame_overflows (self, eol - p))
+    return set_too_large (self, error);
+  if (self->line->len == 0)
+    return process_line (self, p, eol - p, func, user_data, error);
+  g_string_append_len (self->line, p, eol - p);
+  ret = process_line (self, self->line->str, self->line->len, func, user_data, error);
+  if (generation == self->generation)
+    shrink_string (&self->line);
+  return ret;
+}
+
+/* The lines of [p, end); an incomplete last one is kept, within the limit. */
+static gboolean
+feed_lines (RivSseReader     *self,
+            const char       *p,
+            const char       *end,
+            RivSseEventFunc   func,
+            gpointer          user_data,
+            GError          **error)
+{
+  guint generation = self->generation;
+  const char *nl = NULL;
+  gboolean nl_known = FALSE;
 
   while (p < end)
     {
@@ -264,61 +280,63 @@ riv_sse_reader_feed (RivSseReader     *self,
 
       if (eol == NULL)
         {
-          /* Incomplete line: keep it, within the limit. */
-          if (self->line->len + (end - p) + self->data->len + self->event_type->len > self->max_frame)
-            {
-              ret = set_too_large (self, error);
-              break;
-            }
+          if (frame_overflows (self, end - p))
+            return set_too_large (self, error);
           g_string_append_len (self->line, p, end - p);
-          break;
+          return TRUE;
         }
 
       next = eol + 1;
       if (*eol == '\r')
         {
-          if (next < end)
-            {
-              if (*next == '\n')
-                next++;
-            }
-          else
+          if (next >= end)
             self->skip_lf = TRUE;
+          else if (*next == '\n')
+            next++;
         }
 
-      if (self->line->len == 0)
-        {
-          if ((gsize) (eol - p) + self->data->len + self->event_type->len > self->max_frame)
-            {
-              ret = set_too_large (self, error);
-              break;
-            }
-          ret = process_line (self, p, eol - p, func, user_data, error);
-        }
-      else
-        {
-          if (self->line->len + (eol - p) + self->data->len + self->event_type->len > self->max_frame)
-            {
-              ret = set_too_large (self, error);
-              break;
-            }
-          g_string_append_len (self->line, p, eol - p);
-          ret = process_line (self, self->line->str, self->line->len, func, user_data, error);
-          if (generation == self->generation)
-            shrink_string (&self->line);
-        }
-
+      if (!feed_line (self, p, eol, func, user_data, generation, error))
+        return generation != self->generation;
+      /* Reset (or freed) from the callback: the rest of this buffer belongs
+       * to the old stream. */
       if (generation != self->generation)
-        {
-          /* Reset (or freed) from the callback: the rest of this buffer
-           * belongs to the old stream. */
-          ret = TRUE;
-          break;
-        }
-      if (!ret)
-        break;
+        return TRUE;
       p = next;
     }
+  return TRUE;
+}
+
+gboolean
+riv_sse_reader_feed (RivSseReader     *self,
+                     const char       *data,
+                     gsize             len,
+                     RivSseEventFunc   func,
+                     gpointer          user_data,
+                     GError          **error)
+{
+  const char *p = data;
+  const char *end = data + len;
+  gboolean ret;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (data != NULL || len == 0, FALSE);
+  g_return_val_if_fail (!self->in_feed, FALSE);
+
+  if (self->failed)
+    return set_too_large (self, error);
+
+  if (len == 0)
+    return TRUE;
+
+  self->in_feed = TRUE;
+  p = skip_bom (self, p, end);
+  if (self->skip_lf && p < end)
+    {
+      if (*p == '\n')
+        p++;
+      self->skip_lf = FALSE;
+    }
+  ret = feed_lines (self, p, end, func, user_data, error);
 
   self->in_feed = FALSE;
   if (self->free_pending)
