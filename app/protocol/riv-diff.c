@@ -414,6 +414,100 @@ change_container (ApplyState *state,
     }
 }
 
+/* An edit with an empty path: the whole value replaced or appended to. */
+static JsonNode *
+apply_at_root (JsonNode   *root,
+               DiffOp      op,
+               JsonNode   *value,
+               JsonNode   *owned,
+               GError    **error)
+{
+  switch (op)
+    {
+    case OP_REPLACE:
+      return owned != NULL ? owned : import_value (value, error);
+    case OP_APPEND:
+      g_clear_pointer (&owned, json_node_unref);
+      return concat_strings (root, value, error);
+    case OP_ADD:
+    case OP_DELETE:
+    default:
+      g_clear_pointer (&owned, json_node_unref);
+      g_set_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_BAD_PATH,
+                   "\"%s\" needs a non-empty path", op == OP_ADD ? "add" : "delete");
+      return NULL;
+    }
+}
+
+/* The member or element of container that key names, for op (NULL in
+ * *target where op adds a new one). FALSE with error when key cannot name one
+ * there. */
+static gboolean
+find_target (JsonNode   *container,
+             JsonNode   *key,
+             guint       position,
+             DiffOp      op,
+             JsonNode  **target,
+             GError    **error)
+{
+  *target = NULL;
+  if (container != NULL && JSON_NODE_HOLDS_ARRAY (container))
+    {
+      guint n = json_array_get_length (json_node_get_array (container));
+      gint64 index;
+
+      if (!path_index (key, &index))
+        return (bad_path (error, position, "a list needs a non-negative integer index"), FALSE);
+      if (op == OP_ADD ? index > n : index >= n)
+        return (bad_path (error, position, "list index out of range"), FALSE);
+      if (op != OP_ADD)
+        *target = json_array_get_element (json_node_get_array (container), index);
+      return TRUE;
+    }
+  if (container != NULL && JSON_NODE_HOLDS_OBJECT (container))
+    {
+      const char *name = path_key (key);
+
+      if (name == NULL)
+        return (bad_path (error, position, "a dict needs a string key"), FALSE);
+      *target = json_object_get_member (json_node_get_object (container), name);
+      if (*target == NULL && (op == OP_APPEND || op == OP_DELETE))
+        return (bad_path (error, position, "no such key"), FALSE);
+      return TRUE;
+    }
+  return (bad_path (error, position, "not a list or a dict"), FALSE);
+}
+
+/* What op puts where target is (NULL for a removal, and on error), and how. */
+static JsonNode *
+new_child_for (DiffOp       op,
+               JsonNode    *target,
+               JsonNode    *value,
+               JsonNode    *owned,
+               ChangeKind  *change,
+               GError     **error)
+{
+  switch (op)
+    {
+    case OP_REPLACE:
+      *change = CHANGE_SET;
+      return owned != NULL ? owned : import_value (value, error);
+    case OP_APPEND:
+      *change = CHANGE_SET;
+      g_clear_pointer (&owned, json_node_unref);
+      return concat_strings (target, value, error);
+    case OP_ADD:
+      *change = CHANGE_INSERT;
+      g_clear_pointer (&owned, json_node_unref);
+      return import_value (value, error);
+    case OP_DELETE:
+    default:
+      *change = CHANGE_REMOVE;
+      g_clear_pointer (&owned, json_node_unref);
+      return NULL;
+    }
+}
+
 /* Applies one edit to root (borrowed, NULL = JSON null). Returns the new root
  * (owned), or NULL with error; root itself is never modified unless fresh.
  * owned_value, when not NULL, is a replace value the caller hands over (value
@@ -432,28 +526,12 @@ apply_edit (ApplyState  *state,
   JsonNode *stack_chain[16];
   g_autofree JsonNode **heap_chain = NULL;
   JsonNode **chain;
-  JsonNode *container;
-  JsonNode *key;
-  JsonNode *target = NULL;
-  JsonNode *new_child = NULL;
+  JsonNode *target;
+  JsonNode *new_child;
   ChangeKind change;
 
   if (depth == 0)
-    {
-      switch (op)
-        {
-        case OP_REPLACE:
-          return owned != NULL ? g_steal_pointer (&owned) : import_value (value, error);
-        case OP_APPEND:
-          return concat_strings (root, value, error);
-        case OP_ADD:
-        case OP_DELETE:
-        default:
-          g_set_error (error, RIV_DIFF_ERROR, RIV_DIFF_ERROR_BAD_PATH,
-                       "\"%s\" needs a non-empty path", op == OP_ADD ? "add" : "delete");
-          return NULL;
-        }
-    }
+    return apply_at_root (root, op, value, g_steal_pointer (&owned), error);
 
   /* No value can be deeper than what the parser (or a copy) accepts. */
   if (depth > MAX_COPY_DEPTH)
@@ -474,54 +552,10 @@ apply_edit (ApplyState  *state,
       if (chain[i] == NULL)
         return NULL;
     }
-
-  container = chain[depth - 1];
-  key = json_array_get_element (path, depth - 1);
-
-  if (container != NULL && JSON_NODE_HOLDS_ARRAY (container))
-    {
-      guint n = json_array_get_length (json_node_get_array (container));
-      gint64 index;
-
-      if (!path_index (key, &index))
-        return bad_path (error, depth - 1, "a list needs a non-negative integer index");
-      if (op == OP_ADD ? index > n : index >= n)
-        return bad_path (error, depth - 1, "list index out of range");
-      if (op != OP_ADD)
-        target = json_array_get_element (json_node_get_array (container), index);
-    }
-  else if (container != NULL && JSON_NODE_HOLDS_OBJECT (container))
-    {
-      const char *name = path_key (key);
-
-      if (name == NULL)
-        return bad_path (error, depth - 1, "a dict needs a string key");
-      target = json_object_get_member (json_node_get_object (container), name);
-      if (target == NULL && (op == OP_APPEND || op == OP_DELETE))
-        return bad_path (error, depth - 1, "no such key");
-    }
-  else
-    return bad_path (error, depth - 1, "not a list or a dict");
-
-  switch (op)
-    {
-    case OP_REPLACE:
-      change = CHANGE_SET;
-      new_child = owned != NULL ? g_steal_pointer (&owned) : import_value (value, error);
-      break;
-    case OP_APPEND:
-      change = CHANGE_SET;
-      new_child = concat_strings (target, value, error);
-      break;
-    case OP_ADD:
-      change = CHANGE_INSERT;
-      new_child = import_value (value, error);
-      break;
-    case OP_DELETE:
-    default:
-      change = CHANGE_REMOVE;
-      break;
-    }
+  if (!find_target (chain[depth - 1], json_array_get_element (path, depth - 1), depth - 1, op,
+                    &target, error))
+    return NULL;
+  new_child = new_child_for (op, target, value, g_steal_pointer (&owned), &change, error);
   if (change != CHANGE_REMOVE && new_child == NULL)
     return NULL;
 
