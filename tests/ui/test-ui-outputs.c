@@ -514,6 +514,56 @@ test_plot (Fixture       *fixture,
   g_assert_nonnull (strstr (bokeh, "\nvbar 2\tvbar\t5\t(1, 1), (2, 2), (3, 3), (4, 1), (5, 2)"));
 }
 
+/* Plot values a server should not send: each one a clear error in its card. */
+static void
+test_bad_plots (void)
+{
+  static const char *const bad[] = {
+    "{\"type\":\"matplotlib\",\"plot\":\"not a data URL\"}",
+    "{\"type\":\"matplotlib\",\"plot\":\"data:image/png;base64,AAAA\"}",
+    "{\"type\":\"matplotlib\",\"plot\":\"data:image/png,plain\"}",
+    "{\"type\":\"plotly\",\"plot\":\"{not JSON\"}",
+    "{\"type\":\"plotly\"}",
+    "{\"type\":\"vega\",\"plot\":\"{}\"}",
+    "[\"plotly\", \"{}\"]",
+  };
+  RivComponent component = { .type = (char *) "plot", .label = (char *) "figure" };
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *card = riv_output_card_new (&component, NULL);
+  g_autoptr(JsonNode) odd = NULL;
+  g_autoptr(RivJob) last = NULL;
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), card);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(RivJob) job = _riv_job_new (i + 1, "/plot", 0, NULL);
+      g_autoptr(JsonNode) value = riv_json_parse (NULL, bad[i], -1, 0, NULL);
+
+      riv_output_card_set_value (RIV_OUTPUT_CARD (card), value, job);
+      g_assert_true (riv_test_wait_until (card_settled, card, 60));
+      g_assert_nonnull (riv_output_card_get_error (RIV_OUTPUT_CARD (card)));
+      g_assert_true (g_str_has_prefix (riv_output_card_get_error (RIV_OUTPUT_CARD (card)),
+                                       "Could not show the plot: "));
+      g_assert_null (riv_output_card_get_texture (RIV_OUTPUT_CARD (card), 0));
+    }
+
+  /* Odd but readable: series of the wrong shape are rows all the same. */
+  last = _riv_job_new (99, "/plot", 0, NULL);
+  odd = riv_json_parse (NULL, "{\"type\":\"plotly\",\"plot\":\"{\\\"data\\\":[1,{\\\"y\\\":\\\"x\\\"},"
+                        "{\\\"x\\\":[1,2],\\\"y\\\":{\\\"dtype\\\":\\\"f8\\\",\\\"bdata\\\":\\\"AA\\\"}}]}\"}",
+                        -1, 0, NULL);
+  g_assert_nonnull (odd);
+  riv_output_card_set_value (RIV_OUTPUT_CARD (card), odd, last);
+  g_assert_true (riv_test_wait_until (card_settled, card, 60));
+  g_assert_null (riv_output_card_get_error (RIV_OUTPUT_CARD (card)));
+  text = riv_output_card_dup_text (RIV_OUTPUT_CARD (card));
+  g_assert_cmpstr (text, ==, "Plotly plot\ntrace 1\tscatter\t0\t\ntrace 2\tscatter\t0\t");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 /* A label with this text, on screen under root. */
 static gboolean
 label_on_screen (GtkWidget  *root,
@@ -719,6 +769,7 @@ main (int   argc,
   g_test_add ("/ui/outputs/update", Fixture, NULL, fixture_setup, test_update, fixture_teardown);
   g_test_add_func ("/ui/outputs/update-classic", test_update_classic);
   g_test_add ("/ui/outputs/plot", Fixture, NULL, fixture_setup, test_plot, fixture_teardown);
+  g_test_add_func ("/ui/outputs/bad-plots", test_bad_plots);
   g_test_add ("/ui/outputs/five", Fixture, NULL, fixture_setup, test_five, fixture_teardown);
   g_test_add ("/ui/outputs/chat-reply", Fixture, NULL, fixture_setup, test_chat_reply,
               fixture_teardown);
