@@ -49,12 +49,12 @@ struct _RivOutputCard
   GtkLabel       *note_label;     /* hidden, or not updated, by a gr.update */
   GtkWidget      *body;
   RivClient      *client;         /* nullable: whose credentials fetch the files */
-  char           *label;          /* the config's label (or the type) */
-  JsonObject     *props;          /* the config's props, owned ref */
   gboolean        hidden;         /* by an update's visible=False */
-  gboolean        chat_reply;     /* a ChatInterface's response: shown as a conversation */
+  gboolean        chat_reply;     /* a ChatInterface's response: shown as a chat bubble */
 
   /* Owned references */
+  char           *label;          /* the config's label (or the type) */
+  JsonObject     *props;          /* the config's props */
   JsonNode       *shown;          /* copy of the value last given, nullable */
   JsonNode       *displayed;      /* copy of the value shown once updates are applied */
   RivJob         *job;            /* nullable */
