@@ -298,6 +298,48 @@ classic_update_text (RivOutputView  *self,
   return TRUE;
 }
 
+/* The classic view's textbox hidden or renamed by an update becomes a card,
+ * which can say so (the text pane has no title), showing what the pane
+ * showed until then. It stays a card for the endpoint's later jobs. */
+static void
+riv_output_view_maybe_promote_text (RivOutputView *self,
+                                    JsonNode      *outputs)
+{
+  JsonArray *array = outputs != NULL && JSON_NODE_HOLDS_ARRAY (outputs)
+                       ? json_node_get_array (outputs) : NULL;
+  JsonNode *element, *visible;
+  JsonObject *update;
+  GtkWidget *card;
+  guint index;
+
+  if (self->text_index < 0 || self->endpoint == NULL || array == NULL ||
+      (guint) self->text_index >= json_array_get_length (array))
+    return;
+  element = json_array_get_element (array, (guint) self->text_index);
+  update = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+  if (g_strcmp0 (riv_json_get_string (update, "__type__"), "update") != 0)
+    return;
+  visible = json_object_get_member (update, "visible");
+  if (!json_object_has_member (update, "label") &&
+      (visible == NULL || (JSON_NODE_HOLDS_VALUE (visible) &&
+                           json_node_get_value_type (visible) == G_TYPE_BOOLEAN &&
+                           json_node_get_boolean (visible))))
+    return;
+
+  index = (guint) self->text_index;
+  card = riv_output_card_new (g_ptr_array_index (self->endpoint->outputs, index), self->client);
+  if (self->shown_text->len > 0)
+    {
+      g_autoptr(JsonNode) shown = json_node_init_string (json_node_alloc (), self->shown_text->str);
+
+      riv_output_card_set_value (RIV_OUTPUT_CARD (card), shown, self->job);
+    }
+  gtk_box_append (self->cards_box, card);
+  g_ptr_array_add (self->cards, card);
+  g_array_append_val (self->card_outputs, index);
+  self->text_index = -1;
+}
+
 static void
 riv_output_view_update (RivOutputView *self)
 {
@@ -395,6 +437,7 @@ riv_output_view_update (RivOutputView *self)
       self->shown_image = g_bytes_ref (image);
     }
 
+  riv_output_view_maybe_promote_text (self, riv_job_get_outputs (job));
   riv_output_view_update_cards (self);
 
   text = riv_job_get_output_text (job);

@@ -401,7 +401,7 @@ test_update (Fixture       *fixture,
   g_assert_null (strstr (middle, "__type__"));
 }
 
-/* A lone textbox (the classic view) given gr.update, then gr.skip. */
+/* A lone textbox (the classic view) given gr.update, gr.skip, then hidden. */
 static void
 test_update_classic (void)
 {
@@ -418,6 +418,8 @@ test_update_classic (void)
   GtkWidget *view = riv_output_view_new ();
   g_autofree char *first = NULL;
   g_autofree char *second = NULL;
+  g_autofree char *third = NULL;
+  RivOutputCard *card;
 
   g_assert_no_error (error);
   gtk_window_set_child (GTK_WINDOW (window), view);
@@ -436,6 +438,18 @@ test_update_classic (void)
   riv_output_view_flush (RIV_OUTPUT_VIEW (view));
   second = riv_output_view_dup_text (RIV_OUTPUT_VIEW (view));
   g_assert_cmpstr (second, ==, "x");
+
+  /* gr.update(visible=False): the text pane cannot say it, so the textbox
+   * becomes a card that does, its value kept. */
+  _riv_job_publish_outputs (job, riv_json_parse (NULL, "[{\"visible\":false,"
+                                                 "\"__type__\":\"update\"}]", -1, 0, NULL));
+  riv_output_view_flush (RIV_OUTPUT_VIEW (view));
+  g_assert_cmpuint (riv_output_view_get_n_cards (RIV_OUTPUT_VIEW (view)), ==, 1);
+  card = riv_output_view_get_card (RIV_OUTPUT_VIEW (view), 0);
+  g_assert_true (riv_output_card_is_hidden (card));
+  g_assert_cmpstr (riv_output_card_get_title (card), ==, "out");
+  third = riv_output_card_dup_text (card);
+  g_assert_cmpstr (third, ==, "x");
 
   gtk_window_destroy (GTK_WINDOW (window));
   riv_config_unref (config);
