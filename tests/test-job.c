@@ -165,6 +165,32 @@ test_job_skip_to_terminal (void)
   g_assert_cmpfloat (riv_job_get_total_time (job), >=, 0);
 }
 
+/* The server's duration times a completed job only; a failed or cancelled
+ * one ran from its process_starts to its end (times set by replay). */
+static void
+test_job_run_time_failed (void)
+{
+  const RivJobStatus ends[] = { RIV_JOB_STATUS_COMPLETED, RIV_JOB_STATUS_FAILED,
+                                RIV_JOB_STATUS_CANCELLED };
+
+  for (guint i = 0; i < G_N_ELEMENTS (ends); i++)
+    {
+      g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+
+      _riv_job_set_replay_time (job, 1000.0);
+      g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING));
+      _riv_job_set_run_duration (job, 0.0);
+      _riv_job_set_replay_time (job, 1000.25);
+      g_assert_true (_riv_job_finish (job, ends[i], NULL));
+      _riv_job_set_replay_time (NULL, 0);
+
+      g_assert_cmpfloat (riv_job_get_started_at (job), ==, 1000.0);
+      g_assert_cmpfloat (riv_job_get_finished_at (job), ==, 1000.25);
+      g_assert_cmpfloat (riv_job_get_run_time (job), ==,
+                         ends[i] == RIV_JOB_STATUS_COMPLETED ? 0.0 : 0.25);
+    }
+}
+
 static void
 test_job_notify_once (void)
 {
@@ -503,6 +529,7 @@ main (int   argc,
   g_test_add_func ("/riv/job/defaults", test_job_defaults);
   g_test_add_func ("/riv/job/monotonic", test_job_monotonic);
   g_test_add_func ("/riv/job/skip-to-terminal", test_job_skip_to_terminal);
+  g_test_add_func ("/riv/job/run-time-failed", test_job_run_time_failed);
   g_test_add_func ("/riv/job/notify-once", test_job_notify_once);
   g_test_add_func ("/riv/job/outputs", test_job_outputs);
   g_test_add_func ("/riv/job/timeline-bound", test_job_timeline_bound);

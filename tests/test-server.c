@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "riv-demo.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
 
@@ -596,7 +597,8 @@ test_config (Fixture       *f,
 {
   static const char * const names[] = {
     "fake_diffusion", "stream_text", "batch_echo", "rapid_generation", "chat", "gallery",
-    "mixed", "logs",
+    "mixed", "logs", "shapes_update", "shapes_plot", "shapes_five", "shapes_chat", "shapes_text",
+    "shapes_fail",
   };
   static const char * const json_get[] = { "Content-Type", "application/json", NULL };
   g_autoptr(Reply) reply = NULL;
@@ -630,8 +632,10 @@ test_config (Fixture       *f,
       g_hash_table_add (ids, GINT_TO_POINTER ((int) json_object_get_int_member (c, "id")));
       g_assert_nonnull (json_object_get_string_member (c, "type"));
       g_assert_nonnull (json_object_get_string_member (props, "label"));
+      /* Only a State is left out of the API, as in Gradio. */
       g_assert_true (json_object_has_member (c, "skip_api"));
-      g_assert_false (json_object_get_boolean_member (c, "skip_api"));
+      g_assert_cmpint (json_object_get_boolean_member (c, "skip_api"), ==,
+                       g_str_equal (json_object_get_string_member (c, "type"), "state"));
       g_assert_nonnull (json_object_get_object_member (c, "api_info"));
       if (g_str_equal (json_object_get_string_member (c, "type"), "slider"))
         {
@@ -663,7 +667,8 @@ test_config (Fixture       *f,
       g_assert_cmpstr (json_object_get_string_member (dep, "api_visibility"), ==, "public");
       g_assert_cmpuint (json_array_get_length (json_object_get_array_member (dep, "targets")),
                         ==, 0);
-      g_assert_cmpint (json_object_get_boolean_member (types, "generator"), ==, !is_batch);
+      g_assert_cmpint (json_object_get_boolean_member (types, "generator"), ==,
+                       riv_demo_get (i)->generator);
       g_assert_false (json_object_get_boolean_member (types, "cancel"));
       g_assert_cmpint (json_object_get_boolean_member (dep, "batch"), ==, is_batch);
       if (is_batch)
@@ -699,7 +704,7 @@ test_info (Fixture       *f,
   g_assert_nonnull (json_object_get_object_member (json_node_get_object (root),
                                                    "unnamed_endpoints"));
   named = json_object_get_object_member (json_node_get_object (root), "named_endpoints");
-  g_assert_cmpuint (json_object_get_size (named), ==, 8);
+  g_assert_cmpuint (json_object_get_size (named), ==, riv_demo_get_count ());
   g_assert_true (json_object_has_member (named, "/stream_text"));
   g_assert_true (json_object_has_member (named, "/chat"));
   g_assert_true (json_object_has_member (named, "/mixed"));
@@ -731,6 +736,13 @@ test_info (Fixture       *f,
   g_assert_cmpuint (json_array_get_length (params), ==, 2);
   g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0),
                                                   "component"), ==, "Image");
+
+  /* A State output is not among an endpoint's returns, as in Gradio. */
+  endpoint = json_object_get_object_member (named, "/shapes_chat");
+  params = json_object_get_array_member (endpoint, "returns");
+  g_assert_cmpuint (json_array_get_length (params), ==, 1);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (params, 0),
+                                                  "component"), ==, "JSON");
 }
 
 static void

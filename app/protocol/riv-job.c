@@ -681,8 +681,10 @@ riv_job_get_run_time (RivJob *self)
     return -1;
   /* What the server measured, when it says: arrival times of the start and
    * the end can be much closer than that (a batch's messages often arrive in
-   * one read, or are replayed together when the join reply came late). */
-  if (self->run_duration >= 0)
+   * one read, or are replayed together when the join reply came late). Only
+   * a completed job has that figure; a failed or cancelled one ran from its
+   * process_starts to its end. */
+  if (self->run_duration >= 0 && self->status == RIV_JOB_STATUS_COMPLETED)
     return self->run_duration;
   if (self->started_at <= 0)
     return -1;

@@ -35,16 +35,14 @@
 #define WAV_RATE    16000
 #define WAV_SECONDS 0.5
 
-/* Writes bytes to a file of this event under the output dir. Returns its
- * path (for riv_run_yield) and sets *file_data; on failure fails the run. */
-static char *
-write_output (RivRun       *run,
-              const char   *suffix,
-              const guint8 *data,
-              gsize         size,
-              const char   *orig_name,
-              const char   *mime_type,
-              char        **file_data)
+char *
+riv_demo_write_output (RivRun       *run,
+                       const char   *suffix,
+                       const guint8 *data,
+                       gsize         size,
+                       const char   *orig_name,
+                       const char   *mime_type,
+                       char        **file_data)
 {
   g_autoptr(GError) error = NULL;
   g_autofree char *name = g_strdup_printf ("%s-%s", riv_run_get_event_id (run, 0), suffix);
@@ -162,8 +160,8 @@ riv_demo_run_gallery (RivRun *run)
           g_string_free (item, TRUE);
           return;
         }
-      path = write_output (run, suffix, g_bytes_get_data (png, NULL), g_bytes_get_size (png),
-                           orig, "image/png", &file_data);
+      path = riv_demo_write_output (run, suffix, g_bytes_get_data (png, NULL),
+                                    g_bytes_get_size (png), orig, "image/png", &file_data);
       if (path == NULL)
         {
           g_string_free (item, TRUE);
@@ -327,8 +325,8 @@ riv_demo_run_mixed (RivRun *run)
       riv_run_fail (run, error->message);
       return;
     }
-  path = write_output (run, suffix, g_bytes_get_data (picture, NULL), g_bytes_get_size (picture),
-                       suffix, mime_type, &picture_json);
+  path = riv_demo_write_output (run, suffix, g_bytes_get_data (picture, NULL),
+                                g_bytes_get_size (picture), suffix, mime_type, &picture_json);
   if (path == NULL)
     return;
   {
@@ -366,8 +364,8 @@ riv_demo_run_mixed (RivRun *run)
   if (!riv_run_sleep (run, delay))
     return;
   g_string_append_printf (text, "Report on %s\nLength: 6650 km\nNavigable: yes\n", subject);
-  path = write_output (run, "report.txt", (const guint8 *) text->str, text->len, "report.txt",
-                       "text/plain", &file_json);
+  path = riv_demo_write_output (run, "report.txt", (const guint8 *) text->str, text->len,
+                                "report.txt", "text/plain", &file_json);
   if (path == NULL || !yield_one (run, 4, file_json, path, text->len))
     return;
 
@@ -375,8 +373,8 @@ riv_demo_run_mixed (RivRun *run)
   if (!riv_run_sleep (run, delay))
     return;
   wav = make_wav ();
-  path = write_output (run, "sound.wav", g_bytes_get_data (wav, NULL), g_bytes_get_size (wav),
-                       "tone.wav", "audio/wav", &wav_json);
+  path = riv_demo_write_output (run, "sound.wav", g_bytes_get_data (wav, NULL),
+                                g_bytes_get_size (wav), "tone.wav", "audio/wav", &wav_json);
   if (path == NULL || !yield_one (run, 5, wav_json, path, g_bytes_get_size (wav)))
     return;
 

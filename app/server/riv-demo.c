@@ -12,7 +12,7 @@
  *  - rapid_generation: yield 1 is "1", yield i > 1 appends "\n" + i, so the
  *    final text is "1\n2\n…\nCOUNT" (no trailing newline; "" for count 0).
  *  - chat, gallery, mixed, logs: the shapes real apps stream (riv-demo-media.c
- *    says how).
+ *    says how); shapes_*: the shapes real apps return (riv-demo-shapes.c).
  */
 #include "config.h"
 
@@ -111,6 +111,58 @@ static const RivDemoComponent logs_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
 };
 
+static const RivDemoComponent shapes_update_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "value", "Returned as gr.update(value=…, visible=True)",
+    0, 0, 0, 0, "fresh value", FALSE, 1 },
+};
+static const RivDemoComponent shapes_update_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "answer", NULL, 0, 0, 0, 0, "", FALSE, 1 },
+  { RIV_COMPONENT_TEXTBOX, "secret", NULL, 0, 0, 0, 0, "classified", FALSE, 1 },
+  { RIV_COMPONENT_TEXTBOX, "notes", NULL, 0, 0, 0, 0, "notes as configured", FALSE, 1 },
+  { RIV_COMPONENT_TEXTBOX, "kept", NULL, 0, 0, 0, 0, "kept as configured", FALSE, 1 },
+};
+static const RivDemoComponent shapes_plot_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "points", "Points per series (2 to 50)", 2, 50, 1, 6, NULL, TRUE, 0 },
+};
+static const RivDemoComponent shapes_plot_outputs[] = {
+  { RIV_COMPONENT_PLOT, "matplotlib", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_PLOT, "plotly", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_PLOT, "altair", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_PLOT, "bokeh", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent shapes_five_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "subject", "Named in every output", 0, 0, 0, 0, "Nile", FALSE, 1 },
+};
+static const RivDemoComponent shapes_five_outputs[] = {
+  { RIV_COMPONENT_IMAGE, "picture", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_TEXTBOX, "summary", NULL, 0, 0, 0, 0, "", FALSE, 2 },
+  { RIV_COMPONENT_JSON, "facts", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_LABEL, "class", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_MARKDOWN, "report", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent shapes_chat_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "message", "What the user says", 0, 0, 0, 0,
+    "Which river is the longest?", FALSE, 2 },
+};
+static const RivDemoComponent shapes_chat_outputs[] = {
+  { RIV_COMPONENT_JSON, "Response", NULL, 0, 0, 0, 0, NULL, FALSE, 0, TRUE },
+  { RIV_COMPONENT_STATE, "history", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent shapes_text_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", "Rivers, cities and seas are highlighted", 0, 0, 0, 0,
+    "The Nile flows through Cairo to the Mediterranean", FALSE, 2 },
+};
+static const RivDemoComponent shapes_text_outputs[] = {
+  { RIV_COMPONENT_HIGHLIGHTEDTEXT, "entities", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+  { RIV_COMPONENT_HIGHLIGHTEDTEXT, "sentiment", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent shapes_fail_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "delay", "Seconds per step (0 to 10)", 0, 10, 0.01, 0.07, NULL, FALSE, 0 },
+};
+static const RivDemoComponent shapes_fail_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 1 },
+};
+
 static const RivDemo demos[RIV_DEMO_N] = {
   [RIV_DEMO_FAKE_DIFFUSION] = {
     "fake_diffusion",
@@ -175,6 +227,54 @@ static const RivDemo demos[RIV_DEMO_N] = {
     G_N_ELEMENTS (logs_inputs), logs_inputs,
     G_N_ELEMENTS (logs_outputs), logs_outputs,
     riv_demo_run_logs,
+  },
+  [RIV_DEMO_SHAPES_UPDATE] = {
+    "shapes_update",
+    "gr.update and gr.skip: a new value shown, an output hidden, a label changed, one skipped.",
+    FALSE, FALSE, 1,
+    G_N_ELEMENTS (shapes_update_inputs), shapes_update_inputs,
+    G_N_ELEMENTS (shapes_update_outputs), shapes_update_outputs,
+    riv_demo_run_shapes_update,
+  },
+  [RIV_DEMO_SHAPES_PLOT] = {
+    "shapes_plot",
+    "Four gr.Plot outputs: a matplotlib picture, Plotly, Altair and Bokeh figures.",
+    FALSE, FALSE, 1,
+    G_N_ELEMENTS (shapes_plot_inputs), shapes_plot_inputs,
+    G_N_ELEMENTS (shapes_plot_outputs), shapes_plot_outputs,
+    riv_demo_run_shapes_plot,
+  },
+  [RIV_DEMO_SHAPES_FIVE] = {
+    "shapes_five",
+    "Five outputs at once: an image, a text, JSON, a label and markdown.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (shapes_five_inputs), shapes_five_inputs,
+    G_N_ELEMENTS (shapes_five_outputs), shapes_five_outputs,
+    riv_demo_run_shapes_five,
+  },
+  [RIV_DEMO_SHAPES_CHAT] = {
+    "shapes_chat",
+    "What a gr.ChatInterface's API endpoint returns: the reply (a hidden JSON) and the history.",
+    FALSE, FALSE, 1,
+    G_N_ELEMENTS (shapes_chat_inputs), shapes_chat_inputs,
+    G_N_ELEMENTS (shapes_chat_outputs), shapes_chat_outputs,
+    riv_demo_run_shapes_chat,
+  },
+  [RIV_DEMO_SHAPES_TEXT] = {
+    "shapes_text",
+    "HighlightedText: entities by label, and words scored from -1 to 1.",
+    FALSE, FALSE, 1,
+    G_N_ELEMENTS (shapes_text_inputs), shapes_text_inputs,
+    G_N_ELEMENTS (shapes_text_outputs), shapes_text_outputs,
+    riv_demo_run_shapes_text,
+  },
+  [RIV_DEMO_SHAPES_FAIL] = {
+    "shapes_fail",
+    "A generator that yields twice, a delay apart, then fails.",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (shapes_fail_inputs), shapes_fail_inputs,
+    G_N_ELEMENTS (shapes_fail_outputs), shapes_fail_outputs,
+    riv_demo_run_shapes_fail,
   },
 };
 
@@ -367,6 +467,9 @@ component_type (RivComponentKind kind)
     case RIV_COMPONENT_MARKDOWN: return "markdown";
     case RIV_COMPONENT_FILE: return "file";
     case RIV_COMPONENT_AUDIO: return "audio";
+    case RIV_COMPONENT_PLOT: return "plot";
+    case RIV_COMPONENT_HIGHLIGHTEDTEXT: return "highlightedtext";
+    case RIV_COMPONENT_STATE: return "state";
     default: g_assert_not_reached ();
     }
 }
@@ -387,6 +490,9 @@ component_class (RivComponentKind kind)
     case RIV_COMPONENT_MARKDOWN: return "Markdown";
     case RIV_COMPONENT_FILE: return "File";
     case RIV_COMPONENT_AUDIO: return "Audio";
+    case RIV_COMPONENT_PLOT: return "Plot";
+    case RIV_COMPONENT_HIGHLIGHTEDTEXT: return "HighlightedText";
+    case RIV_COMPONENT_STATE: return "State";
     default: g_assert_not_reached ();
     }
 }
@@ -509,6 +615,7 @@ add_api_info (JsonBuilder            *b,
 
     case RIV_COMPONENT_CHATBOT:
     case RIV_COMPONENT_GALLERY:
+    case RIV_COMPONENT_HIGHLIGHTEDTEXT:
       json_builder_set_member_name (b, "type");
       json_builder_add_string_value (b, "array");
       break;
@@ -517,8 +624,12 @@ add_api_info (JsonBuilder            *b,
     case RIV_COMPONENT_LABEL:
     case RIV_COMPONENT_FILE:
     case RIV_COMPONENT_AUDIO:
+    case RIV_COMPONENT_PLOT:
       json_builder_set_member_name (b, "type");
       json_builder_add_string_value (b, "object");
+      break;
+
+    case RIV_COMPONENT_STATE:
       break;
 
     default:
@@ -539,9 +650,11 @@ add_python_type (JsonBuilder            *b,
   else if (c->kind == RIV_COMPONENT_IMAGE || c->kind == RIV_COMPONENT_FILE ||
            c->kind == RIV_COMPONENT_AUDIO)
     type = "filepath";
-  else if (c->kind == RIV_COMPONENT_CHATBOT || c->kind == RIV_COMPONENT_GALLERY)
+  else if (c->kind == RIV_COMPONENT_CHATBOT || c->kind == RIV_COMPONENT_GALLERY ||
+           c->kind == RIV_COMPONENT_HIGHLIGHTEDTEXT)
     type = "list";
-  else if (c->kind == RIV_COMPONENT_JSON || c->kind == RIV_COMPONENT_LABEL)
+  else if (c->kind == RIV_COMPONENT_JSON || c->kind == RIV_COMPONENT_LABEL ||
+           c->kind == RIV_COMPONENT_PLOT)
     type = "dict";
 
   json_builder_begin_object (b);
@@ -600,7 +713,7 @@ add_component (JsonBuilder            *b,
   json_builder_set_member_name (b, "interactive");
   json_builder_add_boolean_value (b, is_input);
   json_builder_set_member_name (b, "visible");
-  json_builder_add_boolean_value (b, TRUE);
+  json_builder_add_boolean_value (b, !c->hidden);
   json_builder_set_member_name (b, "elem_id");
   json_builder_add_null_value (b);
   if (c->info != NULL)
@@ -655,6 +768,18 @@ add_component (JsonBuilder            *b,
       json_builder_set_member_name (b, "columns");
       json_builder_add_int_value (b, 2);
       break;
+    case RIV_COMPONENT_PLOT:
+      json_builder_set_member_name (b, "format");
+      json_builder_add_string_value (b, "webp");
+      break;
+    case RIV_COMPONENT_HIGHLIGHTEDTEXT:
+      json_builder_set_member_name (b, "color_map");
+      json_builder_add_null_value (b);
+      json_builder_set_member_name (b, "show_legend");
+      json_builder_add_boolean_value (b, FALSE);
+      json_builder_set_member_name (b, "combine_adjacent");
+      json_builder_add_boolean_value (b, FALSE);
+      break;
     default:
       break;
     }
@@ -662,7 +787,7 @@ add_component (JsonBuilder            *b,
   json_builder_add_string_value (b, component_type (c->kind));
   json_builder_end_object (b);
   json_builder_set_member_name (b, "skip_api");
-  json_builder_add_boolean_value (b, FALSE);
+  json_builder_add_boolean_value (b, c->kind == RIV_COMPONENT_STATE);
   json_builder_set_member_name (b, "component_class_id");
   json_builder_add_string_value (b, component_class (c->kind));
   json_builder_set_member_name (b, "key");
@@ -889,7 +1014,8 @@ riv_demo_build_info (void)
       json_builder_set_member_name (b, "returns");
       json_builder_begin_array (b);
       for (guint i = 0; i < demo->n_outputs; i++)
-        add_info_entry (b, &demo->outputs[i], FALSE);
+        if (demo->outputs[i].kind != RIV_COMPONENT_STATE)   /* as Gradio's /info */
+          add_info_entry (b, &demo->outputs[i], FALSE);
       json_builder_end_array (b);
       json_builder_set_member_name (b, "api_visibility");
       json_builder_add_string_value (b, "public");
@@ -971,10 +1097,11 @@ png_flush_cb (png_structp png)
  * file about as large. The clean last picture gets both. */
 static GBytes *
 encode_png (guint8  **rows,
+            guint     size,
             gboolean  noisy,
             GError  **error)
 {
-  GByteArray *out = g_byte_array_sized_new (IMAGE_SIZE * IMAGE_SIZE * 3 + 1024);
+  GByteArray *out = g_byte_array_sized_new (size * size * 3 + 1024);
   png_structp png = png_create_write_struct (PNG_LIBPNG_VER_STRING, NULL, NULL, NULL);
   png_infop info = png != NULL ? png_create_info_struct (png) : NULL;
 
@@ -987,7 +1114,7 @@ encode_png (guint8  **rows,
     }
 
   png_set_write_fn (png, out, png_write_cb, png_flush_cb);
-  png_set_IHDR (png, info, IMAGE_SIZE, IMAGE_SIZE, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
+  png_set_IHDR (png, info, size, size, 8, PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE,
                 PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
   png_set_compression_level (png, 1);
   if (noisy)
@@ -1049,7 +1176,15 @@ riv_demo_render_png (double    t,
   for (guint y = 0; y < size; y++)
     rows[y] = pixels + y * size * 3;
   /* Noisy pictures (t < 1) are encoded with Huffman coding only. */
-  return encode_png (rows, (guint) CLAMP (t * 256.0, 0.0, 256.0) < 256, error);
+  return encode_png (rows, size, (guint) CLAMP (t * 256.0, 0.0, 256.0) < 256, error);
+}
+
+GBytes *
+riv_demo_encode_png (guint8  **rows,
+                     guint     size,
+                     GError  **error)
+{
+  return encode_png (rows, size, FALSE, error);
 }
 
 /* Runs (worker threads) */

@@ -23,6 +23,12 @@ typedef enum
   RIV_DEMO_GALLERY,
   RIV_DEMO_MIXED,
   RIV_DEMO_LOGS,
+  RIV_DEMO_SHAPES_UPDATE,
+  RIV_DEMO_SHAPES_PLOT,
+  RIV_DEMO_SHAPES_FIVE,
+  RIV_DEMO_SHAPES_CHAT,
+  RIV_DEMO_SHAPES_TEXT,
+  RIV_DEMO_SHAPES_FAIL,
   RIV_DEMO_N,
 } RivDemoId;
 
@@ -40,6 +46,9 @@ typedef enum
   RIV_COMPONENT_MARKDOWN,
   RIV_COMPONENT_FILE,
   RIV_COMPONENT_AUDIO,
+  RIV_COMPONENT_PLOT,
+  RIV_COMPONENT_HIGHLIGHTEDTEXT,
+  RIV_COMPONENT_STATE,
 } RivComponentKind;
 
 typedef struct
@@ -54,6 +63,7 @@ typedef struct
   const char       *default_text;
   gboolean          integer;
   guint             lines;
+  gboolean          hidden;        /* props.visible false */
 } RivDemoComponent;
 
 typedef struct _RivRun RivRun;

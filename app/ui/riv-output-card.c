@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <math.h>
 #include <string.h>
 
 #include "riv-fetch.h"
@@ -12,6 +13,7 @@
 #include "riv-json.h"
 #include "riv-markup.h"
 #include "riv-output-card.h"
+#include "riv-plot.h"
 
 #define MAX_TABLE_ROWS 200
 #define MAX_TEXT_CHARS 100000
@@ -29,6 +31,7 @@ typedef enum
   CARD_TABLE,
   CARD_FILE,
   CARD_MEDIA,
+  CARD_PLOT,
   CARD_OTHER,
 } CardKind;
 
@@ -42,10 +45,18 @@ struct _RivOutputCard
   GtkLabel       *text_label;     /* text, JSON, markdown, label headline */
   GtkLabel       *error_label;
   GtkWidget      *media_widget;   /* GtkVideo or GtkMediaControls */
+  GtkLabel       *title_label;
+  GtkLabel       *note_label;     /* hidden, or not updated, by a gr.update */
+  GtkWidget      *body;
   RivClient      *client;         /* nullable: whose credentials fetch the files */
+  gboolean        hidden;         /* by an update's visible=False */
+  gboolean        chat_reply;     /* a ChatInterface's response: shown as a chat bubble */
 
   /* Owned references */
-  JsonNode       *shown;          /* copy of the value shown, nullable */
+  char           *label;          /* the config's label (or the type) */
+  JsonObject     *props;          /* the config's props */
+  JsonNode       *shown;          /* copy of the value last given, nullable */
+  JsonNode       *displayed;      /* copy of the value shown once updates are applied */
   RivJob         *job;            /* nullable */
   GCancellable   *cancellable;    /* downloads of the value shown */
   GPtrArray      *items;          /* GtkWidget*: bubbles' labels, gallery pictures, bars */
@@ -78,7 +89,7 @@ kind_for_type (const char *type)
     { "label", CARD_LABEL }, { "json", CARD_JSON }, { "markdown", CARD_MARKDOWN },
     { "html", CARD_HTML }, { "dataframe", CARD_TABLE }, { "file", CARD_FILE },
     { "files", CARD_FILE }, { "uploadbutton", CARD_FILE }, { "downloadbutton", CARD_FILE },
-    { "audio", CARD_MEDIA }, { "video", CARD_MEDIA },
+    { "audio", CARD_MEDIA }, { "video", CARD_MEDIA }, { "plot", CARD_PLOT },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
@@ -524,16 +535,44 @@ message_content_text (JsonNode *content)
 {
   JsonObject *object = node_object (content);
 
+  if (content != NULL && JSON_NODE_HOLDS_ARRAY (content))
+    {
+      JsonArray *parts = json_node_get_array (content);
+      GString *text = g_string_new (NULL);
+
+      /* Gradio 6 sends a message's content as a list of parts. */
+      for (guint i = 0; i < json_array_get_length (parts); i++)
+        {
+          g_autofree char *part = message_content_text (json_array_get_element (parts, i));
+
+          g_string_append_printf (text, "%s%s", text->len > 0 ? "\n" : "", part);
+        }
+      return g_string_free (text, FALSE);
+    }
   if (object != NULL && object_string (object, "path") == NULL &&
       object_string (object, "url") == NULL)
     {
-      /* Gradio 5/6 wrap files in {"file": FileData} or {"component": …}. */
+      /* Gradio 5/6 wrap files in {"file": FileData} or {"component": …}; text
+       * parts are {"type": "text", "text": …}, a multimodal message
+       * {"text": …, "files": […]}. */
       JsonObject *file = node_object (json_object_get_member (object, "file"));
+      JsonNode *files = json_object_get_member (object, "files");
 
       if (file != NULL)
         object = file;
       else if (object_string (object, "component") != NULL)
         return g_strdup_printf ("[%s]", object_string (object, "component"));
+      else if (object_string (object, "text") != NULL || files != NULL)
+        {
+          g_autofree char *names = files != NULL && JSON_NODE_HOLDS_ARRAY (files)
+                                     ? message_content_text (files) : NULL;
+          const char *text = object_string (object, "text");
+
+          if (names == NULL || *names == '\0')
+            return g_strdup (text != NULL ? text : "");
+          return g_strdup_printf ("%s%s%s", text != NULL ? text : "",
+                                  text != NULL && *text != '\0' ? "\n" : "", names);
+        }
     }
   if (object != NULL)
     {
@@ -1019,14 +1058,214 @@ riv_output_card_update_media (RivOutputCard *self,
     gtk_media_controls_set_media_stream (GTK_MEDIA_CONTROLS (self->media_widget), self->media);
 }
 
+/* Plots: read on a worker thread (base64 and picture decoding, JSON of any size). */
+
+static void
+riv_output_card_plot_thread (GTask        *task,
+                             gpointer      source_object,
+                             gpointer      task_data,
+                             GCancellable *cancellable)
+{
+  GError *error = NULL;
+  RivPlot *plot = riv_plot_read (task_data, &error);
+
+  if (plot != NULL)
+    g_task_return_pointer (task, plot, (GDestroyNotify) riv_plot_free);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+riv_output_card_save_json_clicked_cb (GtkButton *button,
+                                      gpointer   user_data)
+{
+  riv_output_card_save_bytes (GTK_WIDGET (button),
+                              g_object_get_data (G_OBJECT (button), "riv-json"), "plot.json");
+}
+
+static GtkWidget *
+new_cell (const char *text,
+          gboolean    heading)
+{
+  GtkWidget *cell = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (cell), 0);
+  if (heading)
+    gtk_widget_add_css_class (cell, "heading");
+  else
+    {
+      gtk_label_set_selectable (GTK_LABEL (cell), TRUE);
+      gtk_label_set_ellipsize (GTK_LABEL (cell), PANGO_ELLIPSIZE_END);
+      gtk_label_set_max_width_chars (GTK_LABEL (cell), 60);
+    }
+  return cell;
+}
+
+static void
+riv_output_card_show_plot (RivOutputCard *self,
+                           RivPlot       *plot)
+{
+  const char *headings[] = { N_("Series"), N_("Mark"), N_("Points"), N_("Values") };
+  const char *library = g_strcmp0 (plot->library, "plotly") == 0 ? "Plotly"
+                        : g_strcmp0 (plot->library, "altair") == 0 ? "Altair"
+                        : g_strcmp0 (plot->library, "bokeh") == 0 ? "Bokeh" : plot->library;
+  g_autofree char *heading = NULL;
+  GtkWidget *title, *grid, *save;
+
+  if (plot->texture != NULL)
+    {
+      GtkWidget *picture = gtk_picture_new_for_paintable (GDK_PAINTABLE (plot->texture));
+
+      gtk_widget_set_size_request (picture, -1, 240);
+      gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
+      gtk_picture_set_alternative_text (GTK_PICTURE (picture), self->label);
+      gtk_box_append (GTK_BOX (self->content), picture);
+      g_ptr_array_add (self->items, picture);
+      g_ptr_array_add (self->textures, g_object_ref (plot->texture));
+      g_string_append_printf (self->plain, "%s (%d×%d)", plot->library,
+                              gdk_texture_get_width (plot->texture),
+                              gdk_texture_get_height (plot->texture));
+      return;
+    }
+
+  /* Translators: a plot's library (Plotly, Altair, Bokeh) and its title */
+  heading = plot->title != NULL ? g_strdup_printf (_("%s plot · %s"), library, plot->title)
+                                : g_strdup_printf (_("%s plot"), library);
+  title = gtk_label_new (heading);
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+  gtk_box_append (GTK_BOX (self->content), title);
+  g_ptr_array_add (self->items, title);
+  g_string_append (self->plain, heading);
+
+  grid = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 4);
+  for (guint c = 0; c < G_N_ELEMENTS (headings); c++)
+    gtk_grid_attach (GTK_GRID (grid), new_cell (_(headings[c]), TRUE), (int) c, 0, 1, 1);
+  for (guint r = 0; r < MIN (plot->series->len, MAX_TABLE_ROWS); r++)
+    {
+      RivPlotSeries *series = g_ptr_array_index (plot->series, r);
+      g_autofree char *count = g_strdup_printf ("%u", series->n_points);
+      const char *cells[] = { series->name, series->mark, count, series->points };
+
+      g_string_append_c (self->plain, '\n');
+      for (guint c = 0; c < G_N_ELEMENTS (cells); c++)
+        {
+          gtk_grid_attach (GTK_GRID (grid), new_cell (cells[c], FALSE), (int) c, (int) r + 1, 1, 1);
+          g_string_append_printf (self->plain, "%s%s", c > 0 ? "\t" : "",
+                                  cells[c] != NULL ? cells[c] : "");
+        }
+    }
+  gtk_box_append (GTK_BOX (self->content), grid);
+  g_ptr_array_add (self->items, grid);
+
+  save = gtk_button_new_with_mnemonic (_("Save as _JSON…"));
+  gtk_widget_set_halign (save, GTK_ALIGN_START);
+  g_object_set_data_full (G_OBJECT (save), "riv-json", g_bytes_ref (plot->spec),
+                          (GDestroyNotify) g_bytes_unref);
+  g_signal_connect (save, "clicked", G_CALLBACK (riv_output_card_save_json_clicked_cb), NULL);
+  gtk_box_append (GTK_BOX (self->content), save);
+  g_ptr_array_add (self->items, save);
+}
+
+static void
+riv_output_card_plot_read_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  RivOutputCard *self = RIV_OUTPUT_CARD (object);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivPlot) plot = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
+      g_task_get_cancellable (G_TASK (result)) != self->cancellable)
+    return;
+  self->n_pending--;
+  if (plot == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not show the plot: %s"),
+                                                  error->message);
+
+      riv_output_card_set_error (self, message);
+      return;
+    }
+  riv_output_card_show_plot (self, plot);
+}
+
+static void
+riv_output_card_update_plot (RivOutputCard *self,
+                             JsonNode      *value)
+{
+  g_autoptr(GTask) task = NULL;
+
+  riv_output_card_clear_items (self);
+  riv_output_card_set_error (self, NULL);
+  g_string_truncate (self->plain, 0);
+  if (value == NULL || JSON_NODE_HOLDS_NULL (value))
+    return;
+
+  task = g_task_new (self, self->cancellable, riv_output_card_plot_read_cb, NULL);
+  g_task_set_source_tag (task, riv_output_card_update_plot);
+  g_task_set_task_data (task, json_node_copy (value), (GDestroyNotify) json_node_unref);
+  self->n_pending++;
+  g_task_run_in_thread (task, riv_output_card_plot_thread);
+}
+
 /* Text-like values */
 
+/* Gradio's page gives each label a colour of its theme's palette in order of
+ * first appearance, unless the component's color_map names one; a numeric
+ * score tints its token red (positive) or purple (negative) by its size. */
+static const char *const highlight_palette[] = {
+  "#ef4444", "#22c55e", "#3b82f6", "#eab308", "#a855f7",
+  "#14b8a6", "#f97316", "#06b6d4", "#84cc16", "#ec4899",
+};
+
 static char *
-highlighted_markup (JsonNode *value,
-                    GString  *plain)
+highlight_colour (JsonObject *props,
+                  GPtrArray  *labels,
+                  const char *label)
+{
+  const char *mapped = object_string (node_object (props != NULL
+                                                     ? json_object_get_member (props, "color_map")
+                                                     : NULL), label);
+  PangoColor colour;
+  guint index;
+
+  if (mapped != NULL && pango_color_parse (&colour, mapped))
+    return g_strdup_printf ("#%02x%02x%02x", colour.red >> 8, colour.green >> 8, colour.blue >> 8);
+  if (!g_ptr_array_find_with_equal_func (labels, label, g_str_equal, &index))
+    {
+      index = labels->len;
+      g_ptr_array_add (labels, g_strdup (label));
+    }
+  return g_strdup (highlight_palette[index % G_N_ELEMENTS (highlight_palette)]);
+}
+
+/* Tokens are set apart as the page's spans are: a space where neither the
+ * text so far nor the token has one. */
+static void
+separate_token (GString    *markup,
+                GString    *plain,
+                const char *token)
+{
+  if (plain->len > 0 && !g_ascii_isspace (plain->str[plain->len - 1]) && *token != '\0' &&
+      !g_ascii_isspace (*token))
+    {
+      g_string_append_c (markup, ' ');
+      g_string_append_c (plain, ' ');
+    }
+}
+
+static char *
+highlighted_markup (JsonNode   *value,
+                    JsonObject *props,
+                    GString    *plain)
 {
   JsonArray *array = value != NULL && JSON_NODE_HOLDS_ARRAY (value) ? json_node_get_array (value)
                                                                     : NULL;
+  g_autoptr(GPtrArray) labels = g_ptr_array_new_with_free_func (g_free);
   GString *markup = g_string_new (NULL);
 
   for (guint i = 0; array != NULL && i < json_array_get_length (array); i++)
@@ -1034,8 +1273,10 @@ highlighted_markup (JsonNode *value,
       JsonNode *item = json_array_get_element (array, i);
       JsonNode *token = NULL, *kind = NULL;
       g_autofree char *token_text = NULL;
-      g_autofree char *kind_text = NULL;
       g_autofree char *escaped = NULL;
+      g_autofree char *colour = NULL;
+      g_autofree char *kind_escaped = NULL;
+      int alpha = 35;
 
       if (JSON_NODE_HOLDS_ARRAY (item) && json_array_get_length (json_node_get_array (item)) == 2)
         {
@@ -1048,18 +1289,36 @@ highlighted_markup (JsonNode *value,
           kind = json_object_get_member (json_node_get_object (item), "class_or_confidence");
         }
       token_text = value_to_text (token);
-      g_string_append (plain, token_text);
       escaped = g_markup_escape_text (token_text, -1);
+      separate_token (markup, plain, token_text);
+      g_string_append (plain, token_text);
       if (kind == NULL || JSON_NODE_HOLDS_NULL (kind))
         {
           g_string_append (markup, escaped);
           continue;
         }
-      kind_text = value_to_text (kind);
-      g_string_append_printf (markup, "<b>%s</b>", escaped);
-      g_free (escaped);
-      escaped = g_markup_escape_text (kind_text, -1);
-      g_string_append_printf (markup, "<span size=\"small\" alpha=\"60%%\"> %s</span>", escaped);
+
+      if (JSON_NODE_HOLDS_VALUE (kind) && json_node_get_value_type (kind) != G_TYPE_STRING)
+        {
+          double score = json_node_get_double (kind);
+
+          colour = g_strdup (score < 0 ? "#805ad5" : "#ef443c");
+          alpha = (int) CLAMP (fabs (score) * 100, 1, 100);
+          g_string_append_printf (markup, "<span background=\"%s\" bgalpha=\"%d%%\">%s</span>",
+                                  colour, alpha, escaped);
+          continue;
+        }
+      {
+        g_autofree char *kind_text = value_to_text (kind);
+
+        colour = highlight_colour (props, labels, kind_text);
+        kind_escaped = g_markup_escape_text (kind_text, -1);
+      }
+      g_string_append_printf (markup,
+                              "<span background=\"%s\" bgalpha=\"%d%%\"> %s "
+                              "<span size=\"small\" weight=\"bold\" foreground=\"%s\">%s</span>"
+                              " </span>",
+                              colour, alpha, escaped, colour, kind_escaped);
     }
   return g_string_free (markup, FALSE);
 }
@@ -1089,7 +1348,7 @@ riv_output_card_update_text (RivOutputCard *self,
       if (g_strcmp0 (self->type, "highlightedtext") == 0)
         {
           g_string_truncate (self->plain, 0);
-          markup = highlighted_markup (value, self->plain);
+          markup = highlighted_markup (value, self->props, self->plain);
           label_set_markup_safe (self->text_label, markup, self->plain->str);
           return;
         }
@@ -1121,6 +1380,8 @@ riv_output_card_dispose (GObject *object)
   g_clear_object (&self->job);
   g_clear_object (&self->client);
   g_clear_pointer (&self->shown, json_node_unref);
+  g_clear_pointer (&self->displayed, json_node_unref);
+  g_clear_pointer (&self->props, json_object_unref);
   g_ptr_array_set_size (self->items, 0);
 
   G_OBJECT_CLASS (riv_output_card_parent_class)->dispose (object);
@@ -1136,6 +1397,7 @@ riv_output_card_finalize (GObject *object)
   g_ptr_array_unref (self->textures);
   g_string_free (self->plain, TRUE);
   g_free (self->type);
+  g_free (self->label);
   g_free (self->error);
 
   G_OBJECT_CLASS (riv_output_card_parent_class)->finalize (object);
@@ -1174,7 +1436,9 @@ riv_output_card_new (RivComponent *component,
   self->client = client != NULL ? g_object_ref (client) : NULL;
   self->type = g_strdup (component->type != NULL ? component->type : "unknown");
   self->kind = kind_for_type (self->type);
+  self->props = component->props != NULL ? json_object_ref (component->props) : json_object_new ();
   label = component->label != NULL && *component->label != '\0' ? component->label : self->type;
+  self->label = g_strdup (label);
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_widget_add_css_class (box, "card");
@@ -1196,6 +1460,15 @@ riv_output_card_new (RivComponent *component,
   gtk_box_append (GTK_BOX (header), title);
   gtk_box_append (GTK_BOX (header), type);
   gtk_box_append (GTK_BOX (box), header);
+  self->title_label = GTK_LABEL (title);
+
+  self->note_label = GTK_LABEL (gtk_label_new (NULL));
+  gtk_label_set_wrap (self->note_label, TRUE);
+  gtk_label_set_xalign (self->note_label, 0);
+  gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "dim-label");
+  gtk_widget_add_css_class (GTK_WIDGET (self->note_label), "caption");
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), FALSE);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->note_label));
 
   self->error_label = GTK_LABEL (gtk_label_new (NULL));
   gtk_label_set_wrap (self->error_label, TRUE);
@@ -1251,6 +1524,10 @@ riv_output_card_new (RivComponent *component,
       gtk_widget_add_css_class (self->content, "boxed-list");
       body = self->content;
       break;
+    case CARD_PLOT:
+      self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+      body = self->content;
+      break;
     case CARD_MEDIA:
       if (g_strcmp0 (self->type, "video") == 0)
         {
@@ -1271,6 +1548,7 @@ riv_output_card_new (RivComponent *component,
     }
 
   gtk_box_append (GTK_BOX (box), body);
+  self->body = body;
   if (self->kind == CARD_TABLE)
     gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->text_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
@@ -1278,20 +1556,75 @@ riv_output_card_new (RivComponent *component,
   return GTK_WIDGET (self);
 }
 
+static gboolean
+value_is_update (JsonNode *value)
+{
+  return g_strcmp0 (object_string (node_object (value), "__type__"), "update") == 0;
+}
+
+static void
+riv_output_card_set_note (RivOutputCard *self,
+                          gboolean       hidden,
+                          gboolean       unchanged)
+{
+  GString *note = g_string_new (NULL);
+
+  self->hidden = hidden;
+  if (hidden)
+    g_string_append (note, _("Hidden by the app (visible=False); its value is shown here"));
+  if (unchanged)
+    g_string_append_printf (note, "%s%s", note->len > 0 ? "\n" : "",
+                            _("Not updated by this job: the component keeps its value"));
+  gtk_label_set_text (self->note_label, note->str);
+  gtk_widget_set_visible (GTK_WIDGET (self->note_label), note->len > 0);
+  gtk_widget_set_opacity (self->body, hidden ? 0.5 : 1.0);
+  g_string_free (note, TRUE);
+}
+
+/* A ChatInterface's response as the assistant's message of a chat (a
+ * finished job no longer has the question: its inputs are dropped). */
+static JsonNode *
+chat_reply_messages (JsonNode *reply)
+{
+  JsonArray *messages = json_array_new ();
+  JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+  if (reply != NULL && !JSON_NODE_HOLDS_NULL (reply))
+    {
+      JsonObject *assistant = json_object_new ();
+      JsonObject *message = node_object (reply);
+
+      /* The function may answer with a whole message ({"role", "content"}). */
+      if (message != NULL && json_object_has_member (message, "content"))
+        reply = json_object_get_member (message, "content");
+      json_object_set_string_member (assistant, "role", "assistant");
+      json_object_set_member (assistant, "content", json_node_copy (reply));
+      json_array_add_object_element (messages, assistant);
+    }
+  json_node_take_array (node, messages);
+  return node;
+}
+
 void
 riv_output_card_set_value (RivOutputCard *self,
                            JsonNode      *value,
                            RivJob        *job)
 {
+  g_autoptr(JsonNode) conversation = NULL;
+  gboolean unchanged = FALSE;
+
   g_return_if_fail (RIV_IS_OUTPUT_CARD (self));
 
   if (job != self->job)
     {
       g_set_object (&self->job, job);
       g_clear_pointer (&self->shown, json_node_unref);
+      g_clear_pointer (&self->displayed, json_node_unref);
       riv_output_card_clear_items (self);
       riv_output_card_set_error (self, NULL);
       g_string_truncate (self->plain, 0);
+      gtk_label_set_text (self->title_label, self->label);
+      riv_output_card_set_note (self, FALSE, FALSE);
     }
   else if ((value == NULL && self->shown == NULL) ||
            (value != NULL && self->shown != NULL && json_node_equal (value, self->shown)))
@@ -1300,6 +1633,49 @@ riv_output_card_set_value (RivOutputCard *self,
   g_clear_pointer (&self->shown, json_node_unref);
   if (value != NULL)
     self->shown = json_node_copy (value);
+
+  /* gr.update (and gr.skip, an update of nothing) as Gradio's page applies
+   * it: the label and visibility change, the value only when it has one. */
+  if (value_is_update (value))
+    {
+      JsonObject *update = json_node_get_object (value);
+      JsonNode *visible = json_object_get_member (update, "visible");
+      const char *label = object_string (update, "label");
+      gboolean hidden = self->hidden;
+
+      if (label != NULL)
+        gtk_label_set_text (self->title_label, label);
+      if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
+          json_node_get_value_type (visible) == G_TYPE_BOOLEAN)
+        hidden = !json_node_get_boolean (visible);
+      else if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
+               json_node_get_value_type (visible) == G_TYPE_STRING)
+        hidden = g_strcmp0 (json_node_get_string (visible), "hidden") == 0;
+
+      if (json_object_has_member (update, "value"))
+        value = json_object_get_member (update, "value");
+      else
+        {
+          /* Nothing new: what was shown stays, else the component's own value. */
+          unchanged = TRUE;
+          value = self->displayed != NULL ? self->displayed
+                                          : json_object_get_member (self->props, "value");
+        }
+      riv_output_card_set_note (self, hidden, unchanged && self->displayed == NULL);
+      if (unchanged && self->displayed != NULL)
+        return;
+    }
+  else if (self->hidden || gtk_widget_get_visible (GTK_WIDGET (self->note_label)))
+    riv_output_card_set_note (self, self->hidden, FALSE);
+
+  if (self->displayed != NULL && value != NULL && json_node_equal (value, self->displayed))
+    return;
+  g_clear_pointer (&self->displayed, json_node_unref);
+  if (value != NULL)
+    self->displayed = json_node_copy (value);
+
+  if (self->chat_reply)
+    value = conversation = chat_reply_messages (value);
 
   switch (self->kind)
     {
@@ -1345,6 +1721,9 @@ riv_output_card_set_value (RivOutputCard *self,
     case CARD_MEDIA:
       riv_output_card_update_media (self, value);
       break;
+    case CARD_PLOT:
+      riv_output_card_update_plot (self, value);
+      break;
     case CARD_TEXT:
     case CARD_JSON:
     case CARD_MARKDOWN:
@@ -1375,7 +1754,7 @@ riv_output_card_get_texture (RivOutputCard *self,
                              guint          i)
 {
   g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);
-  if (self->kind != CARD_GALLERY && self->kind != CARD_IMAGE)
+  if (self->kind != CARD_GALLERY && self->kind != CARD_IMAGE && self->kind != CARD_PLOT)
     return NULL;
   return i < self->textures->len ? g_ptr_array_index (self->textures, i) : NULL;
 }
@@ -1416,4 +1795,56 @@ riv_output_card_get_n_pending (RivOutputCard *self)
 {
   g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), 0);
   return self->n_pending;
+}
+
+void
+riv_output_card_set_chat_reply (RivOutputCard *self,
+                                gboolean       chat_reply)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_CARD (self));
+  g_return_if_fail (self->shown == NULL);
+
+  if (!!chat_reply == self->chat_reply)
+    return;
+  self->chat_reply = !!chat_reply;
+  if (self->chat_reply && self->kind != CARD_CHAT)
+    {
+      /* The JSON label makes way for chat bubbles. */
+      GtkWidget *box = gtk_widget_get_parent (self->body);
+      GtkWidget *content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+
+      gtk_box_insert_child_after (GTK_BOX (box), content, self->body);
+      gtk_widget_set_visible (self->body, FALSE);
+      self->kind = CARD_CHAT;
+      self->content = self->body = content;
+    }
+}
+
+const char *
+riv_output_card_get_title (RivOutputCard *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);
+  return gtk_label_get_text (self->title_label);
+}
+
+const char *
+riv_output_card_get_note (RivOutputCard *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);
+  return gtk_widget_get_visible (GTK_WIDGET (self->note_label))
+           ? gtk_label_get_text (self->note_label) : NULL;
+}
+
+gboolean
+riv_output_card_is_hidden (RivOutputCard *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), FALSE);
+  return self->hidden;
+}
+
+char *
+riv_output_card_dup_markup (RivOutputCard *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);
+  return g_strdup (gtk_label_get_label (self->text_label));
 }

@@ -5,8 +5,10 @@
  * One output component of a job, shown the way its type calls for: chatbot
  * bubbles, a gallery grid, label confidence bars, JSON pretty-printed,
  * markdown/HTML as formatted text, a dataframe as a table, a file with open
- * and save, an audio/video player, an image; any other type as its JSON with
- * the type named. The output view feeds it the component's latest value
+ * and save, an audio/video player, an image, a plot (a matplotlib picture, or
+ * a Plotly/Altair/Bokeh figure summarised as a table of its series); any
+ * other type as its JSON with the type named. gr.update values are applied as
+ * Gradio's page applies them (value, label, visibility; none keeps the value). The output view feeds it the component's latest value
  * once per frame at most; files are downloaded asynchronously.
  */
 #pragma once
@@ -33,10 +35,23 @@ void            riv_output_card_set_value        (RivOutputCard *self,
                                                   RivJob        *job);
 const char     *riv_output_card_get_component_type (RivOutputCard *self);
 
+/* Shows a ChatInterface's response (a JSON output) as the assistant's chat
+ * bubble. Before the first value only. */
+void            riv_output_card_set_chat_reply   (RivOutputCard *self,
+                                                  gboolean       chat_reply);
+
 /* For tests and search. */
+/* The title shown: the label, or the one a gr.update gave. */
+const char     *riv_output_card_get_title        (RivOutputCard *self);
+/* What the card says about an update (hidden, not updated), or NULL. */
+const char     *riv_output_card_get_note         (RivOutputCard *self);
+/* Hidden by an update's visible=False (the card stays, and says so). */
+gboolean        riv_output_card_is_hidden        (RivOutputCard *self);
+/* The text label's markup (highlighted text: the colours of its labels). */
+char           *riv_output_card_dup_markup       (RivOutputCard *self);
 /* Items shown: chat messages, gallery images, label bars, files, table rows. */
 guint           riv_output_card_get_n_items      (RivOutputCard *self);
-/* The texture of item i (gallery) or of the image, once downloaded. */
+/* The texture of item i (gallery), of the image or of a matplotlib plot, once decoded. */
 GdkTexture     *riv_output_card_get_texture      (RivOutputCard *self,
                                                   guint          i);
 /* The plain text shown (chat: the messages one per line; label: the label). */

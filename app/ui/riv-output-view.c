@@ -183,13 +183,32 @@ riv_output_view_update_timeline (RivOutputView *self)
   g_string_free (text, TRUE);
 }
 
-/* Cards for the endpoint's outputs (the first image and the first textbox
- * excepted: the picture and the text show those). */
+/* gr.ChatInterface's API endpoint answers with a hidden JSON output named
+ * "Response" beside the history's State: its value is the bot's reply. */
+static gboolean
+is_chat_response (RivEndpoint  *endpoint,
+                  RivComponent *component)
+{
+  JsonNode *visible = json_object_get_member (component->props, "visible");
+  gboolean has_state = FALSE;
+
+  for (guint i = 0; i < endpoint->outputs->len; i++)
+    has_state |= ((RivComponent *) g_ptr_array_index (endpoint->outputs, i))->is_state;
+  return has_state && g_strcmp0 (component->type, "json") == 0 &&
+         g_strcmp0 (component->label, "Response") == 0 && visible != NULL &&
+         JSON_NODE_HOLDS_VALUE (visible) && json_node_get_value_type (visible) == G_TYPE_BOOLEAN &&
+         !json_node_get_boolean (visible);
+}
+
+/* The endpoint's first image is the picture. An endpoint of only that and a
+ * textbox keeps the classic view (picture and streaming text); any other
+ * shows every other output as a card, each titled with its label. */
 static void
 riv_output_view_set_endpoint (RivOutputView *self,
                               RivEndpoint   *endpoint)
 {
   GtkWidget *child;
+  gboolean classic = TRUE;
 
   if (endpoint == self->endpoint && endpoint != NULL)
     return;
@@ -204,29 +223,33 @@ riv_output_view_set_endpoint (RivOutputView *self,
   for (guint i = 0; endpoint != NULL && i < endpoint->outputs->len; i++)
     {
       RivComponent *component = g_ptr_array_index (endpoint->outputs, i);
-      GtkWidget *card;
 
       if (component->is_state)
         continue;
       if (self->image_index < 0 && g_strcmp0 (component->type, "image") == 0)
-        {
-          self->image_index = (int) i;
-          continue;
-        }
-      if (self->text_index < 0 && g_strcmp0 (component->type, "textbox") == 0)
-        {
-          self->text_index = (int) i;
-          continue;
-        }
+        self->image_index = (int) i;
+      else if (self->text_index < 0 && g_strcmp0 (component->type, "textbox") == 0)
+        self->text_index = (int) i;
+      else
+        classic = FALSE;
+    }
+  if (!classic)
+    self->text_index = -1;
+
+  for (guint i = 0; endpoint != NULL && i < endpoint->outputs->len; i++)
+    {
+      RivComponent *component = g_ptr_array_index (endpoint->outputs, i);
+      GtkWidget *card;
+
+      if (component->is_state || (int) i == self->image_index || (int) i == self->text_index)
+        continue;
       card = riv_output_card_new (component, self->client);
+      if (is_chat_response (endpoint, component))
+        riv_output_card_set_chat_reply (RIV_OUTPUT_CARD (card), TRUE);
       gtk_box_append (self->cards_box, card);
       g_ptr_array_add (self->cards, card);
       g_array_append_val (self->card_outputs, i);
     }
-
-  /* An endpoint with only a picture and a text keeps the classic view. */
-  if (self->cards->len == 0)
-    self->text_index = -1;
 }
 
 static void
@@ -244,6 +267,77 @@ riv_output_view_update_cards (RivOutputView *self)
 
       riv_output_card_set_value (g_ptr_array_index (self->cards, i), value, self->job);
     }
+}
+
+/* The classic view's textbox given a gr.update: its value, or the text
+ * already shown when it has none (gr.skip). FALSE when it is no update. */
+static gboolean
+classic_update_text (RivOutputView  *self,
+                     JsonNode       *outputs,
+                     const char    **text)
+{
+  JsonArray *array = outputs != NULL && JSON_NODE_HOLDS_ARRAY (outputs)
+                       ? json_node_get_array (outputs) : NULL;
+  JsonNode *element, *value;
+  JsonObject *update;
+
+  if (self->text_index < 0 || array == NULL ||
+      (guint) self->text_index >= json_array_get_length (array))
+    return FALSE;
+  element = json_array_get_element (array, (guint) self->text_index);
+  update = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+  if (g_strcmp0 (riv_json_get_string (update, "__type__"), "update") != 0)
+    return FALSE;
+  value = json_object_get_member (update, "value");
+  if (value == NULL)
+    *text = self->shown_text->str;
+  else if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    *text = json_node_get_string (value);
+  else
+    *text = NULL;
+  return TRUE;
+}
+
+/* The classic view's textbox hidden or renamed by an update becomes a card,
+ * which can say so (the text pane has no title), showing what the pane
+ * showed until then. It stays a card for the endpoint's later jobs. */
+static void
+riv_output_view_maybe_promote_text (RivOutputView *self,
+                                    JsonNode      *outputs)
+{
+  JsonArray *array = outputs != NULL && JSON_NODE_HOLDS_ARRAY (outputs)
+                       ? json_node_get_array (outputs) : NULL;
+  JsonNode *element, *visible;
+  JsonObject *update;
+  GtkWidget *card;
+  guint index;
+
+  if (self->text_index < 0 || self->endpoint == NULL || array == NULL ||
+      (guint) self->text_index >= json_array_get_length (array))
+    return;
+  element = json_array_get_element (array, (guint) self->text_index);
+  update = JSON_NODE_HOLDS_OBJECT (element) ? json_node_get_object (element) : NULL;
+  if (g_strcmp0 (riv_json_get_string (update, "__type__"), "update") != 0)
+    return;
+  visible = json_object_get_member (update, "visible");
+  if (!json_object_has_member (update, "label") &&
+      (visible == NULL || (JSON_NODE_HOLDS_VALUE (visible) &&
+                           json_node_get_value_type (visible) == G_TYPE_BOOLEAN &&
+                           json_node_get_boolean (visible))))
+    return;
+
+  index = (guint) self->text_index;
+  card = riv_output_card_new (g_ptr_array_index (self->endpoint->outputs, index), self->client);
+  if (self->shown_text->len > 0)
+    {
+      g_autoptr(JsonNode) shown = json_node_init_string (json_node_alloc (), self->shown_text->str);
+
+      riv_output_card_set_value (RIV_OUTPUT_CARD (card), shown, self->job);
+    }
+  gtk_box_append (self->cards_box, card);
+  g_ptr_array_add (self->cards, card);
+  g_array_append_val (self->card_outputs, index);
+  self->text_index = -1;
 }
 
 static void
@@ -343,15 +437,14 @@ riv_output_view_update (RivOutputView *self)
       self->shown_image = g_bytes_ref (image);
     }
 
+  riv_output_view_maybe_promote_text (self, riv_job_get_outputs (job));
   riv_output_view_update_cards (self);
 
   text = riv_job_get_output_text (job);
   if (self->cards->len > 0)
-    {
-      /* The textbox output, when the endpoint has one; the cards show the rest. */
-      if (self->text_index < 0)
-        text = NULL;
-    }
+    ;   /* The cards show every output but the picture. */
+  else if (classic_update_text (self, riv_job_get_outputs (job), &text))
+    riv_output_view_update_text (self, text);
   else if (text == NULL && image == NULL && riv_job_get_outputs (job) != NULL)
     {
       JsonNode *outputs = riv_job_get_outputs (job);

@@ -7,6 +7,10 @@
  * gallery's item count and decoded pictures, the mixed demo's WebP picture,
  * pretty JSON, label bars, markdown, file and audio stream; and an image
  * that cannot be decoded says so in its card and in the job's timeline.
+ * The shapes_* demos: gr.update and gr.skip applied as Gradio's page applies
+ * them, plots (a matplotlib picture, Plotly/Altair/Bokeh tables), five
+ * outputs all shown, a ChatInterface's reply as bubbles, highlighted text in
+ * colour, and a failed generator's run time in the job panel.
  */
 #include "config.h"
 
@@ -15,6 +19,7 @@
 #include <string.h>
 
 #include "riv-demo.h"
+#include "riv-format.h"
 #include "riv-job-private.h"
 #include "riv-json.h"
 #include "riv-test-util.h"
@@ -83,9 +88,9 @@ job_shown (gpointer user_data)
 }
 
 static RivOutputView *
-run_demo (Fixture    *fixture,
-          const char *endpoint,
-          const char *data_json)
+submit_demo (Fixture    *fixture,
+             const char *endpoint,
+             const char *data_json)
 {
   RivWindow *window = fixture->window;
   RivOutputView *view = riv_window_get_output_view (window);
@@ -98,6 +103,16 @@ run_demo (Fixture    *fixture,
   g_assert_no_error (error);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
   g_assert_true (riv_test_wait_until (job_shown, view, 120));
+  return view;
+}
+
+static RivOutputView *
+run_demo (Fixture    *fixture,
+          const char *endpoint,
+          const char *data_json)
+{
+  RivOutputView *view = submit_demo (fixture, endpoint, data_json);
+
   g_assert_cmpint (riv_job_get_status (riv_output_view_get_job (view)), ==,
                    RIV_JOB_STATUS_COMPLETED);
   return view;
@@ -335,6 +350,424 @@ test_undecodable_image (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* shapes_update: each output as Gradio's page shows it after the updates. */
+static void
+test_update (Fixture       *fixture,
+             gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "shapes_update", "[\"high water\"]");
+  RivOutputCard *answer, *secret, *notes, *kept;
+  g_autofree char *answer_text = NULL;
+  g_autofree char *secret_text = NULL;
+  g_autofree char *notes_text = NULL;
+  g_autofree char *kept_text = NULL;
+  g_autofree char *middle = NULL;
+
+  /* Four textboxes: four cards, titled with their labels. */
+  g_assert_cmpuint (riv_output_view_get_n_cards (view), ==, 4);
+  answer = riv_output_view_get_card (view, 0);
+  secret = riv_output_view_get_card (view, 1);
+  notes = riv_output_view_get_card (view, 2);
+  kept = riv_output_view_get_card (view, 3);
+
+  /* gr.update(value=…, visible=True): the value, not the update's JSON. */
+  answer_text = riv_output_card_dup_text (answer);
+  g_assert_cmpstr (answer_text, ==, "high water");
+  g_assert_cmpstr (riv_output_card_get_title (answer), ==, "answer");
+  g_assert_false (riv_output_card_is_hidden (answer));
+  g_assert_null (riv_output_card_get_note (answer));
+
+  /* gr.update(visible=False): the card stays and says it is hidden; no
+   * value, so the component keeps its own. */
+  g_assert_true (riv_output_card_is_hidden (secret));
+  g_assert_nonnull (strstr (riv_output_card_get_note (secret), "Hidden by the app"));
+  secret_text = riv_output_card_dup_text (secret);
+  g_assert_cmpstr (secret_text, ==, "classified");
+
+  /* gr.update(label=…): the new title, the value kept. */
+  g_assert_cmpstr (riv_output_card_get_title (notes), ==, "notes, renamed");
+  notes_text = riv_output_card_dup_text (notes);
+  g_assert_cmpstr (notes_text, ==, "notes as configured");
+  g_assert_false (riv_output_card_is_hidden (notes));
+
+  /* gr.skip(): nothing changes, and the card says so. */
+  kept_text = riv_output_card_dup_text (kept);
+  g_assert_cmpstr (kept_text, ==, "kept as configured");
+  g_assert_cmpstr (riv_output_card_get_title (kept), ==, "kept");
+  g_assert_nonnull (strstr (riv_output_card_get_note (kept), "Not updated"));
+
+  /* No raw update anywhere. */
+  middle = riv_output_view_dup_text (view);
+  g_assert_null (strstr (middle, "__type__"));
+}
+
+/* A lone textbox (the classic view) given gr.update, gr.skip, then hidden. */
+static void
+test_update_classic (void)
+{
+  static const char config_json[] =
+    "{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\",\"components\":["
+    "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\",\"value\":\"\"}},"
+    "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\",\"value\":\"\"}}],"
+    "\"dependencies\":[{\"id\":0,\"inputs\":[1],\"outputs\":[2],\"api_name\":\"echo\","
+    "\"backend_fn\":true,\"queue\":true,\"types\":{\"generator\":true}}]}";
+  g_autoptr(GError) error = NULL;
+  RivConfig *config = riv_config_new_from_data (config_json, -1, "http://127.0.0.1:1", &error);
+  g_autoptr(RivJob) job = _riv_job_new (1, "/echo", 0, NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *view = riv_output_view_new ();
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+  g_autofree char *third = NULL;
+  RivOutputCard *card;
+
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), view);
+  gtk_window_present (GTK_WINDOW (window));
+  riv_output_view_set_job (RIV_OUTPUT_VIEW (view), job, config);
+
+  _riv_job_publish_outputs (job, riv_json_parse (NULL, "[{\"visible\":true,\"value\":\"x\","
+                                                 "\"__type__\":\"update\"}]", -1, 0, NULL));
+  riv_output_view_flush (RIV_OUTPUT_VIEW (view));
+  g_assert_cmpuint (riv_output_view_get_n_cards (RIV_OUTPUT_VIEW (view)), ==, 0);
+  first = riv_output_view_dup_text (RIV_OUTPUT_VIEW (view));
+  g_assert_cmpstr (first, ==, "x");
+
+  _riv_job_publish_outputs (job, riv_json_parse (NULL, "[{\"__type__\":\"update\"}]", -1, 0,
+                                                 NULL));
+  riv_output_view_flush (RIV_OUTPUT_VIEW (view));
+  second = riv_output_view_dup_text (RIV_OUTPUT_VIEW (view));
+  g_assert_cmpstr (second, ==, "x");
+
+  /* gr.update(visible=False): the text pane cannot say it, so the textbox
+   * becomes a card that does, its value kept. */
+  _riv_job_publish_outputs (job, riv_json_parse (NULL, "[{\"visible\":false,"
+                                                 "\"__type__\":\"update\"}]", -1, 0, NULL));
+  riv_output_view_flush (RIV_OUTPUT_VIEW (view));
+  g_assert_cmpuint (riv_output_view_get_n_cards (RIV_OUTPUT_VIEW (view)), ==, 1);
+  card = riv_output_view_get_card (RIV_OUTPUT_VIEW (view), 0);
+  g_assert_true (riv_output_card_is_hidden (card));
+  g_assert_cmpstr (riv_output_card_get_title (card), ==, "out");
+  third = riv_output_card_dup_text (card);
+  g_assert_cmpstr (third, ==, "x");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_config_unref (config);
+}
+
+/* Pixels of texture within 12 of colour (0xRRGGBB), opaque. */
+static guint
+count_pixels (GdkTexture *texture,
+              guint32     colour)
+{
+  int width = gdk_texture_get_width (texture);
+  int height = gdk_texture_get_height (texture);
+  g_autofree guchar *data = g_malloc ((gsize) width * height * 4);
+  guint n = 0;
+
+  gdk_texture_download (texture, data, (gsize) width * 4);
+  for (int i = 0; i < width * height; i++)
+    {
+      /* GDK_MEMORY_DEFAULT: B, G, R, A, premultiplied (opaque here). */
+      const guchar *p = data + i * 4;
+
+      if (p[3] == 255 && ABS (p[2] - (int) ((colour >> 16) & 0xff)) <= 12 &&
+          ABS (p[1] - (int) ((colour >> 8) & 0xff)) <= 12 &&
+          ABS (p[0] - (int) (colour & 0xff)) <= 12)
+        n++;
+    }
+  return n;
+}
+
+static void
+test_plot (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "shapes_plot", "[5]");
+  RivOutputCard *card;
+  GdkTexture *texture;
+  g_autofree char *matplotlib = NULL;
+  g_autofree char *plotly = NULL;
+  g_autofree char *altair = NULL;
+  g_autofree char *bokeh = NULL;
+
+  g_assert_cmpuint (riv_output_view_get_n_cards (view), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_assert_cmpstr (riv_output_card_get_component_type (riv_output_view_get_card (view, i)),
+                       ==, "plot");
+      g_assert_null (riv_output_card_get_error (riv_output_view_get_card (view, i)));
+    }
+
+  /* matplotlib: a picture, not base64 text, in the plot's own colours: a
+   * white figure, the blue line and the orange bars. */
+  card = riv_output_view_get_card (view, 0);
+  texture = riv_output_card_get_texture (card, 0);
+  g_assert_nonnull (texture);
+  g_assert_cmpint (gdk_texture_get_width (texture), ==, 256);
+  g_assert_cmpint (gdk_texture_get_height (texture), ==, 256);
+  g_assert_cmpuint (count_pixels (texture, 0xffffff), >, 256 * 256 / 2);
+  g_assert_cmpuint (count_pixels (texture, 0x1f77b4), >, 500);
+  g_assert_cmpuint (count_pixels (texture, 0xff7f0e), >, 2000);
+  matplotlib = riv_output_card_dup_text (card);
+  g_assert_null (strstr (matplotlib, "base64"));
+
+  /* Plotly, Altair, Bokeh: the title and a row per series with its points,
+   * typed arrays (Plotly's bdata, Bokeh's ndarray) decoded. */
+  plotly = riv_output_card_dup_text (riv_output_view_get_card (view, 1));
+  g_assert_true (g_str_has_prefix (plotly, "Plotly plot · Rain and snow\n"));
+  g_assert_nonnull (strstr (plotly, "\nrain\tscatter (lines)\t5\t(1, 2), (2, "));
+  g_assert_nonnull (strstr (plotly, "\nsnow\tbar\t5\t(1, 1), (2, 2), (3, 3), (4, 1), (5, 2)"));
+  altair = riv_output_card_dup_text (riv_output_view_get_card (view, 2));
+  g_assert_true (g_str_has_prefix (altair, "Altair plot · River levels\n"));
+  g_assert_nonnull (strstr (altair, "\nNile\tline\t5\t(1, 2), (2, "));
+  g_assert_nonnull (strstr (altair, "\nAmazon\tline\t5\t(1, 1), (2, 2), (3, 3), (4, 1), (5, 2)"));
+  bokeh = riv_output_card_dup_text (riv_output_view_get_card (view, 3));
+  g_assert_true (g_str_has_prefix (bokeh, "Bokeh plot · Tides\n"));
+  g_assert_nonnull (strstr (bokeh, "\nline 1\tline\t5\t(1, 2), (2, "));
+  g_assert_nonnull (strstr (bokeh, "\nvbar 2\tvbar\t5\t(1, 1), (2, 2), (3, 3), (4, 1), (5, 2)"));
+}
+
+/* Plot values a server should not send: each one a clear error in its card. */
+static void
+test_bad_plots (void)
+{
+  static const char *const bad[] = {
+    "{\"type\":\"matplotlib\",\"plot\":\"not a data URL\"}",
+    "{\"type\":\"matplotlib\",\"plot\":\"data:image/png;base64,AAAA\"}",
+    "{\"type\":\"matplotlib\",\"plot\":\"data:image/png,plain\"}",
+    "{\"type\":\"plotly\",\"plot\":\"{not JSON\"}",
+    "{\"type\":\"plotly\"}",
+    "{\"type\":\"vega\",\"plot\":\"{}\"}",
+    "[\"plotly\", \"{}\"]",
+  };
+  RivComponent component = { .type = (char *) "plot", .label = (char *) "figure" };
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *card = riv_output_card_new (&component, NULL);
+  g_autoptr(JsonNode) odd = NULL;
+  g_autoptr(RivJob) last = NULL;
+  g_autofree char *text = NULL;
+
+  gtk_window_set_child (GTK_WINDOW (window), card);
+  gtk_window_present (GTK_WINDOW (window));
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autoptr(RivJob) job = _riv_job_new (i + 1, "/plot", 0, NULL);
+      g_autoptr(JsonNode) value = riv_json_parse (NULL, bad[i], -1, 0, NULL);
+
+      riv_output_card_set_value (RIV_OUTPUT_CARD (card), value, job);
+      g_assert_true (riv_test_wait_until (card_settled, card, 60));
+      g_assert_nonnull (riv_output_card_get_error (RIV_OUTPUT_CARD (card)));
+      g_assert_true (g_str_has_prefix (riv_output_card_get_error (RIV_OUTPUT_CARD (card)),
+                                       "Could not show the plot: "));
+      g_assert_null (riv_output_card_get_texture (RIV_OUTPUT_CARD (card), 0));
+    }
+
+  /* Odd but readable: series of the wrong shape are rows all the same. */
+  last = _riv_job_new (99, "/plot", 0, NULL);
+  odd = riv_json_parse (NULL, "{\"type\":\"plotly\",\"plot\":\"{\\\"data\\\":[1,{\\\"y\\\":\\\"x\\\"},"
+                        "{\\\"x\\\":[1,2],\\\"y\\\":{\\\"dtype\\\":\\\"f8\\\",\\\"bdata\\\":\\\"AA\\\"}}]}\"}",
+                        -1, 0, NULL);
+  g_assert_nonnull (odd);
+  riv_output_card_set_value (RIV_OUTPUT_CARD (card), odd, last);
+  g_assert_true (riv_test_wait_until (card_settled, card, 60));
+  g_assert_null (riv_output_card_get_error (RIV_OUTPUT_CARD (card)));
+  text = riv_output_card_dup_text (RIV_OUTPUT_CARD (card));
+  g_assert_cmpstr (text, ==, "Plotly plot\ntrace 1\tscatter\t0\t\ntrace 2\tscatter\t0\t");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
+/* A label with this text, on screen under root. */
+static gboolean
+label_on_screen (GtkWidget  *root,
+                 const char *text)
+{
+  if (GTK_IS_LABEL (root) && gtk_widget_get_mapped (root) &&
+      g_strcmp0 (gtk_label_get_text (GTK_LABEL (root)), text) == 0)
+    return TRUE;
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    if (label_on_screen (child, text))
+      return TRUE;
+  return FALSE;
+}
+
+static void
+test_five (Fixture       *fixture,
+           gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "shapes_five", "[\"Nile\"]");
+  RivOutputCard *card;
+  g_autofree char *summary = NULL;
+  g_autofree char *report = NULL;
+  const char *types[] = { "textbox", "json", "label", "markdown" };
+
+  /* The picture, then a card for each of the other four, the text among
+   * them titled with its label; nowhere "No text output". */
+  g_assert_true (riv_test_wait_until (picture_shown, view, 60));
+  g_assert_nonnull (riv_output_view_get_texture (view));
+  g_assert_cmpint (gdk_texture_get_width (riv_output_view_get_texture (view)), ==, 256);
+  g_assert_cmpuint (riv_output_view_get_n_cards (view), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpstr (riv_output_card_get_component_type (riv_output_view_get_card (view, i)),
+                     ==, types[i]);
+  card = riv_output_view_get_card (view, 0);
+  g_assert_cmpstr (riv_output_card_get_title (card), ==, "summary");
+  summary = riv_output_card_dup_text (card);
+  g_assert_cmpstr (summary, ==, "The Nile is about 6650 km long and flows north.");
+  report = riv_output_card_dup_text (card_of_type (view, "markdown"));
+  g_assert_true (g_str_has_prefix (report, "## Nile"));
+  g_assert_false (label_on_screen (GTK_WIDGET (view), "No text output"));
+  g_assert_true (label_on_screen (GTK_WIDGET (view), summary));
+}
+
+static void
+test_chat_reply (Fixture       *fixture,
+                 gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "shapes_chat", "[\"Which river?\"]");
+  RivOutputCard *card;
+  g_autofree char *text = NULL;
+
+  /* The hidden "Response" JSON (the State has no card) as the assistant's
+   * chat bubble, its markdown rendered; no quoted JSON string. */
+  g_assert_cmpuint (riv_output_view_get_n_cards (view), ==, 1);
+  card = riv_output_view_get_card (view, 0);
+  g_assert_cmpuint (riv_output_card_get_n_items (card), ==, 1);
+  text = riv_output_card_dup_text (card);
+  g_assert_cmpstr (text, ==, "assistant: You asked: “Which river?”. "
+                             "The **Nile** is the longest river, at about 6650 km.");
+  g_assert_true (label_on_screen (GTK_WIDGET (view), "You asked: “Which river?”. "
+                                  "The Nile is the longest river, at about 6650 km."));
+  g_assert_false (label_on_screen (GTK_WIDGET (view),
+                                   "\"You asked: “Which river?”. The **Nile** is the longest "
+                                   "river, at about 6650 km.\""));
+}
+
+static void
+test_highlighted (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  RivOutputView *view = run_demo (fixture, "shapes_text", "[null]");
+  g_autofree char *entities = riv_output_card_dup_text (riv_output_view_get_card (view, 0));
+  g_autofree char *entities_markup = riv_output_card_dup_markup (riv_output_view_get_card (view,
+                                                                                          0));
+  g_autofree char *scores = riv_output_card_dup_text (riv_output_view_get_card (view, 1));
+  g_autofree char *scores_markup = riv_output_card_dup_markup (riv_output_view_get_card (view, 1));
+  g_autofree char *river = NULL;
+
+  /* The text reads as written; the words of the scored output, tokens with
+   * no spaces of their own, are spaced apart. */
+  g_assert_cmpstr (entities, ==, "The Nile flows through Cairo to the Mediterranean");
+  g_assert_cmpstr (scores, ==, "The Nile flows through Cairo to the Mediterranean");
+
+  /* A colour per label, in order of appearance, the label named beside. */
+  river = g_strdup_printf ("background=\"#ef4444\" bgalpha=\"35%%\"> Nile <span size=\"small\" "
+                           "weight=\"bold\" foreground=\"#ef4444\">RIVER</span>");
+  g_assert_nonnull (strstr (entities_markup, river));
+  g_assert_nonnull (strstr (entities_markup, "foreground=\"#22c55e\">CITY</span>"));
+  g_assert_nonnull (strstr (entities_markup, "foreground=\"#3b82f6\">SEA</span>"));
+  /* Scores tint by sign and size: "Nile" +0.8, "flows" -0.8. */
+  g_assert_nonnull (strstr (scores_markup, "<span background=\"#ef443c\" bgalpha=\"80%\">Nile"));
+  g_assert_nonnull (strstr (scores_markup, "<span background=\"#805ad5\" bgalpha=\"80%\">flows"));
+}
+
+/* The text of the job panel's cell in the column titled title, first row. */
+static char *
+panel_cell_text (RivJobPanel *panel,
+                 const char  *title)
+{
+  GtkWidget *widget = GTK_WIDGET (panel);
+  GListModel *columns;
+  guint column = 0, n;
+
+  while (widget != NULL && !GTK_IS_COLUMN_VIEW (widget))
+    {
+      GtkWidget *next = gtk_widget_get_first_child (widget);
+
+      /* Depth first to the first GtkColumnView. */
+      while (next == NULL && widget != GTK_WIDGET (panel))
+        {
+          next = gtk_widget_get_next_sibling (widget);
+          if (next == NULL)
+            widget = gtk_widget_get_parent (widget);
+        }
+      widget = next;
+    }
+  g_assert_nonnull (widget);
+  columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
+  n = g_list_model_get_n_items (columns);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkColumnViewColumn) c = g_list_model_get_item (columns, i);
+
+      if (g_strcmp0 (gtk_column_view_column_get_title (c), title) == 0)
+        break;
+      if (gtk_column_view_column_get_visible (c))
+        column++;
+    }
+
+  /* Rows are "row" nodes, their cells "cell" nodes in column order. */
+  for (GtkWidget *w = widget; w != NULL;)
+    {
+      GtkWidget *next;
+
+      if (g_strcmp0 (gtk_widget_get_css_name (w), "row") == 0)
+        {
+          GtkWidget *cell = gtk_widget_get_first_child (w);
+
+          for (guint i = 0; cell != NULL && i < column; i++)
+            cell = gtk_widget_get_next_sibling (cell);
+          while (cell != NULL && !GTK_IS_INSCRIPTION (cell))
+            cell = gtk_widget_get_first_child (cell);
+          g_assert_nonnull (cell);
+          return g_strdup (gtk_inscription_get_text (GTK_INSCRIPTION (cell)));
+        }
+      next = gtk_widget_get_first_child (w);
+      while (next == NULL && w != widget)
+        {
+          next = gtk_widget_get_next_sibling (w);
+          if (next == NULL)
+            w = gtk_widget_get_parent (w);
+        }
+      w = next;
+    }
+  g_assert_not_reached ();
+}
+
+static gboolean
+panel_drawn (gpointer user_data)
+{
+  riv_job_panel_flush (user_data);
+  return FALSE;
+}
+
+static void
+test_failed_run_time (Fixture       *fixture,
+                      gconstpointer  user_data)
+{
+  RivOutputView *view = submit_demo (fixture, "shapes_fail", "[0.07]");
+  RivJob *job = riv_output_view_get_job (view);
+  RivJobPanel *panel = riv_window_get_job_panel (fixture->window);
+  g_autofree char *expected = NULL;
+  g_autofree char *shown = NULL;
+
+  /* The job ran from its process_starts to its failure (the server gives
+   * no duration for a failure), and the panel's Run column says so. The
+   * figure itself is arrival times, which a loaded machine compresses: no
+   * bound on it here. */
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (job), ==, "The river ran dry");
+  g_assert_cmpfloat (riv_job_get_started_at (job), >, 0);
+  g_assert_cmpfloat (riv_job_get_run_time (job), ==,
+                     riv_job_get_finished_at (job) - riv_job_get_started_at (job));
+  riv_test_wait_until (panel_drawn, panel, 0.5);
+  expected = riv_format_duration (riv_job_get_run_time (job));
+  shown = panel_cell_text (panel, "Run");
+  g_assert_cmpstr (shown, ==, expected);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -347,6 +780,17 @@ main (int   argc,
   g_test_add ("/ui/outputs/mixed", Fixture, NULL, fixture_setup, test_mixed, fixture_teardown);
   g_test_add ("/ui/outputs/logs", Fixture, NULL, fixture_setup, test_logs, fixture_teardown);
   g_test_add_func ("/ui/outputs/undecodable-image", test_undecodable_image);
+  g_test_add ("/ui/outputs/update", Fixture, NULL, fixture_setup, test_update, fixture_teardown);
+  g_test_add_func ("/ui/outputs/update-classic", test_update_classic);
+  g_test_add ("/ui/outputs/plot", Fixture, NULL, fixture_setup, test_plot, fixture_teardown);
+  g_test_add_func ("/ui/outputs/bad-plots", test_bad_plots);
+  g_test_add ("/ui/outputs/five", Fixture, NULL, fixture_setup, test_five, fixture_teardown);
+  g_test_add ("/ui/outputs/chat-reply", Fixture, NULL, fixture_setup, test_chat_reply,
+              fixture_teardown);
+  g_test_add ("/ui/outputs/highlighted", Fixture, NULL, fixture_setup, test_highlighted,
+              fixture_teardown);
+  g_test_add ("/ui/outputs/failed-run-time", Fixture, NULL, fixture_setup, test_failed_run_time,
+              fixture_teardown);
 
   return g_test_run ();
 }
