@@ -340,59 +340,36 @@ riv_output_view_maybe_promote_text (RivOutputView *self,
   self->text_index = -1;
 }
 
+/* The job's title and status line, the line in red while it failed or was lost. */
 static void
-riv_output_view_update (RivOutputView *self)
+riv_output_view_update_status (RivOutputView *self,
+                               RivJob        *job,
+                               RivJobStatus   status)
 {
-  RivJob *job = self->job;
-  RivJobStatus status;
-  g_autofree char *title = NULL;
-  g_autofree char *line = NULL;
-  GBytes *image;
-  const char *text;
-  double fraction;
-  gint64 index, length;
-  gboolean has_image;
-  gboolean has_text;
+  g_autofree char *title = g_strdup_printf (_("Job #%u · %s"), riv_job_get_number (job),
+                                            riv_job_get_endpoint (job) != NULL ? riv_job_get_endpoint (job) : "");
+  g_autofree char *line = riv_format_status_line (job);
+  gboolean bad = status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST;
 
-  self->n_updates++;
-
-  if (job == NULL)
-    {
-      gtk_stack_set_visible_child_name (self->outer_stack, "empty");
-      riv_output_view_set_has_text (self, FALSE);
-      return;
-    }
-
-  gtk_stack_set_visible_child_name (self->outer_stack, "job");
-  status = riv_job_get_status (job);
-
-  title = g_strdup_printf (_("Job #%u · %s"), riv_job_get_number (job),
-                           riv_job_get_endpoint (job) != NULL ? riv_job_get_endpoint (job) : "");
   gtk_label_set_text (self->title_label, title);
-
-  line = riv_format_status_line (job);
   gtk_label_set_text (self->status_label, line);
-  if (status != self->shown_status)
-    {
-      gboolean bad = status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST;
+  if (status == self->shown_status)
+    return;
+  gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), bad ? "dim-label" : "error");
+  gtk_widget_add_css_class (GTK_WIDGET (self->status_label), bad ? "error" : "dim-label");
+  self->shown_status = status;
+}
 
-      if (bad)
-        {
-          gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "dim-label");
-          gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "error");
-        }
-      else
-        {
-          gtk_widget_remove_css_class (GTK_WIDGET (self->status_label), "error");
-          gtk_widget_add_css_class (GTK_WIDGET (self->status_label), "dim-label");
-        }
-      self->shown_status = status;
-    }
+/* Progress follows units or steps; a finished job shows a full bar. */
+static void
+riv_output_view_update_progress (RivOutputView *self,
+                                 RivJob        *job,
+                                 RivJobStatus   status)
+{
+  gint64 index = riv_job_get_progress_index (job);
+  gint64 length = riv_job_get_progress_length (job);
+  double fraction = riv_job_get_progress (job);
 
-  /* Progress follows units or steps; a finished job shows a full bar. */
-  index = riv_job_get_progress_index (job);
-  length = riv_job_get_progress_length (job);
-  fraction = riv_job_get_progress (job);
   if (status == RIV_JOB_STATUS_COMPLETED)
     fraction = 1;
   else if (fraction < 0 && index >= 0 && length > 0)
@@ -400,56 +377,64 @@ riv_output_view_update (RivOutputView *self)
   else if (fraction < 0)
     fraction = 0;
   gtk_progress_bar_set_fraction (self->progress_bar, CLAMP (fraction, 0, 1));
+}
 
-  image = riv_job_get_image (job);
-  if (image != NULL && image != self->shown_image)
+/* The job's latest picture, when it is new: shown and counted, or what kept
+ * it from decoding said in the picture's corner and in the job's timeline. */
+static void
+riv_output_view_update_picture (RivOutputView *self,
+                                RivJob        *job,
+                                GBytes        *image)
+{
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (image == NULL || image == self->shown_image)
+    return;
+  texture = gdk_texture_new_from_bytes (image, &error);
+  if (texture != NULL)
     {
-      g_autoptr(GdkTexture) texture = NULL;
-      g_autoptr(GError) error = NULL;
+      g_autofree char *frames = NULL;
 
-      texture = gdk_texture_new_from_bytes (image, &error);
-      if (texture != NULL)
-        {
-          g_autofree char *frames = NULL;
-
-          gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
-          riv_output_view_set_texture_bytes (self, image);
-          g_clear_pointer (&self->image_error, g_free);
-          gtk_widget_remove_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
-          self->n_frames++;
-          frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame", "%u frames",
-                                                 self->n_frames),
-                                    self->n_frames);
-          gtk_label_set_text (self->frames_label, frames);
-        }
-      else
-        {
-          /* Said in the picture's corner and in the job's timeline. */
-          g_free (self->image_error);
-          self->image_error = g_strdup_printf (_("Could not decode the image: %s"),
-                                               error->message);
-          gtk_label_set_text (self->frames_label, self->image_error);
-          gtk_widget_add_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
-          riv_job_add_timeline (job, "%s", self->image_error);
-        }
-
-      g_clear_pointer (&self->shown_image, g_bytes_unref);
-      self->shown_image = g_bytes_ref (image);
+      gtk_picture_set_paintable (self->picture, GDK_PAINTABLE (texture));
+      riv_output_view_set_texture_bytes (self, image);
+      g_clear_pointer (&self->image_error, g_free);
+      gtk_widget_remove_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
+      self->n_frames++;
+      frames = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u frame", "%u frames",
+                                             self->n_frames),
+                                self->n_frames);
+      gtk_label_set_text (self->frames_label, frames);
+    }
+  else
+    {
+      g_free (self->image_error);
+      self->image_error = g_strdup_printf (_("Could not decode the image: %s"), error->message);
+      gtk_label_set_text (self->frames_label, self->image_error);
+      gtk_widget_add_css_class (GTK_WIDGET (self->frames_label), "riv-frame-error");
+      riv_job_add_timeline (job, "%s", self->image_error);
     }
 
-  riv_output_view_maybe_promote_text (self, riv_job_get_outputs (job));
-  riv_output_view_update_cards (self);
+  g_clear_pointer (&self->shown_image, g_bytes_unref);
+  self->shown_image = g_bytes_ref (image);
+}
 
-  text = riv_job_get_output_text (job);
+/* The text pane, when no cards show the outputs: the text output, else
+ * non-text outputs (numbers, JSON) as compact JSON. */
+static void
+riv_output_view_update_text_pane (RivOutputView *self,
+                                  RivJob        *job,
+                                  GBytes        *image)
+{
+  const char *text = riv_job_get_output_text (job);
+  JsonNode *outputs = riv_job_get_outputs (job);
+
   if (self->cards->len > 0)
-    ;   /* The cards show every output but the picture. */
-  else if (classic_update_text (self, riv_job_get_outputs (job), &text))
+    return;   /* The cards show every output but the picture. */
+  if (classic_update_text (self, outputs, &text))
     riv_output_view_update_text (self, text);
-  else if (text == NULL && image == NULL && riv_job_get_outputs (job) != NULL)
+  else if (text == NULL && image == NULL && outputs != NULL)
     {
-      JsonNode *outputs = riv_job_get_outputs (job);
-
-      /* Non-text outputs (numbers, JSON) are shown as compact JSON. */
       if (outputs != self->shown_outputs)
         {
           g_autofree char *json = riv_json_to_string (outputs, NULL);
@@ -461,10 +446,18 @@ riv_output_view_update (RivOutputView *self)
     }
   else
     riv_output_view_update_text (self, text);
+}
 
-  has_image = self->expect_image || self->shown_image != NULL;
-  has_text = self->cards->len > 0 ? self->text_index >= 0
-                                   : !has_image || self->shown_text->len > 0;
+/* Which parts show: the picture, the text, the cards, their buttons, and the
+ * text pane's placeholder. */
+static void
+riv_output_view_update_visibility (RivOutputView *self,
+                                   RivJobStatus   status)
+{
+  gboolean has_image = self->expect_image || self->shown_image != NULL;
+  gboolean has_text = self->cards->len > 0 ? self->text_index >= 0
+                                           : !has_image || self->shown_text->len > 0;
+
   gtk_widget_set_visible (self->cards_scroller, self->cards->len > 0);
   gtk_widget_set_visible (self->picture_frame, has_image);
   gtk_widget_set_visible (GTK_WIDGET (self->frames_label),
@@ -484,7 +477,34 @@ riv_output_view_update (RivOutputView *self)
                                                               : _("Waiting for output…"));
       gtk_widget_set_visible (GTK_WIDGET (self->placeholder_label), TRUE);
     }
+}
 
+static void
+riv_output_view_update (RivOutputView *self)
+{
+  RivJob *job = self->job;
+  RivJobStatus status;
+  GBytes *image;
+
+  self->n_updates++;
+
+  if (job == NULL)
+    {
+      gtk_stack_set_visible_child_name (self->outer_stack, "empty");
+      riv_output_view_set_has_text (self, FALSE);
+      return;
+    }
+
+  gtk_stack_set_visible_child_name (self->outer_stack, "job");
+  status = riv_job_get_status (job);
+  image = riv_job_get_image (job);
+  riv_output_view_update_status (self, job, status);
+  riv_output_view_update_progress (self, job, status);
+  riv_output_view_update_picture (self, job, image);
+  riv_output_view_maybe_promote_text (self, riv_job_get_outputs (job));
+  riv_output_view_update_cards (self);
+  riv_output_view_update_text_pane (self, job, image);
+  riv_output_view_update_visibility (self, status);
   riv_output_view_update_timeline (self);
 }
 
