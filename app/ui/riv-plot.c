@@ -209,8 +209,9 @@ add_series (RivPlot    *plot,
     }
   if (n > MAX_POINTS_SHOWN)
     g_string_append (points, ", …");
-  series->name = g_strdup (name);
-  series->mark = g_strdup (mark);
+  /* A figure that names no mark (or no series) still gets a row that says so. */
+  series->name = g_strdup (name != NULL ? name : "–");
+  series->mark = g_strdup (mark != NULL ? mark : "–");
   series->n_points = n;
   series->points = g_string_free (points, FALSE);
   g_ptr_array_add (plot->series, series);
