@@ -7,7 +7,8 @@ XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 DBUS     := dbus-run-session --
 RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
 
-.PHONY: all deps build run test test-gradio test-asan test-valgrind bench fuzz clean
+.PHONY: all deps build run test test-gradio test-asan test-valgrind bench fuzz clean \
+        flatpak test-flatpak
 
 all: build
 
@@ -34,6 +35,17 @@ test: build
 # Rivulet against real Gradio 4.44/5.49/6.25 servers (a Debian 13 root, cached; see README).
 test-gradio: build
 	@bash tests/gradio/run $(BUILD)
+
+# The Flatpak: a bundle in $(BUILD), against GNOME 50 if installed, else a local Debian 13
+# runtime (cached); then tested as installed from that bundle. See README "Flatpak".
+FLATPAK_DEPS := flatpak flatpak-builder bubblewrap ostree mmdebstrap elfutils x11-utils
+flatpak:
+	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps
+	@bash tests/flatpak/build $(BUILD)
+
+test-flatpak:
+	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps
+	@bash tests/flatpak/run $(BUILD)
 
 test-asan: deps
 	@[ -f $(ASAN)/build.ninja ] || $(MESON) setup $(ASAN) -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug

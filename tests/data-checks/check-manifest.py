@@ -174,6 +174,32 @@ def main():
             why = e
     tap.check(src_ok, "module source is the checkout (a dir whose meson.build is project 'rivulet')", why)
 
+    # The build folders the Makefile and CI make stay out of the Flatpak's sources.
+    build_dirs = set()
+    for name in ("Makefile", os.path.join(".ci", "run")):
+        try:
+            with open(os.path.join(args.srcdir, name), encoding="utf-8") as f:
+                build_dirs |= set(re.findall(r"(?<![\w/.-])(_build(?:-[a-z]+)?)\b", f.read()))
+        except OSError as e:
+            tap.check(False, f"{name} is readable", e)
+    skip = set(sources[0].get("skip", [])) if sources else set()
+    tap.check(build_dirs and build_dirs <= skip, "module source skips every build folder of the Makefile and CI",
+              f"build folders {sorted(build_dirs)}, skipped {sorted(skip)}")
+    # No tests or benchmarks in the Flatpak: a native file sets rivulet_tests = false.
+    natives = [o.split("=", 1)[1] for o in main_module.get("config-opts", []) if o.startswith("--native-file=")]
+    native_ok, why = False, f"config-opts {main_module.get('config-opts')}"
+    if len(natives) == 1:
+        # flatpak-builder runs meson in a folder inside the module's source.
+        path = os.path.normpath(os.path.join(args.srcdir, "_flatpak_build", natives[0]))
+        try:
+            with open(path, encoding="utf-8") as f:
+                native_ok = re.search(r"^\[properties\][^[]*^rivulet_tests\s*=\s*false\s*$",
+                                      f.read(), re.M) is not None
+            why = f"{path} does not set rivulet_tests = false under [properties]"
+        except OSError as e:
+            why = e
+    tap.check(native_ok, "the Flatpak build leaves out tests and benchmarks (native file: rivulet_tests = false)", why)
+
     # --- Desktop entry ----------------------------------------------------------
     try:
         desktop = load_desktop(args.desktop)
