@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-client-private.h"
@@ -1299,6 +1300,118 @@ test_upload (Fixture       *fx,
   g_assert_true (g_str_has_suffix (path, "hello.txt"));
 }
 
+/* What the client sent, seen through its tap: uploads and join bodies. */
+typedef struct
+{
+  guint      uploads;
+  GPtrArray *joins;   /* char *: join request bodies */
+} UploadTap;
+
+static void
+upload_tap_cb (const RivTapEvent *event,
+               gpointer           user_data)
+{
+  UploadTap *tap = user_data;
+
+  if (event->kind != RIV_TAP_REQUEST || g_strcmp0 (event->method, "POST") != 0)
+    return;
+  if (g_str_has_suffix (event->path, "/upload"))
+    {
+      /* Recorded without the file's bytes. */
+      g_assert_null (event->text);
+      tap->uploads++;
+    }
+  else if (g_str_has_suffix (event->path, "/queue/join"))
+    g_ptr_array_add (tap->joins, g_strndup (event->text, event->text_len));
+}
+
+static gboolean
+jobs_finished (gpointer data)
+{
+  GPtrArray *jobs = data;
+
+  for (guint i = 0; i < jobs->len; i++)
+    if (!riv_job_is_finished (g_ptr_array_index (jobs, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+file_input (const char *path)
+{
+  return g_strdup_printf ("[{\"path\": \"%s\", \"meta\": {\"_type\": \"gradio.FileData\"}}]", path);
+}
+
+/* handle_file() inputs: uploaded before the join, once per path in the
+ * session, replaced by the server's path; an unreadable file fails its job
+ * before any join. (The demos take no files: the server refuses the joins'
+ * values, which is after what is tested here.) */
+static void
+test_submit_uploading (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("riv-upload-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.txt", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.png", NULL);
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  UploadTap tap = { 0, g_ptr_array_new_with_free_func (g_free) };
+  const char *inputs[] = { a, a, b, a, missing };
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(JsonNode) nested = NULL;
+
+  g_assert_true (g_file_set_contents (a, "alpha", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "beta", -1, NULL));
+  riv_client_set_tap (fx->client, upload_tap_cb, &tap);
+
+  /* Found at any depth, each once; URLs are not local files. */
+  nested = json ("[{\"text\": \"hi\", \"files\": [{\"path\": \"/x/1.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"/x/1.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"https://e.org/2.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"/x/3.png\"}]}]");
+  listed = riv_client_list_local_files (nested);
+  g_assert_cmpuint (listed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (listed, 0), ==, "/x/1.png");
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *text = file_input (inputs[i]);
+      g_autoptr(JsonNode) node = json (text);
+      g_autoptr(GError) error = NULL;
+      RivJob *job = riv_client_submit_uploading (fx->client, "batch_echo", node, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (jobs, job);
+    }
+  g_assert_true (riv_test_wait_until (jobs_finished, jobs, HANG_GUARD));
+
+  /* a and b went up once each; the missing file never did. */
+  g_assert_cmpuint (tap.uploads, ==, 2);
+  /* Every job with a file reached the join, with the server's path. */
+  g_assert_cmpuint (tap.joins->len, ==, 4);
+  for (guint i = 0; i < tap.joins->len; i++)
+    {
+      const char *body = g_ptr_array_index (tap.joins, i);
+
+      g_assert_null (strstr (body, dir));
+      g_assert_nonnull (strstr (body, "\"orig_name\":\"a.txt\"") != NULL
+                        ? body : strstr (body, "\"orig_name\":\"b.txt\""));
+    }
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (riv_job_get_upload_time (g_ptr_array_index (jobs, i)), >=, 0);
+
+  /* The missing file: failed here, with its path, never joined. */
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 4)), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_nonnull (strstr (riv_job_get_error (g_ptr_array_index (jobs, 4)), missing));
+  g_assert_null (riv_job_get_event_id (g_ptr_array_index (jobs, 4)));
+
+  riv_client_set_tap (fx->client, NULL, NULL);
+  g_ptr_array_unref (tap.joins);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
 static size_t
 heap_in_use (void)
 {
@@ -1560,6 +1673,7 @@ main (int   argc,
   ADD ("server-shutdown", test_server_shutdown);
   ADD ("stream-throttled", test_stream_throttled);
   ADD ("upload", test_upload);
+  ADD ("submit-uploading", test_submit_uploading);
   ADD ("memory-per-job", test_memory_per_job);
   ADD ("close-in-flight", test_close_in_flight);
   ADD ("cli-load", test_cli_load);

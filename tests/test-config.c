@@ -190,9 +190,12 @@ test_gradio5 (void)
 
   private_ep = riv_config_find_endpoint (config, "describe");
   g_assert_false (private_ep->is_public);
+  g_assert_false (private_ep->undocumented);
+  g_assert_false (predict->undocumented);
   undoc = riv_config_find_endpoint (config, "2");
   g_assert_cmpstr (undoc->api_name, ==, "undoc");
   g_assert_true (undoc->is_public);
+  g_assert_true (undoc->undocumented);
   g_assert_true (undoc->generator);
   g_assert_cmpstr (undoc->connection, ==, "stream");
 

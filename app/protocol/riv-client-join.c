@@ -205,7 +205,12 @@ join_cb (GObject      *object,
       goto out;
     }
 
-  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
+  /* Gradio answers 503 both for a full queue and for a stopped one (its
+   * detail "Queue is stopped."): a stopped queue is not full. */
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE && detail != NULL &&
+      g_ascii_strncasecmp (detail, "Queue is stopped", 16) == 0)
+    text = g_strdup ("Queue is stopped: the server is not taking jobs");
+  else if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
     text = _riv_client_error_text ("Queue is full", detail);
   else if (status >= 400 && status < 500)
     text = detail ? g_strdup (detail)

@@ -60,6 +60,7 @@ struct _RivClient
   char           *cancel_url;
   char           *reset_url;
   char           *upload_url;
+  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry (riv-client-files.c) */
 
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
@@ -139,6 +140,7 @@ typedef struct
   guint         counted_joining : 1;
   guint         cancel_requested : 1;
   guint         saw_estimation : 1;
+  guint         uploads_left;  /* its local files still uploading before the join */
 } RivJobCtx;
 
 /* Cancellation of one operation: by the caller, by close, or by a timeout. */
@@ -225,6 +227,12 @@ SoupMessage *_riv_client_new_json_post         (RivClient       *self,
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);
+
+/* riv-client-files.c: a job's local files uploaded before its join; FALSE
+ * when it has none (the caller joins at once). */
+gboolean     _riv_client_upload_job_files      (RivClient       *self,
+                                                RivJob          *job);
+void         _riv_client_upload_entry_free     (gpointer         data);
 
 /* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
 void         _riv_client_job_ctx_free          (gpointer         data);

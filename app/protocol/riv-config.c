@@ -353,6 +353,7 @@ parse_endpoint (RivConfig  *self,
   visibility = riv_json_get_string (dependency, "api_visibility");
   endpoint->is_public = g_strcmp0 (visibility, "private") != 0 &&
                         riv_json_get_bool (dependency, "show_api", TRUE);
+  endpoint->undocumented = g_strcmp0 (visibility, "undocumented") == 0;
 
   endpoint->connection = g_strdup (riv_json_get_string (dependency, "connection"));
 

@@ -52,7 +52,9 @@ typedef struct
   gboolean    batch;
   gint64      max_batch_size;
   gboolean    queue;        /* dependency queue, falling back to enable_queue */
-  gboolean    is_public;    /* api_visibility not "private" / show_api */
+  gboolean    is_public;    /* api_visibility not "private" / show_api: offered to API
+                               clients; a private one only serves the app's own page */
+  gboolean    undocumented; /* api_visibility "undocumented": callable, not in the API docs */
   char       *connection;   /* "sse" or "stream", nullable */
   gboolean    backend_fn;   /* FALSE when the dependency says "backend_fn": false (JS-only) */
 } RivEndpoint;
