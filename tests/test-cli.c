@@ -619,6 +619,9 @@ test_bad_flags (Fixture       *fx,
     { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
     { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
     { "--data", "{\"x\": 1}", "--data must be a JSON array" },
+    { "--transport", "bogus", "\"bogus\": expected queue or call" },
+    /* The demo server is no Gradio 6.13: it has no /call/v2. */
+    { "--transport", "call", "has no /call/v2 route" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -732,6 +735,39 @@ test_bad_files (Fixture       *fx,
                          "text: text must be a string");
       }
   }
+}
+
+/* Records with uploads, cache answers and the server's timings, merged: the
+ * report counts each and splits latency into the server's and the rest. */
+static void
+test_merge_client_server (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autofree char *path = path_in (fx, "cs.jsonl");
+  g_autofree char *report = path_in (fx, "cs.html");
+  g_autofree char *html = NULL;
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_auto(CliRun) run = { 0 };
+
+  for (guint i = 1; i <= 4; i++)
+    g_string_append_printf (lines,
+      "{\"index\":%u,\"endpoint\":\"/f\",\"status\":\"completed\",\"error\":null,"
+      "\"outputs\":[1],\"logs\":[],\"batch\":null,\"queued_s\":0.1,\"run_s\":0.2,"
+      "\"latency_s\":1.0,\"updates\":1,\"user\":null,\"submitted_at\":%u,"
+      "\"upload_s\":%s,\"cache\":%s,\"event_id\":\"e%u\",\"server\":%s}\n",
+      i, 1700000000 + i, i <= 2 ? "0.25" : "null",
+      i == 4 ? "{\"used\":\"full\",\"duration_s\":0.01}" : "null", i,
+      i <= 3 ? "{\"total_s\":0.75,\"client_network_s\":0.25}" : "null");
+  g_assert_true (g_file_set_contents (path, lines->str, -1, NULL));
+
+  run_cli (&run, "report", "merge", path, "--report", report, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (report, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "<th>jobs that sent files</th><td class=\"n\">2</td>"));
+  g_assert_nonnull (strstr (html, "<th>answered from the server's cache</th><td class=\"n\">1</td>"));
+  g_assert_nonnull (strstr (html, "<th>jobs timed by the server</th><td class=\"n\">3</td>"));
+  /* 0.75 s of 1 s: the server's three quarters. */
+  g_assert_nonnull (strstr (html, "server (blue) 75%, network + client (yellow) 25%"));
 }
 
 /* A server that refuses joins (a full queue, HTTP 503) is counted, never a crash. */
@@ -1171,6 +1207,7 @@ main (int   argc,
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
+  ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);

@@ -142,6 +142,36 @@ load_fetch_traces (RivClient  *client,
   return traces;
 }
 
+/* /call/v2 is Gradio 6.13's, for named, queued endpoints whose parameters /info names. */
+static gboolean
+call_route_offered (RivConfig    *config,
+                    RivEndpoint  *endpoint,
+                    GError      **error)
+{
+  const char *version = riv_config_get_version (config);
+  guint64 major = 0, minor = 0;
+  g_auto(GStrv) parts = g_strsplit (version != NULL ? version : "", ".", 3);
+
+  if (g_strv_length (parts) < 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 0, 1000, &major, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 0, 1000, &minor, NULL) ||
+      major < 6 || (major == 6 && minor < 13))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "the server (version %s) has no /call/v2 route (Gradio 6.13 and later)",
+                   version != NULL ? version : "not given");
+      return FALSE;
+    }
+  if (endpoint->api_name == NULL || !endpoint->queue || endpoint->parameters == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "the endpoint is not a named, queued one whose parameters the server's "
+                   "/info names");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 parse_shard (const char  *text,
              guint       *shard,
@@ -247,6 +277,7 @@ riv_cli_load (int    argc,
   g_autofree char *report_path = NULL;
   g_autofree char *stages_text = NULL;
   g_autofree char *shard_text = NULL;
+  g_autofree char *transport = NULL;
   g_auto(GStrv) threshold_texts = NULL;
   gint count = -1;
   gint users = 0;
@@ -256,6 +287,7 @@ riv_cli_load (int    argc,
   double think = 0;
   double duration = 0;
   gboolean json = FALSE;
+  gboolean call = FALSE;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
@@ -301,6 +333,11 @@ riv_cli_load (int    argc,
       "Write one CSV line per second of the run to FILE", "FILE" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
       "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
+    { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
+      "How jobs are submitted: \"queue\" (queue/join and the session's stream, as the "
+      "official clients do; default) or \"call\" (Gradio 6.13+'s /call/v2/ENDPOINT with "
+      "keyword arguments and one result stream per job; no wait or run time, no "
+      "--record), to compare the two", "queue|call" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
@@ -365,6 +402,12 @@ riv_cli_load (int    argc,
     return load_usage_error ("--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
+  if (transport != NULL && strcmp (transport, "queue") != 0 && strcmp (transport, "call") != 0)
+    return load_usage_error ("--transport \"%s\": expected queue or call", transport);
+  call = g_strcmp0 (transport, "call") == 0;
+  if (call && riv_cli_record_requested ())
+    return load_usage_error ("--transport call does not go with --record: its result streams "
+                             "are not recorded");
   if (shard_text != NULL && !parse_shard (shard_text, &shard, &n_shards, &error))
     return load_usage_error ("%s", error->message);
   if (stages_text != NULL)
@@ -445,7 +488,8 @@ riv_cli_load (int    argc,
       return load_usage_error ("--auth: %s", error->message);
     }
   summary_out = riv_cli_record_summary_out (summary_out);
-  if (!riv_cli_record_attach (run.client, json, &error))
+  /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
+  if (!riv_cli_record_attach (run.client, json && !call, &error))
     {
       close_output (output);
       load_run_clear (&run);
@@ -484,6 +528,14 @@ riv_cli_load (int    argc,
       return status;
     }
 
+  if (call && !call_route_offered (run.config, endpoint, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("--transport call: %s", error->message);
+    }
+  riv_client_set_call_transport (run.client, call);
+
   template = build_template (endpoint, given, &error);
   if (template == NULL)
     {
@@ -518,7 +570,11 @@ riv_cli_load (int    argc,
     }
 
   /* The server's own timings, when it offers them (GRADIO_PROFILING=1). */
-  run.server_traces = load_fetch_traces (run.client, 1, NULL) != NULL;
+  {
+    g_autoptr(JsonNode) probe = load_fetch_traces (run.client, 1, NULL);
+
+    run.server_traces = probe != NULL;
+  }
   riv_load_run_set_track_events (run.engine, run.server_traces);
   g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
   g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);

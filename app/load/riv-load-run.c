@@ -1742,25 +1742,26 @@ riv_load_run_add_server_traces (RivLoadRun *self,
       g_autoptr(JsonNode) server = NULL;
       const char *event_id;
       EventJob *entry;
+      EventJob job;
       double server_s;
 
       if (!JSON_NODE_HOLDS_OBJECT (node) ||
           (event_id = riv_json_get_string (json_node_get_object (node), "event_id")) == NULL ||
           (entry = g_hash_table_lookup (self->events, event_id)) == NULL)
         continue;
-      server = riv_job_record_server_timing (json_node_get_object (node), entry->latency,
-                                             &server_s);
-      /* Once per job (a batch's trace names its first event only). */
+      job = *entry;
+      server = riv_job_record_server_timing (json_node_get_object (node), job.latency, &server_s);
+      /* Once per job (a batch's trace names its first event only); frees entry. */
       g_hash_table_remove (self->events, event_id);
       if (server == NULL)
         continue;
       joined++;
-      riv_load_stats_add_server_time (self->stats, server_s, entry->latency);
+      riv_load_stats_add_server_time (self->stats, server_s, job.latency);
 
-      if (self->records != NULL && entry->slot < self->records->len &&
-          g_ptr_array_index (self->records, entry->slot) != NULL)
+      if (self->records != NULL && job.slot < self->records->len &&
+          g_ptr_array_index (self->records, job.slot) != NULL)
         {
-          char **line = (char **) &g_ptr_array_index (self->records, entry->slot);
+          char **line = (char **) &g_ptr_array_index (self->records, job.slot);
           g_autoptr(JsonNode) record = riv_json_parse (NULL, *line, -1, 0, NULL);
 
           if (record == NULL || !JSON_NODE_HOLDS_OBJECT (record))

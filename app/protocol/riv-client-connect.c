@@ -140,6 +140,14 @@ connect_info_cb (GObject      *object,
     g_message ("Could not load the server's API info: %s", error->message);
   else if (status != SOUP_STATUS_OK)
     g_message ("Could not load the server's API info (HTTP %u)", status);
+  else
+    {
+      gsize len = 0;
+      const char *data = g_bytes_get_data (body, &len);
+      g_autoptr(JsonNode) info = riv_json_parse (NULL, data ? data : "", len, 64, NULL);
+
+      riv_config_set_api_info (cd->config, info);
+    }
 
   _riv_client_set_config (self, cd->config);
   g_task_return_boolean (task, TRUE);

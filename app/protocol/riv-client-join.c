@@ -200,6 +200,8 @@ join_cb (GObject      *object,
         _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
                                 "The server's join reply does not match the protocol "
                                 "(no event_id)");
+      else if (op->call)
+        _riv_client_call_start (self, op->job, event_id);
       else
         _riv_client_register_event (self, op->job, event_id);
       goto out;
@@ -338,20 +340,24 @@ _riv_client_start_join (RivClient *self,
                         RivJob    *job)
 {
   RivJobCtx *ctx = _riv_client_job_ctx (job);
-  g_autoptr(JsonNode) body = build_join_body (self, job);
+  g_autoptr(JsonNode) body = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autofree char *run_url = NULL;
   gboolean run = !ctx->endpoint->queue && ctx->endpoint->api_name != NULL;
+  gboolean call = self->call_transport && !run && ctx->endpoint->api_name != NULL &&
+                  ctx->endpoint->parameters != NULL;
   RivClientOp *op;
 
-  if (run)
+  if (run || call)
     {
-      g_autofree char *path = g_strconcat ("/run/", ctx->endpoint->api_name, NULL);
+      g_autofree char *path = g_strconcat (call ? "/call/v2/" : "/run/",
+                                           ctx->endpoint->api_name, NULL);
 
       run_url = riv_config_build_url (self->config, path);
     }
+  body = call ? _riv_client_build_call_body (job, ctx->endpoint) : build_join_body (self, job);
 
-  msg = _riv_client_new_json_post (self, run ? run_url : self->join_url, body);
+  msg = _riv_client_new_json_post (self, run || call ? run_url : self->join_url, body);
   if (msg == NULL)
     {
       _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -364,6 +370,7 @@ _riv_client_start_join (RivClient *self,
 
   op = _riv_client_op_new (self, job, msg);
   op->run = run;
+  op->call = call;
   op->cancellable = g_cancellable_new ();
   g_signal_connect (msg, "wrote-headers", G_CALLBACK (join_wrote_headers_cb), op);
   g_signal_connect (msg, "wrote-body", G_CALLBACK (join_wrote_body_cb), op);

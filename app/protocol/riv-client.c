@@ -979,6 +979,7 @@ riv_client_connect_like (RivClient *self,
 
   riv_set_str (&self->token, connected->token);
   riv_set_str (&self->auth_cookie, connected->auth_cookie);
+  self->call_transport = connected->call_transport;
   _riv_client_set_config (self, connected->config);
 }
 

@@ -85,7 +85,8 @@ gboolean        riv_client_connect_finish      (RivClient            *self,
                                                 GError              **error);
 RivConfig      *riv_client_get_config          (RivClient            *self);
 /* Connects at once, without a request, with what connected (a client of the
- * same server that finished connecting) loaded: its config, token and login.
+ * same server that finished connecting) loaded: its config, token and login,
+ * and its transport (riv_client_set_call_transport()).
  * The client keeps its own session hash and stream. For many clients of one
  * server (virtual users): /config is fetched once. */
 void            riv_client_connect_like        (RivClient            *self,
@@ -148,6 +149,13 @@ void            riv_client_set_join_timeout    (RivClient            *self,
                                                 double                seconds);
 void            riv_client_set_download_images (RivClient            *self,
                                                 gboolean              download);
+/* TRUE: jobs of named, queued endpoints whose parameters /info names go
+ * through Gradio 6.13's /call/v2/{api_name} (keyword arguments, then one
+ * result stream per job) instead of queue/join and the session's stream; to
+ * compare the two. That route has no estimations or process_starts (no wait
+ * or run time) and no cancel (a job is cancelled here only). Default FALSE. */
+void            riv_client_set_call_transport  (RivClient            *self,
+                                                gboolean              call);
 /* FALSE: each join gets a connection of its own, closed once answered. */
 void            riv_client_set_join_keep_alive (RivClient            *self,
                                                 gboolean              keep_alive);

@@ -10,7 +10,7 @@ import urllib.error
 import urllib.request
 
 # suite.py runs as __main__: its own classes (CaseSkipped is caught by identity).
-from __main__ import CaseSkipped, check, first_output, free_port, job_failures, png_bytes
+from __main__ import CaseFailed, CaseSkipped, check, first_output, free_port, job_failures, png_bytes
 
 
 class EngineApp:
@@ -154,14 +154,16 @@ def run_cases(suite, cli, url, label, version, six):
     def cached():
         if not hasattr_version(version, 6, 12):
             raise CaseSkipped(f"@gr.cache is Gradio 6.12+, this is {version}")
-        status, summary, records, stderr = load("cached_square", 6, [7])
+        # One after the other: the first computes, the next ones find it cached.
+        status, summary, records, stderr = load_mode("cached_square", 4, [7],
+                                                     ["--users", "1", "--iterations", "4"])
         check(status == 0 and all(first_output(r) == 49 for r in records),
               f"{[first_output(r) for r in records]} (exit {status})\n{stderr}")
         hits = [r for r in records if r.get("cache")]
         check(summary["cached"] == len(hits) and len(hits) >= 1,
               f"summary cached {summary['cached']}, records with cache {len(hits)}")
         check(all(h["cache"]["used"] in ("full", "partial") for h in hits), f"{hits[0]['cache']}")
-        return f"cached: {summary['cached']} of 6 jobs"
+        return f"cached: {summary['cached']} of 4 jobs"
     suite.case(f"{label}: apps: @gr.cache answers counted (cached: N jobs)", cached)
 
     def visibility():
@@ -231,13 +233,43 @@ def run_cases(suite, cli, url, label, version, six):
         return "multimodal message with its file uploaded"
     suite.case(f"{label}: apps: ChatInterface(multimodal=True) with a file", chat_case)
 
+    def transports():
+        if not hasattr_version(version, 6, 13):
+            raise CaseSkipped(f"/call/v2 is Gradio 6.13+, this is {version}")
+        seen = {}
+        for transport in ("queue", "call"):
+            for endpoint, data in (("count_up", [6]), ("five", [7]), ("file_info", [file_data(
+                    os.path.join(scratch, "doc{i}.txt"))])):
+                status, summary, records, stderr = load(endpoint, 4, data,
+                                                        ["--transport", transport])
+                check(status == 0 and summary["completed"] == 4,
+                      f"{transport} {endpoint}: {summary} (exit {status})\n{stderr}\n{cli.last_command}")
+                seen[(transport, endpoint)] = [r["outputs"] for r in records]
+                if endpoint == "count_up":
+                    check(all(r["updates"] >= 2 for r in records),
+                          f"{transport}: updates {[r['updates'] for r in records]}")
+        for endpoint in ("count_up", "five", "file_info"):
+            q, c = seen[("queue", endpoint)], seen[("call", endpoint)]
+            if endpoint == "five":   # the picture's cache path differs per job
+                q, c = [o[1:] for o in q], [o[1:] for o in c]
+            check(q == c, f"{endpoint}: queue {str(q)[:300]} vs call {str(c)[:300]}")
+        return "count_up, five and file_info: the same outputs through queue/join and /call/v2"
+    suite.case(f"{label}: apps: --transport call gives what --transport queue gives", transports)
+
     def profiling():
         if not hasattr_version(version, 6, 10):
             raise CaseSkipped(f"profiling is Gradio 6.10+, this is {version}")
         status, summary, records, stderr = load("image_info", 6,
                                                 [file_data(os.path.join(scratch, "img{i}.png"))])
-        check(status == 0 and summary.get("server") and summary["server"]["jobs"] == 6,
-              f"server {summary.get('server')} (exit {status})\n{stderr}")
+        if not (status == 0 and summary.get("server") and summary["server"]["jobs"] == 6):
+            try:
+                seen = urllib.request.urlopen(url + "/gradio_api/profiling/traces?last_n=2",
+                                              timeout=10).read()[:1500]
+            except OSError as e:
+                seen = e
+            raise CaseFailed(f"server {summary.get('server')} (exit {status})\n{stderr}\n"
+                             f"the server's last traces: {seen}\n"
+                             f"event ids: {[r.get('event_id') for r in records]}")
         bad = []
         for r in records:
             s = r.get("server")

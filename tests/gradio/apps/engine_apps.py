@@ -16,6 +16,7 @@ timings. Endpoints:
   plot           a matplotlib figure in a gr.Plot
   five           image, text, JSON, label and markdown outputs
   chat           a ChatInterface(multimodal=True): says what it got
+  count_up       a generator: "1", "1 2", … up to n
 """
 import argparse
 import os
@@ -102,6 +103,14 @@ def chat(message, history):
     return f"you said {text!r} with {len(names)} file(s)" + (": " + ", ".join(names) if names else "")
 
 
+def count_up(n):
+    words = []
+    for k in range(1, int(n) + 1):
+        words.append(str(k))
+        time.sleep(0.02)
+        yield " ".join(words)
+
+
 def build():
     with gr.Blocks() as demo:
         img = gr.Image(type="numpy")
@@ -134,6 +143,10 @@ def build():
         seed = gr.Number(value=1)
         outs = [gr.Image(), gr.Textbox(label="caption"), gr.JSON(), gr.Label(), gr.Markdown()]
         gr.Button("five").click(five, seed, outs, api_name="five")
+
+        cn = gr.Number(value=5)
+        ct = gr.Textbox()
+        gr.Button("count").click(count_up, cn, ct, api_name="count_up")
 
         with gr.Tab("chat"):
             gr.ChatInterface(chat, multimodal=True)
