@@ -719,10 +719,28 @@ test_bad_files (Fixture       *fx,
     g_autofree char *json = file_data (numbered);
     g_autoptr(GPtrArray) records = NULL;
 
+    g_autofree char *rec = path_in (fx, "files-session.jsonl");
+    g_autoptr(GPtrArray) events = NULL;
+    guint uploads = 0;
+
     run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", json,
-             "--count", "2", "--output", out, NULL);
+             "--count", "2", "--output", out, "--record", rec, NULL);
     g_assert_cmpint (run.status, ==, 1);
     g_assert_nonnull (strstr (run.out, "uploads    2 jobs sent files"));
+    /* Recorded as requests, without the files' bytes. */
+    events = read_records (rec);
+    for (guint i = 0; i < events->len; i++)
+      {
+        JsonObject *event = record_at (events, i);
+
+        if (g_strcmp0 (json_object_get_string_member_with_default (event, "kind", ""), "request") == 0 &&
+            g_str_has_suffix (json_object_get_string_member_with_default (event, "path", ""), "/upload"))
+          {
+            g_assert_false (json_object_has_member (event, "body"));
+            uploads++;
+          }
+      }
+    g_assert_cmpuint (uploads, ==, 2);
     records = read_records (out);
     g_assert_cmpuint (records->len, ==, 2);
     for (guint i = 0; i < records->len; i++)
