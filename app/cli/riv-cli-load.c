@@ -297,8 +297,9 @@ riv_cli_load (int    argc,
       "\"{i}\" becomes the job number (1…) and \"{u}\" the user number. A file is "
       "{\"path\": \"cat.png\", \"meta\": {\"_type\": \"gradio.FileData\"}} (as gradio_client's "
       "handle_file() writes it, also inside lists): uploaded before the job, once per session "
-      "and path (every job of --count, once per user with --users), the time in each "
-      "record's upload_s; a missing, empty or unreadable file stops the run before any job",
+      "and path (once for all --count jobs, once per user with --users) and then reused, the "
+      "time in each record's upload_s; a missing, empty or unreadable file stops the run "
+      "before any job",
       "JSON_ARRAY" },
     { "count", 'n', 0, G_OPTION_ARG_INT, &count,
       "Open loop: submit N jobs in one session (default 1)", "N" },
