@@ -1412,6 +1412,120 @@ test_submit_uploading (Fixture       *fx,
   g_rmdir (dir);
 }
 
+/* A Gradio 6.13+ app's /call/v2 route, scripted: a generator job and a failing one. */
+typedef struct
+{
+  GPtrArray *posts;       /* char *: bodies of POST /call/v2/echo */
+  guint      queue_gets;  /* GET queue/data: must stay 0 */
+} CallServer;
+
+static void
+call_server_cb (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  CallServer *cs = user_data;
+  const char *json = NULL;
+  const char *sse = NULL;
+
+  if (strcmp (path, "/config") == 0)
+    json = "{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+           "\"components\":[{\"id\":1,\"type\":\"textbox\",\"props\":{}},"
+           "{\"id\":2,\"type\":\"textbox\",\"props\":{}}],\"dependencies\":[{\"id\":0,"
+           "\"api_name\":\"echo\",\"inputs\":[1],\"outputs\":[2],\"queue\":true,"
+           "\"types\":{\"generator\":true}}]}";
+  else if (strcmp (path, "/gradio_api/info") == 0)
+    json = "{\"named_endpoints\":{\"/echo\":{\"parameters\":[{\"parameter_name\":\"text\"}]}},"
+           "\"unnamed_endpoints\":{}}";
+  else if (strcmp (path, "/gradio_api/call/v2/echo") == 0)
+    {
+      SoupMessageBody *body = soup_server_message_get_request_body (msg);
+      g_autoptr(GBytes) bytes = soup_message_body_flatten (body);
+
+      char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+      g_ptr_array_add (cs->posts, text);
+      /* By what was sent: the two joins may arrive in either order. */
+      json = strstr (text, "fail") == NULL ? "{\"event_id\":\"E1\"}" : "{\"event_id\":\"E2\"}";
+    }
+  else if (strcmp (path, "/gradio_api/call/v2/echo/E1") == 0)
+    sse = "event: generating\ndata: [\"a\"]\n\nevent: heartbeat\ndata: null\n\n"
+          "event: generating\ndata: [\"a b\"]\n\nevent: complete\ndata: [\"a b c\"]\n\n";
+  else if (strcmp (path, "/gradio_api/call/v2/echo/E2") == 0)
+    sse = "event: error\ndata: \"boom\"\n\n";
+  else if (g_str_has_suffix (path, "/queue/data"))
+    cs->queue_gets++;
+
+  if (json == NULL && sse == NULL)
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, json ? "application/json" : "text/event-stream",
+                                    SOUP_MEMORY_STATIC, json ? json : sse,
+                                    strlen (json ? json : sse));
+}
+
+/* --transport call: keyword arguments named by /info, one result stream per
+ * job, its frames applied as the queue's messages; never the session stream. */
+static void
+test_call_transport (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GSList) uris = NULL;
+  g_autofree char *url = NULL;
+  CallServer cs = { g_ptr_array_new_with_free_func (g_free), 0 };
+  JsonArray *outputs;
+
+  soup_server_add_handler (server, NULL, call_server_cb, &cs, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+
+  client = riv_client_new (url);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (riv_client_connect_finish (client, result, &error));
+  riv_client_set_call_transport (client, TRUE);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(JsonNode) data = json (i == 0 ? "[\"hello\"]" : "[\"fail\"]");
+
+      g_ptr_array_add (jobs, riv_client_submit (client, "echo", data, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (riv_test_wait_until (jobs_finished, jobs, HANG_GUARD));
+
+  g_assert_cmpuint (cs.posts->len, ==, 2);
+  g_assert_true (g_ptr_array_find_with_equal_func (cs.posts, "{\"text\":\"hello\"}", g_str_equal,
+                                                   NULL));
+  g_assert_cmpuint (cs.queue_gets, ==, 0);
+
+  /* Full values each time: the last one stands, every yield counted. */
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 0)), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_event_id (g_ptr_array_index (jobs, 0)), ==, "E1");
+  outputs = json_node_get_array (riv_job_get_outputs (g_ptr_array_index (jobs, 0)));
+  g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==, "a b c");
+  g_assert_cmpuint (riv_job_get_n_updates (g_ptr_array_index (jobs, 0)), ==, 3);
+
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 1)), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (g_ptr_array_index (jobs, 1)), ==, "boom");
+
+  riv_client_close (client);
+  riv_test_drain ();
+  g_ptr_array_unref (cs.posts);
+}
+
 static size_t
 heap_in_use (void)
 {
@@ -1656,6 +1770,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
   g_test_add_func ("/riv/client/inferred-batches-completions", test_inferred_batches_completions);
   g_test_add_func ("/riv/client/loopback-no-proxy", test_loopback_no_proxy);
+  g_test_add_func ("/riv/client/call-transport", test_call_transport);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
