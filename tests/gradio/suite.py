@@ -89,15 +89,15 @@ class Python:
 
 
 class Server:
-    def __init__(self, py, version, app, workdir):
+    def __init__(self, py, version, app, workdir, script="rivulet_apps.py", env=None):
         host_dir, inner_dir = workdir
         self.port = free_port()
         self.app = app
         self.log_path = os.path.join(host_dir, f"{app}.log")
         env_extra = {"GRADIO_ANALYTICS_ENABLED": "False", "HF_HUB_OFFLINE": "1",
                      "GRADIO_TEMP_DIR": f"{inner_dir}/tmp-{app}",
-                     "RIVULET_GRADIO_AUTH": ":".join(AUTH), "PYTHONUNBUFFERED": "1"}
-        argv, env = py.command(version, ["rivulet_apps.py", app, "--port", str(self.port),
+                     "RIVULET_GRADIO_AUTH": ":".join(AUTH), "PYTHONUNBUFFERED": "1", **(env or {})}
+        argv, env = py.command(version, [script, app, "--port", str(self.port),
                                          "--logdir", inner_dir], env_extra)
         self.log = open(self.log_path, "w")
         self.proc = subprocess.Popen(argv, env=env, stdout=self.log, stderr=subprocess.STDOUT,

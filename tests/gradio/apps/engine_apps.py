@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Rivulet's second set of Gradio test apps (issue 23): the shapes real apps send.
 
-    python3 engine_apps.py --port PORT
+    python3 engine_apps.py engine --port PORT [--logdir DIR]
 
 One app, run by cases_apps.py, on Gradio 4.44, 5.49 and 6.25 (the 6.x-only parts are
 added only there). Launched with GRADIO_PROFILING=1 on 6.25, it serves its per-event
@@ -67,9 +67,10 @@ def undocumented(text):
 
 def success_log(text):
     gr.Info("working on " + text)
-    if hasattr(gr, "Success"):
-        gr.Success("done with " + text)
-    return "logged " + text
+    if not hasattr(gr, "Success"):   # Gradio 4 has none
+        return "logged " + text
+    gr.Success("done with " + text)
+    return "logged " + text + " with success"
 
 
 def update_value(text):
@@ -155,7 +156,9 @@ def build():
 
 def main():
     parser = argparse.ArgumentParser()
+    parser.add_argument("app", choices=["engine"])
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--logdir", help="accepted like rivulet_apps.py's; nothing is logged")
     args = parser.parse_args()
     print(f"gradio {gr.__version__}: engine apps on 127.0.0.1:{args.port} "
           f"(profiling {os.environ.get('GRADIO_PROFILING', 'off')})", file=sys.stderr, flush=True)
