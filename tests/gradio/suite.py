@@ -551,16 +551,19 @@ def endpoint_cases(suite, cli, main, label, host_dir, version):
 
     def file_info():
         data = os.urandom(5000)
-        path = cli.upload(url, "sample.bin", data)
-        fd = {"path": path, "orig_name": "sample.bin", "meta": {"_type": "gradio.FileData"}}
+        path = os.path.join(cli.scratch, "sample.bin")   # a local file: rivulet-cli load uploads it
+        with open(path, "wb") as f:
+            f.write(data)
+        fd = {"path": path, "meta": {"_type": "gradio.FileData"}}
         want = hashlib.sha256(data).hexdigest()
         simple("file_info", 2, [fd], lambda i, r: None if r["status"] == "completed"
                and (first_output(r) or "").endswith(f" 5000 {want}") else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
-        return "an uploaded file reaches the function intact (uploaded by Rivulet)"
+        return "a local file reaches the function intact (uploaded by rivulet-cli load)"
 
     def image_info():
         path = cli.upload(url, "sample.png", png_bytes(31, 17))
-        fd = {"path": path, "orig_name": "sample.png", "meta": {"_type": "gradio.FileData"}}
+        # Already on the server: without "meta", a FileData is sent as it is, not uploaded.
+        fd = {"path": path, "orig_name": "sample.png"}
         simple("image_info", 2, [fd], lambda i, r: None if r["status"] == "completed"
                and first_output(r) == "31x17 RGB" else f"{r['status']} {r.get('error')!r} {r.get('outputs')!r}")
         return "an uploaded PNG reaches the function as a 31x17 picture"
