@@ -6,6 +6,7 @@
 
 #include <string.h>
 
+#include "riv-json.h"
 #include "riv-json-describe.h"
 
 /* A node's type, value and children, ints and doubles told apart. */

@@ -223,7 +223,7 @@ assert_record_shape (JsonObject *record)
 {
   static const char *const keys[] = {
     "index", "endpoint", "status", "error", "outputs", "logs", "batch",
-    "queued_s", "run_s", "latency_s", "updates",
+    "queued_s", "run_s", "latency_s", "updates", "upload_s", "cache", "event_id",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
@@ -619,6 +619,9 @@ test_bad_flags (Fixture       *fx,
     { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
     { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
     { "--data", "{\"x\": 1}", "--data must be a JSON array" },
+    { "--transport", "bogus", "\"bogus\": expected queue or call" },
+    /* The demo server is no Gradio 6.13: it has no /call/v2. */
+    { "--transport", "call", "has no /call/v2 route" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -644,6 +647,145 @@ test_bad_flags (Fixture       *fx,
     g_assert_nonnull (strstr (run.err, "use --count N"));
   }
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
+static char *
+file_data (const char *path)
+{
+  return g_strdup_printf ("[{\"path\": \"%s\", \"meta\": {\"_type\": \"gradio.FileData\"}}]", path);
+}
+
+/* Files to upload (handle_file() inputs) that cannot be: exit 2 before any
+ * job, naming the job and the path; "{i}" checked for every job that will
+ * run, in every load mode. */
+static void
+test_bad_files (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autofree char *empty = path_in (fx, "empty.png");
+  g_autofree char *sub = path_in (fx, "sub");
+  g_autofree char *missing = path_in (fx, "none.png");
+  g_autofree char *numbered = path_in (fx, "f{i}.txt");
+  g_autofree char *per_user = path_in (fx, "f{u}.txt");
+  struct
+  {
+    const char *path;
+    const char *mode[5];
+    const char *named[2];
+  } cases[] = {
+    { missing, { "--count", "2" }, { "none.png", "no such file" } },
+    { sub, { "--users", "2" }, { "sub", "is a directory" } },
+    { empty, { "--count", "1" }, { "empty.png", "is empty (0 bytes)" } },
+    /* f1.txt and f2.txt exist: the third job runs out. */
+    { numbered, { "--count", "3" }, { "job 3's file", "f3.txt" } },
+    { numbered, { "--users", "2", "--iterations", "2" }, { "job 3's file", "f3.txt" } },
+    { numbered, { "--count", "4", "--shard", "1/2" }, { "job 4's file", "f4.txt" } },
+    { per_user, { "--stages", "1s:3" }, { "f3.txt", "no such file" } },
+  };
+
+  g_assert_true (g_file_set_contents (empty, "", 0, NULL));
+  g_assert_cmpint (g_mkdir (sub, 0700), ==, 0);
+  for (guint i = 1; i <= 2; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.txt", i);
+      g_autofree char *path = path_in (fx, name);
+
+      g_assert_true (g_file_set_contents (path, "some bytes", -1, NULL));
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+      g_autofree char *json = file_data (cases[i].path);
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", json,
+               cases[i].mode[0], cases[i].mode[1], cases[i].mode[2], cases[i].mode[3], NULL);
+      if (run.status != 2)
+        g_error ("%s %s: exit %d, not 2:\n%s", cases[i].path, cases[i].mode[0], run.status,
+                 run.err);
+      for (guint k = 0; k < G_N_ELEMENTS (cases[i].named); k++)
+        if (strstr (run.err, cases[i].named[k]) == NULL)
+          g_error ("%s %s: the error does not name %s:\n%s", cases[i].path, cases[i].mode[0],
+                   cases[i].named[k], run.err);
+    }
+  /* Nothing reached the server. */
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+
+  /* Files that are there: each job's own is uploaded (upload_s in its
+   * record); the demo then refuses a file for its text, on the server. */
+  {
+    g_auto(CliRun) run = { 0 };
+    g_autofree char *out = path_in (fx, "files.jsonl");
+    g_autofree char *json = file_data (numbered);
+    g_autoptr(GPtrArray) records = NULL;
+
+    g_autofree char *rec = path_in (fx, "files-session.jsonl");
+    g_autoptr(GPtrArray) events = NULL;
+    guint uploads = 0;
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", json,
+             "--count", "2", "--output", out, "--record", rec, NULL);
+    g_assert_cmpint (run.status, ==, 1);
+    g_assert_nonnull (strstr (run.out, "uploads    2 jobs sent files"));
+    /* Recorded as requests, without the files' bytes. */
+    events = read_records (rec);
+    for (guint i = 0; i < events->len; i++)
+      {
+        JsonObject *event = record_at (events, i);
+
+        if (g_strcmp0 (json_object_get_string_member_with_default (event, "kind", ""), "request") == 0 &&
+            g_str_has_suffix (json_object_get_string_member_with_default (event, "path", ""), "/upload"))
+          {
+            g_assert_false (json_object_has_member (event, "body"));
+            uploads++;
+          }
+      }
+    g_assert_cmpuint (uploads, ==, 2);
+    records = read_records (out);
+    g_assert_cmpuint (records->len, ==, 2);
+    for (guint i = 0; i < records->len; i++)
+      {
+        JsonObject *record = record_at (records, i);
+
+        assert_record_shape (record);
+        g_assert_cmpfloat (json_object_get_double_member (record, "upload_s"), >=, 0);
+        g_assert_cmpstr (json_object_get_string_member (record, "error"), ==,
+                         "text: text must be a string");
+      }
+  }
+}
+
+/* Records with uploads, cache answers and the server's timings, merged: the
+ * report counts each and splits latency into the server's and the rest. */
+static void
+test_merge_client_server (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autofree char *path = path_in (fx, "cs.jsonl");
+  g_autofree char *report = path_in (fx, "cs.html");
+  g_autofree char *html = NULL;
+  g_autoptr(GString) lines = g_string_new (NULL);
+  g_auto(CliRun) run = { 0 };
+
+  for (guint i = 1; i <= 4; i++)
+    g_string_append_printf (lines,
+      "{\"index\":%u,\"endpoint\":\"/f\",\"status\":\"completed\",\"error\":null,"
+      "\"outputs\":[1],\"logs\":[],\"batch\":null,\"queued_s\":0.1,\"run_s\":0.2,"
+      "\"latency_s\":1.0,\"updates\":1,\"user\":null,\"submitted_at\":%u,"
+      "\"upload_s\":%s,\"cache\":%s,\"event_id\":\"e%u\",\"server\":%s}\n",
+      i, 1700000000 + i, i <= 2 ? "0.25" : "null",
+      i == 4 ? "{\"used\":\"full\",\"duration_s\":0.01}" : "null", i,
+      i <= 3 ? "{\"total_s\":0.75,\"client_network_s\":0.25}" : "null");
+  g_assert_true (g_file_set_contents (path, lines->str, -1, NULL));
+
+  run_cli (&run, "report", "merge", path, "--report", report, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (report, &html, NULL, NULL));
+  g_assert_nonnull (strstr (html, "<th>jobs that sent files</th><td class=\"n\">2</td>"));
+  g_assert_nonnull (strstr (html, "<th>answered from the server's cache</th><td class=\"n\">1</td>"));
+  g_assert_nonnull (strstr (html, "<th>jobs timed by the server</th><td class=\"n\">3</td>"));
+  /* 0.75 s of 1 s: the server's three quarters. */
+  g_assert_nonnull (strstr (html, "server (blue) 75%, network + client (yellow) 25%"));
 }
 
 /* A server that refuses joins (a full queue, HTTP 503) is counted, never a crash. */
@@ -1078,10 +1220,12 @@ main (int   argc,
   ADD ("/cli/load/users/stages-timeseries", test_stages_timeseries);
   ADD ("/cli/load/thresholds", test_thresholds);
   ADD ("/cli/load/bad-flags", test_bad_flags);
+  ADD ("/cli/load/bad-files", test_bad_files);
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
+  ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);

@@ -11,6 +11,7 @@
 #include <malloc.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-client-private.h"
@@ -1300,6 +1301,232 @@ test_upload (Fixture       *fx,
   g_assert_true (g_str_has_suffix (path, "hello.txt"));
 }
 
+/* What the client sent, seen through its tap: uploads and join bodies. */
+typedef struct
+{
+  guint      uploads;
+  GPtrArray *joins;   /* char *: join request bodies */
+} UploadTap;
+
+static void
+upload_tap_cb (const RivTapEvent *event,
+               gpointer           user_data)
+{
+  UploadTap *tap = user_data;
+
+  if (event->kind != RIV_TAP_REQUEST || g_strcmp0 (event->method, "POST") != 0)
+    return;
+  if (g_str_has_suffix (event->path, "/upload"))
+    {
+      /* Recorded without the file's bytes. */
+      g_assert_null (event->text);
+      tap->uploads++;
+    }
+  else if (g_str_has_suffix (event->path, "/queue/join"))
+    g_ptr_array_add (tap->joins, g_strndup (event->text, event->text_len));
+}
+
+static gboolean
+jobs_finished (gpointer data)
+{
+  GPtrArray *jobs = data;
+
+  for (guint i = 0; i < jobs->len; i++)
+    if (!riv_job_is_finished (g_ptr_array_index (jobs, i)))
+      return FALSE;
+  return TRUE;
+}
+
+static char *
+file_input (const char *path)
+{
+  return g_strdup_printf ("[{\"path\": \"%s\", \"meta\": {\"_type\": \"gradio.FileData\"}}]", path);
+}
+
+/* handle_file() inputs: uploaded before the join, once per path in the
+ * session, replaced by the server's path; an unreadable file fails its job
+ * before any join. (The demos take no files: the server refuses the joins'
+ * values, which is after what is tested here.) */
+static void
+test_submit_uploading (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_autofree char *dir = g_dir_make_tmp ("riv-upload-XXXXXX", NULL);
+  g_autofree char *a = g_build_filename (dir, "a.txt", NULL);
+  g_autofree char *b = g_build_filename (dir, "b.txt", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.png", NULL);
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  UploadTap tap = { 0, g_ptr_array_new_with_free_func (g_free) };
+  const char *inputs[] = { a, a, b, a, missing };
+  g_autoptr(GPtrArray) listed = NULL;
+  g_autoptr(JsonNode) nested = NULL;
+
+  g_assert_true (g_file_set_contents (a, "alpha", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "beta", -1, NULL));
+  riv_client_set_tap (fx->client, upload_tap_cb, &tap);
+
+  /* Found at any depth, each once; URLs are not local files. */
+  nested = json ("[{\"text\": \"hi\", \"files\": [{\"path\": \"/x/1.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"/x/1.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"https://e.org/2.png\", \"meta\": "
+                 "{\"_type\": \"gradio.FileData\"}}, {\"path\": \"/x/3.png\"}]}]");
+  listed = riv_client_list_local_files (nested);
+  g_assert_cmpuint (listed->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (listed, 0), ==, "/x/1.png");
+
+  for (guint i = 0; i < G_N_ELEMENTS (inputs); i++)
+    {
+      g_autofree char *text = file_input (inputs[i]);
+      g_autoptr(JsonNode) node = json (text);
+      g_autoptr(GError) error = NULL;
+      RivJob *job = riv_client_submit_uploading (fx->client, "batch_echo", node, &error);
+
+      g_assert_no_error (error);
+      g_ptr_array_add (jobs, job);
+    }
+  g_assert_true (riv_test_wait_until (jobs_finished, jobs, HANG_GUARD));
+
+  /* a and b went up once each; the missing file never did. */
+  g_assert_cmpuint (tap.uploads, ==, 2);
+  /* Every job with a file reached the join, with the server's path. */
+  g_assert_cmpuint (tap.joins->len, ==, 4);
+  for (guint i = 0; i < tap.joins->len; i++)
+    {
+      const char *body = g_ptr_array_index (tap.joins, i);
+
+      g_assert_null (strstr (body, dir));
+      g_assert_nonnull (strstr (body, "\"orig_name\":\"a.txt\"") != NULL
+                        ? body : strstr (body, "\"orig_name\":\"b.txt\""));
+    }
+  for (guint i = 0; i < 4; i++)
+    g_assert_cmpfloat (riv_job_get_upload_time (g_ptr_array_index (jobs, i)), >=, 0);
+
+  /* The missing file: failed here, with its path, never joined. */
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 4)), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_nonnull (strstr (riv_job_get_error (g_ptr_array_index (jobs, 4)), missing));
+  g_assert_null (riv_job_get_event_id (g_ptr_array_index (jobs, 4)));
+
+  riv_client_set_tap (fx->client, NULL, NULL);
+  g_ptr_array_unref (tap.joins);
+  g_unlink (a);
+  g_unlink (b);
+  g_rmdir (dir);
+}
+
+/* A Gradio 6.13+ app's /call/v2 route, scripted: a generator job and a failing one. */
+typedef struct
+{
+  GPtrArray *posts;       /* char *: bodies of POST /call/v2/echo */
+  guint      queue_gets;  /* GET queue/data: must stay 0 */
+} CallServer;
+
+static void
+call_server_cb (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  CallServer *cs = user_data;
+  const char *json = NULL;
+  const char *sse = NULL;
+
+  if (strcmp (path, "/config") == 0)
+    json = "{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+           "\"components\":[{\"id\":1,\"type\":\"textbox\",\"props\":{}},"
+           "{\"id\":2,\"type\":\"textbox\",\"props\":{}}],\"dependencies\":[{\"id\":0,"
+           "\"api_name\":\"echo\",\"inputs\":[1],\"outputs\":[2],\"queue\":true,"
+           "\"types\":{\"generator\":true}}]}";
+  else if (strcmp (path, "/gradio_api/info") == 0)
+    json = "{\"named_endpoints\":{\"/echo\":{\"parameters\":[{\"parameter_name\":\"text\"}]}},"
+           "\"unnamed_endpoints\":{}}";
+  else if (strcmp (path, "/gradio_api/call/v2/echo") == 0)
+    {
+      SoupMessageBody *body = soup_server_message_get_request_body (msg);
+      g_autoptr(GBytes) bytes = soup_message_body_flatten (body);
+
+      char *text = g_strndup (g_bytes_get_data (bytes, NULL), g_bytes_get_size (bytes));
+
+      g_ptr_array_add (cs->posts, text);
+      /* By what was sent: the two joins may arrive in either order. */
+      json = strstr (text, "fail") == NULL ? "{\"event_id\":\"E1\"}" : "{\"event_id\":\"E2\"}";
+    }
+  else if (strcmp (path, "/gradio_api/call/v2/echo/E1") == 0)
+    sse = "event: generating\ndata: [\"a\"]\n\nevent: heartbeat\ndata: null\n\n"
+          "event: generating\ndata: [\"a b\"]\n\nevent: complete\ndata: [\"a b c\"]\n\n";
+  else if (strcmp (path, "/gradio_api/call/v2/echo/E2") == 0)
+    sse = "event: error\ndata: \"boom\"\n\n";
+  else if (g_str_has_suffix (path, "/queue/data"))
+    cs->queue_gets++;
+
+  if (json == NULL && sse == NULL)
+    {
+      soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);
+      return;
+    }
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, json ? "application/json" : "text/event-stream",
+                                    SOUP_MEMORY_STATIC, json ? json : sse,
+                                    strlen (json ? json : sse));
+}
+
+/* --transport call: keyword arguments named by /info, one result stream per
+ * job, its frames applied as the queue's messages; never the session stream. */
+static void
+test_call_transport (void)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GPtrArray) jobs = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GSList) uris = NULL;
+  g_autofree char *url = NULL;
+  CallServer cs = { g_ptr_array_new_with_free_func (g_free), 0 };
+  JsonArray *outputs;
+
+  soup_server_add_handler (server, NULL, call_server_cb, &cs, NULL);
+  g_assert_true (soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_uri_to_string (uris->data);
+  g_slist_free_full (g_steal_pointer (&uris), (GDestroyNotify) g_uri_unref);
+
+  client = riv_client_new (url);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (riv_client_connect_finish (client, result, &error));
+  riv_client_set_call_transport (client, TRUE);
+
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autoptr(JsonNode) data = json (i == 0 ? "[\"hello\"]" : "[\"fail\"]");
+
+      g_ptr_array_add (jobs, riv_client_submit (client, "echo", data, &error));
+      g_assert_no_error (error);
+    }
+  g_assert_true (riv_test_wait_until (jobs_finished, jobs, HANG_GUARD));
+
+  g_assert_cmpuint (cs.posts->len, ==, 2);
+  g_assert_true (g_ptr_array_find_with_equal_func (cs.posts, "{\"text\":\"hello\"}", g_str_equal,
+                                                   NULL));
+  g_assert_cmpuint (cs.queue_gets, ==, 0);
+
+  /* Full values each time: the last one stands, every yield counted. */
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 0)), ==, RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpstr (riv_job_get_event_id (g_ptr_array_index (jobs, 0)), ==, "E1");
+  outputs = json_node_get_array (riv_job_get_outputs (g_ptr_array_index (jobs, 0)));
+  g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==, "a b c");
+  g_assert_cmpuint (riv_job_get_n_updates (g_ptr_array_index (jobs, 0)), ==, 3);
+
+  g_assert_cmpint (riv_job_get_status (g_ptr_array_index (jobs, 1)), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpstr (riv_job_get_error (g_ptr_array_index (jobs, 1)), ==, "boom");
+
+  riv_client_close (client);
+  riv_test_drain ();
+  g_ptr_array_unref (cs.posts);
+}
+
 static size_t
 heap_in_use (void)
 {
@@ -1544,6 +1771,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
   g_test_add_func ("/riv/client/inferred-batches-completions", test_inferred_batches_completions);
   g_test_add_func ("/riv/client/loopback-no-proxy", test_loopback_no_proxy);
+  g_test_add_func ("/riv/client/call-transport", test_call_transport);
 
 #define ADD(path, func) \
   g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
@@ -1561,6 +1789,7 @@ main (int   argc,
   ADD ("server-shutdown", test_server_shutdown);
   ADD ("stream-throttled", test_stream_throttled);
   ADD ("upload", test_upload);
+  ADD ("submit-uploading", test_submit_uploading);
   ADD ("memory-per-job", test_memory_per_job);
   ADD ("close-in-flight", test_close_in_flight);
   ADD ("cli-load", test_cli_load);

@@ -162,6 +162,31 @@ test_gradio4 (void)
   g_assert_null (riv_config_get_component (config, 8));
 }
 
+/* /info's parameter names, for keyword calls (/call/v2); a list with a
+ * nameless parameter, or no /info at all, gives none. */
+static void
+test_api_info (void)
+{
+  g_autoptr(RivConfig) config = load_fixture ("config-gradio5.json", "http://localhost:7860");
+  g_autoptr(JsonNode) info = json_from_string (
+    "{\"named_endpoints\": {"
+    "\"/predict\": {\"parameters\": [{\"parameter_name\": \"prompt\"}, "
+    "{\"parameter_name\": \"size\"}, {\"parameter_name\": \"guidance\"}]},"
+    "\"/describe\": {\"parameters\": [{\"label\": \"no name\"}]},"
+    "\"/undoc\": \"not an object\"}, \"unnamed_endpoints\": {}}", NULL);
+  RivEndpoint *predict = riv_config_find_endpoint (config, "predict");
+
+  g_assert_null (predict->parameters);
+  riv_config_set_api_info (config, NULL);
+  riv_config_set_api_info (config, info);
+  g_assert_nonnull (predict->parameters);
+  g_assert_cmpuint (g_strv_length (predict->parameters), ==, 3);
+  g_assert_cmpstr (predict->parameters[0], ==, "prompt");
+  g_assert_cmpstr (predict->parameters[2], ==, "guidance");
+  g_assert_null (riv_config_find_endpoint (config, "describe")->parameters);
+  g_assert_null (riv_config_find_endpoint (config, "undoc")->parameters);
+}
+
 static void
 test_gradio5 (void)
 {
@@ -190,9 +215,12 @@ test_gradio5 (void)
 
   private_ep = riv_config_find_endpoint (config, "describe");
   g_assert_false (private_ep->is_public);
+  g_assert_false (private_ep->undocumented);
+  g_assert_false (predict->undocumented);
   undoc = riv_config_find_endpoint (config, "2");
   g_assert_cmpstr (undoc->api_name, ==, "undoc");
   g_assert_true (undoc->is_public);
+  g_assert_true (undoc->undocumented);
   g_assert_true (undoc->generator);
   g_assert_cmpstr (undoc->connection, ==, "stream");
 
@@ -620,6 +648,7 @@ main (int   argc,
 
   g_test_add_func ("/riv/config/gradio4", test_gradio4);
   g_test_add_func ("/riv/config/gradio5", test_gradio5);
+  g_test_add_func ("/riv/config/api-info", test_api_info);
   g_test_add_func ("/riv/config/mounted-root", test_mounted_root);
   g_test_add_func ("/riv/config/state-components", test_state_components);
   g_test_add_func ("/riv/config/unsupported-protocols", test_unsupported_protocols);

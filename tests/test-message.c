@@ -59,6 +59,32 @@ test_kind_names (void)
   g_assert_cmpstr (riv_message_kind_to_string ((RivMessageKind) 999), ==, "unknown");
 }
 
+/* Gradio 6.12's @gr.cache answers: "full"/"partial" kept, anything else is no cache. */
+static void
+test_used_cache (void)
+{
+  g_autoptr(RivMessage) full =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4]},\"used_cache\":\"full\",\"cache_duration\":0.012}");
+  g_autoptr(RivMessage) partial =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4]},\"used_cache\":\"partial\",\"cache_duration\":-3}");
+  g_autoptr(RivMessage) none =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4]},\"used_cache\":null,\"cache_duration\":null}");
+  g_autoptr(RivMessage) odd =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4]},\"used_cache\":[\"full\"],\"cache_duration\":\"x\"}");
+
+  g_assert_cmpstr (full->used_cache, ==, "full");
+  g_assert_cmpfloat_with_epsilon (full->cache_duration, 0.012, 1e-9);
+  g_assert_cmpstr (partial->used_cache, ==, "partial");
+  g_assert_cmpfloat (partial->cache_duration, <, 0);
+  g_assert_null (none->used_cache);
+  g_assert_null (odd->used_cache);
+  g_assert_cmpfloat (odd->cache_duration, <, 0);
+}
+
 static void
 test_estimation (void)
 {
@@ -666,6 +692,7 @@ main (int   argc,
   g_test_add_func ("/riv/message/reused-parser", test_reused_parser);
   g_test_add_func ("/riv/message/new-from-node", test_new_from_node);
   g_test_add_func ("/riv/message/hostile-numbers", test_hostile_numbers);
+  g_test_add_func ("/riv/message/used-cache", test_used_cache);
   g_test_add_func ("/riv/message/mutations", test_mutations_never_crash);
 
   return g_test_run ();

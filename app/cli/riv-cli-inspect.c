@@ -149,6 +149,7 @@ riv_cli_inspect (int    argc,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(RivClient) client = NULL;
   RivConfig *config;
+  guint n_private = 0;
   guint n;
 
   context = g_option_context_new ("— show a server's endpoints");
@@ -195,21 +196,30 @@ riv_cli_inspect (int    argc,
   printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
   if (riv_config_get_title (config) != NULL)
     printf ("Title     %s\n", riv_config_get_title (config));
-  printf ("\nEndpoints (%u):\n", n);
+  /* Private endpoints (api_visibility "private") serve only the app's own
+   * page: not offered, only counted. */
+  for (guint i = 0; i < n; i++)
+    if (!riv_config_get_endpoint (config, i)->is_public)
+      n_private++;
+  printf ("\nEndpoints (%u):\n", n - n_private);
 
   for (guint i = 0; i < n; i++)
     {
       RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
-      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+      g_autofree char *name = NULL;
       g_autoptr(GString) flags = g_string_new (NULL);
+
+      if (!endpoint->is_public)
+        continue;
+      name = riv_endpoint_dup_display_name (endpoint);
 
       if (endpoint->generator)
         g_string_append (flags, "generator, ");
       if (endpoint->batch)
         g_string_append_printf (flags, "batch ×%" G_GINT64_FORMAT ", ", endpoint->max_batch_size);
       g_string_append (flags, endpoint->queue ? "queued" : "not queued (/run)");
-      if (!endpoint->is_public)
-        g_string_append (flags, ", private");
+      if (endpoint->undocumented)
+        g_string_append (flags, ", undocumented");
       if (g_strcmp0 (endpoint->connection, "stream") == 0)
         g_string_append (flags, ", streaming input");
 
@@ -218,6 +228,10 @@ riv_cli_inspect (int    argc,
       print_components ("inputs", endpoint->inputs);
       print_components ("outputs", endpoint->outputs);
     }
+
+  if (n_private > 0)
+    printf ("\n(%u private endpoint(s) not shown: the app keeps them for its own page)\n",
+            n_private);
 
   riv_client_close (client);
   return 0;

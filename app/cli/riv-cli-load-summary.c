@@ -121,6 +121,27 @@ load_print_summary (LoadRun *run,
       add_int (builder, "count", (gint64) s.batches);
       add_double (builder, "mean_size", s.mean_batch_size);
       json_builder_end_object (builder);
+      json_builder_set_member_name (builder, "uploads");
+      json_builder_begin_object (builder);
+      add_int (builder, "jobs", (gint64) s.uploads);
+      add_double (builder, "mean_s", s.upload_mean);
+      add_double (builder, "max_s", s.upload_max);
+      add_double (builder, "total_s", s.upload_total);
+      json_builder_end_object (builder);
+      add_int (builder, "cached", (gint64) s.cached);
+      json_builder_set_member_name (builder, "server");
+      if (s.server_timed > 0)
+        {
+          json_builder_begin_object (builder);
+          add_int (builder, "jobs", (gint64) s.server_timed);
+          add_double (builder, "server_mean_s", s.server_mean);
+          add_double (builder, "server_p50_s", s.server_p50);
+          add_double (builder, "client_network_mean_s", s.rest_mean);
+          add_double (builder, "client_network_p50_s", s.rest_p50);
+          json_builder_end_object (builder);
+        }
+      else
+        json_builder_add_null_value (builder);
       json_builder_set_member_name (builder, "logs");
       json_builder_begin_object (builder);
       g_hash_table_iter_init (&iter, riv_load_stats_get_log_counts (stats));
@@ -186,6 +207,16 @@ load_print_summary (LoadRun *run,
         fprintf (out, "batches    0\n");
       if (logs != NULL)
         fprintf (out, "logs       %s\n", logs);
+      if (s.uploads > 0)
+        fprintf (out, "uploads    %" G_GUINT64_FORMAT " jobs sent files: mean %.3f s, max %.3f s "
+                 "(a file goes once per session)\n", s.uploads, s.upload_mean, s.upload_max);
+      if (s.cached > 0)
+        fprintf (out, "cached     %" G_GUINT64_FORMAT " jobs (answered from the server's cache)\n",
+                 s.cached);
+      if (s.server_timed > 0)
+        fprintf (out, "server     %" G_GUINT64_FORMAT " jobs timed by the server: server p50 %.3f s "
+                 "(mean %.3f s), network + client p50 %.3f s (mean %.3f s)\n", s.server_timed,
+                 s.server_p50, s.server_mean, s.rest_p50, s.rest_mean);
       if (run->thresholds->len > 0)
         fprintf (out, "thresholds\n");
       for (guint i = 0; i < run->thresholds->len; i++)

@@ -25,6 +25,8 @@
 #include "riv-json.h"
 
 #define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
+#define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
+#define TRACE_RETRY_MS     200
 
 int
 load_usage_error (const char *format,
@@ -112,6 +114,62 @@ build_template (RivEndpoint  *endpoint,
   node = json_node_new (JSON_NODE_ARRAY);
   json_node_take_array (node, array);
   return node;
+}
+
+static void
+flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* GET {P}/profiling/traces (the last last_n, 0: all), waited for; NULL when
+ * the server offers none (error unset) or it failed. */
+static JsonNode *
+load_fetch_traces (RivClient  *client,
+                   guint       last_n,
+                   GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) local = NULL;
+  JsonNode *traces;
+
+  riv_client_fetch_server_traces_async (client, last_n, NULL, connect_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  traces = riv_client_fetch_server_traces_finish (client, result, &local);
+  if (traces == NULL && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
+    g_propagate_error (error, g_steal_pointer (&local));
+  return traces;
+}
+
+/* /call/v2 is Gradio 6.13's, for named, queued endpoints whose parameters /info names. */
+static gboolean
+call_route_offered (RivConfig    *config,
+                    RivEndpoint  *endpoint,
+                    GError      **error)
+{
+  const char *version = riv_config_get_version (config);
+  guint64 major = 0, minor = 0;
+  g_auto(GStrv) parts = g_strsplit (version != NULL ? version : "", ".", 3);
+
+  if (g_strv_length (parts) < 2 ||
+      !g_ascii_string_to_unsigned (parts[0], 10, 0, 1000, &major, NULL) ||
+      !g_ascii_string_to_unsigned (parts[1], 10, 0, 1000, &minor, NULL) ||
+      major < 6 || (major == 6 && minor < 13))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "the server (version %s) has no /call/v2 route (Gradio 6.13 and later)",
+                   version != NULL ? version : "not given");
+      return FALSE;
+    }
+  if (endpoint->api_name == NULL || !endpoint->queue || endpoint->parameters == NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "the endpoint is not a named, queued one whose parameters the server's "
+                   "/info names");
+      return FALSE;
+    }
+  return TRUE;
 }
 
 static gboolean
@@ -219,6 +277,7 @@ riv_cli_load (int    argc,
   g_autofree char *report_path = NULL;
   g_autofree char *stages_text = NULL;
   g_autofree char *shard_text = NULL;
+  g_autofree char *transport = NULL;
   g_auto(GStrv) threshold_texts = NULL;
   gint count = -1;
   gint users = 0;
@@ -228,13 +287,20 @@ riv_cli_load (int    argc,
   double think = 0;
   double duration = 0;
   gboolean json = FALSE;
+  gboolean call = FALSE;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
     { "data", 'd', 0, G_OPTION_ARG_STRING, &data_text,
       "Input values as a JSON array; missing ones take the inputs' defaults; in strings "
-      "\"{i}\" becomes the job number (1…) and \"{u}\" the user number", "JSON_ARRAY" },
+      "\"{i}\" becomes the job number (1…) and \"{u}\" the user number. A file is "
+      "{\"path\": \"cat.png\", \"meta\": {\"_type\": \"gradio.FileData\"}} (as gradio_client's "
+      "handle_file() writes it, also inside lists): uploaded before the job, once per session "
+      "and path (once for all --count jobs, once per user with --users) and then reused, the "
+      "time in each record's upload_s; a missing, empty or unreadable file stops the run "
+      "before any job",
+      "JSON_ARRAY" },
     { "count", 'n', 0, G_OPTION_ARG_INT, &count,
       "Open loop: submit N jobs in one session (default 1)", "N" },
     { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &rate,
@@ -268,6 +334,11 @@ riv_cli_load (int    argc,
       "Write one CSV line per second of the run to FILE", "FILE" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
       "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
+    { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
+      "How jobs are submitted: \"queue\" (queue/join and the session's stream, as the "
+      "official clients do; default) or \"call\" (Gradio 6.13+'s /call/v2/ENDPOINT with "
+      "keyword arguments and one result stream per job; no wait or run time, no "
+      "--record), to compare the two", "queue|call" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
@@ -332,6 +403,12 @@ riv_cli_load (int    argc,
     return load_usage_error ("--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
+  if (transport != NULL && strcmp (transport, "queue") != 0 && strcmp (transport, "call") != 0)
+    return load_usage_error ("--transport \"%s\": expected queue or call", transport);
+  call = g_strcmp0 (transport, "call") == 0;
+  if (call && riv_cli_record_requested ())
+    return load_usage_error ("--transport call does not go with --record: its result streams "
+                             "are not recorded");
   if (shard_text != NULL && !parse_shard (shard_text, &shard, &n_shards, &error))
     return load_usage_error ("%s", error->message);
   if (stages_text != NULL)
@@ -412,7 +489,8 @@ riv_cli_load (int    argc,
       return load_usage_error ("--auth: %s", error->message);
     }
   summary_out = riv_cli_record_summary_out (summary_out);
-  if (!riv_cli_record_attach (run.client, json, &error))
+  /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
+  if (!riv_cli_record_attach (run.client, json && !call, &error))
     {
       close_output (output);
       load_run_clear (&run);
@@ -441,6 +519,24 @@ riv_cli_load (int    argc,
       return status;
     }
 
+  if (!endpoint->is_public)
+    {
+      close_output (output);
+      status = load_usage_error ("endpoint \"%s\" is private (api_visibility \"private\"): "
+                                 "the app keeps it for its own page and does not offer it to "
+                                 "API clients", endpoint_name);
+      load_run_clear (&run);
+      return status;
+    }
+
+  if (call && !call_route_offered (run.config, endpoint, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("--transport call: %s", error->message);
+    }
+  riv_client_set_call_transport (run.client, call);
+
   template = build_template (endpoint, given, &error);
   if (template == NULL)
     {
@@ -460,6 +556,27 @@ riv_cli_load (int    argc,
     riv_load_run_set_open_loop (run.engine, (guint) count, rate);
   riv_load_run_set_timeout (run.engine, timeout > 0 ? timeout : 600);
   riv_load_run_set_keep_records (run.engine, output != NULL);
+  riv_load_run_set_upload_files (run.engine, TRUE);
+
+  /* Every file the jobs will upload, checked before the first job. */
+  g_clear_object (&result);
+  riv_load_run_check_files_async (run.engine, NULL, connect_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  if (!riv_load_run_check_files_finish (run.engine, result, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("--data: %s", error->message);
+    }
+
+  /* The server's own timings, when it offers them (GRADIO_PROFILING=1). */
+  {
+    g_autoptr(JsonNode) probe = load_fetch_traces (run.client, 1, NULL);
+
+    run.server_traces = probe != NULL;
+  }
+  riv_load_run_set_track_events (run.engine, run.server_traces);
   g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
   g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);
   run.loop = g_main_loop_new (NULL, FALSE);
@@ -479,16 +596,46 @@ riv_cli_load (int    argc,
   if (!riv_load_run_is_finished (run.engine))
     g_main_loop_run (run.loop);
   load_status_clear (&run);
-  riv_client_close (run.client);
-  riv_cli_record_finish ();
 
   if (riv_load_run_get_usage_error (run.engine) != NULL)
     {
+      riv_client_close (run.client);
       close_output (output);
       status = load_usage_error ("%s", riv_load_run_get_usage_error (run.engine));
       load_run_clear (&run);
       return status;
     }
+
+  if (run.server_traces)
+    {
+      /* Gradio files an event's trace just after its completion went out:
+       * the last jobs' may need a moment. */
+      for (guint attempt = 0; attempt < TRACE_ATTEMPTS; attempt++)
+        {
+          g_autoptr(JsonNode) traces = NULL;
+          gboolean waited = FALSE;
+
+          if (attempt > 0)
+            {
+              g_timeout_add_once (TRACE_RETRY_MS, flag_cb, &waited);
+              while (!waited)
+                g_main_context_iteration (NULL, TRUE);
+            }
+          traces = load_fetch_traces (run.client, 0, &error);
+          if (traces == NULL)
+            {
+              if (error != NULL)
+                g_printerr ("rivulet-cli load: the server's timings: %s\n", error->message);
+              g_clear_error (&error);
+              break;
+            }
+          run.server_joined += riv_load_run_add_server_traces (run.engine, traces);
+          if (riv_load_run_get_n_untimed (run.engine) == 0)
+            break;
+        }
+    }
+  riv_client_close (run.client);
+  riv_cli_record_finish ();
 
   thresholds_ok = load_print_summary (&run, summary_out);
   if (run.thresholds->len > 0)

@@ -25,6 +25,8 @@ typedef struct
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
   gboolean      status_line;     /* standard error is a terminal */
+  gboolean      server_traces;   /* the server offers its timings (GRADIO_PROFILING) */
+  guint         server_joined;   /* jobs joined to them */
   gulong        sample_handler;
   guint         sigint_id;
   guint         sigterm_id;

@@ -169,3 +169,9 @@ riv_cli_record_ok (void)
 {
   return record.ok;
 }
+
+gboolean
+riv_cli_record_requested (void)
+{
+  return record.path != NULL;
+}

@@ -33,6 +33,8 @@ gboolean            riv_cli_record_attach       (RivClient    *client,
  * recording and lint; its request and stream numbers are moved apart from
  * the other clients'. No-op when nothing is recorded or linted. */
 void                riv_cli_record_add_client   (RivClient    *client);
+/* --record was given. */
+gboolean            riv_cli_record_requested    (void);
 /* Where the load's summary goes. */
 FILE               *riv_cli_record_summary_out  (FILE         *summary_out);
 /* Ends the lint and closes the recording (saying on stderr when it was cut

@@ -4,8 +4,11 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include "riv-compat.h"
 #include "riv-job-record.h"
+#include "riv-json.h"
 
 static void
 set_seconds (JsonObject *object,
@@ -40,6 +43,23 @@ batch_node (RivJob *job)
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, batch);
+  return node;
+}
+
+/* null, or {"used": "full"|"partial", "duration_s": seconds or null}. */
+static JsonNode *
+cache_node (RivJob *job)
+{
+  JsonObject *cache;
+  JsonNode *node;
+
+  if (riv_job_get_used_cache (job) == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  cache = json_object_new ();
+  json_object_set_string_member (cache, "used", riv_job_get_used_cache (job));
+  set_seconds (cache, "duration_s", riv_job_get_cache_duration (job));
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, cache);
   return node;
 }
 
@@ -97,6 +117,12 @@ riv_job_record_new (RivJob  *job,
   set_seconds (record, "run_s", riv_job_get_run_time (job));
   set_seconds (record, "latency_s", riv_job_get_total_time (job));
   json_object_set_int_member (record, "updates", riv_job_get_n_updates (job));
+  set_seconds (record, "upload_s", riv_job_get_upload_time (job));
+  json_object_set_member (record, "cache", cache_node (job));
+  if (riv_job_get_event_id (job) != NULL)
+    json_object_set_string_member (record, "event_id", riv_job_get_event_id (job));
+  else
+    json_object_set_null_member (record, "event_id");
   if (user > 0)
     json_object_set_int_member (record, "user", user);
   else
@@ -109,5 +135,54 @@ riv_job_record_new (RivJob  *job,
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, record);
+  return node;
+}
+
+/* A trace's phase in milliseconds: a finite number >= 0. */
+static gboolean
+trace_ms (JsonObject *trace,
+          const char *member,
+          double     *ms)
+{
+  return riv_json_get_double (trace, member, ms) && isfinite (*ms) && *ms >= 0;
+}
+
+JsonNode *
+riv_job_record_server_timing (JsonObject *trace,
+                              double      latency,
+                              double     *server_s)
+{
+  static const struct { const char *trace; const char *record; } phases[] = {
+    { "queue_wait_ms", "queue_wait_s" },
+    { "preprocess_ms", "preprocess_s" },
+    { "fn_call_ms", "fn_call_s" },
+    { "postprocess_ms", "postprocess_s" },
+    { "streaming_diff_ms", "streaming_diff_s" },
+    { "total_ms", "process_s" },
+  };
+  g_autoptr(JsonObject) server = NULL;
+  double queue_ms, total_ms, ms;
+  gint64 iterations;
+  JsonNode *node;
+
+  g_return_val_if_fail (trace != NULL, NULL);
+
+  /* Without these two there is nothing to split the latency with. */
+  if (!trace_ms (trace, "queue_wait_ms", &queue_ms) || !trace_ms (trace, "total_ms", &total_ms))
+    return NULL;
+
+  server = json_object_new ();
+  for (guint i = 0; i < G_N_ELEMENTS (phases); i++)
+    if (trace_ms (trace, phases[i].trace, &ms))
+      json_object_set_double_member (server, phases[i].record, ms / 1000);
+  if (riv_json_get_int (trace, "n_iterations", &iterations) && iterations >= 0)
+    json_object_set_int_member (server, "iterations", iterations);
+  *server_s = (queue_ms + total_ms) / 1000;
+  json_object_set_double_member (server, "total_s", *server_s);
+  if (latency >= 0)
+    json_object_set_double_member (server, "client_network_s", latency - *server_s);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_set_object (node, server);
   return node;
 }

@@ -17,6 +17,16 @@
  *   run_s       start → end, null when unknown
  *   latency_s   submit → end, null when the job has not ended
  *   updates     outputs received (generator yields and the completion)
+ *   upload_s    seconds its files took to upload before the join (0: reused from
+ *               earlier in the session), null when it sent none
+ *   cache       null, or {used: "full"|"partial", duration_s} when the server
+ *               answered from its cache (Gradio 6.12 @gr.cache)
+ *   event_id    the server's event id, null when it never joined
+ *   server      (only after riv_load_run_add_server_traces()) the server's own
+ *               timings of the job: queue_wait_s, preprocess_s, fn_call_s,
+ *               postprocess_s, streaming_diff_s, process_s, iterations,
+ *               total_s (queue wait + process) and client_network_s
+ *               (latency_s − total_s: the network and the client)
  *   user        virtual user (1-based) or null
  *   submitted_at  wall-clock submit time, Unix seconds (for merging shards)
  */
@@ -32,5 +42,13 @@ G_BEGIN_DECLS
 JsonNode *riv_job_record_new (RivJob  *job,
                               guint64  index,
                               guint    user);
+
+/* The "server" object of a record from one trace of Gradio's
+ * {P}/profiling/traces (milliseconds → seconds); *server_s gets its total_s.
+ * NULL when the trace lacks a finite queue_wait_ms or total_ms. latency: the
+ * job's latency_s (< 0: unknown, no client_network_s). */
+JsonNode *riv_job_record_server_timing (JsonObject *trace,
+                                        double      latency,
+                                        double     *server_s);
 
 G_END_DECLS

@@ -72,6 +72,37 @@ void          riv_load_run_set_threaded      (RivLoadRun        *self,
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);
 
+/* handle_file() values in the inputs are uploaded before each job
+ * (riv_client_submit_uploading()), once per path and session. Off by
+ * default: the window's form uploads its files itself. */
+void          riv_load_run_set_upload_files  (RivLoadRun        *self,
+                                              gboolean           upload);
+/* Checks, on a worker thread, the local files the run's jobs will upload:
+ * each a readable regular file of at least one byte. With "{i}" or "{u}" in
+ * a path, the paths of every job and user the schedule has (open loop, users
+ * with iterations); a run with no job count (duration, stages) checks its
+ * first job's. The error names the job and the path. Nothing to check when
+ * riv_load_run_set_upload_files() is off. */
+void          riv_load_run_check_files_async (RivLoadRun        *self,
+                                              GCancellable      *cancellable,
+                                              GAsyncReadyCallback callback,
+                                              gpointer           user_data);
+gboolean      riv_load_run_check_files_finish (RivLoadRun       *self,
+                                              GAsyncResult      *result,
+                                              GError           **error);
+/* Keep each completed job's event id, for riv_load_run_add_server_traces(). */
+void          riv_load_run_set_track_events  (RivLoadRun        *self,
+                                              gboolean           track);
+/* After the run: the server's per-event timings (Gradio's
+ * {P}/profiling/traces, riv_client_fetch_server_traces_async()) joined to the
+ * run's completed jobs by event id: a "server" object in each record
+ * (riv_job_record_server_timing()) and the client/server split in the
+ * statistics. Traces of other events are ignored. Returns the jobs joined. */
+guint         riv_load_run_add_server_traces (RivLoadRun        *self,
+                                              JsonNode          *traces);
+/* Completed jobs (tracked) that no trace has timed yet. */
+guint         riv_load_run_get_n_untimed     (RivLoadRun        *self);
+
 /* Starts the run. Open loop, the first job is submitted now: FALSE when the
  * inputs are refused (the error says why). */
 gboolean      riv_load_run_start             (RivLoadRun        *self,

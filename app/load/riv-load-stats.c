@@ -41,6 +41,12 @@ struct _RivLoadStats
   double      end_at;        /* 0: the last job's end */
   GHashTable *logs;          /* level (owned) → count (gsize) */
   GArray     *batch_members; /* guint64: jobs by batch size (index 0: not batched) */
+  guint64     uploads;       /* jobs that sent files */
+  double      upload_total;
+  double      upload_max;
+  guint64     cached;
+  GArray     *server_s;      /* double: server time of the jobs with one */
+  GArray     *rest_s;        /* double: their latency minus it */
 };
 
 RivLoadStats *
@@ -56,6 +62,8 @@ riv_load_stats_new (void)
   self->sorted = TRUE;
   self->logs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->batch_members = g_array_new (FALSE, TRUE, sizeof (guint64));
+  self->server_s = g_array_new (FALSE, FALSE, sizeof (double));
+  self->rest_s = g_array_new (FALSE, FALSE, sizeof (double));
   return self;
 }
 
@@ -71,6 +79,8 @@ riv_load_stats_free (RivLoadStats *self)
   g_array_unref (self->latencies);
   g_hash_table_unref (self->logs);
   g_array_unref (self->batch_members);
+  g_array_unref (self->server_s);
+  g_array_unref (self->rest_s);
   g_free (self);
 }
 
@@ -193,8 +203,11 @@ riv_load_stats_add_record (RivLoadStats  *self,
   RivJobStatus status;
   double submitted_at, queued_s, run_s, latency_s;
   gint64 updates = 0, user = 0, batch_size = 0;
+  double upload_s, server_s;
   JsonNode *batch;
   JsonNode *logs;
+  JsonNode *cache;
+  JsonNode *server;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (record != NULL, FALSE);
@@ -220,6 +233,17 @@ riv_load_stats_add_record (RivLoadStats  *self,
   batch = json_object_get_member (record, "batch");
   if (batch != NULL && JSON_NODE_HOLDS_OBJECT (batch))
     riv_json_get_int (json_node_get_object (batch), "size", &batch_size);
+
+  if (riv_json_get_double (record, "upload_s", &upload_s) && isfinite (upload_s))
+    riv_load_stats_add_upload (self, upload_s);
+  cache = json_object_get_member (record, "cache");
+  if (status == RIV_JOB_STATUS_COMPLETED && cache != NULL && JSON_NODE_HOLDS_OBJECT (cache))
+    riv_load_stats_count_cached (self);
+  server = json_object_get_member (record, "server");
+  if (status == RIV_JOB_STATUS_COMPLETED && server != NULL && JSON_NODE_HOLDS_OBJECT (server) &&
+      riv_json_get_double (json_node_get_object (server), "total_s", &server_s) &&
+      isfinite (server_s) && server_s >= 0 && latency_s >= 0)
+    riv_load_stats_add_server_time (self, server_s, latency_s);
 
   logs = json_object_get_member (record, "logs");
   if (logs != NULL && JSON_NODE_HOLDS_ARRAY (logs))
@@ -249,6 +273,59 @@ compare_strings (const void *a,
                  const void *b)
 {
   return g_strcmp0 (*(const char * const *) a, *(const char * const *) b);
+}
+
+void
+riv_load_stats_add_upload (RivLoadStats *self,
+                           double        upload_s)
+{
+  g_return_if_fail (self != NULL);
+
+  if (!(upload_s >= 0))
+    return;
+  self->uploads++;
+  self->upload_total += upload_s;
+  self->upload_max = MAX (self->upload_max, upload_s);
+}
+
+void
+riv_load_stats_count_cached (RivLoadStats *self)
+{
+  g_return_if_fail (self != NULL);
+  self->cached++;
+}
+
+void
+riv_load_stats_add_server_time (RivLoadStats *self,
+                                double        server_s,
+                                double        latency_s)
+{
+  double rest = latency_s - server_s;
+
+  g_return_if_fail (self != NULL);
+
+  if (!(server_s >= 0) || !(latency_s >= 0))
+    return;
+  g_array_append_val (self->server_s, server_s);
+  g_array_append_val (self->rest_s, rest);
+}
+
+/* Mean and median of values (sorted in place). */
+static void
+mean_median (GArray *values,
+             double *mean,
+             double *median)
+{
+  double total = 0;
+
+  *mean = *median = 0;
+  if (values->len == 0)
+    return;
+  g_array_sort (values, riv_load_compare_doubles);
+  for (guint i = 0; i < values->len; i++)
+    total += g_array_index (values, double, i);
+  *mean = total / values->len;
+  *median = riv_load_percentile ((const double *) (gpointer) values->data, values->len, 0.5);
 }
 
 void
@@ -448,6 +525,14 @@ riv_load_stats_summarize (RivLoadStats   *self,
   summary->batches = (guint64) llround (batches);
   summary->mean_batch_size = summary->batches > 0 ? (double) batched / summary->batches : 0;
   summary->error_kinds = self->error_texts->len;
+  summary->uploads = self->uploads;
+  summary->upload_total = self->upload_total;
+  summary->upload_max = self->upload_max;
+  summary->upload_mean = self->uploads > 0 ? self->upload_total / self->uploads : 0;
+  summary->cached = self->cached;
+  summary->server_timed = self->server_s->len;
+  mean_median (self->server_s, &summary->server_mean, &summary->server_p50);
+  mean_median (self->rest_s, &summary->rest_mean, &summary->rest_p50);
 
   series = riv_load_stats_timeseries (self);
   for (guint i = 0; i < series->len; i++)

@@ -34,6 +34,16 @@ typedef struct
   guint64 batches;           /* batches the jobs belonged to (0 for no batching) */
   double  mean_batch_size;
   guint64 error_kinds;       /* distinct error texts */
+  /* Jobs that sent files (handle_file() inputs): their upload time. */
+  guint64 uploads;
+  double  upload_mean, upload_max, upload_total;
+  guint64 cached;            /* completed from the server's cache (@gr.cache) */
+  /* Completed jobs with the server's own timings (GRADIO_PROFILING): server
+   * time (queue wait + processing) and the rest of their latency, the
+   * network and the client (latency − server time); means and medians. */
+  guint64 server_timed;
+  double  server_mean, server_p50;
+  double  rest_mean, rest_p50;
 } RivLoadSummary;
 
 /* One second of a run. Jobs are counted in the second they were submitted
@@ -85,6 +95,16 @@ gboolean      riv_load_stats_add_record   (RivLoadStats       *self,
 /* Counts one log message of the given level ("info", "warning", …). */
 void          riv_load_stats_count_log    (RivLoadStats       *self,
                                            const char         *level);
+/* A job's upload time (riv_job_get_upload_time ()); < 0 (sent no file) is ignored. */
+void          riv_load_stats_add_upload   (RivLoadStats       *self,
+                                           double              upload_s);
+/* One completed job answered from the server's cache. */
+void          riv_load_stats_count_cached (RivLoadStats       *self);
+/* One completed job's server time (queue wait + processing, seconds) and its
+ * client latency. */
+void          riv_load_stats_add_server_time (RivLoadStats    *self,
+                                           double              server_s,
+                                           double              latency_s);
 /* "2 info, 1 warning" (levels by name), or NULL when no job logged. */
 char         *riv_load_stats_format_logs  (RivLoadStats       *self);
 /* level → count (GUINT64 in a pointer-sized box: use the values as gsize). Borrowed. */

@@ -282,6 +282,54 @@ static const char style[] =
   "border-bottom:1px solid #eeeeec;vertical-align:top}td.n{text-align:right;white-space:nowrap}"
   "td.ok{color:#26a269}td.fail{color:#c01c28}code{word-break:break-all}";
 
+/* Uploads, cache answers and the client/server split of latency, when the run had any. */
+static void
+append_client_server (GString              *out,
+                      const RivLoadSummary *s)
+{
+  char buf[64];
+
+  if (s->uploads == 0 && s->cached == 0 && s->server_timed == 0)
+    return;
+  g_string_append (out, "<section class=\"table\" id=\"client-server\">"
+                        "<h2>Uploads, cache and the server's time</h2><table>\n");
+  if (s->uploads > 0)
+    {
+      g_string_append_printf (out, "<tr><th>jobs that sent files</th><td class=\"n\">%"
+                              G_GUINT64_FORMAT "</td></tr>\n", s->uploads);
+      format_value (buf, sizeof buf, s->upload_mean, "s");
+      g_string_append_printf (out, "<tr><th>upload, mean</th><td class=\"n\">%s</td></tr>\n", buf);
+      format_value (buf, sizeof buf, s->upload_max, "s");
+      g_string_append_printf (out, "<tr><th>upload, max</th><td class=\"n\">%s</td></tr>\n", buf);
+    }
+  if (s->cached > 0)
+    g_string_append_printf (out, "<tr><th>answered from the server's cache</th>"
+                            "<td class=\"n\">%" G_GUINT64_FORMAT "</td></tr>\n", s->cached);
+  if (s->server_timed > 0)
+    {
+      double total = s->server_mean + MAX (s->rest_mean, 0);
+      double share = total > 0 ? s->server_mean / total : 1;
+
+      g_string_append_printf (out, "<tr><th>jobs timed by the server</th><td class=\"n\">%"
+                              G_GUINT64_FORMAT "</td></tr>\n", s->server_timed);
+      format_value (buf, sizeof buf, s->server_p50, "s");
+      g_string_append_printf (out, "<tr><th>server (queue wait + processing), p50</th>"
+                              "<td class=\"n\">%s</td></tr>\n", buf);
+      format_value (buf, sizeof buf, s->rest_p50, "s");
+      g_string_append_printf (out, "<tr><th>network + client (latency − server), p50</th>"
+                              "<td class=\"n\">%s</td></tr>\n", buf);
+      g_string_append_printf (out, "</table>\n<svg role=\"img\" viewBox=\"0 0 600 24\" width=\"600\" "
+                              "height=\"24\"><title>mean latency: server %.0f%%, network + client "
+                              "%.0f%%</title><rect width=\"%.1f\" height=\"24\" fill=\"#1c71d8\"/>"
+                              "<rect x=\"%.1f\" width=\"%.1f\" height=\"24\" fill=\"#e5a50a\"/></svg>\n"
+                              "<p>Mean latency: server (blue) %.0f%%, network + client (yellow) %.0f%%.</p>"
+                              "</section>\n", share * 100, (1 - share) * 100, share * 600, share * 600,
+                              (1 - share) * 600, share * 100, (1 - share) * 100);
+      return;
+    }
+  g_string_append (out, "</table></section>\n");
+}
+
 char *
 riv_report_html (RivLoadStats             *stats,
                  const char               *server_version,
@@ -460,6 +508,7 @@ riv_report_html (RivLoadStats             *stats,
       }
   }
 
+  append_client_server (out, &s);
   g_string_append (out, "<section class=\"table\" id=\"errors\"><h2>Errors</h2>\n");
   if (errors->len == 0)
     g_string_append (out, "<p>No job failed or was lost.</p>\n");

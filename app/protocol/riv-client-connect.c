@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "riv-client-private.h"
+#include "riv-json.h"
 
 #define CONNECT_TIMEOUT_S     30.0
 
@@ -139,6 +140,14 @@ connect_info_cb (GObject      *object,
     g_message ("Could not load the server's API info: %s", error->message);
   else if (status != SOUP_STATUS_OK)
     g_message ("Could not load the server's API info (HTTP %u)", status);
+  else
+    {
+      gsize len = 0;
+      const char *data = g_bytes_get_data (body, &len);
+      g_autoptr(JsonNode) info = riv_json_parse (NULL, data ? data : "", len, 64, NULL);
+
+      riv_config_set_api_info (cd->config, info);
+    }
 
   _riv_client_set_config (self, cd->config);
   g_task_return_boolean (task, TRUE);
@@ -436,4 +445,119 @@ riv_client_connect_finish (RivClient     *self,
 {
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
   return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+/* The server's per-event timings (Gradio 6.10+ with GRADIO_PROFILING=1) ------------------- */
+
+#define TRACES_TIMEOUT_S 60.0
+#define TRACES_MAX_DEPTH 8
+
+static void
+traces_cb (GObject      *object,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  RivClient *self = g_task_get_source_object (task);
+  RivClientTaskData *cd = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  const char *data;
+  guint status;
+  gsize len = 0;
+
+  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, cd->msg, 0, body);
+  if (body == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  status = soup_message_get_status (cd->msg);
+  if (status == SOUP_STATUS_NOT_FOUND || status == SOUP_STATUS_METHOD_NOT_ALLOWED)
+    {
+      g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                               "The server offers no profiling (Gradio 6.10 or later, "
+                               "started with GRADIO_PROFILING=1)");
+      return;
+    }
+  if (!SOUP_STATUS_IS_SUCCESSFUL (status))
+    {
+      g_task_return_new_error (task, RIV_CLIENT_ERROR,
+                               status >= 500 ? RIV_CLIENT_ERROR_SERVER : RIV_CLIENT_ERROR_REJECTED,
+                               "The server's profiling traces: HTTP %u", status);
+      return;
+    }
+
+  data = g_bytes_get_data (body, &len);
+  root = riv_json_parse (NULL, data ? data : "", len, TRACES_MAX_DEPTH, &error);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    {
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_PROTOCOL,
+                               "The server's profiling traces are not a JSON list%s%s",
+                               error ? ": " : "", error ? error->message : "");
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&root), (GDestroyNotify) json_node_unref);
+}
+
+void
+riv_client_fetch_server_traces_async (RivClient           *self,
+                                      guint                last_n,
+                                      GCancellable        *cancellable,
+                                      GAsyncReadyCallback  callback,
+                                      gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autofree char *url = NULL;
+  RivClientTaskData *cd;
+
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, riv_client_fetch_server_traces_async);
+  if (self->closed || self->config == NULL)
+    {
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NOT_CONNECTED,
+                               "Not connected to a server");
+      return;
+    }
+
+  if (last_n > 0)
+    {
+      g_autofree char *path = g_strdup_printf ("/profiling/traces?last_n=%u", last_n);
+
+      url = riv_config_build_url (self->config, path);
+    }
+  else
+    url = riv_config_build_url (self->config, "/profiling/traces");
+
+  cd = g_new0 (RivClientTaskData, 1);
+  cd->msg = soup_message_new (SOUP_METHOD_GET, url);
+  if (cd->msg == NULL)
+    {
+      _riv_client_task_data_free (cd);
+      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
+                               "\"%s\" is not a valid URL", url);
+      return;
+    }
+  cd->cancel = _riv_client_op_cancel_new (self, cancellable, TRACES_TIMEOUT_S);
+  g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
+  _riv_client_prepare_message (self, cd->msg);
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
+  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
+                                    cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
+}
+
+JsonNode *
+riv_client_fetch_server_traces_finish (RivClient     *self,
+                                       GAsyncResult  *result,
+                                       GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  return g_task_propagate_pointer (G_TASK (result), error);
 }

@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include "riv-compat.h"
 #include "riv-client-private.h"
 #include "riv-json.h"
 
@@ -258,6 +259,7 @@ upload_cb (GObject      *object,
 {
   g_autoptr(GTask) task = user_data;
   RivClientTaskData *cd = g_task_get_task_data (task);
+  RivClient *self = g_task_get_source_object (task);
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) root = NULL;
@@ -270,6 +272,8 @@ upload_cb (GObject      *object,
                                         upload_wrote_body_data_cb, NULL);
 
   body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  if (body != NULL && RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
     {
       if (cd->cancel->timed_out)
@@ -383,6 +387,9 @@ riv_client_upload_with_progress_async (RivClient             *self,
                              state, (GClosureNotify) (void (*) (void)) g_free, 0);
     }
 
+  /* Recorded as a request without its body: the file's bytes are not kept. */
+  if (RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
   soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
                                     cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
 }
@@ -396,3 +403,276 @@ riv_client_upload_finish (RivClient     *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+
+/* A job's local files (handle_file() values), uploaded before its join ------------------- */
+
+/* One local path of the client's session: uploaded once, then reused. */
+typedef struct
+{
+  char      *path;          /* the local path (the table's key) */
+  char      *server_path;   /* nullable until uploaded */
+  GPtrArray *waiting;       /* RivJob refs whose join waits for it */
+} RivUploadEntry;
+
+void
+_riv_client_upload_entry_free (gpointer data)
+{
+  RivUploadEntry *entry = data;
+
+  g_free (entry->path);
+  g_free (entry->server_path);
+  g_ptr_array_unref (entry->waiting);
+  g_free (entry);
+}
+
+/* {"path": LOCAL, "meta": {"_type": "gradio.FileData"}} with a path that is no URL. */
+static const char *
+local_file_path (JsonNode *node)
+{
+  JsonObject *object;
+  const char *path;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    return NULL;
+  object = json_node_get_object (node);
+  if (!is_file_data (object))
+    return NULL;
+  path = riv_json_get_string (object, "path");
+  if (path == NULL || *path == '\0' || is_http_url (path) || g_str_has_prefix (path, "data:") ||
+      is_http_url (riv_json_get_string (object, "url")))
+    return NULL;
+  return path;
+}
+
+/* Calls func on every local FileData object under node. */
+static void
+walk_local_files (JsonNode *node,
+                  void    (*func) (JsonObject *object, const char *path, gpointer data),
+                  gpointer  data)
+{
+  const char *path;
+
+  if (node == NULL)
+    return;
+  if ((path = local_file_path (node)) != NULL)
+    {
+      func (json_node_get_object (node), path, data);
+      return;
+    }
+  if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        walk_local_files (json_array_get_element (array, i), func, data);
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObjectIter iter;
+      JsonNode *member;
+
+      json_object_iter_init (&iter, json_node_get_object (node));
+      while (json_object_iter_next (&iter, NULL, &member))
+        walk_local_files (member, func, data);
+    }
+}
+
+static void
+add_path_cb (JsonObject *object,
+             const char *path,
+             gpointer    data)
+{
+  GPtrArray *paths = data;
+
+  if (!g_ptr_array_find_with_equal_func (paths, path, g_str_equal, NULL))
+    g_ptr_array_add (paths, g_strdup (path));
+}
+
+GPtrArray *
+riv_client_list_local_files (JsonNode *data)
+{
+  GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
+
+  walk_local_files (data, add_path_cb, paths);
+  return paths;
+}
+
+static void
+replace_path_cb (JsonObject *object,
+                 const char *path,
+                 gpointer    data)
+{
+  RivClient *self = data;
+  RivUploadEntry *entry = g_hash_table_lookup (self->uploads, path);
+  g_autofree char *name = NULL;
+
+  if (entry == NULL || entry->server_path == NULL)
+    return;
+  name = g_path_get_basename (path);
+  if (!json_object_has_member (object, "orig_name"))
+    json_object_set_string_member (object, "orig_name", name);
+  /* Last: path points into the object. */
+  json_object_set_string_member (object, "path", entry->server_path);
+}
+
+static void
+job_file_ready (RivClient *self,
+                RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+
+  /* Cancelled or closed meanwhile: nothing to join. */
+  if (riv_job_is_finished (job) || ctx == NULL || ctx->uploads_left == 0)
+    return;
+  if (--ctx->uploads_left > 0)
+    return;
+
+  walk_local_files (riv_job_get_inputs (job), replace_path_cb, self);
+  _riv_job_set_upload_time (job, riv_now () - riv_job_get_submitted_at (job));
+  riv_job_add_timeline (job, "files uploaded");
+  _riv_client_start_join (self, job);
+}
+
+static void
+upload_entry_failed (RivClient      *self,
+                     RivUploadEntry *entry,
+                     const char     *text)
+{
+  g_autoptr(GPtrArray) waiting = g_ptr_array_ref (entry->waiting);
+
+  /* Forgotten: the next job that needs the file tries again. */
+  g_hash_table_steal (self->uploads, entry->path);
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      RivJob *job = g_ptr_array_index (waiting, i);
+
+      if (!riv_job_is_finished (job))
+        _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED, text);
+    }
+  _riv_client_upload_entry_free (entry);
+}
+
+static void
+entry_uploaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  RivClient *self = RIV_CLIENT (object);
+  RivUploadEntry *entry = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) waiting = NULL;
+
+  entry->server_path = riv_client_upload_finish (self, result, &error);
+  if (entry->server_path == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("Could not upload %s: %s", entry->path,
+                                               error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  waiting = g_steal_pointer (&entry->waiting);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < waiting->len && !self->closed; i++)
+    job_file_ready (self, g_ptr_array_index (waiting, i));
+}
+
+static void
+entry_read_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  RivUploadEntry *entry = user_data;
+  /* The file holds a reference to the client until this returns. */
+  RivClient *self = g_object_get_data (object, "riv-client");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Cannot read %s: %s", entry->path, error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+  bytes = g_bytes_new_take (contents, length);
+  if (self->closed)
+    return;
+  if (length == 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%s is empty (0 bytes): nothing to upload",
+                                               entry->path);
+
+      upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  name = g_path_get_basename (entry->path);
+  riv_client_upload_async (self, bytes, name, NULL, entry_uploaded_cb, entry);
+}
+
+static void
+need_file_cb (JsonObject *object,
+              const char *path,
+              gpointer    data)
+{
+  RivJob *job = data;
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  RivClient *self = ctx->client;
+  RivUploadEntry *entry;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->uploads == NULL)
+    self->uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                           _riv_client_upload_entry_free);
+
+  entry = g_hash_table_lookup (self->uploads, path);
+  if (entry != NULL)
+    {
+      /* Uploaded already (reused), or on its way (wait with the others);
+       * a job naming the same path twice waits once. */
+      if (entry->server_path == NULL &&
+          !g_ptr_array_find (entry->waiting, job, NULL))
+        {
+          g_ptr_array_add (entry->waiting, g_object_ref (job));
+          ctx->uploads_left++;
+        }
+      return;
+    }
+
+  entry = g_new0 (RivUploadEntry, 1);
+  entry->path = g_strdup (path);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (entry->waiting, g_object_ref (job));
+  g_hash_table_insert (self->uploads, entry->path, entry);
+  ctx->uploads_left++;
+
+  /* GIO reads a local file on its worker threads: the context never blocks. */
+  file = g_file_new_for_path (path);
+  g_object_set_data_full (G_OBJECT (file), "riv-client", g_object_ref (self), g_object_unref);
+  g_file_load_contents_async (file, self->cancellable, entry_read_cb, entry);
+}
+
+gboolean
+_riv_client_upload_job_files (RivClient *self,
+                              RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  g_autoptr(GPtrArray) paths = riv_client_list_local_files (riv_job_get_inputs (job));
+
+  if (paths->len == 0)
+    return FALSE;
+
+  riv_job_add_timeline (job, "uploading %u file(s)", paths->len);
+  /* Counted first, so a file ready at once cannot start the join early. */
+  ctx->uploads_left = 1;
+  walk_local_files (riv_job_get_inputs (job), need_file_cb, job);
+  job_file_ready (self, job);
+  return TRUE;
+}

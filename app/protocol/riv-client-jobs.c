@@ -469,6 +469,11 @@ _riv_client_apply_message (RivClient  *self,
             }
           else
             final = RIV_JOB_STATUS_COMPLETED;
+          if (msg->used_cache != NULL)
+            {
+              _riv_job_set_cache (job, msg->used_cache, msg->cache_duration);
+              riv_job_add_timeline (job, "answered from the server's cache (%s)", msg->used_cache);
+            }
           if (msg->has_duration && !streamed)
             _riv_job_set_run_duration (job, msg->duration);
           if (msg->has_duration && msg->has_average_duration && !streamed)

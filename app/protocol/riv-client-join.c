@@ -201,12 +201,19 @@ join_cb (GObject      *object,
         _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
                                 "The server's join reply does not match the protocol "
                                 "(no event_id)");
+      else if (op->call)
+        _riv_client_call_start (self, op->job, event_id);
       else
         _riv_client_register_event (self, op->job, event_id);
       goto out;
     }
 
-  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
+  /* Gradio answers 503 both for a full queue and for a stopped one (its
+   * detail "Queue is stopped."): a stopped queue is not full. */
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE && detail != NULL &&
+      g_ascii_strncasecmp (detail, "Queue is stopped", 16) == 0)
+    text = g_strdup ("Queue is stopped: the server is not taking jobs");
+  else if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
     text = _riv_client_error_text ("Queue is full", detail);
   else if (status >= 400 && status < 500)
     text = detail ? g_strdup (detail)
@@ -334,20 +341,24 @@ _riv_client_start_join (RivClient *self,
                         RivJob    *job)
 {
   RivJobCtx *ctx = _riv_client_job_ctx (job);
-  g_autoptr(JsonNode) body = build_join_body (self, job);
+  g_autoptr(JsonNode) body = NULL;
   g_autoptr(SoupMessage) msg = NULL;
   g_autofree char *run_url = NULL;
   gboolean run = !ctx->endpoint->queue && ctx->endpoint->api_name != NULL;
+  gboolean call = self->call_transport && !run && ctx->endpoint->api_name != NULL &&
+                  ctx->endpoint->parameters != NULL;
   RivClientOp *op;
 
-  if (run)
+  if (run || call)
     {
-      g_autofree char *path = g_strconcat ("/run/", ctx->endpoint->api_name, NULL);
+      g_autofree char *path = g_strconcat (call ? "/call/v2/" : "/run/",
+                                           ctx->endpoint->api_name, NULL);
 
       run_url = riv_config_build_url (self->config, path);
     }
+  body = call ? _riv_client_build_call_body (job, ctx->endpoint) : build_join_body (self, job);
 
-  msg = _riv_client_new_json_post (self, run ? run_url : self->join_url, body);
+  msg = _riv_client_new_json_post (self, run || call ? run_url : self->join_url, body);
   if (msg == NULL)
     {
       _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -360,6 +371,7 @@ _riv_client_start_join (RivClient *self,
 
   op = _riv_client_op_new (self, job, msg);
   op->run = run;
+  op->call = call;
   op->cancellable = g_cancellable_new ();
   g_signal_connect (msg, "wrote-headers", G_CALLBACK (join_wrote_headers_cb), op);
   g_signal_connect (msg, "wrote-body", G_CALLBACK (join_wrote_body_cb), op);

@@ -60,6 +60,7 @@ struct _RivClient
   char           *cancel_url;
   char           *reset_url;
   char           *upload_url;
+  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry (riv-client-files.c) */
 
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
@@ -87,6 +88,7 @@ struct _RivClient
   guint           session_established : 1;
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
   guint           infer_batches : 1;  /* the app has a batch endpoint */
+  guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
 
   /* The tap (riv-client-tap.c); nullable */
   RivTapFunc tap;
@@ -139,6 +141,7 @@ typedef struct
   guint         counted_joining : 1;
   guint         cancel_requested : 1;
   guint         saw_estimation : 1;
+  guint         uploads_left;  /* its local files still uploading before the join */
 } RivJobCtx;
 
 /* Cancellation of one operation: by the caller, by close, or by a timeout. */
@@ -166,6 +169,7 @@ typedef struct
   char         *url;                 /* downloads */
   double        deadline;            /* joins */
   gboolean      run;                 /* POST /run instead of /queue/join */
+  gboolean      call;                /* POST /call/v2/{api_name} instead of /queue/join */
   gboolean      queued;              /* link is in "joins" */
   gboolean      timed_out;
   gboolean      writing_body;        /* joins: between wrote-headers and wrote-body */
@@ -225,6 +229,19 @@ SoupMessage *_riv_client_new_json_post         (RivClient       *self,
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);
+
+/* riv-client-call.c: /call/v2 (riv_client_set_call_transport) */
+JsonNode    *_riv_client_build_call_body       (RivJob          *job,
+                                                RivEndpoint     *endpoint);
+void         _riv_client_call_start            (RivClient       *self,
+                                                RivJob          *job,
+                                                const char      *event_id);
+
+/* riv-client-files.c: a job's local files uploaded before its join; FALSE
+ * when it has none (the caller joins at once). */
+gboolean     _riv_client_upload_job_files      (RivClient       *self,
+                                                RivJob          *job);
+void         _riv_client_upload_entry_free     (gpointer         data);
 
 /* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
 void         _riv_client_job_ctx_free          (gpointer         data);

@@ -226,6 +226,7 @@ riv_client_finalize (GObject *object)
   g_clear_pointer (&self->early, riv_early_buffer_free);
   riv_batch_infer_clear (&self->batch);
   g_clear_pointer (&self->by_event, g_hash_table_unref);
+  g_clear_pointer (&self->uploads, g_hash_table_unref);
   g_clear_object (&self->jobs);
   g_clear_object (&self->parser);
   g_clear_object (&self->session);
@@ -622,20 +623,41 @@ submit_job (RivClient   *self,
   return job;
 }
 
+/* The job, then its join request (after its uploads with upload). */
+static RivJob *
+submit_and_join (RivClient   *self,
+                 const char  *endpoint,
+                 JsonNode    *data,
+                 gboolean     upload,
+                 GError     **error)
+{
+  RivJob *job = submit_job (self, endpoint, data, error);
+
+  if (job != NULL && (!upload || !_riv_client_upload_job_files (self, job)))
+    _riv_client_start_join (self, job);
+  return job;
+}
+
 RivJob *
 riv_client_submit (RivClient   *self,
                    const char  *endpoint,
                    JsonNode    *data,
                    GError     **error)
 {
-  RivJob *job;
-
   g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
 
-  job = submit_job (self, endpoint, data, error);
-  if (job != NULL)
-    _riv_client_start_join (self, job);
-  return job;
+  return submit_and_join (self, endpoint, data, FALSE, error);
+}
+
+RivJob *
+riv_client_submit_uploading (RivClient   *self,
+                             const char  *endpoint,
+                             JsonNode    *data,
+                             GError     **error)
+{
+  g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
+
+  return submit_and_join (self, endpoint, data, TRUE, error);
 }
 
 void
@@ -957,6 +979,7 @@ riv_client_connect_like (RivClient *self,
 
   riv_set_str (&self->token, connected->token);
   riv_set_str (&self->auth_cookie, connected->auth_cookie);
+  self->call_transport = connected->call_transport;
   _riv_client_set_config (self, connected->config);
 }
 

@@ -85,7 +85,8 @@ gboolean        riv_client_connect_finish      (RivClient            *self,
                                                 GError              **error);
 RivConfig      *riv_client_get_config          (RivClient            *self);
 /* Connects at once, without a request, with what connected (a client of the
- * same server that finished connecting) loaded: its config, token and login.
+ * same server that finished connecting) loaded: its config, token and login,
+ * and its transport (riv_client_set_call_transport()).
  * The client keeps its own session hash and stream. For many clients of one
  * server (virtual users): /config is fetched once. */
 void            riv_client_connect_like        (RivClient            *self,
@@ -98,6 +99,36 @@ void            riv_client_connect_like        (RivClient            *self,
 RivJob         *riv_client_submit              (RivClient            *self,
                                                 const char           *endpoint,
                                                 JsonNode             *data,
+                                                GError              **error);
+/* riv_client_submit(), with files: every value of the form gradio_client's
+ * handle_file() writes, {"path": LOCAL, "meta": {"_type": "gradio.FileData"}}
+ * (at any depth: a list of files, a multimodal message's "files"), whose path
+ * is not an http(s) URL, is read (off the main context) and uploaded to
+ * {P}/upload first, then replaced by {"path": SERVER_PATH, "orig_name": NAME,
+ * "meta": …} as the official clients do. A path is uploaded once per client
+ * (its session) and reused by later jobs; a failed upload is tried again by
+ * the next job. Meanwhile the job is joining; riv_job_get_upload_time() says
+ * how long it waited. A file that cannot be read or uploaded fails the job
+ * here, before anything is sent to join. */
+RivJob         *riv_client_submit_uploading    (RivClient            *self,
+                                                const char           *endpoint,
+                                                JsonNode             *data,
+                                                GError              **error);
+/* The local paths of the handle_file() values in data (see
+ * riv_client_submit_uploading()), each once, in order of appearance; a new
+ * array of strings (empty when there are none). */
+GPtrArray      *riv_client_list_local_files    (JsonNode             *data);
+/* The server's per-event timings: GET {P}/profiling/traces (Gradio 6.10 and
+ * later, started with GRADIO_PROFILING=1), the last last_n (0: all) as the
+ * server sent them, a JSON array of objects (event_id, queue_wait_ms,
+ * total_ms, …). G_IO_ERROR_NOT_SUPPORTED when the server offers none. */
+void            riv_client_fetch_server_traces_async  (RivClient           *self,
+                                                guint                 last_n,
+                                                GCancellable         *cancellable,
+                                                GAsyncReadyCallback   callback,
+                                                gpointer              user_data);
+JsonNode       *riv_client_fetch_server_traces_finish (RivClient           *self,
+                                                GAsyncResult         *result,
                                                 GError              **error);
 /* Asks the server to cancel; the job becomes cancelled when the server answers
  * (or at once if it had not joined yet). */
@@ -118,6 +149,13 @@ void            riv_client_set_join_timeout    (RivClient            *self,
                                                 double                seconds);
 void            riv_client_set_download_images (RivClient            *self,
                                                 gboolean              download);
+/* TRUE: jobs of named, queued endpoints whose parameters /info names go
+ * through Gradio 6.13's /call/v2/{api_name} (keyword arguments, then one
+ * result stream per job) instead of queue/join and the session's stream; to
+ * compare the two. That route has no estimations or process_starts (no wait
+ * or run time) and no cancel (a job is cancelled here only). Default FALSE. */
+void            riv_client_set_call_transport  (RivClient            *self,
+                                                gboolean              call);
 /* FALSE: each join gets a connection of its own, closed once answered. */
 void            riv_client_set_join_keep_alive (RivClient            *self,
                                                 gboolean              keep_alive);

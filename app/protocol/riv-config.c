@@ -69,6 +69,7 @@ riv_endpoint_free (gpointer data)
   g_clear_pointer (&endpoint->inputs, g_ptr_array_unref);
   g_clear_pointer (&endpoint->outputs, g_ptr_array_unref);
   g_free (endpoint->connection);
+  g_strfreev (endpoint->parameters);
   g_free (endpoint);
 }
 
@@ -353,6 +354,7 @@ parse_endpoint (RivConfig  *self,
   visibility = riv_json_get_string (dependency, "api_visibility");
   endpoint->is_public = g_strcmp0 (visibility, "private") != 0 &&
                         riv_json_get_bool (dependency, "show_api", TRUE);
+  endpoint->undocumented = g_strcmp0 (visibility, "undocumented") == 0;
 
   endpoint->connection = g_strdup (riv_json_get_string (dependency, "connection"));
 
@@ -727,4 +729,64 @@ riv_endpoint_dup_display_name (RivEndpoint *endpoint)
   if (endpoint->api_name != NULL)
     return g_strconcat ("/", endpoint->api_name, NULL);
   return g_strdup_printf ("fn %" G_GINT64_FORMAT, endpoint->fn_index);
+}
+
+void
+riv_config_set_api_info (RivConfig *self,
+                         JsonNode  *info)
+{
+  JsonNode *named;
+  JsonObject *endpoints;
+
+  g_return_if_fail (self != NULL);
+
+  if (info == NULL || !JSON_NODE_HOLDS_OBJECT (info) ||
+      (named = json_object_get_member (json_node_get_object (info), "named_endpoints")) == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (named))
+    return;
+  endpoints = json_node_get_object (named);
+
+  for (guint i = 0; i < self->endpoints->len; i++)
+    {
+      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
+      g_autofree char *key = NULL;
+      g_autoptr(GStrvBuilder) names = NULL;
+      JsonNode *entry, *parameters;
+      JsonArray *array;
+
+      if (endpoint->api_name == NULL)
+        continue;
+      key = g_strconcat ("/", endpoint->api_name, NULL);
+      entry = json_object_get_member (endpoints, key);
+      if (entry == NULL || !JSON_NODE_HOLDS_OBJECT (entry) ||
+          (parameters = json_object_get_member (json_node_get_object (entry), "parameters")) == NULL ||
+          !JSON_NODE_HOLDS_ARRAY (parameters))
+        continue;
+
+      names = g_strv_builder_new ();
+      array = json_node_get_array (parameters);
+      if (json_array_get_length (array) == 0)
+        {
+          g_strfreev (endpoint->parameters);
+          endpoint->parameters = g_strv_builder_end (names);   /* takes no input */
+        }
+      for (guint k = 0; k < json_array_get_length (array); k++)
+        {
+          JsonNode *parameter = json_array_get_element (array, k);
+          const char *name = JSON_NODE_HOLDS_OBJECT (parameter)
+                               ? riv_json_get_string (json_node_get_object (parameter),
+                                                      "parameter_name")
+                               : NULL;
+
+          /* A list with a nameless parameter cannot make a keyword call. */
+          if (name == NULL || *name == '\0')
+            break;
+          g_strv_builder_add (names, name);
+          if (k + 1 == json_array_get_length (array))
+            {
+              g_strfreev (endpoint->parameters);
+              endpoint->parameters = g_strv_builder_end (names);
+            }
+        }
+    }
 }

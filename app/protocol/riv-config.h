@@ -52,9 +52,12 @@ typedef struct
   gboolean    batch;
   gint64      max_batch_size;
   gboolean    queue;        /* dependency queue, falling back to enable_queue */
-  gboolean    is_public;    /* api_visibility not "private" / show_api */
+  gboolean    is_public;    /* api_visibility not "private" / show_api: offered to API
+                               clients; a private one only serves the app's own page */
+  gboolean    undocumented; /* api_visibility "undocumented": callable, not in the API docs */
   char       *connection;   /* "sse" or "stream", nullable */
   gboolean    backend_fn;   /* FALSE when the dependency says "backend_fn": false (JS-only) */
+  GStrv       parameters;   /* nullable: /info's parameter names, in order (keyword calls) */
 } RivEndpoint;
 
 typedef struct _RivConfig RivConfig;
@@ -98,5 +101,12 @@ guint         riv_endpoint_get_n_inputs     (RivEndpoint  *endpoint);
 char         *riv_endpoint_dup_display_name (RivEndpoint  *endpoint);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivConfig, riv_config_unref)
+
+/* Reads a server's /info (named_endpoints): each named endpoint's parameter
+ * names (RivEndpoint.parameters), which keyword calls (/call/v2) need.
+ * Anything else in it is ignored; a reply that is not /info changes nothing.
+ * For the connect, before the config is shared. */
+void          riv_config_set_api_info       (RivConfig   *self,
+                                             JsonNode    *info);
 
 G_END_DECLS

@@ -62,6 +62,12 @@ void      _riv_job_set_replay_time   (RivJob       *self,
 /* The run time the server measured (process_completed output.duration). */
 void      _riv_job_set_run_duration  (RivJob       *self,
                                       double        seconds);
+void      _riv_job_set_upload_time   (RivJob       *self,
+                                      double        seconds);
+/* used_cache: "full"/"partial" or NULL (no cache). */
+void      _riv_job_set_cache         (RivJob       *self,
+                                      const char   *used_cache,
+                                      double        duration);
 void      _riv_job_trim              (RivJob       *self);
 
 /* One pointer of owner state (the client's per-job context), read for every

@@ -73,6 +73,9 @@ struct _RivJob
   double        started_at;
   double        finished_at;
   double        run_duration;      /* the server's output.duration, < 0 none */
+  double        upload_time;       /* seconds uploading its files before the join, < 0 none */
+  double        cache_duration;    /* process_completed cache_duration, < 0 none */
+  const char   *used_cache;        /* interned "full"/"partial", nullable */
 
   guint         number;
   guint         n_images;
@@ -457,6 +460,8 @@ riv_job_init (RivJob *self)
   self->progress_length = -1;
   self->batch_index = -1;
   self->run_duration = -1;
+  self->upload_time = -1;
+  self->cache_duration = -1;
 }
 
 /* Public getters ----------------------------------------------------------------------- */
@@ -1194,6 +1199,48 @@ _riv_job_set_run_duration (RivJob *self,
   if (seconds < 0 || isnan (seconds) || RIV_JOB_STATUS_IS_TERMINAL (self->status))
     return;
   self->run_duration = seconds;
+}
+
+void
+_riv_job_set_upload_time (RivJob *self,
+                          double  seconds)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  if (seconds >= 0)
+    self->upload_time = seconds;
+}
+
+void
+_riv_job_set_cache (RivJob     *self,
+                    const char *used_cache,
+                    double      duration)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  self->used_cache = used_cache != NULL ? g_intern_string (used_cache) : NULL;
+  self->cache_duration = used_cache != NULL && duration >= 0 ? duration : -1;
+}
+
+double
+riv_job_get_upload_time (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->upload_time;
+}
+
+const char *
+riv_job_get_used_cache (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->used_cache;
+}
+
+double
+riv_job_get_cache_duration (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->cache_duration;
 }
 
 void

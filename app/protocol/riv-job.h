@@ -74,6 +74,14 @@ double        riv_job_get_finished_at     (RivJob *self);
 double        riv_job_get_wait_time       (RivJob *self);
 double        riv_job_get_run_time        (RivJob *self);
 double        riv_job_get_total_time      (RivJob *self);
+/* Seconds its files took to upload before the join (handle_file() inputs,
+ * riv_client_submit_uploading()); 0 when every file was uploaded already in
+ * the session; < 0 when the job had none. Part of the wait and total times. */
+double        riv_job_get_upload_time     (RivJob *self);
+/* Gradio 6.12 @gr.cache: "full" or "partial" when the server answered from its
+ * cache, else NULL; the cache_duration it sent (seconds, < 0 none). */
+const char   *riv_job_get_used_cache      (RivJob *self);
+double        riv_job_get_cache_duration  (RivJob *self);
 /* The bounded timeline: at most RIV_JOB_TIMELINE_MAX entries (the first few and
  * the latest are kept; dropped ones are counted). */
 guint         riv_job_get_timeline_length (RivJob *self);

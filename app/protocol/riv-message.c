@@ -121,6 +121,7 @@ riv_message_free (RivMessage *self)
   g_clear_pointer (&self->progress, g_array_unref);
   g_free (self->log);
   g_free (self->level);
+  g_free (self->used_cache);
   g_free (self->title);
   g_clear_pointer (&self->output, json_node_unref);
   g_free (self->error);
@@ -375,6 +376,17 @@ riv_message_new_from_node (JsonNode  *node,
       if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
           riv_json_get_bool (root, "cancelled", FALSE))
         self->cancelled = TRUE;
+      if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED)
+        {
+          const char *used = riv_json_get_string (root, "used_cache");
+
+          /* Only the two values Gradio sends; anything else is no cache. */
+          if (g_strcmp0 (used, "full") == 0 || g_strcmp0 (used, "partial") == 0)
+            self->used_cache = g_strdup (used);
+          if (!get_double (root, "cache_duration", &self->cache_duration) ||
+              !(self->cache_duration >= 0))
+            self->cache_duration = -1;
+        }
       break;
 
     case RIV_MESSAGE_UNEXPECTED_ERROR:

@@ -70,6 +70,10 @@ typedef struct
   double          duration;       /* output.duration */
   gboolean        has_average_duration;
   double          average_duration; /* output.average_duration */
+  /* process_completed from a cache (Gradio 6.12 @gr.cache): "full" or
+   * "partial", nullable; cache_duration < 0 when absent */
+  char           *used_cache;
+  double          cache_duration;
 
   /* Rivulet's batch extension: "batch": {"id": int|string, "size": n, "index": i} */
   gboolean        has_batch;

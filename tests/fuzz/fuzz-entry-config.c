@@ -16,7 +16,9 @@
  *  - find_endpoint() finds each named endpoint by "name" and "/name", and
  *    for any name taken from the input returns NULL or an endpoint whose
  *    api_name or fn_index is that name;
- *  - refcounting (ref + unref) keeps the config alive.
+ *  - refcounting (ref + unref) keeps the config alive;
+ *  - the document read as /info (riv_config_set_api_info()) names parameters
+ *    of named endpoints only, never an empty one.
  * When it is rejected, the error is in RIV_CONFIG_ERROR.
  */
 #include "config.h"
@@ -205,6 +207,19 @@ check_config (RivConfig  *config,
   RIV_FUZZ_CHECK (riv_config_find_endpoint (config, "") == NULL, "find_endpoint (\"\")");
   RIV_FUZZ_CHECK (riv_config_find_endpoint (config, "/") == NULL, "find_endpoint (\"/\")");
   RIV_FUZZ_CHECK (riv_config_find_endpoint (config, NULL) == NULL, "find_endpoint (NULL)");
+
+  /* The same document read as /info (it may carry "named_endpoints"): every
+   * parameter name it gives an endpoint is a non-empty string. */
+  riv_config_set_api_info (config, input);
+  for (guint i = 0; i < n; i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
+
+      RIV_FUZZ_CHECK (endpoint->parameters == NULL || endpoint->api_name != NULL,
+                      "parameters for an unnamed endpoint");
+      for (guint k = 0; endpoint->parameters != NULL && endpoint->parameters[k] != NULL; k++)
+        RIV_FUZZ_CHECK (endpoint->parameters[k][0] != '\0', "an empty parameter name");
+    }
 }
 
 void

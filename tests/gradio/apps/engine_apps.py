@@ -1,0 +1,172 @@
+#!/usr/bin/env python3
+"""Rivulet's second set of Gradio test apps (issue 23): the shapes real apps send.
+
+    python3 engine_apps.py engine --port PORT [--logdir DIR]
+
+One app, run by cases_apps.py, on Gradio 4.44, 5.49 and 6.25 (the 6.x-only parts are
+added only there). Launched with GRADIO_PROFILING=1 on 6.25, it serves its per-event
+timings. Endpoints:
+  image_info     an image in, "WIDTHxHEIGHT mean R,G,B" out
+  file_info      a file in (a path), "NAME BYTES FIRST-LINE" out
+  cached_square  @gr.cache (6.12+): x*x after 0.3 s, answered from the cache next time
+  hidden         api_visibility="private" (6.x): not offered to API clients
+  undocumented   api_visibility="undocumented" (6.x)
+  success_log    gr.Success (6.x) and gr.Info, then the text
+  update_value   gr.update(value=..., visible=True)
+  plot           a matplotlib figure in a gr.Plot
+  five           image, text, JSON, label and markdown outputs
+  chat           a ChatInterface(multimodal=True): says what it got
+  count_up       a generator: "1", "1 2", … up to n
+"""
+import argparse
+import os
+import sys
+import time
+
+# Gradio 6.25 reads a status name that Starlette 0.46 (Debian 13) does not have yet.
+import starlette.status
+
+if not hasattr(starlette.status, "HTTP_422_UNPROCESSABLE_CONTENT"):
+    starlette.status.HTTP_422_UNPROCESSABLE_CONTENT = 422
+
+import gradio as gr  # noqa: E402
+import numpy as np  # noqa: E402
+
+SIX = int(gr.__version__.split(".")[0]) >= 6
+
+
+def image_info(image):
+    if image is None:
+        return "no image"
+    h, w = image.shape[:2]
+    mean = image.reshape(-1, image.shape[-1])[:, :3].mean(axis=0).round().astype(int)
+    return f"{w}x{h} mean {mean[0]},{mean[1]},{mean[2]}"
+
+
+def file_info(path):
+    if path is None:
+        return "no file"
+    with open(path, "rb") as f:
+        data = f.read()
+    first = data.split(b"\n", 1)[0].decode("utf-8", "replace")
+    return f"{os.path.basename(path)} {len(data)} {first}"
+
+
+def square(x):
+    time.sleep(0.3)
+    return x * x
+
+
+def hidden(text):
+    return "private " + text
+
+
+def undocumented(text):
+    return "undocumented " + text
+
+
+def success_log(text):
+    gr.Info("working on " + text)
+    if not hasattr(gr, "Success"):   # Gradio 4 has none
+        return "logged " + text
+    gr.Success("done with " + text)
+    return "logged " + text + " with success"
+
+
+def update_value(text):
+    return gr.update(value="updated " + text, visible=True)
+
+
+def plot(n):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(3, 2))
+    xs = list(range(int(n)))
+    ax.plot(xs, [x * x for x in xs], color="#d62728")
+    ax.set_title(f"squares to {int(n)}")
+    return fig
+
+
+def five(seed):
+    s = int(seed)
+    y, x = np.mgrid[0:32, 0:32]
+    img = np.stack([(x * 8 + s) % 256, (y * 8) % 256, np.full_like(x, 200)], axis=-1).astype(np.uint8)
+    return (img, f"text {s}", {"seed": s, "even": s % 2 == 0},
+            {"even" if s % 2 == 0 else "odd": 0.9, "other": 0.1}, f"## Seed {s}\n*markdown*")
+
+
+def chat(message, history):
+    text = message.get("text", "") if isinstance(message, dict) else str(message)
+    files = message.get("files", []) if isinstance(message, dict) else []
+    names = [os.path.basename(f if isinstance(f, str) else f.get("path", "")) for f in files]
+    return f"you said {text!r} with {len(names)} file(s)" + (": " + ", ".join(names) if names else "")
+
+
+def count_up(n):
+    words = []
+    for k in range(1, int(n) + 1):
+        words.append(str(k))
+        time.sleep(0.02)
+        yield " ".join(words)
+
+
+def build():
+    with gr.Blocks() as demo:
+        img = gr.Image(type="numpy")
+        img_out = gr.Textbox()
+        gr.Button("image").click(image_info, img, img_out, api_name="image_info")
+
+        fin = gr.File(type="filepath")
+        fout = gr.Textbox()
+        gr.Button("file").click(file_info, fin, fout, api_name="file_info")
+
+        num = gr.Number()
+        sq = gr.Number()
+        fn = gr.cache(square) if hasattr(gr, "cache") else square
+        gr.Button("square").click(fn, num, sq, api_name="cached_square")
+
+        text = gr.Textbox()
+        out = gr.Textbox()
+        if SIX:
+            gr.Button("hidden").click(hidden, text, out, api_name="hidden", api_visibility="private")
+            gr.Button("undoc").click(undocumented, text, out, api_name="undocumented",
+                                     api_visibility="undocumented")
+        gr.Button("log").click(success_log, text, out, api_name="success_log")
+        upd = gr.Textbox(visible=False)
+        gr.Button("update").click(update_value, text, upd, api_name="update_value")
+
+        n = gr.Number(value=5)
+        p = gr.Plot()
+        gr.Button("plot").click(plot, n, p, api_name="plot")
+
+        seed = gr.Number(value=1)
+        outs = [gr.Image(), gr.Textbox(label="caption"), gr.JSON(), gr.Label(), gr.Markdown()]
+        gr.Button("five").click(five, seed, outs, api_name="five")
+
+        cn = gr.Number(value=5)
+        ct = gr.Textbox()
+        gr.Button("count").click(count_up, cn, ct, api_name="count_up")
+
+        with gr.Tab("chat"):
+            gr.ChatInterface(chat, multimodal=True)
+    return demo
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("app", choices=["engine"])
+    parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--logdir", help="accepted like rivulet_apps.py's; nothing is logged")
+    args = parser.parse_args()
+    print(f"gradio {gr.__version__}: engine apps on 127.0.0.1:{args.port} "
+          f"(profiling {os.environ.get('GRADIO_PROFILING', 'off')})", file=sys.stderr, flush=True)
+    demo = build()
+    demo.queue(default_concurrency_limit=8)
+    demo.launch(server_name="127.0.0.1", server_port=args.port, _frontend=False, quiet=True,
+                show_error=True)
+
+
+if __name__ == "__main__":
+    main()

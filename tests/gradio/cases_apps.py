@@ -1,0 +1,246 @@
+"""Issue 23's real-Gradio cases: files from the CLI (--count and --users, each job its own
+file through {i}), @gr.cache, api_visibility, gr.Success logs, gr.update, a matplotlib plot, a
+five-output function, a multimodal ChatInterface, and on 6.25 the server's profiling timings
+joined to the records. The app is apps/engine_apps.py, started here; suite.py calls
+engine_cases() once per version."""
+import os
+import subprocess
+import time
+import urllib.request
+
+# suite.py runs as __main__: its own classes (CaseSkipped is caught by identity).
+from __main__ import CaseFailed, CaseSkipped, Server, check, first_output, job_failures, png_bytes
+
+
+def file_data(path):
+    return {"path": path, "meta": {"_type": "gradio.FileData"}}
+
+
+def engine_cases(suite, py, cli, version, workdir):
+    label = f"gradio {version}"
+    six = version.startswith("6.")
+    # Its per-event timings on 6.x (Gradio 6.10+ serves them; older ones ignore the variable).
+    app = Server(py, version, "engine", workdir, script="engine_apps.py",
+                 env={"GRADIO_PROFILING": "1"} if six else None)
+    try:
+        ready = app.wait_ready(suite.args.start_limit)
+
+        def starts():
+            check(ready, f"the engine app did not answer on {app.url}:\n{app.tail()}")
+            return app.url
+        if suite.case(f"{label}: apps: engine app starts", starts) != "OK":
+            return
+        run_cases(suite, cli, app.url, label, version, six)
+    finally:
+        app.stop()
+
+
+def run_cases(suite, cli, url, label, version, six):
+    scratch = os.path.join(cli.scratch, f"engine-{version}")
+    os.makedirs(scratch, exist_ok=True)
+    n = 6
+    # Each job its own picture (i+1 pixels wide) and its own file.
+    for i in range(1, n + 1):
+        with open(os.path.join(scratch, f"img{i}.png"), "wb") as f:
+            f.write(png_bytes(i + 1, 3))
+        with open(os.path.join(scratch, f"doc{i}.txt"), "w") as f:
+            f.write(f"line of doc {i}\nsecond line\n")
+
+    def load(endpoint, count, data, extra=()):
+        status, summary, records, stderr = cli.load(url, endpoint, count, data, extra=list(extra),
+                                                    timeout=120)
+        check(summary is not None, f"no summary (exit {status}):\n{stderr}\n{cli.last_command}")
+        return status, summary, cli.need_records(records), stderr
+
+    def files(endpoint, name, mode, expect):
+        def run():
+            extra = ["--users", "3", "--iterations", "2"] if mode == "users" else []
+            count = n
+            data = [file_data(os.path.join(scratch, name))]
+            status, summary, records, stderr = load_mode(endpoint, count, data, extra)
+            check(status == 0 and summary["completed"] == count,
+                  f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+            bad = job_failures(records, expect)
+            check(not bad, f"{cli.last_command}\n" + "\n".join(bad[:10]))
+            check(all(isinstance(r.get("upload_s"), (int, float)) for r in records),
+                  "a record without upload_s")
+            check(summary["uploads"]["jobs"] == count, f"uploads {summary['uploads']}")
+            return f"{count} jobs, each its own file, uploads mean {summary['uploads']['mean_s']:.3f} s"
+        return run
+
+    def load_mode(endpoint, count, data, extra):
+        if "--users" in extra:
+            import json as _json
+            out = os.path.join(cli.scratch, f"users-{time.monotonic_ns()}.jsonl")
+            argv = [cli.path, "load", "--url", url, "--endpoint", endpoint, "--json", "--timeout", "120",
+                    "--data", _json.dumps(data), "--output", out] + list(extra)
+            cli.last_command = " ".join(argv)
+            p = subprocess.run(argv, capture_output=True, text=True, timeout=200)
+            summary = next((_json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")), None)
+            records = [_json.loads(l) for l in open(out)] if os.path.exists(out) else []
+            return p.returncode, summary, records, p.stderr
+        return load(endpoint, count, data, extra)
+
+    def image_expect(i, r):
+        want = f"{i + 1}x3 mean"
+        if r["status"] != "completed" or not str(first_output(r)).startswith(want):
+            return f"{r['status']} {r.get('error')!r} {first_output(r)!r}, wanted {want}…"
+
+    def file_expect(i, r):
+        want = f"doc{i}.txt {len(f'line of doc {i}') + 13} line of doc {i}"
+        if r["status"] != "completed" or first_output(r) != want:
+            return f"{r['status']} {r.get('error')!r} {first_output(r)!r}, wanted {want!r}"
+
+    suite.case(f"{label}: apps: image input, each job its own file (--count, {{i}})",
+               files("image_info", "img{i}.png", "count", image_expect))
+    suite.case(f"{label}: apps: image input, each job its own file (--users, {{i}})",
+               files("image_info", "img{i}.png", "users", image_expect))
+    suite.case(f"{label}: apps: file input, each job its own file (--count, {{i}})",
+               files("file_info", "doc{i}.txt", "count", file_expect))
+    suite.case(f"{label}: apps: file input, each job its own file (--users, {{i}})",
+               files("file_info", "doc{i}.txt", "users", file_expect))
+
+    def missing_file():
+        status, summary, records, stderr = cli.load(url, "file_info", 8,
+                                                    [file_data(os.path.join(scratch, "doc{i}.txt"))])
+        check(status == 2 and "job 7's file" in stderr and "doc7.txt" in stderr,
+              f"exit {status}\n{stderr}")
+        return "exit 2 before any job: " + stderr.splitlines()[0]
+    suite.case(f"{label}: apps: a {{i}} file path that runs out stops the run (exit 2)", missing_file)
+
+    def cached():
+        if not hasattr_version(version, 6, 12):
+            raise CaseSkipped(f"@gr.cache is Gradio 6.12+, this is {version}")
+        # One after the other: the first computes, the next ones find it cached.
+        status, summary, records, stderr = load_mode("cached_square", 4, [7],
+                                                     ["--users", "1", "--iterations", "4"])
+        check(status == 0 and all(first_output(r) == 49 for r in records),
+              f"{[first_output(r) for r in records]} (exit {status})\n{stderr}")
+        hits = [r for r in records if r.get("cache")]
+        check(summary["cached"] == len(hits) and len(hits) >= 1,
+              f"summary cached {summary['cached']}, records with cache {len(hits)}")
+        check(all(h["cache"]["used"] in ("full", "partial") for h in hits), f"{hits[0]['cache']}")
+        return f"cached: {summary['cached']} of 4 jobs"
+    suite.case(f"{label}: apps: @gr.cache answers counted (cached: N jobs)", cached)
+
+    def visibility():
+        if not six:
+            raise CaseSkipped(f"api_visibility is Gradio 6, this is {version}")
+        p = subprocess.run([cli.path, "inspect", "--url", url], capture_output=True, text=True,
+                           timeout=60)
+        check(p.returncode == 0, p.stderr)
+        check("/hidden" not in p.stdout and "private endpoint(s) not shown" in p.stdout,
+              p.stdout[-2000:])
+        check("undocumented" in p.stdout.split("/undocumented", 1)[1].splitlines()[0], p.stdout[-2000:])
+        status, summary, records, stderr = cli.load(url, "hidden", 1, ["x"])
+        check(status == 2 and "private" in stderr, f"exit {status}\n{stderr}")
+        return "inspect hides /hidden, marks /undocumented; load refuses /hidden"
+    suite.case(f"{label}: apps: api_visibility private not offered, undocumented marked", visibility)
+
+    def simple(endpoint, data, expect, what):
+        def run():
+            status, summary, records, stderr = load(endpoint, 3, data)
+            bad = job_failures(records, expect)
+            check(status == 0 and not bad, f"exit {status}\n" + "\n".join(bad[:5]) + f"\n{stderr}")
+            return what
+        return run
+
+    def log_expect(i, r):
+        levels = sorted(l["level"] for l in r.get("logs") or [])
+        # The app says whether its Gradio has gr.Success (5 and later).
+        want = ["info", "success"] if str(first_output(r)).endswith(" with success") else ["info"]
+        if r["status"] != "completed" or levels != want:
+            return f"{r['status']} levels {levels}, wanted {want}"
+    suite.case(f"{label}: apps: gr.Success and gr.Info logs in the records",
+               simple("success_log", ["s{i}"], log_expect, "levels as sent"))
+
+    def update_expect(i, r):
+        out = first_output(r)
+        if r["status"] != "completed" or not (isinstance(out, dict) and out.get("value") == f"updated u{i}"
+                                              and out.get("visible") is True):
+            return f"{r['status']} {out!r}"
+    suite.case(f"{label}: apps: gr.update kept raw in the records",
+               simple("update_value", ["u{i}"], update_expect, "raw update objects"))
+
+    def plot_expect(i, r):
+        out = first_output(r)
+        if r["status"] != "completed" or not isinstance(out, dict) or "matplotlib" not in str(out.get("type")) \
+                or not str(out.get("plot", "")).startswith("data:image/"):
+            return f"{r['status']} {str(out)[:200]!r}"
+    suite.case(f"{label}: apps: matplotlib gr.Plot arrives as a data URL",
+               simple("plot", [5], plot_expect, "matplotlib data URLs"))
+
+    def five_expect(i, r):
+        outs = r.get("outputs") or []
+        if r["status"] != "completed" or len(outs) != 5:
+            return f"{r['status']} {len(outs)} outputs"
+        if outs[1] != "text 7" or not isinstance(outs[0], dict) or outs[2].get("seed") != 7 \
+                or "odd" not in str(outs[3]) or "Seed 7" not in str(outs[4]):
+            return f"outputs {str(outs)[:300]}"
+    suite.case(f"{label}: apps: five outputs (image, text, JSON, label, markdown)",
+               simple("five", [7], five_expect, "all five outputs"))
+
+    def chat_case():
+        path = os.path.join(scratch, "doc1.txt")
+        status, summary, records, stderr = load("chat", 2, [{"text": "hi {i}", "files": [file_data(path)]}])
+        check(status == 0 and summary["uploads"]["jobs"] == 2,
+              f"exit {status} {summary.get('uploads')}\n{stderr}\n{cli.last_command}")
+        for r in records:
+            out = str(first_output(r))
+            check("hi " in out and "1 file(s)" in out and "doc1.txt" in out, f"{out[:300]}")
+        return "multimodal message with its file uploaded"
+    suite.case(f"{label}: apps: ChatInterface(multimodal=True) with a file", chat_case)
+
+    def transports():
+        if not hasattr_version(version, 6, 13):
+            raise CaseSkipped(f"/call/v2 is Gradio 6.13+, this is {version}")
+        seen = {}
+        for transport in ("queue", "call"):
+            for endpoint, data in (("count_up", [6]), ("five", [7]), ("file_info", [file_data(
+                    os.path.join(scratch, "doc{i}.txt"))])):
+                status, summary, records, stderr = load(endpoint, 4, data,
+                                                        ["--transport", transport])
+                check(status == 0 and summary["completed"] == 4,
+                      f"{transport} {endpoint}: {summary} (exit {status})\n{stderr}\n{cli.last_command}")
+                seen[(transport, endpoint)] = [r["outputs"] for r in records]
+                if endpoint == "count_up":
+                    check(all(r["updates"] >= 2 for r in records),
+                          f"{transport}: updates {[r['updates'] for r in records]}")
+        for endpoint in ("count_up", "five", "file_info"):
+            q, c = seen[("queue", endpoint)], seen[("call", endpoint)]
+            if endpoint == "five":   # the picture's cache path differs per job
+                q, c = [o[1:] for o in q], [o[1:] for o in c]
+            check(q == c, f"{endpoint}: queue {str(q)[:300]} vs call {str(c)[:300]}")
+        return "count_up, five and file_info: the same outputs through queue/join and /call/v2"
+    suite.case(f"{label}: apps: --transport call gives what --transport queue gives", transports)
+
+    def profiling():
+        if not hasattr_version(version, 6, 10):
+            raise CaseSkipped(f"profiling is Gradio 6.10+, this is {version}")
+        status, summary, records, stderr = load("image_info", 6,
+                                                [file_data(os.path.join(scratch, "img{i}.png"))])
+        if not (status == 0 and summary.get("server") and summary["server"]["jobs"] == 6):
+            try:
+                seen = urllib.request.urlopen(url + "/gradio_api/profiling/traces?last_n=2",
+                                              timeout=10).read()[:1500]
+            except OSError as e:
+                seen = e
+            raise CaseFailed(f"server {summary.get('server')} (exit {status})\n{stderr}\n"
+                             f"the server's last traces: {seen}\n"
+                             f"event ids: {[r.get('event_id') for r in records]}")
+        bad = []
+        for r in records:
+            s = r.get("server")
+            if not s or not (0 <= s["total_s"] <= r["latency_s"]) or \
+                    abs(s["client_network_s"] - (r["latency_s"] - s["total_s"])) > 1e-6:
+                bad.append(f"job {r['index']}: latency {r['latency_s']} server {s}")
+        check(not bad, "\n".join(bad))
+        return (f"server p50 {summary['server']['server_p50_s']:.3f} s, network + client p50 "
+                f"{summary['server']['client_network_p50_s']:.3f} s")
+    suite.case(f"{label}: apps: the server's profiling timings joined (server ≤ latency, every job)",
+               profiling)
+
+
+def hasattr_version(version, major, minor):
+    parts = [int(p) for p in version.split(".")[:2]]
+    return parts >= [major, minor]
