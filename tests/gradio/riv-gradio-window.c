@@ -12,6 +12,9 @@
  * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
  * the picture is that wide before it reports.
  * RIV_GRADIO_WINDOW_LINGER=S keeps the window up S seconds more (to look at it).
+ * RIV_GRADIO_WINDOW_PNG=FILE saves what the window shows then as a PNG.
+ * RIV_GRADIO_WINDOW_CA=PEM connects as a user would to an HTTPS server with
+ * its own authority: URL and CA file typed into the connect popover.
  *
  * Prints one JSON object on stdout: "status", "error", "updates", "picture"
  * ({"width", "height", "frames", "error"}: the picture of the endpoint's first
@@ -174,6 +177,14 @@ report (Watch *watch)
     }
   json_builder_end_array (builder);
 
+  json_builder_set_member_name (builder, "lint_badge");
+  if (gtk_widget_get_visible (GTK_WIDGET (watch->window->lint_badge)))
+    json_builder_add_string_value (builder, gtk_label_get_label (watch->window->lint_badge));
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "subtitle");
+  json_builder_add_string_value (builder, adw_window_title_get_subtitle (watch->window->window_title));
+
   json_builder_set_member_name (builder, "gallery_counts");
   json_builder_begin_array (builder);
   for (guint i = 0; i < watch->gallery_counts->len; i++)
@@ -182,6 +193,25 @@ report (Watch *watch)
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
+}
+
+static void
+save_png (GtkWidget  *widget,
+          const char *path)
+{
+  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
+  GtkSnapshot *snapshot = gtk_snapshot_new ();
+  int width = gtk_widget_get_width (widget);
+  int height = gtk_widget_get_height (widget);
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  gdk_paintable_snapshot (paintable, snapshot, width, height);
+  node = gtk_snapshot_free_to_node (snapshot);
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
+                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
+  if (!gdk_texture_save_to_png (texture, path))
+    g_error ("cannot write %s", path);
 }
 
 static gboolean
@@ -219,7 +249,14 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (watch.window), 1200, 800);
   gtk_window_present (GTK_WINDOW (watch.window));
 
-  riv_window_connect_to_url (watch.window, argv[1], NULL);
+  if (g_getenv ("RIV_GRADIO_WINDOW_CA") != NULL)
+    {
+      riv_connect_popover_set_url (watch.window->connect_popover, argv[1]);
+      riv_connect_popover_set_ca_file (watch.window->connect_popover, g_getenv ("RIV_GRADIO_WINDOW_CA"));
+      riv_connect_popover_activate (watch.window->connect_popover);
+    }
+  else
+    riv_window_connect_to_url (watch.window, argv[1], NULL);
   if (!riv_test_wait_until (is_connected, &watch, WAIT_S))
     g_error ("the window did not connect to %s (status \"%s\")", argv[1],
              riv_window_get_status_text (watch.window));
@@ -243,6 +280,8 @@ main (int   argc,
   printf ("%s\n", text);
   fflush (stdout);
 
+  if (g_getenv ("RIV_GRADIO_WINDOW_PNG") != NULL)
+    save_png (GTK_WIDGET (watch.window), g_getenv ("RIV_GRADIO_WINDOW_PNG"));
   if (linger != NULL)
     {
       gboolean never = FALSE;
