@@ -1042,6 +1042,52 @@ test_huge_pages (void)
   g_assert_false (serve_heap_advised ("glibc.malloc.hugetlb=0"));
 }
 
+/* The server goes away during a user load and comes back on its port: the
+ * summary gives the outage, between the jobs that completed before and after. */
+static void
+test_outage (Fixture       *fx,
+             gconstpointer  data)
+{
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
+                         "--duration", "7", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
+                         "--json", NULL };
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  Running running = { 0 };
+  gboolean never = FALSE;
+  guint port = riv_server_get_port (fx->server);
+  JsonObject *summary;
+  JsonObject *outage;
+  double start, end;
+
+  start_cli (&running, args);
+  riv_test_wait_for (&never, 2.0);
+  riv_server_shutdown (fx->server);
+  g_clear_object (&fx->server);
+  riv_test_wait_for (&never, 2.0);
+  fx->server = riv_server_new ();
+  riv_server_listen (fx->server, NULL, port, &error);
+  g_assert_no_error (error);
+  finish_cli (&running, &run);
+
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed") +
+                   json_object_get_int_member (summary, "lost"), >, 0);
+  g_assert_true (json_object_has_member (summary, "outage"));
+  outage = json_object_get_object_member (summary, "outage");
+  g_assert_nonnull (outage);
+  start = json_object_get_double_member (outage, "start_s");
+  g_assert_false (json_object_get_null_member (outage, "end_s"));
+  end = json_object_get_double_member (outage, "end_s");
+  g_test_message ("outage %.0f s to %.0f s", start, end);
+  /* Away from about 2 s to about 4 s (whole seconds, loosely: a loaded machine). */
+  g_assert_cmpfloat (start, >=, 1);
+  g_assert_cmpfloat (start, <=, 3);
+  g_assert_cmpfloat (end, >=, start + 1);
+  g_assert_cmpfloat (end, <=, 7);
+}
+
 /* An HTTPS server with a certificate for 127.0.0.1 signed by a CA of the
  * test's own (made with openssl), answering /config as a Gradio app. */
 static const char tls_config[] =
@@ -1208,6 +1254,7 @@ main (int   argc,
   ADD ("/cli/load/thresholds", test_thresholds);
   ADD ("/cli/load/bad-flags", test_bad_flags);
   ADD ("/cli/tls", test_tls);
+  ADD ("/cli/load/outage", test_outage);
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);

@@ -12,7 +12,7 @@
  * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
  * the picture is that wide before it reports.
  * RIV_GRADIO_WINDOW_LINGER=S keeps the window up S seconds more (to look at it).
- * RIV_GRADIO_WINDOW_PNG=FILE saves what the window shows then as a PNG.
+ * RIV_GRADIO_WINDOW_PNG=FILE saves the screen then as a PNG (ImageMagick's import).
  * RIV_GRADIO_WINDOW_CA=PEM connects as a user would to an HTTPS server with
  * its own authority: URL and CA file typed into the connect popover.
  *
@@ -195,23 +195,20 @@ report (Watch *watch)
   return json_builder_get_root (builder);
 }
 
+/* The X screen as it is (the window and its decorations), with ImageMagick. */
 static void
-save_png (GtkWidget  *widget,
-          const char *path)
+save_png (const char *path)
 {
-  g_autoptr(GdkPaintable) paintable = gtk_widget_paintable_new (widget);
-  GtkSnapshot *snapshot = gtk_snapshot_new ();
-  int width = gtk_widget_get_width (widget);
-  int height = gtk_widget_get_height (widget);
-  g_autoptr(GskRenderNode) node = NULL;
-  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree char *quoted = g_shell_quote (path);
+  g_autofree char *command = g_strdup_printf ("import -window root %s", quoted);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
 
-  gdk_paintable_snapshot (paintable, snapshot, width, height);
-  node = gtk_snapshot_free_to_node (snapshot);
-  texture = gsk_renderer_render_texture (gtk_native_get_renderer (gtk_widget_get_native (widget)),
-                                         node, &GRAPHENE_RECT_INIT (0, 0, width, height));
-  if (!gdk_texture_save_to_png (texture, path))
-    g_error ("cannot write %s", path);
+  /* Let the last frame reach the screen first. */
+  riv_test_wait_for (&(gboolean) { FALSE }, 0.5);
+  if (!g_spawn_command_line_sync (command, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("%s: %s", command, error->message);
 }
 
 static gboolean
@@ -281,7 +278,7 @@ main (int   argc,
   fflush (stdout);
 
   if (g_getenv ("RIV_GRADIO_WINDOW_PNG") != NULL)
-    save_png (GTK_WIDGET (watch.window), g_getenv ("RIV_GRADIO_WINDOW_PNG"));
+    save_png (g_getenv ("RIV_GRADIO_WINDOW_PNG"));
   if (linger != NULL)
     {
       gboolean never = FALSE;
