@@ -958,7 +958,8 @@ riv_client_connect_like (RivClient *self,
 
   riv_set_str (&self->token, connected->token);
   riv_set_str (&self->auth_cookie, connected->auth_cookie);
-  riv_client_set_tls (self, connected->tls_database, connected->tls_insecure);
+  if (connected->tls_database != NULL || connected->tls_insecure)
+    riv_client_set_tls (self, connected->tls_database, connected->tls_insecure);
   _riv_client_set_config (self, connected->config);
 }
 

@@ -465,7 +465,16 @@ class Cases:
         bad = [r["index"] for r in records if first_output(r) != f"echo: job {r['index']}"]
         check(not bad, f"{len(bad)} wrong outputs (jobs {bad[:10]})")
         check(summary.get("insecure") is False, "the summary says insecure without --insecure")
-        return f"{n}/{n} over HTTPS, 0 lost, outputs right, {time.monotonic() - t0:.1f} s"
+        wall = time.monotonic() - t0
+        # Virtual users copy the first client's trust (each its own session and connections).
+        argv = [self.cli.path, "load", "--url", self.nginx.url("tls", "https"), "--endpoint", "echo",
+                "--users", "4", "--iterations", "3", "--data", '["u{u}"]', "--json",
+                "--ca-file", self.certs["ca"]]
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+        users = next((json.loads(l) for l in p.stdout.splitlines() if l.startswith("{")), None)
+        check(p.returncode == 0 and users and users["completed"] == 12,
+              f"4 users × 3 jobs over HTTPS: {users} (exit {p.returncode})\n{p.stderr[-2000:]}")
+        return f"{n}/{n} over HTTPS, 0 lost, outputs right, {wall:.1f} s; 4 users × 3 jobs: 12/12"
 
     # --- the window ---------------------------------------------------------------------------
 
