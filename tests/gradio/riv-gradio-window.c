@@ -12,7 +12,8 @@
  * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
  * the picture is that wide before it reports.
  * RIV_GRADIO_WINDOW_LINGER=S keeps the window up S seconds more (to look at it).
- * RIV_GRADIO_WINDOW_PNG=FILE saves the screen then as a PNG (ImageMagick's import).
+ * RIV_GRADIO_WINDOW_PNG=FILE saves the screen then as a PNG (ImageMagick's import), and
+ * as FILE-connect.png with the connect popover open.
  * RIV_GRADIO_WINDOW_CA=PEM connects as a user would to an HTTPS server with
  * its own authority: URL and CA file typed into the connect popover.
  *
@@ -280,7 +281,15 @@ main (int   argc,
   fflush (stdout);
 
   if (g_getenv ("RIV_GRADIO_WINDOW_PNG") != NULL)
-    save_png (g_getenv ("RIV_GRADIO_WINDOW_PNG"));
+    {
+      g_autofree char *open_png = g_strconcat (g_getenv ("RIV_GRADIO_WINDOW_PNG"), "-connect.png", NULL);
+
+      save_png (g_getenv ("RIV_GRADIO_WINDOW_PNG"));
+      /* And with the connect popover open, as the user filled it in. */
+      gtk_popover_popup (GTK_POPOVER (watch.window->connect_popover));
+      save_png (open_png);
+      gtk_popover_popdown (GTK_POPOVER (watch.window->connect_popover));
+    }
   if (linger != NULL)
     {
       gboolean never = FALSE;
