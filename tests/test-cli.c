@@ -12,6 +12,7 @@
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 
 #include "riv-json.h"
 #include "riv-server.h"
@@ -1183,6 +1184,177 @@ test_huge_pages (void)
   g_assert_false (serve_heap_advised ("glibc.malloc.hugetlb=0"));
 }
 
+/* The server goes away during a user load and comes back on its port: the
+ * summary gives the outage, between the jobs that completed before and after. */
+static void
+test_outage (Fixture       *fx,
+             gconstpointer  data)
+{
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
+                         "--duration", "7", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
+                         "--json", NULL };
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  Running running = { 0 };
+  gboolean never = FALSE;
+  guint port = riv_server_get_port (fx->server);
+  JsonObject *summary;
+  JsonObject *outage;
+  double start, end;
+
+  start_cli (&running, args);
+  riv_test_wait_for (&never, 2.0);
+  riv_server_shutdown (fx->server);
+  g_clear_object (&fx->server);
+  riv_test_wait_for (&never, 2.0);
+  fx->server = riv_server_new ();
+  riv_server_listen (fx->server, NULL, port, &error);
+  g_assert_no_error (error);
+  finish_cli (&running, &run);
+
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed") +
+                   json_object_get_int_member (summary, "lost"), >, 0);
+  g_assert_true (json_object_has_member (summary, "outage"));
+  outage = json_object_get_object_member (summary, "outage");
+  g_assert_nonnull (outage);
+  start = json_object_get_double_member (outage, "start_s");
+  g_assert_false (json_object_get_null_member (outage, "end_s"));
+  end = json_object_get_double_member (outage, "end_s");
+  g_test_message ("outage %.0f s to %.0f s", start, end);
+  /* Away from about 2 s to about 4 s (whole seconds, loosely: a loaded machine). */
+  g_assert_cmpfloat (start, >=, 1);
+  g_assert_cmpfloat (start, <=, 3);
+  g_assert_cmpfloat (end, >=, start + 1);
+  g_assert_cmpfloat (end, <=, 7);
+}
+
+/* An HTTPS server with a certificate for 127.0.0.1 signed by a CA of the
+ * test's own (made with openssl), answering /config as a Gradio app. */
+static const char tls_config[] =
+  "{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\","
+  "\"components\":[],\"dependencies\":[]}";
+
+static void
+tls_handler (SoupServer        *server,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC,
+                                    g_str_has_suffix (path, "/config") ? tls_config : "{}",
+                                    g_str_has_suffix (path, "/config") ? strlen (tls_config) : 2);
+}
+
+static gboolean
+openssl (Fixture    *fx,
+         const char *command)
+{
+  g_autofree char *line = g_strdup_printf ("sh -c 'cd \"%s\" && %s'", fx->dir, command);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  if (!g_spawn_command_line_sync (line, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, NULL))
+    g_error ("%s failed: %s", command, error ? error->message : "exit status");
+  return TRUE;
+}
+
+static void
+test_tls (Fixture       *fx,
+          gconstpointer  data)
+{
+  g_autoptr(SoupServer) server = NULL;
+  g_autoptr(GTlsCertificate) certificate = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *ca = path_in (fx, "ca.pem");
+  g_autofree char *chain = path_in (fx, "chain.pem");
+  g_autofree char *key = path_in (fx, "server.key");
+  g_autofree char *not_pem = path_in (fx, "notes.txt");
+  g_autofree char *missing = path_in (fx, "no-such.pem");
+  g_autofree char *url = NULL;
+  GSList *uris;
+
+  if (g_find_program_in_path ("openssl") == NULL)
+    {
+      g_test_skip ("no openssl to make a certificate with");
+      return;
+    }
+  openssl (fx, "openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+               "-keyout ca.key -out ca.pem -days 2 -subj /CN=test-ca "
+               "-addext basicConstraints=critical,CA:TRUE 2>/dev/null");
+  openssl (fx, "openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes "
+               "-keyout server.key -out server.csr -subj /CN=127.0.0.1 2>/dev/null && "
+               "printf \"subjectAltName=IP:127.0.0.1\\n\" >san.ext && "
+               "openssl x509 -req -in server.csr -CA ca.pem -CAkey ca.key -CAcreateserial "
+               "-out server.pem -days 2 -extfile san.ext 2>/dev/null && cat server.pem >chain.pem");
+  certificate = g_tls_certificate_new_from_files (chain, key, &error);
+  g_assert_no_error (error);
+  server = soup_server_new ("tls-certificate", certificate, NULL);
+  soup_server_add_handler (server, NULL, tls_handler, NULL, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY | SOUP_SERVER_LISTEN_HTTPS,
+                            &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  url = g_strdup_printf ("https://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_assert_true (g_file_set_contents (not_pem, "just some notes\n", -1, NULL));
+
+  {
+    g_auto(CliRun) untrusted = { 0 };
+    g_auto(CliRun) trusted = { 0 };
+    g_auto(CliRun) insecure = { 0 };
+
+    /* Not trusted: said, with both ways out. */
+    run_cli (&untrusted, "inspect", "--url", url, NULL);
+    g_assert_cmpint (untrusted.status, ==, 1);
+    g_assert_nonnull (strstr (untrusted.err, "TLS certificate is not trusted"));
+    g_assert_nonnull (strstr (untrusted.err, "authority"));
+    g_assert_nonnull (strstr (untrusted.err, "--ca-file"));
+    g_assert_nonnull (strstr (untrusted.err, "--insecure"));
+    run_cli (&trusted, "inspect", "--url", url, "--ca-file", ca, NULL);
+    g_assert_cmpint (trusted.status, ==, 0);
+    g_assert_nonnull (strstr (trusted.out, "Version   6.25.0"));
+    g_assert_null (strstr (trusted.out, "NOT checked"));
+    run_cli (&insecure, "inspect", "--url", url, "--insecure", NULL);
+    g_assert_cmpint (insecure.status, ==, 0);
+    g_assert_nonnull (strstr (insecure.out, "certificate NOT checked (--insecure)"));
+  }
+
+  /* Bad input, in both commands that connect: a usage error naming it. */
+  {
+    const struct
+    {
+      const char *file;
+      gboolean    insecure;
+      const char *named;
+    } bad[] = {
+      { missing, FALSE, "--ca-file: Cannot read the CA file" },
+      { not_pem, FALSE, "notes.txt is not a PEM certificate" },
+      { ca, TRUE, "--ca-file and --insecure do not go together" },
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+      {
+        g_auto(CliRun) load = { 0 };
+        g_auto(CliRun) inspect = { 0 };
+        const char *last = bad[i].insecure ? "--insecure" : NULL;
+
+        run_cli (&load, "load", "--url", url, "--endpoint", "x", "--ca-file", bad[i].file, last, NULL);
+        run_cli (&inspect, "inspect", "--url", url, "--ca-file", bad[i].file, last, NULL);
+        g_assert_cmpint (load.status, ==, 2);
+        g_assert_cmpint (inspect.status, ==, 2);
+        if (strstr (load.err, bad[i].named) == NULL || strstr (inspect.err, bad[i].named) == NULL)
+          g_error ("--ca-file %s: the error does not say \"%s\":\n%s%s", bad[i].file, bad[i].named,
+                   load.err, inspect.err);
+      }
+  }
+  soup_server_disconnect (server);
+}
+
 /* Each command's help names the command in its usage line. */
 static void
 test_help_names_command (void)
@@ -1199,6 +1371,9 @@ test_help_names_command (void)
       g_assert_true (g_str_has_prefix (run.out, "Usage:"));
       if (strstr (run.out, usage) == NULL)
         g_error ("\"%s --help\" does not say \"%s\":\n%s", commands[i], usage, run.out);
+      /* The commands that connect take the TLS options. */
+      if (i > 0 && (strstr (run.out, "--ca-file=PEM") == NULL || strstr (run.out, "--insecure") == NULL))
+        g_error ("\"%s --help\" does not list --ca-file and --insecure:\n%s", commands[i], run.out);
     }
 }
 
@@ -1221,6 +1396,8 @@ main (int   argc,
   ADD ("/cli/load/thresholds", test_thresholds);
   ADD ("/cli/load/bad-flags", test_bad_flags);
   ADD ("/cli/load/bad-files", test_bad_files);
+  ADD ("/cli/tls", test_tls);
+  ADD ("/cli/load/outage", test_outage);
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);

@@ -861,6 +861,97 @@ test_not_gradio (void)
   g_assert_nonnull (strstr (e5->message, "\"sse\""));
 }
 
+/* Behind nginx as Gradio's guide sets it up ("Host $host", the app under
+ * /app with root_path), on a port other than 80: /config names a root
+ * without the port. The client keeps the root's path but uses the host:port
+ * it connected to, as Gradio's own page does, and says so; a root on another
+ * host is left alone. */
+typedef struct
+{
+  const char *root;
+  guint       n_info;     /* GET /app/gradio_api/info that reached this server */
+} ProxiedApp;
+
+static void
+proxied_app_handler (SoupServer        *server,
+                     SoupServerMessage *msg,
+                     const char        *path,
+                     GHashTable        *query,
+                     gpointer           user_data)
+{
+  ProxiedApp *app = user_data;
+
+  if (g_strcmp0 (path, "/app/config") == 0)
+    {
+      char *body = g_strdup_printf ("{\"version\":\"6.25.0\",\"protocol\":\"sse_v3\","
+                                    "\"api_prefix\":\"/gradio_api\",\"root\":\"%s\","
+                                    "\"components\":[],\"dependencies\":[]}", app->root);
+
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_TAKE,
+                                        body, strlen (body));
+      return;
+    }
+  if (g_strcmp0 (path, "/app/gradio_api/info") == 0)
+    {
+      app->n_info++;
+      soup_server_message_set_status (msg, 200, NULL);
+      soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_STATIC, "{}", 2);
+      return;
+    }
+  soup_server_message_set_status (msg, 404, NULL);
+}
+
+static RivConfig *
+connect_proxied (ProxiedApp *app,
+                 char      **url_out)
+{
+  g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  RivConfig *config;
+  GSList *uris;
+
+  soup_server_add_handler (server, NULL, proxied_app_handler, app, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  *url_out = g_strdup_printf ("http://127.0.0.1:%d/app", g_uri_get_port (uris->data));
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+
+  client = riv_client_new (*url_out);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (riv_client_connect_finish (client, result, &error));
+  g_assert_no_error (error);
+  config = riv_config_ref (riv_client_get_config (client));
+  riv_client_close (client);
+  riv_test_drain ();
+  soup_server_disconnect (server);
+  return config;
+}
+
+static void
+test_root_behind_proxy (void)
+{
+  ProxiedApp portless = { "http://127.0.0.1/app/", 0 };
+  ProxiedApp other_host = { "http://gradio.invalid/app", 0 };
+  g_autofree char *url1 = NULL;
+  g_autofree char *url2 = NULL;
+  g_autoptr(RivConfig) c1 = connect_proxied (&portless, &url1);
+  g_autoptr(RivConfig) c2 = connect_proxied (&other_host, &url2);
+
+  /* Corrected, and the requests after /config went there. */
+  g_assert_cmpstr (riv_config_get_root (c1), ==, url1);
+  g_assert_cmpstr (riv_config_get_reported_root (c1), ==, "http://127.0.0.1/app");
+  g_assert_cmpuint (portless.n_info, ==, 1);
+  /* Another host's root is the server's to choose. */
+  g_assert_cmpstr (riv_config_get_root (c2), ==, "http://gradio.invalid/app");
+  g_assert_null (riv_config_get_reported_root (c2));
+  g_assert_cmpuint (other_host.n_info, ==, 0);
+}
+
 /* Embedded server ------------------------------------------------------------------------ */
 
 static void
@@ -1765,6 +1856,7 @@ main (int   argc,
   g_test_add_func ("/riv/client/bad-url", test_bad_url);
   g_test_add_func ("/riv/client/connection-refused", test_connection_refused);
   g_test_add_func ("/riv/client/not-gradio", test_not_gradio);
+  g_test_add_func ("/riv/client/root-behind-proxy", test_root_behind_proxy);
   g_test_add_func ("/riv/client/local-stream", test_local_stream);
   g_test_add_func ("/riv/client/run-time", test_run_time);
   g_test_add_func ("/riv/client/logs", test_logs);

@@ -435,6 +435,52 @@ test_api_prefix (void)
                 -1, RIV_CONFIG_ERROR_INVALID, "api_prefix");
 }
 
+/* A root on the host connected to keeps its path but takes the scheme and
+ * host:port connected to (Gradio's resolve_config_root), e.g. behind nginx
+ * with "Host $host" on port 8080, or with TLS ended at the proxy. */
+static void
+test_root_resolve (void)
+{
+  struct {
+    const char *root;
+    const char *connected;
+    const char *expected;     /* NULL: unchanged */
+  } cases[] = {
+    { "http://127.0.0.1/gradio-demo", "http://127.0.0.1:8080/gradio-demo",
+      "http://127.0.0.1:8080/gradio-demo" },
+    { "http://127.0.0.1:7860/gradio-demo/", "https://127.0.0.1:8443/gradio-demo",
+      "https://127.0.0.1:8443/gradio-demo" },
+    { "http://Example.test/x", "https://example.test/y", "https://example.test/x" },
+    { "http://[::1]/app", "http://[::1]:9000/app", "http://[::1]:9000/app" },
+    /* Same already, another host, or another name for the same host: left alone. */
+    { "http://127.0.0.1:8080/a", "http://127.0.0.1:8080/a", NULL },
+    { "https://space.hf.space", "http://127.0.0.1:7860", NULL },
+    { "http://localhost/app", "http://127.0.0.1:8080/app", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *text =
+        g_strdup_printf ("{\"protocol\":\"sse_v3\",\"components\":[],\"dependencies\":[],\"root\":\"%s\"}",
+                         cases[i].root);
+      g_autoptr(RivConfig) config = parse_ok (text, cases[i].connected);
+      g_autofree char *before = g_strdup (riv_config_get_root (config));
+
+      g_assert_cmpint (riv_config_resolve_root (config, cases[i].connected), ==,
+                       cases[i].expected != NULL);
+      if (cases[i].expected != NULL)
+        {
+          g_assert_cmpstr (riv_config_get_root (config), ==, cases[i].expected);
+          g_assert_cmpstr (riv_config_get_reported_root (config), ==, before);
+        }
+      else
+        {
+          g_assert_cmpstr (riv_config_get_root (config), ==, before);
+          g_assert_null (riv_config_get_reported_root (config));
+        }
+    }
+}
+
 static void
 test_root_choice (void)
 {
@@ -656,6 +702,7 @@ main (int   argc,
   g_test_add_func ("/riv/config/not-a-config", test_not_a_config);
   g_test_add_func ("/riv/config/api-prefix", test_api_prefix);
   g_test_add_func ("/riv/config/root-choice", test_root_choice);
+  g_test_add_func ("/riv/config/root-resolve", test_root_resolve);
   g_test_add_func ("/riv/config/queue-fallback", test_queue_fallback);
   g_test_add_func ("/riv/config/hostile-entries", test_hostile_entries);
   g_test_add_func ("/riv/config/refcount-and-boxed", test_refcount_and_boxed);

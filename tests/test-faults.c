@@ -1816,7 +1816,7 @@ test_join_5xx (Fixture       *fx,
     { "500 Internal Server Error", "Content-Type: text/plain\r\n", "Internal Server Error",
       { "Server error", "500" } },
     { "502 Bad Gateway", "Content-Type: text/html\r\n", "<html><h1>Bad Gateway</h1></html>",
-      { "Server error", "502" } },
+      { "server went away", "502" } },
     { "504 Gateway Timeout", "Content-Type: application/json\r\n",
       "{\"error\":\"upstream timeout\"}", { "504", "upstream timeout" } },
   };

@@ -246,6 +246,41 @@ test_heartbeat_interval (void)
   g_assert_cmpuint (riv_lint_get_findings (lenient)->len, ==, 0);
 }
 
+/* stream-buffered.jsonl is a job of 30 updates (0.05 s apart on the server)
+ * recorded through nginx with gzip on text/event-stream: all arrived in the
+ * same instant. The same frames spread as the server made them are no
+ * finding, nor is a rapid generator whose updates take the server no time. */
+static void
+test_stream_buffered_spread (void)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint", "stream-buffered.jsonl", NULL);
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, NULL);
+  g_autoptr(RivLint) clumped = riv_lint_run_transcript (events, 0);
+  g_autoptr(RivLint) spread = NULL;
+  RivLintFinding *f;
+  double start = -1;
+  guint n = 0;
+
+  g_assert_cmpuint (riv_lint_get_findings (clumped)->len, ==, 1);
+  f = riv_lint_get_findings (clumped)->pdata[0];
+  g_assert_nonnull (strstr (f->message, "all 30 updates"));
+  g_assert_nonnull (strstr (f->message, "proxy"));
+
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTapEvent *event = events->pdata[i];
+
+      if (event->kind != RIV_TAP_SSE && event->kind != RIV_TAP_SSE_END)
+        continue;
+      if (start < 0)
+        start = event->t;
+      event->t = start + 0.051 * n++;
+    }
+  spread = riv_lint_run_transcript (events, 0);
+  log_findings (spread);
+  g_assert_cmpuint (riv_lint_get_findings (spread)->len, ==, 0);
+}
+
 /* Events fed live (riv_now() clock) report times from the origin. */
 static void
 test_live_origin (void)
@@ -294,6 +329,7 @@ main (int   argc,
   g_test_add_func ("/riv/lint/json", test_json);
   g_test_add_func ("/riv/lint/heartbeat-interval", test_heartbeat_interval);
   g_test_add_func ("/riv/lint/live-origin", test_live_origin);
+  g_test_add_func ("/riv/lint/stream-buffered-spread", test_stream_buffered_spread);
 
   return g_test_run ();
 }

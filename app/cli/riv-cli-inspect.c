@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "riv-cli.h"
+#include "riv-cli-tls.h"
 #include "riv-client.h"
 
 static int
@@ -157,6 +158,7 @@ riv_cli_inspect (int    argc,
                                 "Connects to a Gradio server (or rivulet-cli serve) and lists its\n"
                                 "version, protocol and endpoints with their inputs and outputs.");
   g_option_context_add_main_entries (context, entries, NULL);
+  g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return usage_error ("%s", error->message);
   if (argc > 1)
@@ -175,6 +177,8 @@ riv_cli_inspect (int    argc,
     auth = g_strdup (g_getenv ("RIVULET_AUTH"));
   if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
     return usage_error ("--auth: %s", error->message);
+  if (!riv_cli_tls_apply (client, &error))
+    return usage_error ("%s", error->message);
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
@@ -193,6 +197,12 @@ riv_cli_inspect (int    argc,
                                                             : "(not given)");
   printf ("Protocol  %s\n", riv_config_get_protocol (config));
   printf ("Root      %s\n", riv_config_get_root (config));
+  if (riv_config_get_reported_root (config) != NULL)
+    printf ("          (corrected: the server said %s, on the host connected to; its\n"
+            "          path kept with the scheme and port connected to, as Gradio's page does)\n",
+            riv_config_get_reported_root (config));
+  if (riv_cli_tls_is_insecure ())
+    printf ("TLS       certificate NOT checked (--insecure)\n");
   printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
   if (riv_config_get_title (config) != NULL)
     printf ("Title     %s\n", riv_config_get_title (config));

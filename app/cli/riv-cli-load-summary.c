@@ -12,6 +12,7 @@
 
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
+#include "riv-cli-tls.h"
 #include "riv-json.h"
 
 #define MAX_ERRORS_SHOWN 10
@@ -65,10 +66,53 @@ add_double (JsonBuilder *builder,
   json_builder_add_double_value (builder, value);
 }
 
+/* The longest stretch of whole seconds in which jobs failed or were lost and
+ * none completed, next to seconds in which jobs did complete: a server that
+ * went away (and came back, when *end_s >= 0). FALSE when there is none. */
+static gboolean
+find_outage (RivLoadStats *stats,
+             double       *start_s,
+             double       *end_s)
+{
+  g_autoptr(GArray) series = riv_load_stats_timeseries (stats);
+  guint best_from = 0, best_len = 0;
+  gboolean any_completed = FALSE;
+
+  for (guint i = 0; i < series->len; i++)
+    any_completed |= g_array_index (series, RivLoadSample, i).completed > 0;
+  for (guint i = 0; i < series->len && any_completed;)
+    {
+      guint j = i;
+      gboolean bad = FALSE;
+
+      while (j < series->len && g_array_index (series, RivLoadSample, j).completed == 0)
+        {
+          const RivLoadSample *sample = &g_array_index (series, RivLoadSample, j);
+
+          bad |= sample->failed + sample->lost > 0;
+          j++;
+        }
+      if (bad && j - i > best_len)
+        {
+          best_from = i;
+          best_len = j - i;
+        }
+      i = MAX (j, i + 1);
+    }
+  if (best_len == 0)
+    return FALSE;
+  *start_s = g_array_index (series, RivLoadSample, best_from).t;
+  *end_s = best_from + best_len < series->len
+         ? g_array_index (series, RivLoadSample, best_from + best_len).t : -1;
+  return TRUE;
+}
+
 gboolean
 load_print_summary (LoadRun *run,
                     FILE    *out)
 {
+  double outage_start = 0, outage_end = -1;
+  gboolean outage;
   RivLoadStats *stats = riv_load_run_get_stats (run->engine);
   RivLoadSummary s;
   guint64 events = riv_load_run_get_n_events (run->engine);
@@ -81,6 +125,7 @@ load_print_summary (LoadRun *run,
   gpointer key, value;
 
   riv_load_stats_summarize (stats, &s);
+  outage = find_outage (stats, &outage_start, &outage_end);
   s.users = MAX (s.users, riv_load_run_get_peak_users (run->engine));
 
   for (guint i = 0; i < run->thresholds->len; i++)
@@ -102,6 +147,22 @@ load_print_summary (LoadRun *run,
       add_int (builder, "cancelled", s.cancelled);
       add_int (builder, "lost", s.lost);
       add_int (builder, "users", s.users);
+      json_builder_set_member_name (builder, "insecure");
+      json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
+      json_builder_set_member_name (builder, "outage");
+      if (outage)
+        {
+          json_builder_begin_object (builder);
+          add_double (builder, "start_s", outage_start);
+          json_builder_set_member_name (builder, "end_s");
+          if (outage_end >= 0)
+            json_builder_add_double_value (builder, outage_end);
+          else
+            json_builder_add_null_value (builder);
+          json_builder_end_object (builder);
+        }
+      else
+        json_builder_add_null_value (builder);
       add_double (builder, "wall_s", s.duration_s);
       add_double (builder, "duration_s", s.duration_s);
       add_double (builder, "throughput_per_s", s.throughput_per_s);
@@ -184,11 +245,19 @@ load_print_summary (LoadRun *run,
     }
   else
     {
+      if (riv_cli_tls_is_insecure ())
+        fprintf (out, "tls        certificate NOT checked (--insecure)\n");
       fprintf (out, "submitted  %" G_GUINT64_FORMAT "\n", s.submitted);
       fprintf (out, "completed  %" G_GUINT64_FORMAT "\n", s.completed);
       fprintf (out, "failed     %" G_GUINT64_FORMAT "\n", s.failed);
       fprintf (out, "cancelled  %" G_GUINT64_FORMAT "\n", s.cancelled);
       fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s.lost);
+      if (outage && outage_end >= 0)
+        fprintf (out, "outage     %.0f s to %.0f s into the run (%.0f s): jobs failed or were "
+                 "lost and none completed\n", outage_start, outage_end, outage_end - outage_start);
+      else if (outage)
+        fprintf (out, "outage     from %.0f s into the run to its end: jobs failed or were lost "
+                 "and none completed\n", outage_start);
       if (s.users > 0)
         fprintf (out, "users      %u (peak)\n", s.users);
       fprintf (out, "wall time  %.3f s\n", s.duration_s);

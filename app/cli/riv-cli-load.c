@@ -20,6 +20,7 @@
 
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
+#include "riv-cli-tls.h"
 #include "riv-cli.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
@@ -371,6 +372,7 @@ riv_cli_load (int    argc,
     "--threshold: if every threshold held), 1 otherwise, 2 for bad arguments.");
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
+  g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return load_usage_error ("%s", error->message);
   if (argc > 1)
@@ -487,6 +489,12 @@ riv_cli_load (int    argc,
       close_output (output);
       load_run_clear (&run);
       return load_usage_error ("--auth: %s", error->message);
+    }
+  if (!riv_cli_tls_apply (run.client, &error))
+    {
+      close_output (output);
+      load_run_clear (&run);
+      return load_usage_error ("%s", error->message);
     }
   summary_out = riv_cli_record_summary_out (summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */

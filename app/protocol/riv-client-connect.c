@@ -173,6 +173,7 @@ connect_return_io_error (GTask      *task,
     g_task_return_error (task, error);
   else
     {
+      _riv_client_tls_explain_error (self, cd->msg, &error);
       g_prefix_error (&error, "Could not %s %s: ", what, self->url);
       g_task_return_error (task, error);
     }
@@ -380,6 +381,9 @@ connect_config_cb (GObject      *object,
       return;
     }
 
+  if (riv_config_resolve_root (config, self->url))
+    g_debug ("The server's root %s is on the host connected to: using %s",
+             riv_config_get_reported_root (config), riv_config_get_root (config));
   cd->config = g_steal_pointer (&config);
 
   info_url = riv_config_build_url (cd->config, "/info");

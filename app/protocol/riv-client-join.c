@@ -219,8 +219,15 @@ join_cb (GObject      *object,
     text = detail ? g_strdup (detail)
                   : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
   else if (status >= 500)
-    text = detail ? g_strdup_printf ("Server error (HTTP %u): %s", status, detail)
-                  : g_strdup_printf ("Server error (HTTP %u)", status);
+    {
+      /* A proxy's 502/504 says the server behind it is gone or slow: named so. */
+      g_autofree char *what = _riv_client_gateway_text (status) != NULL
+                            ? g_strdup_printf ("Could not submit the job: %s",
+                                               _riv_client_gateway_text (status))
+                            : g_strdup_printf ("Server error (HTTP %u)", status);
+
+      text = detail ? g_strdup_printf ("%s: %s", what, detail) : g_steal_pointer (&what);
+    }
   else
     text = g_strdup_printf ("Unexpected reply to the join request (HTTP %u)", status);
 

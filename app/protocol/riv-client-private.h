@@ -38,6 +38,8 @@ struct _RivClient
   char           *auth_user;          /* nullable: Gradio login */
   char           *auth_password;      /* nullable */
   char           *auth_cookie;        /* nullable: the "Cookie" header the login earned */
+  GTlsDatabase   *tls_database;       /* nullable: a CA file's authorities (riv-client-tls.c) */
+  gboolean        tls_insecure;       /* any certificate passes (--insecure) */
   char           *session_hash;
   RivConfig      *config;             /* nullable until connected */
   SoupSession    *session;
@@ -229,6 +231,14 @@ SoupMessage *_riv_client_new_json_post         (RivClient       *self,
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);
+const char  *_riv_client_gateway_text          (guint            status);
+
+/* riv-client-tls.c: which certificates pass; a refused one explained */
+void         _riv_client_tls_prepare_message   (RivClient       *self,
+                                                SoupMessage     *msg);
+void         _riv_client_tls_explain_error     (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GError         **error);
 
 /* riv-client-call.c: /call/v2 (riv_client_set_call_transport) */
 JsonNode    *_riv_client_build_call_body       (RivJob          *job,

@@ -137,6 +137,7 @@ _riv_client_prepare_message (RivClient   *self,
   SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
 
   soup_message_headers_replace (headers, "x-gradio-user", "api");
+  _riv_client_tls_prepare_message (self, msg);
   if (self->auth_cookie != NULL)
     soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
   if (self->token != NULL && *self->token != '\0')
@@ -290,6 +291,18 @@ _riv_client_extract_detail (GBytes *body)
 /* "PREFIX: DETAIL", or DETAIL alone when it already says PREFIX (Gradio's 503
  * reads "Queue is full. Max size is …"), or PREFIX alone when there is no
  * DETAIL: one prefix per error text. */
+/* What a proxy's own answers mean: Gradio itself never sends these. */
+const char *
+_riv_client_gateway_text (guint status)
+{
+  if (status == SOUP_STATUS_BAD_GATEWAY)
+    return "the proxy in front of the server got no answer from it: the server went away "
+           "or is restarting (HTTP 502 Bad Gateway)";
+  if (status == SOUP_STATUS_GATEWAY_TIMEOUT)
+    return "the proxy in front of the server gave up waiting for it (HTTP 504 Gateway Timeout)";
+  return NULL;
+}
+
 char *
 _riv_client_error_text (const char *prefix,
                         const char *detail)

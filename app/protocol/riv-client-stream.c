@@ -24,6 +24,7 @@
 #define MAX_STREAM_FAILURES   4      /* consecutive failed (re)connects before jobs are lost */
 #define MAX_EMPTY_CLOSES      10     /* close_stream with no news of the jobs in flight */
 #define DRAIN_TIMEOUT_S       2.0    /* after close_stream, wait this long for the end */
+#define CUT_SILENCE_S         1.0    /* a stream ending after this much silence was cut */
 
 /* Backoff before reconnect attempt n (1-based): the first one is immediate. */
 static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500 };
@@ -173,6 +174,17 @@ stream_failed (RivClientStream *st,
 {
   RivClient *self = st->client;
   gboolean never_connected = st->input == NULL;
+  double quiet = riv_now () - self->last_bytes_at;
+  g_autofree char *cut = NULL;
+
+  /* An open stream that ends after a silence, again and again: what a proxy
+   * does whose read timeout is shorter than the server's heartbeat interval
+   * (nginx's proxy_read_timeout). Named, so that lost jobs say why. */
+  if (!never_connected && soup_message_get_status (st->msg) == SOUP_STATUS_OK &&
+      quiet >= CUT_SILENCE_S)
+    reason = cut = g_strdup_printf ("the stream was cut after %.1f s without data (%s); a proxy "
+                                    "between closes quiet streams before the server's next "
+                                    "heartbeat (e.g. nginx's proxy_read_timeout)", quiet, reason);
 
   /* Unless the caller said the server ended it, the stream failed. */
   if (!st->end_known)
@@ -694,7 +706,9 @@ stream_send_cb (GObject      *object,
     _riv_client_tap_response (self, st->msg, st->epoch, NULL);
   if (status != SOUP_STATUS_OK)
     {
-      g_autofree char *reason = g_strdup_printf ("the stream request failed (HTTP %u)", status);
+      g_autofree char *reason = _riv_client_gateway_text (status) != NULL
+                              ? g_strdup (_riv_client_gateway_text (status))
+                              : g_strdup_printf ("the stream request failed (HTTP %u)", status);
 
       stream_failed (st, reason);
       stream_free (st);

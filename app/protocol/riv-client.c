@@ -240,6 +240,7 @@ riv_client_finalize (GObject *object)
     memset (self->auth_password, 0, strlen (self->auth_password));
   g_free (self->auth_password);
   g_free (self->auth_cookie);
+  g_clear_object (&self->tls_database);
   g_free (self->session_hash);
   g_free (self->join_url);
   g_free (self->data_url);
@@ -980,6 +981,8 @@ riv_client_connect_like (RivClient *self,
   riv_set_str (&self->token, connected->token);
   riv_set_str (&self->auth_cookie, connected->auth_cookie);
   self->call_transport = connected->call_transport;
+  if (connected->tls_database != NULL || connected->tls_insecure)
+    riv_client_set_tls (self, connected->tls_database, connected->tls_insecure);
   _riv_client_set_config (self, connected->config);
 }
 

@@ -56,6 +56,18 @@ char           *riv_client_normalize_url       (const char           *url,
 const char     *riv_client_get_url             (RivClient            *self);
 void            riv_client_set_token           (RivClient            *self,
                                                 const char           *token);
+/* HTTPS trust: database (from riv_tls_database_new_from_file ()) replaces
+ * the system's authorities when not NULL; insecure accepts any certificate.
+ * riv_client_connect_like () copies both. */
+void            riv_client_set_tls             (RivClient            *self,
+                                                GTlsDatabase         *database,
+                                                gboolean              insecure);
+gboolean        riv_client_get_tls_insecure    (RivClient            *self);
+GTlsDatabase   *riv_client_get_tls_database    (RivClient            *self);   /* nullable */
+/* The authorities of a PEM file; a clear error when it cannot be read or
+ * holds no PEM certificate. Reads the file: not on a main loop. */
+GTlsDatabase   *riv_tls_database_new_from_file (const char           *path,
+                                                GError              **error);
 /* A Gradio login (apps launched with auth=): used by the next connect when
  * the server asks for one (POST /login, then its session cookie on every
  * request). user NULL forgets it. Wrong credentials fail the connect with

@@ -20,6 +20,7 @@ struct _RivConfig
   gatomicrefcount  ref_count;
 
   char            *root;          /* owned, never NULL, no trailing '/' */
+  char            *reported_root; /* owned, nullable: the server's own root when corrected */
   char            *api_prefix;    /* owned, never NULL, "" or "/…" without trailing '/' */
   char            *protocol;      /* owned */
   char            *version;       /* owned, nullable */
@@ -77,6 +78,7 @@ static void
 riv_config_free (RivConfig *self)
 {
   g_free (self->root);
+  g_free (self->reported_root);
   g_free (self->api_prefix);
   g_free (self->protocol);
   g_free (self->version);
@@ -590,6 +592,59 @@ riv_config_get_root (RivConfig *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return self->root;
+}
+
+gboolean
+riv_config_resolve_root (RivConfig  *self,
+                         const char *connected_url)
+{
+  g_autoptr(GUri) root = NULL;
+  g_autoptr(GUri) connected = NULL;
+  g_autoptr(GString) resolved = NULL;
+  const char *host;
+  const char *path;
+  gsize path_len;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  root = g_uri_parse (self->root, G_URI_FLAGS_NONE, NULL);
+  connected = connected_url != NULL ? g_uri_parse (connected_url, G_URI_FLAGS_NONE, NULL) : NULL;
+  if (root == NULL || connected == NULL || g_uri_get_host (root) == NULL ||
+      (host = g_uri_get_host (connected)) == NULL ||
+      g_ascii_strcasecmp (g_uri_get_host (root), host) != 0)
+    return FALSE;
+
+  /* A proxy that passes on the host but not the port or scheme (nginx's
+   * "Host $host", TLS ended at the proxy) makes the server name a root the
+   * client cannot reach; Gradio's own page keeps that root's path but uses
+   * the scheme and host:port it was loaded from. So do we. */
+  resolved = g_string_new (g_uri_get_scheme (connected));
+  g_string_append (resolved, "://");
+  if (strchr (host, ':') != NULL)
+    g_string_append_printf (resolved, "[%s]", host);
+  else
+    g_string_append (resolved, host);
+  if (g_uri_get_port (connected) > 0)
+    g_string_append_printf (resolved, ":%d", g_uri_get_port (connected));
+  path = g_uri_get_path (root);
+  path_len = strlen (path);
+  while (path_len > 0 && path[path_len - 1] == '/')
+    path_len--;
+  g_string_append_len (resolved, path, path_len);
+
+  if (g_strcmp0 (resolved->str, self->root) == 0)
+    return FALSE;
+  g_free (self->reported_root);
+  self->reported_root = g_steal_pointer (&self->root);
+  self->root = g_string_free (g_steal_pointer (&resolved), FALSE);
+  return TRUE;
+}
+
+const char *
+riv_config_get_reported_root (RivConfig *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->reported_root;
 }
 
 const char *

@@ -75,6 +75,12 @@ void          riv_config_unref              (RivConfig    *self);
 
 /* Effective root: config "root" when non-empty, else base_url; never a trailing '/'. */
 const char   *riv_config_get_root           (RivConfig    *self);
+/* What Gradio's web page does with a root on the host the user connected to:
+ * keep its path, take connected_url's scheme and host:port. TRUE when that
+ * changed the root; riv_config_get_reported_root () then gives the server's. */
+gboolean      riv_config_resolve_root       (RivConfig    *self,
+                                             const char   *connected_url);
+const char   *riv_config_get_reported_root  (RivConfig    *self);   /* nullable */
 const char   *riv_config_get_api_prefix     (RivConfig    *self);
 const char   *riv_config_get_protocol       (RivConfig    *self);
 /* TRUE unless the protocol is sse_v1: from sse_v2 on, process_generating carries diffs. */

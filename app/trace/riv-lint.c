@@ -25,12 +25,18 @@ static const char * const rules[] = {
   "heartbeat-gap",
   "batch-inconsistent",
   "bad-frame",
+  "stream-buffered",
   NULL,
 };
 
 /* Silences shorter than this are not kept for the heartbeat check. */
 #define MIN_GAP 0.2
 #define MAX_GAPS 65536
+/* stream-buffered: a job whose updates took the server at least this long
+ * to make, and which all arrived in under BUFFERED_SHARE of that time. */
+#define BUFFERED_MIN_WORK 0.5
+#define BUFFERED_SHARE 0.25
+#define BUFFERED_MIN_UPDATES 3
 
 typedef struct
 {
@@ -51,6 +57,9 @@ typedef struct
   guint          n_values;
   gboolean       has_values;
   GList          open_link;      /* in its session's open events until completed */
+  guint          n_updates;      /* process_generating/streaming frames */
+  double         first_update_t;
+  double         work;           /* sum of the updates' output.duration: the server's time */
 } LintEvent;
 
 typedef struct
@@ -122,6 +131,7 @@ enum
   RULE_HEARTBEAT_GAP,
   RULE_BATCH_INCONSISTENT,
   RULE_BAD_FRAME,
+  RULE_STREAM_BUFFERED,
 };
 
 const char * const *
@@ -600,6 +610,29 @@ used_cache (const RivMessage *msg)
   return riv_json_get_bool (output, "used_cache", FALSE);
 }
 
+/* A proxy that compresses or buffers text/event-stream (nginx "gzip on" for
+ * it, some CDNs) holds a job's updates back and lets them through in a clump
+ * at its end: the job completes, but whoever watches sees no progress. Each
+ * update says how long the server took to make it (output.duration); when
+ * they add up to far longer than the time over which they arrived, the
+ * stream was held back on its way. */
+static void
+check_buffered (RivLint   *self,
+                LintEvent *ev,
+                double     t)
+{
+  double span = t - ev->first_update_t;
+
+  if (ev->n_updates < BUFFERED_MIN_UPDATES || ev->work < BUFFERED_MIN_WORK ||
+      span >= BUFFERED_SHARE * ev->work || !report_once (self, ev, RULE_STREAM_BUFFERED))
+    return;
+  report (self, RULE_STREAM_BUFFERED, ev->id, t,
+          "the stream arrived in one clump: all %u updates of this job came within %.2f s at "
+          "its end, although the server took %.2f s to make them (a proxy between compresses "
+          "or buffers the event stream, e.g. gzip on text/event-stream)",
+          ev->n_updates, span, ev->work);
+}
+
 static void
 feed_event_message (RivLint          *self,
                     LintStream       *stream,
@@ -645,8 +678,13 @@ feed_event_message (RivLint          *self,
       if (!ev->started && !msg->cancelled && !used_cache (msg) &&
           report_once (self, ev, RULE_MISSING_PROCESS_STARTS))
         report (self, RULE_MISSING_PROCESS_STARTS, ev->id, t, "%s without process_starts", msg->msg);
+      if (msg->kind != RIV_MESSAGE_PROCESS_COMPLETED && ev->n_updates++ == 0)
+        ev->first_update_t = t;
+      if (msg->has_duration && msg->duration > 0)
+        ev->work += msg->duration;
       if (msg->kind == RIV_MESSAGE_PROCESS_COMPLETED)
         {
+          check_buffered (self, ev, t);
           open_remove (self, ev);
           ev->completed = TRUE;
           values_clear (ev);

@@ -20,6 +20,9 @@
  *   heartbeat-gap          a stream silent for over twice the heartbeat interval
  *   batch-inconsistent     members of one announced batch disagree on its size
  *   bad-frame              a frame that is not a queue message (not JSON, no msg)
+ *   stream-buffered        a job's updates arrived in one clump at its end, far
+ *                          faster than the server's timing says it made them (a
+ *                          proxy compressing or buffering the stream)
  */
 #pragma once
 

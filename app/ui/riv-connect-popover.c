@@ -7,6 +7,7 @@
 #include <adwaita.h>
 #include <glib/gi18n.h>
 
+#include "riv-client.h"
 #include "riv-connect-popover.h"
 
 struct _RivConnectPopover
@@ -16,6 +17,8 @@ struct _RivConnectPopover
   /* Template widgets */
   AdwEntryRow         *url_row;
   AdwEntryRow         *token_row;
+  AdwEntryRow         *ca_row;
+  GtkSwitch           *insecure_switch;
   GtkRevealer         *error_revealer;
   GtkLabel            *error_label;
   GtkSpinner          *spinner;
@@ -24,6 +27,9 @@ struct _RivConnectPopover
   GtkListBox          *recent_list;
 
   RivConnectErrorKind  error_kind;
+  GTlsDatabase        *tls_database;    /* owned, nullable: of tls_path */
+  char                *tls_path;        /* owned, nullable */
+  GCancellable        *tls_cancel;      /* owned, nullable: a CA file being read */
 };
 
 enum {
@@ -66,9 +72,26 @@ riv_connect_popover_recent_activated_cb (RivConnectPopover *self,
 }
 
 static void
+riv_connect_popover_dispose (GObject *object)
+{
+  RivConnectPopover *self = RIV_CONNECT_POPOVER (object);
+
+  if (self->tls_cancel != NULL)
+    g_cancellable_cancel (self->tls_cancel);
+  g_clear_object (&self->tls_cancel);
+  g_clear_object (&self->tls_database);
+  g_clear_pointer (&self->tls_path, g_free);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_CONNECT_POPOVER);
+  G_OBJECT_CLASS (riv_connect_popover_parent_class)->dispose (object);
+}
+
+static void
 riv_connect_popover_class_init (RivConnectPopoverClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = riv_connect_popover_dispose;
 
   signals[CONNECT] =
     g_signal_new ("connect", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
@@ -78,6 +101,8 @@ riv_connect_popover_class_init (RivConnectPopoverClass *klass)
                                                RIV_RESOURCE_PATH "/ui/riv-connect-popover.ui");
   gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, url_row);
   gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, token_row);
+  gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, ca_row);
+  gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, insecure_switch);
   gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, error_revealer);
   gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, error_label);
   gtk_widget_class_bind_template_child (widget_class, RivConnectPopover, spinner);
@@ -212,16 +237,104 @@ riv_connect_popover_get_error_text (RivConnectPopover *self)
   return gtk_label_get_text (self->error_label);
 }
 
+static void
+emit_connect (RivConnectPopover *self)
+{
+  const char *url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
+  const char *token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+
+  g_signal_emit (self, signals[CONNECT], 0, url, *token != '\0' ? token : NULL);
+}
+
+static void
+load_ca_thread (GTask        *task,
+                gpointer      source_object,
+                gpointer      task_data,
+                GCancellable *cancellable)
+{
+  GError *error = NULL;
+  GTlsDatabase *database = riv_tls_database_new_from_file (task_data, &error);
+
+  if (database != NULL)
+    g_task_return_pointer (task, database, g_object_unref);
+  else
+    g_task_return_error (task, error);
+}
+
+static void
+load_ca_cb (GObject      *object,
+            GAsyncResult *result,
+            gpointer      user_data)
+{
+  RivConnectPopover *self = RIV_CONNECT_POPOVER (object);
+  g_autoptr(GError) error = NULL;
+  GTlsDatabase *database = g_task_propagate_pointer (G_TASK (result), &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  g_clear_object (&self->tls_cancel);
+  if (database == NULL)
+    {
+      riv_connect_popover_set_error (self, RIV_CONNECT_ERROR_OTHER, error->message);
+      return;
+    }
+  g_set_object (&self->tls_database, database);
+  g_object_unref (database);
+  g_free (self->tls_path);
+  self->tls_path = g_strdup (g_task_get_task_data (G_TASK (result)));
+  emit_connect (self);
+}
+
 void
 riv_connect_popover_activate (RivConnectPopover *self)
 {
-  const char *url;
-  const char *token;
+  g_autofree char *ca = NULL;
+  g_autoptr(GTask) task = NULL;
 
   g_return_if_fail (RIV_IS_CONNECT_POPOVER (self));
 
-  url = gtk_editable_get_text (GTK_EDITABLE (self->url_row));
-  token = gtk_editable_get_text (GTK_EDITABLE (self->token_row));
+  /* A CA file is read (off the main loop) before the connect that needs it. */
+  ca = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->ca_row))));
+  if (*ca == '\0' || g_strcmp0 (ca, self->tls_path) == 0)
+    {
+      if (*ca == '\0')
+        {
+          g_clear_object (&self->tls_database);
+          g_clear_pointer (&self->tls_path, g_free);
+        }
+      emit_connect (self);
+      return;
+    }
+  if (self->tls_cancel != NULL)
+    g_cancellable_cancel (self->tls_cancel);
+  g_set_object (&self->tls_cancel, g_cancellable_new ());
+  task = g_task_new (self, self->tls_cancel, load_ca_cb, NULL);
+  g_task_set_return_on_cancel (task, TRUE);
+  g_task_set_task_data (task, g_steal_pointer (&ca), g_free);
+  g_task_run_in_thread (task, load_ca_thread);
+}
 
-  g_signal_emit (self, signals[CONNECT], 0, url, *token != '\0' ? token : NULL);
+void
+riv_connect_popover_set_ca_file (RivConnectPopover *self,
+                                 const char        *path)
+{
+  g_return_if_fail (RIV_IS_CONNECT_POPOVER (self));
+
+  gtk_editable_set_text (GTK_EDITABLE (self->ca_row), path != NULL ? path : "");
+}
+
+GTlsDatabase *
+riv_connect_popover_get_tls_database (RivConnectPopover *self)
+{
+  g_return_val_if_fail (RIV_IS_CONNECT_POPOVER (self), NULL);
+
+  return self->tls_database;
+}
+
+gboolean
+riv_connect_popover_get_insecure (RivConnectPopover *self)
+{
+  g_return_val_if_fail (RIV_IS_CONNECT_POPOVER (self), FALSE);
+
+  return gtk_switch_get_active (self->insecure_switch);
 }

@@ -2,7 +2,8 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Where the user types a server URL (and an optional access token), picks a
+ * Where the user types a server URL (an optional access token, CA file for
+ * HTTPS, or no certificate check at all), picks a
  * recent server or the embedded demo server, and sees why a connection failed.
  */
 #pragma once
@@ -34,7 +35,14 @@ void                 riv_connect_popover_set_error       (RivConnectPopover   *s
                                                           const char          *message);
 RivConnectErrorKind  riv_connect_popover_get_error_kind  (RivConnectPopover   *self);
 const char          *riv_connect_popover_get_error_text  (RivConnectPopover   *self);
-/* Emits "connect" with what is typed in. */
+/* Emits "connect" with what is typed in (after reading the CA file, when one
+ * is given; a CA file that cannot be used is shown as the error instead). */
 void                 riv_connect_popover_activate        (RivConnectPopover   *self);
+/* HTTPS trust for the connections it starts: the CA file's authorities
+ * (NULL: the system's), and whether the user skips the check. */
+void                 riv_connect_popover_set_ca_file     (RivConnectPopover   *self,
+                                                          const char          *path);
+GTlsDatabase        *riv_connect_popover_get_tls_database (RivConnectPopover  *self);
+gboolean             riv_connect_popover_get_insecure    (RivConnectPopover   *self);
 
 G_END_DECLS

@@ -182,12 +182,20 @@ lint_update_cb (gpointer user_data)
       RivLintFinding *f = findings->pdata[i];
 
       g_string_append_printf (tooltip, "\n%s: %s", f->rule, f->message);
+      /* Not the server's fault, and what the user sees (no progress): said plainly. */
+      if (label == NULL && g_strcmp0 (f->rule, "stream-buffered") == 0)
+        {
+          label = g_strdup (_("Stream held back by a proxy"));
+          g_string_prepend (tooltip, _("Job updates arrive all at once at the end: something "
+                                       "between Rivulet and the server holds the stream back.\n"));
+        }
     }
   if (findings->len > TOOLTIP_FINDINGS)
     g_string_append (tooltip, "\n…");
 
-  label = g_strdup_printf (ngettext ("%u lint finding", "%u lint findings", findings->len),
-                           findings->len);
+  if (label == NULL)
+    label = g_strdup_printf (ngettext ("%u lint finding", "%u lint findings", findings->len),
+                             findings->len);
   gtk_label_set_label (self->lint_badge, label);
   gtk_widget_set_tooltip_text (GTK_WIDGET (self->lint_badge), tooltip->str);
   gtk_widget_set_visible (GTK_WIDGET (self->lint_badge), TRUE);

@@ -91,9 +91,25 @@ riv_window_update_header (RivWindow *self)
     subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
   else if (_riv_window_record_is_replay_url (self, host))
     subtitle = g_strdup_printf (_("Replay of %s · %s"), _riv_window_record_get_replay_name (self), host);
+  else if (self->client != NULL && riv_client_get_tls_insecure (self->client))
+    subtitle = g_strdup_printf (_("%s · certificate not checked"), host);
   else
     subtitle = g_strdup (host);
   adw_window_title_set_subtitle (self->window_title, subtitle);
+
+  /* The connection's details: the server's root, when Rivulet corrected it. */
+  if (self->client != NULL && riv_client_get_config (self->client) != NULL &&
+      riv_config_get_reported_root (riv_client_get_config (self->client)) != NULL)
+    {
+      RivConfig *config = riv_client_get_config (self->client);
+      g_autofree char *details =
+        g_strdup_printf (_("%s\nServer root corrected: the server said %s; Rivulet uses %s, the "
+                           "address connected to (as Gradio's own page does)"),
+                         gtk_label_get_text (self->status_label),
+                         riv_config_get_reported_root (config), riv_config_get_root (config));
+
+      gtk_widget_set_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (self->status_dot)), details);
+    }
 
   if (lost)
     {
@@ -928,6 +944,9 @@ riv_window_connect_internal (RivWindow  *self,
   riv_set_str (&self->token, token);
 
   self->pending_client = riv_client_new (normalized);
+  riv_client_set_tls (self->pending_client,
+                      riv_connect_popover_get_tls_database (self->connect_popover),
+                      riv_connect_popover_get_insecure (self->connect_popover));
   _riv_window_record_connecting (self);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);

@@ -12,6 +12,10 @@
  * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
  * the picture is that wide before it reports.
  * RIV_GRADIO_WINDOW_LINGER=S keeps the window up S seconds more (to look at it).
+ * RIV_GRADIO_WINDOW_PNG=FILE saves the screen then as a PNG (ImageMagick's import), and
+ * as FILE-connect.png with the connect popover open.
+ * RIV_GRADIO_WINDOW_CA=PEM connects as a user would to an HTTPS server with
+ * its own authority: URL and CA file typed into the connect popover.
  *
  * Prints one JSON object on stdout: "status", "error", "updates", "picture"
  * ({"width", "height", "frames", "error"}: the picture of the endpoint's first
@@ -174,6 +178,14 @@ report (Watch *watch)
     }
   json_builder_end_array (builder);
 
+  json_builder_set_member_name (builder, "lint_badge");
+  if (gtk_widget_get_visible (GTK_WIDGET (watch->window->lint_badge)))
+    json_builder_add_string_value (builder, gtk_label_get_label (watch->window->lint_badge));
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "subtitle");
+  json_builder_add_string_value (builder, adw_window_title_get_subtitle (watch->window->window_title));
+
   json_builder_set_member_name (builder, "gallery_counts");
   json_builder_begin_array (builder);
   for (guint i = 0; i < watch->gallery_counts->len; i++)
@@ -182,6 +194,22 @@ report (Watch *watch)
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
+}
+
+/* The X screen as it is (the window and its decorations), with ImageMagick. */
+static void
+save_png (const char *path)
+{
+  g_autofree char *quoted = g_shell_quote (path);
+  g_autofree char *command = g_strdup_printf ("import -window root %s", quoted);
+  g_autoptr(GError) error = NULL;
+  int status = 0;
+
+  /* Let the last frame reach the screen first. */
+  riv_test_wait_for (&(gboolean) { FALSE }, 0.5);
+  if (!g_spawn_command_line_sync (command, NULL, NULL, &status, &error) ||
+      !g_spawn_check_wait_status (status, &error))
+    g_error ("%s: %s", command, error->message);
 }
 
 static gboolean
@@ -219,7 +247,14 @@ main (int   argc,
   gtk_window_set_default_size (GTK_WINDOW (watch.window), 1200, 800);
   gtk_window_present (GTK_WINDOW (watch.window));
 
-  riv_window_connect_to_url (watch.window, argv[1], NULL);
+  if (g_getenv ("RIV_GRADIO_WINDOW_CA") != NULL)
+    {
+      riv_connect_popover_set_url (watch.window->connect_popover, argv[1]);
+      riv_connect_popover_set_ca_file (watch.window->connect_popover, g_getenv ("RIV_GRADIO_WINDOW_CA"));
+      riv_connect_popover_activate (watch.window->connect_popover);
+    }
+  else
+    riv_window_connect_to_url (watch.window, argv[1], NULL);
   if (!riv_test_wait_until (is_connected, &watch, WAIT_S))
     g_error ("the window did not connect to %s (status \"%s\")", argv[1],
              riv_window_get_status_text (watch.window));
@@ -237,12 +272,24 @@ main (int   argc,
   g_printerr ("the job finished\n");
   /* Reported either way: the suite says what is missing. */
   riv_test_wait_until (all_shown, &watch, WAIT_S);
+  /* The lint badge follows its findings from an idle callback. */
+  riv_test_wait_for (&(gboolean) { FALSE }, 0.3);
 
   result = report (&watch);
   text = riv_json_to_string (result, NULL);
   printf ("%s\n", text);
   fflush (stdout);
 
+  if (g_getenv ("RIV_GRADIO_WINDOW_PNG") != NULL)
+    {
+      g_autofree char *open_png = g_strconcat (g_getenv ("RIV_GRADIO_WINDOW_PNG"), "-connect.png", NULL);
+
+      save_png (g_getenv ("RIV_GRADIO_WINDOW_PNG"));
+      /* And with the connect popover open, as the user filled it in. */
+      gtk_popover_popup (GTK_POPOVER (watch.window->connect_popover));
+      save_png (open_png);
+      gtk_popover_popdown (GTK_POPOVER (watch.window->connect_popover));
+    }
   if (linger != NULL)
     {
       gboolean never = FALSE;

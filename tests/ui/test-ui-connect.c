@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-test-util.h"
@@ -95,6 +96,38 @@ test_bad_url (Fixture       *fixture,
 
   riv_connect_popover_set_error (popover, RIV_CONNECT_ERROR_NONE, NULL);
   connect_and_expect (fixture, "http://", RIV_CONNECT_ERROR_BAD_URL);
+}
+
+/* A CA file that cannot be used is the popover's error (read off the main
+ * loop), and no connect is tried with it. */
+static void
+test_bad_ca_file (Fixture       *fixture,
+                  gconstpointer  user_data)
+{
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+  g_autofree char *dir = g_dir_make_tmp ("riv-ca-XXXXXX", NULL);
+  g_autofree char *missing = g_build_filename (dir, "missing.pem", NULL);
+  g_autofree char *notes = g_build_filename (dir, "notes.txt", NULL);
+
+  g_assert_true (g_file_set_contents (notes, "not a certificate\n", -1, NULL));
+  riv_connect_popover_set_url (popover, "https://127.0.0.1:9/app");
+
+  riv_connect_popover_set_ca_file (popover, missing);
+  riv_connect_popover_activate (popover);
+  g_assert_true (riv_test_wait_until (has_error, fixture, 30));
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover), "Cannot read the CA file"));
+  g_assert_null (riv_window_get_client (fixture->window));
+  g_assert_cmpstr (riv_window_get_status_text (fixture->window), ==, "Not connected");
+
+  riv_connect_popover_set_error (popover, RIV_CONNECT_ERROR_NONE, NULL);
+  riv_connect_popover_set_ca_file (popover, notes);
+  riv_connect_popover_activate (popover);
+  g_assert_true (riv_test_wait_until (has_error, fixture, 30));
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover), "is not a PEM certificate"));
+  g_assert_null (riv_connect_popover_get_tls_database (popover));
+
+  g_remove (notes);
+  g_rmdir (dir);
 }
 
 static guint
@@ -201,6 +234,8 @@ main (int   argc,
   riv_ui_test_init (&argc, &argv);
 
   g_test_add ("/ui/connect/bad-url", Fixture, NULL, fixture_setup, test_bad_url, fixture_teardown);
+  g_test_add ("/ui/connect/bad-ca-file", Fixture, NULL, fixture_setup, test_bad_ca_file,
+              fixture_teardown);
   g_test_add ("/ui/connect/unreachable", Fixture, NULL, fixture_setup, test_unreachable,
               fixture_teardown);
   g_test_add ("/ui/connect/not-gradio", Fixture, NULL, fixture_setup, test_not_gradio,
