@@ -1060,6 +1060,168 @@ test_help_names_command (void)
     }
 }
 
+/* ---- load --until-break (breakpoint tests) ---- */
+
+/* Restarts the fixture's server with a small queue: concurrency jobs run at
+ * once, max_queue wait, the next join is refused (HTTP 503). */
+static void
+restart_with_queue (Fixture *fx,
+                    guint    concurrency,
+                    guint    max_queue)
+{
+  g_autoptr(GError) error = NULL;
+
+  riv_server_shutdown (fx->server);
+  g_clear_object (&fx->server);
+  g_clear_pointer (&fx->url, g_free);
+  fx->server = riv_server_new ();
+  g_object_set (fx->server, "concurrency", concurrency, "max-queue", max_queue, NULL);
+  riv_server_listen (fx->server, NULL, 0, &error);
+  g_assert_no_error (error);
+  fx->url = riv_server_dup_url (fx->server);
+}
+
+/* Users ramp from 0 to 60 against a server that runs 2 jobs and queues 10: a
+ * user's job is always in the queue or running, so the 13th user is the
+ * first who can be refused. The run stops there, names it, and still counts
+ * every job. */
+static void
+test_until_break_queue_full (Fixture       *fx,
+                             gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_auto(CliRun) text = { 0 };
+  g_autofree char *report = path_in (fx, "break.html");
+  g_autofree char *html = NULL;
+  JsonObject *summary, *bp;
+
+  restart_with_queue (fx, 2, 10);
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text", "--users", "60",
+           "--duration", "15", "--until-break", "--data", "[\"u{u}\", 5, 0.05]",
+           "--report", report, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "queue full");
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), >=, 13);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), <, 60);
+  g_assert_cmpint (json_object_get_int_member (bp, "sessions"), >=,
+                   json_object_get_int_member (bp, "users"));
+  g_assert_cmpfloat (json_object_get_double_member (bp, "rate_per_s"), >, 0);
+  g_assert_cmpfloat (json_object_get_double_member (bp, "p95_s_before"), >=, 0.25);
+  g_assert_nonnull (strstr (json_object_get_string_member (bp, "error"), "Queue is full"));
+  /* The ramp stopped: nowhere near 60 users, and every job is accounted for. */
+  g_assert_cmpint (json_object_get_int_member (summary, "users"), <, 60);
+  g_assert_cmpint (json_object_get_int_member (summary, "lost"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed") +
+                   json_object_get_int_member (summary, "failed"), ==,
+                   json_object_get_int_member (summary, "submitted"));
+
+  g_file_get_contents (report, &html, NULL, NULL);
+  g_assert_nonnull (html);
+  g_assert_nonnull (strstr (html, "breaking point"));
+  g_assert_nonnull (strstr (html, ": queue full"));
+
+  run_cli (&text, "load", "--url", fx->url, "--endpoint", "stream_text", "--users", "60",
+           "--duration", "15", "--until-break", "--data", "[\"u{u}\", 5, 0.05]", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "\nbreakpoint after "));
+  g_assert_nonnull (strstr (text.out, "): queue full\n"));
+}
+
+/* An arrival rate ramped in one session (open loop) breaks the same queue;
+ * one session, no users. */
+static void
+test_until_break_rate (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  JsonObject *summary, *bp;
+
+  restart_with_queue (fx, 1, 5);
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text", "--rate", "40",
+           "--duration", "10", "--until-break", "--data", "[\"r{i}\", 5, 0.05]", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "queue full");
+  g_assert_cmpint (json_object_get_int_member (bp, "sessions"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), ==, 0);
+  /* 0 → 40 jobs/s over 10 s is 200 jobs; the ramp stopped well before. */
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), <, 200);
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), >=, 7);
+}
+
+/* Nothing breaks: "breakpoint" is null and the run ends with its ramp. A
+ * threshold that fails while the run goes is a breaking point of its own. */
+static void
+test_until_break_none_and_threshold (Fixture       *fx,
+                                     gconstpointer  data)
+{
+  g_auto(CliRun) none = { 0 };
+  g_auto(CliRun) slow = { 0 };
+  JsonObject *summary, *bp;
+
+  run_cli (&none, "load", "--url", fx->url, "--endpoint", "batch_echo", "--stages", "2s:4",
+           "--until-break", "--data", "[\"x\", 0.01]", "--json", NULL);
+  g_assert_cmpint (none.status, ==, 0);
+  summary = parse_summary (none.out);
+  g_assert_true (json_object_has_member (summary, "breakpoint"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (summary, "breakpoint")));
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed"), ==, 0);
+
+  /* Every job takes 0.25 s: p95 < 100 ms cannot hold once one completed. */
+  run_cli (&slow, "load", "--url", fx->url, "--endpoint", "stream_text", "--stages", "20s:20",
+           "--until-break", "--threshold", "p95<100ms", "--threshold", "completed>=100000",
+           "--data", "[\"s\", 5, 0.05]", "--json", NULL);
+  g_assert_cmpint (slow.status, ==, 0);
+  summary = parse_summary (slow.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (bp, "reason"),
+                                   "threshold p95<100ms (measured "));
+  g_assert_cmpfloat (json_object_get_double_member (bp, "t_s"), <, 10);
+}
+
+/* --until-break needs something to ramp. */
+static void
+test_until_break_bad_flags (Fixture       *fx,
+                            gconstpointer  data)
+{
+  static const char *const cases[][8] = {
+    { "--users", "5", NULL },
+    { "--users", "5", "--iterations", "2", NULL },
+    { "--rate", "10", NULL },
+    { "--count", "10", NULL },
+    { NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+      const char *const *c = cases[i];
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
+               c[0], c[0] ? c[1] : NULL, c[0] && c[1] ? c[2] : NULL,
+               c[0] && c[1] && c[2] ? c[3] : NULL, NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      if (strstr (run.err, "--until-break needs a ramp") == NULL)
+        g_error ("--until-break %s: no clear error:\n%s", c[0] ? c[0] : "", run.err);
+    }
+  {
+    g_auto(CliRun) run = { 0 };
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
+             "--stages", "5s:5", "--count", "10", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--count"));
+  }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1083,6 +1245,10 @@ main (int   argc,
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/in-browser", test_report_in_browser);
+  ADD ("/cli/load/until-break/queue-full", test_until_break_queue_full);
+  ADD ("/cli/load/until-break/rate", test_until_break_rate);
+  ADD ("/cli/load/until-break/none-and-threshold", test_until_break_none_and_threshold);
+  ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);

@@ -1413,6 +1413,8 @@ test_join_errors (Fixture       *fx,
     { 503, "{\"detail\":\"Queue is full. Max size is 2 and size is 2.\"}",
       "Queue is full. Max size is 2 and size is 2." },
     { 503, "{\"detail\":\"busy, try later\"}", "Queue is full: busy, try later" },
+    /* Gradio 6 once its queue task ended (2,000 sessions): not a full queue. */
+    { 503, "{\"detail\":\"Queue is stopped.\"}", "Queue is stopped." },
     { 503, "", "Queue is full" },
     { 422, "{\"detail\":[{\"is_valid\":false,\"message\":\"too short\","
       "\"parameter_name\":\"prompt\"}]}", "prompt: too short" },

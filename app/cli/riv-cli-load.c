@@ -228,6 +228,7 @@ riv_cli_load (int    argc,
   double think = 0;
   double duration = 0;
   gboolean json = FALSE;
+  gboolean until_break = FALSE;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
@@ -260,6 +261,10 @@ riv_cli_load (int    argc,
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
+    { "until-break", 0, 0, G_OPTION_ARG_NONE, &until_break,
+      "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
+      "users or R jobs/s over S) until the first failed or lost job or a failing --threshold, "
+      "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
@@ -313,6 +318,13 @@ riv_cli_load (int    argc,
     return load_usage_error ("--users and --count do not go together: use --count N for a "
                              "burst of N jobs in one session, or --users N with --iterations K "
                              "for N users submitting K jobs each");
+  if (until_break && stages_text == NULL && !(duration > 0 && (users > 0 || rate > 0)))
+    return load_usage_error ("--until-break needs a ramp to climb: --stages, --users N with "
+                             "--duration S (0 to N users over S seconds), or --rate R with "
+                             "--duration S (0 to R jobs/s over S seconds)");
+  if (until_break && count_given)
+    return load_usage_error ("--until-break ramps until something breaks; --count is a fixed "
+                             "burst: leave it out");
   if (users > 0 && rate > 0)
     return load_usage_error ("--users and --rate do not go together: --rate is the open loop "
                              "(one session), --users the closed loop (use --think to pace users)");
@@ -328,7 +340,8 @@ riv_cli_load (int    argc,
     return load_usage_error ("--think, --duration and --iterations cannot be negative");
   if (timeout != -1 && !(timeout > 0))
     return load_usage_error ("--timeout must be positive");
-  if (users == 0 && stages_text == NULL && (think > 0 || duration > 0 || iterations > 0))
+  if (users == 0 && stages_text == NULL && (think > 0 || iterations > 0 ||
+                                            (duration > 0 && !(until_break && rate > 0))))
     return load_usage_error ("--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
@@ -451,7 +464,22 @@ riv_cli_load (int    argc,
 
   run.engine = riv_load_run_new (run.client, endpoint_name, template);
   riv_load_run_set_shard (run.engine, shard, n_shards);
-  if (users > 0 || stages != NULL)
+  run.until_break = until_break;
+  if (until_break && stages == NULL && users > 0)
+    {
+      /* The ramp built for the user: 0 to N users over the duration. */
+      RivLoadStage ramp = { duration, (guint) users };
+
+      stages = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+      g_array_append_val (stages, ramp);
+      users = 0;
+      duration = 0;
+    }
+  if (until_break)
+    riv_load_run_set_until_break (run.engine, run.thresholds);
+  if (until_break && stages == NULL)
+    riv_load_run_set_rate_ramp (run.engine, rate, duration);
+  else if (users > 0 || stages != NULL)
     {
       riv_load_run_set_users (run.engine, (guint) users, think, duration, (guint) iterations);
       riv_load_run_set_stages (run.engine, g_steal_pointer (&stages));
@@ -491,7 +519,9 @@ riv_cli_load (int    argc,
     }
 
   thresholds_ok = load_print_summary (&run, summary_out);
-  if (run.thresholds->len > 0)
+  if (until_break)
+    status = riv_load_run_was_stopped (run.engine) ? 1 : 0;
+  else if (run.thresholds->len > 0)
     status = thresholds_ok ? 0 : 1;
   else
     status = riv_load_run_get_completed (run.engine) == riv_load_run_get_submitted (run.engine) &&

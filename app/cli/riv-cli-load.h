@@ -24,6 +24,7 @@ typedef struct
   GMainLoop    *loop;
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
+  gboolean      until_break;     /* --until-break: the summary names the breaking point */
   gboolean      status_line;     /* standard error is a terminal */
   gulong        sample_handler;
   guint         sigint_id;

@@ -205,7 +205,10 @@ join_cb (GObject      *object,
       goto out;
     }
 
-  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE && detail != NULL &&
+      g_ascii_strncasecmp (detail, "Queue is stopped", 16) == 0)
+    text = g_strdup (detail);   /* Gradio's queue task ended: every join is refused until a restart */
+  else if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
     text = _riv_client_error_text ("Queue is full", detail);
   else if (status >= 400 && status < 500)
     text = detail ? g_strdup (detail)
