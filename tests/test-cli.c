@@ -1222,6 +1222,54 @@ test_until_break_bad_flags (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+/* --metrics: a port that is taken, or an address that is not one, exits 2
+ * naming it, before any job. */
+static void
+test_metrics_bad_address (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autoptr(GSocketAddress) any = NULL;
+  g_autoptr(GSocket) taken = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  guint port = 0;
+  static const struct
+  {
+    const char *address;
+    const char *named;
+  } cases[] = {
+    { "127.0.0.1:99999", "\"99999\" is not a port" },
+    { "example.org:9464", "\"example.org\" is not an IP address" },
+    { "127.0.0.1:", "\"\" is not a port" },
+  };
+
+  any = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  taken = riv_listen_socket (any, 0, &port, &error);
+  g_assert_no_error (error);
+  address = g_strdup_printf ("127.0.0.1:%u", port);
+  {
+    g_auto(CliRun) run = { 0 };
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
+             "--metrics", address, NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--metrics: cannot listen on"));
+    g_assert_nonnull (strstr (run.err, address));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
+               "--metrics", cases[i].address, NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      if (strstr (run.err, cases[i].named) == NULL)
+        g_error ("--metrics %s: the error does not name %s:\n%s", cases[i].address,
+                 cases[i].named, run.err);
+    }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1249,6 +1297,7 @@ main (int   argc,
   ADD ("/cli/load/until-break/rate", test_until_break_rate);
   ADD ("/cli/load/until-break/none-and-threshold", test_until_break_none_and_threshold);
   ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
+  ADD ("/cli/load/metrics/bad-address", test_metrics_bad_address);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);

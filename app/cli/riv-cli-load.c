@@ -151,6 +151,45 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->loop, g_main_loop_unref);
   g_clear_pointer (&run->config, riv_config_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
+  g_clear_pointer (&run->metrics, riv_metrics_unref);
+}
+
+static gboolean
+metrics_linger_cb (gpointer user_data)
+{
+  LoadRun *run = user_data;
+
+  if (!riv_metrics_final_scraped (run->metrics) && riv_now () < run->metrics_until)
+    return G_SOURCE_CONTINUE;
+  g_main_loop_quit (run->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The run's last values wait for the scraper's next visit (bounded by its own pace). */
+static void
+metrics_linger (LoadRun *run)
+{
+  double linger;
+
+  if (run->metrics == NULL)
+    return;
+  riv_cli_record_feed_metrics (run->metrics);
+  linger = riv_metrics_set_final (run->metrics);
+  if (linger <= 0)
+    return;
+  run->metrics_until = riv_now () + linger;
+  g_timeout_add (50, metrics_linger_cb, run);
+  g_main_loop_run (run->loop);
+}
+
+static void
+metrics_sample_cb (RivLoadRun          *engine,
+                   const RivLoadSample *sample,
+                   gpointer             user_data)
+{
+  LoadRun *run = user_data;
+
+  riv_cli_record_feed_metrics (run->metrics);
 }
 
 static gboolean
@@ -219,6 +258,7 @@ riv_cli_load (int    argc,
   g_autofree char *report_path = NULL;
   g_autofree char *stages_text = NULL;
   g_autofree char *shard_text = NULL;
+  g_autofree char *metrics_address = NULL;
   g_auto(GStrv) threshold_texts = NULL;
   gint count = -1;
   gint users = 0;
@@ -265,6 +305,10 @@ riv_cli_load (int    argc,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
       "users or R jobs/s over S) until the first failed or lost job or a failing --threshold, "
       "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
+    { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics_address,
+      "Serve live Prometheus metrics at http://ADDR:PORT/metrics while the run goes "
+      "(e.g. 127.0.0.1:9464; a port alone means 127.0.0.1; port 0 picks a free one)",
+      "ADDR:PORT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
@@ -409,6 +453,23 @@ riv_cli_load (int    argc,
       return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
     }
 
+  /* Bound before the run, so a port that is taken is a usage error. */
+  if (metrics_address != NULL)
+    {
+      run.metrics = riv_metrics_new ();
+      if (!riv_metrics_listen (run.metrics, metrics_address, &error))
+        {
+          close_output (output);
+          load_run_clear (&run);
+          return load_usage_error ("--metrics: %s", error->message);
+        }
+      if (!riv_metrics_is_loopback (run.metrics))
+        g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
+                    "address\n", metrics_address);
+      g_printerr ("rivulet-cli load: metrics at %s\n", riv_metrics_get_url (run.metrics));
+      riv_cli_record_feed_metrics (run.metrics);
+    }
+
   run.json = json;
   run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
 
@@ -425,7 +486,7 @@ riv_cli_load (int    argc,
       return load_usage_error ("--auth: %s", error->message);
     }
   summary_out = riv_cli_record_summary_out (summary_out);
-  if (!riv_cli_record_attach (run.client, json, &error))
+  if (!riv_cli_record_attach (run.client, json || run.metrics != NULL, &error))
     {
       close_output (output);
       load_run_clear (&run);
@@ -488,6 +549,11 @@ riv_cli_load (int    argc,
     riv_load_run_set_open_loop (run.engine, (guint) count, rate);
   riv_load_run_set_timeout (run.engine, timeout > 0 ? timeout : 600);
   riv_load_run_set_keep_records (run.engine, output != NULL);
+  if (run.metrics != NULL)
+    {
+      riv_load_run_set_metrics (run.engine, run.metrics);
+      g_signal_connect (run.engine, "sample", G_CALLBACK (metrics_sample_cb), &run);
+    }
   g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
   g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);
   run.loop = g_main_loop_new (NULL, FALSE);
@@ -507,6 +573,7 @@ riv_cli_load (int    argc,
   if (!riv_load_run_is_finished (run.engine))
     g_main_loop_run (run.loop);
   load_status_clear (&run);
+  metrics_linger (&run);
   riv_client_close (run.client);
   riv_cli_record_finish ();
 

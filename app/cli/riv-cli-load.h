@@ -25,6 +25,8 @@ typedef struct
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
+  RivMetrics   *metrics;         /* --metrics, nullable */
+  double        metrics_until;   /* serving the last values until then (riv_now ()) */
   gboolean      status_line;     /* standard error is a terminal */
   gulong        sample_handler;
   guint         sigint_id;

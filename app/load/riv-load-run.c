@@ -15,6 +15,7 @@
 #include "riv-job-record.h"
 #include "riv-load-break.h"
 #include "riv-load-run.h"
+#include "riv-metrics.h"
 #include "riv-report.h"
 #include "riv-util.h"
 
@@ -87,6 +88,11 @@ struct _RivLoadRun
   double        before_last_t;      /* the sample before the last one */
   guint64       before_last_started;
   guint64       sessions;           /* users started (each its own session) */
+  double        ramp_end;           /* riv_now () when the ramp ended by itself; 0 before */
+  double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
+
+  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
+  guint64       user_bytes;         /* stream bytes of users' clients that stopped */
 
   /* State */
   RivLoadStats *stats;
@@ -161,6 +167,17 @@ user_quark (void)
     quark = g_quark_from_static_string ("riv-load-user");
   return quark;
 }
+
+/* The load when a job was submitted (breakpoint tests): a timeout shows
+ * late, and is placed where its job was sent. */
+typedef struct
+{
+  double  t;          /* seconds after the start */
+  double  rate;       /* jobs submitted a second just before */
+  double  p95;        /* of the last sample window with completed jobs; < 0: none */
+  guint   users;
+  guint64 sessions;
+} LoadAt;
 
 /* Active users and sessions when the job was submitted (breakpoint tests). */
 static GQuark
@@ -260,10 +277,15 @@ submit (RivLoadRun  *self,
   g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
   if (self->until_break)
     {
-      guint *at = g_new (guint, 2);
+      LoadAt *at = g_new0 (LoadAt, 1);
+      double t = elapsed (self);
 
-      at[0] = self->active_users;
-      at[1] = (guint) MIN (self->sessions, G_MAXUINT);
+      at->t = t;
+      at->rate = t > self->before_last_t
+        ? (self->submitted - self->before_last_started) / (t - self->before_last_t) : 0;
+      at->p95 = self->last_p95;
+      at->users = self->active_users;
+      at->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
       g_object_set_qdata_full (G_OBJECT (job), load_at_quark (), at, g_free);
     }
   if (self->start <= 0)
@@ -273,6 +295,8 @@ submit (RivLoadRun  *self,
     }
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
+  if (self->metrics != NULL)
+    riv_metrics_add_submitted (self->metrics);
   return job;
 }
 
@@ -350,6 +374,8 @@ account_job (RivLoadRun *self,
       break;
     }
   self->updates += riv_job_get_n_updates (job);
+  if (self->metrics != NULL)
+    riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
 
   riv_load_stats_add (self->stats,
                       self->start_wall + (riv_job_get_submitted_at (job) - self->start),
@@ -384,15 +410,18 @@ account_job (RivLoadRun *self,
 
 /* ---- breakpoint ---- */
 
-/* The first failure of a breakpoint test while the ramp goes: keeps where
- * the run was and stops the ramp; the jobs in flight end as they will. Later
- * failures only add their class. */
+/* The first failure of a breakpoint test of a job sent while the ramp went
+ * (job NULL: now): keeps where the run was and stops the ramp; the jobs in
+ * flight end as they will. Later failures only add their class. A timeout
+ * shows late: the load is then taken as it was when the job was sent. */
 static void
 break_at (RivLoadRun   *self,
           RivBreakKind  kind,
           const char   *error,
-          RivJob       *stalled)
+          RivJob       *job)
 {
+  RivJob *stalled = kind == RIV_BREAK_TIMEOUT ? job : NULL;
+
   g_autoptr(GArray) recent = NULL;
   RivLoadBreakpoint *bp;
   double span;
@@ -404,21 +433,15 @@ break_at (RivLoadRun   *self,
       self->break_seen |= 1u << kind;
       return;
     }
-  if (self->submitting_done || self->stopped)
-    return;   /* the ramp had ended: nothing broke during it */
+  if (self->stopped || (self->submitting_done &&
+                         (job == NULL || self->ramp_end <= 0 ||
+                          riv_job_get_submitted_at (job) > self->ramp_end)))
+    return;   /* sent after the ramp ended: nothing broke during it */
 
   bp = g_new0 (RivLoadBreakpoint, 1);
   bp->t = elapsed (self);
   bp->users = self->active_users;
   bp->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
-  if (stalled != NULL)
-    {
-      /* A stall shows late: the load was the stalled job's when it was submitted. */
-      const guint *at = g_object_get_qdata (G_OBJECT (stalled), load_at_quark ());
-
-      bp->users = at[0];
-      bp->sessions = MAX (at[1], 1);
-    }
   span = bp->t - self->before_last_t;
   bp->rate_per_s = span > 0 ? (self->submitted - self->before_last_started) / span : 0;
   recent = g_array_copy (self->prev_latencies);
@@ -426,6 +449,16 @@ break_at (RivLoadRun   *self,
   g_array_sort (recent, riv_load_compare_doubles);
   bp->p95_s_before = recent->len > 0
     ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95) : -1;
+  if (stalled != NULL && g_object_get_qdata (G_OBJECT (stalled), load_at_quark ()) != NULL)
+    {
+      const LoadAt *at = g_object_get_qdata (G_OBJECT (stalled), load_at_quark ());
+
+      bp->t = at->t;
+      bp->rate_per_s = at->rate;
+      bp->p95_s_before = at->p95;
+      bp->users = at->users;
+      bp->sessions = at->sessions;
+    }
   bp->error = g_strdup (error);
   self->breakpoint = bp;
   self->break_kind = kind;
@@ -441,8 +474,9 @@ break_at (RivLoadRun   *self,
 
 /* A breakpoint test does not wait for the client's own join timeout (a
  * minute) to see a server that stopped answering: a join unanswered this
- * long counts as timed out. */
-#define BREAK_JOIN_STALL_S 10.0
+ * long counts as timed out. Real Gradio on 2 busy cores took over 10 s to
+ * answer joins long before its limit. */
+#define BREAK_JOIN_STALL_S 30.0
 
 static void
 break_check_stalls (RivLoadRun *self)
@@ -451,7 +485,7 @@ break_check_stalls (RivLoadRun *self)
   gpointer key;
   double now = riv_now ();
 
-  if (!self->until_break || self->breakpoint != NULL || self->submitting_done)
+  if (!self->until_break || self->breakpoint != NULL || self->stopped)
     return;
   g_hash_table_iter_init (&iter, self->in_flight);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -534,7 +568,7 @@ job_finished (RivLoadRun *self,
   status = riv_job_get_status (job);
   if (status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST)
     break_at (self, _riv_load_break_classify (status, riv_job_get_error (job)),
-              riv_job_get_error (job), NULL);
+              riv_job_get_error (job), job);
   if (riv_job_get_batch_inferred (job))
     {
       Settling *entry = g_new (Settling, 1);
@@ -571,7 +605,10 @@ submit_tick_cb (gpointer user_data)
 
       /* The rate grows linearly: t² r / 2R jobs by time t. */
       if (t >= self->rate_ramp)
-        self->count = (guint) MIN (self->submitted, G_MAXUINT);
+        {
+          self->count = (guint) MIN (self->submitted, G_MAXUINT);
+          self->ramp_end = riv_now ();
+        }
       target = MIN (self->count, (guint64) floor (self->rate * t * t / (2 * self->rate_ramp)) + 1);
     }
   else if (self->rate > 0)
@@ -663,6 +700,7 @@ user_stop (LoadUser *user)
   destroy_source (&user->think_source);
   g_clear_signal_handler (&user->finished_handler, user->client);
   self->user_events += riv_client_get_n_messages (user->client);
+  self->user_bytes += riv_client_get_n_stream_bytes (user->client);
   /* Not closed now: with no job left the server ends the user's stream by
    * itself (close_stream). Cancelling streams of thousands of users mid-run
    * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
@@ -772,6 +810,8 @@ follow_schedule (RivLoadRun *self)
 
   if (over)
     {
+      if (!self->schedule_over)
+        self->ramp_end = riv_now ();
       self->schedule_over = TRUE;
       self->submitting_done = TRUE;
       destroy_source (&self->tick_source);
@@ -917,6 +957,8 @@ emit_sample (RivLoadRun *self,
   g_array_set_size (self->prev_latencies, 0);
   g_array_append_vals (self->prev_latencies, self->latencies->data, self->latencies->len);
   g_array_set_size (self->latencies, 0);
+  if (sample.p95 >= 0)
+    self->last_p95 = sample.p95;
   self->before_last_t = self->last.t;
   self->before_last_started = self->last.started;
   self->updates = 0;
@@ -933,6 +975,29 @@ emit_sample (RivLoadRun *self,
   post (self, &sample, FALSE);
 }
 
+/* The gauges and totals of /metrics, once a second and at the end. */
+static void
+metrics_update (RivLoadRun *self)
+{
+  guint64 bytes = riv_client_get_n_stream_bytes (self->client) + self->user_bytes;
+  guint streams = riv_client_get_stream_state (self->client) == RIV_STREAM_STATE_CONNECTED;
+
+  if (self->metrics == NULL)
+    return;
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client == NULL)
+        continue;
+      bytes += riv_client_get_n_stream_bytes (user->client);
+      streams += riv_client_get_stream_state (user->client) == RIV_STREAM_STATE_CONNECTED;
+    }
+  riv_metrics_set_gauges (self->metrics, self->active_users,
+                          (guint) (self->submitted - self->finished), streams);
+  riv_metrics_set_received (self->metrics, count_events (self), bytes);
+}
+
 static gboolean
 sample_cb (gpointer data)
 {
@@ -941,6 +1006,7 @@ sample_cb (gpointer data)
   settle (self, FALSE);
   break_check_thresholds (self);
   break_check_stalls (self);
+  metrics_update (self);
   emit_sample (self, self->n_samples + 1.0);
   return G_SOURCE_CONTINUE;
 }
@@ -983,6 +1049,7 @@ finish_cb (gpointer data)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
   riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
   users_free (self);
+  metrics_update (self);
   break_name (self);
   if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
     emit_sample (self, self->end - self->start);
@@ -1194,6 +1261,7 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->prev_latencies, g_array_unref);
   g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
   g_clear_pointer (&self->breakpoint, breakpoint_free);
+  g_clear_pointer (&self->metrics, riv_metrics_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -1233,6 +1301,7 @@ riv_load_run_init (RivLoadRun *self)
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
   self->prev_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->last_p95 = -1;
   self->all_users = g_ptr_array_new ();
   self->retired = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -1322,6 +1391,18 @@ riv_load_run_set_rate_ramp (RivLoadRun *self,
 
   riv_load_run_set_open_loop (self, G_MAXUINT, rate);
   self->rate_ramp = seconds;
+}
+
+void
+riv_load_run_set_metrics (RivLoadRun *self,
+                          RivMetrics *metrics)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  g_clear_pointer (&self->metrics, riv_metrics_unref);
+  if (metrics != NULL)
+    self->metrics = riv_metrics_ref (metrics);
 }
 
 void

@@ -14,6 +14,7 @@
 
 #include "riv-client.h"
 #include "riv-load-stats.h"
+#include "riv-metrics.h"
 
 G_BEGIN_DECLS
 
@@ -98,6 +99,10 @@ const RivLoadBreakpoint *riv_load_run_get_breakpoint (RivLoadRun  *self);
  * jobs/s, p95 before 1.204 s): the server stopped its queue …"). */
 char         *riv_load_breakpoint_describe   (const RivLoadBreakpoint *breakpoint);
 
+/* Feeds metrics (riv-metrics.h) while the run goes: counters as jobs are
+ * submitted and end, gauges once a second. Holds a reference. */
+void          riv_load_run_set_metrics       (RivLoadRun        *self,
+                                              RivMetrics        *metrics);
 /* Keep one JSON record per job (riv-job-record.h), for --output. */
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);

@@ -24,6 +24,8 @@ import urllib.request
 import uuid
 import zlib
 
+import cases_breakpoint
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 AUTH = ("rivulet", "s3cret")
 
@@ -342,6 +344,7 @@ def run_version(suite, py, cli, version):
             auth_cases(suite, cli, servers["auth"], label)
         record_cases(suite, cli, main, label)
         lint_silent(suite, cli, label)
+        cases_breakpoint.run(sys.modules[__name__], suite, py, cli, version, workdir)
     finally:
         for s in servers.values():
             s.stop()
