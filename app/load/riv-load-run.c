@@ -447,8 +447,11 @@ break_at (RivLoadRun   *self,
   recent = g_array_copy (self->prev_latencies);
   g_array_append_vals (recent, self->latencies->data, self->latencies->len);
   g_array_sort (recent, riv_load_compare_doubles);
+  /* Nothing completed in the last second or two (a queue that stopped): the
+   * last window that had completions. */
   bp->p95_s_before = recent->len > 0
-    ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95) : -1;
+    ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95)
+    : self->last_p95;
   if (stalled != NULL && g_object_get_qdata (G_OBJECT (stalled), load_at_quark ()) != NULL)
     {
       const LoadAt *at = g_object_get_qdata (G_OBJECT (stalled), load_at_quark ());

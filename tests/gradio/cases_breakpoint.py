@@ -1,12 +1,13 @@
 """Breakpoint tests against real Gradio (issue 22): `rivulet-cli load --until-break`.
 
-Gradio 5 and 6 keep at most 2,000 sessions in an LRU cache of pending messages
+Gradio 4.44, 5.49 and 6.25 keep at most 2,000 sessions in an LRU cache of pending messages
 (gradio/queueing.py); when a session with a job still waiting is evicted, the next message
 for it raises a KeyError that ends the queue's task: jobs on open streams end with "Server
 stopped unexpectedly." and every later join is refused with HTTP 503 "Queue is stopped."
-until a restart. Users ramped up on a fresh server, each with one job to a generator that
-runs one at a time (so nearly every session has a job waiting), must find that limit, stop
-there and name it. A cheap endpoint in a closed loop does not get there on 2 busy cores:
+until a restart. Users ramped up on a fresh server, each looping on a 1-second generator
+that runs one at a time (so every session has a job waiting, and the first eviction stops
+the queue), must find that limit, stop there and name it. With one job per user instead, the
+first sessions evicted have finished and the queue stops some 30 sessions later. A cheap endpoint in a closed loop does not get there on 2 busy cores:
 Gradio then takes over 30 s to answer joins at about 1,800 sessions (Rivulet names that
 "timeouts"), as it sends every waiting job an estimate whenever one starts.
 
@@ -28,22 +29,23 @@ SLACK = 250
 
 def run(mod, suite, py, cli, version, workdir):
     label = f"gradio {version}"
-    name = f"{label}: --until-break finds the 2,000-session limit and names it"
-    if version.split(".")[0] == "4":
-        # 4.44 keeps no such cache: nothing to find at 2,000, and the ramp is heavy on 2 cores.
-        suite.case(name, skip, mod, "Gradio 4.44 has no 2,000-session cache (5.x and 6.x have)")
-        return
+    tight = version.split(".")[0] == "6"
+    # 5.49 stops its queue too, but on this machine some 430 sessions past 2,000 (its first
+    # failure, a session's stream answered 404, came ~7 s after the ramp passed 2,000):
+    # only the class and the lower bound are checked there.
+    name = (f"{label}: --until-break finds the 2,000-session limit and names it" if tight
+            else f"{label}: --until-break names the stopped queue (past 2,000 sessions)")
     if os.environ.get("RIVULET_GRADIO_BREAK", "1") == "0":
         suite.case(name, skip, mod, "RIVULET_GRADIO_BREAK=0")
         return
-    suite.case(name, breakpoint_case, mod, py, cli, version, workdir)
+    suite.case(name, breakpoint_case, mod, py, cli, version, workdir, tight)
 
 
 def skip(mod, reason):
     raise mod.CaseSkipped(reason)
 
 
-def breakpoint_case(mod, py, cli, version, workdir):
+def breakpoint_case(mod, py, cli, version, workdir, tight):
     host_dir, inner_dir = workdir
     sub = (os.path.join(host_dir, "break"), inner_dir + "/break")
     os.makedirs(sub[0], exist_ok=True)
@@ -58,7 +60,7 @@ def breakpoint_case(mod, py, cli, version, workdir):
         mod.check(server.wait_ready(120), f"a fresh main app did not start:\n{server.tail()}")
         argv = [cli.path, "load", "--url", server.url, "--endpoint", "slow_steps", "--data",
                 json.dumps(["b{u}", 4]), "--users", str(USERS), "--duration", str(RAMP_S),
-                "--iterations", "1", "--until-break", "--json", "--timeout", "120"]
+                "--until-break", "--json", "--timeout", "120"]
         cli.last_command = " ".join(argv)
         t0 = time.monotonic()
         p = subprocess.run(argv, capture_output=True, text=True, timeout=RAMP_S + 300)
@@ -72,7 +74,7 @@ def breakpoint_case(mod, py, cli, version, workdir):
         mod.check(bp["reason"].startswith("the server stopped its queue after "),
                   f"breakpoint named {bp['reason']!r} ({bp.get('error')!r}) at {bp['users']} users, "
                   f"{bp['sessions']} sessions, {bp['t_s']:.1f} s; server log:\n{log[-3000:]}")
-        mod.check(2000 <= bp["sessions"] <= 2000 + SLACK,
+        mod.check(2000 <= bp["sessions"] <= (2000 + SLACK if tight else USERS),
                   f"the queue stopped after {bp['sessions']} sessions, not just past 2,000: {bp}")
         texts = {e["error"] for e in summary["errors"]}
         mod.check(any("Queue is stopped" in t or "Server stopped unexpectedly" in t for t in texts),
