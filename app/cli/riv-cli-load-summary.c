@@ -88,7 +88,10 @@ add_breakpoint (JsonBuilder             *builder,
   json_builder_add_string_value (builder, bp->reason);
   add_double (builder, "t_s", bp->t);
   json_builder_set_member_name (builder, "error");
-  json_builder_add_string_value (builder, bp->error);
+  if (bp->error != NULL)
+    json_builder_add_string_value (builder, bp->error);
+  else
+    json_builder_add_null_value (builder);
   json_builder_end_object (builder);
 }
 
