@@ -1222,6 +1222,51 @@ test_until_break_bad_flags (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+/* The embedded server out of file descriptors (a hard limit of 64) stops
+ * answering joins: the breakpoint is "timeouts", placed at the users there
+ * were when the first unanswered join was sent, below the limit. */
+static void
+test_until_break_fd_limit (void)
+{
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *prlimit = g_find_program_in_path ("prlimit");
+  g_auto(CliRun) run = { 0 };
+  const char *url;
+  JsonObject *summary, *bp;
+
+  if (prlimit == NULL)
+    {
+      g_test_skip ("no prlimit (util-linux) to give the server a file descriptor limit");
+      return;
+    }
+  serve = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                            &error, prlimit, "--nofile=64:64", g_getenv ("RIVULET_CLI"), "serve",
+                            "--port", "0", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (serve));
+  line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  url = strstr (line, "http://");
+  g_assert_nonnull (url);
+
+  /* 0 → 200 users over 10 s; the first join left unanswered is seen 30 s later. */
+  run_cli (&run, "load", "--url", url, "--endpoint", "stream_text", "--users", "200",
+           "--duration", "10", "--until-break", "--timeout", "40",
+           "--data", "[\"u{u}\", 5, 0.05]", "--json", NULL);
+  g_subprocess_force_exit (serve);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "timeouts");
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), <, 64);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), >=, 10);
+  g_assert_nonnull (strstr (json_object_get_string_member (bp, "error"), "join"));
+}
+
 /* --metrics: a port that is taken, or an address that is not one, exits 2
  * naming it, before any job. */
 static void
@@ -1301,6 +1346,7 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
+  g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
 
   return g_test_run ();
 }

@@ -303,7 +303,8 @@ riv_cli_load (int    argc,
       "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
-      "users or R jobs/s over S) until the first failed or lost job or a failing --threshold, "
+      "users or R jobs/s over S) until the first failed, lost or timed-out job (a join "
+      "unanswered for 30 s) or a failing --threshold, "
       "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
     { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics_address,
       "Serve live Prometheus metrics at http://ADDR:PORT/metrics while the run goes "
