@@ -4,7 +4,8 @@
 The built rivulet-cli (RIVULET_CLI) serves the demo server and runs 1,000 virtual users
 against it with --metrics on a free loopback port. While they run, this test scrapes
 /metrics itself (every counter consistent and never going down, the histogram counting
-what completed, 1,000 users seen) and has promtool check the text; Debian's real
+what completed, 1,000 users seen), asks once for OpenMetrics, and has promtool check the
+text; Debian's real
 Prometheus, started here on loopback with a scrape config pointing at Rivulet, scrapes the
 run, and its HTTP API must give back the counters the run's own summary printed.
 """
@@ -113,7 +114,14 @@ def main():
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 start_new_session=True)
         scrapes, pages, errors = [], [], []
+        openmetrics = None
         while load.poll() is None:
+            if openmetrics is None and len(scrapes) == 4:
+                try:
+                    openmetrics = get(f"http://{target}/metrics", timeout=5, headers={
+                        "Accept": "application/openmetrics-text;version=1.0.0"})
+                except OSError as e:
+                    errors.append(str(e))
             try:
                 text, ctype = get(f"http://{target}/metrics", timeout=5)
                 scrapes.append(parse(text))
@@ -161,6 +169,22 @@ def main():
                f"{len(good)} scrapes during {USERS} users stay consistent",
                "; ".join(problems) or f"peak users {peak:.0f}, {summary['submitted']} jobs" +
                ("" if load.returncode == 0 else f"; exit {load.returncode}: {err[-2000:]}"))
+
+        # OpenMetrics when asked for (what Prometheus asks for first).
+        om_problems = []
+        if openmetrics is None:
+            om_problems.append("no OpenMetrics scrape answered")
+        else:
+            text, ctype = openmetrics
+            if not ctype.startswith("application/openmetrics-text"):
+                om_problems.append(f"Content-Type {ctype!r}")
+            if not text.endswith("\n# EOF\n"):
+                om_problems.append("the page does not end with # EOF")
+            if "# TYPE rivulet_jobs_submitted counter\n" not in text:
+                om_problems.append("a counter's family is not named without _total")
+            if "\nrivulet_jobs_submitted_total " not in text:
+                om_problems.append("a counter's sample has no _total")
+        report(not om_problems, "OpenMetrics when the scraper asks for it", "; ".join(om_problems))
 
         # 2: promtool on the busiest page.
         promtool = shutil.which("promtool")
