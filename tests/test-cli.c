@@ -15,6 +15,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-json.h"
+#include "riv-listen.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
 
@@ -1377,6 +1378,261 @@ test_help_names_command (void)
     }
 }
 
+/* ---- load --until-break (breakpoint tests) ---- */
+
+/* Restarts the fixture's server with a small queue: concurrency jobs run at
+ * once, max_queue wait, the next join is refused (HTTP 503). */
+static void
+restart_with_queue (Fixture *fx,
+                    guint    concurrency,
+                    guint    max_queue)
+{
+  g_autoptr(GError) error = NULL;
+
+  riv_server_shutdown (fx->server);
+  g_clear_object (&fx->server);
+  g_clear_pointer (&fx->url, g_free);
+  fx->server = riv_server_new ();
+  g_object_set (fx->server, "concurrency", concurrency, "max-queue", max_queue, NULL);
+  riv_server_listen (fx->server, NULL, 0, &error);
+  g_assert_no_error (error);
+  fx->url = riv_server_dup_url (fx->server);
+}
+
+/* Users ramp from 0 to 60 against a server that runs 2 jobs and queues 10: a
+ * user's job is always in the queue or running, so the 13th user is the
+ * first who can be refused. The run stops there, names it, and still counts
+ * every job. */
+static void
+test_until_break_queue_full (Fixture       *fx,
+                             gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_auto(CliRun) text = { 0 };
+  g_autofree char *report = path_in (fx, "break.html");
+  g_autofree char *html = NULL;
+  JsonObject *summary, *bp;
+
+  restart_with_queue (fx, 2, 10);
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text", "--users", "60",
+           "--duration", "15", "--until-break", "--data", "[\"u{u}\", 5, 0.05]",
+           "--report", report, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "queue full");
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), >=, 13);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), <, 60);
+  g_assert_cmpint (json_object_get_int_member (bp, "sessions"), >=,
+                   json_object_get_int_member (bp, "users"));
+  g_assert_cmpfloat (json_object_get_double_member (bp, "rate_per_s"), >, 0);
+  g_assert_cmpfloat (json_object_get_double_member (bp, "p95_s_before"), >=, 0.25);
+  g_assert_nonnull (strstr (json_object_get_string_member (bp, "error"), "Queue is full"));
+  /* The ramp stopped: nowhere near 60 users, and every job is accounted for. */
+  g_assert_cmpint (json_object_get_int_member (summary, "users"), <, 60);
+  g_assert_cmpint (json_object_get_int_member (summary, "lost"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed") +
+                   json_object_get_int_member (summary, "failed"), ==,
+                   json_object_get_int_member (summary, "submitted"));
+
+  g_file_get_contents (report, &html, NULL, NULL);
+  g_assert_nonnull (html);
+  g_assert_nonnull (strstr (html, "breaking point"));
+  g_assert_nonnull (strstr (html, ": queue full"));
+
+  run_cli (&text, "load", "--url", fx->url, "--endpoint", "stream_text", "--users", "60",
+           "--duration", "15", "--until-break", "--data", "[\"u{u}\", 5, 0.05]", NULL);
+  g_assert_cmpint (text.status, ==, 0);
+  g_assert_nonnull (strstr (text.out, "\nbreakpoint after "));
+  g_assert_nonnull (strstr (text.out, "): queue full\n"));
+}
+
+/* An arrival rate ramped in one session (open loop) breaks the same queue;
+ * one session, no users. */
+static void
+test_until_break_rate (Fixture       *fx,
+                       gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  JsonObject *summary, *bp;
+
+  restart_with_queue (fx, 1, 5);
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "stream_text", "--rate", "40",
+           "--duration", "10", "--until-break", "--data", "[\"r{i}\", 5, 0.05]", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "queue full");
+  g_assert_cmpint (json_object_get_int_member (bp, "sessions"), ==, 1);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), ==, 0);
+  /* 0 → 40 jobs/s over 10 s is 200 jobs; the ramp stopped well before. */
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), <, 200);
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), >=, 7);
+}
+
+/* Nothing breaks: "breakpoint" is null and the run ends with its ramp. A
+ * threshold that fails while the run goes is a breaking point of its own. */
+static void
+test_until_break_none_and_threshold (Fixture       *fx,
+                                     gconstpointer  data)
+{
+  g_auto(CliRun) none = { 0 };
+  g_auto(CliRun) slow = { 0 };
+  JsonObject *summary, *bp;
+
+  run_cli (&none, "load", "--url", fx->url, "--endpoint", "batch_echo", "--stages", "2s:4",
+           "--until-break", "--data", "[\"x\", 0.01]", "--json", NULL);
+  g_assert_cmpint (none.status, ==, 0);
+  summary = parse_summary (none.out);
+  g_assert_true (json_object_has_member (summary, "breakpoint"));
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (summary, "breakpoint")));
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), >, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed"), ==, 0);
+
+  /* Every job takes 0.25 s: p95 < 100 ms cannot hold once one completed. */
+  run_cli (&slow, "load", "--url", fx->url, "--endpoint", "stream_text", "--stages", "20s:20",
+           "--until-break", "--threshold", "p95<100ms", "--threshold", "completed>=100000",
+           "--data", "[\"s\", 5, 0.05]", "--json", NULL);
+  g_assert_cmpint (slow.status, ==, 0);
+  summary = parse_summary (slow.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (bp, "reason"),
+                                   "threshold p95<100ms (measured "));
+  g_assert_cmpfloat (json_object_get_double_member (bp, "t_s"), <, 10);
+}
+
+/* --until-break needs something to ramp. */
+static void
+test_until_break_bad_flags (Fixture       *fx,
+                            gconstpointer  data)
+{
+  static const char *const cases[][8] = {
+    { "--users", "5", NULL },
+    { "--users", "5", "--iterations", "2", NULL },
+    { "--rate", "10", NULL },
+    { "--count", "10", NULL },
+    { NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+      const char *const *c = cases[i];
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
+               c[0], c[0] ? c[1] : NULL, c[0] && c[1] ? c[2] : NULL,
+               c[0] && c[1] && c[2] ? c[3] : NULL, NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      if (strstr (run.err, "--until-break needs a ramp") == NULL)
+        g_error ("--until-break %s: no clear error:\n%s", c[0] ? c[0] : "", run.err);
+    }
+  {
+    g_auto(CliRun) run = { 0 };
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
+             "--stages", "5s:5", "--count", "10", NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--count"));
+  }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
+/* The embedded server out of file descriptors (a hard limit of 64) stops
+ * answering joins: the breakpoint is "timeouts", placed at the users there
+ * were when the first unanswered join was sent, below the limit. */
+static void
+test_until_break_fd_limit (void)
+{
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  g_autofree char *prlimit = g_find_program_in_path ("prlimit");
+  g_auto(CliRun) run = { 0 };
+  const char *url;
+  JsonObject *summary, *bp;
+
+  if (prlimit == NULL)
+    {
+      g_test_skip ("no prlimit (util-linux) to give the server a file descriptor limit");
+      return;
+    }
+  serve = g_subprocess_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE,
+                            &error, prlimit, "--nofile=64:64", g_getenv ("RIVULET_CLI"), "serve",
+                            "--port", "0", NULL);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (serve));
+  line = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  url = strstr (line, "http://");
+  g_assert_nonnull (url);
+
+  /* 0 → 200 users over 10 s; the first join left unanswered is seen 30 s later. */
+  run_cli (&run, "load", "--url", url, "--endpoint", "stream_text", "--users", "200",
+           "--duration", "10", "--until-break", "--timeout", "40",
+           "--data", "[\"u{u}\", 5, 0.05]", "--json", NULL);
+  g_subprocess_force_exit (serve);
+  summary = parse_summary (run.out);
+  bp = json_object_get_object_member (summary, "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_cmpstr (json_object_get_string_member (bp, "reason"), ==, "timeouts");
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), <, 64);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), >=, 10);
+  g_assert_nonnull (strstr (json_object_get_string_member (bp, "error"), "join"));
+}
+
+/* --metrics: a port that is taken, or an address that is not one, exits 2
+ * naming it, before any job. */
+static void
+test_metrics_bad_address (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autoptr(GSocketAddress) any = NULL;
+  g_autoptr(GSocket) taken = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *address = NULL;
+  guint port = 0;
+  static const struct
+  {
+    const char *address;
+    const char *named;
+  } cases[] = {
+    { "127.0.0.1:99999", "\"99999\" is not a port" },
+    { "example.org:9464", "\"example.org\" is not an IP address" },
+    { "127.0.0.1:", "\"\" is not a port" },
+  };
+
+  any = g_inet_socket_address_new_from_string ("127.0.0.1", 0);
+  taken = riv_listen_socket (any, 0, &port, &error);
+  g_assert_no_error (error);
+  address = g_strdup_printf ("127.0.0.1:%u", port);
+  {
+    g_auto(CliRun) run = { 0 };
+
+    run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
+             "--metrics", address, NULL);
+    g_assert_cmpint (run.status, ==, 2);
+    g_assert_nonnull (strstr (run.err, "--metrics: cannot listen on"));
+    g_assert_nonnull (strstr (run.err, address));
+  }
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
+               "--metrics", cases[i].address, NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      if (strstr (run.err, cases[i].named) == NULL)
+        g_error ("--metrics %s: the error does not name %s:\n%s", cases[i].address,
+                 cases[i].named, run.err);
+    }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1404,9 +1660,15 @@ main (int   argc,
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);
+  ADD ("/cli/load/until-break/queue-full", test_until_break_queue_full);
+  ADD ("/cli/load/until-break/rate", test_until_break_rate);
+  ADD ("/cli/load/until-break/none-and-threshold", test_until_break_none_and_threshold);
+  ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
+  ADD ("/cli/load/metrics/bad-address", test_metrics_bad_address);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
+  g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
 
   return g_test_run ();
 }

@@ -1414,7 +1414,8 @@ test_join_errors (Fixture       *fx,
       "Queue is full. Max size is 2 and size is 2." },
     { 503, "{\"detail\":\"busy, try later\"}", "Queue is full: busy, try later" },
     { 503, "", "Queue is full" },
-    /* Gradio 6's answer while its queue is stopped: not a full queue. */
+    /* Gradio 6's answer once its queue task ended (after 2,000 sessions, say):
+     * not a full queue. */
     { 503, "{\"detail\":\"Queue is stopped.\"}", "Queue is stopped: the server is not taking jobs" },
     { 422, "{\"detail\":[{\"is_valid\":false,\"message\":\"too short\","
       "\"parameter_name\":\"prompt\"}]}", "prompt: too short" },

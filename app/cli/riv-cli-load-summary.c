@@ -107,6 +107,36 @@ find_outage (RivLoadStats *stats,
   return TRUE;
 }
 
+static void
+add_breakpoint (JsonBuilder             *builder,
+                const RivLoadBreakpoint *bp)
+{
+  json_builder_set_member_name (builder, "breakpoint");
+  if (bp == NULL)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  json_builder_begin_object (builder);
+  add_int (builder, "users", bp->users);
+  add_int (builder, "sessions", (gint64) bp->sessions);
+  add_double (builder, "rate_per_s", bp->rate_per_s);
+  json_builder_set_member_name (builder, "p95_s_before");
+  if (bp->p95_s_before >= 0)
+    json_builder_add_double_value (builder, bp->p95_s_before);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "reason");
+  json_builder_add_string_value (builder, bp->reason);
+  add_double (builder, "t_s", bp->t);
+  json_builder_set_member_name (builder, "error");
+  if (bp->error != NULL)
+    json_builder_add_string_value (builder, bp->error);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+}
+
 gboolean
 load_print_summary (LoadRun *run,
                     FILE    *out)
@@ -236,6 +266,8 @@ load_print_summary (LoadRun *run,
           json_builder_end_object (builder);
         }
       json_builder_end_array (builder);
+      if (run->until_break)
+        add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
       riv_cli_record_add_lint (builder);
       json_builder_end_object (builder);
 
@@ -286,6 +318,15 @@ load_print_summary (LoadRun *run,
         fprintf (out, "server     %" G_GUINT64_FORMAT " jobs timed by the server: server p50 %.3f s "
                  "(mean %.3f s), network + client p50 %.3f s (mean %.3f s)\n", s.server_timed,
                  s.server_p50, s.server_mean, s.rest_p50, s.rest_mean);
+      if (run->until_break && riv_load_run_get_breakpoint (run->engine) != NULL)
+        {
+          g_autofree char *text =
+            riv_load_breakpoint_describe (riv_load_run_get_breakpoint (run->engine));
+
+          fprintf (out, "breakpoint %s\n", text);
+        }
+      else if (run->until_break)
+        fprintf (out, "breakpoint none: nothing broke before the ramp ended\n");
       if (run->thresholds->len > 0)
         fprintf (out, "thresholds\n");
       for (guint i = 0; i < run->thresholds->len; i++)

@@ -22,6 +22,7 @@
 #include "riv-cli-record.h"
 #include "riv-cli-tls.h"
 #include "riv-cli.h"
+#include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
 
@@ -210,6 +211,45 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->loop, g_main_loop_unref);
   g_clear_pointer (&run->config, riv_config_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
+  g_clear_pointer (&run->metrics, riv_metrics_unref);
+}
+
+static gboolean
+metrics_linger_cb (gpointer user_data)
+{
+  LoadRun *run = user_data;
+
+  if (!riv_metrics_final_scraped (run->metrics) && riv_now () < run->metrics_until)
+    return G_SOURCE_CONTINUE;
+  g_main_loop_quit (run->loop);
+  return G_SOURCE_REMOVE;
+}
+
+/* The run's last values wait for the scraper's next visit (bounded by its own pace). */
+static void
+metrics_linger (LoadRun *run)
+{
+  double linger;
+
+  if (run->metrics == NULL)
+    return;
+  riv_cli_record_feed_metrics (run->metrics);
+  linger = riv_metrics_set_final (run->metrics);
+  if (linger <= 0)
+    return;
+  run->metrics_until = riv_now () + linger;
+  g_timeout_add (50, metrics_linger_cb, run);
+  g_main_loop_run (run->loop);
+}
+
+static void
+metrics_sample_cb (RivLoadRun          *engine,
+                   const RivLoadSample *sample,
+                   gpointer             user_data)
+{
+  LoadRun *run = user_data;
+
+  riv_cli_record_feed_metrics (run->metrics);
 }
 
 static gboolean
@@ -279,6 +319,7 @@ riv_cli_load (int    argc,
   g_autofree char *stages_text = NULL;
   g_autofree char *shard_text = NULL;
   g_autofree char *transport = NULL;
+  g_autofree char *metrics_address = NULL;
   g_auto(GStrv) threshold_texts = NULL;
   gint count = -1;
   gint users = 0;
@@ -289,6 +330,7 @@ riv_cli_load (int    argc,
   double duration = 0;
   gboolean json = FALSE;
   gboolean call = FALSE;
+  gboolean until_break = FALSE;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
@@ -327,6 +369,15 @@ riv_cli_load (int    argc,
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
+    { "until-break", 0, 0, G_OPTION_ARG_NONE, &until_break,
+      "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
+      "users or R jobs/s over S) until the first failed, lost or timed-out job (a join "
+      "unanswered for 30 s) or a failing --threshold, "
+      "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
+    { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics_address,
+      "Serve live Prometheus metrics at http://ADDR:PORT/metrics while the run goes "
+      "(e.g. 127.0.0.1:9464; a port alone means 127.0.0.1; port 0 picks a free one)",
+      "ADDR:PORT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
@@ -386,6 +437,13 @@ riv_cli_load (int    argc,
     return load_usage_error ("--users and --count do not go together: use --count N for a "
                              "burst of N jobs in one session, or --users N with --iterations K "
                              "for N users submitting K jobs each");
+  if (until_break && stages_text == NULL && !(duration > 0 && (users > 0 || rate > 0)))
+    return load_usage_error ("--until-break needs a ramp to climb: --stages, --users N with "
+                             "--duration S (0 to N users over S seconds), or --rate R with "
+                             "--duration S (0 to R jobs/s over S seconds)");
+  if (until_break && count_given)
+    return load_usage_error ("--until-break ramps until something breaks; --count is a fixed "
+                             "burst: leave it out");
   if (users > 0 && rate > 0)
     return load_usage_error ("--users and --rate do not go together: --rate is the open loop "
                              "(one session), --users the closed loop (use --think to pace users)");
@@ -401,7 +459,8 @@ riv_cli_load (int    argc,
     return load_usage_error ("--think, --duration and --iterations cannot be negative");
   if (timeout != -1 && !(timeout > 0))
     return load_usage_error ("--timeout must be positive");
-  if (users == 0 && stages_text == NULL && (think > 0 || duration > 0 || iterations > 0))
+  if (users == 0 && stages_text == NULL && (think > 0 || iterations > 0 ||
+                                            (duration > 0 && !(until_break && rate > 0))))
     return load_usage_error ("--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
@@ -475,6 +534,23 @@ riv_cli_load (int    argc,
       return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
     }
 
+  /* Bound before the run, so a port that is taken is a usage error. */
+  if (metrics_address != NULL)
+    {
+      run.metrics = riv_metrics_new ();
+      if (!riv_metrics_listen (run.metrics, metrics_address, &error))
+        {
+          close_output (output);
+          load_run_clear (&run);
+          return load_usage_error ("--metrics: %s", error->message);
+        }
+      if (!riv_metrics_is_loopback (run.metrics))
+        g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
+                    "address\n", metrics_address);
+      g_printerr ("rivulet-cli load: metrics at %s\n", riv_metrics_get_url (run.metrics));
+      riv_cli_record_feed_metrics (run.metrics);
+    }
+
   run.json = json;
   run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
 
@@ -498,7 +574,7 @@ riv_cli_load (int    argc,
     }
   summary_out = riv_cli_record_summary_out (summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
-  if (!riv_cli_record_attach (run.client, json && !call, &error))
+  if (!riv_cli_record_attach (run.client, (json || run.metrics != NULL) && !call, &error))
     {
       close_output (output);
       load_run_clear (&run);
@@ -555,7 +631,22 @@ riv_cli_load (int    argc,
 
   run.engine = riv_load_run_new (run.client, endpoint_name, template);
   riv_load_run_set_shard (run.engine, shard, n_shards);
-  if (users > 0 || stages != NULL)
+  run.until_break = until_break;
+  if (until_break && stages == NULL && users > 0)
+    {
+      /* The ramp built for the user: 0 to N users over the duration. */
+      RivLoadStage ramp = { duration, (guint) users };
+
+      stages = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+      g_array_append_val (stages, ramp);
+      users = 0;
+      duration = 0;
+    }
+  if (until_break)
+    riv_load_run_set_until_break (run.engine, run.thresholds);
+  if (until_break && stages == NULL)
+    riv_load_run_set_rate_ramp (run.engine, rate, duration);
+  else if (users > 0 || stages != NULL)
     {
       riv_load_run_set_users (run.engine, (guint) users, think, duration, (guint) iterations);
       riv_load_run_set_stages (run.engine, g_steal_pointer (&stages));
@@ -585,6 +676,12 @@ riv_cli_load (int    argc,
     run.server_traces = probe != NULL;
   }
   riv_load_run_set_track_events (run.engine, run.server_traces);
+
+  if (run.metrics != NULL)
+    {
+      riv_load_run_set_metrics (run.engine, run.metrics);
+      g_signal_connect (run.engine, "sample", G_CALLBACK (metrics_sample_cb), &run);
+    }
   g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
   g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);
   run.loop = g_main_loop_new (NULL, FALSE);
@@ -604,6 +701,7 @@ riv_cli_load (int    argc,
   if (!riv_load_run_is_finished (run.engine))
     g_main_loop_run (run.loop);
   load_status_clear (&run);
+  metrics_linger (&run);
 
   if (riv_load_run_get_usage_error (run.engine) != NULL)
     {
@@ -646,7 +744,9 @@ riv_cli_load (int    argc,
   riv_cli_record_finish ();
 
   thresholds_ok = load_print_summary (&run, summary_out);
-  if (run.thresholds->len > 0)
+  if (until_break)
+    status = riv_load_run_was_stopped (run.engine) ? 1 : 0;
+  else if (run.thresholds->len > 0)
     status = thresholds_ok ? 0 : 1;
   else
     status = riv_load_run_get_completed (run.engine) == riv_load_run_get_submitted (run.engine) &&

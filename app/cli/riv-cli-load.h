@@ -24,6 +24,9 @@ typedef struct
   GMainLoop    *loop;
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
+  gboolean      until_break;     /* --until-break: the summary names the breaking point */
+  RivMetrics   *metrics;         /* --metrics, nullable */
+  double        metrics_until;   /* serving the last values until then (riv_now ()) */
   gboolean      status_line;     /* standard error is a terminal */
   gboolean      server_traces;   /* the server offers its timings (GRADIO_PROFILING) */
   guint         server_joined;   /* jobs joined to them */

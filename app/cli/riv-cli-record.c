@@ -164,6 +164,23 @@ riv_cli_record_get_n_findings (void)
   return record.lint != NULL ? riv_lint_get_findings (record.lint)->len : 0;
 }
 
+void
+riv_cli_record_feed_metrics (RivMetrics *metrics)
+{
+  const char * const *rules = riv_lint_get_rules ();
+  GPtrArray *findings = record.lint != NULL ? riv_lint_get_findings (record.lint) : NULL;
+
+  for (guint r = 0; rules[r] != NULL; r++)
+    {
+      guint64 n = 0;
+
+      for (guint i = 0; findings != NULL && i < findings->len; i++)
+        if (g_str_equal (((RivLintFinding *) findings->pdata[i])->rule, rules[r]))
+          n++;
+      riv_metrics_set_lint (metrics, rules[r], n);
+    }
+}
+
 gboolean
 riv_cli_record_ok (void)
 {

@@ -15,6 +15,7 @@
 
 #include "riv-client.h"
 #include "riv-lint.h"
+#include "riv-metrics.h"
 
 G_BEGIN_DECLS
 
@@ -46,6 +47,9 @@ void                riv_cli_record_add_lint     (JsonBuilder  *builder);
 guint               riv_cli_record_get_n_findings (void);
 /* One line per finding (seconds, rule, event id, message), then "N findings". */
 void                riv_cli_record_print_findings (RivLint    *lint);
+/* Sets the lint's findings so far on metrics, every rule (0 when the lint
+ * does not run or found nothing of it). */
+void                riv_cli_record_feed_metrics (RivMetrics   *metrics);
 /* FALSE when the recording could not be written completely. */
 gboolean            riv_cli_record_ok           (void);
 

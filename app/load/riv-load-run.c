@@ -15,7 +15,9 @@
 #include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
+#include "riv-load-break.h"
 #include "riv-load-run.h"
+#include "riv-metrics.h"
 #include "riv-process.h"
 #include "riv-report.h"
 
@@ -78,6 +80,23 @@ struct _RivLoadRun
   guint         n_shards;
   gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
   gboolean      track_events;    /* keep event id → job, for the server's timings */
+  double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
+
+  /* Breakpoint test (riv-load-break.c) */
+  gboolean      until_break;
+  GPtrArray    *break_thresholds;   /* RivLoadThreshold, shared with the caller, nullable */
+  RivLoadBreakpoint *breakpoint;    /* owned, nullable */
+  RivBreakKind  break_kind;         /* the first failure's */
+  guint         break_seen;         /* 1 << RivBreakKind of the failures after it */
+  GArray       *prev_latencies;     /* double: completed in the sample window before */
+  double        before_last_t;      /* the sample before the last one */
+  guint64       before_last_started;
+  guint64       sessions;           /* users started (each its own session) */
+  double        ramp_end;           /* riv_now () when the ramp ended by itself; 0 before */
+  double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
+
+  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
+  guint64       user_bytes;         /* stream bytes of users' clients that stopped */
 
   /* State */
   RivLoadStats *stats;
@@ -151,6 +170,28 @@ user_quark (void)
 
   if (G_UNLIKELY (quark == 0))
     quark = g_quark_from_static_string ("riv-load-user");
+  return quark;
+}
+
+/* The load when a job was submitted (breakpoint tests): a timeout shows
+ * late, and is placed where its job was sent. */
+typedef struct
+{
+  double  t;          /* seconds after the start */
+  double  rate;       /* jobs submitted a second just before */
+  double  p95;        /* of the last sample window with completed jobs; < 0: none */
+  guint   users;
+  guint64 sessions;
+} LoadAt;
+
+/* Active users and sessions when the job was submitted (breakpoint tests). */
+static GQuark
+load_at_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-at");
   return quark;
 }
 
@@ -241,6 +282,19 @@ submit (RivLoadRun  *self,
 
   g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
   g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
+  if (self->until_break)
+    {
+      LoadAt *at = g_new0 (LoadAt, 1);
+      double t = elapsed (self);
+
+      at->t = t;
+      at->rate = t > self->before_last_t
+        ? (self->submitted - self->before_last_started) / (t - self->before_last_t) : 0;
+      at->p95 = self->last_p95;
+      at->users = self->active_users;
+      at->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
+      g_object_set_qdata_full (G_OBJECT (job), load_at_quark (), at, g_free);
+    }
   if (self->start <= 0)
     {
       self->start = riv_job_get_submitted_at (job);
@@ -248,6 +302,8 @@ submit (RivLoadRun  *self,
     }
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
+  if (self->metrics != NULL)
+    riv_metrics_add_submitted (self->metrics);
   return job;
 }
 
@@ -332,6 +388,8 @@ account_job (RivLoadRun *self,
       break;
     }
   self->updates += riv_job_get_n_updates (job);
+  if (self->metrics != NULL)
+    riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
 
   riv_load_stats_add (self->stats,
                       self->start_wall + (riv_job_get_submitted_at (job) - self->start),
@@ -376,13 +434,170 @@ account_job (RivLoadRun *self,
     }
 }
 
+/* ---- breakpoint ---- */
+
+/* The first failure of a breakpoint test of a job sent while the ramp went
+ * (job NULL: now): keeps where the run was and stops the ramp; the jobs in
+ * flight end as they will. Later failures only add their class. A timeout
+ * shows late: the load is then taken as it was when the job was sent. */
+static void
+break_at (RivLoadRun   *self,
+          RivBreakKind  kind,
+          const char   *error,
+          RivJob       *job)
+{
+  RivJob *stalled = kind == RIV_BREAK_TIMEOUT ? job : NULL;
+
+  g_autoptr(GArray) recent = NULL;
+  RivLoadBreakpoint *bp;
+  double span;
+
+  if (!self->until_break)
+    return;
+  if (self->breakpoint != NULL)
+    {
+      self->break_seen |= 1u << kind;
+      return;
+    }
+  if (self->stopped || (self->submitting_done &&
+                         (job == NULL || self->ramp_end <= 0 ||
+                          riv_job_get_submitted_at (job) > self->ramp_end)))
+    return;   /* sent after the ramp ended: nothing broke during it */
+
+  bp = g_new0 (RivLoadBreakpoint, 1);
+  bp->t = elapsed (self);
+  bp->users = self->active_users;
+  bp->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
+  span = bp->t - self->before_last_t;
+  bp->rate_per_s = span > 0 ? (self->submitted - self->before_last_started) / span : 0;
+  recent = g_array_copy (self->prev_latencies);
+  g_array_append_vals (recent, self->latencies->data, self->latencies->len);
+  g_array_sort (recent, riv_load_compare_doubles);
+  /* Nothing completed in the last second or two (a queue that stopped): the
+   * last window that had completions. */
+  bp->p95_s_before = recent->len > 0
+    ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95)
+    : self->last_p95;
+  if (stalled != NULL && g_object_get_qdata (G_OBJECT (stalled), load_at_quark ()) != NULL)
+    {
+      const LoadAt *at = g_object_get_qdata (G_OBJECT (stalled), load_at_quark ());
+
+      bp->t = at->t;
+      bp->rate_per_s = at->rate;
+      bp->p95_s_before = at->p95;
+      bp->users = at->users;
+      bp->sessions = at->sessions;
+    }
+  bp->error = g_strdup (error);
+  self->breakpoint = bp;
+  self->break_kind = kind;
+
+  /* Stop the ramp: no new user, no new open-loop job; users stop after
+   * their job in flight. */
+  self->schedule_over = TRUE;
+  self->submitting_done = TRUE;
+  self->count = (guint) MIN (self->submitted, G_MAXUINT);
+  destroy_source (&self->tick_source);
+  destroy_source (&self->submit_source);
+}
+
+/* A breakpoint test does not wait for the client's own join timeout (a
+ * minute) to see a server that stopped answering: a join unanswered this
+ * long counts as timed out. Real Gradio on 2 busy cores took over 10 s to
+ * answer joins long before its limit. */
+#define BREAK_JOIN_STALL_S 30.0
+
+static void
+break_check_stalls (RivLoadRun *self)
+{
+  GHashTableIter iter;
+  gpointer key;
+  double now = riv_now ();
+
+  if (!self->until_break || self->breakpoint != NULL || self->stopped)
+    return;
+  g_hash_table_iter_init (&iter, self->in_flight);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    if (riv_job_get_status (key) <= RIV_JOB_STATUS_JOINING &&
+        now - riv_job_get_submitted_at (key) > BREAK_JOIN_STALL_S)
+      {
+        g_autofree char *text = g_strdup_printf ("The server did not answer a join request "
+                                                 "within %g s", BREAK_JOIN_STALL_S);
+
+        break_at (self, RIV_BREAK_TIMEOUT, text, key);
+        return;
+      }
+}
+
+/* Thresholds that can be judged while the run goes, on the run so far. */
+static void
+break_check_thresholds (RivLoadRun *self)
+{
+  RivLoadSummary summary;
+
+  if (!self->until_break || self->break_thresholds == NULL || self->breakpoint != NULL ||
+      self->submitting_done)
+    return;
+  riv_load_stats_summarize (self->stats, &summary);
+  for (guint i = 0; i < self->break_thresholds->len; i++)
+    {
+      RivLoadThreshold *threshold = g_ptr_array_index (self->break_thresholds, i);
+      g_autofree char *value = NULL;
+      g_autofree char *text = NULL;
+      double measured;
+
+      if (!riv_load_threshold_is_live (threshold, &summary) ||
+          riv_load_threshold_check (threshold, &summary, &measured))
+        continue;
+      value = riv_load_threshold_format_value (threshold, measured);
+      text = g_strdup_printf ("%s (measured %s)", riv_load_threshold_get_text (threshold), value);
+      break_at (self, RIV_BREAK_THRESHOLD, text, NULL);
+      return;
+    }
+}
+
+/* At the end: the breakpoint named by its first failure, or by a later one
+ * that says more when the first was a bare failure or loss. */
+static void
+break_name (RivLoadRun *self)
+{
+  RivBreakKind kind = self->break_kind;
+
+  if (self->breakpoint == NULL)
+    return;
+  if (kind == RIV_BREAK_FAILED || kind == RIV_BREAK_LOST)
+    for (guint k = RIV_BREAK_N_KINDS; k-- > RIV_BREAK_THRESHOLD;)
+      if (self->break_seen & (1u << k))
+        {
+          kind = k;
+          break;
+        }
+  g_free (self->breakpoint->reason);
+  self->breakpoint->reason = _riv_load_break_reason (kind, self->breakpoint,
+                                                     self->breakpoint->error);
+}
+
+static void
+breakpoint_free (RivLoadBreakpoint *bp)
+{
+  g_free (bp->reason);
+  g_free (bp->error);
+  g_free (bp);
+}
+
 static void
 job_finished (RivLoadRun *self,
               RivJob     *job)
 {
+  RivJobStatus status;
+
   if (!g_hash_table_remove (self->in_flight, job))
     return;   /* not one of the run's jobs, or already counted */
   self->finished++;
+  status = riv_job_get_status (job);
+  if (status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST)
+    break_at (self, _riv_load_break_classify (status, riv_job_get_error (job)),
+              riv_job_get_error (job), job);
   if (riv_job_get_batch_inferred (job))
     {
       Settling *entry = g_new (Settling, 1);
@@ -413,7 +628,19 @@ submit_tick_cb (gpointer user_data)
   RivLoadRun *self = user_data;
   guint64 target;
 
-  if (self->rate > 0)
+  if (self->rate_ramp > 0)
+    {
+      double t = elapsed (self);
+
+      /* The rate grows linearly: t² r / 2R jobs by time t. */
+      if (t >= self->rate_ramp)
+        {
+          self->count = (guint) MIN (self->submitted, G_MAXUINT);
+          self->ramp_end = riv_now ();
+        }
+      target = MIN (self->count, (guint64) floor (self->rate * t * t / (2 * self->rate_ramp)) + 1);
+    }
+  else if (self->rate > 0)
     target = MIN (self->count, (guint64) floor (elapsed (self) * self->rate) + 1);
   else
     target = MIN (self->count, self->submitted + SUBMIT_CHUNK);
@@ -502,6 +729,7 @@ user_stop (LoadUser *user)
   destroy_source (&user->think_source);
   g_clear_signal_handler (&user->finished_handler, user->client);
   self->user_events += riv_client_get_n_messages (user->client);
+  self->user_bytes += riv_client_get_n_stream_bytes (user->client);
   /* Not closed now: with no job left the server ends the user's stream by
    * itself (close_stream). Cancelling streams of thousands of users mid-run
    * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
@@ -588,6 +816,7 @@ user_start (RivLoadRun *self,
   user->finished_handler = g_signal_connect (user->client, "job-finished",
                                              G_CALLBACK (user_finished_cb), user);
   self->active_users++;
+  self->sessions++;
   self->peak_users = MAX (self->peak_users, self->active_users);
   user_next (user);
 }
@@ -610,6 +839,8 @@ follow_schedule (RivLoadRun *self)
 
   if (over)
     {
+      if (!self->schedule_over)
+        self->ramp_end = riv_now ();
       self->schedule_over = TRUE;
       self->submitting_done = TRUE;
       destroy_source (&self->tick_source);
@@ -751,7 +982,14 @@ emit_sample (RivLoadRun *self,
   sample.p95 = window_percentile (self->latencies, 0.95);
   sample.p99 = window_percentile (self->latencies, 0.99);
   sample.updates_per_s = self->updates / span;
+  /* The window just before a breakpoint is this one and the one before. */
+  g_array_set_size (self->prev_latencies, 0);
+  g_array_append_vals (self->prev_latencies, self->latencies->data, self->latencies->len);
   g_array_set_size (self->latencies, 0);
+  if (sample.p95 >= 0)
+    self->last_p95 = sample.p95;
+  self->before_last_t = self->last.t;
+  self->before_last_started = self->last.started;
   self->updates = 0;
 
   /* "last" keeps running totals in the counters it shares with a sample. */
@@ -766,12 +1004,38 @@ emit_sample (RivLoadRun *self,
   post (self, &sample, FALSE);
 }
 
+/* The gauges and totals of /metrics, once a second and at the end. */
+static void
+metrics_update (RivLoadRun *self)
+{
+  guint64 bytes = riv_client_get_n_stream_bytes (self->client) + self->user_bytes;
+  guint streams = riv_client_get_stream_state (self->client) == RIV_STREAM_STATE_CONNECTED;
+
+  if (self->metrics == NULL)
+    return;
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client == NULL)
+        continue;
+      bytes += riv_client_get_n_stream_bytes (user->client);
+      streams += riv_client_get_stream_state (user->client) == RIV_STREAM_STATE_CONNECTED;
+    }
+  riv_metrics_set_gauges (self->metrics, self->active_users,
+                          (guint) (self->submitted - self->finished), streams);
+  riv_metrics_set_received (self->metrics, count_events (self), bytes);
+}
+
 static gboolean
 sample_cb (gpointer data)
 {
   RivLoadRun *self = data;
 
   settle (self, FALSE);
+  break_check_thresholds (self);
+  break_check_stalls (self);
+  metrics_update (self);
   emit_sample (self, self->n_samples + 1.0);
   return G_SOURCE_CONTINUE;
 }
@@ -814,6 +1078,8 @@ finish_cb (gpointer data)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
   riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
   users_free (self);
+  metrics_update (self);
+  break_name (self);
   if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
     emit_sample (self, self->end - self->start);
 
@@ -1022,6 +1288,10 @@ riv_load_run_finalize (GObject *object)
       g_free (entry);
     }
   g_clear_pointer (&self->latencies, g_array_unref);
+  g_clear_pointer (&self->prev_latencies, g_array_unref);
+  g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
+  g_clear_pointer (&self->breakpoint, breakpoint_free);
+  g_clear_pointer (&self->metrics, riv_metrics_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);
   g_clear_pointer (&self->context, g_main_context_unref);
@@ -1060,6 +1330,8 @@ riv_load_run_init (RivLoadRun *self)
   self->stats = riv_load_stats_new ();
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->prev_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->last_p95 = -1;
   self->all_users = g_ptr_array_new ();
   self->retired = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -1136,6 +1408,52 @@ riv_load_run_set_open_loop (RivLoadRun *self,
   g_clear_pointer (&self->stages, g_array_unref);
   self->count = shard_share (self, count);
   self->rate = self->n_shards > 1 ? rate / self->n_shards : rate;
+}
+
+void
+riv_load_run_set_rate_ramp (RivLoadRun *self,
+                            double      rate,
+                            double      seconds)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+  g_return_if_fail (rate > 0 && seconds > 0);
+
+  riv_load_run_set_open_loop (self, G_MAXUINT, rate);
+  self->rate_ramp = seconds;
+}
+
+void
+riv_load_run_set_metrics (RivLoadRun *self,
+                          RivMetrics *metrics)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  g_clear_pointer (&self->metrics, riv_metrics_unref);
+  if (metrics != NULL)
+    self->metrics = riv_metrics_ref (metrics);
+}
+
+void
+riv_load_run_set_until_break (RivLoadRun *self,
+                              GPtrArray  *thresholds)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->until_break = TRUE;
+  g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
+  if (thresholds != NULL)
+    self->break_thresholds = g_ptr_array_ref (thresholds);
+}
+
+const RivLoadBreakpoint *
+riv_load_run_get_breakpoint (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+  return self->done ? self->breakpoint : NULL;
 }
 
 void
@@ -1224,7 +1542,7 @@ riv_load_run_start (RivLoadRun  *self,
           self->start = riv_now ();
           self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
         }
-      self->timeout_source = add_timeout (self, self->timeout, timeout_cb);
+      self->timeout_source = add_timeout (self, self->rate_ramp + self->timeout, timeout_cb);
       self->trim_source = add_timeout (self, TRIM_S, trim_cb);
     }
   else
@@ -1478,13 +1796,26 @@ riv_load_run_dup_report (RivLoadRun              *self,
     }
   else
     {
-      PARAM ("count", "%u", self->count);
-      if (self->rate > 0)
-        PARAM ("rate", "%g jobs/s", self->rate);
+      if (self->rate_ramp > 0)
+        PARAM ("rate", "0 → %g jobs/s over %g s", self->rate, self->rate_ramp);
+      else
+        {
+          PARAM ("count", "%u", self->count);
+          if (self->rate > 0)
+            PARAM ("rate", "%g jobs/s", self->rate);
+        }
     }
   if (self->n_shards > 1)
     PARAM ("shard", "%u/%u", self->shard, self->n_shards);
   PARAM ("timeout", "%g s", self->timeout);
+  if (self->until_break)
+    {
+      g_autofree char *text = self->breakpoint != NULL
+        ? riv_load_breakpoint_describe (self->breakpoint)
+        : g_strdup ("none: nothing broke before the ramp ended");
+
+      PARAM ("breaking point", "%s", text);
+    }
   for (guint i = 0; i < n_thresholds; i++)
     PARAM ("threshold", "%s", riv_load_threshold_get_text (thresholds[i]));
 #undef PARAM
@@ -1657,7 +1988,8 @@ riv_load_run_check_files_async (RivLoadRun          *self,
     {
       guint none = 0;
 
-      n_jobs = self->count;
+      /* A rate ramp (--until-break) has no job count: its first job's. */
+      n_jobs = self->rate_ramp > 0 ? 1 : self->count;
       g_array_append_val (check->users, none);
     }
   else

@@ -14,6 +14,7 @@
 
 #include "riv-client.h"
 #include "riv-load-stats.h"
+#include "riv-metrics.h"
 
 G_BEGIN_DECLS
 
@@ -22,6 +23,18 @@ typedef struct
   double seconds;   /* how long the ramp takes */
   guint  target;    /* users at its end */
 } RivLoadStage;
+
+/* Where a run stopped with riv_load_run_set_until_break() (riv-load-break.c). */
+typedef struct
+{
+  double  t;              /* seconds after the start */
+  guint   users;          /* active users then (0: open loop) */
+  guint64 sessions;       /* sessions the run had opened by then */
+  double  rate_per_s;     /* jobs submitted a second, over the second or two before */
+  double  p95_s_before;   /* p95 latency of the jobs completed just before; < 0: none */
+  char   *reason;         /* the failure class in plain words */
+  char   *error;          /* the first failure's own text, or the threshold; nullable */
+} RivLoadBreakpoint;
 
 #define RIV_TYPE_LOAD_RUN (riv_load_run_get_type ())
 G_DECLARE_FINAL_TYPE (RivLoadRun, riv_load_run, RIV, LOAD_RUN, GObject)
@@ -68,6 +81,28 @@ void          riv_load_run_set_timeout       (RivLoadRun        *self,
  * thread. Ignored by the open loop, which submits in the caller's client. */
 void          riv_load_run_set_threaded      (RivLoadRun        *self,
                                               gboolean           threaded);
+/* Breakpoint test: the ramp (stages, users over the duration, or a rate
+ * ramp) stops at the first failed or lost job, or when one of thresholds
+ * that can be judged while the run goes (latencies, failures, error rate)
+ * fails; the jobs in flight then end. thresholds: RivLoadThreshold, nullable. */
+void          riv_load_run_set_until_break   (RivLoadRun        *self,
+                                              GPtrArray         *thresholds);
+/* Open loop: the arrival rate grows linearly from 0 to rate over seconds
+ * (replaces the count). */
+void          riv_load_run_set_rate_ramp     (RivLoadRun        *self,
+                                              double             rate,
+                                              double             seconds);
+/* Where the run broke, or NULL (not a breakpoint test, or nothing broke
+ * before the ramp ended). After "finished". */
+const RivLoadBreakpoint *riv_load_run_get_breakpoint (RivLoadRun  *self);
+/* The breakpoint as one sentence ("at 2,013 users (2,013 sessions, 180.2
+ * jobs/s, p95 before 1.204 s): the server stopped its queue …"). */
+char         *riv_load_breakpoint_describe   (const RivLoadBreakpoint *breakpoint);
+
+/* Feeds metrics (riv-metrics.h) while the run goes: counters as jobs are
+ * submitted and end, gauges once a second. Holds a reference. */
+void          riv_load_run_set_metrics       (RivLoadRun        *self,
+                                              RivMetrics        *metrics);
 /* Keep one JSON record per job (riv-job-record.h), for --output. */
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);

@@ -1072,6 +1072,19 @@ riv_load_threshold_check (const RivLoadThreshold *self,
     }
 }
 
+gboolean
+riv_load_threshold_is_live (const RivLoadThreshold *self,
+                            const RivLoadSummary   *summary)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (summary != NULL, FALSE);
+
+  if (self->kind == KIND_LATENCY)
+    return summary->completed > 0;
+  return self->kind == KIND_RATIO || strcmp (self->metric, "failed") == 0 ||
+         strcmp (self->metric, "lost") == 0 || strcmp (self->metric, "cancelled") == 0;
+}
+
 char *
 riv_load_threshold_format_value (const RivLoadThreshold *self,
                                  double                  value)

@@ -145,6 +145,11 @@ const char   *riv_load_threshold_get_text (const RivLoadThreshold *self);
 gboolean      riv_load_threshold_check    (const RivLoadThreshold *self,
                                            const RivLoadSummary   *summary,
                                            double                 *measured);
+/* Whether it can be judged on a run still going (load --until-break): a
+ * latency once a job completed, failures, losses, cancellations and the
+ * error rate; not the totals (completed, submitted, throughput, users). */
+gboolean      riv_load_threshold_is_live  (const RivLoadThreshold *self,
+                                           const RivLoadSummary   *summary);
 /* The measured value as the threshold's own unit would show it ("1.52s", "0", "98.5"). */
 char         *riv_load_threshold_format_value (const RivLoadThreshold *self,
                                                double                  value);

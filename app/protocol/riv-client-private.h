@@ -72,6 +72,7 @@ struct _RivClient
   double          inflight_since;
   double          last_bytes_at;
   guint64         n_messages;
+  guint64         n_stream_bytes;
   guint           next_number;
   guint           n_pending;          /* non-terminal jobs */
   guint           n_joining;          /* join requests in flight */

@@ -483,6 +483,7 @@ stream_take_bytes (RivClientStream *st,
   g_autoptr(GError) feed_error = NULL;
 
   self->last_bytes_at = riv_now ();
+  self->n_stream_bytes += n;
 
   if (!riv_sse_reader_feed (st->reader, bytes, n, stream_event_cb, st, &feed_error) &&
       st->client != NULL)

@@ -927,6 +927,13 @@ riv_client_get_n_messages (RivClient *self)
   return self->n_messages;
 }
 
+guint64
+riv_client_get_n_stream_bytes (RivClient *self)
+{
+  g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
+  return self->n_stream_bytes;
+}
+
 /* Private ------------------------------------------------------------------------------ */
 
 guint

@@ -217,5 +217,7 @@ void            riv_client_set_tap             (RivClient            *self,
                                                 gpointer              user_data);
 /* Total SSE messages received (all jobs), for statistics. */
 guint64         riv_client_get_n_messages      (RivClient            *self);
+/* Total bytes received on the client's event streams. */
+guint64         riv_client_get_n_stream_bytes  (RivClient            *self);
 
 G_END_DECLS

@@ -16,6 +16,7 @@ struct _RivPreferencesWindow
   /* Template widgets */
   GtkSwitch            *embedded_switch;
   AdwEntryRow          *last_server_row;
+  AdwEntryRow          *metrics_row;
   AdwPreferencesGroup  *recent_group;
   GtkListBox           *recent_list;
   GtkSpinButton        *burst_count;
@@ -126,6 +127,7 @@ riv_preferences_window_class_init (RivPreferencesWindowClass *klass)
                                                RIV_RESOURCE_PATH "/ui/riv-preferences-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, embedded_switch);
   gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, last_server_row);
+  gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, metrics_row);
   gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, recent_group);
   gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, recent_list);
   gtk_widget_class_bind_template_child (widget_class, RivPreferencesWindow, burst_count);
@@ -161,6 +163,8 @@ riv_preferences_window_init (RivPreferencesWindow *self)
                    gtk_spin_button_get_adjustment (self->burst_rate), "value",
                    G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "notifications", self->notifications_switch, "active",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "metrics-address", self->metrics_row, "text",
                    G_SETTINGS_BIND_DEFAULT);
 
   /* Connected before the keys are read, so that changes made elsewhere (a

@@ -33,6 +33,7 @@ struct _RivWindowLoad
   GtkLabel         *summary;
   RivChart         *charts[RIV_LOAD_N_CHARTS];
   RivLoadRun       *run;            /* nullable: the newest run */
+  RivMetrics       *metrics;        /* owned, nullable: the newest run's /metrics, kept after it */
 };
 
 /* GNOME palette (blue 3, red 3, green 4, orange 3, purple 3). */
@@ -159,6 +160,32 @@ can_start (RivWindow *self)
          (self->load->run == NULL || !riv_load_run_is_running (self->load->run));
 }
 
+/* Prometheus metrics from the preferences (metrics-address), as load --metrics;
+ * kept after the run so that its last values can be scraped. */
+static void
+start_metrics (RivWindow *self)
+{
+  RivWindowLoad *load = self->load;
+  g_autofree char *address = g_strstrip (g_settings_get_string (self->settings, "metrics-address"));
+  g_autoptr(GError) error = NULL;
+
+  g_clear_pointer (&load->metrics, riv_metrics_unref);
+  if (*address == '\0')
+    return;
+  load->metrics = riv_metrics_new ();
+  if (riv_metrics_listen (load->metrics, address, &error))
+    {
+      riv_load_run_set_metrics (load->run, load->metrics);
+      return;
+    }
+  {
+    g_autofree char *text = g_strdup_printf (_("Metrics not served: %s"), error->message);
+
+    _riv_window_toast (self, text);
+  }
+  g_clear_pointer (&load->metrics, riv_metrics_unref);
+}
+
 gboolean
 riv_window_start_load (RivWindow *self)
 {
@@ -198,6 +225,7 @@ riv_window_start_load (RivWindow *self)
                           gtk_spin_button_get_value (load->think),
                           stages != NULL ? 0 : gtk_spin_button_get_value (load->duration), 0);
   riv_load_run_set_stages (load->run, g_steal_pointer (&stages));
+  start_metrics (self);
   /* Thousands of users' streams and replies are handled on the run's own
    * thread: the window's main loop only gets one sample a second to draw. */
   riv_load_run_set_threaded (load->run, TRUE);
@@ -585,6 +613,14 @@ riv_window_get_load_run (RivWindow *self)
   return self->load->run;
 }
 
+RivMetrics *
+riv_window_get_load_metrics (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+
+  return self->load->metrics;
+}
+
 RivChart *
 riv_window_get_load_chart (RivWindow    *self,
                            RivLoadChart  chart)
@@ -684,5 +720,6 @@ _riv_window_load_dispose (RivWindow *self)
       riv_load_run_stop (load->run, TRUE);
     }
   g_clear_object (&load->run);
+  g_clear_pointer (&load->metrics, riv_metrics_unref);
   g_clear_pointer (&self->load, g_free);
 }

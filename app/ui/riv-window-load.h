@@ -37,6 +37,8 @@ gboolean      riv_window_start_load         (RivWindow     *self);
 void          riv_window_stop_load          (RivWindow     *self);
 /* The newest run (nullable), running or finished. */
 RivLoadRun   *riv_window_get_load_run       (RivWindow     *self);
+/* The newest run's /metrics (the metrics-address preference), or NULL. */
+RivMetrics   *riv_window_get_load_metrics   (RivWindow     *self);
 RivChart     *riv_window_get_load_chart     (RivWindow     *self,
                                              RivLoadChart   chart);
 /* What "Save Report" does once a file is chosen: the report of the newest

@@ -24,6 +24,8 @@ import urllib.request
 import uuid
 import zlib
 
+import cases_breakpoint
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 AUTH = ("rivulet", "s3cret")
 
@@ -346,6 +348,7 @@ def run_version(suite, py, cli, version):
         lint_silent(suite, cli, label)
         from cases_apps import engine_cases   # issue 23's apps (apps/engine_apps.py)
         engine_cases(suite, py, cli, version, workdir)
+        cases_breakpoint.run(sys.modules[__name__], suite, py, cli, version, workdir)
     finally:
         for s in servers.values():
             s.stop()

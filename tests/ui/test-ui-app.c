@@ -301,6 +301,7 @@ test_preferences (void)
   GtkWidget *clear_button;
   GtkSwitch *notifications = NULL;
   AdwEntryRow *last_row = NULL;
+  AdwEntryRow *metrics_row = NULL;
   GtkWidget *placeholder = NULL;
 
   g_settings_set_strv (settings, "recent-urls", urls);
@@ -357,8 +358,26 @@ test_preferences (void)
   /* The last server is only used without the embedded one. */
   g_ptr_array_set_size (widgets, 0);
   collect_widgets (GTK_WIDGET (prefs), ADW_TYPE_ENTRY_ROW, widgets);
-  g_assert_cmpuint (widgets->len, ==, 1);
-  last_row = widgets->pdata[0];
+  g_assert_cmpuint (widgets->len, ==, 2);
+  for (guint i = 0; i < widgets->len; i++)
+    {
+      const char *title = adw_preferences_row_get_title (widgets->pdata[i]);
+
+      if (g_str_has_prefix (title, "_Last"))
+        last_row = widgets->pdata[i];
+      else if (strstr (title, "Metrics") != NULL)
+        metrics_row = widgets->pdata[i];
+    }
+  g_assert_nonnull (last_row);
+  /* The Load Test's metrics address (load --metrics) is written as typed. */
+  g_assert_nonnull (metrics_row);
+  gtk_editable_set_text (GTK_EDITABLE (metrics_row), "127.0.0.1:9464");
+  {
+    g_autofree char *address = g_settings_get_string (settings, "metrics-address");
+
+    g_assert_cmpstr (address, ==, "127.0.0.1:9464");
+  }
+  g_settings_reset (settings, "metrics-address");
   g_assert_false (gtk_widget_get_sensitive (GTK_WIDGET (last_row)));
   g_settings_set_boolean (settings, "start-embedded-server", FALSE);
   g_assert_true (gtk_widget_get_sensitive (GTK_WIDGET (last_row)));

@@ -11,11 +11,13 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <libsoup/soup.h>
 #include <math.h>
 #include <string.h>
 
 #include "riv-chart.h"
 #include "riv-json.h"
+#include "riv-settings.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 #include "riv-window-load.h"
@@ -203,6 +205,57 @@ test_stop (Fixture       *fixture,
   g_assert_cmpuint (riv_load_run_get_active_users (run), ==, 0);
 }
 
+/* The metrics-address preference: the Load Test serves /metrics as load
+ * --metrics does, and keeps serving the last values after the run; an
+ * address that cannot be used leaves the run without metrics, not stopped. */
+static void
+test_metrics (Fixture       *fixture,
+              gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autoptr(GSettings) settings = riv_settings_new ();
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GBytes) page = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *want = NULL;
+  RivMetrics *metrics;
+  RivLoadRun *run;
+
+  g_settings_set_string (settings, "metrics-address", "127.0.0.1:0");
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  riv_window_set_load_mode (window, TRUE);
+  riv_window_set_load (window, 4, 10, 0, "1s:4,1s:4");
+  g_assert_true (riv_window_start_load (window));
+  run = riv_window_get_load_run (window);
+  metrics = riv_window_get_load_metrics (window);
+  g_assert_nonnull (metrics);
+  g_assert_true (g_str_has_prefix (riv_metrics_get_url (metrics), "http://127.0.0.1:"));
+  g_assert_true (riv_test_wait_until (run_finished, window, 60));
+  g_assert_cmpuint (riv_load_run_get_submitted (run), >, 0);
+
+  msg = soup_message_new ("GET", riv_metrics_get_url (metrics));
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL,
+                                    riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, 30);
+  page = soup_session_send_and_read_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  text = g_strndup (g_bytes_get_data (page, NULL), g_bytes_get_size (page));
+  want = g_strdup_printf ("\nrivulet_jobs_submitted_total %" G_GUINT64_FORMAT "\n",
+                          riv_load_run_get_submitted (run));
+  g_assert_nonnull (strstr (text, want));
+  g_assert_nonnull (strstr (text, "# TYPE rivulet_job_latency_seconds histogram"));
+
+  g_settings_set_string (settings, "metrics-address", "example.org:9464");
+  g_assert_true (riv_window_start_load (window));
+  g_assert_null (riv_window_get_load_metrics (window));
+  g_assert_true (riv_test_wait_until (run_finished, window, 60));
+  g_settings_set_string (settings, "metrics-address", "");
+}
+
 static void
 test_chart_bounded (void)
 {
@@ -248,6 +301,7 @@ main (int   argc,
   g_test_add_func ("/ui/load/chart-bounded", test_chart_bounded);
   g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
   g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
+  g_test_add ("/ui/load/metrics", Fixture, NULL, fixture_setup, test_metrics, fixture_teardown);
 
   return g_test_run ();
 }
