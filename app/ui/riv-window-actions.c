@@ -194,6 +194,7 @@ riv_window_submit_action (GtkWidget  *widget,
                           GVariant   *param)
 {
   _riv_window_submit (RIV_WINDOW (widget));
+  _riv_window_show_jobs (RIV_WINDOW (widget));
 }
 
 static void
@@ -202,6 +203,7 @@ riv_window_burst_action (GtkWidget  *widget,
                          GVariant   *param)
 {
   _riv_window_start_burst (RIV_WINDOW (widget));
+  _riv_window_show_jobs (RIV_WINDOW (widget));
 }
 
 static void
