@@ -248,7 +248,7 @@ riv_application_about_action (GSimpleAction *action,
     client = riv_window_get_client (RIV_WINDOW (parent));
 
   about = riv_about_window_new (parent, client);
-  gtk_window_present (GTK_WINDOW (about));
+  riv_dialog_present (about, parent);
 }
 
 static void

@@ -575,16 +575,35 @@ test_about_debug_info (Fixture       *fixture,
   g_assert_null (strstr (offline, "URL: "));
 
   about = riv_about_window_new (GTK_WINDOW (fixture->window), client);
+  /* The same checks on AdwAboutDialog (libadwaita 1.5+) and AdwAboutWindow. */
+#if ADW_CHECK_VERSION (1, 5, 0)
+#define ABOUT_GET(f) adw_about_dialog_get_##f (ADW_ABOUT_DIALOG (about))
+  g_assert_true (ADW_IS_ABOUT_DIALOG (about));
+#else
+#define ABOUT_GET(f) adw_about_window_get_##f (ADW_ABOUT_WINDOW (about))
   g_assert_true (ADW_IS_ABOUT_WINDOW (about));
-  g_assert_cmpstr (adw_about_window_get_application_icon (ADW_ABOUT_WINDOW (about)), ==, APP_ID);
-  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
-  g_assert_cmpint (adw_about_window_get_license_type (ADW_ABOUT_WINDOW (about)), ==,
-                   GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (adw_about_window_get_website (ADW_ABOUT_WINDOW (about)), ==, RIV_WEBSITE);
-  g_assert_cmpstr (adw_about_window_get_issue_url (ADW_ABOUT_WINDOW (about)), ==, RIV_ISSUE_URL);
-  g_assert_cmpstr (adw_about_window_get_debug_info (ADW_ABOUT_WINDOW (about)), ==, info);
-  gtk_window_present (GTK_WINDOW (about));
+#endif
+  g_assert_cmpstr (ABOUT_GET (application_icon), ==, APP_ID);
+  g_assert_cmpstr (ABOUT_GET (version), ==, PACKAGE_VERSION);
+  g_assert_cmpint (ABOUT_GET (license_type), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (ABOUT_GET (website), ==, RIV_WEBSITE);
+  g_assert_cmpstr (ABOUT_GET (issue_url), ==, RIV_ISSUE_URL);
+  g_assert_cmpstr (ABOUT_GET (debug_info), ==, info);
+#undef ABOUT_GET
+#if ADW_CHECK_VERSION (1, 5, 0)
+  {
+    gpointer weak = about;
+
+    riv_dialog_present (about, GTK_WINDOW (fixture->window));
+    g_assert_true (gtk_widget_get_mapped (about));
+    g_object_add_weak_pointer (G_OBJECT (about), &weak);
+    adw_dialog_force_close (ADW_DIALOG (about));
+    g_assert_true (riv_test_wait_until (pointer_is_null, &weak, 30));
+  }
+#else
+  riv_dialog_present (about, GTK_WINDOW (fixture->window));
   destroy_window (GTK_WINDOW (about));
+#endif
 }
 
 static void
