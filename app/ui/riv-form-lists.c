@@ -25,7 +25,9 @@ image_show_state (Input      *input,
 {
   adw_action_row_set_subtitle (ADW_ACTION_ROW (input->row), subtitle);
   gtk_widget_set_visible (input->spinner, input->upload_cancellable != NULL);
+#if !ADW_CHECK_VERSION (1, 6, 0)
   gtk_spinner_set_spinning (GTK_SPINNER (input->spinner), input->upload_cancellable != NULL);
+#endif
 }
 
 static void
@@ -346,7 +348,12 @@ _riv_form_build_image_row (Input *input)
   gtk_widget_set_visible (input->thumbnail, FALSE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), input->thumbnail);
 
+  /* AdwSpinner (libadwaita 1.6) spins while shown; GtkSpinner when told to. */
+#if ADW_CHECK_VERSION (1, 6, 0)
+  input->spinner = adw_spinner_new ();
+#else
   input->spinner = gtk_spinner_new ();
+#endif
   gtk_widget_set_visible (input->spinner, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), input->spinner);
 

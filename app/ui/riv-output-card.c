@@ -460,8 +460,16 @@ riv_output_card_open_clicked_cb (GtkButton *button,
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkUriLauncher) launcher =
+    gtk_uri_launcher_new (g_object_get_data (G_OBJECT (button), "riv-url"));
+
+  gtk_uri_launcher_launch (launcher, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                           NULL, NULL, NULL);
+#else
   gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                 g_object_get_data (G_OBJECT (button), "riv-url"), GDK_CURRENT_TIME);
+#endif
 }
 
 static GtkWidget *
