@@ -260,8 +260,9 @@ riv_application_preferences_action (GSimpleAction *action,
   GtkWindow *parent = riv_application_get_main_window (self);
   GtkWidget *preferences = riv_preferences_window_new (parent);
 
-  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
-  gtk_window_present (GTK_WINDOW (preferences));
+  if (GTK_IS_WINDOW (preferences))
+    gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+  riv_dialog_present (preferences, parent);
 }
 
 static void

@@ -297,6 +297,9 @@ test_preferences (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   const char *urls[] = { "http://127.0.0.1:7860/", "https://example.org/app/", NULL };
   RivPreferencesWindow *prefs;
+#if ADW_CHECK_VERSION (1, 5, 0)
+  GtkWidget *host;
+#endif
   g_autoptr(GPtrArray) widgets = g_ptr_array_new ();
   GtkWidget *clear_button;
   GtkSwitch *notifications = NULL;
@@ -308,7 +311,14 @@ test_preferences (void)
   g_settings_set_boolean (settings, "start-embedded-server", TRUE);
 
   prefs = RIV_PREFERENCES_WINDOW (riv_preferences_window_new (NULL));
+#if ADW_CHECK_VERSION (1, 5, 0)
+  /* The dialog shows over a window (AdwPreferencesDialog, libadwaita 1.5+). */
+  host = gtk_window_new ();
+  gtk_window_present (GTK_WINDOW (host));
+  riv_dialog_present (GTK_WIDGET (prefs), GTK_WINDOW (host));
+#else
   gtk_window_present (GTK_WINDOW (prefs));
+#endif
   g_assert_cmpuint (riv_preferences_window_get_n_recent (prefs), ==, 2);
 
   /* Clearing the recent servers empties the setting and the list. */
@@ -382,7 +392,18 @@ test_preferences (void)
   g_settings_set_boolean (settings, "start-embedded-server", TRUE);
   g_settings_set_string (settings, "last-server-url", "");
   g_settings_reset (settings, "burst-count");
+#if ADW_CHECK_VERSION (1, 5, 0)
+  {
+    gpointer weak = prefs;
+
+    g_object_add_weak_pointer (G_OBJECT (prefs), &weak);
+    adw_dialog_force_close (ADW_DIALOG (prefs));
+    g_assert_true (riv_test_wait_until (pointer_is_null, &weak, 30));
+  }
+  destroy_window (GTK_WINDOW (host));
+#else
   destroy_window (GTK_WINDOW (prefs));
+#endif
 }
 
 static void
