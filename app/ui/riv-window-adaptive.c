@@ -50,7 +50,7 @@ _riv_window_adaptive_init (RivWindow *self)
   g_autoptr(GtkWidget) buttons = NULL;
   GtkWidget *sidebar_header, *sidebar_view, *content_view, *job_scroller;
   AdwNavigationPage *sidebar_page, *content_page;
-  GtkWidget *jobs_button;
+  GtkWidget *jobs_button, *jobs_content;
   AdwBreakpoint *narrow;
 
   /* Out of the template's layout. */
@@ -76,7 +76,11 @@ _riv_window_adaptive_init (RivWindow *self)
   adw_header_bar_remove (self->header_bar, GTK_WIDGET (self->menu_button));
   adw_header_bar_pack_end (ADW_HEADER_BAR (sidebar_header), GTK_WIDGET (self->menu_button));
   g_object_unref (self->menu_button);
-  jobs_button = gtk_button_new_from_icon_name ("go-next-symbolic");
+  jobs_button = gtk_button_new ();
+  jobs_content = adw_button_content_new ();
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (jobs_content), "go-next-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (jobs_content), _("Jobs"));
+  gtk_button_set_child (GTK_BUTTON (jobs_button), jobs_content);
   gtk_widget_set_tooltip_text (jobs_button, _("Show the jobs"));
   riv_a11y_set_name (jobs_button, _("Jobs"));
   gtk_widget_set_visible (jobs_button, FALSE);
