@@ -7,7 +7,7 @@ XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 DBUS     := dbus-run-session --
 RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
 
-.PHONY: all deps build run test test-gradio test-asan test-valgrind bench fuzz clean \
+.PHONY: all deps build run test test-gradio test-debian13 test-asan test-valgrind bench fuzz clean \
         flatpak test-flatpak
 
 all: build
@@ -46,6 +46,11 @@ flatpak:
 test-flatpak:
 	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps
 	@bash tests/flatpak/run $(BUILD)
+
+# The headless and UI suites built (--werror) and run on Debian 13, GTK 4.18 and libadwaita
+# 1.7, inside the real-Gradio suite's Debian 13 root (see README).
+test-debian13:
+	@bash tests/debian13/run $(BUILD)
 
 test-asan: deps
 	@[ -f $(ASAN)/build.ninja ] || $(MESON) setup $(ASAN) -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debug

@@ -62,38 +62,65 @@ riv_about_dup_debug_info (RivClient *client)
   return g_string_free (text, FALSE);
 }
 
+/* AdwAboutDialog on libadwaita 1.5 and later, AdwAboutWindow before: the same calls. */
+#if ADW_CHECK_VERSION (1, 5, 0)
+typedef AdwAboutDialog RivAboutWidget;
+#define RIV_ABOUT(w)        ADW_ABOUT_DIALOG (w)
+#define RIV_ABOUT_CALL(f)   adw_about_dialog_##f
+#else
+typedef AdwAboutWindow RivAboutWidget;
+#define RIV_ABOUT(w)        ADW_ABOUT_WINDOW (w)
+#define RIV_ABOUT_CALL(f)   adw_about_window_##f
+#endif
+
 GtkWidget *
 riv_about_window_new (GtkWindow *parent,
                       RivClient *client)
 {
   static const char *developers[] = { "The Rivulet authors", NULL };
   g_autofree char *debug_info = NULL;
-  AdwAboutWindow *about;
+  RivAboutWidget *about;
 
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
   g_return_val_if_fail (client == NULL || RIV_IS_CLIENT (client), NULL);
 
   debug_info = riv_about_dup_debug_info (client);
-  about = ADW_ABOUT_WINDOW (adw_about_window_new ());
+  about = RIV_ABOUT (RIV_ABOUT_CALL (new) ());
+#if !ADW_CHECK_VERSION (1, 5, 0)
   if (parent != NULL)
     gtk_window_set_transient_for (GTK_WINDOW (about), parent);
   gtk_window_set_modal (GTK_WINDOW (about), parent != NULL);
+#endif
 
-  adw_about_window_set_application_icon (about, APP_ID);
-  adw_about_window_set_application_name (about, _("Rivulet"));
-  adw_about_window_set_developer_name (about, _("The Rivulet authors"));
-  adw_about_window_set_version (about, PACKAGE_VERSION);
-  adw_about_window_set_comments (about, _("Demo and load-test servers that stream generator "
+  RIV_ABOUT_CALL (set_application_icon) (about, APP_ID);
+  RIV_ABOUT_CALL (set_application_name) (about, _("Rivulet"));
+  RIV_ABOUT_CALL (set_developer_name) (about, _("The Rivulet authors"));
+  RIV_ABOUT_CALL (set_version) (about, PACKAGE_VERSION);
+  RIV_ABOUT_CALL (set_comments) (about, _("Demo and load-test servers that stream generator "
                                           "output through a Gradio job queue."));
-  adw_about_window_set_website (about, RIV_WEBSITE);
-  adw_about_window_set_issue_url (about, RIV_ISSUE_URL);
-  adw_about_window_set_copyright (about, "© 2026 The Rivulet authors");
-  adw_about_window_set_license_type (about, GTK_LICENSE_GPL_3_0);
-  adw_about_window_set_developers (about, developers);
+  RIV_ABOUT_CALL (set_website) (about, RIV_WEBSITE);
+  RIV_ABOUT_CALL (set_issue_url) (about, RIV_ISSUE_URL);
+  RIV_ABOUT_CALL (set_copyright) (about, "© 2026 The Rivulet authors");
+  RIV_ABOUT_CALL (set_license_type) (about, GTK_LICENSE_GPL_3_0);
+  RIV_ABOUT_CALL (set_developers) (about, developers);
   /* Translators: put your name (and e-mail) here, one translator per line */
-  adw_about_window_set_translator_credits (about, _("translator-credits"));
-  adw_about_window_set_debug_info (about, debug_info);
-  adw_about_window_set_debug_info_filename (about, "rivulet-debug-info.txt");
+  RIV_ABOUT_CALL (set_translator_credits) (about, _("translator-credits"));
+  RIV_ABOUT_CALL (set_debug_info) (about, debug_info);
+  RIV_ABOUT_CALL (set_debug_info_filename) (about, "rivulet-debug-info.txt");
 
   return GTK_WIDGET (about);
+}
+
+void
+riv_dialog_present (GtkWidget *dialog,
+                    GtkWindow *parent)
+{
+#if ADW_CHECK_VERSION (1, 5, 0)
+  if (ADW_IS_DIALOG (dialog))
+    {
+      adw_dialog_present (ADW_DIALOG (dialog), parent != NULL ? GTK_WIDGET (parent) : NULL);
+      return;
+    }
+#endif
+  gtk_window_present (GTK_WINDOW (dialog));
 }

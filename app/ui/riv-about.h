@@ -18,8 +18,12 @@ G_BEGIN_DECLS
 
 /* Plain (untranslated) text for bug reports; client is nullable. */
 char      *riv_about_dup_debug_info (RivClient *client);
-/* An AdwAboutWindow; parent and client are nullable. */
+/* An AdwAboutDialog (libadwaita 1.5 and later) or AdwAboutWindow; parent and
+ * client are nullable. Show it with riv_dialog_present(). */
 GtkWidget *riv_about_window_new     (GtkWindow *parent,
                                      RivClient *client);
+/* Presents an AdwDialog over parent (nullable), or a window (already transient). */
+void       riv_dialog_present       (GtkWidget *dialog,
+                                     GtkWindow *parent);
 
 G_END_DECLS

@@ -248,7 +248,7 @@ riv_application_about_action (GSimpleAction *action,
     client = riv_window_get_client (RIV_WINDOW (parent));
 
   about = riv_about_window_new (parent, client);
-  gtk_window_present (GTK_WINDOW (about));
+  riv_dialog_present (about, parent);
 }
 
 static void
@@ -260,8 +260,9 @@ riv_application_preferences_action (GSimpleAction *action,
   GtkWindow *parent = riv_application_get_main_window (self);
   GtkWidget *preferences = riv_preferences_window_new (parent);
 
-  gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
-  gtk_window_present (GTK_WINDOW (preferences));
+  if (GTK_IS_WINDOW (preferences))
+    gtk_window_set_application (GTK_WINDOW (preferences), GTK_APPLICATION (self));
+  riv_dialog_present (preferences, parent);
 }
 
 static void

@@ -22,6 +22,7 @@ struct _RivConnectPopover
   GtkRevealer         *error_revealer;
   GtkLabel            *error_label;
   GtkSpinner          *spinner;
+  GtkWidget           *busy_spinner;  /* an AdwSpinner on libadwaita 1.6+, else spinner */
   GtkLabel            *busy_label;
   GtkButton           *connect_button;
   GtkListBox          *recent_list;
@@ -118,6 +119,15 @@ static void
 riv_connect_popover_init (RivConnectPopover *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+#if ADW_CHECK_VERSION (1, 6, 0)
+  /* libadwaita's spinner where it has one, in the template's GtkSpinner's place. */
+  self->busy_spinner = adw_spinner_new ();
+  gtk_widget_set_visible (self->busy_spinner, FALSE);
+  gtk_box_insert_child_after (GTK_BOX (gtk_widget_get_parent (GTK_WIDGET (self->spinner))),
+                              self->busy_spinner, GTK_WIDGET (self->spinner));
+#else
+  self->busy_spinner = GTK_WIDGET (self->spinner);
+#endif
   riv_connect_popover_set_recent (self, NULL);
 }
 
@@ -193,8 +203,10 @@ riv_connect_popover_set_busy (RivConnectPopover *self,
 {
   g_return_if_fail (RIV_IS_CONNECT_POPOVER (self));
 
-  gtk_widget_set_visible (GTK_WIDGET (self->spinner), url != NULL);
+  gtk_widget_set_visible (self->busy_spinner, url != NULL);
+#if !ADW_CHECK_VERSION (1, 6, 0)
   gtk_spinner_set_spinning (self->spinner, url != NULL);
+#endif
   if (url != NULL)
     {
       g_autofree char *text = g_strdup_printf (_("Connecting to %s…"), url);

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "riv-a11y.h"
+#include "riv-file-chooser.h"
 #include "riv-form-private.h"
 #include "riv-json.h"
 
@@ -24,7 +25,9 @@ image_show_state (Input      *input,
 {
   adw_action_row_set_subtitle (ADW_ACTION_ROW (input->row), subtitle);
   gtk_widget_set_visible (input->spinner, input->upload_cancellable != NULL);
+#if !ADW_CHECK_VERSION (1, 6, 0)
   gtk_spinner_set_spinning (GTK_SPINNER (input->spinner), input->upload_cancellable != NULL);
+#endif
 }
 
 static void
@@ -252,22 +255,11 @@ image_clear (Input *input)
 }
 
 static void
-image_chooser_response_cb (GtkNativeDialog *dialog,
-                           int              response,
-                           gpointer         user_data)
+image_chosen_cb (GFile         *file,
+                 GtkFileFilter *filter,
+                 gpointer       user_data)
 {
-  Input *input = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      if (file != NULL)
-        _riv_form_image_use_file (input, file);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  _riv_form_image_use_file (user_data, file);
 }
 
 static void
@@ -275,33 +267,29 @@ image_choose_clicked_cb (GtkButton *button,
                          gpointer   user_data)
 {
   Input *input = user_data;
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
+  const RivFileChooserSpec spec = {
+    upload_text (input, _("Choose an Image"), _("Choose a File")), _("_Choose"),
+    RIV_FILE_CHOOSER_OPEN, NULL
+  };
+  g_autoptr(GtkFileFilter) filter = NULL;
+  GtkFileFilter *filters[] = { NULL, NULL };
 
-  chooser = gtk_file_chooser_native_new (upload_text (input, _("Choose an Image"), _("Choose a File")),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN,
-                                         _("_Choose"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
   if (g_strcmp0 (input->component->type, "image") == 0)
     {
+      filter = gtk_file_filter_new ();
       gtk_file_filter_set_name (filter, _("Images"));
       gtk_file_filter_add_pixbuf_formats (filter);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
     }
   else if (g_strcmp0 (input->component->type, "audio") == 0 ||
            g_strcmp0 (input->component->type, "video") == 0)
     {
       g_autofree char *mime = g_strconcat (input->component->type, "/*", NULL);
 
-      gtk_file_filter_set_name (filter, g_strcmp0 (input->component->type, "audio") == 0
-                                          ? _("Audio") : _("Videos"));
-      gtk_file_filter_add_mime_type (filter, mime);
-      gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
+      filter = riv_file_filter_new (g_strcmp0 (input->component->type, "audio") == 0
+                                      ? _("Audio") : _("Videos"), NULL, mime);
     }
-  g_signal_connect (chooser, "response", G_CALLBACK (image_chooser_response_cb), input);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  filters[0] = filter;
+  riv_file_chooser_show (GTK_WIDGET (button), &spec, filters, image_chosen_cb, input, NULL);
 }
 
 static void
@@ -360,7 +348,12 @@ _riv_form_build_image_row (Input *input)
   gtk_widget_set_visible (input->thumbnail, FALSE);
   adw_action_row_add_prefix (ADW_ACTION_ROW (row), input->thumbnail);
 
+  /* AdwSpinner (libadwaita 1.6) spins while shown; GtkSpinner when told to. */
+#if ADW_CHECK_VERSION (1, 6, 0)
+  input->spinner = adw_spinner_new ();
+#else
   input->spinner = gtk_spinner_new ();
+#endif
   gtk_widget_set_visible (input->spinner, FALSE);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), input->spinner);
 
@@ -783,42 +776,20 @@ _riv_form_files_fill (Input    *input,
 }
 
 static void
-files_chooser_response_cb (GtkNativeDialog *dialog,
-                           int              response,
-                           gpointer         user_data)
+files_chosen_cb (GFile         *file,
+                 GtkFileFilter *filter,
+                 gpointer       user_data)
 {
-  Input *input = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GListModel) files = gtk_file_chooser_get_files (GTK_FILE_CHOOSER (dialog));
-
-      for (guint i = 0; i < g_list_model_get_n_items (files); i++)
-        {
-          g_autoptr(GFile) file = g_list_model_get_item (files, i);
-
-          _riv_form_add_file (input, file);
-        }
-    }
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  _riv_form_add_file (user_data, file);
 }
 
 static void
 files_add_clicked_cb (GtkButton *button,
                       gpointer   user_data)
 {
-  Input *input = user_data;
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
-  GtkFileChooserNative *chooser;
+  const RivFileChooserSpec spec = { _("Add Files"), _("_Add"), RIV_FILE_CHOOSER_OPEN_MULTIPLE, NULL };
 
-  chooser = gtk_file_chooser_native_new (_("Add Files"),
-                                         GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Add"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_chooser_set_select_multiple (GTK_FILE_CHOOSER (chooser), TRUE);
-  g_signal_connect (chooser, "response", G_CALLBACK (files_chooser_response_cb), input);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  riv_file_chooser_show (GTK_WIDGET (button), &spec, NULL, files_chosen_cb, user_data, NULL);
 }
 
 static gboolean

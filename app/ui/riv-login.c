@@ -40,6 +40,17 @@ login_new (const char *user,
 
 /* The dialog ------------------------------------------------------------------------ */
 
+/* AdwAlertDialog on libadwaita 1.5 and later, AdwMessageDialog before: the same calls. */
+#if ADW_CHECK_VERSION (1, 5, 0)
+typedef AdwAlertDialog RivAlert;
+#define RIV_ALERT(w)        ADW_ALERT_DIALOG (w)
+#define RIV_ALERT_CALL(f)   adw_alert_dialog_##f
+#else
+typedef AdwMessageDialog RivAlert;
+#define RIV_ALERT(w)        ADW_MESSAGE_DIALOG (w)
+#define RIV_ALERT_CALL(f)   adw_message_dialog_##f
+#endif
+
 typedef struct
 {
   GtkEditable *user;
@@ -51,17 +62,17 @@ static void
 prompt_entries_changed_cb (GtkEditable *editable,
                            gpointer     user_data)
 {
-  AdwMessageDialog *dialog = user_data;
+  RivAlert *dialog = user_data;
   Prompt *prompt = g_object_get_data (G_OBJECT (dialog), "riv-prompt");
 
-  adw_message_dialog_set_response_enabled (dialog, "log-in",
-                                           *gtk_editable_get_text (prompt->user) != '\0');
+  RIV_ALERT_CALL (set_response_enabled) (dialog, "log-in",
+                                         *gtk_editable_get_text (prompt->user) != '\0');
 }
 
 static void
-prompt_response_cb (AdwMessageDialog *dialog,
-                    const char       *response,
-                    gpointer          user_data)
+prompt_response_cb (RivAlert   *dialog,
+                    const char *response,
+                    gpointer    user_data)
 {
   g_autoptr(GTask) task = user_data;
   Prompt *prompt = g_object_get_data (G_OBJECT (dialog), "riv-prompt");
@@ -82,7 +93,11 @@ static void
 prompt_cancelled_cb (GCancellable *cancellable,
                      gpointer      user_data)
 {
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_dialog_force_close (ADW_DIALOG (user_data));
+#else
   gtk_window_close (GTK_WINDOW (user_data));
+#endif
 }
 
 void
@@ -100,22 +115,24 @@ riv_login_prompt_async (GtkWindow           *parent,
   GtkWidget *dialog, *list, *box, *user_row, *password_row, *remember;
   Prompt *prompt = g_new0 (Prompt, 1);
   g_autofree char *heading = g_strdup_printf (_("Log In to %s"), host);
+  const char *body;
 
   g_task_set_source_tag (task, riv_login_prompt_async);
 
-  dialog = adw_message_dialog_new (parent, heading,
-                                   failed ? _("The server did not accept the user name and "
-                                              "password. Try again.")
-                                          : _("This Gradio app asks for a user name and "
-                                              "password."));
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "log-in", _("_Log In"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "log-in",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "log-in");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  body = failed ? _("The server did not accept the user name and password. Try again.")
+                : _("This Gradio app asks for a user name and password.");
+#if ADW_CHECK_VERSION (1, 5, 0)
+  dialog = GTK_WIDGET (adw_alert_dialog_new (heading, body));
+#else
+  dialog = adw_message_dialog_new (parent, heading, body);
+#endif
+  RIV_ALERT_CALL (add_responses) (RIV_ALERT (dialog),
+                                  "cancel", _("_Cancel"),
+                                  "log-in", _("_Log In"),
+                                  NULL);
+  RIV_ALERT_CALL (set_response_appearance) (RIV_ALERT (dialog), "log-in", ADW_RESPONSE_SUGGESTED);
+  RIV_ALERT_CALL (set_default_response) (RIV_ALERT (dialog), "log-in");
+  RIV_ALERT_CALL (set_close_response) (RIV_ALERT (dialog), "cancel");
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
   list = gtk_list_box_new ();
@@ -133,7 +150,7 @@ riv_login_prompt_async (GtkWindow           *parent,
   gtk_widget_set_tooltip_text (remember, _("Kept in your keyring for this server"));
   gtk_box_append (GTK_BOX (box), list);
   gtk_box_append (GTK_BOX (box), remember);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
+  RIV_ALERT_CALL (set_extra_child) (RIV_ALERT (dialog), box);
 
   prompt->user = GTK_EDITABLE (user_row);
   prompt->password = GTK_EDITABLE (password_row);
@@ -146,8 +163,13 @@ riv_login_prompt_async (GtkWindow           *parent,
   if (cancellable != NULL)
     g_signal_connect_object (cancellable, "cancelled", G_CALLBACK (prompt_cancelled_cb), dialog,
                              0);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_dialog_set_focus (ADW_DIALOG (dialog), user != NULL && *user != '\0' ? password_row : user_row);
+  adw_dialog_present (ADW_DIALOG (dialog), parent != NULL ? GTK_WIDGET (parent) : NULL);
+#else
   gtk_widget_grab_focus (user != NULL && *user != '\0' ? password_row : user_row);
   gtk_window_present (GTK_WINDOW (dialog));
+#endif
 }
 
 RivLogin *

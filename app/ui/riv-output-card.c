@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "riv-fetch.h"
+#include "riv-file-chooser.h"
 #include "riv-job.h"
 #include "riv-json.h"
 #include "riv-markup.h"
@@ -389,19 +390,6 @@ riv_output_card_fetch_picture (RivOutputCard *self,
 
 /* Saving a downloaded file */
 
-typedef struct
-{
-  GBytes               *bytes;
-  GtkFileChooserNative *chooser;
-} Save;
-
-static void
-save_free (Save *save)
-{
-  g_bytes_unref (save->bytes);
-  g_object_unref (save->chooser);
-  g_free (save);
-}
 
 static void
 riv_output_card_saved_cb (GObject      *object,
@@ -415,21 +403,13 @@ riv_output_card_saved_cb (GObject      *object,
 }
 
 static void
-riv_output_card_save_response_cb (GtkNativeDialog *dialog,
-                                  int              response,
-                                  gpointer         user_data)
+riv_output_card_save_chosen_cb (GFile         *file,
+                                GtkFileFilter *filter,
+                                gpointer       user_data)
 {
-  Save *save = user_data;
-
-  if (response == GTK_RESPONSE_ACCEPT)
-    {
-      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog));
-
-      g_file_replace_contents_bytes_async (file, save->bytes, NULL, FALSE,
-                                           G_FILE_CREATE_REPLACE_DESTINATION, NULL,
-                                           riv_output_card_saved_cb, NULL);
-    }
-  save_free (save);
+  g_file_replace_contents_bytes_async (file, user_data, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION, NULL,
+                                       riv_output_card_saved_cb, NULL);
 }
 
 static void
@@ -437,16 +417,10 @@ riv_output_card_save_bytes (GtkWidget  *widget,
                             GBytes     *bytes,
                             const char *name)
 {
-  GtkRoot *root = gtk_widget_get_root (widget);
-  Save *save = g_new0 (Save, 1);
+  const RivFileChooserSpec spec = { _("Save File"), _("_Save"), RIV_FILE_CHOOSER_SAVE, name };
 
-  save->bytes = g_bytes_ref (bytes);
-  save->chooser = gtk_file_chooser_native_new (_("Save File"),
-                                               GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
-                                               GTK_FILE_CHOOSER_ACTION_SAVE, _("_Save"), NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (save->chooser), name);
-  g_signal_connect (save->chooser, "response", G_CALLBACK (riv_output_card_save_response_cb), save);
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (save->chooser));
+  riv_file_chooser_show (widget, &spec, NULL, riv_output_card_save_chosen_cb,
+                         g_bytes_ref (bytes), (GDestroyNotify) g_bytes_unref);
 }
 
 typedef struct
@@ -497,8 +471,16 @@ riv_output_card_open_clicked_cb (GtkButton *button,
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (button));
 
+#if GTK_CHECK_VERSION (4, 10, 0)
+  g_autoptr(GtkUriLauncher) launcher =
+    gtk_uri_launcher_new (g_object_get_data (G_OBJECT (button), "riv-url"));
+
+  gtk_uri_launcher_launch (launcher, GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
+                           NULL, NULL, NULL);
+#else
   gtk_show_uri (GTK_IS_WINDOW (root) ? GTK_WINDOW (root) : NULL,
                 g_object_get_data (G_OBJECT (button), "riv-url"), GDK_CURRENT_TIME);
+#endif
 }
 
 static GtkWidget *

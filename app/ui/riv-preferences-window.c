@@ -11,7 +11,11 @@
 
 struct _RivPreferencesWindow
 {
+#if ADW_CHECK_VERSION (1, 5, 0)
+  AdwPreferencesDialog  parent_instance;
+#else
   AdwPreferencesWindow  parent_instance;
+#endif
 
   /* Template widgets */
   GtkSwitch            *embedded_switch;
@@ -29,7 +33,11 @@ struct _RivPreferencesWindow
   guint                 n_recent;
 };
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+G_DEFINE_FINAL_TYPE (RivPreferencesWindow, riv_preferences_window, ADW_TYPE_PREFERENCES_DIALOG)
+#else
 G_DEFINE_FINAL_TYPE (RivPreferencesWindow, riv_preferences_window, ADW_TYPE_PREFERENCES_WINDOW)
+#endif
 
 static void
 riv_preferences_window_update_recent (RivPreferencesWindow *self)
@@ -100,9 +108,25 @@ riv_preferences_window_clear_recent_action (GtkWidget  *widget,
   RivPreferencesWindow *self = RIV_PREFERENCES_WINDOW (widget);
 
   g_settings_set_strv (self->settings, "recent-urls", NULL);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  adw_preferences_dialog_add_toast (ADW_PREFERENCES_DIALOG (self),
+                                    adw_toast_new (_("Recent servers cleared")));
+#else
   adw_preferences_window_add_toast (ADW_PREFERENCES_WINDOW (self),
                                     adw_toast_new (_("Recent servers cleared")));
+#endif
 }
+
+#if ADW_CHECK_VERSION (1, 5, 0)
+/* Ctrl+W closes the dialog, as it closed the window. */
+static gboolean
+riv_preferences_window_close_cb (GtkWidget *widget,
+                                 GVariant  *args,
+                                 gpointer   user_data)
+{
+  return adw_dialog_close (ADW_DIALOG (widget));
+}
+#endif
 
 static void
 riv_preferences_window_dispose (GObject *object)
@@ -138,8 +162,13 @@ riv_preferences_window_class_init (RivPreferencesWindowClass *klass)
 
   gtk_widget_class_install_action (widget_class, "preferences.clear-recent-servers", NULL,
                                    riv_preferences_window_clear_recent_action);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  gtk_widget_class_add_binding (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
+                                riv_preferences_window_close_cb, NULL);
+#else
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_w, GDK_CONTROL_MASK,
                                        "window.close", NULL);
+#endif
 }
 
 static void
@@ -184,10 +213,14 @@ riv_preferences_window_new (GtkWindow *parent)
 {
   g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+  return g_object_new (RIV_TYPE_PREFERENCES_WINDOW, NULL);
+#else
   return g_object_new (RIV_TYPE_PREFERENCES_WINDOW,
                        "transient-for", parent,
                        "modal", parent != NULL,
                        NULL);
+#endif
 }
 
 guint

@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-compat.h"
+#include "riv-file-chooser.h"
 #include "riv-window-private.h"
 
 static gboolean
@@ -193,6 +194,7 @@ riv_window_submit_action (GtkWidget  *widget,
                           GVariant   *param)
 {
   _riv_window_submit (RIV_WINDOW (widget));
+  _riv_window_show_jobs (RIV_WINDOW (widget));
 }
 
 static void
@@ -201,6 +203,7 @@ riv_window_burst_action (GtkWidget  *widget,
                          GVariant   *param)
 {
   _riv_window_start_burst (RIV_WINDOW (widget));
+  _riv_window_show_jobs (RIV_WINDOW (widget));
 }
 
 static void
@@ -311,38 +314,28 @@ riv_window_export_written_cb (GObject      *object,
 }
 
 static void
-riv_window_export_response_cb (GtkNativeDialog *dialog,
-                               int              response,
-                               gpointer         user_data)
+riv_window_export_chosen_cb (GFile         *file,
+                             GtkFileFilter *filter,
+                             gpointer       user_data)
 {
-  g_autoptr(RivWindow) self = user_data;
-  g_autoptr(GFile) file = NULL;
+  RivWindow *self = user_data;
+  g_autofree char *name = g_file_get_basename (file);
+  gboolean json = g_str_has_suffix (name, ".json") ||
+                  (!g_str_has_suffix (name, ".csv") && filter != NULL &&
+                   g_strcmp0 (gtk_file_filter_get_name (filter), _("JSON")) == 0);
+  g_autoptr(GBytes) bytes = riv_job_panel_export (self->job_panel,
+                                                  json ? RIV_EXPORT_JSON : RIV_EXPORT_CSV);
+  ExportData *data = g_new0 (ExportData, 1);
 
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
-    {
-      g_autofree char *name = g_file_get_basename (file);
-      GtkFileFilter *filter = gtk_file_chooser_get_filter (GTK_FILE_CHOOSER (dialog));
-      gboolean json = g_str_has_suffix (name, ".json") ||
-                      (!g_str_has_suffix (name, ".csv") && filter != NULL &&
-                       g_strcmp0 (gtk_file_filter_get_name (filter), _("JSON")) == 0);
-      g_autoptr(GBytes) bytes = riv_job_panel_export (self->job_panel,
-                                                      json ? RIV_EXPORT_JSON : RIV_EXPORT_CSV);
-      ExportData *data = g_new0 (ExportData, 1);
+  data->self = g_object_ref (self);
+  data->file = g_object_ref (file);
+  data->n_jobs = riv_job_panel_get_n_jobs (self->job_panel);
 
-      data->self = g_object_ref (self);
-      data->file = g_object_ref (file);
-      data->n_jobs = riv_job_panel_get_n_jobs (self->job_panel);
-
-      /* The bytes are built on the main thread (cheap); the writing is async. */
-      g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
-                                           G_FILE_CREATE_REPLACE_DESTINATION,
-                                           self->cancellable,
-                                           riv_window_export_written_cb, data);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  /* The bytes are built on the main thread (cheap); the writing is async. */
+  g_file_replace_contents_bytes_async (file, bytes, NULL, FALSE,
+                                       G_FILE_CREATE_REPLACE_DESTINATION,
+                                       self->cancellable,
+                                       riv_window_export_written_cb, data);
 }
 
 static void
@@ -350,29 +343,15 @@ riv_window_export_action (GtkWidget  *widget,
                           const char *action_name,
                           GVariant   *param)
 {
-  RivWindow *self = RIV_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) csv = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) json = gtk_file_filter_new ();
+  const RivFileChooserSpec spec = {
+    _("Export Jobs"), _("_Export"), RIV_FILE_CHOOSER_SAVE, "rivulet-jobs.csv"
+  };
+  g_autoptr(GtkFileFilter) csv = riv_file_filter_new (_("CSV"), "csv", "text/csv");
+  g_autoptr(GtkFileFilter) json = riv_file_filter_new (_("JSON"), "json", "application/json");
+  GtkFileFilter *filters[] = { csv, json, NULL };
 
-  chooser = gtk_file_chooser_native_new (_("Export Jobs"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Export"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  gtk_file_filter_set_name (csv, _("CSV"));
-  gtk_file_filter_add_suffix (csv, "csv");
-  gtk_file_filter_add_mime_type (csv, "text/csv");
-  gtk_file_filter_set_name (json, _("JSON"));
-  gtk_file_filter_add_suffix (json, "json");
-  gtk_file_filter_add_mime_type (json, "application/json");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), csv);
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), json);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "rivulet-jobs.csv");
-
-  g_signal_connect (chooser, "response", G_CALLBACK (riv_window_export_response_cb),
-                    g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  riv_file_chooser_show (widget, &spec, filters, riv_window_export_chosen_cb,
+                         g_object_ref (widget), g_object_unref);
 }
 
 /* Copying and saving the output */
@@ -446,19 +425,11 @@ _riv_window_save_image_to (RivWindow *self,
 }
 
 static void
-riv_window_save_image_response_cb (GtkNativeDialog *dialog,
-                                   int              response,
-                                   gpointer         user_data)
+riv_window_save_image_chosen_cb (GFile         *file,
+                                 GtkFileFilter *filter,
+                                 gpointer       user_data)
 {
-  g_autoptr(RivWindow) self = user_data;
-  g_autoptr(GFile) file = NULL;
-
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
-    _riv_window_save_image_to (self, file);
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  _riv_window_save_image_to (user_data, file);
 }
 
 static void
@@ -468,28 +439,21 @@ riv_window_save_image_action (GtkWidget  *widget,
 {
   RivWindow *self = RIV_WINDOW (widget);
   RivJob *job = riv_output_view_get_job (self->output_view);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) png = gtk_file_filter_new ();
+  g_autoptr(GtkFileFilter) png = NULL;
   g_autofree char *name = NULL;
 
   if (riv_output_view_get_texture (self->output_view) == NULL)
     return;
 
-  chooser = gtk_file_chooser_native_new (_("Save Image"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-
-  gtk_file_filter_set_name (png, _("PNG image"));
-  gtk_file_filter_add_suffix (png, "png");
-  gtk_file_filter_add_mime_type (png, "image/png");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), png);
+  png = riv_file_filter_new (_("PNG image"), "png", "image/png");
   name = g_strdup_printf ("rivulet-job-%u.png", job != NULL ? riv_job_get_number (job) : 0);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), name);
+  {
+    const RivFileChooserSpec spec = { _("Save Image"), _("_Save"), RIV_FILE_CHOOSER_SAVE, name };
+    GtkFileFilter *filters[] = { png, NULL };
 
-  g_signal_connect (chooser, "response", G_CALLBACK (riv_window_save_image_response_cb),
-                    g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+    riv_file_chooser_show (widget, &spec, filters, riv_window_save_image_chosen_cb,
+                           g_object_ref (self), g_object_unref);
+  }
 }
 
 static void

@@ -14,6 +14,7 @@
 #include <math.h>
 
 #include "riv-a11y.h"
+#include "riv-file-chooser.h"
 #include "riv-form.h"
 #include "riv-json.h"
 #include "riv-output-view.h"
@@ -377,25 +378,16 @@ save_done_cb (GObject      *object,
 }
 
 static void
-save_response_cb (GtkNativeDialog *dialog,
-                  int              response,
-                  gpointer         user_data)
+save_chosen_cb (GFile         *file,
+                GtkFileFilter *filter,
+                gpointer       user_data)
 {
-  g_autoptr(RivWindow) self = user_data;
-  g_autoptr(GFile) file = NULL;
+  RivWindow *self = user_data;
+  SaveData *data = g_new0 (SaveData, 1);
 
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
-    {
-      SaveData *data = g_new0 (SaveData, 1);
-
-      data->self = g_object_ref (self);
-      data->file = g_object_ref (file);
-      riv_window_save_load_report_async (self, file, save_done_cb, data);
-    }
-
-  gtk_native_dialog_destroy (dialog);
-  g_object_unref (dialog);
+  data->self = g_object_ref (self);
+  data->file = g_object_ref (file);
+  riv_window_save_load_report_async (self, file, save_done_cb, data);
 }
 
 static void
@@ -403,21 +395,14 @@ save_report_action (GtkWidget  *widget,
                     const char *action_name,
                     GVariant   *param)
 {
-  RivWindow *self = RIV_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) html = gtk_file_filter_new ();
+  const RivFileChooserSpec spec = {
+    _("Save Report"), _("_Save"), RIV_FILE_CHOOSER_SAVE, "rivulet-load-report.html"
+  };
+  g_autoptr(GtkFileFilter) html = riv_file_filter_new (_("HTML"), "html", "text/html");
+  GtkFileFilter *filters[] = { html, NULL };
 
-  chooser = gtk_file_chooser_native_new (_("Save Report"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE,
-                                         _("_Save"), _("_Cancel"));
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  gtk_file_filter_set_name (html, _("HTML"));
-  gtk_file_filter_add_suffix (html, "html");
-  gtk_file_filter_add_mime_type (html, "text/html");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), html);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "rivulet-load-report.html");
-  g_signal_connect (chooser, "response", G_CALLBACK (save_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  riv_file_chooser_show (widget, &spec, filters, save_chosen_cb,
+                         g_object_ref (widget), g_object_unref);
 }
 
 /* Building the mode */

@@ -40,6 +40,9 @@ struct _RivWindow
 
   /* Template widgets */
   AdwToastOverlay      *toast_overlay;
+  AdwHeaderBar         *header_bar;
+  GtkMenuButton        *menu_button;
+  GtkPaned             *main_paned;
   GtkMenuButton        *connect_button;
   RivConnectPopover    *connect_popover;
   AdwWindowTitle       *window_title;
@@ -57,6 +60,9 @@ struct _RivWindow
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
   GtkLabel             *lint_badge;
+
+  /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
+  GtkWidget            *split_view;       /* AdwNavigationSplitView */
 
   /* Owned references */
   GSettings            *settings;
@@ -130,6 +136,11 @@ void  _riv_window_submit               (RivWindow      *self);
 void  _riv_window_start_burst          (RivWindow      *self);
 void  _riv_window_save_image_to        (RivWindow      *self,
                                         GFile          *file);
+
+/* riv-window-adaptive.c: the split view and its breakpoint where libadwaita has them */
+void  _riv_window_adaptive_init        (RivWindow      *self);
+/* On a narrow window, shows the job view (after a submission); else nothing. */
+void  _riv_window_show_jobs            (RivWindow      *self);
 
 /* riv-window-load.c */
 void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);

@@ -21,6 +21,7 @@
 
 #include "riv-compat.h"
 #include "riv-embedded-server.h"
+#include "riv-file-chooser.h"
 #include "riv-job.h"
 #include "riv-json.h"
 #include "riv-lint.h"
@@ -328,31 +329,43 @@ _riv_window_record_get_replay_name (RivWindow *self)
 typedef void (*ChosenFunc) (RivWindow *self,
                             GFile     *file);
 
-static void
-chooser_response_cb (GtkNativeDialog *dialog,
-                     int              response,
-                     gpointer         user_data)
+typedef struct
 {
-  g_autoptr(RivWindow) self = user_data;
-  ChosenFunc then = g_object_get_data (G_OBJECT (dialog), "riv-chosen");
-  g_autoptr(GFile) file = NULL;
+  RivWindow  *self;
+  ChosenFunc  then;
+} Chosen;
 
-  if (response == GTK_RESPONSE_ACCEPT &&
-      (file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (dialog))) != NULL)
-    then (self, file);
-  g_object_unref (dialog);
+static void
+chosen_free (gpointer data)
+{
+  Chosen *chosen = data;
+
+  g_object_unref (chosen->self);
+  g_free (chosen);
 }
 
-/* Shows chooser (taken) and calls then with the chosen file. */
 static void
-show_chooser (RivWindow            *self,
-              GtkFileChooserNative *chooser,
-              ChosenFunc            then)
+chosen_cb (GFile         *file,
+           GtkFileFilter *filter,
+           gpointer       user_data)
 {
-  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (chooser), TRUE);
-  g_object_set_data (G_OBJECT (chooser), "riv-chosen", then);
-  g_signal_connect (chooser, "response", G_CALLBACK (chooser_response_cb), g_object_ref (self));
-  gtk_native_dialog_show (GTK_NATIVE_DIALOG (chooser));
+  Chosen *chosen = user_data;
+
+  chosen->then (chosen->self, file);
+}
+
+/* Asks for a file (filters nullable) and calls then with it. */
+static void
+show_chooser (RivWindow                *self,
+              const RivFileChooserSpec *spec,
+              GtkFileFilter           **filters,
+              ChosenFunc                then)
+{
+  Chosen *chosen = g_new0 (Chosen, 1);
+
+  chosen->self = g_object_ref (self);
+  chosen->then = then;
+  riv_file_chooser_show (GTK_WIDGET (self), spec, filters, chosen_cb, chosen, chosen_free);
 }
 
 /* Recording */
@@ -524,7 +537,9 @@ record_change_state_cb (GSimpleAction *action,
                         gpointer       user_data)
 {
   RivWindow *self = user_data;
-  GtkFileChooserNative *chooser;
+  const RivFileChooserSpec spec = {
+    _("Record Session"), _("_Record"), RIV_FILE_CHOOSER_SAVE, "rivulet-session.jsonl"
+  };
 
   if (!g_variant_get_boolean (value))
     {
@@ -535,10 +550,7 @@ record_change_state_cb (GSimpleAction *action,
     return;
 
   /* The state turns on once the file is open. */
-  chooser = gtk_file_chooser_native_new (_("Record Session"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_SAVE, _("_Record"), NULL);
-  gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (chooser), "rivulet-session.jsonl");
-  show_chooser (self, chooser, _riv_window_record_to);
+  show_chooser (self, &spec, NULL, _riv_window_record_to);
 }
 
 /* Opening a recording */
@@ -723,20 +735,13 @@ riv_window_open_recording_action (GtkWidget  *widget,
                                   const char *action_name,
                                   GVariant   *parameter)
 {
-  RivWindow *self = RIV_WINDOW (widget);
-  GtkFileChooserNative *chooser;
-  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
-  g_autoptr(GtkFileFilter) all = gtk_file_filter_new ();
+  const RivFileChooserSpec spec = { _("Open Recording"), _("_Open"), RIV_FILE_CHOOSER_OPEN, NULL };
+  g_autoptr(GtkFileFilter) jsonl = riv_file_filter_new (_("Session recordings (JSON Lines)"),
+                                                        "jsonl", NULL);
+  g_autoptr(GtkFileFilter) all = riv_file_filter_new (_("All files"), NULL, NULL);
+  GtkFileFilter *filters[] = { jsonl, all, NULL };
 
-  chooser = gtk_file_chooser_native_new (_("Open Recording"), GTK_WINDOW (self),
-                                         GTK_FILE_CHOOSER_ACTION_OPEN, _("_Open"), NULL);
-  gtk_file_filter_set_name (filter, _("Session recordings (JSON Lines)"));
-  gtk_file_filter_add_pattern (filter, "*.jsonl");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), filter);
-  gtk_file_filter_set_name (all, _("All files"));
-  gtk_file_filter_add_pattern (all, "*");
-  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (chooser), all);
-  show_chooser (self, chooser, _riv_window_open_recording);
+  show_chooser (RIV_WINDOW (widget), &spec, filters, _riv_window_open_recording);
 }
 
 /* Life cycle */

@@ -1233,6 +1233,9 @@ riv_window_class_init (RivWindowClass *klass)
 
   gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, header_bar);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, menu_button);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, main_paned);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_popover);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, window_title);
@@ -1265,6 +1268,7 @@ riv_window_init (RivWindow *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   _riv_window_load_init (self);
   _riv_window_record_init (self);
+  _riv_window_adaptive_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */
   riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));

@@ -53,24 +53,40 @@ def help_text(binary, **env):
     return run.returncode, run.stdout
 
 
+def utf8_locale():
+    """A UTF-8 locale other than C: glibc 2.37 and later (Debian 13) ignore LANGUAGE
+    under C.UTF-8, as under C. Debian 12's C.UTF-8 does not, so it serves there."""
+    try:
+        names = subprocess.run(['locale', '-a'], capture_output=True, text=True,
+                               timeout=30).stdout.split()
+    except (OSError, subprocess.SubprocessError):
+        names = []
+    utf8 = sorted(n for n in names if n.lower().endswith(('.utf8', '.utf-8'))
+                  and not n.upper().startswith(('C.', 'POSIX')))
+    preferred = [n for n in utf8 if n.startswith('en_')]
+    return (preferred or utf8 or ['C.UTF-8'])[0]
+
+
 def main():
     root = pathlib.Path(sys.argv[1])
     binary = sys.argv[2]
     languages = (root / 'po' / 'LINGUAS').read_text(encoding='utf-8').split()
     results = []
+    locale = utf8_locale()
+    print(f'# LANG={locale}')
 
-    code, text = help_text(binary, LANG='C.UTF-8')
+    code, text = help_text(binary, LANG=locale)
     results.append((code == 0 and SUMMARY in text, 'untranslated without LANGUAGE'))
 
     for lang in languages:
         expected = translation(root / 'po' / f'{lang}.po', SUMMARY)
-        code, text = help_text(binary, LANG='C.UTF-8', LANGUAGE=lang)
+        code, text = help_text(binary, LANG=locale, LANGUAGE=lang)
         results.append((bool(expected) and expected != SUMMARY and code == 0 and expected in text,
                         f'LANGUAGE={lang}: --help says “{expected}”'))
 
     if languages:
         with tempfile.TemporaryDirectory() as empty:
-            code, text = help_text(binary, LANG='C.UTF-8', LANGUAGE=languages[0],
+            code, text = help_text(binary, LANG=locale, LANGUAGE=languages[0],
                                    RIVULET_LOCALEDIR=empty)
             results.append((code == 0 and SUMMARY in text,
                             'RIVULET_LOCALEDIR (without catalogues) is used instead'))

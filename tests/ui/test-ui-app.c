@@ -297,6 +297,9 @@ test_preferences (void)
   g_autoptr(GSettings) settings = g_settings_new (APP_ID);
   const char *urls[] = { "http://127.0.0.1:7860/", "https://example.org/app/", NULL };
   RivPreferencesWindow *prefs;
+#if ADW_CHECK_VERSION (1, 5, 0)
+  GtkWidget *host;
+#endif
   g_autoptr(GPtrArray) widgets = g_ptr_array_new ();
   GtkWidget *clear_button;
   GtkSwitch *notifications = NULL;
@@ -309,7 +312,14 @@ test_preferences (void)
   g_settings_set_boolean (settings, "start-embedded-server", TRUE);
 
   prefs = RIV_PREFERENCES_WINDOW (riv_preferences_window_new (NULL));
+#if ADW_CHECK_VERSION (1, 5, 0)
+  /* The dialog shows over a window (AdwPreferencesDialog, libadwaita 1.5+). */
+  host = gtk_window_new ();
+  gtk_window_present (GTK_WINDOW (host));
+  riv_dialog_present (GTK_WIDGET (prefs), GTK_WINDOW (host));
+#else
   gtk_window_present (GTK_WINDOW (prefs));
+#endif
   g_assert_cmpuint (riv_preferences_window_get_n_recent (prefs), ==, 2);
 
   /* Clearing the recent servers empties the setting and the list. */
@@ -401,7 +411,18 @@ test_preferences (void)
   g_settings_set_boolean (settings, "start-embedded-server", TRUE);
   g_settings_set_string (settings, "last-server-url", "");
   g_settings_reset (settings, "burst-count");
+#if ADW_CHECK_VERSION (1, 5, 0)
+  {
+    gpointer weak = prefs;
+
+    g_object_add_weak_pointer (G_OBJECT (prefs), &weak);
+    adw_dialog_force_close (ADW_DIALOG (prefs));
+    g_assert_true (riv_test_wait_until (pointer_is_null, &weak, 30));
+  }
+  destroy_window (GTK_WINDOW (host));
+#else
   destroy_window (GTK_WINDOW (prefs));
+#endif
 }
 
 static void
@@ -594,16 +615,35 @@ test_about_debug_info (Fixture       *fixture,
   g_assert_null (strstr (offline, "URL: "));
 
   about = riv_about_window_new (GTK_WINDOW (fixture->window), client);
+  /* The same checks on AdwAboutDialog (libadwaita 1.5+) and AdwAboutWindow. */
+#if ADW_CHECK_VERSION (1, 5, 0)
+#define ABOUT_GET(f) adw_about_dialog_get_##f (ADW_ABOUT_DIALOG (about))
+  g_assert_true (ADW_IS_ABOUT_DIALOG (about));
+#else
+#define ABOUT_GET(f) adw_about_window_get_##f (ADW_ABOUT_WINDOW (about))
   g_assert_true (ADW_IS_ABOUT_WINDOW (about));
-  g_assert_cmpstr (adw_about_window_get_application_icon (ADW_ABOUT_WINDOW (about)), ==, APP_ID);
-  g_assert_cmpstr (adw_about_window_get_version (ADW_ABOUT_WINDOW (about)), ==, PACKAGE_VERSION);
-  g_assert_cmpint (adw_about_window_get_license_type (ADW_ABOUT_WINDOW (about)), ==,
-                   GTK_LICENSE_GPL_3_0);
-  g_assert_cmpstr (adw_about_window_get_website (ADW_ABOUT_WINDOW (about)), ==, RIV_WEBSITE);
-  g_assert_cmpstr (adw_about_window_get_issue_url (ADW_ABOUT_WINDOW (about)), ==, RIV_ISSUE_URL);
-  g_assert_cmpstr (adw_about_window_get_debug_info (ADW_ABOUT_WINDOW (about)), ==, info);
-  gtk_window_present (GTK_WINDOW (about));
+#endif
+  g_assert_cmpstr (ABOUT_GET (application_icon), ==, APP_ID);
+  g_assert_cmpstr (ABOUT_GET (version), ==, PACKAGE_VERSION);
+  g_assert_cmpint (ABOUT_GET (license_type), ==, GTK_LICENSE_GPL_3_0);
+  g_assert_cmpstr (ABOUT_GET (website), ==, RIV_WEBSITE);
+  g_assert_cmpstr (ABOUT_GET (issue_url), ==, RIV_ISSUE_URL);
+  g_assert_cmpstr (ABOUT_GET (debug_info), ==, info);
+#undef ABOUT_GET
+#if ADW_CHECK_VERSION (1, 5, 0)
+  {
+    gpointer weak = about;
+
+    riv_dialog_present (about, GTK_WINDOW (fixture->window));
+    g_assert_true (gtk_widget_get_mapped (about));
+    g_object_add_weak_pointer (G_OBJECT (about), &weak);
+    adw_dialog_force_close (ADW_DIALOG (about));
+    g_assert_true (riv_test_wait_until (pointer_is_null, &weak, 30));
+  }
+#else
+  riv_dialog_present (about, GTK_WINDOW (fixture->window));
   destroy_window (GTK_WINDOW (about));
+#endif
 }
 
 static void

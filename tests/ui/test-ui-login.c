@@ -50,8 +50,34 @@ fixture_teardown (Fixture       *fixture,
   auth_server_stop (&fixture->as);
 }
 
+/* The login dialog is an AdwAlertDialog inside the window on libadwaita 1.5 and
+ * later, an AdwMessageDialog window before; the test asks both the same. */
+#if ADW_CHECK_VERSION (1, 5, 0)
+typedef AdwAlertDialog LoginDialog;
+#define LOGIN_DIALOG_CALL(f) adw_alert_dialog_##f
+
+static LoginDialog *
+find_in (GtkWidget *widget)
+{
+  if (ADW_IS_ALERT_DIALOG (widget) && gtk_widget_get_mapped (widget))
+    return ADW_ALERT_DIALOG (widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      LoginDialog *found = find_in (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+#else
+typedef AdwMessageDialog LoginDialog;
+#define LOGIN_DIALOG_CALL(f) adw_message_dialog_##f
+#endif
+
 /* The login dialog showing over the window, or NULL. */
-static AdwMessageDialog *
+static LoginDialog *
 find_dialog (void)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();   /* owned by GTK */
@@ -60,8 +86,15 @@ find_dialog (void)
     {
       g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
 
+#if ADW_CHECK_VERSION (1, 5, 0)
+      LoginDialog *found = find_in (GTK_WIDGET (window));
+
+      if (found != NULL)
+        return found;
+#else
       if (ADW_IS_MESSAGE_DIALOG (window) && gtk_widget_get_visible (GTK_WIDGET (window)))
         return ADW_MESSAGE_DIALOG (window);
+#endif
     }
   return NULL;
 }
@@ -91,13 +124,13 @@ answer_dialog (const char *user,
                gboolean    expect_refused,
                const char *response)
 {
-  AdwMessageDialog *dialog;
+  LoginDialog *dialog;
   g_autoptr(GPtrArray) rows = g_ptr_array_new ();
 
   g_assert_true (riv_test_wait_until (dialog_shown, NULL, HANG_GUARD));
   dialog = find_dialog ();
-  g_assert_nonnull (strstr (adw_message_dialog_get_heading (dialog), "127.0.0.1"));
-  g_assert_cmpint (strstr (adw_message_dialog_get_body (dialog), "did not accept") != NULL, ==,
+  g_assert_nonnull (strstr (LOGIN_DIALOG_CALL (get_heading) (dialog), "127.0.0.1"));
+  g_assert_cmpint (strstr (LOGIN_DIALOG_CALL (get_body) (dialog), "did not accept") != NULL, ==,
                    expect_refused);
   find_rows (GTK_WIDGET (dialog), rows);
   g_assert_cmpuint (rows->len, ==, 2);
@@ -107,11 +140,16 @@ answer_dialog (const char *user,
     g_assert_cmpstr (gtk_editable_get_text (rows->pdata[0]), ==, user);
   gtk_editable_set_text (rows->pdata[0], user);
   gtk_editable_set_text (rows->pdata[1], password);
-  g_assert_true (adw_message_dialog_get_response_enabled (dialog, "log-in"));
+  g_assert_true (LOGIN_DIALOG_CALL (get_response_enabled) (dialog, "log-in"));
   /* What a click on the button does: the response, then the dialog closes. */
   g_object_add_weak_pointer (G_OBJECT (dialog), (gpointer *) &dialog);
+#if ADW_CHECK_VERSION (1, 5, 0)
+  g_signal_emit_by_name (dialog, "response", response);
+  adw_dialog_force_close (ADW_DIALOG (dialog));
+#else
   adw_message_dialog_response (dialog, response);
   gtk_window_close (GTK_WINDOW (dialog));
+#endif
   g_assert_true (riv_test_wait_until (window_gone, &dialog, HANG_GUARD));
 }
 

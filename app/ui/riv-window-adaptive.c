@@ -1,0 +1,158 @@
+/* riv-window-adaptive.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The window on today's libadwaita (1.4 and later): the template's form column
+ * and job view move into an AdwNavigationSplitView, each page an
+ * AdwToolbarView with its own header bar, and an AdwBreakpoint collapses the
+ * split view on a narrow window (a phone, a tiled half screen) so the form and
+ * the job view become pages the user moves between. The template stays the
+ * one libadwaita 1.2 can load (GtkBuilder there knows none of these widgets);
+ * on 1.2 the window keeps its paned layout and this file does nothing.
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "riv-a11y.h"
+#include "riv-window-private.h"
+
+#if ADW_CHECK_VERSION (1, 4, 0) && GTK_CHECK_VERSION (4, 10, 0)
+
+/* Below this width the split view collapses into pages. */
+#define RIV_WINDOW_NARROW "max-width: 720sp"
+
+static void
+show_jobs_clicked_cb (GtkButton *button,
+                      RivWindow *self)
+{
+  adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), TRUE);
+}
+
+/* Takes widget out of its GtkBox parent and returns a reference to it. */
+static GtkWidget *
+take_from_box (GtkWidget *widget)
+{
+  g_object_ref (widget);
+  gtk_box_remove (GTK_BOX (gtk_widget_get_parent (widget)), widget);
+  return widget;
+}
+
+void
+_riv_window_adaptive_init (RivWindow *self)
+{
+  GtkWidget *form_column = gtk_paned_get_start_child (self->main_paned);
+  GtkWidget *job_view = gtk_paned_get_end_child (self->main_paned);
+  GtkWidget *button_box = gtk_widget_get_parent (GTK_WIDGET (self->submit_button));
+  GtkWidget *separator = gtk_widget_get_prev_sibling (button_box);
+  g_autoptr(GtkWidget) header_bar = NULL;
+  g_autoptr(GtkWidget) lost = NULL;
+  g_autoptr(GtkWidget) buttons = NULL;
+  GtkWidget *sidebar_header, *sidebar_view, *content_view, *job_scroller;
+  AdwNavigationPage *sidebar_page, *content_page;
+  GtkWidget *jobs_button, *jobs_content;
+  AdwBreakpoint *narrow;
+
+  /* Out of the template's layout. */
+  g_object_ref (form_column);
+  g_object_ref (job_view);
+  gtk_paned_set_start_child (self->main_paned, NULL);
+  gtk_paned_set_end_child (self->main_paned, NULL);
+  header_bar = take_from_box (GTK_WIDGET (self->header_bar));
+  lost = take_from_box (GTK_WIDGET (self->lost_revealer));
+  buttons = take_from_box (button_box);
+  if (GTK_IS_SEPARATOR (separator))
+    gtk_box_remove (GTK_BOX (form_column), separator);
+  gtk_widget_set_size_request (form_column, -1, -1);
+
+  /* The sidebar: the server and the main menu above the form, the buttons below it. */
+  sidebar_header = adw_header_bar_new ();
+  adw_header_bar_set_show_title (ADW_HEADER_BAR (sidebar_header), FALSE);
+  g_object_ref (self->connect_button);
+  adw_header_bar_remove (self->header_bar, GTK_WIDGET (self->connect_button));
+  adw_header_bar_pack_start (ADW_HEADER_BAR (sidebar_header), GTK_WIDGET (self->connect_button));
+  g_object_unref (self->connect_button);
+  g_object_ref (self->menu_button);
+  adw_header_bar_remove (self->header_bar, GTK_WIDGET (self->menu_button));
+  adw_header_bar_pack_end (ADW_HEADER_BAR (sidebar_header), GTK_WIDGET (self->menu_button));
+  g_object_unref (self->menu_button);
+  jobs_button = gtk_button_new ();
+  jobs_content = adw_button_content_new ();
+  adw_button_content_set_icon_name (ADW_BUTTON_CONTENT (jobs_content), "go-next-symbolic");
+  adw_button_content_set_label (ADW_BUTTON_CONTENT (jobs_content), _("Jobs"));
+  gtk_button_set_child (GTK_BUTTON (jobs_button), jobs_content);
+  gtk_widget_set_tooltip_text (jobs_button, _("Show the jobs"));
+  riv_a11y_set_name (jobs_button, _("Jobs"));
+  gtk_widget_set_visible (jobs_button, FALSE);
+  g_signal_connect_object (jobs_button, "clicked", G_CALLBACK (show_jobs_clicked_cb), self, 0);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (sidebar_header), jobs_button);
+
+  sidebar_view = adw_toolbar_view_new ();
+  adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (sidebar_view), sidebar_header);
+  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (sidebar_view), form_column);
+  adw_toolbar_view_add_bottom_bar (ADW_TOOLBAR_VIEW (sidebar_view), buttons);
+  adw_toolbar_view_set_bottom_bar_style (ADW_TOOLBAR_VIEW (sidebar_view), ADW_TOOLBAR_RAISED);
+  sidebar_page = adw_navigation_page_new (sidebar_view, _("Rivulet"));
+  adw_navigation_page_set_tag (sidebar_page, "form");
+  g_object_unref (form_column);
+
+  /* The content: the connection's title and state, the lost-connection strip, the jobs. */
+  content_view = adw_toolbar_view_new ();
+  adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), header_bar);
+  adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), lost);
+  /* The job view's columns and counters are wider than a phone: there it scrolls sideways. */
+  job_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (job_scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (job_scroller), job_view);
+  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (content_view), job_scroller);
+  content_page = adw_navigation_page_new (content_view, _("Jobs"));
+  adw_navigation_page_set_tag (content_page, "jobs");
+  g_object_unref (job_view);
+
+  self->split_view = adw_navigation_split_view_new ();
+  adw_navigation_split_view_set_min_sidebar_width (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), 340);
+  adw_navigation_split_view_set_max_sidebar_width (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), 440);
+  adw_navigation_split_view_set_sidebar_width_fraction (ADW_NAVIGATION_SPLIT_VIEW (self->split_view),
+                                                        0.3);
+  adw_navigation_split_view_set_sidebar (ADW_NAVIGATION_SPLIT_VIEW (self->split_view),
+                                         sidebar_page);
+  adw_navigation_split_view_set_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view),
+                                         content_page);
+  /* The old box and paned go with the toast overlay's old child. */
+  adw_toast_overlay_set_child (self->toast_overlay, self->split_view);
+  self->main_paned = NULL;
+
+  /* Narrow: one page at a time, the form first, a button to the jobs in its header. */
+  narrow = adw_breakpoint_new (adw_breakpoint_condition_parse (RIV_WINDOW_NARROW));
+  adw_breakpoint_add_setters (narrow,
+                              G_OBJECT (self->split_view), "collapsed", TRUE,
+                              G_OBJECT (jobs_button), "visible", TRUE,
+                              NULL);
+  adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), narrow);
+  /* GNOME's smallest phone width; the template's minimum is for the paned layout. */
+  gtk_widget_set_size_request (GTK_WIDGET (self), 360, 480);
+}
+
+void
+_riv_window_show_jobs (RivWindow *self)
+{
+  AdwNavigationSplitView *split = ADW_NAVIGATION_SPLIT_VIEW (self->split_view);
+
+  if (adw_navigation_split_view_get_collapsed (split))
+    adw_navigation_split_view_set_show_content (split, TRUE);
+}
+
+#else /* libadwaita 1.2 or GTK 4.8: the template's paned layout as it is */
+
+void
+_riv_window_adaptive_init (RivWindow *self)
+{
+}
+
+void
+_riv_window_show_jobs (RivWindow *self)
+{
+}
+
+#endif
