@@ -79,7 +79,7 @@ riv_format_status_icon (RivJobStatus status)
     case RIV_JOB_STATUS_QUEUED:    return "preferences-system-time-symbolic";
     case RIV_JOB_STATUS_RUNNING:
     case RIV_JOB_STATUS_STREAMING: return "media-playback-start-symbolic";
-    case RIV_JOB_STATUS_COMPLETED: return "emblem-ok-symbolic";
+    case RIV_JOB_STATUS_COMPLETED: return "object-select-symbolic";
     case RIV_JOB_STATUS_FAILED:    return "dialog-error-symbolic";
     case RIV_JOB_STATUS_CANCELLED: return "action-unavailable-symbolic";
     case RIV_JOB_STATUS_LOST:      return "network-error-symbolic";

@@ -513,12 +513,31 @@ test_progress_fits_column (Fixture       *fixture,
   g_assert_cmpint (minimum, <=, gtk_widget_get_width (cell));
 }
 
+/* The job panel's status icons are in the icon theme the app runs with
+ * (Adwaita: Debian 12's, Debian 13's and the Flatpak's), not drawn as the
+ * missing-icon box. */
+static void
+test_status_icons_exist (void)
+{
+  GtkIconTheme *theme = gtk_icon_theme_get_for_display (gdk_display_get_default ());
+
+  for (RivJobStatus status = RIV_JOB_STATUS_PENDING; status <= RIV_JOB_STATUS_LOST; status++)
+    {
+      const char *name = riv_format_status_icon (status);
+
+      if (!gtk_icon_theme_has_icon (theme, name))
+        g_error ("the icon of status %s, %s, is not in the icon theme",
+                 riv_job_status_to_string (status), name);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   riv_ui_test_init (&argc, &argv);
 
+  g_test_add_func ("/ui/window/status-icons-exist", test_status_icons_exist);
   g_test_add ("/ui/window/burst-batch-echo", Fixture, NULL, fixture_setup,
               test_burst_batch_echo, fixture_teardown);
   g_test_add ("/ui/window/fake-diffusion", Fixture, NULL, fixture_setup,
