@@ -10,146 +10,15 @@
 #include "config.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
-#include "riv-load-break.h"
-#include "riv-load-run.h"
-#include "riv-metrics.h"
+#include "riv-load-run-private.h"
 #include "riv-process.h"
 #include "riv-report.h"
 
-#define TICK_S        0.1   /* how often the number of users follows the schedule */
-#define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */
-#define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
-
-typedef struct
-{
-  RivLoadRun *run;
-  RivClient  *client;        /* NULL while the user is not active */
-  RivJob     *job;           /* in flight, nullable */
-  GSource    *think_source;  /* nullable */
-  gulong      finished_handler;
-  guint       number;        /* 1-based, global across shards */
-  guint       iterations;    /* jobs submitted */
-  gboolean    retiring;      /* stop after the job in flight */
-} LoadUser;
-
-/* What the owner's getters return while the run works on its own thread. */
-typedef struct
-{
-  guint64       submitted;
-  guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       lost;
-  guint64       events;
-  guint         active_users;
-  guint         peak_users;
-  double        elapsed;
-} Snapshot;
-
-struct _RivLoadRun
-{
-  GObject       parent_instance;
-
-  GMainContext *owner;           /* where "sample" and "finished" are emitted */
-  GMainContext *context;         /* where the run works: users' clients, timers */
-  GThread      *thread;          /* nullable: the run works on its own thread */
-  RivClient    *seed;            /* threaded: what users copy their connection from */
-  Snapshot      shown;           /* threaded: the counters at the last message */
-  guint64      *shown_batches;   /* threaded: batch-size counts at the last message */
-  guint         shown_batch_max;
-  gboolean      threaded;
-
-  /* Parameters */
-  RivClient    *client;          /* connected; runs open-loop jobs */
-  char         *endpoint_name;
-  JsonNode     *template;
-  guint         count;           /* open loop: jobs; 0 in users mode */
-  double        rate;
-  double        timeout;
-  guint         users;           /* 0 and no stages: open loop */
-  double        think;
-  double        duration;        /* 0: none */
-  guint         iterations;      /* per user; 0: none */
-  GArray       *stages;          /* RivLoadStage, nullable */
-  guint         shard;           /* 0-based */
-  guint         n_shards;
-  gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
-  gboolean      track_events;    /* keep event id → job, for the server's timings */
-  double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
-
-  /* Breakpoint test (riv-load-break.c) */
-  gboolean      until_break;
-  GPtrArray    *break_thresholds;   /* RivLoadThreshold, shared with the caller, nullable */
-  RivLoadBreakpoint *breakpoint;    /* owned, nullable */
-  RivBreakKind  break_kind;         /* the first failure's */
-  guint         break_seen;         /* 1 << RivBreakKind of the failures after it */
-  GArray       *prev_latencies;     /* double: completed in the sample window before */
-  double        before_last_t;      /* the sample before the last one */
-  guint64       before_last_started;
-  guint64       sessions;           /* users started (each its own session) */
-  double        ramp_end;           /* riv_now () when the ramp ended by itself; 0 before */
-  double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
-
-  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
-  guint64       user_bytes;         /* stream bytes of users' clients that stopped */
-
-  /* State */
-  RivLoadStats *stats;
-  GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
-  GHashTable   *events;          /* nullable (track_events): event id → EventJob */
-  GHashTable   *in_flight;       /* RivJob (owned) → NULL */
-  GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
-  GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
-  GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
-  GArray       *latencies;       /* double: completed since the last sample */
-  GSource      *submit_source;
-  GSource      *timeout_source;
-  GSource      *trim_source;
-  GSource      *tick_source;
-  GSource      *sample_source;
-  GSource      *finish_source;
-  gulong        finished_handler;
-
-  double        start;           /* monotonic, first submit (users: schedule start); 0 before */
-  double        start_wall;      /* Unix seconds at start */
-  double        end;
-  guint64       submitted;
-  guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       cancelled;
-  guint64       lost;
-  guint64       user_events;     /* messages received by users' clients that stopped */
-  guint         active_users;
-  guint         peak_users;
-  guint         n_samples;
-  RivLoadSample last;            /* counters at the previous sample */
-  double        updates;         /* updates of the jobs ended since the last sample */
-  char         *usage_error;
-
-  gboolean      started;
-  gboolean      submitting_done;
-  gboolean      schedule_over;
-  gboolean      stopped;
-  gboolean      interrupted;
-  gboolean      over;            /* the work is done (on the run's context) */
-  gboolean      done;            /* "finished" emitted (on the owner's) */
-  int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
-};
-
-enum {
-  SIGNAL_SAMPLE,
-  SIGNAL_USER_STARTED,
-  SIGNAL_FINISHED,
-  N_SIGNALS
-};
-
-static guint signals[N_SIGNALS];
+guint _riv_load_run_signals[N_SIGNALS];
 
 G_DEFINE_FINAL_TYPE (RivLoadRun, riv_load_run, G_TYPE_OBJECT)
 
@@ -173,20 +42,9 @@ user_quark (void)
   return quark;
 }
 
-/* The load when a job was submitted (breakpoint tests): a timeout shows
- * late, and is placed where its job was sent. */
-typedef struct
-{
-  double  t;          /* seconds after the start */
-  double  rate;       /* jobs submitted a second just before */
-  double  p95;        /* of the last sample window with completed jobs; < 0: none */
-  guint   users;
-  guint64 sessions;
-} LoadAt;
-
 /* Active users and sessions when the job was submitted (breakpoint tests). */
-static GQuark
-load_at_quark (void)
+GQuark
+_riv_load_run_load_at_quark (void)
 {
   static GQuark quark;
 
@@ -195,33 +53,31 @@ load_at_quark (void)
   return quark;
 }
 
-static void user_next (LoadUser *user);
-static void maybe_done (RivLoadRun *self);
 static void post (RivLoadRun *self, const RivLoadSample *sample, gboolean finished);
 
 /* ---- sources ---- */
 
-static GSource *
-add_source (RivLoadRun  *self,
-            GSource     *source,
-            GSourceFunc  func,
-            gpointer     data)
+GSource *
+_riv_load_run_add_source (RivLoadRun  *self,
+                          GSource     *source,
+                          GSourceFunc  func,
+                          gpointer     data)
 {
   g_source_set_callback (source, func, data, NULL);
   g_source_attach (source, self->context);
   return source;
 }
 
-static GSource *
-add_timeout (RivLoadRun  *self,
-             double       seconds,
-             GSourceFunc  func)
+GSource *
+_riv_load_run_add_timeout (RivLoadRun  *self,
+                           double       seconds,
+                           GSourceFunc  func)
 {
-  return add_source (self, g_timeout_source_new ((guint) (seconds * 1000)), func, self);
+  return _riv_load_run_add_source (self, g_timeout_source_new ((guint) (seconds * 1000)), func, self);
 }
 
-static void
-destroy_source (GSource **source)
+void
+_riv_load_run_destroy_source (GSource **source)
 {
   if (*source != NULL)
     {
@@ -232,8 +88,8 @@ destroy_source (GSource **source)
 
 /* ---- jobs ---- */
 
-static double
-elapsed (RivLoadRun *self)
+double
+_riv_load_run_elapsed (RivLoadRun *self)
 {
   if (self->start <= 0)
     return 0;
@@ -255,22 +111,22 @@ count_events (RivLoadRun *self)
   return events;
 }
 
-static guint64
-global_index (RivLoadRun *self,
-              guint64     sequence)
+guint64
+_riv_load_run_global_index (RivLoadRun *self,
+                            guint64     sequence)
 {
   return (sequence - 1) * self->n_shards + self->shard + 1;
 }
 
-static RivJob *
-submit (RivLoadRun  *self,
-        RivClient   *client,
-        guint        user,
-        GError     **error)
+RivJob *
+_riv_load_run_submit (RivLoadRun  *self,
+                      RivClient   *client,
+                      guint        user,
+                      GError     **error)
 {
   guint64 sequence = self->submitted + 1;
   g_autoptr(JsonNode) data = riv_json_substitute_index_user (self->template,
-                                                             global_index (self, sequence),
+                                                             _riv_load_run_global_index (self, sequence),
                                                              user);
   RivJob *job;
 
@@ -285,7 +141,7 @@ submit (RivLoadRun  *self,
   if (self->until_break)
     {
       LoadAt *at = g_new0 (LoadAt, 1);
-      double t = elapsed (self);
+      double t = _riv_load_run_elapsed (self);
 
       at->t = t;
       at->rate = t > self->before_last_t
@@ -293,7 +149,7 @@ submit (RivLoadRun  *self,
       at->p95 = self->last_p95;
       at->users = self->active_users;
       at->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
-      g_object_set_qdata_full (G_OBJECT (job), load_at_quark (), at, g_free);
+      g_object_set_qdata_full (G_OBJECT (job), _riv_load_run_load_at_quark (), at, g_free);
     }
   if (self->start <= 0)
     {
@@ -323,13 +179,6 @@ typedef struct
 static void account_job (RivLoadRun *self,
                          RivJob     *job,
                          const char *lost_error);
-
-/* A completed job, by its event id, for joining the server's timings. */
-typedef struct
-{
-  guint  slot;      /* its record's slot */
-  double latency;
-} EventJob;
 
 /* Counts the settling jobs that are old enough (all of them with all). */
 static void
@@ -417,7 +266,7 @@ account_job (RivLoadRun *self,
 
   if (self->records != NULL)
     {
-      g_autoptr(JsonNode) record = riv_job_record_new (job, global_index (self, sequence), user);
+      g_autoptr(JsonNode) record = riv_job_record_new (job, _riv_load_run_global_index (self, sequence), user);
       guint slot = sequence - 1;
 
       if (lost_error != NULL)
@@ -434,160 +283,9 @@ account_job (RivLoadRun *self,
     }
 }
 
-/* ---- breakpoint ---- */
-
-/* The first failure of a breakpoint test of a job sent while the ramp went
- * (job NULL: now): keeps where the run was and stops the ramp; the jobs in
- * flight end as they will. Later failures only add their class. A timeout
- * shows late: the load is then taken as it was when the job was sent. */
-static void
-break_at (RivLoadRun   *self,
-          RivBreakKind  kind,
-          const char   *error,
-          RivJob       *job)
-{
-  RivJob *stalled = kind == RIV_BREAK_TIMEOUT ? job : NULL;
-
-  g_autoptr(GArray) recent = NULL;
-  RivLoadBreakpoint *bp;
-  double span;
-
-  if (!self->until_break)
-    return;
-  if (self->breakpoint != NULL)
-    {
-      self->break_seen |= 1u << kind;
-      return;
-    }
-  if (self->stopped || (self->submitting_done &&
-                         (job == NULL || self->ramp_end <= 0 ||
-                          riv_job_get_submitted_at (job) > self->ramp_end)))
-    return;   /* sent after the ramp ended: nothing broke during it */
-
-  bp = g_new0 (RivLoadBreakpoint, 1);
-  bp->t = elapsed (self);
-  bp->users = self->active_users;
-  bp->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
-  span = bp->t - self->before_last_t;
-  bp->rate_per_s = span > 0 ? (self->submitted - self->before_last_started) / span : 0;
-  recent = g_array_copy (self->prev_latencies);
-  g_array_append_vals (recent, self->latencies->data, self->latencies->len);
-  g_array_sort (recent, riv_load_compare_doubles);
-  /* Nothing completed in the last second or two (a queue that stopped): the
-   * last window that had completions. */
-  bp->p95_s_before = recent->len > 0
-    ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95)
-    : self->last_p95;
-  if (stalled != NULL && g_object_get_qdata (G_OBJECT (stalled), load_at_quark ()) != NULL)
-    {
-      const LoadAt *at = g_object_get_qdata (G_OBJECT (stalled), load_at_quark ());
-
-      bp->t = at->t;
-      bp->rate_per_s = at->rate;
-      bp->p95_s_before = at->p95;
-      bp->users = at->users;
-      bp->sessions = at->sessions;
-    }
-  bp->error = g_strdup (error);
-  self->breakpoint = bp;
-  self->break_kind = kind;
-
-  /* Stop the ramp: no new user, no new open-loop job; users stop after
-   * their job in flight. */
-  self->schedule_over = TRUE;
-  self->submitting_done = TRUE;
-  self->count = (guint) MIN (self->submitted, G_MAXUINT);
-  destroy_source (&self->tick_source);
-  destroy_source (&self->submit_source);
-}
-
-/* A breakpoint test does not wait for the client's own join timeout (a
- * minute) to see a server that stopped answering: a join unanswered this
- * long counts as timed out. Real Gradio on 2 busy cores took over 10 s to
- * answer joins long before its limit. */
-#define BREAK_JOIN_STALL_S 30.0
-
-static void
-break_check_stalls (RivLoadRun *self)
-{
-  GHashTableIter iter;
-  gpointer key;
-  double now = riv_now ();
-
-  if (!self->until_break || self->breakpoint != NULL || self->stopped)
-    return;
-  g_hash_table_iter_init (&iter, self->in_flight);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    if (riv_job_get_status (key) <= RIV_JOB_STATUS_JOINING &&
-        now - riv_job_get_submitted_at (key) > BREAK_JOIN_STALL_S)
-      {
-        g_autofree char *text = g_strdup_printf ("The server did not answer a join request "
-                                                 "within %g s", BREAK_JOIN_STALL_S);
-
-        break_at (self, RIV_BREAK_TIMEOUT, text, key);
-        return;
-      }
-}
-
-/* Thresholds that can be judged while the run goes, on the run so far. */
-static void
-break_check_thresholds (RivLoadRun *self)
-{
-  RivLoadSummary summary;
-
-  if (!self->until_break || self->break_thresholds == NULL || self->breakpoint != NULL ||
-      self->submitting_done)
-    return;
-  riv_load_stats_summarize (self->stats, &summary);
-  for (guint i = 0; i < self->break_thresholds->len; i++)
-    {
-      RivLoadThreshold *threshold = g_ptr_array_index (self->break_thresholds, i);
-      g_autofree char *value = NULL;
-      g_autofree char *text = NULL;
-      double measured;
-
-      if (!riv_load_threshold_is_live (threshold, &summary) ||
-          riv_load_threshold_check (threshold, &summary, &measured))
-        continue;
-      value = riv_load_threshold_format_value (threshold, measured);
-      text = g_strdup_printf ("%s (measured %s)", riv_load_threshold_get_text (threshold), value);
-      break_at (self, RIV_BREAK_THRESHOLD, text, NULL);
-      return;
-    }
-}
-
-/* At the end: the breakpoint named by its first failure, or by a later one
- * that says more when the first was a bare failure or loss. */
-static void
-break_name (RivLoadRun *self)
-{
-  RivBreakKind kind = self->break_kind;
-
-  if (self->breakpoint == NULL)
-    return;
-  if (kind == RIV_BREAK_FAILED || kind == RIV_BREAK_LOST)
-    for (guint k = RIV_BREAK_N_KINDS; k-- > RIV_BREAK_THRESHOLD;)
-      if (self->break_seen & (1u << k))
-        {
-          kind = k;
-          break;
-        }
-  g_free (self->breakpoint->reason);
-  self->breakpoint->reason = _riv_load_break_reason (kind, self->breakpoint,
-                                                     self->breakpoint->error);
-}
-
-static void
-breakpoint_free (RivLoadBreakpoint *bp)
-{
-  g_free (bp->reason);
-  g_free (bp->error);
-  g_free (bp);
-}
-
-static void
-job_finished (RivLoadRun *self,
-              RivJob     *job)
+void
+_riv_load_run_job_finished (RivLoadRun *self,
+                            RivJob     *job)
 {
   RivJobStatus status;
 
@@ -596,7 +294,7 @@ job_finished (RivLoadRun *self,
   self->finished++;
   status = riv_job_get_status (job);
   if (status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST)
-    break_at (self, _riv_load_break_classify (status, riv_job_get_error (job)),
+    _riv_load_run_break_at (self, _riv_load_break_classify (status, riv_job_get_error (job)),
               riv_job_get_error (job), job);
   if (riv_job_get_batch_inferred (job))
     {
@@ -618,8 +316,8 @@ open_loop_finished_cb (RivClient *client,
 {
   RivLoadRun *self = user_data;
 
-  job_finished (self, job);
-  maybe_done (self);
+  _riv_load_run_job_finished (self, job);
+  _riv_load_run_maybe_done (self);
 }
 
 static gboolean
@@ -630,7 +328,7 @@ submit_tick_cb (gpointer user_data)
 
   if (self->rate_ramp > 0)
     {
-      double t = elapsed (self);
+      double t = _riv_load_run_elapsed (self);
 
       /* The rate grows linearly: t² r / 2R jobs by time t. */
       if (t >= self->rate_ramp)
@@ -641,14 +339,14 @@ submit_tick_cb (gpointer user_data)
       target = MIN (self->count, (guint64) floor (self->rate * t * t / (2 * self->rate_ramp)) + 1);
     }
   else if (self->rate > 0)
-    target = MIN (self->count, (guint64) floor (elapsed (self) * self->rate) + 1);
+    target = MIN (self->count, (guint64) floor (_riv_load_run_elapsed (self) * self->rate) + 1);
   else
     target = MIN (self->count, self->submitted + SUBMIT_CHUNK);
 
   while (self->submitted < target)
     {
       g_autoptr(GError) error = NULL;
-      g_autoptr(RivJob) job = submit (self, self->client, 0, &error);
+      g_autoptr(RivJob) job = _riv_load_run_submit (self, self->client, 0, &error);
 
       if (job == NULL)
         {
@@ -664,7 +362,7 @@ submit_tick_cb (gpointer user_data)
 
   g_clear_pointer (&self->submit_source, g_source_unref);
   self->submitting_done = TRUE;
-  maybe_done (self);
+  _riv_load_run_maybe_done (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -675,274 +373,6 @@ trim_cb (gpointer user_data)
 
   riv_client_clear_finished (self->client);
   return G_SOURCE_CONTINUE;
-}
-
-/* ---- virtual users ---- */
-
-/* Users wanted at time t (all shards). */
-static double
-schedule_target (RivLoadRun *self,
-                 double      t,
-                 gboolean   *over)
-{
-  double from = self->users;
-
-  *over = FALSE;
-  if (self->stages == NULL)
-    {
-      if (self->duration > 0 && t >= self->duration)
-        {
-          *over = TRUE;
-          return 0;
-        }
-      return self->users;
-    }
-
-  for (guint i = 0; i < self->stages->len; i++)
-    {
-      const RivLoadStage *stage = &g_array_index (self->stages, RivLoadStage, i);
-
-      if (t < stage->seconds)
-        return from + (stage->target - from) * (stage->seconds > 0 ? t / stage->seconds : 1);
-      t -= stage->seconds;
-      from = stage->target;
-    }
-  *over = TRUE;
-  return 0;
-}
-
-/* This shard's share of n things numbered 1..n: those with (k - 1) % N == I. */
-static guint
-shard_share (RivLoadRun *self,
-             guint       n)
-{
-  return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
-}
-
-static void
-user_stop (LoadUser *user)
-{
-  RivLoadRun *self = user->run;
-
-  if (user->client == NULL)
-    return;
-  destroy_source (&user->think_source);
-  g_clear_signal_handler (&user->finished_handler, user->client);
-  self->user_events += riv_client_get_n_messages (user->client);
-  self->user_bytes += riv_client_get_n_stream_bytes (user->client);
-  /* Not closed now: with no job left the server ends the user's stream by
-   * itself (close_stream). Cancelling streams of thousands of users mid-run
-   * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
-   * are closed and freed when the run ends. */
-  g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
-  g_clear_object (&user->job);
-  user->retiring = FALSE;
-  self->active_users--;
-}
-
-static gboolean
-user_next_cb (gpointer data)
-{
-  LoadUser *user = data;
-
-  g_clear_pointer (&user->think_source, g_source_unref);
-  user_next (user);
-  maybe_done (user->run);
-  return G_SOURCE_REMOVE;
-}
-
-static void
-user_finished_cb (RivClient *client,
-                  RivJob    *job,
-                  gpointer   data)
-{
-  LoadUser *user = data;
-  RivLoadRun *self = user->run;
-
-  if (job != user->job)
-    return;
-  job_finished (self, job);
-
-  /* Not from inside the client's signal: the next step runs from the loop. */
-  if (self->think > 0 && !user->retiring && !self->schedule_over)
-    user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
-  else
-    user->think_source = g_idle_source_new ();
-  add_source (self, user->think_source, user_next_cb, user);
-}
-
-static void
-user_next (LoadUser *user)
-{
-  RivLoadRun *self = user->run;
-  g_autoptr(GError) error = NULL;
-
-  g_clear_object (&user->job);
-  if (user->client == NULL)
-    return;
-  riv_client_clear_finished (user->client);
-
-  if (user->retiring || self->schedule_over || self->stopped ||
-      (self->iterations > 0 && user->iterations >= self->iterations))
-    {
-      user_stop (user);
-      return;
-    }
-
-  user->job = submit (self, user->client, user->number, &error);
-  if (user->job == NULL)
-    {
-      /* Only bad inputs get here (network failures are the job's status). */
-      if (self->usage_error == NULL)
-        self->usage_error = g_strdup (error->message);
-      self->stopped = TRUE;
-      user_stop (user);
-      return;
-    }
-  user->iterations++;
-}
-
-static void
-user_start (RivLoadRun *self,
-            LoadUser   *user)
-{
-  RivClient *like = self->seed != NULL ? self->seed : self->client;
-
-  user->client = riv_client_new (riv_client_get_url (like));
-  riv_client_set_download_images (user->client, FALSE);
-  riv_client_set_join_keep_alive (user->client, FALSE);
-  riv_client_connect_like (user->client, like);
-  g_signal_emit (self, signals[SIGNAL_USER_STARTED], 0, user->client);
-  user->finished_handler = g_signal_connect (user->client, "job-finished",
-                                             G_CALLBACK (user_finished_cb), user);
-  self->active_users++;
-  self->sessions++;
-  self->peak_users = MAX (self->peak_users, self->active_users);
-  user_next (user);
-}
-
-static gboolean
-user_done (RivLoadRun *self,
-           LoadUser   *user)
-{
-  return self->iterations > 0 && user->iterations >= self->iterations;
-}
-
-/* Brings this shard's active users to the schedule's number. */
-static void
-follow_schedule (RivLoadRun *self)
-{
-  gboolean over;
-  double wanted = schedule_target (self, elapsed (self), &over);
-  guint target = shard_share (self, (guint) floor (wanted + 1e-9));
-  guint active = 0;
-
-  if (over)
-    {
-      if (!self->schedule_over)
-        self->ramp_end = riv_now ();
-      self->schedule_over = TRUE;
-      self->submitting_done = TRUE;
-      destroy_source (&self->tick_source);
-    }
-
-  for (guint i = 0; i < self->all_users->len; i++)
-    {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
-
-      if (user->client != NULL && !user->retiring)
-        active++;
-    }
-
-  /* Ramp up: the lowest-numbered users that are not running (a user that did
-   * all its iterations stays done). */
-  for (guint slot = 0; active < target && !self->schedule_over && !self->stopped; slot++)
-    {
-      LoadUser *user;
-
-      if (slot >= self->all_users->len)
-        {
-          user = g_new0 (LoadUser, 1);
-          user->run = self;
-          user->number = slot * self->n_shards + self->shard + 1;
-          g_ptr_array_add (self->all_users, user);
-        }
-      user = g_ptr_array_index (self->all_users, slot);
-      if (user->client != NULL && user->retiring)
-        {
-          user->retiring = FALSE;
-          active++;
-        }
-      else if (user->client == NULL && !user_done (self, user))
-        {
-          user_start (self, user);
-          active++;
-        }
-      else if (user->client == NULL && self->stages == NULL && self->duration == 0)
-        break;   /* iterations only: users are started once */
-    }
-
-  /* Ramp down: the highest-numbered users stop after their job in flight. */
-  for (guint i = self->all_users->len; i > 0 && active > target; i--)
-    {
-      LoadUser *user = g_ptr_array_index (self->all_users, i - 1);
-
-      if (user->client != NULL && !user->retiring)
-        {
-          user->retiring = TRUE;
-          active--;
-          if (user->job == NULL && user->think_source != NULL)
-            user_stop (user);   /* thinking: stop now rather than after the pause */
-        }
-    }
-}
-
-static gboolean
-tick_cb (gpointer data)
-{
-  RivLoadRun *self = data;
-
-  follow_schedule (self);
-  maybe_done (self);
-  return self->tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
-}
-
-static void
-users_start (RivLoadRun *self)
-{
-  /* Two descriptors per virtual user (its stream and its joins). */
-  riv_raise_fd_limit ();
-  /* The schedule's clock starts now, before the first submit. */
-  self->start = riv_now ();
-  self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
-
-  if (self->stages == NULL && self->duration == 0)
-    {
-      /* Iterations only: every user starts now; the run ends when all are done. */
-      follow_schedule (self);
-      self->submitting_done = TRUE;
-      return;
-    }
-
-  self->tick_source = add_timeout (self, TICK_S, tick_cb);
-  follow_schedule (self);
-}
-
-static void
-users_free (RivLoadRun *self)
-{
-  destroy_source (&self->tick_source);
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
-    {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
-
-      user_stop (user);
-      g_free (user);
-    }
-  g_clear_pointer (&self->all_users, g_ptr_array_unref);
-  for (guint i = 0; self->retired != NULL && i < self->retired->len; i++)
-    riv_client_close (g_ptr_array_index (self->retired, i));
-  g_clear_pointer (&self->retired, g_ptr_array_unref);
 }
 
 /* ---- samples ---- */
@@ -1033,8 +463,8 @@ sample_cb (gpointer data)
   RivLoadRun *self = data;
 
   settle (self, FALSE);
-  break_check_thresholds (self);
-  break_check_stalls (self);
+  _riv_load_run_break_check_thresholds (self);
+  _riv_load_run_break_check_stalls (self);
   metrics_update (self);
   emit_sample (self, self->n_samples + 1.0);
   return G_SOURCE_CONTINUE;
@@ -1045,12 +475,12 @@ sample_cb (gpointer data)
 static void
 stop_sources (RivLoadRun *self)
 {
-  destroy_source (&self->submit_source);
-  destroy_source (&self->timeout_source);
-  destroy_source (&self->trim_source);
-  destroy_source (&self->tick_source);
-  destroy_source (&self->sample_source);
-  destroy_source (&self->finish_source);
+  _riv_load_run_destroy_source (&self->submit_source);
+  _riv_load_run_destroy_source (&self->timeout_source);
+  _riv_load_run_destroy_source (&self->trim_source);
+  _riv_load_run_destroy_source (&self->tick_source);
+  _riv_load_run_destroy_source (&self->sample_source);
+  _riv_load_run_destroy_source (&self->finish_source);
   if (self->finished_handler != 0)
     g_clear_signal_handler (&self->finished_handler, self->client);
 }
@@ -1077,9 +507,9 @@ finish_cb (gpointer data)
   for (guint i = 0; i < unfinished->len; i++)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
   riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
-  users_free (self);
+  _riv_load_run_users_free (self);
   metrics_update (self);
-  break_name (self);
+  _riv_load_run_break_name (self);
   if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
     emit_sample (self, self->end - self->start);
 
@@ -1089,8 +519,8 @@ finish_cb (gpointer data)
   return G_SOURCE_REMOVE;
 }
 
-static void
-maybe_done (RivLoadRun *self)
+void
+_riv_load_run_maybe_done (RivLoadRun *self)
 {
   if (self->finish_source != NULL || self->over || !self->started)
     return;
@@ -1101,7 +531,7 @@ maybe_done (RivLoadRun *self)
       /* Not from inside a client's signal: clients are closed there. */
       self->finish_source = g_idle_source_new ();
       g_source_set_priority (self->finish_source, G_PRIORITY_HIGH_IDLE);
-      add_source (self, self->finish_source, finish_cb, self);
+      _riv_load_run_add_source (self, self->finish_source, finish_cb, self);
     }
 }
 
@@ -1112,7 +542,7 @@ timeout_cb (gpointer data)
 
   g_clear_pointer (&self->timeout_source, g_source_unref);
   self->stopped = TRUE;
-  maybe_done (self);
+  _riv_load_run_maybe_done (self);
   return G_SOURCE_REMOVE;
 }
 
@@ -1150,12 +580,12 @@ deliver_cb (gpointer data)
   self->shown_batches = g_steal_pointer (&message->batches);
   self->shown_batch_max = message->batch_max;
   if (message->has_sample)
-    g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, &message->sample);
+    g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &message->sample);
   if (message->finished)
     {
       g_thread_join (g_steal_pointer (&self->thread));
       self->done = TRUE;
-      g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+      g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
       g_object_unref (self);   /* the thread's reference */
     }
   return G_SOURCE_REMOVE;
@@ -1174,11 +604,11 @@ post (RivLoadRun          *self,
   if (!self->threaded)
     {
       if (sample != NULL)
-        g_signal_emit (self, signals[SIGNAL_SAMPLE], 0, sample);
+        g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, sample);
       if (finished)
         {
           self->done = TRUE;
-          g_signal_emit (self, signals[SIGNAL_FINISHED], 0);
+          g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
         }
       return;
     }
@@ -1199,7 +629,7 @@ post (RivLoadRun          *self,
   message->snapshot.events = count_events (self);
   message->snapshot.active_users = self->active_users;
   message->snapshot.peak_users = self->peak_users;
-  message->snapshot.elapsed = elapsed (self);
+  message->snapshot.elapsed = _riv_load_run_elapsed (self);
   message->batches = riv_load_stats_batch_sizes (self->stats, &message->batch_max);
   /* Always through the owner's loop: g_main_context_invoke() would run it
    * right here when this thread can acquire the owner's context (the last
@@ -1215,11 +645,11 @@ post (RivLoadRun          *self,
 static void
 start_users_work (RivLoadRun *self)
 {
-  self->timeout_source = add_timeout (self, riv_load_run_get_schedule (self) + self->timeout,
+  self->timeout_source = _riv_load_run_add_timeout (self, riv_load_run_get_schedule (self) + self->timeout,
                                       timeout_cb);
-  users_start (self);
-  self->sample_source = add_timeout (self, 1.0, sample_cb);
-  maybe_done (self);
+  _riv_load_run_users_start (self);
+  self->sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
+  _riv_load_run_maybe_done (self);
 }
 
 static gpointer
@@ -1248,7 +678,7 @@ stop_request_cb (gpointer data)
     {
       self->stopped = TRUE;
       self->interrupted = g_atomic_int_get (&self->stop_request) == 2;
-      maybe_done (self);
+      _riv_load_run_maybe_done (self);
     }
   return G_SOURCE_REMOVE;
 }
@@ -1261,7 +691,7 @@ riv_load_run_dispose (GObject *object)
   RivLoadRun *self = RIV_LOAD_RUN (object);
 
   stop_sources (self);
-  users_free (self);
+  _riv_load_run_users_free (self);
   g_clear_object (&self->client);
   g_clear_object (&self->seed);
 
@@ -1290,7 +720,7 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->latencies, g_array_unref);
   g_clear_pointer (&self->prev_latencies, g_array_unref);
   g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
-  g_clear_pointer (&self->breakpoint, breakpoint_free);
+  g_clear_pointer (&self->breakpoint, _riv_load_run_breakpoint_free);
   g_clear_pointer (&self->metrics, riv_metrics_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);
@@ -1310,14 +740,14 @@ riv_load_run_class_init (RivLoadRunClass *klass)
 
   /* sample (const RivLoadSample *): once a second while the run goes, and
    * for the last part of a second when it ends; counters are that span's. */
-  signals[SIGNAL_SAMPLE] =
+  _riv_load_run_signals[SIGNAL_SAMPLE] =
     g_signal_new ("sample", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
   /* user-started (RivClient *): a virtual user's new client (e.g. to record it). */
-  signals[SIGNAL_USER_STARTED] =
+  _riv_load_run_signals[SIGNAL_USER_STARTED] =
     g_signal_new ("user-started", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 1, RIV_TYPE_CLIENT);
-  signals[SIGNAL_FINISHED] =
+  _riv_load_run_signals[SIGNAL_FINISHED] =
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
                   NULL, NULL, NULL, G_TYPE_NONE, 0);
 }
@@ -1406,7 +836,7 @@ riv_load_run_set_open_loop (RivLoadRun *self,
 
   self->users = 0;
   g_clear_pointer (&self->stages, g_array_unref);
-  self->count = shard_share (self, count);
+  self->count = _riv_load_run_shard_share (self, count);
   self->rate = self->n_shards > 1 ? rate / self->n_shards : rate;
 }
 
@@ -1433,27 +863,6 @@ riv_load_run_set_metrics (RivLoadRun *self,
   g_clear_pointer (&self->metrics, riv_metrics_unref);
   if (metrics != NULL)
     self->metrics = riv_metrics_ref (metrics);
-}
-
-void
-riv_load_run_set_until_break (RivLoadRun *self,
-                              GPtrArray  *thresholds)
-{
-  g_return_if_fail (RIV_IS_LOAD_RUN (self));
-  g_return_if_fail (!self->started);
-
-  self->until_break = TRUE;
-  g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
-  if (thresholds != NULL)
-    self->break_thresholds = g_ptr_array_ref (thresholds);
-}
-
-const RivLoadBreakpoint *
-riv_load_run_get_breakpoint (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
-
-  return self->done ? self->breakpoint : NULL;
 }
 
 void
@@ -1519,8 +928,8 @@ riv_load_run_start (RivLoadRun  *self,
 
       self->finished_handler = g_signal_connect (self->client, "job-finished",
                                                  G_CALLBACK (open_loop_finished_cb), self);
-      /* The first submit validates the inputs. */
-      if (self->count > 0 && (first = submit (self, self->client, 0, error)) == NULL)
+      /* The first _riv_load_run_submit validates the inputs. */
+      if (self->count > 0 && (first = _riv_load_run_submit (self, self->client, 0, error)) == NULL)
         {
           g_clear_signal_handler (&self->finished_handler, self->client);
           return FALSE;
@@ -1529,10 +938,10 @@ riv_load_run_start (RivLoadRun  *self,
       if (self->submitted < self->count)
         {
           if (self->rate > 0)
-            self->submit_source = add_timeout (self, MIN (0.01, 1.0 / self->rate), submit_tick_cb);
+            self->submit_source = _riv_load_run_add_timeout (self, MIN (0.01, 1.0 / self->rate), submit_tick_cb);
           else
             {
-              self->submit_source = add_source (self, g_idle_source_new (), submit_tick_cb, self);
+              self->submit_source = _riv_load_run_add_source (self, g_idle_source_new (), submit_tick_cb, self);
             }
         }
       else
@@ -1542,8 +951,8 @@ riv_load_run_start (RivLoadRun  *self,
           self->start = riv_now ();
           self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
         }
-      self->timeout_source = add_timeout (self, self->rate_ramp + self->timeout, timeout_cb);
-      self->trim_source = add_timeout (self, TRIM_S, trim_cb);
+      self->timeout_source = _riv_load_run_add_timeout (self, self->rate_ramp + self->timeout, timeout_cb);
+      self->trim_source = _riv_load_run_add_timeout (self, TRIM_S, trim_cb);
     }
   else
     {
@@ -1563,8 +972,8 @@ riv_load_run_start (RivLoadRun  *self,
       return TRUE;
     }
 
-  self->sample_source = add_timeout (self, 1.0, sample_cb);
-  maybe_done (self);
+  self->sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
+  _riv_load_run_maybe_done (self);
   return TRUE;
 }
 
@@ -1586,7 +995,7 @@ riv_load_run_stop (RivLoadRun *self,
     return;
   self->stopped = TRUE;
   self->interrupted = interrupted;
-  maybe_done (self);
+  _riv_load_run_maybe_done (self);
 }
 
 gboolean
@@ -1650,7 +1059,7 @@ riv_load_run_get_elapsed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->thread != NULL ? self->shown.elapsed : elapsed (self);
+  return self->thread != NULL ? self->shown.elapsed : _riv_load_run_elapsed (self);
 }
 
 guint64
@@ -1719,7 +1128,7 @@ riv_load_run_get_target_users (RivLoadRun *self)
   target = self->users;
   for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
     target = MAX (target, g_array_index (self->stages, RivLoadStage, i).target);
-  return shard_share (self, target);
+  return _riv_load_run_shard_share (self, target);
 }
 
 guint64
@@ -1824,294 +1233,4 @@ riv_load_run_dup_report (RivLoadRun              *self,
   return riv_report_html (self->stats,
                           riv_config_get_version (riv_client_get_config (self->client)),
                           (const char * const *) params->pdata, thresholds, n_thresholds);
-}
-
-void
-riv_load_run_set_upload_files (RivLoadRun *self,
-                               gboolean    upload)
-{
-  g_return_if_fail (RIV_IS_LOAD_RUN (self));
-  g_return_if_fail (!self->started);
-
-  self->upload_files = !!upload;
-}
-
-/* ---- the local files, checked before the run ---- */
-
-typedef struct
-{
-  JsonNode *template;
-  GArray   *indexes;   /* guint64: the jobs' numbers */
-  GArray   *users;     /* guint: the users' numbers (0: none) */
-} FileCheck;
-
-static void
-file_check_free (gpointer data)
-{
-  FileCheck *check = data;
-
-  json_node_unref (check->template);
-  g_array_unref (check->indexes);
-  g_array_unref (check->users);
-  g_free (check);
-}
-
-/* Whether path can be uploaded: a readable regular file with bytes in it. */
-static gboolean
-check_one_file (const char  *path,
-                guint64      index,
-                GError     **error)
-{
-  g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(GFileInfo) info = NULL;
-  g_autoptr(GError) local = NULL;
-  g_autofree char *job = index > 0 ? g_strdup_printf ("job %" G_GUINT64_FORMAT "'s file ", index)
-                                   : g_strdup ("file ");
-
-  info = g_file_query_info (file,
-                            G_FILE_ATTRIBUTE_STANDARD_TYPE "," G_FILE_ATTRIBUTE_STANDARD_SIZE ","
-                            G_FILE_ATTRIBUTE_ACCESS_CAN_READ,
-                            G_FILE_QUERY_INFO_NONE, NULL, &local);
-  if (info == NULL)
-    {
-      g_set_error (error, G_IO_ERROR, local->code, "%s%s: %s", job, path,
-                   local->code == G_IO_ERROR_NOT_FOUND ? "no such file" : local->message);
-      return FALSE;
-    }
-  if (g_file_info_get_file_type (info) == G_FILE_TYPE_DIRECTORY)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_IS_DIRECTORY,
-                   "%s%s is a directory, not a file", job, path);
-      return FALSE;
-    }
-  if (g_file_info_get_file_type (info) != G_FILE_TYPE_REGULAR)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_REGULAR_FILE,
-                   "%s%s is not a regular file", job, path);
-      return FALSE;
-    }
-  if (!g_file_info_get_attribute_boolean (info, G_FILE_ATTRIBUTE_ACCESS_CAN_READ))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_PERMISSION_DENIED,
-                   "%s%s cannot be read (permission denied)", job, path);
-      return FALSE;
-    }
-  if (g_file_info_get_size (info) == 0)
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "%s%s is empty (0 bytes): nothing to upload", job, path);
-      return FALSE;
-    }
-  return TRUE;
-}
-
-/* Every distinct path of the jobs' inputs, checked once. */
-static gboolean
-check_paths (JsonNode    *template,
-             guint64      index,
-             guint        user,
-             GHashTable  *seen,
-             GError     **error)
-{
-  g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
-  g_autoptr(GPtrArray) paths = riv_client_list_local_files (data);
-
-  for (guint i = 0; i < paths->len; i++)
-    {
-      const char *path = g_ptr_array_index (paths, i);
-
-      if (g_hash_table_contains (seen, path))
-        continue;
-      if (!check_one_file (path, index, error))
-        return FALSE;
-      g_hash_table_add (seen, g_strdup (path));
-    }
-  return TRUE;
-}
-
-static void
-check_files_thread (GTask        *task,
-                    gpointer      source,
-                    gpointer      data,
-                    GCancellable *cancellable)
-{
-  FileCheck *check = data;
-  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  g_autoptr(GError) error = NULL;
-  guint n_users = check->users->len;
-
-  /* Every job's number with a user, and every user with the first job's
-   * number: exact for "{i}" alone and "{u}" alone. */
-  for (guint k = 0; k < check->indexes->len; k++)
-    {
-      guint64 index = g_array_index (check->indexes, guint64, k);
-
-      if (g_task_return_error_if_cancelled (task))
-        return;
-      if (!check_paths (check->template, index, g_array_index (check->users, guint, k % n_users),
-                        seen, &error))
-        {
-          g_task_return_error (task, g_steal_pointer (&error));
-          return;
-        }
-    }
-  for (guint k = 0; k < n_users; k++)
-    if (!check_paths (check->template, g_array_index (check->indexes, guint64, 0),
-                      g_array_index (check->users, guint, k), seen, &error))
-      {
-        g_task_return_error (task, g_steal_pointer (&error));
-        return;
-      }
-  g_task_return_int (task, g_hash_table_size (seen));
-}
-
-void
-riv_load_run_check_files_async (RivLoadRun          *self,
-                                GCancellable        *cancellable,
-                                GAsyncReadyCallback  callback,
-                                gpointer             user_data)
-{
-  g_autoptr(GTask) task = NULL;
-  FileCheck *check;
-  guint64 n_jobs;
-
-  g_return_if_fail (RIV_IS_LOAD_RUN (self));
-
-  task = g_task_new (self, cancellable, callback, user_data);
-  g_task_set_source_tag (task, riv_load_run_check_files_async);
-
-  check = g_new0 (FileCheck, 1);
-  check->template = json_node_copy (self->template);
-  check->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
-  check->users = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (self->users == 0 && self->stages == NULL)
-    {
-      guint none = 0;
-
-      /* A rate ramp (--until-break) has no job count: its first job's. */
-      n_jobs = self->rate_ramp > 0 ? 1 : self->count;
-      g_array_append_val (check->users, none);
-    }
-  else
-    {
-      guint most = self->users;
-
-      for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
-        most = MAX (most, g_array_index (self->stages, RivLoadStage, i).target);
-      for (guint slot = 0; slot < shard_share (self, most); slot++)
-        {
-          guint number = slot * self->n_shards + self->shard + 1;
-
-          g_array_append_val (check->users, number);
-        }
-      if (check->users->len == 0)
-        {
-          guint none = 0;
-
-          g_array_append_val (check->users, none);
-        }
-      /* A run with no job count (duration, stages) checks its first job's. */
-      if (self->duration > 0 || self->stages != NULL)
-        n_jobs = 1;
-      else
-        n_jobs = (guint64) check->users->len * MAX (self->iterations, 1);
-    }
-  for (guint64 sequence = 1; sequence <= MAX (n_jobs, 1); sequence++)
-    {
-      guint64 index = global_index (self, sequence);
-
-      g_array_append_val (check->indexes, index);
-    }
-
-  g_task_set_task_data (task, check, file_check_free);
-  if (!self->upload_files)
-    {
-      g_task_return_int (task, 0);
-      return;
-    }
-  g_task_run_in_thread (task, check_files_thread);
-}
-
-gboolean
-riv_load_run_check_files_finish (RivLoadRun    *self,
-                                 GAsyncResult  *result,
-                                 GError       **error)
-{
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_int (G_TASK (result), error) >= 0;
-}
-
-/* ---- the server's timings (Gradio's GRADIO_PROFILING traces) ---- */
-
-void
-riv_load_run_set_track_events (RivLoadRun *self,
-                               gboolean    track)
-{
-  g_return_if_fail (RIV_IS_LOAD_RUN (self));
-  g_return_if_fail (!self->started);
-
-  if (track && self->events == NULL)
-    self->events = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  else if (!track)
-    g_clear_pointer (&self->events, g_hash_table_unref);
-}
-
-guint
-riv_load_run_add_server_traces (RivLoadRun *self,
-                                JsonNode   *traces)
-{
-  JsonArray *array;
-  guint joined = 0;
-
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-  g_return_val_if_fail (self->thread == NULL || self->done, 0);
-
-  if (self->events == NULL || traces == NULL || !JSON_NODE_HOLDS_ARRAY (traces))
-    return 0;
-
-  array = json_node_get_array (traces);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      JsonNode *node = json_array_get_element (array, i);
-      g_autoptr(JsonNode) server = NULL;
-      const char *event_id;
-      EventJob *entry;
-      EventJob job;
-      double server_s;
-
-      if (!JSON_NODE_HOLDS_OBJECT (node) ||
-          (event_id = riv_json_get_string (json_node_get_object (node), "event_id")) == NULL ||
-          (entry = g_hash_table_lookup (self->events, event_id)) == NULL)
-        continue;
-      job = *entry;
-      server = riv_job_record_server_timing (json_node_get_object (node), job.latency, &server_s);
-      /* Once per job (a batch's trace names its first event only); frees entry. */
-      g_hash_table_remove (self->events, event_id);
-      if (server == NULL)
-        continue;
-      joined++;
-      riv_load_stats_add_server_time (self->stats, server_s, job.latency);
-
-      if (self->records != NULL && job.slot < self->records->len &&
-          g_ptr_array_index (self->records, job.slot) != NULL)
-        {
-          char **line = (char **) &g_ptr_array_index (self->records, job.slot);
-          g_autoptr(JsonNode) record = riv_json_parse (NULL, *line, -1, 0, NULL);
-
-          if (record == NULL || !JSON_NODE_HOLDS_OBJECT (record))
-            continue;
-          json_object_set_member (json_node_get_object (record), "server",
-                                  g_steal_pointer (&server));
-          g_free (*line);
-          *line = riv_json_to_string (record, NULL);
-        }
-    }
-  return joined;
-}
-
-guint
-riv_load_run_get_n_untimed (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-  return self->events != NULL ? g_hash_table_size (self->events) : 0;
 }

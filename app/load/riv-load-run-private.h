@@ -1,0 +1,200 @@
+/* riv-load-run-private.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What RivLoadRun's files share: riv-load-run.c (the GObject, jobs, samples,
+ * the end, the owner's side), riv-load-run-users.c (virtual users and their
+ * schedule), riv-load-run-break.c (breakpoint tests) and riv-load-run-files.c
+ * (local files checked before the run, the server's timings joined after it).
+ * Not API.
+ */
+#pragma once
+
+#include "riv-load-break.h"
+#include "riv-load-run.h"
+#include "riv-metrics.h"
+
+G_BEGIN_DECLS
+
+#define TICK_S        0.1   /* how often the number of users follows the schedule */
+#define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */
+#define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
+
+typedef struct
+{
+  RivLoadRun *run;
+  RivClient  *client;        /* NULL while the user is not active */
+  RivJob     *job;           /* in flight, nullable */
+  GSource    *think_source;  /* nullable */
+  gulong      finished_handler;
+  guint       number;        /* 1-based, global across shards */
+  guint       iterations;    /* jobs submitted */
+  gboolean    retiring;      /* stop after the job in flight */
+} LoadUser;
+
+/* What the owner's getters return while the run works on its own thread. */
+typedef struct
+{
+  guint64       submitted;
+  guint64       finished;
+  guint64       completed;
+  guint64       failed;
+  guint64       lost;
+  guint64       events;
+  guint         active_users;
+  guint         peak_users;
+  double        elapsed;
+} Snapshot;
+
+struct _RivLoadRun
+{
+  GObject       parent_instance;
+
+  GMainContext *owner;           /* where "sample" and "finished" are emitted */
+  GMainContext *context;         /* where the run works: users' clients, timers */
+  GThread      *thread;          /* nullable: the run works on its own thread */
+  RivClient    *seed;            /* threaded: what users copy their connection from */
+  Snapshot      shown;           /* threaded: the counters at the last message */
+  guint64      *shown_batches;   /* threaded: batch-size counts at the last message */
+  guint         shown_batch_max;
+  gboolean      threaded;
+
+  /* Parameters */
+  RivClient    *client;          /* connected; runs open-loop jobs */
+  char         *endpoint_name;
+  JsonNode     *template;
+  guint         count;           /* open loop: jobs; 0 in users mode */
+  double        rate;
+  double        timeout;
+  guint         users;           /* 0 and no stages: open loop */
+  double        think;
+  double        duration;        /* 0: none */
+  guint         iterations;      /* per user; 0: none */
+  GArray       *stages;          /* RivLoadStage, nullable */
+  guint         shard;           /* 0-based */
+  guint         n_shards;
+  gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
+  gboolean      track_events;    /* keep event id → job, for the server's timings */
+  double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
+
+  /* Breakpoint test (riv-load-break.c) */
+  gboolean      until_break;
+  GPtrArray    *break_thresholds;   /* RivLoadThreshold, shared with the caller, nullable */
+  RivLoadBreakpoint *breakpoint;    /* owned, nullable */
+  RivBreakKind  break_kind;         /* the first failure's */
+  guint         break_seen;         /* 1 << RivBreakKind of the failures after it */
+  GArray       *prev_latencies;     /* double: completed in the sample window before */
+  double        before_last_t;      /* the sample before the last one */
+  guint64       before_last_started;
+  guint64       sessions;           /* users started (each its own session) */
+  double        ramp_end;           /* riv_now () when the ramp ended by itself; 0 before */
+  double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
+
+  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
+  guint64       user_bytes;         /* stream bytes of users' clients that stopped */
+
+  /* State */
+  RivLoadStats *stats;
+  GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
+  GHashTable   *events;          /* nullable (track_events): event id → EventJob */
+  GHashTable   *in_flight;       /* RivJob (owned) → NULL */
+  GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
+  GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
+  GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
+  GArray       *latencies;       /* double: completed since the last sample */
+  GSource      *submit_source;
+  GSource      *timeout_source;
+  GSource      *trim_source;
+  GSource      *tick_source;
+  GSource      *sample_source;
+  GSource      *finish_source;
+  gulong        finished_handler;
+
+  double        start;           /* monotonic, first submit (users: schedule start); 0 before */
+  double        start_wall;      /* Unix seconds at start */
+  double        end;
+  guint64       submitted;
+  guint64       finished;
+  guint64       completed;
+  guint64       failed;
+  guint64       cancelled;
+  guint64       lost;
+  guint64       user_events;     /* messages received by users' clients that stopped */
+  guint         active_users;
+  guint         peak_users;
+  guint         n_samples;
+  RivLoadSample last;            /* counters at the previous sample */
+  double        updates;         /* updates of the jobs ended since the last sample */
+  char         *usage_error;
+
+  gboolean      started;
+  gboolean      submitting_done;
+  gboolean      schedule_over;
+  gboolean      stopped;
+  gboolean      interrupted;
+  gboolean      over;            /* the work is done (on the run's context) */
+  gboolean      done;            /* "finished" emitted (on the owner's) */
+  int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
+};
+
+enum {
+  SIGNAL_SAMPLE,
+  SIGNAL_USER_STARTED,
+  SIGNAL_FINISHED,
+  N_SIGNALS
+};
+
+extern guint _riv_load_run_signals[N_SIGNALS];
+
+/* The load when a job was submitted (breakpoint tests): a timeout shows
+ * late, and is placed where its job was sent. */
+typedef struct
+{
+  double  t;          /* seconds after the start */
+  double  rate;       /* jobs submitted a second just before */
+  double  p95;        /* of the last sample window with completed jobs; < 0: none */
+  guint   users;
+  guint64 sessions;
+} LoadAt;
+
+/* A completed job, by its event id, for joining the server's timings. */
+typedef struct
+{
+  guint  slot;      /* its record's slot */
+  double latency;
+} EventJob;
+
+void      _riv_load_run_break_at               (RivLoadRun   *self,
+                                                RivBreakKind  kind,
+                                                const char   *error,
+                                                RivJob       *job);
+void      _riv_load_run_break_check_stalls     (RivLoadRun *self);
+void      _riv_load_run_break_check_thresholds (RivLoadRun *self);
+void      _riv_load_run_break_name             (RivLoadRun *self);
+void      _riv_load_run_breakpoint_free        (RivLoadBreakpoint *bp);
+GSource * _riv_load_run_add_source             (RivLoadRun  *self,
+                                                GSource     *source,
+                                                GSourceFunc  func,
+                                                gpointer     data);
+GSource * _riv_load_run_add_timeout            (RivLoadRun  *self,
+                                                double       seconds,
+                                                GSourceFunc  func);
+void      _riv_load_run_destroy_source         (GSource **source);
+double    _riv_load_run_elapsed                (RivLoadRun *self);
+guint64   _riv_load_run_global_index           (RivLoadRun *self,
+                                                guint64     sequence);
+void      _riv_load_run_job_finished           (RivLoadRun *self,
+                                                RivJob     *job);
+GQuark    _riv_load_run_load_at_quark          (void);
+void      _riv_load_run_maybe_done             (RivLoadRun *self);
+RivJob *  _riv_load_run_submit                 (RivLoadRun  *self,
+                                                RivClient   *client,
+                                                guint        user,
+                                                GError     **error);
+guint     _riv_load_run_shard_share            (RivLoadRun *self,
+                                                guint       n);
+void      _riv_load_run_user_next              (LoadUser *user);
+void      _riv_load_run_users_free             (RivLoadRun *self);
+void      _riv_load_run_users_start            (RivLoadRun *self);
+
+G_END_DECLS

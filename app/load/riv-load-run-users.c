@@ -1,0 +1,282 @@
+/* riv-load-run-users.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Virtual users: the schedule (users, or --stages), each user a client of its own
+ * submitting its jobs one after another, started and retired as the schedule says.
+ */
+#include "config.h"
+
+#include <math.h>
+
+#include "riv-compat.h"
+#include "riv-load-run-private.h"
+#include "riv-process.h"
+
+/* ---- virtual users ---- */
+
+/* Users wanted at time t (all shards). */
+static double
+schedule_target (RivLoadRun *self,
+                 double      t,
+                 gboolean   *over)
+{
+  double from = self->users;
+
+  *over = FALSE;
+  if (self->stages == NULL)
+    {
+      if (self->duration > 0 && t >= self->duration)
+        {
+          *over = TRUE;
+          return 0;
+        }
+      return self->users;
+    }
+
+  for (guint i = 0; i < self->stages->len; i++)
+    {
+      const RivLoadStage *stage = &g_array_index (self->stages, RivLoadStage, i);
+
+      if (t < stage->seconds)
+        return from + (stage->target - from) * (stage->seconds > 0 ? t / stage->seconds : 1);
+      t -= stage->seconds;
+      from = stage->target;
+    }
+  *over = TRUE;
+  return 0;
+}
+
+/* This shard's share of n things numbered 1..n: those with (k - 1) % N == I. */
+guint
+_riv_load_run_shard_share (RivLoadRun *self,
+                           guint       n)
+{
+  return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
+}
+
+static void
+user_stop (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+
+  if (user->client == NULL)
+    return;
+  _riv_load_run_destroy_source (&user->think_source);
+  g_clear_signal_handler (&user->finished_handler, user->client);
+  self->user_events += riv_client_get_n_messages (user->client);
+  self->user_bytes += riv_client_get_n_stream_bytes (user->client);
+  /* Not closed now: with no job left the server ends the user's stream by
+   * itself (close_stream). Cancelling streams of thousands of users mid-run
+   * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
+   * are closed and freed when the run ends. */
+  g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
+  g_clear_object (&user->job);
+  user->retiring = FALSE;
+  self->active_users--;
+}
+
+static gboolean
+user_next_cb (gpointer data)
+{
+  LoadUser *user = data;
+
+  g_clear_pointer (&user->think_source, g_source_unref);
+  _riv_load_run_user_next (user);
+  _riv_load_run_maybe_done (user->run);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+user_finished_cb (RivClient *client,
+                  RivJob    *job,
+                  gpointer   data)
+{
+  LoadUser *user = data;
+  RivLoadRun *self = user->run;
+
+  if (job != user->job)
+    return;
+  _riv_load_run_job_finished (self, job);
+
+  /* Not from inside the client's signal: the next step runs from the loop. */
+  if (self->think > 0 && !user->retiring && !self->schedule_over)
+    user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
+  else
+    user->think_source = g_idle_source_new ();
+  _riv_load_run_add_source (self, user->think_source, user_next_cb, user);
+}
+
+void
+_riv_load_run_user_next (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&user->job);
+  if (user->client == NULL)
+    return;
+  riv_client_clear_finished (user->client);
+
+  if (user->retiring || self->schedule_over || self->stopped ||
+      (self->iterations > 0 && user->iterations >= self->iterations))
+    {
+      user_stop (user);
+      return;
+    }
+
+  user->job = _riv_load_run_submit (self, user->client, user->number, &error);
+  if (user->job == NULL)
+    {
+      /* Only bad inputs get here (network failures are the job's status). */
+      if (self->usage_error == NULL)
+        self->usage_error = g_strdup (error->message);
+      self->stopped = TRUE;
+      user_stop (user);
+      return;
+    }
+  user->iterations++;
+}
+
+static void
+user_start (RivLoadRun *self,
+            LoadUser   *user)
+{
+  RivClient *like = self->seed != NULL ? self->seed : self->client;
+
+  user->client = riv_client_new (riv_client_get_url (like));
+  riv_client_set_download_images (user->client, FALSE);
+  riv_client_set_join_keep_alive (user->client, FALSE);
+  riv_client_connect_like (user->client, like);
+  g_signal_emit (self, _riv_load_run_signals[SIGNAL_USER_STARTED], 0, user->client);
+  user->finished_handler = g_signal_connect (user->client, "job-finished",
+                                             G_CALLBACK (user_finished_cb), user);
+  self->active_users++;
+  self->sessions++;
+  self->peak_users = MAX (self->peak_users, self->active_users);
+  _riv_load_run_user_next (user);
+}
+
+static gboolean
+user_done (RivLoadRun *self,
+           LoadUser   *user)
+{
+  return self->iterations > 0 && user->iterations >= self->iterations;
+}
+
+/* Brings this shard's active users to the schedule's number. */
+static void
+follow_schedule (RivLoadRun *self)
+{
+  gboolean over;
+  double wanted = schedule_target (self, _riv_load_run_elapsed (self), &over);
+  guint target = _riv_load_run_shard_share (self, (guint) floor (wanted + 1e-9));
+  guint active = 0;
+
+  if (over)
+    {
+      if (!self->schedule_over)
+        self->ramp_end = riv_now ();
+      self->schedule_over = TRUE;
+      self->submitting_done = TRUE;
+      _riv_load_run_destroy_source (&self->tick_source);
+    }
+
+  for (guint i = 0; i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      if (user->client != NULL && !user->retiring)
+        active++;
+    }
+
+  /* Ramp up: the lowest-numbered users that are not running (a user that did
+   * all its iterations stays done). */
+  for (guint slot = 0; active < target && !self->schedule_over && !self->stopped; slot++)
+    {
+      LoadUser *user;
+
+      if (slot >= self->all_users->len)
+        {
+          user = g_new0 (LoadUser, 1);
+          user->run = self;
+          user->number = slot * self->n_shards + self->shard + 1;
+          g_ptr_array_add (self->all_users, user);
+        }
+      user = g_ptr_array_index (self->all_users, slot);
+      if (user->client != NULL && user->retiring)
+        {
+          user->retiring = FALSE;
+          active++;
+        }
+      else if (user->client == NULL && !user_done (self, user))
+        {
+          user_start (self, user);
+          active++;
+        }
+      else if (user->client == NULL && self->stages == NULL && self->duration == 0)
+        break;   /* iterations only: users are started once */
+    }
+
+  /* Ramp down: the highest-numbered users stop after their job in flight. */
+  for (guint i = self->all_users->len; i > 0 && active > target; i--)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i - 1);
+
+      if (user->client != NULL && !user->retiring)
+        {
+          user->retiring = TRUE;
+          active--;
+          if (user->job == NULL && user->think_source != NULL)
+            user_stop (user);   /* thinking: stop now rather than after the pause */
+        }
+    }
+}
+
+static gboolean
+tick_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+
+  follow_schedule (self);
+  _riv_load_run_maybe_done (self);
+  return self->tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+}
+
+void
+_riv_load_run_users_start (RivLoadRun *self)
+{
+  /* Two descriptors per virtual user (its stream and its joins). */
+  riv_raise_fd_limit ();
+  /* The schedule's clock starts now, before the first _riv_load_run_submit. */
+  self->start = riv_now ();
+  self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
+
+  if (self->stages == NULL && self->duration == 0)
+    {
+      /* Iterations only: every user starts now; the run ends when all are done. */
+      follow_schedule (self);
+      self->submitting_done = TRUE;
+      return;
+    }
+
+  self->tick_source = _riv_load_run_add_timeout (self, TICK_S, tick_cb);
+  follow_schedule (self);
+}
+
+void
+_riv_load_run_users_free (RivLoadRun *self)
+{
+  _riv_load_run_destroy_source (&self->tick_source);
+  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->all_users, i);
+
+      user_stop (user);
+      g_free (user);
+    }
+  g_clear_pointer (&self->all_users, g_ptr_array_unref);
+  for (guint i = 0; self->retired != NULL && i < self->retired->len; i++)
+    riv_client_close (g_ptr_array_index (self->retired, i));
+  g_clear_pointer (&self->retired, g_ptr_array_unref);
+}
