@@ -12,6 +12,7 @@
 #include <glib-unix.h>
 
 #include "riv-cli.h"
+#include "riv-demo.h"
 #include "riv-server.h"
 
 typedef struct
@@ -47,6 +48,24 @@ host_is_loopback (const char *host)
     return TRUE;
   address = g_inet_address_new_from_string (host);
   return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+/* --help's list of the demo endpoints, from the demos' own table. */
+static char *
+demo_summary (void)
+{
+  GString *text = g_string_new (NULL);
+
+  g_string_append_printf (text, "Serves %u demo endpoints over the Gradio queue protocol (sse_v3):\n",
+                          riv_demo_get_count ());
+  for (guint i = 0; i < riv_demo_get_count (); i++)
+    {
+      const RivDemo *demo = riv_demo_get (i);
+
+      g_string_append_printf (text, "  /%-17s %s\n", demo->api_name, demo->description);
+    }
+  g_string_append (text, "Each endpoint runs up to --concurrency jobs at once (default 8).");
+  return g_string_free (text, FALSE);
 }
 
 int
@@ -91,17 +110,13 @@ riv_cli_serve (int    argc,
   g_autoptr(RivServer) server = NULL;
   g_autoptr(GMainLoop) loop = NULL;
   g_autofree char *url = NULL;
+  g_autofree char *summary = NULL;
   ServeState state;
   guint sigint_id, sigterm_id;
 
   context = g_option_context_new ("— run the embedded Gradio-compatible demo server");
-  g_option_context_set_summary (context,
-    "Serves four demo endpoints over the Gradio queue protocol (sse_v3):\n"
-    "  /fake_diffusion    a picture that sharpens from noise, step by step\n"
-    "  /stream_text       text streamed one token at a time\n"
-    "  /batch_echo        echo, batched up to 16 jobs per call\n"
-    "  /rapid_generation  thousands of tiny updates as fast as possible\n"
-    "Each endpoint runs up to --concurrency jobs at once (default 8).");
+  summary = demo_summary ();
+  g_option_context_set_summary (context, summary);
   g_option_context_add_main_entries (context, entries, NULL);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
