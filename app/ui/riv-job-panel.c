@@ -36,6 +36,8 @@ struct _RivJobPanel
   GtkLabel           *count_failed;
   GtkLabel           *count_cancelled;
   GtkLabel           *count_lost;
+  GtkFlowBox         *counters_box;
+  GtkBox             *toolbar;
   GtkDropDown        *status_filter;
   GtkSearchEntry     *search_entry;
   GtkStack           *list_stack;
@@ -858,6 +860,8 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_failed);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_cancelled);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_lost);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, counters_box);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, toolbar);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, status_filter);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, search_entry);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, list_stack);
@@ -898,6 +902,12 @@ riv_job_panel_init (RivJobPanel *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   riv_a11y_name_inner_button (GTK_WIDGET (self->status_filter), _("Status filter"));
+  /* The counters wrap onto a second line on a narrow window; they are not
+   * items to select or to tab through. */
+  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->counters_box));
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    gtk_widget_set_focusable (child, FALSE);
 
   self->entries = g_ptr_array_new_with_free_func (entry_free);
   self->filter_bucket = -1;
@@ -1101,6 +1111,17 @@ riv_job_panel_set_search (RivJobPanel *self,
   g_free (self->search);
   self->search = g_steal_pointer (&folded);
   riv_job_panel_update_filter_model (self);
+}
+
+/* Narrow (a phone): the buttons go on a line below the filter and the search. */
+void
+riv_job_panel_set_narrow (RivJobPanel *self,
+                          gboolean     narrow)
+{
+  g_return_if_fail (RIV_IS_JOB_PANEL (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->toolbar),
+                                  narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
 }
 
 void
