@@ -146,13 +146,12 @@ _riv_window_adaptive_init (RivWindow *self)
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 480);
 }
 
+/* Also before the window is first laid out (a burst from the command line):
+ * when it is or becomes narrow, it opens on the jobs. */
 void
 _riv_window_show_jobs (RivWindow *self)
 {
-  AdwNavigationSplitView *split = ADW_NAVIGATION_SPLIT_VIEW (self->split_view);
-
-  if (adw_navigation_split_view_get_collapsed (split))
-    adw_navigation_split_view_set_show_content (split, TRUE);
+  adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), TRUE);
 }
 
 #else /* libadwaita 1.2 or GTK 4.8: the template's paned layout as it is */

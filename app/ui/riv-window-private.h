@@ -142,7 +142,7 @@ void  _riv_window_save_image_to        (RivWindow      *self,
 
 /* riv-window-adaptive.c: the split view and its breakpoint where libadwaita has them */
 void  _riv_window_adaptive_init        (RivWindow      *self);
-/* On a narrow window, shows the job view (after a submission); else nothing. */
+/* On a narrow window (or once it is narrow), shows the job view (after a submission). */
 void  _riv_window_show_jobs            (RivWindow      *self);
 
 /* riv-window-load.c */

@@ -581,6 +581,24 @@ wait_frames (GtkWidget *widget)
   gtk_widget_remove_tick_callback (widget, id);
 }
 
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 /* GNOME's smallest phone width. */
 #define PHONE_WIDTH 360
 
@@ -596,6 +614,7 @@ test_narrow_jobs_page (Fixture       *fixture,
   RivWindow *window = fixture->window;
   RivOutputView *view = riv_window_get_output_view (window);
   GtkWidget *page = riv_window_get_jobs_page (window);
+  GtkWidget *list;
 
   g_assert_nonnull (page);
   g_assert_true (riv_window_select_endpoint (window, "fake_diffusion"));
@@ -615,6 +634,10 @@ test_narrow_jobs_page (Fixture       *fixture,
   g_assert_cmpint (min_width (GTK_WIDGET (view)), <=, PHONE_WIDTH);
   g_assert_cmpint (min_width (GTK_WIDGET (riv_window_get_job_panel (window))), <=, PHONE_WIDTH);
   g_assert_cmpint (min_width (page), <=, PHONE_WIDTH);
+  /* The job list's columns too (it would scroll sideways in its own scroller). */
+  list = find_descendant (GTK_WIDGET (riv_window_get_job_panel (window)), GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (list);
+  g_assert_cmpint (min_width (list), <=, PHONE_WIDTH);
   /* The load charts in one column. */
   riv_window_set_load_mode (window, TRUE);
   g_assert_cmpint (min_width (page), <=, PHONE_WIDTH);
@@ -628,6 +651,8 @@ test_narrow_jobs_page (Fixture       *fixture,
   riv_window_set_narrow (window, FALSE);
 #endif
   g_assert_false (riv_window_get_narrow (window));
+  wait_frames (GTK_WIDGET (window));
+  g_assert_cmpint (min_width (list), >, PHONE_WIDTH);
 }
 
 int
