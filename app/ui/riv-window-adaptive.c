@@ -134,9 +134,13 @@ _riv_window_adaptive_init (RivWindow *self)
 
   /* Narrow: one page at a time, the form first, a button to the jobs in its header. */
   narrow = adw_breakpoint_new (adw_breakpoint_condition_parse (RIV_WINDOW_NARROW));
+  /* The jobs page's header keeps the connection's state; the server's name and
+   * address are behind the form page's Server button, and beside the back button
+   * and the state there is no room for them on a phone. */
   adw_breakpoint_add_setters (narrow,
                               G_OBJECT (self->split_view), "collapsed", TRUE,
                               G_OBJECT (jobs_button), "visible", TRUE,
+                              G_OBJECT (self->window_title), "visible", FALSE,
                               NULL);
   g_signal_connect_object (narrow, "apply", G_CALLBACK (narrow_apply_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (narrow, "unapply", G_CALLBACK (narrow_unapply_cb), self,
