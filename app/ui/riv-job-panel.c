@@ -36,7 +36,6 @@ struct _RivJobPanel
   GtkLabel           *count_failed;
   GtkLabel           *count_cancelled;
   GtkLabel           *count_lost;
-  GtkFlowBox         *counters_box;
   GtkBox             *toolbar;
   GtkDropDown        *status_filter;
   GtkSearchEntry     *search_entry;
@@ -864,7 +863,6 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_failed);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_cancelled);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_lost);
-  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, counters_box);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, toolbar);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, status_filter);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, search_entry);
@@ -907,12 +905,6 @@ riv_job_panel_init (RivJobPanel *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   riv_a11y_name_inner_button (GTK_WIDGET (self->status_filter), _("Status filter"));
-  /* The counters wrap onto a second line on a narrow window; they are not
-   * items to select or to tab through. */
-  for (GtkWidget *child = gtk_widget_get_first_child (GTK_WIDGET (self->counters_box));
-       child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    gtk_widget_set_focusable (child, FALSE);
 
   self->entries = g_ptr_array_new_with_free_func (entry_free);
   self->filter_bucket = -1;

@@ -21,6 +21,7 @@ struct _RivOutputView
   GtkStack       *inner_stack;
   GtkBox         *header_box;
   GtkBox         *output_box;
+  GtkWidget      *job_box;
   GtkLabel       *title_label;
   GtkLabel       *status_label;
   GtkProgressBar *progress_bar;
@@ -684,6 +685,7 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_frame);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, header_box);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, output_box);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, job_box);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_text_button);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_image_button);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, save_image_button);
@@ -822,11 +824,8 @@ riv_output_view_set_narrow (RivOutputView *self,
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->header_box), orientation);
   gtk_box_set_spacing (self->header_box, narrow ? 6 : 12);
   gtk_orientable_set_orientation (GTK_ORIENTABLE (self->output_box), orientation);
-  /* Narrower switcher buttons than Adwaita's (style.css). */
-  if (narrow)
-    gtk_widget_add_css_class (GTK_WIDGET (self), "riv-narrow");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self), "riv-narrow");
+  gtk_widget_set_margin_start (self->job_box, narrow ? 12 : 18);
+  gtk_widget_set_margin_end (self->job_box, narrow ? 12 : 18);
 }
 
 RivJob *

@@ -570,7 +570,7 @@ frames_seen (gpointer user_data)
   return *(guint *) user_data >= 3;
 }
 
-/* Lets a few frames go by, so that changed style classes apply. */
+/* Lets a few frames go by, so that what is measured is the new layout. */
 static void
 wait_frames (GtkWidget *widget)
 {
