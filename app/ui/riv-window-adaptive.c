@@ -60,7 +60,7 @@ _riv_window_adaptive_init (RivWindow *self)
   g_autoptr(GtkWidget) header_bar = NULL;
   g_autoptr(GtkWidget) lost = NULL;
   g_autoptr(GtkWidget) buttons = NULL;
-  GtkWidget *sidebar_header, *sidebar_view, *content_view;
+  GtkWidget *sidebar_header, *sidebar_view, *content_view, *job_scroller;
   AdwNavigationPage *sidebar_page, *content_page;
   GtkWidget *jobs_button, *jobs_content;
   AdwBreakpoint *narrow;
@@ -112,8 +112,15 @@ _riv_window_adaptive_init (RivWindow *self)
   content_view = adw_toolbar_view_new ();
   adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), header_bar);
   adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), lost);
-  /* Narrow, the job view fits a phone's width (riv_window_set_narrow ()). */
-  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (content_view), job_view);
+  /* Narrow, the job view fits a phone's width (riv_window_set_narrow ()) and
+   * never scrolls sideways. The scroller is there for the moment the window
+   * crosses the breakpoint: libadwaita checks the content's width before the
+   * narrow layout has been measured, and the wide layout is wider than a phone. */
+  job_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (job_scroller),
+                                  GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (job_scroller), job_view);
+  adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (content_view), job_scroller);
   content_page = adw_navigation_page_new (content_view, _("Jobs"));
   adw_navigation_page_set_tag (content_page, "jobs");
   self->jobs_page = GTK_WIDGET (content_page);
@@ -141,6 +148,7 @@ _riv_window_adaptive_init (RivWindow *self)
                               G_OBJECT (self->split_view), "collapsed", TRUE,
                               G_OBJECT (jobs_button), "visible", TRUE,
                               G_OBJECT (self->window_title), "visible", FALSE,
+                              G_OBJECT (job_scroller), "hscrollbar-policy", GTK_POLICY_NEVER,
                               NULL);
   g_signal_connect_object (narrow, "apply", G_CALLBACK (narrow_apply_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (narrow, "unapply", G_CALLBACK (narrow_unapply_cb), self,
