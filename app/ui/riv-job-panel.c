@@ -36,6 +36,7 @@ struct _RivJobPanel
   GtkLabel           *count_failed;
   GtkLabel           *count_cancelled;
   GtkLabel           *count_lost;
+  GtkBox             *toolbar;
   GtkDropDown        *status_filter;
   GtkSearchEntry     *search_entry;
   GtkStack           *list_stack;
@@ -47,9 +48,11 @@ struct _RivJobPanel
   GtkColumnViewColumn *column_batch;
   GtkColumnViewColumn *column_progress;
   GtkColumnViewColumn *column_updates;
+  GtkColumnViewColumn *column_logs;
   GtkColumnViewColumn *column_wait;
   GtkColumnViewColumn *column_run;
   GtkColumnViewColumn *column_total;
+  gboolean             narrow;         /* the wide-only columns are out of the view */
 
   /* Owned references */
   GListModel         *jobs;           /* nullable */
@@ -765,6 +768,8 @@ riv_job_panel_dispose (GObject *object)
       self->tick_id = 0;
     }
   riv_job_panel_set_jobs (self, NULL);
+  /* The columns taken out are held by the panel. */
+  riv_job_panel_set_narrow (self, FALSE);
 
   /* AdwBin unparents its child itself; let it go before the template does. */
   adw_bin_set_child (ADW_BIN (self), NULL);
@@ -858,6 +863,7 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_failed);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_cancelled);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, count_lost);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, toolbar);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, status_filter);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, search_entry);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, list_stack);
@@ -872,6 +878,7 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_wait);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_run);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_total);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_logs);
 
 #define BIND_CLOSURE(name) \
   gtk_widget_class_bind_template_callback_full (widget_class, #name, G_CALLBACK (name))
@@ -1101,6 +1108,47 @@ riv_job_panel_set_search (RivJobPanel *self,
   g_free (self->search);
   self->search = g_steal_pointer (&folded);
   riv_job_panel_update_filter_model (self);
+}
+
+/* Narrow (a phone): the buttons go on a line below the filter and the search,
+ * and the list keeps the number, the status and the progress (the output view
+ * shows the selected job's endpoint and times). The other columns are taken
+ * out of the view, not hidden: GTK 4.8's column view still counts a hidden
+ * column's width. */
+void
+riv_job_panel_set_narrow (RivJobPanel *self,
+                          gboolean     narrow)
+{
+  GtkColumnViewColumn *columns[] = {
+    self->column_number, self->column_endpoint, self->column_status, self->column_queue,
+    self->column_batch, self->column_progress, self->column_updates, self->column_logs,
+    self->column_wait, self->column_run, self->column_total,
+  };
+
+  g_return_if_fail (RIV_IS_JOB_PANEL (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->toolbar),
+                                  narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL);
+  if (self->narrow == !!narrow)
+    return;
+  self->narrow = !!narrow;
+  for (guint i = 0; i < G_N_ELEMENTS (columns); i++)
+    {
+      if (columns[i] == self->column_number || columns[i] == self->column_status ||
+          columns[i] == self->column_progress)
+        continue;
+      if (narrow)
+        {
+          g_object_ref (columns[i]);
+          gtk_column_view_remove_column (self->job_view, columns[i]);
+        }
+      else
+        {
+          gtk_column_view_insert_column (self->job_view, i, columns[i]);
+          g_object_unref (columns[i]);
+        }
+    }
+  gtk_column_view_column_set_expand (self->column_progress, narrow);
 }
 
 void

@@ -50,6 +50,9 @@ void         riv_job_panel_set_status_filter  (RivJobPanel     *self,
 void         riv_job_panel_set_search         (RivJobPanel     *self,
                                                const char      *text);
 void         riv_job_panel_focus_search       (RivJobPanel     *self);
+/* Lays the toolbar out for a narrow window (TRUE) or a wide one. */
+void         riv_job_panel_set_narrow         (RivJobPanel     *self,
+                                               gboolean         narrow);
 /* Applies pending counter/filter/sort changes now instead of at the next frame. */
 void         riv_job_panel_flush              (RivJobPanel     *self);
 

@@ -19,6 +19,9 @@ struct _RivOutputView
   /* Template widgets */
   GtkStack       *outer_stack;
   GtkStack       *inner_stack;
+  GtkBox         *header_box;
+  GtkBox         *output_box;
+  GtkWidget      *job_box;
   GtkLabel       *title_label;
   GtkLabel       *status_label;
   GtkProgressBar *progress_bar;
@@ -680,6 +683,9 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, picture);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, frames_label);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, text_frame);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, header_box);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, output_box);
+  gtk_widget_class_bind_template_child (widget_class, RivOutputView, job_box);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_text_button);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, copy_image_button);
   gtk_widget_class_bind_template_child (widget_class, RivOutputView, save_image_button);
@@ -803,6 +809,23 @@ riv_output_view_set_job (RivOutputView *self,
   riv_output_view_set_has_text (self, FALSE);
 
   riv_output_view_queue_update (self);
+}
+
+/* Narrow (a phone): the buttons go below the job's title and status, the
+ * picture above the text. */
+void
+riv_output_view_set_narrow (RivOutputView *self,
+                            gboolean       narrow)
+{
+  GtkOrientation orientation = narrow ? GTK_ORIENTATION_VERTICAL : GTK_ORIENTATION_HORIZONTAL;
+
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->header_box), orientation);
+  gtk_box_set_spacing (self->header_box, narrow ? 6 : 12);
+  gtk_orientable_set_orientation (GTK_ORIENTABLE (self->output_box), orientation);
+  gtk_widget_set_margin_start (self->job_box, narrow ? 12 : 18);
+  gtk_widget_set_margin_end (self->job_box, narrow ? 12 : 18);
 }
 
 RivJob *

@@ -57,5 +57,8 @@ RivOutputCard *riv_output_view_get_card       (RivOutputView *self,
                                                guint          i);
 /* Why the picture cannot be shown, or NULL. */
 const char *riv_output_view_get_image_error   (RivOutputView *self);
+/* Lays the view out for a narrow window (TRUE) or a wide one. */
+void        riv_output_view_set_narrow        (RivOutputView *self,
+                                               gboolean       narrow);
 
 G_END_DECLS

@@ -29,6 +29,18 @@ show_jobs_clicked_cb (GtkButton *button,
   adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), TRUE);
 }
 
+static void
+narrow_apply_cb (RivWindow *self)
+{
+  riv_window_set_narrow (self, TRUE);
+}
+
+static void
+narrow_unapply_cb (RivWindow *self)
+{
+  riv_window_set_narrow (self, FALSE);
+}
+
 /* Takes widget out of its GtkBox parent and returns a reference to it. */
 static GtkWidget *
 take_from_box (GtkWidget *widget)
@@ -100,7 +112,10 @@ _riv_window_adaptive_init (RivWindow *self)
   content_view = adw_toolbar_view_new ();
   adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), header_bar);
   adw_toolbar_view_add_top_bar (ADW_TOOLBAR_VIEW (content_view), lost);
-  /* The job view's columns and counters are wider than a phone: there it scrolls sideways. */
+  /* Narrow, the job view fits a phone's width (riv_window_set_narrow ()) and
+   * never scrolls sideways. The scroller is there for the moment the window
+   * crosses the breakpoint: libadwaita checks the content's width before the
+   * narrow layout has been measured, and the wide layout is wider than a phone. */
   job_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (job_scroller),
                                   GTK_POLICY_AUTOMATIC, GTK_POLICY_NEVER);
@@ -108,6 +123,7 @@ _riv_window_adaptive_init (RivWindow *self)
   adw_toolbar_view_set_content (ADW_TOOLBAR_VIEW (content_view), job_scroller);
   content_page = adw_navigation_page_new (content_view, _("Jobs"));
   adw_navigation_page_set_tag (content_page, "jobs");
+  self->jobs_page = GTK_WIDGET (content_page);
   g_object_unref (job_view);
 
   self->split_view = adw_navigation_split_view_new ();
@@ -125,22 +141,29 @@ _riv_window_adaptive_init (RivWindow *self)
 
   /* Narrow: one page at a time, the form first, a button to the jobs in its header. */
   narrow = adw_breakpoint_new (adw_breakpoint_condition_parse (RIV_WINDOW_NARROW));
+  /* The jobs page's header keeps the connection's state; the server's name and
+   * address are behind the form page's Server button, and beside the back button
+   * and the state there is no room for them on a phone. */
   adw_breakpoint_add_setters (narrow,
                               G_OBJECT (self->split_view), "collapsed", TRUE,
                               G_OBJECT (jobs_button), "visible", TRUE,
+                              G_OBJECT (self->window_title), "visible", FALSE,
+                              G_OBJECT (job_scroller), "hscrollbar-policy", GTK_POLICY_NEVER,
                               NULL);
+  g_signal_connect_object (narrow, "apply", G_CALLBACK (narrow_apply_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (narrow, "unapply", G_CALLBACK (narrow_unapply_cb), self,
+                           G_CONNECT_SWAPPED);
   adw_application_window_add_breakpoint (ADW_APPLICATION_WINDOW (self), narrow);
   /* GNOME's smallest phone width; the template's minimum is for the paned layout. */
   gtk_widget_set_size_request (GTK_WIDGET (self), 360, 480);
 }
 
+/* Also before the window is first laid out (a burst from the command line):
+ * when it is or becomes narrow, it opens on the jobs. */
 void
 _riv_window_show_jobs (RivWindow *self)
 {
-  AdwNavigationSplitView *split = ADW_NAVIGATION_SPLIT_VIEW (self->split_view);
-
-  if (adw_navigation_split_view_get_collapsed (split))
-    adw_navigation_split_view_set_show_content (split, TRUE);
+  adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), TRUE);
 }
 
 #else /* libadwaita 1.2 or GTK 4.8: the template's paned layout as it is */
@@ -148,6 +171,7 @@ _riv_window_show_jobs (RivWindow *self)
 void
 _riv_window_adaptive_init (RivWindow *self)
 {
+  self->jobs_page = gtk_paned_get_end_child (self->main_paned);
 }
 
 void
@@ -156,3 +180,31 @@ _riv_window_show_jobs (RivWindow *self)
 }
 
 #endif
+
+void
+riv_window_set_narrow (RivWindow *self,
+                       gboolean   narrow)
+{
+  g_return_if_fail (RIV_IS_WINDOW (self));
+
+  self->narrow = narrow;
+  riv_output_view_set_narrow (self->output_view, narrow);
+  riv_job_panel_set_narrow (self->job_panel, narrow);
+  _riv_window_load_set_narrow (self, narrow);
+}
+
+gboolean
+riv_window_get_narrow (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+
+  return self->narrow;
+}
+
+GtkWidget *
+riv_window_get_jobs_page (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+
+  return self->jobs_page;
+}

@@ -33,6 +33,7 @@ struct _RivWindowLoad
   GtkButton        *save_button;
   GtkLabel         *summary;
   RivChart         *charts[RIV_LOAD_N_CHARTS];
+  GtkGrid          *chart_grid;
   RivLoadRun       *run;            /* nullable: the newest run */
   RivMetrics       *metrics;        /* owned, nullable: the newest run's /metrics, kept after it */
 };
@@ -481,20 +482,56 @@ build_settings (RivWindow *self)
   return group;
 }
 
+/* Where each chart goes: two columns on a wide window, one on a narrow one. */
+static const struct {
+  int column, row, width;
+} chart_places[2][RIV_LOAD_N_CHARTS] = {
+  { [RIV_LOAD_CHART_THROUGHPUT] = { 0, 0, 1 }, [RIV_LOAD_CHART_LATENCY] = { 1, 0, 1 },
+    [RIV_LOAD_CHART_IN_FLIGHT] = { 0, 1, 1 }, [RIV_LOAD_CHART_USERS] = { 1, 1, 1 },
+    [RIV_LOAD_CHART_BATCHES] = { 0, 2, 2 } },
+  { [RIV_LOAD_CHART_THROUGHPUT] = { 0, 0, 1 }, [RIV_LOAD_CHART_LATENCY] = { 0, 1, 1 },
+    [RIV_LOAD_CHART_IN_FLIGHT] = { 0, 2, 1 }, [RIV_LOAD_CHART_USERS] = { 0, 3, 1 },
+    [RIV_LOAD_CHART_BATCHES] = { 0, 4, 1 } },
+};
+
+static void
+place_charts (RivWindowLoad *load,
+              gboolean       narrow)
+{
+  GtkLayoutManager *layout = gtk_widget_get_layout_manager (GTK_WIDGET (load->chart_grid));
+
+  for (guint i = 0; i < RIV_LOAD_N_CHARTS; i++)
+    {
+      GtkGridLayoutChild *child = GTK_GRID_LAYOUT_CHILD (
+        gtk_layout_manager_get_layout_child (layout, GTK_WIDGET (load->charts[i])));
+
+      gtk_grid_layout_child_set_column (child, chart_places[narrow][i].column);
+      gtk_grid_layout_child_set_row (child, chart_places[narrow][i].row);
+      gtk_grid_layout_child_set_column_span (child, chart_places[narrow][i].width);
+    }
+}
+
 static RivChart *
-add_chart (GtkGrid    *grid,
-           int         column,
-           int         row,
-           int         width,
-           const char *title,
-           const char *unit)
+add_chart (RivWindowLoad *load,
+           guint          which,
+           const char    *title,
+           const char    *unit)
 {
   GtkWidget *chart = riv_chart_new (title, unit);
 
   gtk_widget_set_hexpand (chart, TRUE);
   gtk_widget_set_vexpand (chart, TRUE);
-  gtk_grid_attach (grid, chart, column, row, width, 1);
+  gtk_grid_attach (load->chart_grid, chart, chart_places[0][which].column,
+                   chart_places[0][which].row, chart_places[0][which].width, 1);
+  load->charts[which] = RIV_CHART (chart);
   return RIV_CHART (chart);
+}
+
+void
+_riv_window_load_set_narrow (RivWindow *self,
+                             gboolean   narrow)
+{
+  place_charts (self->load, narrow);
 }
 
 static GtkWidget *
@@ -527,22 +564,23 @@ build_charts (RivWindow *self)
   gtk_box_append (GTK_BOX (header), GTK_WIDGET (load->save_button));
   gtk_box_append (GTK_BOX (box), header);
 
+  load->chart_grid = GTK_GRID (grid);
   gtk_grid_set_row_spacing (GTK_GRID (grid), 18);
   gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
   gtk_grid_set_column_homogeneous (GTK_GRID (grid), TRUE);
-  charts[RIV_LOAD_CHART_THROUGHPUT] = add_chart (GTK_GRID (grid), 0, 0, 1, _("Throughput"), "/s");
-  riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("completed"), COLOR_BLUE);
+  riv_chart_add_series (add_chart (load, RIV_LOAD_CHART_THROUGHPUT, _("Throughput"), "/s"),
+                        _("completed"), COLOR_BLUE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("failed"), COLOR_RED);
-  charts[RIV_LOAD_CHART_LATENCY] = add_chart (GTK_GRID (grid), 1, 0, 1, _("Latency"), "s");
-  riv_chart_add_series (charts[RIV_LOAD_CHART_LATENCY], "p50", COLOR_GREEN);
+  riv_chart_add_series (add_chart (load, RIV_LOAD_CHART_LATENCY, _("Latency"), "s"),
+                        "p50", COLOR_GREEN);
   riv_chart_add_series (charts[RIV_LOAD_CHART_LATENCY], "p95", COLOR_ORANGE);
-  charts[RIV_LOAD_CHART_IN_FLIGHT] = add_chart (GTK_GRID (grid), 0, 1, 1, _("Jobs"), NULL);
-  riv_chart_add_series (charts[RIV_LOAD_CHART_IN_FLIGHT], _("in flight"), COLOR_BLUE);
+  riv_chart_add_series (add_chart (load, RIV_LOAD_CHART_IN_FLIGHT, _("Jobs"), NULL),
+                        _("in flight"), COLOR_BLUE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_IN_FLIGHT], _("queued"), COLOR_PURPLE);
-  charts[RIV_LOAD_CHART_USERS] = add_chart (GTK_GRID (grid), 1, 1, 1, _("Users"), NULL);
-  riv_chart_add_series (charts[RIV_LOAD_CHART_USERS], _("active"), COLOR_GREEN);
-  charts[RIV_LOAD_CHART_BATCHES] = add_chart (GTK_GRID (grid), 0, 2, 2, _("Batch Sizes"), NULL);
-  riv_chart_add_series (charts[RIV_LOAD_CHART_BATCHES], _("batches"), COLOR_PURPLE);
+  riv_chart_add_series (add_chart (load, RIV_LOAD_CHART_USERS, _("Users"), NULL),
+                        _("active"), COLOR_GREEN);
+  riv_chart_add_series (add_chart (load, RIV_LOAD_CHART_BATCHES, _("Batch Sizes"), NULL),
+                        _("batches"), COLOR_PURPLE);
   gtk_box_append (GTK_BOX (box), grid);
 
   gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,

@@ -63,6 +63,9 @@ struct _RivWindow
 
   /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
   GtkWidget            *split_view;       /* AdwNavigationSplitView */
+  /* The jobs: the split view's content page there, else the paned's end */
+  GtkWidget            *jobs_page;
+  gboolean              narrow;
 
   /* Owned references */
   GSettings            *settings;
@@ -139,7 +142,7 @@ void  _riv_window_save_image_to        (RivWindow      *self,
 
 /* riv-window-adaptive.c: the split view and its breakpoint where libadwaita has them */
 void  _riv_window_adaptive_init        (RivWindow      *self);
-/* On a narrow window, shows the job view (after a submission); else nothing. */
+/* On a narrow window (or once it is narrow), shows the job view (after a submission). */
 void  _riv_window_show_jobs            (RivWindow      *self);
 
 /* riv-window-load.c */
@@ -147,6 +150,8 @@ void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
 void  _riv_window_load_init            (RivWindow      *self);
 void  _riv_window_load_dispose         (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
+void  _riv_window_load_set_narrow      (RivWindow      *self,
+                                        gboolean        narrow);
 /* riv-window-record.c */
 typedef struct _RivWindowRecord RivWindowRecord;
 void  _riv_window_record_class_init    (GtkWidgetClass *widget_class);

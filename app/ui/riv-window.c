@@ -722,6 +722,7 @@ riv_window_start_startup_burst (RivWindow *self)
       return;
     }
   _riv_window_start_burst (self);
+  _riv_window_show_jobs (self);
 }
 
 static void

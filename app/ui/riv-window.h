@@ -61,6 +61,13 @@ RivForm           *riv_window_get_form             (RivWindow         *self);
 RivOutputView     *riv_window_get_output_view      (RivWindow         *self);
 RivJobPanel       *riv_window_get_job_panel        (RivWindow         *self);
 RivConnectPopover *riv_window_get_connect_popover  (RivWindow         *self);
+/* The output, the job panel and the load charts laid out for a narrow window
+ * (on libadwaita 1.4 and later the window's breakpoint sets it), and the part
+ * of the window that shows them. */
+void               riv_window_set_narrow           (RivWindow         *self,
+                                                    gboolean           narrow);
+gboolean           riv_window_get_narrow           (RivWindow         *self);
+GtkWidget         *riv_window_get_jobs_page        (RivWindow         *self);
 
 /* For tests: the desktop notifications this window sent (or, without an
  * application, would have sent), and whether it counts as active (-1: ask

@@ -16,6 +16,7 @@
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 #include "riv-window.h"
+#include "riv-window-load.h"
 
 typedef struct
 {
@@ -531,6 +532,129 @@ test_status_icons_exist (void)
     }
 }
 
+static int
+min_width (GtkWidget *widget)
+{
+  int minimum = 0;
+
+  gtk_widget_measure (widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, NULL, NULL, NULL);
+  return minimum;
+}
+
+#if ADW_CHECK_VERSION (1, 4, 0) && GTK_CHECK_VERSION (4, 10, 0)
+static gboolean
+window_narrow (gpointer user_data)
+{
+  return riv_window_get_narrow (user_data);
+}
+
+static gboolean
+window_wide (gpointer user_data)
+{
+  return !riv_window_get_narrow (user_data);
+}
+#endif
+
+static gboolean
+count_frame_cb (GtkWidget     *widget,
+                GdkFrameClock *clock,
+                gpointer       user_data)
+{
+  (*(guint *) user_data)++;
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+frames_seen (gpointer user_data)
+{
+  return *(guint *) user_data >= 3;
+}
+
+/* Lets a few frames go by, so that what is measured is the new layout. */
+static void
+wait_frames (GtkWidget *widget)
+{
+  guint frames = 0;
+  guint id = gtk_widget_add_tick_callback (widget, count_frame_cb, &frames, NULL);
+
+  g_assert_true (riv_test_wait_until (frames_seen, &frames, 30));
+  gtk_widget_remove_tick_callback (widget, id);
+}
+
+static GtkWidget *
+find_descendant (GtkWidget *widget,
+                 GType      type)
+{
+  if (G_TYPE_CHECK_INSTANCE_TYPE (widget, type))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_descendant (child, type);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* GNOME's smallest phone width. */
+#define PHONE_WIDTH 360
+
+/* On a phone-wide window the jobs page (counters, search and buttons, the
+ * shown job's output, the load charts) fits the width: nothing is cut off and
+ * nothing scrolls sideways. Where libadwaita has breakpoints (1.4) the window
+ * is made that narrow; on 1.2 the paned layout keeps its own minimum, so the
+ * job view's pieces are laid out narrow and measured. */
+static void
+test_narrow_jobs_page (Fixture       *fixture,
+                       gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  GtkWidget *page = riv_window_get_jobs_page (window);
+  GtkWidget *list;
+
+  g_assert_nonnull (page);
+  g_assert_true (riv_window_select_endpoint (window, "fake_diffusion"));
+  set_data (window, "[20, 0.05]");
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+  g_assert_true (riv_test_wait_until (shown_job_running, view, 60));
+
+  g_assert_false (riv_window_get_narrow (window));
+#if ADW_CHECK_VERSION (1, 4, 0) && GTK_CHECK_VERSION (4, 10, 0)
+  gtk_window_set_default_size (GTK_WINDOW (window), PHONE_WIDTH, 720);
+  g_assert_true (riv_test_wait_until (window_narrow, window, 30));
+  g_assert_cmpint (min_width (GTK_WIDGET (window)), <=, PHONE_WIDTH);
+#else
+  riv_window_set_narrow (window, TRUE);
+#endif
+  wait_frames (GTK_WIDGET (window));
+  g_assert_cmpint (min_width (GTK_WIDGET (view)), <=, PHONE_WIDTH);
+  g_assert_cmpint (min_width (GTK_WIDGET (riv_window_get_job_panel (window))), <=, PHONE_WIDTH);
+  g_assert_cmpint (min_width (page), <=, PHONE_WIDTH);
+  /* The job list's columns too (it would scroll sideways in its own scroller). */
+  list = find_descendant (GTK_WIDGET (riv_window_get_job_panel (window)), GTK_TYPE_COLUMN_VIEW);
+  g_assert_nonnull (list);
+  g_assert_cmpint (min_width (list), <=, PHONE_WIDTH);
+  /* The load charts in one column. */
+  riv_window_set_load_mode (window, TRUE);
+  g_assert_cmpint (min_width (page), <=, PHONE_WIDTH);
+  riv_window_set_load_mode (window, FALSE);
+
+  /* Wide again: the wide layout is back. */
+#if ADW_CHECK_VERSION (1, 4, 0) && GTK_CHECK_VERSION (4, 10, 0)
+  gtk_window_set_default_size (GTK_WINDOW (window), 1400, 800);
+  g_assert_true (riv_test_wait_until (window_wide, window, 30));
+#else
+  riv_window_set_narrow (window, FALSE);
+#endif
+  g_assert_false (riv_window_get_narrow (window));
+  wait_frames (GTK_WIDGET (window));
+  g_assert_cmpint (min_width (list), >, PHONE_WIDTH);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -546,6 +670,8 @@ main (int   argc,
               test_stream_text, fixture_teardown);
   g_test_add ("/ui/window/progress-fits-column", Fixture, NULL, fixture_setup,
               test_progress_fits_column, fixture_teardown);
+  g_test_add ("/ui/window/narrow-jobs-page", Fixture, NULL, fixture_setup,
+              test_narrow_jobs_page, fixture_teardown);
   g_test_add ("/ui/window/server-gone", Fixture, NULL, fixture_setup,
               test_server_gone, fixture_teardown);
 
