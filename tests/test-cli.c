@@ -1277,9 +1277,10 @@ test_tls (Fixture       *fx,
   g_autofree char *not_pem = path_in (fx, "notes.txt");
   g_autofree char *missing = path_in (fx, "no-such.pem");
   g_autofree char *url = NULL;
+  g_autofree char *openssl_path = g_find_program_in_path ("openssl");
   GSList *uris;
 
-  if (g_find_program_in_path ("openssl") == NULL)
+  if (openssl_path == NULL)
     {
       g_test_skip ("no openssl to make a certificate with");
       return;

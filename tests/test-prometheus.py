@@ -107,11 +107,15 @@ def main():
                                      open(os.path.join(scratch, "prometheus.log")).read()[-2000:])
 
         # Up to 1,000 users in 5 s, held 12 s, then 4 s with none (the last scrapes see the end).
+        out_file = open(os.path.join(scratch, "load.out"), "w+")
+        err_file = open(os.path.join(scratch, "load.err"), "w+")
         load = subprocess.Popen([CLI, "load", "--url", url, "--endpoint", "stream_text",
                                  "--data", '["u{u}", 5, 0.05]', "--stages",
                                  f"5s:{USERS},12s:{USERS},1s:0,4s:0", "--metrics", target,
                                  "--json", "--timeout", "120"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                # Files, not pipes: nothing reads while the run goes, and a
+                                # summary longer than a pipe holds would block the run's end.
+                                stdout=out_file, stderr=err_file, text=True,
                                 start_new_session=True)
         scrapes, pages, errors = [], [], []
         openmetrics = None
@@ -129,7 +133,12 @@ def main():
             except OSError as e:
                 errors.append(str(e))
             time.sleep(0.5)
-        out, err = load.communicate()
+        load.wait()
+        out_file.seek(0)
+        err_file.seek(0)
+        out, err = out_file.read(), err_file.read()
+        out_file.close()
+        err_file.close()
         summary = json.loads([l for l in out.splitlines() if l.startswith("{")][-1])
 
         # 1: the scrapes while the run went.
