@@ -269,6 +269,43 @@ test_parse_seals_like_json_glib (void)
   g_assert_cmpint (json_object_get_size (json_node_get_object (open)), ==, 2);
 }
 
+/* Numbers are read to the very double strtod gives, whether by the short
+ * path (15 digits, a power of ten up to 22) or the long one. */
+static void
+test_numbers_exact (void)
+{
+  static const char * const fixed[] = {
+    "0.0", "-0.0", "1e-06", "1.3e-05", "0.13943", "0.000631", "123456789012345e-22",
+    "123456789012345e22", "1234567890123456e-3", "9007199254740993.0", "1e23", "1e-23",
+    "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.1", "0.30000000000000004",
+    "5e-324", "1E+2", "-3.5E-7", "100000000000000000000000.5", "0.000000000000000000000000001",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 20000; i++)
+    {
+      g_autofree char *text = NULL;
+      g_autoptr(JsonNode) node = NULL;
+      g_autoptr(GError) error = NULL;
+      double want, got;
+
+      if (i < G_N_ELEMENTS (fixed))
+        text = g_strdup (fixed[i]);
+      else
+        /* Random mantissas of 1 to 17 digits with exponents around the short path's edge. */
+        text = g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%ue%d", g_test_rand_bit () ? "-" : "",
+                                (guint64) g_test_rand_int_range (0, G_MAXINT32) *
+                                  (guint64) g_test_rand_int_range (1, 100000),
+                                (guint) g_test_rand_int_range (0, 1000),
+                                g_test_rand_int_range (-30, 30));
+      node = riv_json_parse (NULL, text, -1, 0, &error);
+      g_assert_no_error (error);
+      want = g_ascii_strtod (text, NULL);
+      got = json_node_get_double (node);
+      if (memcmp (&want, &got, sizeof want) != 0)
+        g_error ("%s read as %.17g, strtod says %.17g", text, got, want);
+    }
+}
+
 static void
 test_int64_hash_spreads (void)
 {
@@ -306,6 +343,7 @@ main (int   argc,
   g_test_add_func ("/riv/json/depth-limit", test_depth_limit);
   g_test_add_func ("/riv/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);
   g_test_add_func ("/riv/json/int64-hash-spreads", test_int64_hash_spreads);
+  g_test_add_func ("/riv/json/numbers-exact", test_numbers_exact);
 
   return g_test_run ();
 }

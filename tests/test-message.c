@@ -10,14 +10,71 @@
 #include "riv-message.h"
 #include "riv-test-util.h"
 
+static char *
+node_text (JsonNode *node)
+{
+  return node != NULL ? riv_json_to_string (node, NULL) : g_strdup ("(none)");
+}
+
+/* What the client reads from its stream (riv_message_parse_lean) is the
+ * message the full reader gives, but for the output kept whole. */
+static void
+assert_same_message (RivMessage *full,
+                     RivMessage *lean)
+{
+  g_autofree char *full_data = node_text (full->data);
+  g_autofree char *lean_data = node_text (lean->data);
+
+  g_assert_null (lean->output);
+  g_assert_cmpint (full->kind, ==, lean->kind);
+  g_assert_cmpstr (full->msg, ==, lean->msg);
+  g_assert_cmpstr (full->event_id, ==, lean->event_id);
+  g_assert_cmpint (full->has_rank, ==, lean->has_rank);
+  g_assert_cmpint (full->rank, ==, lean->rank);
+  g_assert_cmpint (full->has_queue_size, ==, lean->has_queue_size);
+  g_assert_cmpint (full->queue_size, ==, lean->queue_size);
+  g_assert_cmpint (full->has_rank_eta, ==, lean->has_rank_eta);
+  g_assert_cmpfloat (full->rank_eta, ==, lean->rank_eta);
+  g_assert_cmpint (full->has_eta, ==, lean->has_eta);
+  g_assert_cmpfloat (full->eta, ==, lean->eta);
+  g_assert_cmpint (full->progress != NULL, ==, lean->progress != NULL);
+  if (full->progress != NULL)
+    g_assert_cmpuint (full->progress->len, ==, lean->progress->len);
+  g_assert_cmpstr (full->log, ==, lean->log);
+  g_assert_cmpstr (full->level, ==, lean->level);
+  g_assert_cmpstr (full->title, ==, lean->title);
+  g_assert_cmpint (full->success, ==, lean->success);
+  g_assert_cmpstr (full_data, ==, lean_data);
+  g_assert_cmpint (full->has_error, ==, lean->has_error);
+  g_assert_cmpstr (full->error, ==, lean->error);
+  g_assert_cmpint (full->is_generating, ==, lean->is_generating);
+  g_assert_cmpint (full->cancelled, ==, lean->cancelled);
+  g_assert_cmpint (full->has_duration, ==, lean->has_duration);
+  g_assert_cmpfloat (full->duration, ==, lean->duration);
+  g_assert_cmpint (full->has_average_duration, ==, lean->has_average_duration);
+  g_assert_cmpfloat (full->average_duration, ==, lean->average_duration);
+  g_assert_cmpstr (full->used_cache, ==, lean->used_cache);
+  g_assert_cmpfloat (full->cache_duration, ==, lean->cache_duration);
+  g_assert_cmpint (full->has_batch, ==, lean->has_batch);
+  g_assert_cmpstr (full->batch_id, ==, lean->batch_id);
+  g_assert_cmpint (full->batch_size, ==, lean->batch_size);
+  g_assert_cmpint (full->batch_index, ==, lean->batch_index);
+  g_assert_cmpstr (full->message, ==, lean->message);
+  g_assert_cmpint (full->session_not_found, ==, lean->session_not_found);
+}
+
 static RivMessage *
 parse_ok (const char *text)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(RivMessage) lean = NULL;
   RivMessage *message = riv_message_parse (NULL, text, -1, &error);
 
   g_assert_no_error (error);
   g_assert_nonnull (message);
+  lean = riv_message_parse_lean (text, -1, &error);
+  g_assert_no_error (error);
+  assert_same_message (message, lean);
   return message;
 }
 
@@ -26,17 +83,16 @@ assert_invalid (const char *text,
                 gssize      len)
 {
   g_autoptr(GError) error = NULL;
+  g_autoptr(GError) lean_error = NULL;
   g_autoptr(RivMessage) message = riv_message_parse (NULL, text, len, &error);
+  g_autoptr(RivMessage) lean = riv_message_parse_lean (text, len, &lean_error);
 
   g_assert_null (message);
   g_assert_error (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
   g_assert_nonnull (error->message);
-}
-
-static char *
-node_text (JsonNode *node)
-{
-  return node != NULL ? riv_json_to_string (node, NULL) : g_strdup ("(none)");
+  g_assert_null (lean);
+  g_assert_error (lean_error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID);
+  g_assert_cmpstr (lean_error->message, ==, error->message);
 }
 
 static void

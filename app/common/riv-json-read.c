@@ -37,7 +37,7 @@
 /* Strings and member names up to this size are built on the stack. */
 #define STACK_TEXT 256
 
-typedef struct
+struct _RivJsonReader
 {
   const char  *start;
   const char  *p;
@@ -45,7 +45,8 @@ typedef struct
   guint        depth;
   guint        max_depth;
   GError     **error;
-} Reader;
+};
+typedef RivJsonReader Reader;
 
 /* A text being built: in `stack` while it fits, then on the heap. */
 typedef struct
@@ -294,14 +295,16 @@ read_string (Reader *r,
   return TRUE;
 }
 
-static JsonNode *
-read_number (Reader *r)
+/* Checks the number at r->p and returns where it ends (NULL on error);
+ * *is_double when it has a fraction or an exponent. */
+static const char *
+scan_number (Reader   *r,
+             gboolean *is_double)
 {
   const char *start = r->p;
   const char *p = start;
-  gboolean is_double = FALSE;
-  JsonNode *node;
 
+  *is_double = FALSE;
   if (*p == '-')
     p++;
   if (p >= r->end || !g_ascii_isdigit (*p))
@@ -312,7 +315,7 @@ read_number (Reader *r)
     p++;
   if (p < r->end && *p == '.')
     {
-      is_double = TRUE;
+      *is_double = TRUE;
       if (++p >= r->end || !g_ascii_isdigit (*p))
         return fail (r, start, JSON_PARSER_ERROR_INVALID_DATA, "JSON number without digits after '.'"), NULL;
       while (p < r->end && g_ascii_isdigit (*p))
@@ -320,7 +323,7 @@ read_number (Reader *r)
     }
   if (p < r->end && (*p == 'e' || *p == 'E'))
     {
-      is_double = TRUE;
+      *is_double = TRUE;
       if (++p < r->end && (*p == '+' || *p == '-'))
         p++;
       if (p >= r->end || !g_ascii_isdigit (*p))
@@ -331,48 +334,134 @@ read_number (Reader *r)
   /* A number runs into the next token only through a delimiter. */
   if (p < r->end && (g_ascii_isalnum (*p) || *p == '.' || *p == '_' || *p == '+' || *p == '-'))
     return fail_unexpected (r, p, "',', ']' or '}' after a number"), NULL;
+  return p;
+}
+
+/* The integer [start, end) (digits, an optional leading '-'), if it fits. */
+static gboolean
+integer_value (const char *start,
+               const char *end,
+               gint64     *out)
+{
+  gboolean negative = *start == '-';
+  guint64 value = 0, limit = negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64;
+
+  for (const char *q = start + negative; q < end; q++)
+    {
+      guint digit = *q - '0';
+
+      if (value > (limit - digit) / 10)
+        return FALSE;
+      value = value * 10 + digit;
+    }
+  /* -(2^63) is the one value whose magnitude does not fit positively. */
+  *out = negative ? (gint64) (0 - value) : (gint64) value;
+  return TRUE;
+}
+
+/* The double [start, end) is, when a product or quotient of two exact doubles
+ * gives it correctly rounded: at most 15 significant digits and a power of
+ * ten up to 22 (both exact in a double, so the one rounding is IEEE's). The
+ * durations and timings in every queue message are such numbers; strtod's
+ * general path cost more than the rest of the number's reading. */
+static gboolean
+double_value_fast (const char *start,
+                   const char *end,
+                   double     *out)
+{
+  static const double pow10[] = {
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+    1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+  };
+  const char *p = start;
+  gboolean negative = *p == '-';
+  guint64 mantissa = 0;
+  int digits = 0, exp10 = 0, e = 0, e_sign = 1;
+
+  p += negative;
+  for (; p < end && g_ascii_isdigit (*p); p++)
+    if (mantissa != 0 || *p != '0')
+      {
+        if (++digits > 15)
+          return FALSE;
+        mantissa = mantissa * 10 + (guint) (*p - '0');
+      }
+  if (p < end && *p == '.')
+    for (p++; p < end && g_ascii_isdigit (*p); p++)
+      {
+        if (mantissa != 0 || *p != '0')
+          {
+            if (++digits > 15)
+              return FALSE;
+            mantissa = mantissa * 10 + (guint) (*p - '0');
+          }
+        exp10--;
+      }
+  if (p < end && (*p == 'e' || *p == 'E'))
+    {
+      p++;
+      if (*p == '+' || *p == '-')
+        e_sign = *p++ == '-' ? -1 : 1;
+      for (; p < end; p++)
+        {
+          e = e * 10 + (*p - '0');
+          if (e > 400)
+            return FALSE;
+        }
+    }
+  exp10 += e_sign * e;
+  if (mantissa == 0)
+    *out = 0.0;
+  else if (exp10 >= 0 && exp10 <= 22)
+    *out = (double) mantissa * pow10[exp10];
+  else if (exp10 < 0 && exp10 >= -22)
+    *out = (double) mantissa / pow10[-exp10];
+  else
+    return FALSE;
+  if (negative)
+    *out = -*out;
+  return TRUE;
+}
+
+static JsonNode *
+read_number (Reader *r)
+{
+  const char *start = r->p;
+  const char *p;
+  gboolean is_double;
+  JsonNode *node;
+  double value;
+
+  if ((p = scan_number (r, &is_double)) == NULL)
+    return NULL;
 
   if (!is_double)
     {
-      gboolean negative = *start == '-';
-      guint64 value = 0, limit = negative ? (guint64) G_MAXINT64 + 1 : (guint64) G_MAXINT64;
-      gboolean fits = TRUE;
+      gint64 integer;
 
-      for (const char *q = start + negative; q < p && fits; q++)
+      if (integer_value (start, p, &integer))
         {
-          guint digit = *q - '0';
-
-          if (value > (limit - digit) / 10)
-            fits = FALSE;
-          else
-            value = value * 10 + digit;
-        }
-      if (fits)
-        {
-          node = json_node_alloc ();
-          /* -(2^63) is the one value whose magnitude does not fit positively. */
-          json_node_init_int (node, negative ? (gint64) (0 - value) : (gint64) value);
           r->p = p;
-          return node;
+          return json_node_init_int (json_node_alloc (), integer);
         }
       /* Beyond int64: a double, as JavaScript and newer json-glib read it. */
     }
 
-  {
-    char stack[64];
-    g_autofree char *heap = NULL;
-    gsize len = p - start;
-    char *buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
-    double value;
+  if (!double_value_fast (start, p, &value))
+    {
+      char stack[64];
+      g_autofree char *heap = NULL;
+      gsize len = p - start;
+      char *buf = len < sizeof stack ? stack : (heap = g_malloc (len + 1));
 
-    memcpy (buf, start, len);
-    buf[len] = '\0';
-    /* Beyond a double's range, infinity, as json-glib reads it: the readers
-     * of numbers (riv-message.c, riv-config.c) refuse what is not finite. */
-    value = g_ascii_strtod (buf, NULL);
-    node = json_node_alloc ();
-    json_node_init_double (node, value);
-  }
+      memcpy (buf, start, len);
+      buf[len] = '\0';
+      /* Beyond a double's range, infinity, as json-glib reads it: the readers
+       * of numbers (riv-message.c, riv-config.c) refuse what is not finite. */
+      value = g_ascii_strtod (buf, NULL);
+    }
+  node = json_node_alloc ();
+  json_node_init_double (node, value);
   r->p = p;
   return node;
 }
@@ -390,6 +479,65 @@ read_word (Reader     *r,
   return TRUE;
 }
 
+/* Reads the members of the object whose '{' r->p is at, up to its '}': the
+ * name of each into `name`, then member () reads its value. */
+static gboolean
+walk_object (Reader           *r,
+             Text             *name,
+             RivJsonMemberFunc member,
+             gpointer          user_data)
+{
+  r->p++;
+  skip_space (r);
+  if (r->p < r->end && *r->p == '}')
+    {
+      r->p++;
+      return TRUE;
+    }
+  for (;;)
+    {
+      if (r->p >= r->end || *r->p != '"')
+        return fail_unexpected (r, r->p, "a member name in double quotes");
+      if (!read_string (r, name))
+        return FALSE;
+      skip_space (r);
+      if (r->p >= r->end || *r->p != ':')
+        return fail (r, r->p, JSON_PARSER_ERROR_MISSING_COLON, "expected ':' after the member name");
+      r->p++;
+      if (!member (r, name->str, user_data))
+        return FALSE;
+      skip_space (r);
+      if (r->p < r->end && *r->p == ',')
+        {
+          r->p++;
+          skip_space (r);
+          if (r->p < r->end && *r->p == '}')
+            return fail (r, r->p, JSON_PARSER_ERROR_TRAILING_COMMA, "a ',' before '}'");
+          continue;
+        }
+      if (r->p < r->end && *r->p == '}')
+        {
+          r->p++;
+          return TRUE;
+        }
+      return fail_unexpected (r, r->p, "',' or '}' in an object");
+    }
+}
+
+static gboolean
+object_member (Reader     *r,
+               const char *name,
+               gpointer    user_data)
+{
+  JsonNode *member = read_value (r);
+
+  if (member == NULL)
+    return FALSE;
+  /* A repeated name keeps the last value, as json-glib does. */
+  json_object_set_member (user_data, name, member);
+  return TRUE;
+}
+
 static JsonNode *
 read_object (Reader *r,
              Text   *name)
@@ -397,65 +545,65 @@ read_object (Reader *r,
   JsonObject *object = json_object_new ();
   JsonNode *node;
 
+  if (!walk_object (r, name, object_member, object))
+    {
+      json_object_unref (object);
+      return NULL;
+    }
+  node = json_node_alloc ();
+  json_node_init_object (node, object);
+  json_object_unref (object);
+  return node;
+}
+
+typedef gboolean (*ElementFunc) (Reader *r, gpointer user_data);
+
+/* Reads the elements of the array whose '[' r->p is at, up to its ']', each
+ * with element (). */
+static gboolean
+walk_array (Reader      *r,
+            ElementFunc  element,
+            gpointer     user_data)
+{
   r->p++;
   skip_space (r);
-  if (r->p < r->end && *r->p == '}')
+  if (r->p < r->end && *r->p == ']')
     {
       r->p++;
-      goto done;
+      return TRUE;
     }
   for (;;)
     {
-      JsonNode *member;
-
-      if (r->p >= r->end || *r->p != '"')
-        {
-          fail_unexpected (r, r->p, "a member name in double quotes");
-          goto fail;
-        }
-      if (!read_string (r, name))
-        goto fail;
-      skip_space (r);
-      if (r->p >= r->end || *r->p != ':')
-        {
-          fail (r, r->p, JSON_PARSER_ERROR_MISSING_COLON, "expected ':' after the member name");
-          goto fail;
-        }
-      r->p++;
-      if ((member = read_value (r)) == NULL)
-        goto fail;
-      /* A repeated name keeps the last value, as json-glib does. */
-      json_object_set_member (object, name->str, member);
+      if (!element (r, user_data))
+        return FALSE;
       skip_space (r);
       if (r->p < r->end && *r->p == ',')
         {
           r->p++;
           skip_space (r);
-          if (r->p < r->end && *r->p == '}')
-            {
-              fail (r, r->p, JSON_PARSER_ERROR_TRAILING_COMMA, "a ',' before '}'");
-              goto fail;
-            }
+          if (r->p < r->end && *r->p == ']')
+            return fail (r, r->p, JSON_PARSER_ERROR_TRAILING_COMMA, "a ',' before ']'");
           continue;
         }
-      if (r->p < r->end && *r->p == '}')
+      if (r->p < r->end && *r->p == ']')
         {
           r->p++;
-          break;
+          return TRUE;
         }
-      fail_unexpected (r, r->p, "',' or '}' in an object");
-      goto fail;
+      return fail_unexpected (r, r->p, "',' or ']' in an array");
     }
+}
 
-done:
-  node = json_node_alloc ();
-  json_node_init_object (node, object);
-  json_object_unref (object);
-  return node;
+static gboolean
+array_element (Reader   *r,
+               gpointer  user_data)
+{
+  JsonNode *element = read_value (r);
 
-fail:
-  json_object_unref (object);
-  return NULL;
+  if (element == NULL)
+    return FALSE;
+  json_array_add_element (user_data, element);
+  return TRUE;
 }
 
 static JsonNode *
@@ -464,50 +612,15 @@ read_array (Reader *r)
   JsonArray *array = json_array_new ();
   JsonNode *node;
 
-  r->p++;
-  skip_space (r);
-  if (r->p < r->end && *r->p == ']')
+  if (!walk_array (r, array_element, array))
     {
-      r->p++;
-      goto done;
+      json_array_unref (array);
+      return NULL;
     }
-  for (;;)
-    {
-      JsonNode *element = read_value (r);
-
-      if (element == NULL)
-        goto fail;
-      json_array_add_element (array, element);
-      skip_space (r);
-      if (r->p < r->end && *r->p == ',')
-        {
-          r->p++;
-          skip_space (r);
-          if (r->p < r->end && *r->p == ']')
-            {
-              fail (r, r->p, JSON_PARSER_ERROR_TRAILING_COMMA, "a ',' before ']'");
-              goto fail;
-            }
-          continue;
-        }
-      if (r->p < r->end && *r->p == ']')
-        {
-          r->p++;
-          break;
-        }
-      fail_unexpected (r, r->p, "',' or ']' in an array");
-      goto fail;
-    }
-
-done:
   node = json_node_alloc ();
   json_node_init_array (node, array);
   json_array_unref (array);
   return node;
-
-fail:
-  json_array_unref (array);
-  return NULL;
 }
 
 static gboolean
@@ -518,14 +631,34 @@ enter (Reader *r)
   return TRUE;
 }
 
-static JsonNode *
-read_value (Reader *r)
+static gboolean read_any (Reader *r, JsonNode **out);
+
+static gboolean
+skip_element (Reader   *r,
+              gpointer  user_data)
 {
-  JsonNode *node = NULL;
+  return read_any (r, NULL);
+}
+
+static gboolean
+skip_member (Reader     *r,
+             const char *name,
+             gpointer    user_data)
+{
+  return read_any (r, NULL);
+}
+
+/* Reads the next value into *out, or when out is NULL only checks it (and
+ * allocates nothing unless a string is longer than STACK_TEXT). */
+static gboolean
+read_any (Reader    *r,
+          JsonNode **out)
+{
+  gboolean ok;
 
   skip_space (r);
   if (r->p >= r->end)
-    return fail_unexpected (r, r->p, "a JSON value"), NULL;
+    return fail_unexpected (r, r->p, "a JSON value");
 
   switch (*r->p)
     {
@@ -534,55 +667,169 @@ read_value (Reader *r)
         Text name;
 
         if (!enter (r))
-          return NULL;
+          return FALSE;
         text_init (&name);
-        node = read_object (r, &name);
+        ok = out != NULL ? (*out = read_object (r, &name)) != NULL
+                         : walk_object (r, &name, skip_member, NULL);
         text_clear (&name);
         r->depth--;
-        return node;
+        return ok;
       }
 
     case '[':
       if (!enter (r))
-        return NULL;
-      node = read_array (r);
+        return FALSE;
+      ok = out != NULL ? (*out = read_array (r)) != NULL : walk_array (r, skip_element, NULL);
       r->depth--;
-      return node;
+      return ok;
 
     case '"':
       {
         Text text;
 
         text_init (&text);
-        if (read_string (r, &text))
-          {
-            node = json_node_alloc ();
-            json_node_init_string (node, text.str);
-          }
+        ok = read_string (r, &text);
+        if (ok && out != NULL)
+          *out = json_node_init_string (json_node_alloc (), text.str);
         text_clear (&text);
-        return node;
+        return ok;
       }
 
     case 't':
-      return read_word (r, "true", 4) ? json_node_init_boolean (json_node_alloc (), TRUE) : NULL;
+      if (!read_word (r, "true", 4))
+        return FALSE;
+      if (out != NULL)
+        *out = json_node_init_boolean (json_node_alloc (), TRUE);
+      return TRUE;
 
     case 'f':
-      return read_word (r, "false", 5) ? json_node_init_boolean (json_node_alloc (), FALSE) : NULL;
+      if (!read_word (r, "false", 5))
+        return FALSE;
+      if (out != NULL)
+        *out = json_node_init_boolean (json_node_alloc (), FALSE);
+      return TRUE;
 
     case 'n':
-      return read_word (r, "null", 4) ? json_node_init_null (json_node_alloc ()) : NULL;
+      if (!read_word (r, "null", 4))
+        return FALSE;
+      if (out != NULL)
+        *out = json_node_init_null (json_node_alloc ());
+      return TRUE;
 
     case '-':
     case '0': case '1': case '2': case '3': case '4':
     case '5': case '6': case '7': case '8': case '9':
-      return read_number (r);
+      if (out != NULL)
+        return (*out = read_number (r)) != NULL;
+      {
+        gboolean is_double;
+        const char *end = scan_number (r, &is_double);
+
+        if (end == NULL)
+          return FALSE;
+        r->p = end;
+        return TRUE;
+      }
 
     default:
       if (g_ascii_isalpha (*r->p) || *r->p == '_')
         return fail (r, r->p, JSON_PARSER_ERROR_INVALID_BAREWORD,
-                     "a word that is not a JSON value (true, false and null are)"), NULL;
-      return fail_unexpected (r, r->p, "a JSON value"), NULL;
+                     "a word that is not a JSON value (true, false and null are)");
+      return fail_unexpected (r, r->p, "a JSON value");
     }
+}
+
+static JsonNode *
+read_value (Reader *r)
+{
+  JsonNode *node = NULL;
+
+  return read_any (r, &node) ? node : NULL;
+}
+
+/* Where a text starts once a UTF-8 byte order mark is skipped. */
+static void
+reader_init (Reader      *r,
+             const char  *data,
+             gsize        length,
+             guint        max_depth,
+             GError     **error)
+{
+  r->start = r->p = data;
+  r->end = data + length;
+  r->depth = 0;
+  r->max_depth = max_depth > 0 ? max_depth : RIV_JSON_MAX_DEPTH;
+  r->error = error;
+  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
+    r->start = r->p = data + 3;
+}
+
+JsonNode *
+riv_json_reader_read (RivJsonReader *reader)
+{
+  return read_value (reader);
+}
+
+gboolean
+riv_json_reader_skip (RivJsonReader *reader)
+{
+  return read_any (reader, NULL);
+}
+
+char
+riv_json_reader_peek (RivJsonReader *reader)
+{
+  skip_space (reader);
+  return reader->p < reader->end ? *reader->p : '\0';
+}
+
+gboolean
+riv_json_reader_walk (RivJsonReader     *reader,
+                      RivJsonMemberFunc  member,
+                      gpointer           user_data)
+{
+  Text name;
+  gboolean ok;
+
+  if (riv_json_reader_peek (reader) != '{')
+    return fail_unexpected (reader, reader->p, "a JSON object");
+  if (!enter (reader))
+    return FALSE;
+  text_init (&name);
+  ok = walk_object (reader, &name, member, user_data);
+  text_clear (&name);
+  reader->depth--;
+  return ok;
+}
+
+gboolean
+riv_json_walk_object (const char        *data,
+                      gssize             length,
+                      guint              max_depth,
+                      RivJsonMemberFunc  member,
+                      gpointer           user_data,
+                      GError           **error)
+{
+  g_autoptr(GError) local = NULL;
+  Reader r;
+
+  g_return_val_if_fail (data != NULL || length <= 0, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  reader_init (&r, data, length < 0 ? strlen (data) : (gsize) length, max_depth, &local);
+  if (!riv_json_reader_walk (&r, member, user_data))
+    {
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  skip_space (&r);
+  if (r.p != r.end)
+    {
+      fail (&r, r.p, JSON_PARSER_ERROR_PARSE, "JSON text with more than one top-level value");
+      g_propagate_error (error, g_steal_pointer (&local));
+      return FALSE;
+    }
+  return TRUE;
 }
 
 JsonNode *
@@ -593,7 +840,7 @@ riv_json_parse (JsonParser  *parser,
                 GError     **error)
 {
   g_autoptr(GError) local = NULL;
-  Reader r = { 0 };
+  Reader r;
   JsonNode *root;
   gboolean immutable = TRUE;
 
@@ -602,16 +849,10 @@ riv_json_parse (JsonParser  *parser,
 
   if (length < 0)
     length = strlen (data);
-  r.start = r.p = data;
-  r.end = data + length;
-  r.max_depth = max_depth > 0 ? max_depth : RIV_JSON_MAX_DEPTH;
   /* Errors are built even when the caller does not want them: a failing
-   * read stops at the first one. */
-  r.error = &local;
-
-  /* A leading UTF-8 byte order mark is not part of the text. */
-  if (length >= 3 && memcmp (data, "\xef\xbb\xbf", 3) == 0)
-    r.start = r.p = data + 3;
+   * read stops at the first one. A leading UTF-8 byte order mark is not
+   * part of the text. */
+  reader_init (&r, data, length, max_depth, &local);
 
   skip_space (&r);
   if (r.p >= r.end)

@@ -27,6 +27,39 @@ JsonNode *riv_json_parse (JsonParser  *parser,
                           guint        max_depth,
                           GError     **error);
 
+/* Reading an object member by member, without building it: for a reader
+ * that wants a few members of a known shape (a queue message) and would
+ * otherwise pay for a JsonObject it drops at once. The text is held to the
+ * same rules, and its errors say the same, as riv_json_parse's. */
+typedef struct _RivJsonReader RivJsonReader;
+
+/* Called with each member's name; it must read the member's value with
+ * riv_json_reader_read, _skip or _walk, and returns FALSE to stop (after a
+ * reader function failed: the error is set). */
+typedef gboolean (*RivJsonMemberFunc) (RivJsonReader *reader,
+                                       const char    *name,
+                                       gpointer       user_data);
+
+/* data (length bytes, or up to NUL when length < 0) must be one JSON object:
+ * member () is called for each of its members in order. FALSE and an error
+ * as riv_json_parse's (or member () returned FALSE) otherwise. */
+gboolean  riv_json_walk_object  (const char        *data,
+                                 gssize             length,
+                                 guint              max_depth,
+                                 RivJsonMemberFunc  member,
+                                 gpointer           user_data,
+                                 GError           **error);
+/* The next value as a (floating-free, unsealed) node, or NULL on error. */
+JsonNode *riv_json_reader_read  (RivJsonReader     *reader);
+/* Reads the next value, checked as strictly, and drops it. */
+gboolean  riv_json_reader_skip  (RivJsonReader     *reader);
+/* The next value's first byte ('{', '[', '"', …), or NUL at the end. */
+char      riv_json_reader_peek  (RivJsonReader     *reader);
+/* The next value must be an object: member () for each of its members. */
+gboolean  riv_json_reader_walk  (RivJsonReader     *reader,
+                                 RivJsonMemberFunc  member,
+                                 gpointer           user_data);
+
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);

@@ -362,11 +362,16 @@ stream_event_cb (const char *event_type,
     return;
 
   self->n_messages++;
-  msg = riv_message_parse (self->parser, data, len, &error);
-  /* The tap (a recording, lint) gets the frame parsed once, before the
-   * client acts on it. */
+  /* The tap (a recording, lint) gets the frame parsed once, whole (lint
+   * reads the output), before the client acts on it; without one, only what
+   * the client uses is read. */
   if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_frame (self, st->epoch, data, len, msg);
+    {
+      msg = riv_message_parse (self->parser, data, len, &error);
+      _riv_client_tap_frame (self, st->epoch, data, len, msg);
+    }
+  else
+    msg = riv_message_parse_lean (data, len, &error);
   if (msg == NULL)
     {
       g_debug ("Ignoring malformed frame on stream %u: %s", st->epoch, error->message);

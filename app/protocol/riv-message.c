@@ -124,20 +124,107 @@ riv_message_free (RivMessage *self)
   g_free (self->used_cache);
   g_free (self->title);
   g_clear_pointer (&self->output, json_node_unref);
+  g_clear_pointer (&self->data, json_node_unref);
   g_free (self->error);
   g_free (self->batch_id);
   g_free (self->message);
   g_free (self);
 }
 
-/* Like riv_json_get_int(), but a double outside the gint64 range (or NaN) is
- * "absent" rather than an undefined conversion. */
-static gboolean
-get_int (JsonObject *object,
-         const char *member,
-         gint64     *out)
+/* The members a message is read from, whichever way it was read: borrowed
+ * from a parsed object (riv_message_new_from_node) or owned, read straight
+ * from the text (riv_message_parse_lean). */
+enum
 {
-  JsonNode *node = json_object_get_member (object, member);
+  ROOT_MSG, ROOT_EVENT_ID, ROOT_SUCCESS, ROOT_RANK, ROOT_QUEUE_SIZE, ROOT_RANK_ETA, ROOT_ETA,
+  ROOT_PROGRESS_DATA, ROOT_LOG, ROOT_LEVEL, ROOT_TITLE, ROOT_DURATION, ROOT_OUTPUT,
+  ROOT_CANCELLED, ROOT_USED_CACHE, ROOT_CACHE_DURATION, ROOT_MESSAGE, ROOT_SESSION_NOT_FOUND,
+  ROOT_BATCH, N_ROOT
+};
+
+enum
+{
+  OUT_DATA, OUT_ERROR, OUT_IS_GENERATING, OUT_DURATION, OUT_AVERAGE_DURATION, OUT_CANCELLED,
+  OUT_TITLE, N_OUT
+};
+
+static const char * const root_names[N_ROOT] = {
+  "msg", "event_id", "success", "rank", "queue_size", "rank_eta", "eta", "progress_data", "log",
+  "level", "title", "duration", "output", "cancelled", "used_cache", "cache_duration", "message",
+  "session_not_found", "batch",
+};
+
+static const char * const out_names[N_OUT] = {
+  "data", "error", "is_generating", "duration", "average_duration", "cancelled", "title",
+};
+
+typedef struct
+{
+  JsonNode *root[N_ROOT];
+  JsonNode *out[N_OUT];     /* when output is an object */
+  gboolean  output_object;  /* output is an object … */
+  gboolean  output_empty;   /* … with no member */
+  gboolean  owned;
+} Fields;
+
+static void
+fields_clear_output (Fields *f)
+{
+  for (guint i = 0; i < N_OUT; i++)
+    if (f->owned)
+      g_clear_pointer (&f->out[i], json_node_unref);
+    else
+      f->out[i] = NULL;
+  f->output_object = FALSE;
+  f->output_empty = FALSE;
+}
+
+static void
+fields_clear (Fields *f)
+{
+  fields_clear_output (f);
+  for (guint i = 0; i < N_ROOT; i++)
+    if (f->owned)
+      g_clear_pointer (&f->root[i], json_node_unref);
+}
+
+/* The index of name in names[n], or -1. Names are short and few: a first-byte
+ * check before each comparison keeps this to one strcmp in the common case. */
+static int
+field_index (const char * const *names,
+             guint               n,
+             const char         *name)
+{
+  for (guint i = 0; i < n; i++)
+    if (names[i][0] == name[0] && strcmp (names[i], name) == 0)
+      return i;
+  return -1;
+}
+
+/* A value node's scalars, tolerant of absence and wrong types. */
+static inline const char *
+node_string (JsonNode *node)
+{
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+    return json_node_get_string (node);
+  return NULL;
+}
+
+static inline gboolean
+node_bool (JsonNode *node,
+           gboolean  default_value)
+{
+  if (node != NULL && JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_BOOLEAN)
+    return json_node_get_boolean (node);
+  return default_value;
+}
+
+/* An integer, or a double within gint64's range (a double outside it, or
+ * NaN, is "absent" rather than an undefined conversion). */
+static gboolean
+node_int (JsonNode *node,
+          gint64   *out)
+{
   GType type;
 
   if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
@@ -161,16 +248,24 @@ get_int (JsonObject *object,
   return FALSE;
 }
 
-/* Like riv_json_get_double(), but infinities (json-glib turns 1e999 into one)
- * count as absent. */
+/* A finite number (json-glib turns 1e999 into an infinity: absent). */
 static gboolean
-get_double (JsonObject *object,
-            const char *member,
-            double     *out)
+node_double (JsonNode *node,
+             double   *out)
 {
+  GType type;
   double d;
 
-  if (!riv_json_get_double (object, member, &d) || !isfinite (d))
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
+    return FALSE;
+  type = json_node_get_value_type (node);
+  if (type == G_TYPE_DOUBLE)
+    d = json_node_get_double (node);
+  else if (type == G_TYPE_INT64)
+    d = (double) json_node_get_int (node);
+  else
+    return FALSE;
+  if (!isfinite (d))
     return FALSE;
   *out = d;
   return TRUE;
@@ -178,21 +273,9 @@ get_double (JsonObject *object,
 
 /* A member as a borrowed node, or NULL when absent or JSON null. */
 static inline JsonNode *
-get_member (JsonObject *object,
-            const char *name)
+non_null (JsonNode *node)
 {
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return NULL;
-  return node;
-}
-
-static inline char *
-dup_string_member (JsonObject *object,
-                   const char *name)
-{
-  return g_strdup (riv_json_get_string (object, name));
+  return node == NULL || JSON_NODE_HOLDS_NULL (node) ? NULL : node;
 }
 
 /* A string, or an integer written in decimal (hostile or exotic servers), else NULL. */
@@ -237,13 +320,13 @@ parse_progress (JsonNode *node)
         continue;
       object = json_node_get_object (element);
 
-      unit.has_index = get_int (object, "index", &unit.index);
-      unit.has_length = get_int (object, "length", &unit.length);
-      unit.has_progress = get_double (object, "progress", &unit.progress);
+      unit.has_index = node_int (json_object_get_member (object, "index"), &unit.index);
+      unit.has_length = node_int (json_object_get_member (object, "length"), &unit.length);
+      unit.has_progress = node_double (json_object_get_member (object, "progress"), &unit.progress);
       if (unit.has_progress)
         unit.progress = CLAMP (unit.progress, 0.0, 1.0);
-      unit.unit = dup_string_member (object, "unit");
-      unit.desc = dup_string_member (object, "desc");
+      unit.unit = g_strdup (node_string (json_object_get_member (object, "unit")));
+      unit.desc = g_strdup (node_string (json_object_get_member (object, "desc")));
       g_array_append_val (units, unit);
     }
 
@@ -251,55 +334,44 @@ parse_progress (JsonNode *node)
 }
 
 static void
-parse_output (RivMessage *self,
-              JsonObject *root)
+parse_output (RivMessage   *self,
+              const Fields *f)
 {
-  JsonNode *output = get_member (root, "output");
-  JsonObject *object;
   JsonNode *node;
 
-  if (output == NULL)
+  if (!f->output_object)
     return;
 
-  /* Shared, not copied: the output is the biggest part of a frame, and
-   * nothing changes it. */
-  self->output = json_node_ref (output);
-
-  if (!JSON_NODE_HOLDS_OBJECT (output))
-    return;
-  object = json_node_get_object (output);
-
-  node = json_object_get_member (object, "data");
+  node = f->out[OUT_DATA];
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
-    self->data = node;
+    self->data = json_node_ref (node);
 
-  node = json_object_get_member (object, "error");
+  node = f->out[OUT_ERROR];
   if (node != NULL)
     {
       self->has_error = TRUE;
-      if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+      if (node_string (node) != NULL)
         self->error = g_strdup (json_node_get_string (node));
       else if (!JSON_NODE_HOLDS_NULL (node))
         self->error = riv_json_to_string (node, NULL);
     }
 
-  self->is_generating = riv_json_get_bool (object, "is_generating", FALSE);
-  self->has_duration = get_double (object, "duration", &self->duration);
-  self->has_average_duration = get_double (object, "average_duration", &self->average_duration);
+  self->is_generating = node_bool (f->out[OUT_IS_GENERATING], FALSE);
+  self->has_duration = node_double (f->out[OUT_DURATION], &self->duration);
+  self->has_average_duration = node_double (f->out[OUT_AVERAGE_DURATION], &self->average_duration);
 
   if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
-      (json_object_get_size (object) == 0 || riv_json_get_bool (object, "cancelled", FALSE)))
+      (f->output_empty || node_bool (f->out[OUT_CANCELLED], FALSE)))
     self->cancelled = TRUE;
 
   if (self->title == NULL)
-    self->title = dup_string_member (object, "title");
+    self->title = g_strdup (node_string (f->out[OUT_TITLE]));
 }
 
 static void
 parse_batch (RivMessage *self,
-             JsonObject *root)
+             JsonNode   *node)
 {
-  JsonNode *node = get_member (root, "batch");
   JsonObject *batch;
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
@@ -308,29 +380,37 @@ parse_batch (RivMessage *self,
   batch = json_node_get_object (node);
   self->has_batch = TRUE;
   self->batch_id = dup_id (json_object_get_member (batch, "id"));
-  if (!get_int (batch, "size", &self->batch_size))
+  if (!node_int (json_object_get_member (batch, "size"), &self->batch_size))
     self->batch_size = 0;
-  if (!get_int (batch, "index", &self->batch_index))
+  if (!node_int (json_object_get_member (batch, "index"), &self->batch_index))
     self->batch_index = 0;
 }
 
-RivMessage *
-riv_message_new_from_node (JsonNode  *node,
-                           GError   **error)
+static void
+parse_completion (RivMessage   *self,
+                  const Fields *f)
 {
-  g_autoptr(RivMessage) self = NULL;
-  JsonObject *root;
-  const char *msg;
+  const char *used = node_string (f->root[ROOT_USED_CACHE]);
 
-  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error_literal (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID,
-                           "Queue message is not a JSON object");
-      return NULL;
-    }
+  if (node_bool (f->root[ROOT_CANCELLED], FALSE))
+    self->cancelled = TRUE;
+  /* Only the two values Gradio sends; anything else is no cache. */
+  if (g_strcmp0 (used, "full") == 0 || g_strcmp0 (used, "partial") == 0)
+    self->used_cache = g_strdup (used);
+  if (!node_double (f->root[ROOT_CACHE_DURATION], &self->cache_duration) ||
+      !(self->cache_duration >= 0))
+    self->cache_duration = -1;
+}
 
-  root = json_node_get_object (node);
-  msg = riv_json_get_string (root, "msg");
+/* The message the fields say, or NULL and an error when there is no "msg". */
+static RivMessage *
+message_from_fields (const Fields  *f,
+                     GError       **error)
+{
+  const char *msg = node_string (f->root[ROOT_MSG]);
+  JsonNode * const *root = f->root;
+  RivMessage *self;
+
   if (msg == NULL)
     {
       g_set_error_literal (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID,
@@ -342,56 +422,48 @@ riv_message_new_from_node (JsonNode  *node,
   self->kind = riv_message_kind_from_string (msg);
   /* A known kind's name is the same text as msg: shared, not copied. */
   self->msg = self->kind != RIV_MESSAGE_UNKNOWN ? (char *) kind_names[self->kind] : g_strdup (msg);
-  self->event_id = dup_id (json_object_get_member (root, "event_id"));
-  self->success = riv_json_get_bool (root, "success", TRUE);
+  self->event_id = dup_id (root[ROOT_EVENT_ID]);
+  self->success = node_bool (root[ROOT_SUCCESS], TRUE);
 
   switch (self->kind)
     {
     case RIV_MESSAGE_ESTIMATION:
-      self->has_rank = get_int (root, "rank", &self->rank);
-      self->has_queue_size = get_int (root, "queue_size", &self->queue_size);
-      self->has_rank_eta = get_double (root, "rank_eta", &self->rank_eta);
+      self->has_rank = node_int (root[ROOT_RANK], &self->rank);
+      self->has_queue_size = node_int (root[ROOT_QUEUE_SIZE], &self->queue_size);
+      self->has_rank_eta = node_double (root[ROOT_RANK_ETA], &self->rank_eta);
       break;
 
     case RIV_MESSAGE_PROCESS_STARTS:
-      self->has_eta = get_double (root, "eta", &self->eta);
+      self->has_eta = node_double (root[ROOT_ETA], &self->eta);
       break;
 
     case RIV_MESSAGE_PROGRESS:
-      self->progress = parse_progress (get_member (root, "progress_data"));
+      self->progress = parse_progress (non_null (root[ROOT_PROGRESS_DATA]));
       break;
 
     case RIV_MESSAGE_LOG:
-      self->log = dup_string_member (root, "log");
-      self->level = dup_string_member (root, "level");
-      self->title = dup_string_member (root, "title");
-      self->has_duration = get_double (root, "duration", &self->duration);
+      self->log = g_strdup (node_string (root[ROOT_LOG]));
+      self->level = g_strdup (node_string (root[ROOT_LEVEL]));
+      self->title = g_strdup (node_string (root[ROOT_TITLE]));
+      self->has_duration = node_double (root[ROOT_DURATION], &self->duration);
       break;
 
     case RIV_MESSAGE_PROCESS_GENERATING:
     case RIV_MESSAGE_PROCESS_STREAMING:
     case RIV_MESSAGE_PROCESS_COMPLETED:
-      self->title = dup_string_member (root, "title");
-      parse_output (self, root);
-      if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
-          riv_json_get_bool (root, "cancelled", FALSE))
-        self->cancelled = TRUE;
+      self->title = g_strdup (node_string (root[ROOT_TITLE]));
+      if (!f->owned && non_null (root[ROOT_OUTPUT]) != NULL)
+        /* Shared, not copied: the output is the biggest part of a frame,
+         * and nothing changes it. */
+        self->output = json_node_ref (root[ROOT_OUTPUT]);
+      parse_output (self, f);
       if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED)
-        {
-          const char *used = riv_json_get_string (root, "used_cache");
-
-          /* Only the two values Gradio sends; anything else is no cache. */
-          if (g_strcmp0 (used, "full") == 0 || g_strcmp0 (used, "partial") == 0)
-            self->used_cache = g_strdup (used);
-          if (!get_double (root, "cache_duration", &self->cache_duration) ||
-              !(self->cache_duration >= 0))
-            self->cache_duration = -1;
-        }
+        parse_completion (self, f);
       break;
 
     case RIV_MESSAGE_UNEXPECTED_ERROR:
-      self->message = dup_string_member (root, "message");
-      self->session_not_found = riv_json_get_bool (root, "session_not_found", FALSE);
+      self->message = g_strdup (node_string (root[ROOT_MESSAGE]));
+      self->session_not_found = node_bool (root[ROOT_SESSION_NOT_FOUND], FALSE);
       break;
 
     case RIV_MESSAGE_UNKNOWN:
@@ -404,9 +476,119 @@ riv_message_new_from_node (JsonNode  *node,
       break;
     }
 
-  parse_batch (self, root);
+  parse_batch (self, non_null (root[ROOT_BATCH]));
+  return self;
+}
 
-  return g_steal_pointer (&self);
+RivMessage *
+riv_message_new_from_node (JsonNode  *node,
+                           GError   **error)
+{
+  Fields f = { 0 };
+  JsonObjectIter iter;
+  const char *name;
+  JsonNode *member;
+  JsonNode *output;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error_literal (error, RIV_MESSAGE_ERROR, RIV_MESSAGE_ERROR_INVALID,
+                           "Queue message is not a JSON object");
+      return NULL;
+    }
+
+  json_object_iter_init (&iter, json_node_get_object (node));
+  while (json_object_iter_next (&iter, &name, &member))
+    {
+      int i = field_index (root_names, N_ROOT, name);
+
+      if (i >= 0)
+        f.root[i] = member;
+    }
+
+  output = f.root[ROOT_OUTPUT];
+  if (output != NULL && JSON_NODE_HOLDS_OBJECT (output))
+    {
+      f.output_object = TRUE;
+      f.output_empty = json_object_get_size (json_node_get_object (output)) == 0;
+      json_object_iter_init (&iter, json_node_get_object (output));
+      while (json_object_iter_next (&iter, &name, &member))
+        {
+          int i = field_index (out_names, N_OUT, name);
+
+          if (i >= 0)
+            f.out[i] = member;
+        }
+    }
+
+  return message_from_fields (&f, error);
+}
+
+/* Reading straight from the text ----------------------------------------------------- */
+
+/* Reads the next value into *slot: a repeated name keeps the last value, as
+ * in a parsed object. */
+static gboolean
+read_into (RivJsonReader  *reader,
+           JsonNode      **slot)
+{
+  g_clear_pointer (slot, json_node_unref);
+  return (*slot = riv_json_reader_read (reader)) != NULL;
+}
+
+static gboolean
+read_output_member (RivJsonReader *reader,
+                    const char    *name,
+                    gpointer       user_data)
+{
+  Fields *f = user_data;
+  int i = field_index (out_names, N_OUT, name);
+
+  f->output_empty = FALSE;
+  return i < 0 ? riv_json_reader_skip (reader) : read_into (reader, &f->out[i]);
+}
+
+static gboolean
+read_root_member (RivJsonReader *reader,
+                  const char    *name,
+                  gpointer       user_data)
+{
+  Fields *f = user_data;
+  int i = field_index (root_names, N_ROOT, name);
+
+  if (i < 0)
+    return riv_json_reader_skip (reader);
+  if (i == ROOT_OUTPUT)
+    {
+      fields_clear_output (f);
+      g_clear_pointer (&f->root[i], json_node_unref);
+      /* The output's members are read; the output itself is not kept. */
+      if (riv_json_reader_peek (reader) == '{')
+        {
+          f->output_object = TRUE;
+          f->output_empty = TRUE;
+          return riv_json_reader_walk (reader, read_output_member, f);
+        }
+    }
+  return read_into (reader, &f->root[i]);
+}
+
+RivMessage *
+riv_message_parse_lean (const char  *data,
+                        gssize       len,
+                        GError     **error)
+{
+  Fields f = { .owned = TRUE };
+  RivMessage *self = NULL;
+
+  if (data != NULL &&
+      riv_json_walk_object (data, len, RIV_MESSAGE_MAX_DEPTH, read_root_member, &f, NULL))
+    self = message_from_fields (&f, error);
+  else
+    /* Not an object, or not JSON: the full reader says what and where. */
+    self = riv_message_parse (NULL, data, len, error);
+  fields_clear (&f);
+  return self;
 }
 
 RivMessage *

@@ -60,8 +60,8 @@ typedef struct
 
   /* process_generating / process_streaming / process_completed */
   gboolean        success;        /* default TRUE when absent */
-  JsonNode       *output;         /* the whole "output" value, nullable */
-  JsonNode       *data;           /* output.data when it is an array, nullable (borrowed from output) */
+  JsonNode       *output;         /* the whole "output" value, nullable; NULL from riv_message_parse_lean */
+  JsonNode       *data;           /* output.data when it is an array, nullable */
   gboolean        has_error;      /* output has an "error" key (value may be null) */
   char           *error;          /* output.error as text, nullable */
   gboolean        is_generating;
@@ -95,6 +95,12 @@ const char     *riv_message_kind_to_string   (RivMessageKind kind);
 /* Parses one frame's data. parser may be NULL; passing a reused parser is faster. */
 RivMessage     *riv_message_parse            (JsonParser  *parser,
                                               const char  *data,
+                                              gssize       len,
+                                              GError     **error);
+/* The same message, read straight from the text without building the frame
+ * as a tree (several times cheaper; what a client on the wire calls), except
+ * that the output is not kept whole: output is NULL, data is set. */
+RivMessage     *riv_message_parse_lean       (const char  *data,
                                               gssize       len,
                                               GError     **error);
 /* Builds a message from an already parsed node (an object). */

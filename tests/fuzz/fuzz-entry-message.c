@@ -13,7 +13,11 @@
  *  - progress in 0..1, data borrowed from output.data, cancelled only on
  *    process_completed, error text only with has_error;
  *  - an error is always RIV_MESSAGE_ERROR_INVALID;
- *  - a frame whose text is two messages one after the other is rejected.
+ *  - a frame whose text is two messages one after the other is rejected;
+ *  - riv_message_parse_lean() (read straight from the text, as RivClient
+ *    reads its stream) accepts and refuses exactly what riv_message_parse()
+ *    does, with the same error, and gives the same message but the whole
+ *    output: every field and output.data the same.
  */
 #include "config.h"
 
@@ -37,7 +41,8 @@ append_str (GString    *out,
 
 /* Every field, so that two parses can be compared. */
 static char *
-describe (RivMessage *m)
+describe_full (RivMessage *m,
+               gboolean    with_output)
 {
   GString *out = g_string_new (NULL);
 
@@ -65,13 +70,19 @@ describe (RivMessage *m)
   append_str (out, "level", m->level);
   append_str (out, "title", m->title);
   g_string_append_printf (out, "success=%d;", m->success);
-  if (m->output != NULL)
+  if (m->output != NULL && with_output)
     {
       g_autofree char *json = riv_json_to_string (m->output, NULL);
 
       append_str (out, "output", json);
     }
-  g_string_append_printf (out, "data=%d;has_error=%d;", m->data != NULL, m->has_error);
+  if (m->data != NULL)
+    {
+      g_autofree char *json = riv_json_to_string (m->data, NULL);
+
+      append_str (out, "data", json);
+    }
+  g_string_append_printf (out, "has_error=%d;", m->has_error);
   append_str (out, "error", m->error);
   g_string_append_printf (out, "gen=%d;cancelled=%d;duration=%d/%a;batch=%d;",
                           m->is_generating, m->cancelled, m->has_duration, m->duration,
@@ -82,6 +93,12 @@ describe (RivMessage *m)
   append_str (out, "message", m->message);
   g_string_append_printf (out, "snf=%d", m->session_not_found);
   return g_string_free (out, FALSE);
+}
+
+static char *
+describe (RivMessage *m)
+{
+  return describe_full (m, TRUE);
 }
 
 static void
@@ -111,13 +128,14 @@ check_message (RivMessage *m)
   if (m->has_duration)
     RIV_FUZZ_CHECK (isfinite (m->duration), "duration not finite");
 
-  if (m->data != NULL)
+  if (m->data != NULL && m->output != NULL)
     {
-      RIV_FUZZ_CHECK (m->output != NULL && JSON_NODE_HOLDS_OBJECT (m->output) &&
+      RIV_FUZZ_CHECK (JSON_NODE_HOLDS_OBJECT (m->output) &&
                       json_object_get_member (json_node_get_object (m->output), "data") == m->data,
                       "data is not output.data");
-      RIV_FUZZ_CHECK (JSON_NODE_HOLDS_ARRAY (m->data), "data is not an array");
     }
+  if (m->data != NULL)
+    RIV_FUZZ_CHECK (JSON_NODE_HOLDS_ARRAY (m->data), "data is not an array");
   if (m->error != NULL)
     RIV_FUZZ_CHECK (m->has_error, "error text without has_error");
   if (m->cancelled)
@@ -159,6 +177,28 @@ riv_fuzz_message (const guint8 *data,
       b = describe (fresh);
       RIV_FUZZ_CHECK (strcmp (a, b) == 0, "reused parser: %s\nfresh parser: %s", a, b);
     }
+
+  /* Read straight from the text: the same message, the same error. */
+  {
+    g_autoptr(RivMessage) lean = NULL;
+    g_autoptr(GError) lean_error = NULL;
+
+    lean = riv_message_parse_lean ((const char *) data, size, &lean_error);
+    RIV_FUZZ_CHECK ((lean != NULL) == (reused != NULL), "the lean reader %s what the full one %s",
+                    lean != NULL ? "accepts" : "refuses", reused != NULL ? "accepts" : "refuses");
+    if (lean != NULL)
+      {
+        g_autofree char *full_text = describe_full (reused, FALSE);
+        g_autofree char *lean_text = describe_full (lean, FALSE);
+
+        check_message (lean);
+        RIV_FUZZ_CHECK (lean->output == NULL, "the lean reader kept the output");
+        RIV_FUZZ_CHECK (strcmp (full_text, lean_text) == 0, "full: %s\nlean: %s", full_text, lean_text);
+      }
+    else
+      RIV_FUZZ_CHECK (strcmp (lean_error->message, error->message) == 0,
+                      "full error: %s\nlean error: %s", error->message, lean_error->message);
+  }
 
   /* A message is an object, so the text twice over is never one: json-glib
    * 1.6 would take the second object (and leak the first). */
