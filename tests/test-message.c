@@ -23,7 +23,7 @@ assert_same_message (RivMessage *full,
                      RivMessage *lean)
 {
   g_autofree char *full_data = node_text (full->data);
-  g_autofree char *lean_data = node_text (lean->data);
+  g_autofree char *lean_data = node_text (riv_message_get_data (lean));
 
   g_assert_null (lean->output);
   g_assert_cmpint (full->kind, ==, lean->kind);
@@ -720,6 +720,42 @@ test_mutations_never_crash (void)
   g_assert_cmpuint (rejected, >, 0);
 }
 
+/* A streamed text's frames, read lean, say what each output gains; any
+ * other edit list leaves that to the edit list. */
+static void
+test_lean_appends (void)
+{
+  static const struct { const char *data; const char *appends; } cases[] = {
+    { "[[[\"append\",[],\"\\n2\"]]]", "\n2|" },
+    { "[ [ [ \"append\" , [ ] , \"a\\u00e9\" ] , [\"append\",[],\"b\"] ] ,[[\"append\",[],\"\"]]]", "a\xc3\xa9" "b||" },
+    { "[[[\"append\",[0],\"x\"]]]", NULL },
+    { "[[[\"replace\",[],\"x\"]]]", NULL },
+    { "[[[\"append\",[],\"x\"]],\"full\"]", NULL },
+    { "[[]]", NULL },
+    { "[]", NULL },
+    { "[[[\"append\",[],5]]]", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autofree char *frame = g_strdup_printf ("{\"msg\":\"process_generating\",\"event_id\":\"e\","
+                                                "\"output\":{\"data\":%s,\"is_generating\":true}}",
+                                                cases[i].data);
+      g_autoptr(RivMessage) full = parse_ok (frame);
+      g_autoptr(RivMessage) lean = riv_message_parse_lean (frame, -1, NULL);
+      g_autoptr(GString) got = g_string_new (NULL);
+
+      g_assert_nonnull (lean);
+      g_assert_nonnull (full->data);
+      for (guint k = 0; lean->appends != NULL && lean->appends[k] != NULL; k++)
+        g_string_append_printf (got, "%s|", lean->appends[k]);
+      if (cases[i].appends == NULL)
+        g_assert_null (lean->appends);
+      else
+        g_assert_cmpstr (got->str, ==, cases[i].appends);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -751,5 +787,6 @@ main (int   argc,
   g_test_add_func ("/riv/message/used-cache", test_used_cache);
   g_test_add_func ("/riv/message/mutations", test_mutations_never_crash);
 
+  g_test_add_func ("/riv/message/lean-appends", test_lean_appends);
   return g_test_run ();
 }

@@ -776,6 +776,19 @@ riv_json_reader_skip (RivJsonReader *reader)
   return read_any (reader, NULL);
 }
 
+gboolean
+riv_json_reader_skip_span (RivJsonReader  *reader,
+                           const char    **start,
+                           gsize          *length)
+{
+  skip_space (reader);
+  *start = reader->p;
+  if (!read_any (reader, NULL))
+    return FALSE;
+  *length = reader->p - *start;
+  return TRUE;
+}
+
 char
 riv_json_reader_peek (RivJsonReader *reader)
 {

@@ -53,6 +53,11 @@ gboolean  riv_json_walk_object  (const char        *data,
 JsonNode *riv_json_reader_read  (RivJsonReader     *reader);
 /* Reads the next value, checked as strictly, and drops it. */
 gboolean  riv_json_reader_skip  (RivJsonReader     *reader);
+/* The same, and where the value's text is: *start, *length bytes (within the
+ * text being read; checked JSON). */
+gboolean  riv_json_reader_skip_span (RivJsonReader  *reader,
+                                     const char    **start,
+                                     gsize          *length);
 /* The next value's first byte ('{', '[', '"', …), or NUL at the end. */
 char      riv_json_reader_peek  (RivJsonReader     *reader);
 /* The next value must be an object: member () for each of its members. */

@@ -266,6 +266,34 @@ publish_timeout_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* Applies msg's edit lists to ctx's values, from output first on. */
+static gboolean
+apply_edit_lists (RivJobCtx   *ctx,
+                  RivMessage  *msg,
+                  guint        first,
+                  GError     **error)
+{
+  JsonArray *data = json_node_get_array (riv_message_get_data (msg));
+  guint n = json_array_get_length (data);
+
+  for (guint i = first; i < n; i++)
+    {
+      /* An output that appears mid-run starts from null. */
+      if (i >= ctx->n_values)
+        {
+          values_reserve (ctx, i + 1);
+          ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
+        }
+
+      if (!riv_diff_value_apply (ctx->values[i], json_array_get_element (data, i), error))
+        {
+          g_prefix_error (error, "output %u: ", i);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
 /* Applies one generating or completed message's outputs: full values, or
  * edit lists against the previous values (protocol.md §4). */
 static gboolean
@@ -275,18 +303,17 @@ apply_outputs (RivClient   *self,
                gboolean     full,
                GError     **error)
 {
-  JsonArray *data;
   double wait;
-  guint n;
 
-  if (msg->data == NULL)
+  /* Without an output.data list there is nothing to apply. */
+  if (msg->data == NULL && msg->data_text == NULL)
     return TRUE;
-
-  data = json_node_get_array (msg->data);
-  n = json_array_get_length (data);
 
   if (full || !ctx->has_values)
     {
+      JsonArray *data = json_node_get_array (riv_message_get_data (msg));
+      guint n = json_array_get_length (data);
+
       /* Full values are kept past this frame, shared and never copied:
        * sealed, they can never change. Sealing just them costs much less
        * than an immutable parser, which seals (and hashes) every frame whole;
@@ -304,22 +331,16 @@ apply_outputs (RivClient   *self,
     }
   else
     {
-      for (guint i = 0; i < n; i++)
-        {
-          /* An output that appears mid-run starts from null. */
-          if (i >= ctx->n_values)
-            {
-              values_reserve (ctx, i + 1);
-              ctx->values[ctx->n_values++] = riv_diff_value_new (NULL);
-            }
+      guint i = 0;
 
-          if (!riv_diff_value_apply (ctx->values[i],
-                                     json_array_get_element (data, i), error))
-            {
-              g_prefix_error (error, "output %u: ", i);
-              return FALSE;
-            }
-        }
+      /* A streamed text: what each output gains, without its edit list built. */
+      if (msg->appends != NULL)
+        while (msg->appends[i] != NULL && i < ctx->n_values &&
+               riv_diff_value_append_root (ctx->values[i], msg->appends[i]))
+          i++;
+      if ((msg->appends == NULL || msg->appends[i] != NULL) &&
+          !apply_edit_lists (ctx, msg, i, error))
+        return FALSE;
     }
 
   _riv_job_count_update (ctx->job);

@@ -900,6 +900,32 @@ resolve_path (JsonNode *root,
   return node;
 }
 
+/* Makes hot the string at path (depth elements long), flushing the one it
+ * was before; FALSE when there is no string there. */
+static gboolean
+hot_ensure (RivDiffValue *self,
+            JsonNode     *path,
+            guint         depth)
+{
+  JsonNode *target;
+
+  if (self->hot != NULL && depth == self->hot_depth &&
+      (depth == 0 || path_equal (self->hot_path, path)))
+    return TRUE;
+
+  flush_hot (self);
+  target = resolve_path (self->tree, path);
+  if (target == NULL || !JSON_NODE_HOLDS_VALUE (target) ||
+      json_node_get_value_type (target) != G_TYPE_STRING)
+    return FALSE;
+
+  drop_hot (self);
+  self->hot_path = json_node_is_immutable (path) ? json_node_ref (path) : deep_copy (path, 0);
+  self->hot_depth = depth;
+  hot_set (self, json_node_get_string (target));
+  return TRUE;
+}
+
 gboolean
 riv_diff_value_apply (RivDiffValue  *self,
                       JsonNode      *edits,
@@ -910,28 +936,11 @@ riv_diff_value_apply (RivDiffValue  *self,
   g_return_val_if_fail (self != NULL, FALSE);
 
   if (edits != NULL && JSON_NODE_HOLDS_ARRAY (edits) &&
-      all_same_appends (json_node_get_array (edits), &path))
+      all_same_appends (json_node_get_array (edits), &path) &&
+      hot_ensure (self, path, json_array_get_length (json_node_get_array (path))))
     {
       JsonArray *list = json_node_get_array (edits);
       guint n = json_array_get_length (list);
-      guint depth = json_array_get_length (json_node_get_array (path));
-
-      if (self->hot == NULL || depth != self->hot_depth ||
-          (depth > 0 && !path_equal (self->hot_path, path)))
-        {
-          JsonNode *target;
-
-          flush_hot (self);
-          target = resolve_path (self->tree, path);
-          if (target == NULL || !JSON_NODE_HOLDS_VALUE (target) ||
-              json_node_get_value_type (target) != G_TYPE_STRING)
-            goto general;
-
-          drop_hot (self);
-          self->hot_path = json_node_is_immutable (path) ? json_node_ref (path) : deep_copy (path, 0);
-          self->hot_depth = depth;
-          hot_set (self, json_node_get_string (target));
-        }
 
       for (guint i = 0; i < n; i++)
         {
@@ -943,10 +952,40 @@ riv_diff_value_apply (RivDiffValue  *self,
       return TRUE;
     }
 
-general:
   flush_hot (self);
   drop_hot (self);
   return riv_diff_apply (&self->tree, edits, error);
+}
+
+/* The path [], sealed and shared. */
+static JsonNode *
+root_path (void)
+{
+  static gsize path;
+
+  if (g_once_init_enter (&path))
+    {
+      JsonArray *empty = json_array_new ();
+      JsonNode *node = json_node_init_array (json_node_alloc (), empty);
+
+      json_array_unref (empty);
+      json_node_seal (node);
+      g_once_init_leave (&path, (gsize) node);
+    }
+  return (JsonNode *) path;
+}
+
+gboolean
+riv_diff_value_append_root (RivDiffValue *self,
+                            const char   *suffix)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  if (!hot_ensure (self, root_path (), 0))
+    return FALSE;
+  hot_append (self, suffix);
+  self->tree_stale = TRUE;
+  return TRUE;
 }
 
 JsonNode *

@@ -60,6 +60,12 @@ void          riv_diff_value_set         (RivDiffValue  *self,
 gboolean      riv_diff_value_apply       (RivDiffValue  *self,
                                           JsonNode      *edits,
                                           GError       **error);
+/* Appends suffix to the value when it is a string, as the edit list
+ * [["append", [], suffix]] does, without one being built. FALSE, and the
+ * value unchanged, when it is not a string: apply that edit list instead for
+ * the error it gives. */
+gboolean      riv_diff_value_append_root (RivDiffValue  *self,
+                                          const char    *suffix);
 /* The current value, never NULL (JSON null is a null node). After appends this
  * costs O(length of the streamed string) once, then nothing until the next
  * change; call it when the value is needed (e.g. once per frame), not per edit.

@@ -125,6 +125,8 @@ riv_message_free (RivMessage *self)
   g_free (self->title);
   g_clear_pointer (&self->output, json_node_unref);
   g_clear_pointer (&self->data, json_node_unref);
+  g_free (self->data_text);
+  g_strfreev (self->appends);
   g_free (self->error);
   g_free (self->batch_id);
   g_free (self->message);
@@ -165,6 +167,10 @@ typedef struct
   gboolean  output_object;  /* output is an object … */
   gboolean  output_empty;   /* … with no member */
   gboolean  owned;
+  /* Read straight from the text, an array output.data is kept as its text
+   * (out[OUT_DATA] is NULL then). */
+  const char *data_text;
+  gsize       data_len;
 } Fields;
 
 static void
@@ -177,6 +183,8 @@ fields_clear_output (Fields *f)
       f->out[i] = NULL;
   f->output_object = FALSE;
   f->output_empty = FALSE;
+  f->data_text = NULL;
+  f->data_len = 0;
 }
 
 static void
@@ -333,6 +341,104 @@ parse_progress (JsonNode *node)
   return units;
 }
 
+/* Matchers over text already checked as JSON. */
+static inline const char *
+text_skip_space (const char *p,
+                 const char *end)
+{
+  while (p < end && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+    p++;
+  return p;
+}
+
+static inline gboolean
+text_take (const char **p,
+           const char  *end,
+           const char  *token)
+{
+  gsize n = strlen (token);
+
+  *p = text_skip_space (*p, end);
+  if ((gsize) (end - *p) < n || memcmp (*p, token, n) != 0)
+    return FALSE;
+  *p += n;
+  return TRUE;
+}
+
+/* Appends the JSON string at *p (checked text) to out. */
+static gboolean
+text_take_string (const char **p,
+                  const char  *end,
+                  GString     *out)
+{
+  const char *open = text_skip_space (*p, end);
+  const char *q = open + 1;
+  gboolean escaped = FALSE;
+
+  if (open >= end || *open != '"')
+    return FALSE;
+  while (q < end && *q != '"')
+    {
+      if (*q == '\\')
+        {
+          escaped = TRUE;
+          q++;
+        }
+      q++;
+    }
+  if (q >= end)
+    return FALSE;
+  if (!escaped)
+    g_string_append_len (out, open + 1, q - open - 1);
+  else
+    {
+      g_autoptr(JsonNode) node = riv_json_parse (NULL, open, q + 1 - open, 0, NULL);
+
+      if (node == NULL || node_string (node) == NULL)
+        return FALSE;
+      g_string_append (out, json_node_get_string (node));
+    }
+  *p = q + 1;
+  return TRUE;
+}
+
+/* When output.data (the checked text [start, end)) is, for every output, a
+ * list of appends at the root, [[["append", [], "a"], ["append", [], "b"]], …]
+ * (a streamed text's shape), the text each output gains ("ab"), else NULL. */
+static char **
+match_root_appends (const char *p,
+                    const char *end)
+{
+  g_autoptr(GPtrArray) texts = g_ptr_array_new_with_free_func (g_free);
+
+  if (!text_take (&p, end, "[") || text_take (&p, end, "]"))
+    return NULL;
+  do
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+
+      if (!text_take (&p, end, "[") || text_take (&p, end, "]"))
+        return NULL;
+      do
+        {
+          if (!text_take (&p, end, "[") || !text_take (&p, end, "\"append\"") ||
+              !text_take (&p, end, ",") || !text_take (&p, end, "[") ||
+              !text_take (&p, end, "]") || !text_take (&p, end, ",") ||
+              !text_take_string (&p, end, text) || !text_take (&p, end, "]"))
+            return NULL;
+        }
+      while (text_take (&p, end, ","));
+      if (!text_take (&p, end, "]"))
+        return NULL;
+      g_ptr_array_add (texts, g_string_free (g_steal_pointer (&text), FALSE));
+    }
+  while (text_take (&p, end, ","));
+  if (!text_take (&p, end, "]") || text_skip_space (p, end) != end)
+    return NULL;
+  g_ptr_array_add (texts, NULL);
+  return (char **) g_ptr_array_free (g_steal_pointer (&texts), FALSE);
+}
+
 static void
 parse_output (RivMessage   *self,
               const Fields *f)
@@ -345,6 +451,12 @@ parse_output (RivMessage   *self,
   node = f->out[OUT_DATA];
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     self->data = json_node_ref (node);
+  else if (f->data_text != NULL)
+    {
+      self->data_text = g_strndup (f->data_text, f->data_len);
+      self->data_len = f->data_len;
+      self->appends = match_root_appends (f->data_text, f->data_text + f->data_len);
+    }
 
   node = f->out[OUT_ERROR];
   if (node != NULL)
@@ -545,6 +657,15 @@ read_output_member (RivJsonReader *reader,
   int i = field_index (out_names, N_OUT, name);
 
   f->output_empty = FALSE;
+  if (i == OUT_DATA)
+    {
+      f->data_text = NULL;
+      if (riv_json_reader_peek (reader) == '[')
+        {
+          g_clear_pointer (&f->out[i], json_node_unref);
+          return riv_json_reader_skip_span (reader, &f->data_text, &f->data_len);
+        }
+    }
   return i < 0 ? riv_json_reader_skip (reader) : read_into (reader, &f->out[i]);
 }
 
@@ -616,4 +737,16 @@ riv_message_parse (JsonParser  *parser,
     }
 
   return riv_message_new_from_node (root, error);
+}
+
+JsonNode *
+riv_message_get_data (RivMessage *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  /* Checked when the frame was read: it parses (the frame's nesting limit
+   * bounds it too). */
+  if (self->data == NULL && self->data_text != NULL)
+    self->data = riv_json_parse (NULL, self->data_text, self->data_len, RIV_MESSAGE_MAX_DEPTH, NULL);
+  return self->data;
 }

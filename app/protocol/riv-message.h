@@ -61,7 +61,15 @@ typedef struct
   /* process_generating / process_streaming / process_completed */
   gboolean        success;        /* default TRUE when absent */
   JsonNode       *output;         /* the whole "output" value, nullable; NULL from riv_message_parse_lean */
-  JsonNode       *data;           /* output.data when it is an array, nullable */
+  JsonNode       *data;           /* output.data when it is an array, nullable:
+                                   * read it with riv_message_get_data () */
+  /* From riv_message_parse_lean: output.data's text, parsed on demand, and
+   * when every output's edit list only appends at its root (a streamed
+   * text), what each output gains (NULL-terminated, one per output); else
+   * NULL. */
+  char           *data_text;
+  gsize           data_len;
+  char          **appends;
   gboolean        has_error;      /* output has an "error" key (value may be null) */
   char           *error;          /* output.error as text, nullable */
   gboolean        is_generating;
@@ -106,6 +114,8 @@ RivMessage     *riv_message_parse_lean       (const char  *data,
 /* Builds a message from an already parsed node (an object). */
 RivMessage     *riv_message_new_from_node    (JsonNode    *node,
                                               GError     **error);
+/* output.data when it is an array (parsed now if the message was read lean), or NULL. */
+JsonNode       *riv_message_get_data         (RivMessage  *self);
 void            riv_message_free             (RivMessage  *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivMessage, riv_message_free)

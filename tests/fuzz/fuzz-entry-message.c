@@ -76,7 +76,7 @@ describe_full (RivMessage *m,
 
       append_str (out, "output", json);
     }
-  if (m->data != NULL)
+  if (riv_message_get_data (m) != NULL)
     {
       g_autofree char *json = riv_json_to_string (m->data, NULL);
 
@@ -145,6 +145,40 @@ check_message (RivMessage *m)
                     "batch fields without a batch");
 }
 
+#include "riv-diff.h"
+
+/* What the lean reader says each output gains is what applying its edit list
+ * to a text gives. */
+static void
+check_appends (RivMessage *m)
+{
+  JsonArray *data;
+
+  if (m->appends == NULL)
+    return;
+  RIV_FUZZ_CHECK (riv_message_get_data (m) != NULL, "appends without data");
+  data = json_node_get_array (m->data);
+  RIV_FUZZ_CHECK (g_strv_length (m->appends) == json_array_get_length (data),
+                  "%u appends for %u outputs", g_strv_length (m->appends),
+                  json_array_get_length (data));
+  for (guint i = 0; m->appends[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) start = json_node_init_string (json_node_alloc (), "x");
+      g_autoptr(RivDiffValue) by_list = riv_diff_value_new (start);
+      g_autoptr(RivDiffValue) by_text = riv_diff_value_new (start);
+      g_autoptr(GError) error = NULL;
+      const char *a, *b;
+
+      RIV_FUZZ_CHECK (riv_diff_value_apply (by_list, json_array_get_element (data, i), &error),
+                      "output %u's appends do not apply: %s", i, error->message);
+      RIV_FUZZ_CHECK (riv_diff_value_append_root (by_text, m->appends[i]), "append_root refused");
+      a = riv_diff_value_peek_string (by_list, NULL);
+      b = riv_diff_value_peek_string (by_text, NULL);
+      RIV_FUZZ_CHECK (a != NULL && b != NULL && strcmp (a, b) == 0,
+                      "output %u: the edit list gives %s, the appends %s", i, a, b);
+    }
+}
+
 static JsonParser *shared_parser;
 
 void
@@ -193,6 +227,7 @@ riv_fuzz_message (const guint8 *data,
 
         check_message (lean);
         RIV_FUZZ_CHECK (lean->output == NULL, "the lean reader kept the output");
+        check_appends (lean);
         RIV_FUZZ_CHECK (strcmp (full_text, lean_text) == 0, "full: %s\nlean: %s", full_text, lean_text);
       }
     else
