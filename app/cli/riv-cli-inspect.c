@@ -14,25 +14,6 @@
 #include "riv-cli-tls.h"
 #include "riv-client.h"
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("rivulet-cli inspect: %s\nTry \"rivulet-cli inspect --help\".\n", message);
-  return 2;
-}
-
 static void
 connect_done_cb (GObject      *object,
                  GAsyncResult *result,
@@ -160,15 +141,15 @@ riv_cli_inspect (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return riv_cli_usage_error ("inspect", "%s", error->message);
   if (argc > 1)
-    return usage_error ("unexpected argument \"%s\"", argv[1]);
+    return riv_cli_usage_error ("inspect", "unexpected argument \"%s\"", argv[1]);
   if (url == NULL)
-    return usage_error ("--url is required");
+    return riv_cli_usage_error ("inspect", "--url is required");
 
   normalized = riv_client_normalize_url (url, &error);
   if (normalized == NULL)
-    return usage_error ("%s", error->message);
+    return riv_cli_usage_error ("inspect", "%s", error->message);
 
   client = riv_client_new (normalized);
   if (token != NULL)
@@ -176,9 +157,9 @@ riv_cli_inspect (int    argc,
   if (auth == NULL)
     auth = g_strdup (g_getenv ("RIVULET_AUTH"));
   if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
-    return usage_error ("--auth: %s", error->message);
+    return riv_cli_usage_error ("inspect", "--auth: %s", error->message);
   if (!riv_cli_tls_apply (client, &error))
-    return usage_error ("%s", error->message);
+    return riv_cli_usage_error ("inspect", "%s", error->message);
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);

@@ -30,21 +30,6 @@
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
 
-int
-load_usage_error (const char *format,
-                  ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("rivulet-cli load: %s\nTry \"rivulet-cli load --help\".\n", message);
-  return 2;
-}
-
 static gboolean
 interrupt_cb (gpointer user_data)
 {
@@ -425,62 +410,62 @@ riv_cli_load (int    argc,
   g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
   g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return load_usage_error ("%s", error->message);
+    return riv_cli_usage_error ("load", "%s", error->message);
   if (argc > 1)
-    return load_usage_error ("unexpected argument \"%s\"", argv[1]);
+    return riv_cli_usage_error ("load", "unexpected argument \"%s\"", argv[1]);
   if (url == NULL)
-    return load_usage_error ("--url is required");
+    return riv_cli_usage_error ("load", "--url is required");
   if (endpoint_name == NULL || *endpoint_name == '\0')
-    return load_usage_error ("--endpoint is required");
+    return riv_cli_usage_error ("load", "--endpoint is required");
   count_given = count != -1;
   if (users > 0 && count_given)
-    return load_usage_error ("--users and --count do not go together: use --count N for a "
+    return riv_cli_usage_error ("load", "--users and --count do not go together: use --count N for a "
                              "burst of N jobs in one session, or --users N with --iterations K "
                              "for N users submitting K jobs each");
   if (until_break && stages_text == NULL && !(duration > 0 && (users > 0 || rate > 0)))
-    return load_usage_error ("--until-break needs a ramp to climb: --stages, --users N with "
+    return riv_cli_usage_error ("load", "--until-break needs a ramp to climb: --stages, --users N with "
                              "--duration S (0 to N users over S seconds), or --rate R with "
                              "--duration S (0 to R jobs/s over S seconds)");
   if (until_break && count_given)
-    return load_usage_error ("--until-break ramps until something breaks; --count is a fixed "
+    return riv_cli_usage_error ("load", "--until-break ramps until something breaks; --count is a fixed "
                              "burst: leave it out");
   if (users > 0 && rate > 0)
-    return load_usage_error ("--users and --rate do not go together: --rate is the open loop "
+    return riv_cli_usage_error ("load", "--users and --rate do not go together: --rate is the open loop "
                              "(one session), --users the closed loop (use --think to pace users)");
   if (users < 0)
-    return load_usage_error ("--users must be at least 1");
+    return riv_cli_usage_error ("load", "--users must be at least 1");
   if (count == -1)
     count = 1;
   if (count < 1)
-    return load_usage_error ("--count must be at least 1");
+    return riv_cli_usage_error ("load", "--count must be at least 1");
   if (rate < 0 || isnan (rate))
-    return load_usage_error ("--rate must be positive");
+    return riv_cli_usage_error ("load", "--rate must be positive");
   if (!(think >= 0) || !(duration >= 0) || iterations < 0)
-    return load_usage_error ("--think, --duration and --iterations cannot be negative");
+    return riv_cli_usage_error ("load", "--think, --duration and --iterations cannot be negative");
   if (timeout != -1 && !(timeout > 0))
-    return load_usage_error ("--timeout must be positive");
+    return riv_cli_usage_error ("load", "--timeout must be positive");
   if (users == 0 && stages_text == NULL && (think > 0 || iterations > 0 ||
                                             (duration > 0 && !(until_break && rate > 0))))
-    return load_usage_error ("--think, --duration and --iterations are for virtual users: "
+    return riv_cli_usage_error ("load", "--think, --duration and --iterations are for virtual users: "
                              "add --users N (or --stages)");
 
   if (transport != NULL && strcmp (transport, "queue") != 0 && strcmp (transport, "call") != 0)
-    return load_usage_error ("--transport \"%s\": expected queue or call", transport);
+    return riv_cli_usage_error ("load", "--transport \"%s\": expected queue or call", transport);
   call = g_strcmp0 (transport, "call") == 0;
   if (call && riv_cli_record_requested ())
-    return load_usage_error ("--transport call does not go with --record: its result streams "
+    return riv_cli_usage_error ("load", "--transport call does not go with --record: its result streams "
                              "are not recorded");
   if (shard_text != NULL && !parse_shard (shard_text, &shard, &n_shards, &error))
-    return load_usage_error ("%s", error->message);
+    return riv_cli_usage_error ("load", "%s", error->message);
   if (stages_text != NULL)
     {
       if (count_given || rate > 0)
-        return load_usage_error ("--stages ramps virtual users; it does not go with %s",
+        return riv_cli_usage_error ("load", "--stages ramps virtual users; it does not go with %s",
                                  count_given ? "--count" : "--rate");
       if (!riv_load_parse_stages (stages_text, &stages, &error))
-        return load_usage_error ("%s", error->message);
+        return riv_cli_usage_error ("load", "%s", error->message);
       if (duration > 0)
-        return load_usage_error ("--stages sets the run's length; leave out --duration");
+        return riv_cli_usage_error ("load", "--stages sets the run's length; leave out --duration");
     }
 
   run.thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_load_threshold_free);
@@ -491,7 +476,7 @@ riv_cli_load (int    argc,
       if (threshold == NULL)
         {
           load_run_clear (&run);
-          return load_usage_error ("%s", error->message);
+          return riv_cli_usage_error ("load", "%s", error->message);
         }
       g_ptr_array_add (run.thresholds, threshold);
     }
@@ -500,7 +485,7 @@ riv_cli_load (int    argc,
   if (normalized == NULL)
     {
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   if (data_text != NULL)
@@ -510,8 +495,8 @@ riv_cli_load (int    argc,
         {
           load_run_clear (&run);
           if (given == NULL)
-            return load_usage_error ("--data is not valid JSON: %s", error->message);
-          return load_usage_error ("--data must be a JSON array (one value per input)");
+            return riv_cli_usage_error ("load", "--data is not valid JSON: %s", error->message);
+          return riv_cli_usage_error ("load", "--data must be a JSON array (one value per input)");
         }
     }
 
@@ -519,7 +504,7 @@ riv_cli_load (int    argc,
       !check_writable ("--report", report_path, &error))
     {
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   /* Opened before the run, so a path that cannot be written is a usage error. */
@@ -531,7 +516,7 @@ riv_cli_load (int    argc,
   else if (output_path != NULL && (output = fopen (output_path, "w")) == NULL)
     {
       load_run_clear (&run);
-      return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
+      return riv_cli_usage_error ("load", "--output: cannot write %s: %s", output_path, g_strerror (errno));
     }
 
   /* Bound before the run, so a port that is taken is a usage error. */
@@ -542,7 +527,7 @@ riv_cli_load (int    argc,
         {
           close_output (output);
           load_run_clear (&run);
-          return load_usage_error ("--metrics: %s", error->message);
+          return riv_cli_usage_error ("load", "--metrics: %s", error->message);
         }
       if (!riv_metrics_is_loopback (run.metrics))
         g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
@@ -564,13 +549,13 @@ riv_cli_load (int    argc,
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("--auth: %s", error->message);
+      return riv_cli_usage_error ("load", "--auth: %s", error->message);
     }
   if (!riv_cli_tls_apply (run.client, &error))
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
   summary_out = riv_cli_record_summary_out (summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
@@ -578,7 +563,7 @@ riv_cli_load (int    argc,
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   riv_client_connect_async (run.client, NULL, connect_done_cb, &result);
@@ -597,7 +582,7 @@ riv_cli_load (int    argc,
   if (endpoint == NULL)
     {
       close_output (output);
-      status = load_usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
+      status = riv_cli_usage_error ("load", "the server has no endpoint \"%s\" (see rivulet-cli inspect)",
                                  endpoint_name);
       load_run_clear (&run);
       return status;
@@ -606,7 +591,7 @@ riv_cli_load (int    argc,
   if (!endpoint->is_public)
     {
       close_output (output);
-      status = load_usage_error ("endpoint \"%s\" is private (api_visibility \"private\"): "
+      status = riv_cli_usage_error ("load", "endpoint \"%s\" is private (api_visibility \"private\"): "
                                  "the app keeps it for its own page and does not offer it to "
                                  "API clients", endpoint_name);
       load_run_clear (&run);
@@ -617,7 +602,7 @@ riv_cli_load (int    argc,
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("--transport call: %s", error->message);
+      return riv_cli_usage_error ("load", "--transport call: %s", error->message);
     }
   riv_client_set_call_transport (run.client, call);
 
@@ -626,7 +611,7 @@ riv_cli_load (int    argc,
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   run.engine = riv_load_run_new (run.client, endpoint_name, template);
@@ -666,7 +651,7 @@ riv_cli_load (int    argc,
     {
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("--data: %s", error->message);
+      return riv_cli_usage_error ("load", "--data: %s", error->message);
     }
 
   /* The server's own timings, when it offers them (GRADIO_PROFILING=1). */
@@ -691,7 +676,7 @@ riv_cli_load (int    argc,
       /* The first submit validates the inputs: a bad value is a usage error. */
       close_output (output);
       load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   run.sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, &run);
@@ -707,7 +692,7 @@ riv_cli_load (int    argc,
     {
       riv_client_close (run.client);
       close_output (output);
-      status = load_usage_error ("%s", riv_load_run_get_usage_error (run.engine));
+      status = riv_cli_usage_error ("load", "%s", riv_load_run_get_usage_error (run.engine));
       load_run_clear (&run);
       return status;
     }

@@ -35,10 +35,6 @@ typedef struct
   guint         sigterm_id;
 } LoadRun;
 
-/* riv-cli-load.c */
-int       load_usage_error         (const char  *format,
-                                    ...) G_GNUC_PRINTF (1, 2);
-
 /* riv-cli-load-summary.c */
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);

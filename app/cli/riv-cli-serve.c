@@ -32,13 +32,6 @@ serve_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static int
-usage_error (const char *message)
-{
-  g_printerr ("rivulet-cli serve: %s\nTry \"rivulet-cli serve --help\".\n", message);
-  return 2;
-}
-
 static gboolean
 host_is_loopback (const char *host)
 {
@@ -120,26 +113,23 @@ riv_cli_serve (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
 
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (error->message);
+    return riv_cli_usage_error ("serve", "%s", error->message);
   if (argc > 1)
-    {
-      g_autofree char *message = g_strdup_printf ("unexpected argument \"%s\"", argv[1]);
-      return usage_error (message);
-    }
+    return riv_cli_usage_error ("serve", "unexpected argument \"%s\"", argv[1]);
   if (port < 0 || port > 65535)
-    return usage_error ("--port must be between 0 and 65535");
+    return riv_cli_usage_error ("serve", "--port must be between 0 and 65535");
   if (concurrency < 1 || concurrency > 1024)
-    return usage_error ("--concurrency must be between 1 and 1024");
+    return riv_cli_usage_error ("serve", "--concurrency must be between 1 and 1024");
   if (max_queue < 0)
-    return usage_error ("--max-queue must not be negative");
+    return riv_cli_usage_error ("serve", "--max-queue must not be negative");
   if (max_sessions < 1)
-    return usage_error ("--max-sessions must be at least 1");
+    return riv_cli_usage_error ("serve", "--max-sessions must be at least 1");
   if (heartbeat < 0 || heartbeat > 3600)
-    return usage_error ("--heartbeat must be between 0 and 3600 seconds");
+    return riv_cli_usage_error ("serve", "--heartbeat must be between 0 and 3600 seconds");
   if (close_linger < 0 || close_linger > 60)
-    return usage_error ("--close-linger must be between 0 and 60 seconds");
+    return riv_cli_usage_error ("serve", "--close-linger must be between 0 and 60 seconds");
   if (!(speed >= 0 && speed <= 1e6))
-    return usage_error ("--speed must be between 0 and 1000000");
+    return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   if (replay != NULL)
     {
       if (!host_is_loopback (host))
