@@ -22,6 +22,8 @@ typedef struct
   RivConfig    *config;
   RivLoadRun   *engine;
   GMainLoop    *loop;
+  FILE         *output;          /* --output, nullable: a file or standard output */
+  FILE         *summary_out;     /* standard output, or standard error */
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
