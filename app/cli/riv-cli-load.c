@@ -643,41 +643,18 @@ load_client_new (LoadRun            *run,
                  const LoadOptions  *o,
                  GError            **error)
 {
-  const char *auth = o->auth != NULL ? o->auth : g_getenv ("RIVULET_AUTH");
-
   run->json = o->json;
   run->status_line = isatty (STDERR_FILENO) &&
                      !(run->output == stdout && run->summary_out == stderr);
 
-  run->client = riv_client_new (o->normalized_url);
-  riv_client_set_download_images (run->client, FALSE);
-  if (o->token != NULL)
-    riv_client_set_token (run->client, o->token);
-  if (auth != NULL && !riv_client_set_auth_string (run->client, auth, error))
-    {
-      g_prefix_error (error, "--auth: ");
-      return FALSE;
-    }
-  if (!riv_cli_tls_apply (run->client, error))
+  run->client = riv_cli_client_new (o->normalized_url, o->token, o->auth, error);
+  if (run->client == NULL)
     return FALSE;
+  riv_client_set_download_images (run->client, FALSE);
   run->summary_out = riv_cli_record_summary_out (run->summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
   return riv_cli_record_attach (run->client, (o->json || run->metrics != NULL) && !o->call,
                                 error);
-}
-
-static gboolean
-load_connect (LoadRun  *run,
-              GError  **error)
-{
-  g_autoptr(GAsyncResult) result = NULL;
-
-  riv_client_connect_async (run->client, NULL, connect_done_cb, &result);
-  wait_for_result (&result);
-  if (!riv_client_connect_finish (run->client, result, error))
-    return FALSE;
-  run->config = riv_config_ref (riv_client_get_config (run->client));
-  return TRUE;
 }
 
 /* The endpoint the options name, as the server offers it. */
@@ -928,11 +905,12 @@ riv_cli_load (int    argc,
       !load_client_new (&run, &options, &error))
     return riv_cli_usage_error ("load", "%s", error->message);
 
-  if (!load_connect (&run, &error))
+  if (!riv_cli_client_connect (run.client, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
       return 1;
     }
+  run.config = riv_config_ref (riv_client_get_config (run.client));
   if (!load_engine_new (&run, &options, &error) ||
       !load_run_engine (&run, &error))
     {
