@@ -2,7 +2,7 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * rivulet-cli: dispatches to the serve, load and inspect subcommands.
+ * rivulet-cli: dispatches to the subcommands; their shared usage error.
  */
 #include "config.h"
 
@@ -50,6 +50,23 @@ print_usage (FILE *out)
            "  rivulet-cli serve --port 7860\n"
            "  rivulet-cli inspect --url http://127.0.0.1:7860\n"
            "  rivulet-cli load --url http://127.0.0.1:7860 --endpoint batch_echo --count 1000\n");
+}
+
+int
+riv_cli_usage_error (const char *command,
+                     const char *format,
+                     ...)
+{
+  g_autofree char *message = NULL;
+  va_list args;
+
+  va_start (args, format);
+  message = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  g_printerr ("rivulet-cli %s: %s\nTry \"rivulet-cli %s --help\".\n", command, message,
+              command);
+  return 2;
 }
 
 int

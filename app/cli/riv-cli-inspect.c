@@ -14,35 +14,6 @@
 #include "riv-cli-tls.h"
 #include "riv-client.h"
 
-static int
-usage_error (const char *format,
-             ...) G_GNUC_PRINTF (1, 2);
-
-static int
-usage_error (const char *format,
-             ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("rivulet-cli inspect: %s\nTry \"rivulet-cli inspect --help\".\n", message);
-  return 2;
-}
-
-static void
-connect_done_cb (GObject      *object,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  GAsyncResult **slot = user_data;
-
-  *slot = g_object_ref (result);
-}
-
 static char *
 format_number (double value)
 {
@@ -130,6 +101,76 @@ print_components (const char *title,
     }
 }
 
+/* The server's address, version, protocol, root, API and title. */
+static void
+print_server (RivClient *client,
+              RivConfig *config)
+{
+  printf ("Server    %s\n", riv_client_get_url (client));
+  printf ("Version   %s\n", riv_config_get_version (config) ? riv_config_get_version (config)
+                                                            : "(not given)");
+  printf ("Protocol  %s\n", riv_config_get_protocol (config));
+  printf ("Root      %s\n", riv_config_get_root (config));
+  if (riv_config_get_reported_root (config) != NULL)
+    printf ("          (corrected: the server said %s, on the host connected to; its\n"
+            "          path kept with the scheme and port connected to, as Gradio's page does)\n",
+            riv_config_get_reported_root (config));
+  if (riv_cli_tls_is_insecure ())
+    printf ("TLS       certificate NOT checked (--insecure)\n");
+  printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
+  if (riv_config_get_title (config) != NULL)
+    printf ("Title     %s\n", riv_config_get_title (config));
+}
+
+/* One public endpoint: its name, fn_index and flags, inputs and outputs. */
+static void
+print_endpoint (RivEndpoint *endpoint)
+{
+  g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+  g_autoptr(GString) flags = g_string_new (NULL);
+
+  if (endpoint->generator)
+    g_string_append (flags, "generator, ");
+  if (endpoint->batch)
+    g_string_append_printf (flags, "batch ×%" G_GINT64_FORMAT ", ", endpoint->max_batch_size);
+  g_string_append (flags, endpoint->queue ? "queued" : "not queued (/run)");
+  if (endpoint->undocumented)
+    g_string_append (flags, ", undocumented");
+  if (g_strcmp0 (endpoint->connection, "stream") == 0)
+    g_string_append (flags, ", streaming input");
+
+  printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n",
+          name, endpoint->fn_index, flags->str);
+  print_components ("inputs", endpoint->inputs);
+  print_components ("outputs", endpoint->outputs);
+}
+
+/* The public endpoints. Private ones (api_visibility "private") serve only
+ * the app's own page: not offered, only counted. */
+static void
+print_endpoints (RivConfig *config)
+{
+  guint n = riv_config_get_n_endpoints (config);
+  guint n_private = 0;
+
+  for (guint i = 0; i < n; i++)
+    if (!riv_config_get_endpoint (config, i)->is_public)
+      n_private++;
+  printf ("\nEndpoints (%u):\n", n - n_private);
+
+  for (guint i = 0; i < n; i++)
+    {
+      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
+
+      if (endpoint->is_public)
+        print_endpoint (endpoint);
+    }
+
+  if (n_private > 0)
+    printf ("\n(%u private endpoint(s) not shown: the app keeps them for its own page)\n",
+            n_private);
+}
+
 int
 riv_cli_inspect (int    argc,
                  char **argv)
@@ -147,11 +188,7 @@ riv_cli_inspect (int    argc,
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(RivClient) client = NULL;
-  RivConfig *config;
-  guint n_private = 0;
-  guint n;
 
   context = g_option_context_new ("— show a server's endpoints");
   g_option_context_set_summary (context,
@@ -160,89 +197,27 @@ riv_cli_inspect (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error ("%s", error->message);
+    return riv_cli_usage_error ("inspect", "%s", error->message);
   if (argc > 1)
-    return usage_error ("unexpected argument \"%s\"", argv[1]);
+    return riv_cli_usage_error ("inspect", "unexpected argument \"%s\"", argv[1]);
   if (url == NULL)
-    return usage_error ("--url is required");
+    return riv_cli_usage_error ("inspect", "--url is required");
 
   normalized = riv_client_normalize_url (url, &error);
   if (normalized == NULL)
-    return usage_error ("%s", error->message);
-
-  client = riv_client_new (normalized);
-  if (token != NULL)
-    riv_client_set_token (client, token);
-  if (auth == NULL)
-    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
-  if (auth != NULL && !riv_client_set_auth_string (client, auth, &error))
-    return usage_error ("--auth: %s", error->message);
-  if (!riv_cli_tls_apply (client, &error))
-    return usage_error ("%s", error->message);
-  riv_client_connect_async (client, NULL, connect_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  if (!riv_client_connect_finish (client, result, &error))
+    return riv_cli_usage_error ("inspect", "%s", error->message);
+  client = riv_cli_client_new (normalized, token, auth, &error);
+  if (client == NULL)
+    return riv_cli_usage_error ("inspect", "%s", error->message);
+  if (!riv_cli_client_connect (client, &error))
     {
       g_printerr ("rivulet-cli inspect: %s\n", error->message);
       riv_client_close (client);
       return 1;
     }
 
-  config = riv_client_get_config (client);
-  n = riv_config_get_n_endpoints (config);
-
-  printf ("Server    %s\n", riv_client_get_url (client));
-  printf ("Version   %s\n", riv_config_get_version (config) ? riv_config_get_version (config)
-                                                            : "(not given)");
-  printf ("Protocol  %s\n", riv_config_get_protocol (config));
-  printf ("Root      %s\n", riv_config_get_root (config));
-  if (riv_config_get_reported_root (config) != NULL)
-    printf ("          (corrected: the server said %s, on the host connected to; its\n"
-            "          path kept with the scheme and port connected to, as Gradio's page does)\n",
-            riv_config_get_reported_root (config));
-  if (riv_cli_tls_is_insecure ())
-    printf ("TLS       certificate NOT checked (--insecure)\n");
-  printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
-  if (riv_config_get_title (config) != NULL)
-    printf ("Title     %s\n", riv_config_get_title (config));
-  /* Private endpoints (api_visibility "private") serve only the app's own
-   * page: not offered, only counted. */
-  for (guint i = 0; i < n; i++)
-    if (!riv_config_get_endpoint (config, i)->is_public)
-      n_private++;
-  printf ("\nEndpoints (%u):\n", n - n_private);
-
-  for (guint i = 0; i < n; i++)
-    {
-      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
-      g_autofree char *name = NULL;
-      g_autoptr(GString) flags = g_string_new (NULL);
-
-      if (!endpoint->is_public)
-        continue;
-      name = riv_endpoint_dup_display_name (endpoint);
-
-      if (endpoint->generator)
-        g_string_append (flags, "generator, ");
-      if (endpoint->batch)
-        g_string_append_printf (flags, "batch ×%" G_GINT64_FORMAT ", ", endpoint->max_batch_size);
-      g_string_append (flags, endpoint->queue ? "queued" : "not queued (/run)");
-      if (endpoint->undocumented)
-        g_string_append (flags, ", undocumented");
-      if (g_strcmp0 (endpoint->connection, "stream") == 0)
-        g_string_append (flags, ", streaming input");
-
-      printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n",
-              name, endpoint->fn_index, flags->str);
-      print_components ("inputs", endpoint->inputs);
-      print_components ("outputs", endpoint->outputs);
-    }
-
-  if (n_private > 0)
-    printf ("\n(%u private endpoint(s) not shown: the app keeps them for its own page)\n",
-            n_private);
-
+  print_server (client, riv_client_get_config (client));
+  print_endpoints (riv_client_get_config (client));
   riv_client_close (client);
   return 0;
 }

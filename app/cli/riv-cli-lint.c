@@ -97,10 +97,7 @@ riv_cli_lint (int    argc,
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_set_ignore_unknown_options (context, TRUE);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    {
-      g_printerr ("rivulet-cli lint: %s\nTry \"rivulet-cli lint --help\".\n", error->message);
-      return 2;
-    }
+    return riv_cli_usage_error ("lint", "%s", error->message);
   if (!(heartbeat >= 0 && heartbeat <= 3600))
     {
       g_printerr ("rivulet-cli lint: --heartbeat must be between 0 and 3600 seconds\n");

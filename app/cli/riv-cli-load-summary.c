@@ -137,208 +137,297 @@ add_breakpoint (JsonBuilder             *builder,
   json_builder_end_object (builder);
 }
 
-gboolean
-load_print_summary (LoadRun *run,
-                    FILE    *out)
+/* What the summary shows, worked out once for the text and the JSON. */
+typedef struct
 {
-  double outage_start = 0, outage_end = -1;
-  gboolean outage;
+  RivLoadSummary  s;
+  guint64         events;
+  gboolean        outage;
+  double          outage_start;
+  double          outage_end;     /* < 0: until the run's end */
+  GArray         *errors;         /* RivLoadError, most frequent first */
+  char           *logs;           /* nullable */
+  double         *measured;       /* per threshold */
+  gboolean       *held;           /* per threshold */
+  gboolean        all_held;
+} SummaryFacts;
+
+static void
+summary_facts_clear (SummaryFacts *facts)
+{
+  g_clear_pointer (&facts->errors, g_array_unref);
+  g_clear_pointer (&facts->logs, g_free);
+  g_clear_pointer (&facts->measured, g_free);
+  g_clear_pointer (&facts->held, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SummaryFacts, summary_facts_clear)
+
+static void
+summary_facts_init (SummaryFacts *facts,
+                    LoadRun      *run)
+{
   RivLoadStats *stats = riv_load_run_get_stats (run->engine);
-  RivLoadSummary s;
-  guint64 events = riv_load_run_get_n_events (run->engine);
-  g_autoptr(GArray) errors = riv_load_stats_errors (stats);
-  gboolean all_ok = TRUE;
-  double *measured = g_newa (double, run->thresholds->len + 1);
-  gboolean *held = g_newa (gboolean, run->thresholds->len + 1);
-  g_autofree char *logs = riv_load_stats_format_logs (stats);
+
+  facts->events = riv_load_run_get_n_events (run->engine);
+  facts->errors = riv_load_stats_errors (stats);
+  facts->logs = riv_load_stats_format_logs (stats);
+  facts->outage_end = -1;
+  facts->measured = g_new (double, run->thresholds->len + 1);
+  facts->held = g_new (gboolean, run->thresholds->len + 1);
+
+  riv_load_stats_summarize (stats, &facts->s);
+  facts->outage = find_outage (stats, &facts->outage_start, &facts->outage_end);
+  facts->s.users = MAX (facts->s.users, riv_load_run_get_peak_users (run->engine));
+
+  facts->all_held = TRUE;
+  for (guint i = 0; i < run->thresholds->len; i++)
+    {
+      facts->held[i] = riv_load_threshold_check (g_ptr_array_index (run->thresholds, i),
+                                                 &facts->s, &facts->measured[i]);
+      facts->all_held = facts->all_held && facts->held[i];
+    }
+}
+
+/* The outcome counts, TLS and the outage. */
+static void
+summary_json_add_counts (JsonBuilder        *builder,
+                         const SummaryFacts *f)
+{
+  add_int (builder, "submitted", f->s.submitted);
+  add_int (builder, "completed", f->s.completed);
+  add_int (builder, "failed", f->s.failed);
+  add_int (builder, "cancelled", f->s.cancelled);
+  add_int (builder, "lost", f->s.lost);
+  add_int (builder, "users", f->s.users);
+  json_builder_set_member_name (builder, "insecure");
+  json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
+  json_builder_set_member_name (builder, "outage");
+  if (f->outage)
+    {
+      json_builder_begin_object (builder);
+      add_double (builder, "start_s", f->outage_start);
+      json_builder_set_member_name (builder, "end_s");
+      if (f->outage_end >= 0)
+        json_builder_add_double_value (builder, f->outage_end);
+      else
+        json_builder_add_null_value (builder);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* Time, latency, events, batches, uploads, cache and the server's share. */
+static void
+summary_json_add_timing (JsonBuilder        *builder,
+                         const SummaryFacts *f)
+{
+  const RivLoadSummary *s = &f->s;
+
+  add_double (builder, "wall_s", s->duration_s);
+  add_double (builder, "duration_s", s->duration_s);
+  add_double (builder, "throughput_per_s", s->throughput_per_s);
+  json_builder_set_member_name (builder, "latency_s");
+  json_builder_begin_object (builder);
+  add_double (builder, "p50", s->p50);
+  add_double (builder, "p90", s->p90);
+  add_double (builder, "p95", s->p95);
+  add_double (builder, "p99", s->p99);
+  add_double (builder, "max", s->max);
+  add_double (builder, "mean", s->mean);
+  json_builder_end_object (builder);
+  add_int (builder, "events", (gint64) f->events);
+  add_int (builder, "updates", (gint64) s->updates);
+  json_builder_set_member_name (builder, "batches");
+  json_builder_begin_object (builder);
+  add_int (builder, "count", (gint64) s->batches);
+  add_double (builder, "mean_size", s->mean_batch_size);
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "uploads");
+  json_builder_begin_object (builder);
+  add_int (builder, "jobs", (gint64) s->uploads);
+  add_double (builder, "mean_s", s->upload_mean);
+  add_double (builder, "max_s", s->upload_max);
+  add_double (builder, "total_s", s->upload_total);
+  json_builder_end_object (builder);
+  add_int (builder, "cached", (gint64) s->cached);
+  json_builder_set_member_name (builder, "server");
+  if (s->server_timed > 0)
+    {
+      json_builder_begin_object (builder);
+      add_int (builder, "jobs", (gint64) s->server_timed);
+      add_double (builder, "server_mean_s", s->server_mean);
+      add_double (builder, "server_p50_s", s->server_p50);
+      add_double (builder, "client_network_mean_s", s->rest_mean);
+      add_double (builder, "client_network_p50_s", s->rest_p50);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* The logs by level, the errors by text and each threshold. */
+static void
+summary_json_add_findings (JsonBuilder        *builder,
+                           const SummaryFacts *f,
+                           LoadRun            *run)
+{
+  RivLoadStats *stats = riv_load_run_get_stats (run->engine);
   GHashTableIter iter;
   gpointer key, value;
 
-  riv_load_stats_summarize (stats, &s);
-  outage = find_outage (stats, &outage_start, &outage_end);
-  s.users = MAX (s.users, riv_load_run_get_peak_users (run->engine));
+  json_builder_set_member_name (builder, "logs");
+  json_builder_begin_object (builder);
+  g_hash_table_iter_init (&iter, riv_load_stats_get_log_counts (stats));
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    add_int (builder, key, (gint64) GPOINTER_TO_SIZE (value));
+  json_builder_end_object (builder);
+  json_builder_set_member_name (builder, "errors");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < f->errors->len; i++)
+    {
+      const RivLoadError *e = &g_array_index (f->errors, RivLoadError, i);
 
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "error");
+      json_builder_add_string_value (builder, e->text);
+      add_int (builder, "count", (gint64) e->count);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "thresholds");
+  json_builder_begin_array (builder);
   for (guint i = 0; i < run->thresholds->len; i++)
     {
-      held[i] = riv_load_threshold_check (g_ptr_array_index (run->thresholds, i), &s, &measured[i]);
-      all_ok = all_ok && held[i];
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "threshold");
+      json_builder_add_string_value (builder,
+        riv_load_threshold_get_text (g_ptr_array_index (run->thresholds, i)));
+      add_double (builder, "value", f->measured[i]);
+      json_builder_set_member_name (builder, "ok");
+      json_builder_add_boolean_value (builder, f->held[i]);
+      json_builder_end_object (builder);
     }
+  json_builder_end_array (builder);
+}
 
-  if (run->json)
-    {
-      g_autoptr(JsonBuilder) builder = json_builder_new ();
-      g_autoptr(JsonNode) root = NULL;
-      g_autofree char *text = NULL;
+static void
+summary_print_json (const SummaryFacts *f,
+                    LoadRun            *run,
+                    FILE               *out)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
 
-      json_builder_begin_object (builder);
-      add_int (builder, "submitted", s.submitted);
-      add_int (builder, "completed", s.completed);
-      add_int (builder, "failed", s.failed);
-      add_int (builder, "cancelled", s.cancelled);
-      add_int (builder, "lost", s.lost);
-      add_int (builder, "users", s.users);
-      json_builder_set_member_name (builder, "insecure");
-      json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
-      json_builder_set_member_name (builder, "outage");
-      if (outage)
-        {
-          json_builder_begin_object (builder);
-          add_double (builder, "start_s", outage_start);
-          json_builder_set_member_name (builder, "end_s");
-          if (outage_end >= 0)
-            json_builder_add_double_value (builder, outage_end);
-          else
-            json_builder_add_null_value (builder);
-          json_builder_end_object (builder);
-        }
-      else
-        json_builder_add_null_value (builder);
-      add_double (builder, "wall_s", s.duration_s);
-      add_double (builder, "duration_s", s.duration_s);
-      add_double (builder, "throughput_per_s", s.throughput_per_s);
-      json_builder_set_member_name (builder, "latency_s");
-      json_builder_begin_object (builder);
-      add_double (builder, "p50", s.p50);
-      add_double (builder, "p90", s.p90);
-      add_double (builder, "p95", s.p95);
-      add_double (builder, "p99", s.p99);
-      add_double (builder, "max", s.max);
-      add_double (builder, "mean", s.mean);
-      json_builder_end_object (builder);
-      add_int (builder, "events", (gint64) events);
-      add_int (builder, "updates", (gint64) s.updates);
-      json_builder_set_member_name (builder, "batches");
-      json_builder_begin_object (builder);
-      add_int (builder, "count", (gint64) s.batches);
-      add_double (builder, "mean_size", s.mean_batch_size);
-      json_builder_end_object (builder);
-      json_builder_set_member_name (builder, "uploads");
-      json_builder_begin_object (builder);
-      add_int (builder, "jobs", (gint64) s.uploads);
-      add_double (builder, "mean_s", s.upload_mean);
-      add_double (builder, "max_s", s.upload_max);
-      add_double (builder, "total_s", s.upload_total);
-      json_builder_end_object (builder);
-      add_int (builder, "cached", (gint64) s.cached);
-      json_builder_set_member_name (builder, "server");
-      if (s.server_timed > 0)
-        {
-          json_builder_begin_object (builder);
-          add_int (builder, "jobs", (gint64) s.server_timed);
-          add_double (builder, "server_mean_s", s.server_mean);
-          add_double (builder, "server_p50_s", s.server_p50);
-          add_double (builder, "client_network_mean_s", s.rest_mean);
-          add_double (builder, "client_network_p50_s", s.rest_p50);
-          json_builder_end_object (builder);
-        }
-      else
-        json_builder_add_null_value (builder);
-      json_builder_set_member_name (builder, "logs");
-      json_builder_begin_object (builder);
-      g_hash_table_iter_init (&iter, riv_load_stats_get_log_counts (stats));
-      while (g_hash_table_iter_next (&iter, &key, &value))
-        add_int (builder, key, (gint64) GPOINTER_TO_SIZE (value));
-      json_builder_end_object (builder);
-      json_builder_set_member_name (builder, "errors");
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < errors->len; i++)
-        {
-          const RivLoadError *e = &g_array_index (errors, RivLoadError, i);
+  json_builder_begin_object (builder);
+  summary_json_add_counts (builder, f);
+  summary_json_add_timing (builder, f);
+  summary_json_add_findings (builder, f, run);
+  if (run->until_break)
+    add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
+  riv_cli_record_add_lint (builder);
+  json_builder_end_object (builder);
 
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "error");
-          json_builder_add_string_value (builder, e->text);
-          add_int (builder, "count", (gint64) e->count);
-          json_builder_end_object (builder);
-        }
-      json_builder_end_array (builder);
-      json_builder_set_member_name (builder, "thresholds");
-      json_builder_begin_array (builder);
-      for (guint i = 0; i < run->thresholds->len; i++)
-        {
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "threshold");
-          json_builder_add_string_value (builder,
-            riv_load_threshold_get_text (g_ptr_array_index (run->thresholds, i)));
-          add_double (builder, "value", measured[i]);
-          json_builder_set_member_name (builder, "ok");
-          json_builder_add_boolean_value (builder, held[i]);
-          json_builder_end_object (builder);
-        }
-      json_builder_end_array (builder);
-      if (run->until_break)
-        add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
-      riv_cli_record_add_lint (builder);
-      json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = riv_json_to_string (root, NULL);
+  fprintf (out, "%s\n", text);
+}
 
-      root = json_builder_get_root (builder);
-      text = riv_json_to_string (root, NULL);
-      fprintf (out, "%s\n", text);
-    }
+/* The text form's outcome counts, outage, time and latency. */
+static void
+summary_print_counts (const SummaryFacts *f,
+                      FILE               *out)
+{
+  const RivLoadSummary *s = &f->s;
+
+  if (riv_cli_tls_is_insecure ())
+    fprintf (out, "tls        certificate NOT checked (--insecure)\n");
+  fprintf (out, "submitted  %" G_GUINT64_FORMAT "\n", s->submitted);
+  fprintf (out, "completed  %" G_GUINT64_FORMAT "\n", s->completed);
+  fprintf (out, "failed     %" G_GUINT64_FORMAT "\n", s->failed);
+  fprintf (out, "cancelled  %" G_GUINT64_FORMAT "\n", s->cancelled);
+  fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s->lost);
+  if (f->outage && f->outage_end >= 0)
+    fprintf (out, "outage     %.0f s to %.0f s into the run (%.0f s): jobs failed or were "
+             "lost and none completed\n", f->outage_start, f->outage_end,
+             f->outage_end - f->outage_start);
+  else if (f->outage)
+    fprintf (out, "outage     from %.0f s into the run to its end: jobs failed or were lost "
+             "and none completed\n", f->outage_start);
+  if (s->users > 0)
+    fprintf (out, "users      %u (peak)\n", s->users);
+  fprintf (out, "wall time  %.3f s\n", s->duration_s);
+  fprintf (out, "throughput %.1f jobs/s\n", s->throughput_per_s);
+  if (s->completed > 0)
+    fprintf (out, "latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n",
+             s->p50, s->p95, s->p99, s->max);
   else
+    fprintf (out, "latency    (no completed jobs)\n");
+}
+
+/* The text form's events, batches, logs, uploads, cache and server lines. */
+static void
+summary_print_details (const SummaryFacts *f,
+                       FILE               *out)
+{
+  const RivLoadSummary *s = &f->s;
+
+  fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", f->events,
+           s->duration_s > 0 ? f->events / s->duration_s : 0);
+  if (s->batches > 0)
+    fprintf (out, "batches    %" G_GUINT64_FORMAT ", mean size %.1f\n",
+             s->batches, s->mean_batch_size);
+  else
+    fprintf (out, "batches    0\n");
+  if (f->logs != NULL)
+    fprintf (out, "logs       %s\n", f->logs);
+  if (s->uploads > 0)
+    fprintf (out, "uploads    %" G_GUINT64_FORMAT " jobs sent files: mean %.3f s, max %.3f s "
+             "(a file goes once per session)\n", s->uploads, s->upload_mean, s->upload_max);
+  if (s->cached > 0)
+    fprintf (out, "cached     %" G_GUINT64_FORMAT " jobs (answered from the server's cache)\n",
+             s->cached);
+  if (s->server_timed > 0)
+    fprintf (out, "server     %" G_GUINT64_FORMAT " jobs timed by the server: server p50 %.3f s "
+             "(mean %.3f s), network + client p50 %.3f s (mean %.3f s)\n", s->server_timed,
+             s->server_p50, s->server_mean, s->rest_p50, s->rest_mean);
+}
+
+/* The text form's breaking point and thresholds. */
+static void
+summary_print_verdicts (const SummaryFacts *f,
+                        LoadRun            *run,
+                        FILE               *out)
+{
+  const RivLoadBreakpoint *bp = riv_load_run_get_breakpoint (run->engine);
+
+  if (run->until_break && bp != NULL)
     {
-      if (riv_cli_tls_is_insecure ())
-        fprintf (out, "tls        certificate NOT checked (--insecure)\n");
-      fprintf (out, "submitted  %" G_GUINT64_FORMAT "\n", s.submitted);
-      fprintf (out, "completed  %" G_GUINT64_FORMAT "\n", s.completed);
-      fprintf (out, "failed     %" G_GUINT64_FORMAT "\n", s.failed);
-      fprintf (out, "cancelled  %" G_GUINT64_FORMAT "\n", s.cancelled);
-      fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s.lost);
-      if (outage && outage_end >= 0)
-        fprintf (out, "outage     %.0f s to %.0f s into the run (%.0f s): jobs failed or were "
-                 "lost and none completed\n", outage_start, outage_end, outage_end - outage_start);
-      else if (outage)
-        fprintf (out, "outage     from %.0f s into the run to its end: jobs failed or were lost "
-                 "and none completed\n", outage_start);
-      if (s.users > 0)
-        fprintf (out, "users      %u (peak)\n", s.users);
-      fprintf (out, "wall time  %.3f s\n", s.duration_s);
-      fprintf (out, "throughput %.1f jobs/s\n", s.throughput_per_s);
-      if (s.completed > 0)
-        fprintf (out, "latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n",
-                 s.p50, s.p95, s.p99, s.max);
-      else
-        fprintf (out, "latency    (no completed jobs)\n");
-      fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", events,
-               s.duration_s > 0 ? events / s.duration_s : 0);
-      if (s.batches > 0)
-        fprintf (out, "batches    %" G_GUINT64_FORMAT ", mean size %.1f\n",
-                 s.batches, s.mean_batch_size);
-      else
-        fprintf (out, "batches    0\n");
-      if (logs != NULL)
-        fprintf (out, "logs       %s\n", logs);
-      if (s.uploads > 0)
-        fprintf (out, "uploads    %" G_GUINT64_FORMAT " jobs sent files: mean %.3f s, max %.3f s "
-                 "(a file goes once per session)\n", s.uploads, s.upload_mean, s.upload_max);
-      if (s.cached > 0)
-        fprintf (out, "cached     %" G_GUINT64_FORMAT " jobs (answered from the server's cache)\n",
-                 s.cached);
-      if (s.server_timed > 0)
-        fprintf (out, "server     %" G_GUINT64_FORMAT " jobs timed by the server: server p50 %.3f s "
-                 "(mean %.3f s), network + client p50 %.3f s (mean %.3f s)\n", s.server_timed,
-                 s.server_p50, s.server_mean, s.rest_p50, s.rest_mean);
-      if (run->until_break && riv_load_run_get_breakpoint (run->engine) != NULL)
-        {
-          g_autofree char *text =
-            riv_load_breakpoint_describe (riv_load_run_get_breakpoint (run->engine));
+      g_autofree char *text = riv_load_breakpoint_describe (bp);
 
-          fprintf (out, "breakpoint %s\n", text);
-        }
-      else if (run->until_break)
-        fprintf (out, "breakpoint none: nothing broke before the ramp ended\n");
-      if (run->thresholds->len > 0)
-        fprintf (out, "thresholds\n");
-      for (guint i = 0; i < run->thresholds->len; i++)
-        {
-          RivLoadThreshold *t = g_ptr_array_index (run->thresholds, i);
-          g_autofree char *value = riv_load_threshold_format_value (t, measured[i]);
-
-          fprintf (out, "  %s %-22s measured %s\n", held[i] ? "✓" : "✗",
-                   riv_load_threshold_get_text (t), value);
-        }
+      fprintf (out, "breakpoint %s\n", text);
     }
+  else if (run->until_break)
+    fprintf (out, "breakpoint none: nothing broke before the ramp ended\n");
+  if (run->thresholds->len > 0)
+    fprintf (out, "thresholds\n");
+  for (guint i = 0; i < run->thresholds->len; i++)
+    {
+      RivLoadThreshold *t = g_ptr_array_index (run->thresholds, i);
+      g_autofree char *value = riv_load_threshold_format_value (t, f->measured[i]);
 
+      fprintf (out, "  %s %-22s measured %s\n", f->held[i] ? "✓" : "✗",
+               riv_load_threshold_get_text (t), value);
+    }
+}
+
+/* On standard error: jobs left unfinished, and the most frequent errors. */
+static void
+summary_print_problems (const SummaryFacts *f,
+                        LoadRun            *run)
+{
   if (riv_load_run_was_stopped (run->engine) &&
       riv_load_run_get_finished (run->engine) < riv_load_run_get_submitted (run->engine))
     g_printerr ("rivulet-cli load: %s with %" G_GUINT64_FORMAT " job(s) unfinished; "
@@ -346,17 +435,34 @@ load_print_summary (LoadRun *run,
                 riv_load_run_was_interrupted (run->engine) ? "interrupted" : "timed out",
                 riv_load_run_get_submitted (run->engine) - riv_load_run_get_finished (run->engine));
 
-  for (guint i = 0; i < MIN (errors->len, MAX_ERRORS_SHOWN); i++)
+  for (guint i = 0; i < MIN (f->errors->len, MAX_ERRORS_SHOWN); i++)
     {
-      const RivLoadError *e = &g_array_index (errors, RivLoadError, i);
+      const RivLoadError *e = &g_array_index (f->errors, RivLoadError, i);
 
       g_printerr ("rivulet-cli load: %" G_GUINT64_FORMAT " job(s): %s\n", e->count, e->text);
     }
-  if (errors->len > MAX_ERRORS_SHOWN)
+  if (f->errors->len > MAX_ERRORS_SHOWN)
     g_printerr ("rivulet-cli load: … and %u other error text(s) (see --report)\n",
-                errors->len - MAX_ERRORS_SHOWN);
+                f->errors->len - MAX_ERRORS_SHOWN);
+}
 
-  return all_ok;
+gboolean
+load_print_summary (LoadRun *run,
+                    FILE    *out)
+{
+  g_auto(SummaryFacts) facts = { 0 };
+
+  summary_facts_init (&facts, run);
+  if (run->json)
+    summary_print_json (&facts, run, out);
+  else
+    {
+      summary_print_counts (&facts, out);
+      summary_print_details (&facts, out);
+      summary_print_verdicts (&facts, run, out);
+    }
+  summary_print_problems (&facts, run);
+  return facts.all_held;
 }
 
 gboolean

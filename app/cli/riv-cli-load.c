@@ -26,24 +26,8 @@
 #include "riv-job-record.h"
 #include "riv-json.h"
 
-#define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
-
-int
-load_usage_error (const char *format,
-                  ...)
-{
-  g_autofree char *message = NULL;
-  va_list args;
-
-  va_start (args, format);
-  message = g_strdup_vprintf (format, args);
-  va_end (args);
-
-  g_printerr ("rivulet-cli load: %s\nTry \"rivulet-cli load --help\".\n", message);
-  return 2;
-}
 
 static gboolean
 interrupt_cb (gpointer user_data)
@@ -79,6 +63,14 @@ connect_done_cb (GObject      *object,
   GAsyncResult **slot = user_data;
 
   *slot = g_object_ref (result);
+}
+
+/* Iterates the main context until connect_done_cb () has filled *slot. */
+static void
+wait_for_result (GAsyncResult **slot)
+{
+  while (*slot == NULL)
+    g_main_context_iteration (NULL, TRUE);
 }
 
 /* One value per input: what --data gives, then the inputs' defaults. */
@@ -136,8 +128,7 @@ load_fetch_traces (RivClient  *client,
   JsonNode *traces;
 
   riv_client_fetch_server_traces_async (client, last_n, NULL, connect_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
+  wait_for_result (&result);
   traces = riv_client_fetch_server_traces_finish (client, result, &local);
   if (traces == NULL && !g_error_matches (local, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED))
     g_propagate_error (error, g_steal_pointer (&local));
@@ -197,9 +188,78 @@ parse_shard (const char  *text,
   return TRUE;
 }
 
+/* What the command line asks for: filled and checked by load_options_parse ()
+ * before anything connects. */
+typedef struct
+{
+  char         *url;
+  char         *endpoint_name;
+  char         *data_text;
+  char         *token;
+  char         *auth;
+  char         *output_path;
+  char         *timeseries_path;
+  char         *report_path;
+  char         *stages_text;
+  char         *shard_text;
+  char         *transport;
+  char         *metrics_address;
+  char        **threshold_texts;
+  gint          count;             /* -1: not given */
+  gint          users;
+  gint          iterations;
+  double        rate;
+  double        timeout;           /* -1: not given */
+  double        think;
+  double        duration;
+  gboolean      json;
+  gboolean      until_break;
+
+  /* From the above */
+  gboolean      count_given;
+  gboolean      call;              /* --transport call */
+  guint         shard;
+  guint         n_shards;
+  GArray       *stages;            /* RivLoadStage, nullable */
+  GPtrArray    *thresholds;        /* RivLoadThreshold, until the run takes them */
+  char         *normalized_url;
+  JsonNode     *given;             /* --data, nullable */
+} LoadOptions;
+
+#define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1 }
+
+static void
+load_options_clear (LoadOptions *options)
+{
+  g_clear_pointer (&options->url, g_free);
+  g_clear_pointer (&options->endpoint_name, g_free);
+  g_clear_pointer (&options->data_text, g_free);
+  g_clear_pointer (&options->token, g_free);
+  g_clear_pointer (&options->auth, g_free);
+  g_clear_pointer (&options->output_path, g_free);
+  g_clear_pointer (&options->timeseries_path, g_free);
+  g_clear_pointer (&options->report_path, g_free);
+  g_clear_pointer (&options->stages_text, g_free);
+  g_clear_pointer (&options->shard_text, g_free);
+  g_clear_pointer (&options->transport, g_free);
+  g_clear_pointer (&options->metrics_address, g_free);
+  g_clear_pointer (&options->threshold_texts, g_strfreev);
+  g_clear_pointer (&options->stages, g_array_unref);
+  g_clear_pointer (&options->thresholds, g_ptr_array_unref);
+  g_clear_pointer (&options->normalized_url, g_free);
+  g_clear_pointer (&options->given, json_node_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LoadOptions, load_options_clear)
+
+/* Every way out of riv_cli_load () passes here: the recording ends too. */
 static void
 load_run_clear (LoadRun *run)
 {
+  riv_cli_record_finish ();
+  if (run->output != NULL && run->output != stdout)
+    fclose (run->output);
+  run->output = NULL;
   if (run->engine != NULL)
     g_signal_handlers_disconnect_by_data (run->engine, run);
   g_clear_object (&run->engine);
@@ -212,6 +272,28 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->config, riv_config_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
   g_clear_pointer (&run->metrics, riv_metrics_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LoadRun, load_run_clear)
+
+/* Sets a bad-value error (a usage error to the caller) and returns FALSE. */
+static gboolean
+option_error (GError     **error,
+              const char  *format,
+              ...) G_GNUC_PRINTF (2, 3);
+
+static gboolean
+option_error (GError     **error,
+              const char  *format,
+              ...)
+{
+  va_list args;
+
+  va_start (args, format);
+  g_propagate_error (error, g_error_new_valist (G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                                                format, args));
+  va_end (args);
+  return FALSE;
 }
 
 static gboolean
@@ -273,15 +355,6 @@ write_records (GPtrArray   *records,
   return TRUE;
 }
 
-static void
-close_output (FILE *output)
-{
-  /* Every way out after the client exists passes here: end the recording too. */
-  riv_cli_record_finish ();
-  if (output != NULL && output != stdout)
-    fclose (output);
-}
-
 /* Checks that a file can be created where the run will write it, before the run. */
 static gboolean
 check_writable (const char  *option,
@@ -304,38 +377,14 @@ check_writable (const char  *option,
   return TRUE;
 }
 
-int
-riv_cli_load (int    argc,
-              char **argv)
+static GOptionContext *
+load_option_context_new (LoadOptions *o)
 {
-  g_autofree char *url = NULL;
-  g_autofree char *endpoint_name = NULL;
-  g_autofree char *data_text = NULL;
-  g_autofree char *token = NULL;
-  g_autofree char *auth = NULL;
-  g_autofree char *output_path = NULL;
-  g_autofree char *timeseries_path = NULL;
-  g_autofree char *report_path = NULL;
-  g_autofree char *stages_text = NULL;
-  g_autofree char *shard_text = NULL;
-  g_autofree char *transport = NULL;
-  g_autofree char *metrics_address = NULL;
-  g_auto(GStrv) threshold_texts = NULL;
-  gint count = -1;
-  gint users = 0;
-  gint iterations = 0;
-  double rate = 0;
-  double timeout = -1;
-  double think = 0;
-  double duration = 0;
-  gboolean json = FALSE;
-  gboolean call = FALSE;
-  gboolean until_break = FALSE;
   const GOptionEntry entries[] = {
-    { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
-    { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &endpoint_name,
+    { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL (required)", "URL" },
+    { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
-    { "data", 'd', 0, G_OPTION_ARG_STRING, &data_text,
+    { "data", 'd', 0, G_OPTION_ARG_STRING, &o->data_text,
       "Input values as a JSON array; missing ones take the inputs' defaults; in strings "
       "\"{i}\" becomes the job number (1…) and \"{u}\" the user number. A file is "
       "{\"path\": \"cat.png\", \"meta\": {\"_type\": \"gradio.FileData\"}} (as gradio_client's "
@@ -344,76 +393,60 @@ riv_cli_load (int    argc,
       "time in each record's upload_s; a missing, empty or unreadable file stops the run "
       "before any job",
       "JSON_ARRAY" },
-    { "count", 'n', 0, G_OPTION_ARG_INT, &count,
+    { "count", 'n', 0, G_OPTION_ARG_INT, &o->count,
       "Open loop: submit N jobs in one session (default 1)", "N" },
-    { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &rate,
+    { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &o->rate,
       "Open loop: submit at most this many jobs per second (default: all at once)", "JOBS_PER_S" },
-    { "users", 'U', 0, G_OPTION_ARG_INT, &users,
+    { "users", 'U', 0, G_OPTION_ARG_INT, &o->users,
       "Closed loop: N virtual users, each with its own session: submit, wait for the end, "
       "think, repeat", "N" },
-    { "think", 0, 0, G_OPTION_ARG_DOUBLE, &think,
+    { "think", 0, 0, G_OPTION_ARG_DOUBLE, &o->think,
       "Users: pause between a job's end and the next submit (default 0)", "S" },
-    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &duration,
+    { "duration", 0, 0, G_OPTION_ARG_DOUBLE, &o->duration,
       "Users: submit for this many seconds", "S" },
-    { "iterations", 0, 0, G_OPTION_ARG_INT, &iterations,
+    { "iterations", 0, 0, G_OPTION_ARG_INT, &o->iterations,
       "Users: jobs per user (default 1 without --duration or --stages)", "K" },
-    { "stages", 0, 0, G_OPTION_ARG_STRING, &stages_text,
+    { "stages", 0, 0, G_OPTION_ARG_STRING, &o->stages_text,
       "Users: ramp the number of users, k6 style: DURATION:TARGET,… e.g. "
       "\"10s:50,30s:50,10s:0\" (linear ramps)", "STAGES" },
-    { "shard", 0, 0, G_OPTION_ARG_STRING, &shard_text,
+    { "shard", 0, 0, G_OPTION_ARG_STRING, &o->shard_text,
       "Run shard I of N (0 <= I < N): its share of the users or jobs and of the job "
       "numbers; merge the shards' --output with \"rivulet-cli report merge\"", "I/N" },
-    { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &timeout,
+    { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600)", "S" },
-    { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threshold_texts,
+    { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
-    { "until-break", 0, 0, G_OPTION_ARG_NONE, &until_break,
+    { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
       "users or R jobs/s over S) until the first failed, lost or timed-out job (a join "
       "unanswered for 30 s) or a failing --threshold, "
       "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
-    { "metrics", 0, 0, G_OPTION_ARG_STRING, &metrics_address,
+    { "metrics", 0, 0, G_OPTION_ARG_STRING, &o->metrics_address,
       "Serve live Prometheus metrics at http://ADDR:PORT/metrics while the run goes "
       "(e.g. 127.0.0.1:9464; a port alone means 127.0.0.1; port 0 picks a free one)",
       "ADDR:PORT" },
-    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the summary as one JSON object", NULL },
-    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &output_path,
+    { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the summary as one JSON object", NULL },
+    { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output_path,
       "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
       "\"-\" is standard output (the summary then goes to standard error)", "FILE" },
-    { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &timeseries_path,
+    { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &o->timeseries_path,
       "Write one CSV line per second of the run to FILE", "FILE" },
-    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &o->report_path,
       "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
-    { "transport", 0, 0, G_OPTION_ARG_STRING, &transport,
+    { "transport", 0, 0, G_OPTION_ARG_STRING, &o->transport,
       "How jobs are submitted: \"queue\" (queue/join and the session's stream, as the "
       "official clients do; default) or \"call\" (Gradio 6.13+'s /call/v2/ENDPOINT with "
       "keyword arguments and one result stream per job; no wait or run time, no "
       "--record), to compare the two", "queue|call" },
-    { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
-    { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
+    { "token", 0, 0, G_OPTION_ARG_STRING, &o->token, "Bearer token for the server", "TOKEN" },
+    { "auth", 0, 0, G_OPTION_ARG_STRING, &o->auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) given = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autofree char *normalized = NULL;
-  g_autoptr(GArray) stages = NULL;
-  g_autoptr(JsonNode) template = NULL;
-  guint shard = 0;
-  guint n_shards = 1;
-  LoadRun run = { 0 };
-  RivEndpoint *endpoint;
-  FILE *output = NULL;
-  FILE *summary_out = stdout;
-  gboolean thresholds_ok;
-  gboolean count_given;
-  int status;
+  GOptionContext *context = g_option_context_new ("— load-test one endpoint and summarise");
 
-  context = g_option_context_new ("— load-test one endpoint and summarise");
   g_option_context_set_summary (context,
     "Connects to a Gradio server (or rivulet-cli serve) and sends jobs to one\n"
     "endpoint: open loop (--count jobs, at --rate per second, in one session) or\n"
@@ -421,365 +454,477 @@ riv_cli_load (int    argc,
     "or --stages). Prints how many jobs completed, failed, were cancelled or lost,\n"
     "with latency percentiles. Exits 0 only if every job completed (with\n"
     "--threshold: if every threshold held), 1 otherwise, 2 for bad arguments.");
+  /* The entries are copied: the array may go, the places they fill stay in *o. */
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
   g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return load_usage_error ("%s", error->message);
-  if (argc > 1)
-    return load_usage_error ("unexpected argument \"%s\"", argv[1]);
-  if (url == NULL)
-    return load_usage_error ("--url is required");
-  if (endpoint_name == NULL || *endpoint_name == '\0')
-    return load_usage_error ("--endpoint is required");
-  count_given = count != -1;
-  if (users > 0 && count_given)
-    return load_usage_error ("--users and --count do not go together: use --count N for a "
-                             "burst of N jobs in one session, or --users N with --iterations K "
-                             "for N users submitting K jobs each");
-  if (until_break && stages_text == NULL && !(duration > 0 && (users > 0 || rate > 0)))
-    return load_usage_error ("--until-break needs a ramp to climb: --stages, --users N with "
-                             "--duration S (0 to N users over S seconds), or --rate R with "
-                             "--duration S (0 to R jobs/s over S seconds)");
-  if (until_break && count_given)
-    return load_usage_error ("--until-break ramps until something breaks; --count is a fixed "
-                             "burst: leave it out");
-  if (users > 0 && rate > 0)
-    return load_usage_error ("--users and --rate do not go together: --rate is the open loop "
-                             "(one session), --users the closed loop (use --think to pace users)");
-  if (users < 0)
-    return load_usage_error ("--users must be at least 1");
-  if (count == -1)
-    count = 1;
-  if (count < 1)
-    return load_usage_error ("--count must be at least 1");
-  if (rate < 0 || isnan (rate))
-    return load_usage_error ("--rate must be positive");
-  if (!(think >= 0) || !(duration >= 0) || iterations < 0)
-    return load_usage_error ("--think, --duration and --iterations cannot be negative");
-  if (timeout != -1 && !(timeout > 0))
-    return load_usage_error ("--timeout must be positive");
-  if (users == 0 && stages_text == NULL && (think > 0 || iterations > 0 ||
-                                            (duration > 0 && !(until_break && rate > 0))))
-    return load_usage_error ("--think, --duration and --iterations are for virtual users: "
-                             "add --users N (or --stages)");
+  return context;
+}
 
-  if (transport != NULL && strcmp (transport, "queue") != 0 && strcmp (transport, "call") != 0)
-    return load_usage_error ("--transport \"%s\": expected queue or call", transport);
-  call = g_strcmp0 (transport, "call") == 0;
-  if (call && riv_cli_record_requested ())
-    return load_usage_error ("--transport call does not go with --record: its result streams "
-                             "are not recorded");
-  if (shard_text != NULL && !parse_shard (shard_text, &shard, &n_shards, &error))
-    return load_usage_error ("%s", error->message);
-  if (stages_text != NULL)
+/* The connection flags a run cannot go without. */
+static gboolean
+load_options_check_required (LoadOptions  *o,
+                             GError      **error)
+{
+  if (o->url == NULL)
+    return option_error (error, "--url is required");
+  if (o->endpoint_name == NULL || *o->endpoint_name == '\0')
+    return option_error (error, "--endpoint is required");
+  return TRUE;
+}
+
+/* The workload: a burst, a rate, virtual users or a breakpoint ramp, and its limits. */
+static gboolean
+load_options_check_workload (LoadOptions  *o,
+                             GError      **error)
+{
+  o->count_given = o->count != -1;
+  if (o->users > 0 && o->count_given)
+    return option_error (error, "--users and --count do not go together: use --count N for a "
+                         "burst of N jobs in one session, or --users N with --iterations K "
+                         "for N users submitting K jobs each");
+  if (o->until_break && o->stages_text == NULL &&
+      !(o->duration > 0 && (o->users > 0 || o->rate > 0)))
+    return option_error (error, "--until-break needs a ramp to climb: --stages, --users N with "
+                         "--duration S (0 to N users over S seconds), or --rate R with "
+                         "--duration S (0 to R jobs/s over S seconds)");
+  if (o->until_break && o->count_given)
+    return option_error (error, "--until-break ramps until something breaks; --count is a "
+                         "fixed burst: leave it out");
+  if (o->users > 0 && o->rate > 0)
+    return option_error (error, "--users and --rate do not go together: --rate is the open "
+                         "loop (one session), --users the closed loop (use --think to pace "
+                         "users)");
+  if (o->users < 0)
+    return option_error (error, "--users must be at least 1");
+  if (o->count == -1)
+    o->count = 1;
+  if (o->count < 1)
+    return option_error (error, "--count must be at least 1");
+  if (o->rate < 0 || isnan (o->rate))
+    return option_error (error, "--rate must be positive");
+  if (!(o->think >= 0) || !(o->duration >= 0) || o->iterations < 0)
+    return option_error (error, "--think, --duration and --iterations cannot be negative");
+  if (o->timeout != -1 && !(o->timeout > 0))
+    return option_error (error, "--timeout must be positive");
+  if (o->users == 0 && o->stages_text == NULL &&
+      (o->think > 0 || o->iterations > 0 ||
+       (o->duration > 0 && !(o->until_break && o->rate > 0))))
+    return option_error (error, "--think, --duration and --iterations are for virtual users: "
+                         "add --users N (or --stages)");
+  return TRUE;
+}
+
+static gboolean
+load_options_check_transport (LoadOptions  *o,
+                              GError      **error)
+{
+  if (o->transport != NULL && strcmp (o->transport, "queue") != 0 &&
+      strcmp (o->transport, "call") != 0)
+    return option_error (error, "--transport \"%s\": expected queue or call", o->transport);
+  o->call = g_strcmp0 (o->transport, "call") == 0;
+  if (o->call && riv_cli_record_requested ())
+    return option_error (error, "--transport call does not go with --record: its result "
+                         "streams are not recorded");
+  return TRUE;
+}
+
+/* The run's share (--shard), its shape (--stages: a ramp of virtual users)
+ * and its pass/fail criteria (--threshold). */
+static gboolean
+load_options_parse_schedule (LoadOptions  *o,
+                           GError      **error)
+{
+  if (o->shard_text != NULL && !parse_shard (o->shard_text, &o->shard, &o->n_shards, error))
+    return FALSE;
+  if (o->stages_text != NULL)
     {
-      if (count_given || rate > 0)
-        return load_usage_error ("--stages ramps virtual users; it does not go with %s",
-                                 count_given ? "--count" : "--rate");
-      if (!riv_load_parse_stages (stages_text, &stages, &error))
-        return load_usage_error ("%s", error->message);
-      if (duration > 0)
-        return load_usage_error ("--stages sets the run's length; leave out --duration");
+      if (o->count_given || o->rate > 0)
+        return option_error (error, "--stages ramps virtual users; it does not go with %s",
+                             o->count_given ? "--count" : "--rate");
+      if (!riv_load_parse_stages (o->stages_text, &o->stages, error))
+        return FALSE;
+      if (o->duration > 0)
+        return option_error (error, "--stages sets the run's length; leave out --duration");
     }
 
-  run.thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_load_threshold_free);
-  for (guint i = 0; threshold_texts != NULL && threshold_texts[i] != NULL; i++)
+  o->thresholds = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_load_threshold_free);
+  for (guint i = 0; o->threshold_texts != NULL && o->threshold_texts[i] != NULL; i++)
     {
-      RivLoadThreshold *threshold = riv_load_threshold_parse (threshold_texts[i], &error);
+      RivLoadThreshold *threshold = riv_load_threshold_parse (o->threshold_texts[i], error);
 
       if (threshold == NULL)
-        {
-          load_run_clear (&run);
-          return load_usage_error ("%s", error->message);
-        }
-      g_ptr_array_add (run.thresholds, threshold);
+        return FALSE;
+      g_ptr_array_add (o->thresholds, threshold);
     }
+  return TRUE;
+}
 
-  normalized = riv_client_normalize_url (url, &error);
-  if (normalized == NULL)
+/* The server's URL and the --data values. */
+static gboolean
+load_options_parse_target (LoadOptions  *o,
+                           GError      **error)
+{
+  o->normalized_url = riv_client_normalize_url (o->url, error);
+  if (o->normalized_url == NULL)
+    return FALSE;
+  if (o->data_text == NULL)
+    return TRUE;
+  o->given = riv_json_parse (NULL, o->data_text, -1, 0, error);
+  if (o->given == NULL)
     {
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
+      g_prefix_error (error, "--data is not valid JSON: ");
+      return FALSE;
     }
+  if (!JSON_NODE_HOLDS_ARRAY (o->given))
+    return option_error (error, "--data must be a JSON array (one value per input)");
+  return TRUE;
+}
 
-  if (data_text != NULL)
-    {
-      given = riv_json_parse (NULL, data_text, -1, 0, &error);
-      if (given == NULL || !JSON_NODE_HOLDS_ARRAY (given))
-        {
-          load_run_clear (&run);
-          if (given == NULL)
-            return load_usage_error ("--data is not valid JSON: %s", error->message);
-          return load_usage_error ("--data must be a JSON array (one value per input)");
-        }
-    }
+/* Fills *o from the command line and checks it, in this order; FALSE: a usage error. */
+static gboolean
+load_options_parse (LoadOptions   *o,
+                    int            argc,
+                    char         **argv,
+                    GError       **error)
+{
+  g_autoptr(GOptionContext) context = load_option_context_new (o);
 
-  if (!check_writable ("--timeseries", timeseries_path, &error) ||
-      !check_writable ("--report", report_path, &error))
-    {
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
-    }
+  if (!g_option_context_parse (context, &argc, &argv, error))
+    return FALSE;
+  if (argc > 1)
+    return option_error (error, "unexpected argument \"%s\"", argv[1]);
+  return load_options_check_required (o, error) &&
+         load_options_check_workload (o, error) &&
+         load_options_check_transport (o, error) &&
+         load_options_parse_schedule (o, error) &&
+         load_options_parse_target (o, error) &&
+         check_writable ("--timeseries", o->timeseries_path, error) &&
+         check_writable ("--report", o->report_path, error);
+}
 
-  /* Opened before the run, so a path that cannot be written is a usage error. */
-  if (output_path != NULL && strcmp (output_path, "-") == 0)
+/* --output and --metrics, opened and bound before the run, so a path that
+ * cannot be written or a port that is taken is a usage error. */
+static gboolean
+load_open_outputs (LoadRun            *run,
+                   const LoadOptions  *o,
+                   GError            **error)
+{
+  run->summary_out = stdout;
+  if (o->output_path != NULL && strcmp (o->output_path, "-") == 0)
     {
-      output = stdout;
-      summary_out = stderr;
+      run->output = stdout;
+      run->summary_out = stderr;
     }
-  else if (output_path != NULL && (output = fopen (output_path, "w")) == NULL)
-    {
-      load_run_clear (&run);
-      return load_usage_error ("--output: cannot write %s: %s", output_path, g_strerror (errno));
-    }
+  else if (o->output_path != NULL && (run->output = fopen (o->output_path, "w")) == NULL)
+    return option_error (error, "--output: cannot write %s: %s", o->output_path,
+                         g_strerror (errno));
 
-  /* Bound before the run, so a port that is taken is a usage error. */
-  if (metrics_address != NULL)
+  if (o->metrics_address == NULL)
+    return TRUE;
+  run->metrics = riv_metrics_new ();
+  if (!riv_metrics_listen (run->metrics, o->metrics_address, error))
     {
-      run.metrics = riv_metrics_new ();
-      if (!riv_metrics_listen (run.metrics, metrics_address, &error))
-        {
-          close_output (output);
-          load_run_clear (&run);
-          return load_usage_error ("--metrics: %s", error->message);
-        }
-      if (!riv_metrics_is_loopback (run.metrics))
-        g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
-                    "address\n", metrics_address);
-      g_printerr ("rivulet-cli load: metrics at %s\n", riv_metrics_get_url (run.metrics));
-      riv_cli_record_feed_metrics (run.metrics);
+      g_prefix_error (error, "--metrics: ");
+      return FALSE;
     }
+  if (!riv_metrics_is_loopback (run->metrics))
+    g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
+                "address\n", o->metrics_address);
+  g_printerr ("rivulet-cli load: metrics at %s\n", riv_metrics_get_url (run->metrics));
+  riv_cli_record_feed_metrics (run->metrics);
+  return TRUE;
+}
 
-  run.json = json;
-  run.status_line = isatty (STDERR_FILENO) && !(output == stdout && summary_out == stderr);
+/* The first client, with the token, --auth, TLS and the recording; not yet connected. */
+static gboolean
+load_client_new (LoadRun            *run,
+                 const LoadOptions  *o,
+                 GError            **error)
+{
+  run->json = o->json;
+  run->status_line = isatty (STDERR_FILENO) &&
+                     !(run->output == stdout && run->summary_out == stderr);
 
-  run.client = riv_client_new (normalized);
-  riv_client_set_download_images (run.client, FALSE);
-  if (token != NULL)
-    riv_client_set_token (run.client, token);
-  if (auth == NULL)
-    auth = g_strdup (g_getenv ("RIVULET_AUTH"));
-  if (auth != NULL && !riv_client_set_auth_string (run.client, auth, &error))
-    {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("--auth: %s", error->message);
-    }
-  if (!riv_cli_tls_apply (run.client, &error))
-    {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
-    }
-  summary_out = riv_cli_record_summary_out (summary_out);
+  run->client = riv_cli_client_new (o->normalized_url, o->token, o->auth, error);
+  if (run->client == NULL)
+    return FALSE;
+  riv_client_set_download_images (run->client, FALSE);
+  run->summary_out = riv_cli_record_summary_out (run->summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
-  if (!riv_cli_record_attach (run.client, (json || run.metrics != NULL) && !call, &error))
-    {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
-    }
+  return riv_cli_record_attach (run->client, (o->json || run->metrics != NULL) && !o->call,
+                                error);
+}
 
-  riv_client_connect_async (run.client, NULL, connect_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  if (!riv_client_connect_finish (run.client, result, &error))
-    {
-      g_printerr ("rivulet-cli load: %s\n", error->message);
-      close_output (output);
-      load_run_clear (&run);
-      return 1;
-    }
-  run.config = riv_config_ref (riv_client_get_config (run.client));
+/* The endpoint the options name, as the server offers it. */
+static RivEndpoint *
+load_find_endpoint (LoadRun            *run,
+                    const LoadOptions  *o,
+                    GError            **error)
+{
+  RivEndpoint *endpoint = riv_config_find_endpoint (run->config, o->endpoint_name);
 
-  endpoint = riv_config_find_endpoint (run.config, endpoint_name);
   if (endpoint == NULL)
     {
-      close_output (output);
-      status = load_usage_error ("the server has no endpoint \"%s\" (see rivulet-cli inspect)",
-                                 endpoint_name);
-      load_run_clear (&run);
-      return status;
+      option_error (error, "the server has no endpoint \"%s\" (see rivulet-cli inspect)",
+                    o->endpoint_name);
+      return NULL;
     }
-
   if (!endpoint->is_public)
     {
-      close_output (output);
-      status = load_usage_error ("endpoint \"%s\" is private (api_visibility \"private\"): "
-                                 "the app keeps it for its own page and does not offer it to "
-                                 "API clients", endpoint_name);
-      load_run_clear (&run);
-      return status;
+      option_error (error, "endpoint \"%s\" is private (api_visibility \"private\"): the app "
+                    "keeps it for its own page and does not offer it to API clients",
+                    o->endpoint_name);
+      return NULL;
     }
-
-  if (call && !call_route_offered (run.config, endpoint, &error))
+  if (o->call && !call_route_offered (run->config, endpoint, error))
     {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("--transport call: %s", error->message);
+      g_prefix_error (error, "--transport call: ");
+      return NULL;
     }
-  riv_client_set_call_transport (run.client, call);
+  return endpoint;
+}
 
-  template = build_template (endpoint, given, &error);
-  if (template == NULL)
-    {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
-    }
-
-  run.engine = riv_load_run_new (run.client, endpoint_name, template);
-  riv_load_run_set_shard (run.engine, shard, n_shards);
-  run.until_break = until_break;
-  if (until_break && stages == NULL && users > 0)
+/* The open loop (--count, --rate), the closed loop (--users, --stages) or
+ * the breakpoint ramp, as the options ask. */
+static void
+load_engine_set_workload (LoadRun     *run,
+                          LoadOptions *o)
+{
+  run->until_break = o->until_break;
+  if (o->until_break && o->stages == NULL && o->users > 0)
     {
       /* The ramp built for the user: 0 to N users over the duration. */
-      RivLoadStage ramp = { duration, (guint) users };
+      RivLoadStage ramp = { o->duration, (guint) o->users };
 
-      stages = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
-      g_array_append_val (stages, ramp);
-      users = 0;
-      duration = 0;
+      o->stages = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+      g_array_append_val (o->stages, ramp);
+      o->users = 0;
+      o->duration = 0;
     }
-  if (until_break)
-    riv_load_run_set_until_break (run.engine, run.thresholds);
-  if (until_break && stages == NULL)
-    riv_load_run_set_rate_ramp (run.engine, rate, duration);
-  else if (users > 0 || stages != NULL)
+  if (o->until_break)
+    riv_load_run_set_until_break (run->engine, run->thresholds);
+  if (o->until_break && o->stages == NULL)
+    riv_load_run_set_rate_ramp (run->engine, o->rate, o->duration);
+  else if (o->users > 0 || o->stages != NULL)
     {
-      riv_load_run_set_users (run.engine, (guint) users, think, duration, (guint) iterations);
-      riv_load_run_set_stages (run.engine, g_steal_pointer (&stages));
+      riv_load_run_set_users (run->engine, (guint) o->users, o->think, o->duration,
+                              (guint) o->iterations);
+      riv_load_run_set_stages (run->engine, g_steal_pointer (&o->stages));
     }
   else
-    riv_load_run_set_open_loop (run.engine, (guint) count, rate);
-  riv_load_run_set_timeout (run.engine, timeout > 0 ? timeout : 600);
-  riv_load_run_set_keep_records (run.engine, output != NULL);
-  riv_load_run_set_upload_files (run.engine, TRUE);
+    riv_load_run_set_open_loop (run->engine, (guint) o->count, o->rate);
+  riv_load_run_set_timeout (run->engine, o->timeout > 0 ? o->timeout : 600);
+}
+
+/* The engine's signals, and the server's own timings when it offers them
+ * (GRADIO_PROFILING=1). */
+static void
+load_engine_watch (LoadRun *run)
+{
+  g_autoptr(JsonNode) probe = load_fetch_traces (run->client, 1, NULL);
+
+  run->server_traces = probe != NULL;
+  riv_load_run_set_track_events (run->engine, run->server_traces);
+
+  if (run->metrics != NULL)
+    {
+      riv_load_run_set_metrics (run->engine, run->metrics);
+      g_signal_connect (run->engine, "sample", G_CALLBACK (metrics_sample_cb), run);
+    }
+  g_signal_connect (run->engine, "finished", G_CALLBACK (finished_cb), run);
+  g_signal_connect (run->engine, "user-started", G_CALLBACK (user_started_cb), run);
+  run->loop = g_main_loop_new (NULL, FALSE);
+}
+
+/* The engine for the connected client, ready to start; FALSE: a usage error. */
+static gboolean
+load_engine_new (LoadRun      *run,
+                 LoadOptions  *o,
+                 GError      **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(JsonNode) template = NULL;
+  RivEndpoint *endpoint = load_find_endpoint (run, o, error);
+
+  if (endpoint == NULL)
+    return FALSE;
+  riv_client_set_call_transport (run->client, o->call);
+  template = build_template (endpoint, o->given, error);
+  if (template == NULL)
+    return FALSE;
+
+  run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
+  riv_load_run_set_shard (run->engine, o->shard, o->n_shards);
+  load_engine_set_workload (run, o);
+  riv_load_run_set_keep_records (run->engine, run->output != NULL);
+  riv_load_run_set_upload_files (run->engine, TRUE);
 
   /* Every file the jobs will upload, checked before the first job. */
-  g_clear_object (&result);
-  riv_load_run_check_files_async (run.engine, NULL, connect_done_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  if (!riv_load_run_check_files_finish (run.engine, result, &error))
+  riv_load_run_check_files_async (run->engine, NULL, connect_done_cb, &result);
+  wait_for_result (&result);
+  if (!riv_load_run_check_files_finish (run->engine, result, error))
     {
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("--data: %s", error->message);
+      g_prefix_error (error, "--data: ");
+      return FALSE;
     }
+  load_engine_watch (run);
+  return TRUE;
+}
 
-  /* The server's own timings, when it offers them (GRADIO_PROFILING=1). */
-  {
-    g_autoptr(JsonNode) probe = load_fetch_traces (run.client, 1, NULL);
+/* Runs the engine to its end, an interrupt or the timeout; FALSE: a usage
+ * error that the first submit (which checks the inputs) or the run found. */
+static gboolean
+load_run_engine (LoadRun  *run,
+                 GError  **error)
+{
+  if (!riv_load_run_start (run->engine, error))
+    return FALSE;
 
-    run.server_traces = probe != NULL;
-  }
-  riv_load_run_set_track_events (run.engine, run.server_traces);
+  run->sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, run);
+  run->sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, run);
+  load_status_start (run);
 
-  if (run.metrics != NULL)
+  if (!riv_load_run_is_finished (run->engine))
+    g_main_loop_run (run->loop);
+  load_status_clear (run);
+  metrics_linger (run);
+
+  if (riv_load_run_get_usage_error (run->engine) != NULL)
     {
-      riv_load_run_set_metrics (run.engine, run.metrics);
-      g_signal_connect (run.engine, "sample", G_CALLBACK (metrics_sample_cb), &run);
+      riv_client_close (run->client);
+      return option_error (error, "%s", riv_load_run_get_usage_error (run->engine));
     }
-  g_signal_connect (run.engine, "finished", G_CALLBACK (finished_cb), &run);
-  g_signal_connect (run.engine, "user-started", G_CALLBACK (user_started_cb), &run);
-  run.loop = g_main_loop_new (NULL, FALSE);
+  return TRUE;
+}
 
-  if (!riv_load_run_start (run.engine, &error))
+/* Joins the server's timings to the jobs. Gradio files an event's trace just
+ * after its completion went out: the last jobs' may need a moment. */
+static void
+load_join_server_traces (LoadRun *run)
+{
+  if (!run->server_traces)
+    return;
+  for (guint attempt = 0; attempt < TRACE_ATTEMPTS; attempt++)
     {
-      /* The first submit validates the inputs: a bad value is a usage error. */
-      close_output (output);
-      load_run_clear (&run);
-      return load_usage_error ("%s", error->message);
-    }
+      g_autoptr(JsonNode) traces = NULL;
+      g_autoptr(GError) error = NULL;
+      gboolean waited = FALSE;
 
-  run.sigint_id = g_unix_signal_add (SIGINT, interrupt_cb, &run);
-  run.sigterm_id = g_unix_signal_add (SIGTERM, interrupt_cb, &run);
-  load_status_start (&run);
-
-  if (!riv_load_run_is_finished (run.engine))
-    g_main_loop_run (run.loop);
-  load_status_clear (&run);
-  metrics_linger (&run);
-
-  if (riv_load_run_get_usage_error (run.engine) != NULL)
-    {
-      riv_client_close (run.client);
-      close_output (output);
-      status = load_usage_error ("%s", riv_load_run_get_usage_error (run.engine));
-      load_run_clear (&run);
-      return status;
-    }
-
-  if (run.server_traces)
-    {
-      /* Gradio files an event's trace just after its completion went out:
-       * the last jobs' may need a moment. */
-      for (guint attempt = 0; attempt < TRACE_ATTEMPTS; attempt++)
+      if (attempt > 0)
         {
-          g_autoptr(JsonNode) traces = NULL;
-          gboolean waited = FALSE;
-
-          if (attempt > 0)
-            {
-              g_timeout_add_once (TRACE_RETRY_MS, flag_cb, &waited);
-              while (!waited)
-                g_main_context_iteration (NULL, TRUE);
-            }
-          traces = load_fetch_traces (run.client, 0, &error);
-          if (traces == NULL)
-            {
-              if (error != NULL)
-                g_printerr ("rivulet-cli load: the server's timings: %s\n", error->message);
-              g_clear_error (&error);
-              break;
-            }
-          run.server_joined += riv_load_run_add_server_traces (run.engine, traces);
-          if (riv_load_run_get_n_untimed (run.engine) == 0)
-            break;
+          g_timeout_add_once (TRACE_RETRY_MS, flag_cb, &waited);
+          while (!waited)
+            g_main_context_iteration (NULL, TRUE);
         }
+      traces = load_fetch_traces (run->client, 0, &error);
+      if (traces == NULL)
+        {
+          if (error != NULL)
+            g_printerr ("rivulet-cli load: the server's timings: %s\n", error->message);
+          break;
+        }
+      run->server_joined += riv_load_run_add_server_traces (run->engine, traces);
+      if (riv_load_run_get_n_untimed (run->engine) == 0)
+        break;
     }
-  riv_client_close (run.client);
-  riv_cli_record_finish ();
+}
 
-  thresholds_ok = load_print_summary (&run, summary_out);
-  if (until_break)
-    status = riv_load_run_was_stopped (run.engine) ? 1 : 0;
-  else if (run.thresholds->len > 0)
+/* 0 when the run did what was asked: every job completed (or, with
+ * --threshold, every threshold held; with --until-break, the ramp ran out
+ * before anything broke). */
+static int
+load_exit_status (LoadRun  *run,
+                  gboolean  thresholds_ok)
+{
+  int status;
+
+  if (run->until_break)
+    status = riv_load_run_was_stopped (run->engine) ? 1 : 0;
+  else if (run->thresholds->len > 0)
     status = thresholds_ok ? 0 : 1;
   else
-    status = riv_load_run_get_completed (run.engine) == riv_load_run_get_submitted (run.engine) &&
-             riv_load_run_get_submitted (run.engine) > 0 &&
-             !riv_load_run_was_stopped (run.engine) ? 0 : 1;
+    status = riv_load_run_get_completed (run->engine) == riv_load_run_get_submitted (run->engine) &&
+             riv_load_run_get_submitted (run->engine) > 0 &&
+             !riv_load_run_was_stopped (run->engine) ? 0 : 1;
   if (!riv_cli_record_ok ())
     status = 1;
+  return status;
+}
 
-  if (output != NULL && !write_records (riv_load_run_get_records (run.engine), output, &error))
+/* --output, --timeseries and --report; FALSE (each failure said) when one
+ * could not be written. */
+static gboolean
+load_write_outputs (LoadRun           *run,
+                    const LoadOptions *o)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean ok = TRUE;
+
+  if (run->output != NULL &&
+      !write_records (riv_load_run_get_records (run->engine), run->output, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
       g_clear_error (&error);
-      status = 1;
+      ok = FALSE;
     }
-  if (timeseries_path != NULL)
+  if (o->timeseries_path != NULL)
     {
-      g_autofree char *csv = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run.engine));
+      g_autofree char *csv = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run->engine));
 
-      if (!load_write_file (timeseries_path, csv, strlen (csv), &error))
+      if (!load_write_file (o->timeseries_path, csv, strlen (csv), &error))
         {
           g_printerr ("rivulet-cli load: --timeseries: %s\n", error->message);
           g_clear_error (&error);
-          status = 1;
+          ok = FALSE;
         }
     }
-  if (report_path != NULL && !load_write_report (&run, report_path, &error))
+  if (o->report_path != NULL && !load_write_report (run, o->report_path, &error))
     {
       g_printerr ("rivulet-cli load: --report: %s\n", error->message);
-      g_clear_error (&error);
-      status = 1;
+      ok = FALSE;
+    }
+  return ok;
+}
+
+int
+riv_cli_load (int    argc,
+              char **argv)
+{
+  g_auto(LoadOptions) options = LOAD_OPTIONS_INIT;
+  g_auto(LoadRun) run = { 0 };
+  g_autoptr(GError) error = NULL;
+  gboolean thresholds_ok;
+  int status;
+
+  if (!load_options_parse (&options, argc, argv, &error))
+    return riv_cli_usage_error ("load", "%s", error->message);
+  run.thresholds = g_steal_pointer (&options.thresholds);
+  if (!load_open_outputs (&run, &options, &error) ||
+      !load_client_new (&run, &options, &error))
+    return riv_cli_usage_error ("load", "%s", error->message);
+
+  if (!riv_cli_client_connect (run.client, &error))
+    {
+      g_printerr ("rivulet-cli load: %s\n", error->message);
+      return 1;
+    }
+  run.config = riv_config_ref (riv_client_get_config (run.client));
+  if (!load_engine_new (&run, &options, &error) ||
+      !load_run_engine (&run, &error))
+    {
+      /* The recording ends (in lint mode, its findings print) before the error. */
+      riv_cli_record_finish ();
+      return riv_cli_usage_error ("load", "%s", error->message);
     }
 
-  close_output (output);
-  load_run_clear (&run);
+  load_join_server_traces (&run);
+  riv_client_close (run.client);
+  riv_cli_record_finish ();
+
+  thresholds_ok = load_print_summary (&run, run.summary_out);
+  status = load_exit_status (&run, thresholds_ok);
+  if (!load_write_outputs (&run, &options))
+    status = 1;
   return status;
 }

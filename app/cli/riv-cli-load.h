@@ -22,6 +22,8 @@ typedef struct
   RivConfig    *config;
   RivLoadRun   *engine;
   GMainLoop    *loop;
+  FILE         *output;          /* --output, nullable: a file or standard output */
+  FILE         *summary_out;     /* standard output, or standard error */
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
@@ -34,10 +36,6 @@ typedef struct
   guint         sigint_id;
   guint         sigterm_id;
 } LoadRun;
-
-/* riv-cli-load.c */
-int       load_usage_error         (const char  *format,
-                                    ...) G_GNUC_PRINTF (1, 2);
 
 /* riv-cli-load-summary.c */
 void      load_status_start        (LoadRun     *run);

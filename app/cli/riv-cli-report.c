@@ -16,13 +16,6 @@
 #include "riv-load-stats.h"
 #include "riv-report.h"
 
-static int
-usage_error (const char *message)
-{
-  g_printerr ("rivulet-cli report: %s\nTry \"rivulet-cli report --help\".\n", message);
-  return 2;
-}
-
 /* Reads one JSON Lines file into stats; FALSE naming the file and line. */
 static gboolean
 read_records (RivLoadStats  *stats,
@@ -154,9 +147,10 @@ report_merge (int    argc,
     "--timeseries write the merged report and time series.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (error->message);
+    return riv_cli_usage_error ("report", "%s", error->message);
   if (argc < 2)
-    return usage_error ("name at least one records file (rivulet-cli load --output)");
+    return riv_cli_usage_error ("report",
+                                "name at least one records file (rivulet-cli load --output)");
 
   for (int i = 1; i < argc; i++)
     {
@@ -212,6 +206,7 @@ riv_cli_report (int    argc,
               "time series.\n");
       return 0;
     }
-  return usage_error (argc >= 2 ? "unknown report command (the one there is: merge)"
-                                : "expected a command: merge");
+  return riv_cli_usage_error ("report", "%s",
+                              argc >= 2 ? "unknown report command (the one there is: merge)"
+                                        : "expected a command: merge");
 }

@@ -32,13 +32,6 @@ serve_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
-static int
-usage_error (const char *message)
-{
-  g_printerr ("rivulet-cli serve: %s\nTry \"rivulet-cli serve --help\".\n", message);
-  return 2;
-}
-
 static gboolean
 host_is_loopback (const char *host)
 {
@@ -68,104 +61,120 @@ demo_summary (void)
   return g_string_free (text, FALSE);
 }
 
-int
-riv_cli_serve (int    argc,
-               char **argv)
+typedef struct
 {
-  g_autofree char *host = NULL;
-  gint port = 7860;
-  gint concurrency = 8;
-  gint max_queue = 10000;
-  gint max_sessions = 4096;
-  double heartbeat = 15;
-  double close_linger = 0.5;
-  gboolean verbose = FALSE;
-  g_autofree char *replay = NULL;
-  double speed = 1;
+  char     *host;             /* nullable: 127.0.0.1 */
+  gint      port;
+  gint      concurrency;
+  gint      max_queue;
+  gint      max_sessions;
+  double    heartbeat;
+  double    close_linger;
+  gboolean  verbose;
+  char     *replay;           /* nullable */
+  double    speed;
+} ServeOptions;
+
+#define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
+                             .max_sessions = 4096, .heartbeat = 15, .close_linger = 0.5, \
+                             .speed = 1 }
+
+static void
+serve_options_clear (ServeOptions *options)
+{
+  g_clear_pointer (&options->host, g_free);
+  g_clear_pointer (&options->replay, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ServeOptions, serve_options_clear)
+
+static GOptionContext *
+serve_option_context_new (ServeOptions *o)
+{
   const GOptionEntry entries[] = {
-    { "host", 0, 0, G_OPTION_ARG_STRING, &host,
+    { "host", 0, 0, G_OPTION_ARG_STRING, &o->host,
       "IP address to listen on (default 127.0.0.1)", "ADDRESS" },
-    { "port", 'p', 0, G_OPTION_ARG_INT, &port,
+    { "port", 'p', 0, G_OPTION_ARG_INT, &o->port,
       "TCP port (default 7860; 0 picks a free port)", "PORT" },
-    { "concurrency", 'c', 0, G_OPTION_ARG_INT, &concurrency,
+    { "concurrency", 'c', 0, G_OPTION_ARG_INT, &o->concurrency,
       "Jobs each endpoint runs at once (default 8; Gradio's default is 1)", "N" },
-    { "max-queue", 0, 0, G_OPTION_ARG_INT, &max_queue,
+    { "max-queue", 0, 0, G_OPTION_ARG_INT, &o->max_queue,
       "Waiting jobs before joins are refused with HTTP 503 (default 10000; 0 = no limit)", "N" },
-    { "max-sessions", 0, 0, G_OPTION_ARG_INT, &max_sessions,
+    { "max-sessions", 0, 0, G_OPTION_ARG_INT, &o->max_sessions,
       "Sessions kept (one per client; idle ones are dropped beyond it; default 4096)", "N" },
-    { "heartbeat", 0, 0, G_OPTION_ARG_DOUBLE, &heartbeat,
+    { "heartbeat", 0, 0, G_OPTION_ARG_DOUBLE, &o->heartbeat,
       "Seconds between heartbeat messages on open streams (default 15; 0 = none)", "SECONDS" },
-    { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &close_linger,
+    { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &o->close_linger,
       "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
-    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &verbose,
+    { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
-    { "replay", 0, 0, G_OPTION_ARG_FILENAME, &replay,
+    { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
       "Serve the server side of a recorded session (load --record) instead of the demos", "FILE" },
-    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &speed,
-      "With --replay: play the recorded timing this many times faster (default 1; 0 = no waits)", "X" },
+    { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &o->speed,
+      "With --replay: play the recorded timing this many times faster (default 1; 0 = no waits)",
+      "X" },
     { NULL }
   };
-  g_autoptr(GOptionContext) context = NULL;
+  GOptionContext *context;
+  g_autofree char *summary = demo_summary ();
+
+  context = g_option_context_new ("— run the embedded Gradio-compatible demo server");
+  g_option_context_set_summary (context, summary);
+  /* The entries are copied: the array may go, the places they fill stay in *o. */
+  g_option_context_add_main_entries (context, entries, NULL);
+  return context;
+}
+
+/* 0 when the options are in range, else the usage error's exit status (said). */
+static int
+serve_check_options (const ServeOptions *o)
+{
+  if (o->port < 0 || o->port > 65535)
+    return riv_cli_usage_error ("serve", "--port must be between 0 and 65535");
+  if (o->concurrency < 1 || o->concurrency > 1024)
+    return riv_cli_usage_error ("serve", "--concurrency must be between 1 and 1024");
+  if (o->max_queue < 0)
+    return riv_cli_usage_error ("serve", "--max-queue must not be negative");
+  if (o->max_sessions < 1)
+    return riv_cli_usage_error ("serve", "--max-sessions must be at least 1");
+  if (o->heartbeat < 0 || o->heartbeat > 3600)
+    return riv_cli_usage_error ("serve", "--heartbeat must be between 0 and 3600 seconds");
+  if (o->close_linger < 0 || o->close_linger > 60)
+    return riv_cli_usage_error ("serve", "--close-linger must be between 0 and 60 seconds");
+  if (!(o->speed >= 0 && o->speed <= 1e6))
+    return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
+  return 0;
+}
+
+/* The demo server until SIGINT or SIGTERM. */
+static int
+serve_demos (const ServeOptions *o)
+{
   g_autoptr(GError) error = NULL;
-  g_autoptr(RivServer) server = NULL;
+  g_autoptr(RivServer) server = riv_server_new ();
   g_autoptr(GMainLoop) loop = NULL;
   g_autofree char *url = NULL;
-  g_autofree char *summary = NULL;
   ServeState state;
   guint sigint_id, sigterm_id;
 
-  context = g_option_context_new ("— run the embedded Gradio-compatible demo server");
-  summary = demo_summary ();
-  g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, NULL);
-
-  if (!g_option_context_parse (context, &argc, &argv, &error))
-    return usage_error (error->message);
-  if (argc > 1)
-    {
-      g_autofree char *message = g_strdup_printf ("unexpected argument \"%s\"", argv[1]);
-      return usage_error (message);
-    }
-  if (port < 0 || port > 65535)
-    return usage_error ("--port must be between 0 and 65535");
-  if (concurrency < 1 || concurrency > 1024)
-    return usage_error ("--concurrency must be between 1 and 1024");
-  if (max_queue < 0)
-    return usage_error ("--max-queue must not be negative");
-  if (max_sessions < 1)
-    return usage_error ("--max-sessions must be at least 1");
-  if (heartbeat < 0 || heartbeat > 3600)
-    return usage_error ("--heartbeat must be between 0 and 3600 seconds");
-  if (close_linger < 0 || close_linger > 60)
-    return usage_error ("--close-linger must be between 0 and 60 seconds");
-  if (!(speed >= 0 && speed <= 1e6))
-    return usage_error ("--speed must be between 0 and 1000000");
-  if (replay != NULL)
-    {
-      if (!host_is_loopback (host))
-        g_printerr ("rivulet-cli serve: warning: listening on %s, which is not a loopback address\n", host);
-      return riv_cli_serve_replay (replay, speed, host, (guint) port);
-    }
-
-  server = riv_server_new ();
   g_object_set (server,
-                "concurrency", (guint) concurrency,
-                "max-queue", (guint) max_queue,
-                "max-sessions", (guint) max_sessions,
-                "heartbeat-interval", heartbeat,
-                "close-linger", close_linger,
-                "verbose", verbose,
+                "concurrency", (guint) o->concurrency,
+                "max-queue", (guint) o->max_queue,
+                "max-sessions", (guint) o->max_sessions,
+                "heartbeat-interval", o->heartbeat,
+                "close-linger", o->close_linger,
+                "verbose", o->verbose,
                 NULL);
 
-  if (!riv_server_listen (server, host, (guint) port, &error))
+  if (!riv_server_listen (server, o->host, (guint) o->port, &error))
     {
       g_printerr ("rivulet-cli serve: %s\n", error->message);
       return 1;
     }
 
-  if (!host_is_loopback (host))
+  if (!host_is_loopback (o->host))
     g_printerr ("rivulet-cli serve: warning: listening on %s, which is not a loopback address; "
-                "anyone who can reach it can run jobs and read their outputs\n", host);
+                "anyone who can reach it can run jobs and read their outputs\n", o->host);
 
   url = riv_server_dup_url (server);
   g_print ("Rivulet demo server on %s\n", url);
@@ -183,4 +192,30 @@ riv_cli_serve (int    argc,
   g_source_remove (sigterm_id);
   riv_server_shutdown (server);
   return 0;
+}
+
+int
+riv_cli_serve (int    argc,
+               char **argv)
+{
+  g_auto(ServeOptions) options = SERVE_OPTIONS_INIT;
+  g_autoptr(GOptionContext) context = serve_option_context_new (&options);
+  g_autoptr(GError) error = NULL;
+  int status;
+
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return riv_cli_usage_error ("serve", "%s", error->message);
+  if (argc > 1)
+    return riv_cli_usage_error ("serve", "unexpected argument \"%s\"", argv[1]);
+  if ((status = serve_check_options (&options)) != 0)
+    return status;
+  if (options.replay != NULL)
+    {
+      if (!host_is_loopback (options.host))
+        g_printerr ("rivulet-cli serve: warning: listening on %s, which is not a loopback "
+                    "address\n", options.host);
+      return riv_cli_serve_replay (options.replay, options.speed, options.host,
+                                   (guint) options.port);
+    }
+  return serve_demos (&options);
 }

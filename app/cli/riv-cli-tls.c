@@ -2,7 +2,8 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * --ca-file and --insecure, for the subcommands that connect to a server.
+ * --ca-file and --insecure, and the client made with them, for the
+ * subcommands that connect to a server.
  */
 #include "config.h"
 
@@ -53,4 +54,48 @@ gboolean
 riv_cli_tls_is_insecure (void)
 {
   return insecure;
+}
+
+RivClient *
+riv_cli_client_new (const char  *url,
+                    const char  *token,
+                    const char  *auth,
+                    GError     **error)
+{
+  g_autoptr(RivClient) client = riv_client_new (url);
+
+  if (token != NULL)
+    riv_client_set_token (client, token);
+  if (auth == NULL)
+    auth = g_getenv ("RIVULET_AUTH");
+  if (auth != NULL && !riv_client_set_auth_string (client, auth, error))
+    {
+      g_prefix_error (error, "--auth: ");
+      return NULL;
+    }
+  if (!riv_cli_tls_apply (client, error))
+    return NULL;
+  return g_steal_pointer (&client);
+}
+
+static void
+connect_done_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  GAsyncResult **slot = user_data;
+
+  *slot = g_object_ref (result);
+}
+
+gboolean
+riv_cli_client_connect (RivClient  *client,
+                        GError    **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  riv_client_connect_async (client, NULL, connect_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  return riv_client_connect_finish (client, result, error);
 }

@@ -2,8 +2,9 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * --ca-file PEM and --insecure: which HTTPS certificates a subcommand's
- * client trusts.
+ * The connection flags of the subcommands that connect to a server (load,
+ * lint, inspect): --ca-file PEM and --insecure, which HTTPS certificates the
+ * client trusts; the client made with them and the token and login.
  */
 #pragma once
 
@@ -17,5 +18,15 @@ const GOptionEntry *riv_cli_tls_get_entries (void);
 gboolean            riv_cli_tls_apply       (RivClient  *client,
                                              GError    **error);
 gboolean            riv_cli_tls_is_insecure (void);
+/* A client of url (normalized) with token (nullable), auth ("USER:PASSWORD";
+ * NULL: $RIVULET_AUTH when set) and the TLS options applied; NULL with a
+ * usage error ("--auth: …" for a bad login). */
+RivClient          *riv_cli_client_new      (const char  *url,
+                                             const char  *token,
+                                             const char  *auth,
+                                             GError     **error);
+/* Connects client, iterating the default main context until it is done. */
+gboolean            riv_cli_client_connect  (RivClient   *client,
+                                             GError     **error);
 
 G_END_DECLS

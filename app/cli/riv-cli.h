@@ -21,6 +21,12 @@ int riv_cli_report  (int    argc,
                      char **argv);
 int riv_cli_lint    (int    argc,
                      char **argv);
+/* A bad argument: prints "rivulet-cli COMMAND: MESSAGE" and the hint to
+ * "rivulet-cli COMMAND --help" on standard error, and returns 2, the exit
+ * status for bad arguments (main.c). */
+int riv_cli_usage_error (const char *command,
+                         const char *format,
+                         ...) G_GNUC_PRINTF (2, 3);
 /* Call first in main() for `load` and `serve`: re-executes the program once
  * with G_SLICE=always-malloc (GLib < 2.76) and glibc's malloc on transparent
  * huge pages, then puts the environment back (riv-cli-malloc.c). Returns only

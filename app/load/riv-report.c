@@ -330,29 +330,13 @@ append_client_server (GString              *out,
   g_string_append (out, "</table></section>\n");
 }
 
-char *
-riv_report_html (RivLoadStats             *stats,
-                 const char               *server_version,
-                 const char * const       *params,
-                 RivLoadThreshold * const *thresholds,
-                 guint                     n_thresholds)
+/* The page's head and title line: when, which server, which rivulet. */
+static void
+append_head (GString    *out,
+             const char *server_version)
 {
-  GString *out = g_string_new (NULL);
-  g_autoptr(GArray) series = NULL;
-  g_autoptr(GArray) errors = NULL;
   g_autoptr(GDateTime) now = g_date_time_new_now_local ();
   g_autofree char *date = g_date_time_format (now, "%Y-%m-%d %H:%M:%S %Z");
-  g_autofree guint64 *batch_counts = NULL;
-  RivLoadSummary s;
-  guint n;
-  char buf[128];
-
-  g_return_val_if_fail (stats != NULL, NULL);
-
-  riv_load_stats_summarize (stats, &s);
-  series = riv_load_stats_timeseries (stats);
-  errors = riv_load_stats_errors (stats);
-  n = series->len;
 
   g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width\">\n"
@@ -363,152 +347,188 @@ riv_report_html (RivLoadStats             *stats,
   append_escaped (out, date);
   g_string_append (out, " · server ");
   append_escaped (out, server_version != NULL ? server_version : "version unknown");
-  g_string_append (out, " · rivulet " PACKAGE_VERSION "</div>\n<div class=\"tiles\">\n");
+  g_string_append (out, " · rivulet " PACKAGE_VERSION "</div>\n");
+}
 
+/* The outcome counts, throughput, latency percentiles and duration. */
+static void
+append_tiles (GString              *out,
+              const RivLoadSummary *s)
+{
+  char buf[128];
+
+  g_string_append (out, "<div class=\"tiles\">\n");
 #define TILE(label, klass, ...) \
-  G_STMT_START { g_snprintf (buf, sizeof buf, __VA_ARGS__); append_tile (out, label, buf, klass); } G_STMT_END
-  TILE ("submitted", "", "%" G_GUINT64_FORMAT, s.submitted);
-  TILE ("completed", s.completed == s.submitted ? "good" : "", "%" G_GUINT64_FORMAT, s.completed);
-  TILE ("failed", s.failed > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s.failed);
-  TILE ("cancelled", "", "%" G_GUINT64_FORMAT, s.cancelled);
-  TILE ("lost", s.lost > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s.lost);
-  TILE ("users (peak)", "", "%u", s.users);
+  G_STMT_START { \
+    g_snprintf (buf, sizeof buf, __VA_ARGS__); \
+    append_tile (out, label, buf, klass); \
+  } G_STMT_END
+  TILE ("submitted", "", "%" G_GUINT64_FORMAT, s->submitted);
+  TILE ("completed", s->completed == s->submitted ? "good" : "", "%" G_GUINT64_FORMAT,
+        s->completed);
+  TILE ("failed", s->failed > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s->failed);
+  TILE ("cancelled", "", "%" G_GUINT64_FORMAT, s->cancelled);
+  TILE ("lost", s->lost > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s->lost);
+  TILE ("users (peak)", "", "%u", s->users);
 #undef TILE
-  format_value (buf, sizeof buf, s.throughput_per_s, "/s");
+  format_value (buf, sizeof buf, s->throughput_per_s, "/s");
   append_tile (out, "throughput", buf, "");
-  format_value (buf, sizeof buf, s.p50, "s");
+  format_value (buf, sizeof buf, s->p50, "s");
   append_tile (out, "latency p50", buf, "");
-  format_value (buf, sizeof buf, s.p95, "s");
+  format_value (buf, sizeof buf, s->p95, "s");
   append_tile (out, "latency p95", buf, "");
-  format_value (buf, sizeof buf, s.p99, "s");
+  format_value (buf, sizeof buf, s->p99, "s");
   append_tile (out, "latency p99", buf, "");
-  format_value (buf, sizeof buf, s.duration_s, "s");
+  format_value (buf, sizeof buf, s->duration_s, "s");
   append_tile (out, "duration", buf, "");
   g_string_append (out, "</div>\n");
+}
 
-  if (n_thresholds > 0)
+/* Each threshold, passed or failed, with what was measured. */
+static void
+append_thresholds (GString                  *out,
+                   const RivLoadSummary     *s,
+                   RivLoadThreshold * const *thresholds,
+                   guint                     n_thresholds)
+{
+  if (n_thresholds == 0)
+    return;
+  g_string_append (out, "<section class=\"table\" id=\"thresholds\"><h2>Thresholds</h2>"
+                        "<table><tr><th></th><th>threshold</th><th>measured</th></tr>\n");
+  for (guint i = 0; i < n_thresholds; i++)
     {
-      g_string_append (out, "<section class=\"table\" id=\"thresholds\"><h2>Thresholds</h2>"
-                            "<table><tr><th></th><th>threshold</th><th>measured</th></tr>\n");
-      for (guint i = 0; i < n_thresholds; i++)
-        {
-          double measured;
-          gboolean ok = riv_load_threshold_check (thresholds[i], &s, &measured);
-          g_autofree char *value = riv_load_threshold_format_value (thresholds[i], measured);
+      double measured;
+      gboolean ok = riv_load_threshold_check (thresholds[i], s, &measured);
+      g_autofree char *value = riv_load_threshold_format_value (thresholds[i], measured);
 
-          g_string_append_printf (out, "<tr><td class=\"%s\">%s</td><td><code>",
-                                  ok ? "ok" : "fail", ok ? "✓ passed" : "✗ failed");
-          append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
-          g_string_append_printf (out, "</code></td><td class=\"n\">%s</td></tr>\n", value);
-        }
-      g_string_append (out, "</table></section>\n");
+      g_string_append_printf (out, "<tr><td class=\"%s\">%s</td><td><code>",
+                              ok ? "ok" : "fail", ok ? "✓ passed" : "✗ failed");
+      append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
+      g_string_append_printf (out, "</code></td><td class=\"n\">%s</td></tr>\n", value);
     }
+  g_string_append (out, "</table></section>\n");
+}
 
-  if (n > 0)
+/* The line charts over the run's seconds: throughput, latency, in flight
+ * and queued, users, updates. */
+static void
+append_time_charts (GString *out,
+                    GArray  *series)
+{
+  guint n = series->len;
+  g_autofree double *started = g_new (double, n);
+  g_autofree double *completed = g_new (double, n);
+  g_autofree double *failed = g_new (double, n);
+  g_autofree double *p50 = g_new (double, n);
+  g_autofree double *p95 = g_new (double, n);
+  g_autofree double *p99 = g_new (double, n);
+  g_autofree double *in_flight = g_new (double, n);
+  g_autofree double *queued = g_new (double, n);
+  g_autofree double *users = g_new (double, n);
+  g_autofree double *updates = g_new (double, n);
+
+  for (guint i = 0; i < n; i++)
     {
-      g_autofree double *started = g_new (double, n);
-      g_autofree double *completed = g_new (double, n);
-      g_autofree double *failed = g_new (double, n);
-      g_autofree double *p50 = g_new (double, n);
-      g_autofree double *p95 = g_new (double, n);
-      g_autofree double *p99 = g_new (double, n);
-      g_autofree double *in_flight = g_new (double, n);
-      g_autofree double *queued = g_new (double, n);
-      g_autofree double *users = g_new (double, n);
-      g_autofree double *updates = g_new (double, n);
+      const RivLoadSample *x = &g_array_index (series, RivLoadSample, i);
 
-      for (guint i = 0; i < n; i++)
-        {
-          const RivLoadSample *x = &g_array_index (series, RivLoadSample, i);
-
-          started[i] = x->started;
-          completed[i] = x->completed;
-          failed[i] = x->failed + x->lost;
-          p50[i] = x->p50;
-          p95[i] = x->p95;
-          p99[i] = x->p99;
-          in_flight[i] = x->in_flight;
-          queued[i] = x->queued;
-          users[i] = x->users;
-          updates[i] = x->updates_per_s;
-        }
-
-      {
-        const Series lines[] = {
-          { "completed/s", "#26a269", completed },
-          { "submitted/s", "#3584e4", started },
-          { "failed or lost/s", "#e01b24", failed },
-        };
-        append_line_chart (out, "throughput", "Throughput (jobs per second)", "", lines, 3, n);
-      }
-      {
-        const Series lines[] = {
-          { "p50", "#3584e4", p50 },
-          { "p95", "#ff7800", p95 },
-          { "p99", "#e01b24", p99 },
-        };
-        append_line_chart (out, "latency", "Latency of the jobs completed each second "
-                           "(submit to end)", "s", lines, 3, n);
-      }
-      {
-        const Series lines[] = {
-          { "in flight", "#9141ac", in_flight },
-          { "queued (not started)", "#ff7800", queued },
-        };
-        append_line_chart (out, "inflight", "Jobs in flight and queued", "", lines, 2, n);
-      }
-      {
-        const Series lines[] = {
-          { "active users", "#3584e4", users },
-        };
-        append_line_chart (out, "users", "Virtual users", "", lines, 1, n);
-      }
-      {
-        const Series lines[] = {
-          { "updates/s", "#1c71d8", updates },
-        };
-        append_line_chart (out, "updates", "Streamed updates per second", "", lines, 1, n);
-      }
+      started[i] = x->started;
+      completed[i] = x->completed;
+      failed[i] = x->failed + x->lost;
+      p50[i] = x->p50;
+      p95[i] = x->p95;
+      p99[i] = x->p99;
+      in_flight[i] = x->in_flight;
+      queued[i] = x->queued;
+      users[i] = x->users;
+      updates[i] = x->updates_per_s;
     }
 
   {
-    guint n_latencies;
-    const double *latencies = riv_load_stats_get_latencies (stats, &n_latencies);
-
-    if (n_latencies > 0)
-      {
-        /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
-        double top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
-        double width = riv_load_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
-        double edges[LATENCY_BINS + 1];
-        guint64 counts[LATENCY_BINS] = { 0 };
-
-        for (guint i = 0; i <= LATENCY_BINS; i++)
-          edges[i] = width * i;
-        for (guint i = 0; i < n_latencies; i++)
-          counts[MIN ((guint) (latencies[i] / width), LATENCY_BINS - 1)]++;
-        append_bar_chart (out, "latency-histogram", "Latency histogram (completed jobs; the "
-                          "last bar holds the slowest)", "s", edges, counts, LATENCY_BINS,
-                          "#3584e4");
-      }
+    const Series lines[] = {
+      { "completed/s", "#26a269", completed },
+      { "submitted/s", "#3584e4", started },
+      { "failed or lost/s", "#e01b24", failed },
+    };
+    append_line_chart (out, "throughput", "Throughput (jobs per second)", "", lines, 3, n);
   }
-
   {
-    guint max_size = 0;
-
-    batch_counts = riv_load_stats_batch_sizes (stats, &max_size);
-    if (max_size > 0)
-      {
-        g_autofree double *edges = g_new (double, max_size + 1);
-
-        for (guint i = 0; i <= max_size; i++)
-          edges[i] = i + 1;
-        append_bar_chart (out, "batch-histogram", "Batch sizes (batches of each size)", "",
-                          edges, batch_counts + 1, max_size, "#9141ac");
-      }
+    const Series lines[] = {
+      { "p50", "#3584e4", p50 },
+      { "p95", "#ff7800", p95 },
+      { "p99", "#e01b24", p99 },
+    };
+    append_line_chart (out, "latency", "Latency of the jobs completed each second "
+                       "(submit to end)", "s", lines, 3, n);
   }
+  {
+    const Series lines[] = {
+      { "in flight", "#9141ac", in_flight },
+      { "queued (not started)", "#ff7800", queued },
+    };
+    append_line_chart (out, "inflight", "Jobs in flight and queued", "", lines, 2, n);
+  }
+  {
+    const Series lines[] = {
+      { "active users", "#3584e4", users },
+    };
+    append_line_chart (out, "users", "Virtual users", "", lines, 1, n);
+  }
+  {
+    const Series lines[] = {
+      { "updates/s", "#1c71d8", updates },
+    };
+    append_line_chart (out, "updates", "Streamed updates per second", "", lines, 1, n);
+  }
+}
 
-  append_client_server (out, &s);
+/* The completed jobs' latencies in LATENCY_BINS bars, when there are any. */
+static void
+append_latency_histogram (GString      *out,
+                          RivLoadStats *stats)
+{
+  guint n_latencies;
+  const double *latencies = riv_load_stats_get_latencies (stats, &n_latencies);
+  double top, width;
+  double edges[LATENCY_BINS + 1];
+  guint64 counts[LATENCY_BINS] = { 0 };
+
+  if (n_latencies == 0)
+    return;
+  /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
+  top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
+  width = riv_load_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+  for (guint i = 0; i <= LATENCY_BINS; i++)
+    edges[i] = width * i;
+  for (guint i = 0; i < n_latencies; i++)
+    counts[MIN ((guint) (latencies[i] / width), LATENCY_BINS - 1)]++;
+  append_bar_chart (out, "latency-histogram", "Latency histogram (completed jobs; the "
+                    "last bar holds the slowest)", "s", edges, counts, LATENCY_BINS,
+                    "#3584e4");
+}
+
+/* How many batches of each size, when the server batched. */
+static void
+append_batch_histogram (GString      *out,
+                        RivLoadStats *stats)
+{
+  guint max_size = 0;
+  g_autofree guint64 *batch_counts = riv_load_stats_batch_sizes (stats, &max_size);
+  g_autofree double *edges = NULL;
+
+  if (max_size == 0)
+    return;
+  edges = g_new (double, max_size + 1);
+  for (guint i = 0; i <= max_size; i++)
+    edges[i] = i + 1;
+  append_bar_chart (out, "batch-histogram", "Batch sizes (batches of each size)", "",
+                    edges, batch_counts + 1, max_size, "#9141ac");
+}
+
+/* The errors, grouped by text. */
+static void
+append_errors (GString *out,
+               GArray  *errors)
+{
   g_string_append (out, "<section class=\"table\" id=\"errors\"><h2>Errors</h2>\n");
   if (errors->len == 0)
     g_string_append (out, "<p>No job failed or was lost.</p>\n");
@@ -527,7 +547,14 @@ riv_report_html (RivLoadStats             *stats,
       g_string_append (out, "</table>\n");
     }
   g_string_append (out, "</section>\n");
+}
 
+/* The run's parameters as given, the server's version, and the page's end. */
+static void
+append_parameters (GString            *out,
+                   const char * const *params,
+                   const char         *server_version)
+{
   g_string_append (out, "<section class=\"table\" id=\"parameters\"><h2>Run</h2><table>\n");
   for (guint i = 0; params != NULL && params[i] != NULL && params[i + 1] != NULL; i += 2)
     {
@@ -540,6 +567,37 @@ riv_report_html (RivLoadStats             *stats,
   g_string_append (out, "<tr><th>server version</th><td><code>");
   append_escaped (out, server_version != NULL ? server_version : "unknown");
   g_string_append (out, "</code></td></tr>\n</table></section>\n</main></body></html>\n");
+}
+
+char *
+riv_report_html (RivLoadStats             *stats,
+                 const char               *server_version,
+                 const char * const       *params,
+                 RivLoadThreshold * const *thresholds,
+                 guint                     n_thresholds)
+{
+  GString *out;
+  g_autoptr(GArray) series = NULL;
+  g_autoptr(GArray) errors = NULL;
+  RivLoadSummary s;
+
+  g_return_val_if_fail (stats != NULL, NULL);
+
+  out = g_string_new (NULL);
+  riv_load_stats_summarize (stats, &s);
+  series = riv_load_stats_timeseries (stats);
+  errors = riv_load_stats_errors (stats);
+
+  append_head (out, server_version);
+  append_tiles (out, &s);
+  append_thresholds (out, &s, thresholds, n_thresholds);
+  if (series->len > 0)
+    append_time_charts (out, series);
+  append_latency_histogram (out, stats);
+  append_batch_histogram (out, stats);
+  append_client_server (out, &s);
+  append_errors (out, errors);
+  append_parameters (out, params, server_version);
 
   return g_string_free (out, FALSE);
 }

@@ -497,10 +497,12 @@ component_class (RivComponentKind kind)
     }
 }
 
+/* name: a value of type or null, null by default. */
 static void
-add_nullable_string_schema (JsonBuilder *b,
-                            const char  *name,
-                            const char  *title)
+add_nullable_schema (JsonBuilder *b,
+                     const char  *name,
+                     const char  *type,
+                     const char  *title)
 {
   json_builder_set_member_name (b, name);
   json_builder_begin_object (b);
@@ -508,7 +510,7 @@ add_nullable_string_schema (JsonBuilder *b,
   json_builder_begin_array (b);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, "string");
+  json_builder_add_string_value (b, type);
   json_builder_end_object (b);
   json_builder_begin_object (b);
   json_builder_set_member_name (b, "type");
@@ -520,6 +522,49 @@ add_nullable_string_schema (JsonBuilder *b,
   json_builder_set_member_name (b, "title");
   json_builder_add_string_value (b, title);
   json_builder_end_object (b);
+}
+
+/* Gradio's ImageData schema (a FileData with a path, url, size, names and meta). */
+static void
+add_image_data_schema (JsonBuilder *b)
+{
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, "ImageData");
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "object");
+  json_builder_set_member_name (b, "properties");
+  json_builder_begin_object (b);
+  add_nullable_schema (b, "path", "string", "Path");
+  add_nullable_schema (b, "url", "string", "Url");
+  add_nullable_schema (b, "size", "integer", "Size");
+  add_nullable_schema (b, "orig_name", "string", "Orig Name");
+  add_nullable_schema (b, "mime_type", "string", "Mime Type");
+  json_builder_set_member_name (b, "is_stream");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "default");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, "Is Stream");
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "boolean");
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "meta");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "default");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "_type");
+  json_builder_add_string_value (b, "gradio.FileData");
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "title");
+  json_builder_add_string_value (b, "Meta");
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "object");
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "required");
+  json_builder_begin_array (b);
+  json_builder_add_string_value (b, "path");
+  json_builder_end_array (b);
 }
 
 /* The JSON schema of a component's value (Gradio's api_info). */
@@ -552,60 +597,7 @@ add_api_info (JsonBuilder            *b,
       break;
 
     case RIV_COMPONENT_IMAGE:
-      json_builder_set_member_name (b, "title");
-      json_builder_add_string_value (b, "ImageData");
-      json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "object");
-      json_builder_set_member_name (b, "properties");
-      json_builder_begin_object (b);
-      add_nullable_string_schema (b, "path", "Path");
-      add_nullable_string_schema (b, "url", "Url");
-      json_builder_set_member_name (b, "size");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "anyOf");
-      json_builder_begin_array (b);
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "integer");
-      json_builder_end_object (b);
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "null");
-      json_builder_end_object (b);
-      json_builder_end_array (b);
-      json_builder_set_member_name (b, "default");
-      json_builder_add_null_value (b);
-      json_builder_set_member_name (b, "title");
-      json_builder_add_string_value (b, "Size");
-      json_builder_end_object (b);
-      add_nullable_string_schema (b, "orig_name", "Orig Name");
-      add_nullable_string_schema (b, "mime_type", "Mime Type");
-      json_builder_set_member_name (b, "is_stream");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "default");
-      json_builder_add_boolean_value (b, FALSE);
-      json_builder_set_member_name (b, "title");
-      json_builder_add_string_value (b, "Is Stream");
-      json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "boolean");
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "meta");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "default");
-      json_builder_begin_object (b);
-      json_builder_set_member_name (b, "_type");
-      json_builder_add_string_value (b, "gradio.FileData");
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "title");
-      json_builder_add_string_value (b, "Meta");
-      json_builder_set_member_name (b, "type");
-      json_builder_add_string_value (b, "object");
-      json_builder_end_object (b);
-      json_builder_end_object (b);
-      json_builder_set_member_name (b, "required");
-      json_builder_begin_array (b);
-      json_builder_add_string_value (b, "path");
-      json_builder_end_array (b);
+      add_image_data_schema (b);
       break;
 
     case RIV_COMPONENT_MARKDOWN:
@@ -693,36 +685,11 @@ add_default_value (JsonBuilder            *b,
     }
 }
 
+/* The props only components of c's kind have. */
 static void
-add_component (JsonBuilder            *b,
-               guint                   id,
-               const RivDemoComponent *c,
-               gboolean                is_input)
+add_kind_props (JsonBuilder            *b,
+                const RivDemoComponent *c)
 {
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "id");
-  json_builder_add_int_value (b, id);
-  json_builder_set_member_name (b, "type");
-  json_builder_add_string_value (b, component_type (c->kind));
-  json_builder_set_member_name (b, "props");
-  json_builder_begin_object (b);
-  json_builder_set_member_name (b, "label");
-  json_builder_add_string_value (b, c->name);
-  json_builder_set_member_name (b, "show_label");
-  json_builder_add_boolean_value (b, TRUE);
-  json_builder_set_member_name (b, "interactive");
-  json_builder_add_boolean_value (b, is_input);
-  json_builder_set_member_name (b, "visible");
-  json_builder_add_boolean_value (b, !c->hidden);
-  json_builder_set_member_name (b, "elem_id");
-  json_builder_add_null_value (b);
-  if (c->info != NULL)
-    {
-      json_builder_set_member_name (b, "info");
-      json_builder_add_string_value (b, c->info);
-    }
-  json_builder_set_member_name (b, "value");
-  add_default_value (b, c);
   switch (c->kind)
     {
     case RIV_COMPONENT_NUMBER:
@@ -783,6 +750,39 @@ add_component (JsonBuilder            *b,
     default:
       break;
     }
+}
+
+static void
+add_component (JsonBuilder            *b,
+               guint                   id,
+               const RivDemoComponent *c,
+               gboolean                is_input)
+{
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, id);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, component_type (c->kind));
+  json_builder_set_member_name (b, "props");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, c->name);
+  json_builder_set_member_name (b, "show_label");
+  json_builder_add_boolean_value (b, TRUE);
+  json_builder_set_member_name (b, "interactive");
+  json_builder_add_boolean_value (b, is_input);
+  json_builder_set_member_name (b, "visible");
+  json_builder_add_boolean_value (b, !c->hidden);
+  json_builder_set_member_name (b, "elem_id");
+  json_builder_add_null_value (b);
+  if (c->info != NULL)
+    {
+      json_builder_set_member_name (b, "info");
+      json_builder_add_string_value (b, c->info);
+    }
+  json_builder_set_member_name (b, "value");
+  add_default_value (b, c);
+  add_kind_props (b, c);
   json_builder_set_member_name (b, "name");
   json_builder_add_string_value (b, component_type (c->kind));
   json_builder_end_object (b);

@@ -20,72 +20,72 @@
 
 /* Routes */
 
-static void
-handle_join (RivServer         *self,
-             SoupServerMessage *msg)
+/* The demo a join names by fn_index; NULL (answered) when the index is
+ * missing, not an integer or no demo's. */
+static const RivDemo *
+join_read_demo (SoupServerMessage *msg,
+                JsonObject        *body,
+                gint64            *fn_index)
 {
-  g_autoptr(JsonNode) root = NULL;
-  g_autoptr(JsonNode) detail = NULL;
-  g_autoptr(RivDemoParams) params = NULL;
-  JsonObject *body;
-  JsonNode *fn_node;
-  const char *hash;
+  JsonNode *fn_node = json_object_get_member (body, "fn_index");
   const RivDemo *demo;
-  gint64 fn_index;
-  Session *session;
-  char event_id[RIV_EVENT_ID_LEN + 1];
-  guint max_size = 0, size = 0;
-  RivQueueStatus status;
-  GString *out;
 
-  if (!(body = _riv_server_parse_object_body (msg, &root)))
-    return;
-
-  fn_node = json_object_get_member (body, "fn_index");
   if (fn_node == NULL || JSON_NODE_HOLDS_NULL (fn_node))
     {
       _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "No function index provided.");
-      return;
+      return NULL;
     }
   if (!JSON_NODE_HOLDS_VALUE (fn_node) || json_node_get_value_type (fn_node) != G_TYPE_INT64)
     {
       _riv_server_reply_problem (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, "fn_index",
                                  "fn_index must be an integer");
-      return;
+      return NULL;
     }
-  fn_index = json_node_get_int (fn_node);
-  if (fn_index < 0 || (demo = riv_demo_get ((guint) MIN (fn_index, G_MAXUINT))) == NULL)
+  *fn_index = json_node_get_int (fn_node);
+  if (*fn_index < 0 || (demo = riv_demo_get ((guint) MIN (*fn_index, G_MAXUINT))) == NULL)
     {
       g_autofree char *text = g_strdup_printf ("Function index %" G_GINT64_FORMAT " not found.",
-                                               fn_index);
+                                               *fn_index);
       _riv_server_reply_detail (msg, SOUP_STATUS_NOT_FOUND, text);
-      return;
+      return NULL;
     }
+  return demo;
+}
 
-  hash = riv_json_get_string (body, "session_hash");
+/* The join's session hash; NULL (answered) when it is missing or too long. */
+static const char *
+join_read_session_hash (SoupServerMessage *msg,
+                        JsonObject        *body)
+{
+  const char *hash = riv_json_get_string (body, "session_hash");
+
   if (hash == NULL || hash[0] == '\0')
     {
       _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Session hash not found.");
-      return;
+      return NULL;
     }
   if (strlen (hash) > SESSION_HASH_MAX)
     {
       _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "Session hash too long.");
-      return;
+      return NULL;
     }
+  return hash;
+}
 
-  params = riv_demo_parse_params (demo, json_object_get_member (body, "data"), &detail);
-  if (params == NULL)
-    {
-      _riv_server_reply_detail_list (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, detail);
-      return;
-    }
-
-  if (self->shut_down)
-    {
-      _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
-      return;
-    }
+/* Queues the job under a new event id, pending in the session before the
+ * reply (and before any frame for it can be written); takes *params when
+ * the queue does. FALSE (answered) when the queue refuses it. */
+static gboolean
+join_enqueue (RivServer          *self,
+              SoupServerMessage  *msg,
+              guint               fn_index,
+              const char         *hash,
+              RivDemoParams     **params,
+              char                event_id[RIV_EVENT_ID_LEN + 1])
+{
+  guint max_size = 0, size = 0;
+  RivQueueStatus status;
+  Session *session;
 
   do
     riv_wire_new_event_id (event_id);
@@ -94,38 +94,72 @@ handle_join (RivServer         *self,
   session = _riv_server_session_get_or_create (self, hash);
   _riv_server_session_touch (session);
 
-  /* Pending before the reply (and before any frame for it can be written). */
   g_hash_table_add (session->pending, g_strdup (event_id));
   self->n_pending++;
   _riv_server_clear_source (&session->linger);
 
-  status = riv_queue_push (self->queue, (guint) fn_index, event_id, params, session,
-                           &max_size, &size);
-  if (status != RIV_QUEUE_OK)
+  status = riv_queue_push (self->queue, fn_index, event_id, *params, session, &max_size, &size);
+  if (status == RIV_QUEUE_OK)
     {
-      g_hash_table_remove (session->pending, event_id);
-      self->n_pending--;
-      _riv_server_session_update_linger (session);
-      if (status == RIV_QUEUE_FULL)
-        {
-          g_autofree char *text = g_strdup_printf ("Queue is full. Max size is %u and size is %u.",
-                                                   max_size, size);
-          _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, text);
-        }
-      else
-        _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
+      *params = NULL;  /* taken by the queue */
+      return TRUE;
+    }
+
+  g_hash_table_remove (session->pending, event_id);
+  self->n_pending--;
+  _riv_server_session_update_linger (session);
+  if (status == RIV_QUEUE_FULL)
+    {
+      g_autofree char *text = g_strdup_printf ("Queue is full. Max size is %u and size is %u.",
+                                               max_size, size);
+      _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, text);
+    }
+  else
+    _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
+  return FALSE;
+}
+
+static void
+handle_join (RivServer         *self,
+             SoupServerMessage *msg)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(JsonNode) detail = NULL;
+  g_autoptr(RivDemoParams) params = NULL;
+  JsonObject *body;
+  const char *hash;
+  const RivDemo *demo;
+  gint64 fn_index = -1;
+  char event_id[RIV_EVENT_ID_LEN + 1];
+  GString *out;
+  gsize len;
+
+  if (!(body = _riv_server_parse_object_body (msg, &root)))
+    return;
+  if ((demo = join_read_demo (msg, body, &fn_index)) == NULL ||
+      (hash = join_read_session_hash (msg, body)) == NULL)
+    return;
+
+  params = riv_demo_parse_params (demo, json_object_get_member (body, "data"), &detail);
+  if (params == NULL)
+    {
+      _riv_server_reply_detail_list (msg, SOUP_STATUS_UNPROCESSABLE_ENTITY, detail);
       return;
     }
-  params = NULL;  /* taken by the queue */
+  if (self->shut_down)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
+      return;
+    }
+  if (!join_enqueue (self, msg, (guint) fn_index, hash, &params, event_id))
+    return;
 
   out = g_string_new ("{\"event_id\":\"");
   g_string_append (out, event_id);
   g_string_append (out, "\"}");
-  {
-    gsize len = out->len;
-    _riv_server_reply_take (msg, SOUP_STATUS_OK, "application/json",
-                            g_string_free (out, FALSE), len);
-  }
+  len = out->len;
+  _riv_server_reply_take (msg, SOUP_STATUS_OK, "application/json",
+                          g_string_free (out, FALSE), len);
 }
 
 static void
