@@ -5,6 +5,7 @@
 #pragma once
 
 #include "riv-burst.h"
+#include "riv-load-page.h"
 #include "riv-notification.h"
 #include "riv-stall-monitor.h"
 #include "riv-window.h"
@@ -32,8 +33,6 @@ typedef struct
   gboolean      summarized;   /* every job finished; notified (or not wanted) */
 } RivBurstState;
 
-typedef struct _RivWindowLoad RivWindowLoad;
-
 struct _RivWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -60,6 +59,12 @@ struct _RivWindow
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
   GtkLabel             *lint_badge;
+  /* The Load mode (riv-window-load.c) */
+  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
+  GtkStack             *view_stack;       /* "output" | "charts" (right) */
+  RivLoadSettings      *load_settings;
+  RivLoadPage          *load_page;
+  GtkButton            *load_button;      /* Start / Stop, beside Burst's */
 
   /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
   GtkWidget            *split_view;       /* AdwNavigationSplitView */
@@ -87,7 +92,6 @@ struct _RivWindow
   char                 *token;            /* nullable */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
-  RivWindowLoad        *load;             /* the Load mode (riv-window-load.c) */
   struct _RivWindowRecord *record;        /* owned: recording, replay, lint (riv-window-record.c) */
   struct _RivWindowLogin *login;          /* owned: a Gradio login (riv-window-login.c) */
 
@@ -148,10 +152,7 @@ void  _riv_window_show_jobs            (RivWindow      *self);
 /* riv-window-load.c */
 void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
 void  _riv_window_load_init            (RivWindow      *self);
-void  _riv_window_load_dispose         (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
-void  _riv_window_load_set_narrow      (RivWindow      *self,
-                                        gboolean        narrow);
 /* riv-window-record.c */
 typedef struct _RivWindowRecord RivWindowRecord;
 void  _riv_window_record_class_init    (GtkWidgetClass *widget_class);

@@ -809,6 +809,7 @@ riv_window_set_client (RivWindow *self,
   g_signal_group_set_target (self->jobs_signals, client != NULL ? riv_client_get_jobs (client)
                                                                 : NULL);
   riv_form_set_client (self->form, client);
+  riv_load_page_set_client (self->load_page, client);
   riv_window_set_config (self, client != NULL ? riv_client_get_config (client) : NULL);
 
   riv_window_update_header (self);
@@ -1180,7 +1181,6 @@ riv_window_dispose (GObject *object)
       riv_form_set_client (self->form, NULL);
     }
 
-  _riv_window_load_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
 
   g_clear_object (&self->client);
