@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 #include <math.h>
+#include <string.h>
 
 #include "riv-a11y.h"
 #include "riv-file-chooser.h"
@@ -22,11 +23,16 @@ struct _RivLoadPage
 {
   AdwBin            parent_instance;
 
-  /* Widgets */
+  /* Template widgets */
   GtkLabel         *summary;
   GtkButton        *save_button;
   GtkGrid          *chart_grid;
-  RivChart         *charts[RIV_LOAD_N_CHARTS];
+  RivChart         *throughput_chart;
+  RivChart         *latency_chart;
+  RivChart         *in_flight_chart;
+  RivChart         *users_chart;
+  RivChart         *batches_chart;
+  RivChart         *charts[RIV_LOAD_N_CHARTS];   /* the five above, by RivLoadChart */
 
   /* Owned references */
   RivClient        *client;         /* nullable */
@@ -418,74 +424,25 @@ riv_load_page_set_narrow (RivLoadPage *self,
     }
 }
 
-static RivChart *
-add_chart (RivLoadPage *self,
-           guint        which,
-           const char  *title,
-           const char  *unit)
+/* The series and their colours; the charts themselves are in the template. */
+static void
+add_series (RivLoadPage *self)
 {
-  GtkWidget *chart = riv_chart_new (title, unit);
-
-  gtk_widget_set_hexpand (chart, TRUE);
-  gtk_widget_set_vexpand (chart, TRUE);
-  gtk_grid_attach (self->chart_grid, chart, chart_places[0][which].column,
-                   chart_places[0][which].row, chart_places[0][which].width, 1);
-  self->charts[which] = RIV_CHART (chart);
-  return RIV_CHART (chart);
-}
-
-static GtkWidget *
-build_charts (RivLoadPage *self)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *header = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *scrolled = gtk_scrolled_window_new ();
   RivChart **charts = self->charts;
 
-  gtk_widget_set_margin_start (box, 18);
-  gtk_widget_set_margin_end (box, 18);
-  gtk_widget_set_margin_top (box, 12);
-  gtk_widget_set_margin_bottom (box, 12);
-
-  self->summary = GTK_LABEL (gtk_label_new (_("Start a load test to see its charts here")));
-  gtk_label_set_xalign (self->summary, 0);
-  gtk_label_set_wrap (self->summary, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->summary), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->summary), "numeric");
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->summary));
-  self->save_button = GTK_BUTTON (gtk_button_new_with_mnemonic (_("Save _Report…")));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->save_button), "load-page.save-report");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->save_button),
-                               _("Save the load test as an HTML report with its charts"));
-  riv_a11y_set_name (GTK_WIDGET (self->save_button), _("Save _Report…"));
-  gtk_widget_set_valign (GTK_WIDGET (self->save_button), GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (header), GTK_WIDGET (self->save_button));
-  gtk_box_append (GTK_BOX (box), header);
-
-  self->chart_grid = GTK_GRID (grid);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 18);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 18);
-  gtk_grid_set_column_homogeneous (GTK_GRID (grid), TRUE);
-  riv_chart_add_series (add_chart (self, RIV_LOAD_CHART_THROUGHPUT, _("Throughput"), "/s"),
-                        _("completed"), COLOR_BLUE);
+  charts[RIV_LOAD_CHART_THROUGHPUT] = self->throughput_chart;
+  charts[RIV_LOAD_CHART_LATENCY] = self->latency_chart;
+  charts[RIV_LOAD_CHART_IN_FLIGHT] = self->in_flight_chart;
+  charts[RIV_LOAD_CHART_USERS] = self->users_chart;
+  charts[RIV_LOAD_CHART_BATCHES] = self->batches_chart;
+  riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("completed"), COLOR_BLUE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("failed"), COLOR_RED);
-  riv_chart_add_series (add_chart (self, RIV_LOAD_CHART_LATENCY, _("Latency"), "s"),
-                        "p50", COLOR_GREEN);
+  riv_chart_add_series (charts[RIV_LOAD_CHART_LATENCY], "p50", COLOR_GREEN);
   riv_chart_add_series (charts[RIV_LOAD_CHART_LATENCY], "p95", COLOR_ORANGE);
-  riv_chart_add_series (add_chart (self, RIV_LOAD_CHART_IN_FLIGHT, _("Jobs"), NULL),
-                        _("in flight"), COLOR_BLUE);
+  riv_chart_add_series (charts[RIV_LOAD_CHART_IN_FLIGHT], _("in flight"), COLOR_BLUE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_IN_FLIGHT], _("queued"), COLOR_PURPLE);
-  riv_chart_add_series (add_chart (self, RIV_LOAD_CHART_USERS, _("Users"), NULL),
-                        _("active"), COLOR_GREEN);
-  riv_chart_add_series (add_chart (self, RIV_LOAD_CHART_BATCHES, _("Batch Sizes"), NULL),
-                        _("batches"), COLOR_PURPLE);
-  gtk_box_append (GTK_BOX (box), grid);
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), box);
-  return scrolled;
+  riv_chart_add_series (charts[RIV_LOAD_CHART_USERS], _("active"), COLOR_GREEN);
+  riv_chart_add_series (charts[RIV_LOAD_CHART_BATCHES], _("batches"), COLOR_PURPLE);
 }
 
 /* Life cycle */
@@ -507,6 +464,8 @@ riv_load_page_dispose (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
   g_clear_object (&self->gsettings);
+  memset (self->charts, 0, sizeof self->charts);
+  gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_LOAD_PAGE);
 
   G_OBJECT_CLASS (riv_load_page_parent_class)->dispose (object);
 }
@@ -592,17 +551,31 @@ riv_load_page_class_init (RivLoadPageClass *klass)
     g_signal_new ("toast", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
 
+  g_type_ensure (RIV_TYPE_CHART);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RIV_RESOURCE_PATH "/ui/riv-load-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, summary);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, save_button);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, chart_grid);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, throughput_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, latency_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, in_flight_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, users_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, batches_chart);
+
   gtk_widget_class_install_action (widget_class, "load-page.save-report", NULL,
                                    save_report_action);
-  g_type_ensure (RIV_TYPE_CHART);
 }
 
 static void
 riv_load_page_init (RivLoadPage *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+  riv_a11y_set_name (GTK_WIDGET (self->save_button), _("Save _Report…"));
+  add_series (self);
+
   self->cancellable = g_cancellable_new ();
   self->gsettings = riv_settings_new ();
-  adw_bin_set_child (ADW_BIN (self), build_charts (self));
   update_actions (self);
 }
 

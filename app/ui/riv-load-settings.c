@@ -14,6 +14,10 @@ struct _RivLoadSettings
 {
   AdwPreferencesGroup  parent_instance;
 
+  /* Template widgets */
+  AdwActionRow        *users_row;
+  AdwActionRow        *duration_row;
+  AdwActionRow        *think_row;
   GtkSpinButton       *users;
   GtkSpinButton       *duration;
   GtkSpinButton       *think;
@@ -21,33 +25,6 @@ struct _RivLoadSettings
 };
 
 G_DEFINE_FINAL_TYPE (RivLoadSettings, riv_load_settings, ADW_TYPE_PREFERENCES_GROUP)
-
-static GtkSpinButton *
-add_spin_row (AdwPreferencesGroup *group,
-              const char          *title,
-              const char          *subtitle,
-              double               lower,
-              double               upper,
-              double               value,
-              guint                digits)
-{
-  GtkWidget *row = adw_action_row_new ();
-  GtkWidget *spin = gtk_spin_button_new_with_range (lower, upper, digits > 0 ? 0.5 : 1);
-
-  gtk_spin_button_set_digits (GTK_SPIN_BUTTON (spin), digits);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  gtk_widget_set_valign (spin, GTK_ALIGN_CENTER);
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), TRUE);
-  if (subtitle != NULL)
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), subtitle);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), spin);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), spin);
-  riv_a11y_set_name (spin, title);
-  adw_preferences_group_add (group, row);
-  return GTK_SPIN_BUTTON (spin);
-}
 
 /* Stages replace Users and Duration: those rows say so by greying out. */
 static void
@@ -57,43 +34,52 @@ stages_changed_cb (RivLoadSettings *self,
   g_autofree char *text = g_strstrip (g_strdup (gtk_editable_get_text (editable)));
   gboolean staged = *text != '\0';
 
-  gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->users), ADW_TYPE_ACTION_ROW),
-                            !staged);
-  gtk_widget_set_sensitive (gtk_widget_get_ancestor (GTK_WIDGET (self->duration),
-                                                     ADW_TYPE_ACTION_ROW), !staged);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->users_row), !staged);
+  gtk_widget_set_sensitive (GTK_WIDGET (self->duration_row), !staged);
   gtk_widget_remove_css_class (GTK_WIDGET (editable), "error");
+}
+
+static void
+riv_load_settings_dispose (GObject *object)
+{
+  gtk_widget_dispose_template (GTK_WIDGET (object), RIV_TYPE_LOAD_SETTINGS);
+
+  G_OBJECT_CLASS (riv_load_settings_parent_class)->dispose (object);
 }
 
 static void
 riv_load_settings_class_init (RivLoadSettingsClass *klass)
 {
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = riv_load_settings_dispose;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               RIV_RESOURCE_PATH "/ui/riv-load-settings.ui");
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, users_row);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, duration_row);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, think_row);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, users);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, duration);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, think);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadSettings, stages);
+  gtk_widget_class_bind_template_callback (widget_class, stages_changed_cb);
 }
 
 static void
 riv_load_settings_init (RivLoadSettings *self)
 {
-  AdwPreferencesGroup *group = ADW_PREFERENCES_GROUP (self);
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  adw_preferences_group_set_title (group, _("Load Test"));
-  adw_preferences_group_set_description (group,
-    _("Virtual users, each with its own session: submit, wait for the result, think, repeat. "
-      "“{u}” in a text input becomes the user’s number, “{i}” the job’s."));
-  self->users = add_spin_row (group, _("_Users"), NULL, 1, 10000, 20, 0);
-  self->duration = add_spin_row (group, _("_Duration"), _("Seconds"), 1, 86400, 30, 0);
-  self->think = add_spin_row (group, _("_Think Time"),
-                              _("Seconds between a result and the user’s next job"),
-                              0, 3600, 0, 1);
-  self->stages = ADW_ENTRY_ROW (adw_entry_row_new ());
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->stages),
-                                 _("Sta_ges, e.g. 10s:50, 30s:50, 10s:0"));
-  adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (self->stages), TRUE);
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->stages),
-                               _("Ramps the number of users (duration:users, linear); "
-                                 "replaces Users and Duration"));
+  /* One spoken name each (riv-a11y.h): a spin button is its row's title. */
+  riv_a11y_set_name (GTK_WIDGET (self->users),
+                     adw_preferences_row_get_title (ADW_PREFERENCES_ROW (self->users_row)));
+  riv_a11y_set_name (GTK_WIDGET (self->duration),
+                     adw_preferences_row_get_title (ADW_PREFERENCES_ROW (self->duration_row)));
+  riv_a11y_set_name (GTK_WIDGET (self->think),
+                     adw_preferences_row_get_title (ADW_PREFERENCES_ROW (self->think_row)));
   riv_a11y_set_name (GTK_WIDGET (self->stages), _("Stages"));
-  adw_preferences_group_add (group, GTK_WIDGET (self->stages));
-  g_signal_connect_object (self->stages, "changed", G_CALLBACK (stages_changed_cb), self,
-                           G_CONNECT_SWAPPED);
 }
 
 GtkWidget *

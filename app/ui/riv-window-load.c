@@ -14,7 +14,6 @@
 
 #include "riv-a11y.h"
 #include "riv-form.h"
-#include "riv-output-view.h"
 #include "riv-window-load.h"
 #include "riv-window-private.h"
 
@@ -210,65 +209,26 @@ _riv_window_load_update_actions (RivWindow *self)
 void
 _riv_window_class_load_init (GtkWidgetClass *widget_class)
 {
-  gtk_widget_class_install_action (widget_class, "win.load", NULL, load_action);
-  gtk_widget_class_install_action (widget_class, "win.stop-load", NULL, stop_load_action);
   g_type_ensure (RIV_TYPE_LOAD_PAGE);
   g_type_ensure (RIV_TYPE_LOAD_SETTINGS);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, mode_stack);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, view_stack);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_settings);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_page);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_button);
+  gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);
+  gtk_widget_class_install_action (widget_class, "win.load", NULL, load_action);
+  gtk_widget_class_install_action (widget_class, "win.stop-load", NULL, stop_load_action);
 }
 
+/* After the template (riv-window.ui) is built. */
 void
 _riv_window_load_init (RivWindow *self)
 {
-  GtkWidget *burst_group = gtk_widget_get_ancestor (GTK_WIDGET (self->burst_count),
-                                                    ADW_TYPE_PREFERENCES_GROUP);
-  GtkWidget *column = gtk_widget_get_parent (burst_group);
-  GtkWidget *output = GTK_WIDGET (self->output_view);
-  GtkPaned *paned = GTK_PANED (gtk_widget_get_parent (output));
-  GtkWidget *switcher = gtk_stack_switcher_new ();
-  GtkWidget *button_box = gtk_widget_get_parent (GTK_WIDGET (self->burst_button));
-
-  self->load_settings = RIV_LOAD_SETTINGS (riv_load_settings_new ());
-  self->load_page = RIV_LOAD_PAGE (riv_load_page_new ());
-  riv_load_page_set_settings (self->load_page, self->load_settings);
-
-  /* Left: Burst | Load, the existing Burst settings as the first page. */
-  self->mode_stack = GTK_STACK (gtk_stack_new ());
-  g_object_ref (burst_group);
-  gtk_box_remove (GTK_BOX (column), burst_group);
-  gtk_stack_add_titled (self->mode_stack, burst_group, "burst", _("Burst"));
-  g_object_unref (burst_group);
-  gtk_stack_add_titled (self->mode_stack, GTK_WIDGET (self->load_settings), "load",
-                        _("Load Test"));
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), self->mode_stack);
-  riv_a11y_set_name (switcher, _("Mode"));
-  gtk_box_append (GTK_BOX (column), switcher);
-  gtk_box_append (GTK_BOX (column), GTK_WIDGET (self->mode_stack));
-
-  /* Right: the output view, or the charts. */
-  self->view_stack = GTK_STACK (gtk_stack_new ());
-  g_object_ref (output);
-  gtk_paned_set_start_child (paned, NULL);
-  gtk_stack_add_named (self->view_stack, output, "output");
-  g_object_unref (output);
-  gtk_stack_add_named (self->view_stack, GTK_WIDGET (self->load_page), "charts");
-  gtk_paned_set_start_child (paned, GTK_WIDGET (self->view_stack));
-
-  /* Bottom: Start Load takes Burst's place in Load mode. */
-  self->load_button = GTK_BUTTON (gtk_button_new ());
-  gtk_button_set_use_underline (self->load_button, TRUE);
-  gtk_widget_set_hexpand (GTK_WIDGET (self->load_button), TRUE);
-  gtk_widget_add_css_class (GTK_WIDGET (self->load_button), "pill");
-  gtk_widget_set_tooltip_text (GTK_WIDGET (self->load_button),
-                               _("Start or stop the load test (virtual users)"));
-  gtk_box_insert_child_after (GTK_BOX (button_box), GTK_WIDGET (self->load_button),
-                              GTK_WIDGET (self->burst_button));
   update_button (self);
-
   g_signal_connect_object (self->load_page, "notify::running",
                            G_CALLBACK (running_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->load_page, "toast", G_CALLBACK (page_toast_cb), self,
                            G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->mode_stack, "notify::visible-child-name",
-                           G_CALLBACK (mode_changed_cb), self, G_CONNECT_SWAPPED);
   mode_changed_cb (self, NULL, self->mode_stack);
 }
