@@ -465,6 +465,8 @@ riv_load_page_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->gsettings);
   memset (self->charts, 0, sizeof self->charts);
+  /* AdwBin unparents its child itself; let it go before the template does. */
+  adw_bin_set_child (ADW_BIN (self), NULL);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_LOAD_PAGE);
 
   G_OBJECT_CLASS (riv_load_page_parent_class)->dispose (object);

@@ -89,8 +89,9 @@ riv_window_update_header (RivWindow *self)
     subtitle = g_strdup (_("No server"));
   else if (self->client != NULL ? self->is_embedded : self->pending_is_embedded)
     subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
-  else if (_riv_window_record_is_replay_url (self, host))
-    subtitle = g_strdup_printf (_("Replay of %s · %s"), _riv_window_record_get_replay_name (self), host);
+  else if (riv_recorder_is_replay_url (self->recorder, host))
+    subtitle = g_strdup_printf (_("Replay of %s · %s"), riv_recorder_get_replay_name (self->recorder),
+                                host);
   else if (self->client != NULL && riv_client_get_tls_insecure (self->client))
     subtitle = g_strdup_printf (_("%s · certificate not checked"), host);
   else
@@ -815,7 +816,7 @@ riv_window_set_client (RivWindow *self,
   riv_window_update_header (self);
   riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
-  _riv_window_record_client_changed (self);
+  riv_recorder_set_client (self->recorder, client, self->url, self->token);
 }
 
 void
@@ -898,7 +899,7 @@ riv_window_connect_cb (GObject      *object,
 
   if (embedded)
     g_settings_set_string (self->settings, "last-server-url", "");
-  else if (!_riv_window_record_is_replay_url (self, url))
+  else if (!riv_recorder_is_replay_url (self->recorder, url))
     {
       riv_window_remember_url (self, url);
       riv_connect_popover_set_url (self->connect_popover, url);
@@ -949,7 +950,7 @@ riv_window_connect_internal (RivWindow  *self,
   riv_client_set_tls (self->pending_client,
                       riv_connect_popover_get_tls_database (self->connect_popover),
                       riv_connect_popover_get_insecure (self->connect_popover));
-  _riv_window_record_connecting (self);
+  riv_recorder_set_pending_client (self->recorder, self->pending_client);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
   _riv_window_login_apply (self, self->pending_client, normalized);
@@ -1155,7 +1156,8 @@ riv_window_dispose (GObject *object)
     }
   g_clear_handle_id (&self->report_timer_id, g_source_remove);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
-  _riv_window_record_dispose (self);
+  if (self->recorder != NULL)
+    riv_recorder_close (self->recorder);
 
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
@@ -1201,7 +1203,6 @@ riv_window_finalize (GObject *object)
 {
   RivWindow *self = (RivWindow *) object;
 
-  _riv_window_record_finalize (self);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->burst_state, g_rc_box_release);
   g_clear_pointer (&self->last_notice, riv_notice_free);
@@ -1256,7 +1257,7 @@ riv_window_class_init (RivWindowClass *klass)
 
   _riv_window_class_actions_init (widget_class);
   _riv_window_class_load_init (widget_class);
-  _riv_window_record_class_init (widget_class);
+  _riv_window_class_record_init (widget_class);
 }
 
 static void
@@ -1268,7 +1269,7 @@ riv_window_init (RivWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _riv_window_load_init (self);
-  _riv_window_record_init (self);
+  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
   _riv_window_adaptive_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */

@@ -224,7 +224,7 @@ test_record_then_replay (Fixture       *fixture,
   const char *subtitle;
 
   g_assert_false (is_recording (window));
-  _riv_window_record_to (window, file);
+  riv_recorder_record_to (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (recording, window, 30));
 
   submit (window, "/stream_text", "[\"Once\", 12, 0.01]");
@@ -243,8 +243,8 @@ test_record_then_replay (Fixture       *fixture,
       g_ptr_array_add (live_outputs, outputs_text (job));
     }
   /* The embedded server keeps every rule: nothing to show. */
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))));
 
   /* The toggle off: the file is closed (off the main thread) and complete. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-session", NULL));
@@ -252,7 +252,7 @@ test_record_then_replay (Fixture       *fixture,
   g_assert_true (riv_test_wait_until (recording_saved, &saved, 30));
 
   /* Opened: a replay server on loopback, the same jobs in the panel. */
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 120));
   g_assert_true (g_str_has_prefix (riv_client_get_url (riv_window_get_client (window)),
                                    "http://127.0.0.1:"));
@@ -269,8 +269,8 @@ test_record_then_replay (Fixture       *fixture,
       g_assert_cmpstr (riv_job_get_endpoint (job), ==, live_endpoints->pdata[i]);
       g_assert_cmpstr (outputs, ==, live_outputs->pdata[i]);
     }
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))));
   /* The output view follows the replayed jobs like submitted ones. */
   {
     g_autoptr(RivJob) newest = g_list_model_get_item (jobs, 3);
@@ -301,7 +301,7 @@ badge_shown (gpointer user_data)
 {
   RivWindow *window = user_data;
 
-  return gtk_widget_get_visible (GTK_WIDGET (window->lint_badge));
+  return gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window))));
 }
 
 static void
@@ -318,13 +318,13 @@ test_lint_badge (Fixture       *fixture,
   g_autoptr(RivJob) other = NULL;
   GListModel *jobs;
 
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 60));
   g_assert_true (riv_test_wait_until (badge_shown, window, 30));
 
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 1);
-  g_assert_cmpstr (gtk_label_get_label (window->lint_badge), ==, "1 lint finding");
-  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->lint_badge)),
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (riv_recorder_get_badge (riv_window_get_recorder (window))), ==, "1 lint finding");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))),
                             "duplicate-completion"));
 
   /* The finding is in the timeline of the job it names (once the client has
@@ -379,7 +379,7 @@ test_bad_file (Fixture       *fixture,
 
   g_file_set_contents (path, "{\"t\":0,\"kind\":\"request\"}\nnot json\n", -1, &error);
   g_assert_no_error (error);
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (toasted, window, 30));
   /* Nothing lost: still connected to the live server. */
   g_assert_cmpstr (riv_client_get_url (riv_window_get_client (window)), ==, live_url);
