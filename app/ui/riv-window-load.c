@@ -160,7 +160,8 @@ riv_window_set_load (RivWindow  *self,
 {
   g_return_if_fail (RIV_IS_WINDOW (self));
 
-  riv_load_settings_set (self->load_settings, users, duration, think, stages);
+  riv_load_settings_set (riv_load_page_get_settings (self->load_page), users, duration, think,
+                         stages);
 }
 
 RivLoadPage *
@@ -213,7 +214,6 @@ _riv_window_class_load_init (GtkWidgetClass *widget_class)
   g_type_ensure (RIV_TYPE_LOAD_SETTINGS);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, mode_stack);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_settings);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, load_page);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, load_button);
   gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);

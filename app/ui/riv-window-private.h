@@ -63,7 +63,6 @@ struct _RivWindow
   /* The Load mode (riv-window-load.c) */
   GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
   GtkStack             *view_stack;       /* "output" | "charts" (right) */
-  RivLoadSettings      *load_settings;
   RivLoadPage          *load_page;
   GtkButton            *load_button;      /* Start / Stop, beside Burst's */
 
