@@ -6,6 +6,7 @@
 
 #include "riv-burst.h"
 #include "riv-load-page.h"
+#include "riv-login-flow.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
 #include "riv-stall-monitor.h"
@@ -60,6 +61,7 @@ struct _RivWindow
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
   RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
+  RivLoginFlow         *login;            /* a Gradio login: keyring, then the dialog */
   /* The Load mode (riv-window-load.c) */
   GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
   GtkStack             *view_stack;       /* "output" | "charts" (right) */
@@ -92,7 +94,6 @@ struct _RivWindow
   char                 *token;            /* nullable */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
-  struct _RivWindowLogin *login;          /* owned: a Gradio login (riv-window-login.c) */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -122,18 +123,6 @@ void  _riv_window_show_connect_error   (RivWindow      *self,
 void  _riv_window_reconnect            (RivWindow      *self,
                                         const char     *url,
                                         gboolean        embedded);
-
-/* riv-window-login.c: a Gradio app launched with auth= (keyring, then the dialog). */
-gboolean _riv_window_login_handle_error (RivWindow     *self,
-                                         const char    *url,
-                                         gboolean       embedded,
-                                         const GError  *error);
-void  _riv_window_login_apply          (RivWindow      *self,
-                                        RivClient      *client,
-                                        const char     *url);
-void  _riv_window_login_connected      (RivWindow      *self,
-                                        const char     *url);
-void  _riv_window_login_free           (RivWindow      *self);
 
 /* riv-window-actions.c */
 void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);

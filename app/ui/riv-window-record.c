@@ -30,7 +30,6 @@ _riv_window_class_record_init (GtkWidgetClass *widget_class)
 {
   g_type_ensure (RIV_TYPE_RECORDER);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, recorder);
-  gtk_widget_class_bind_template_callback (widget_class, _riv_window_toast);
   gtk_widget_class_bind_template_callback (widget_class, _riv_window_follow_job);
   gtk_widget_class_bind_template_callback (widget_class, recorder_submit_failed_cb);
   gtk_widget_class_bind_template_callback (widget_class, recorder_replay_ready_cb);

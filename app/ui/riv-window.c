@@ -867,8 +867,8 @@ riv_window_connect_cb (GObject      *object,
 
       /* A login asked for (or refused): the keyring, then the dialog, try again. */
       if (!(self->startup != NULL && self->startup->quit_after_burst) &&
-          _riv_window_login_handle_error (self, self->pending_url, self->pending_is_embedded,
-                                          error))
+          riv_login_flow_handle_error (self->login, GTK_WINDOW (self), self->pending_url,
+                                       self->pending_is_embedded, error))
         {
           riv_connect_popover_set_busy (self->connect_popover, NULL);
           riv_window_update_header (self);
@@ -895,7 +895,7 @@ riv_window_connect_cb (GObject      *object,
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
   gtk_popover_popdown (GTK_POPOVER (self->connect_popover));
-  _riv_window_login_connected (self, url);
+  riv_login_flow_connected (self->login, url);
 
   if (embedded)
     g_settings_set_string (self->settings, "last-server-url", "");
@@ -953,7 +953,7 @@ riv_window_connect_internal (RivWindow  *self,
   riv_recorder_set_pending_client (self->recorder, self->pending_client);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
-  _riv_window_login_apply (self, self->pending_client, normalized);
+  riv_login_flow_apply (self->login, self->pending_client, normalized);
   self->connect_cancellable = g_cancellable_new ();
 
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -1158,6 +1158,8 @@ riv_window_dispose (GObject *object)
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
   if (self->recorder != NULL)
     riv_recorder_close (self->recorder);
+  if (self->login != NULL)
+    riv_login_flow_close (self->login);
 
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
@@ -1210,7 +1212,6 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
   g_clear_pointer (&self->token, g_free);
-  _riv_window_login_free (self);
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     g_clear_pointer (&self->report_last[i], g_free);
 
@@ -1232,6 +1233,7 @@ riv_window_class_init (RivWindowClass *klass)
   g_type_ensure (RIV_TYPE_FORM);
   g_type_ensure (RIV_TYPE_OUTPUT_VIEW);
   g_type_ensure (RIV_TYPE_JOB_PANEL);
+  g_type_ensure (RIV_TYPE_LOGIN_FLOW);
 
   gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
@@ -1254,10 +1256,15 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_toast);
 
   _riv_window_class_actions_init (widget_class);
   _riv_window_class_load_init (widget_class);
   _riv_window_class_record_init (widget_class);
+  /* The login flow in the template answers through these. */
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, login);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_reconnect);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_show_connect_error);
 }
 
 static void
