@@ -52,7 +52,7 @@ struct _RivRecorder
 
   GSimpleAction     *open_action;     /* owned: open-recording */
   RivTranscriptTap  *tap;             /* owned: the clients; the writer while recording */
-  GSimpleAction     *record_action;   /* owned: win.record-session, its state = recording */
+  GSimpleAction     *record_action;   /* owned: record-session, its state = recording */
   RivLint           *lint;            /* owned, nullable: of tapped_client */
   RivLint           *pending_lint;    /* owned, nullable: of tapped_pending */
   RivClient         *tapped_client;   /* nullable, held by the tap */
