@@ -50,7 +50,17 @@ struct _RivChart
   guint      first_label;
 };
 
+enum
+{
+  PROP_0,
+  PROP_TITLE,
+  PROP_UNIT,
+  N_PROPS
+};
+
 G_DEFINE_FINAL_TYPE (RivChart, riv_chart, GTK_TYPE_WIDGET)
+
+static GParamSpec *properties[N_PROPS];
 
 static void
 point_add (Point       *into,
@@ -385,16 +395,73 @@ riv_chart_finalize (GObject *object)
 }
 
 static void
+riv_chart_get_property (GObject    *object,
+                        guint       prop_id,
+                        GValue     *value,
+                        GParamSpec *pspec)
+{
+  RivChart *self = RIV_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+    case PROP_UNIT:
+      g_value_set_string (value, self->unit);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+riv_chart_set_property (GObject      *object,
+                        guint         prop_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  RivChart *self = RIV_CHART (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_free (self->title);
+      self->title = g_strdup (g_value_get_string (value) != NULL ? g_value_get_string (value) : "");
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL, self->title, -1);
+      break;
+    case PROP_UNIT:
+      g_free (self->unit);
+      self->unit = g_value_dup_string (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
 riv_chart_class_init (RivChartClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->finalize = riv_chart_finalize;
+  object_class->get_property = riv_chart_get_property;
+  object_class->set_property = riv_chart_set_property;
   widget_class->snapshot = riv_chart_snapshot;
   widget_class->measure = riv_chart_measure;
   gtk_widget_class_set_css_name (widget_class, "rivchart");
   gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_IMG);
+
+  /* Both construct-only: a template names a chart's title (translatable) and unit. */
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_UNIT] =
+    g_param_spec_string ("unit", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
 }
 
 static void
@@ -409,13 +476,7 @@ GtkWidget *
 riv_chart_new (const char *title,
                const char *unit)
 {
-  RivChart *self = g_object_new (RIV_TYPE_CHART, NULL);
-
-  self->title = g_strdup (title != NULL ? title : "");
-  self->unit = g_strdup (unit);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, self->title, -1);
-  return GTK_WIDGET (self);
+  return g_object_new (RIV_TYPE_CHART, "title", title, "unit", unit, NULL);
 }
 
 guint

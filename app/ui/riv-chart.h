@@ -20,6 +20,7 @@ G_BEGIN_DECLS
 #define RIV_TYPE_CHART (riv_chart_get_type ())
 G_DECLARE_FINAL_TYPE (RivChart, riv_chart, RIV, CHART, GtkWidget)
 
+/* Properties: "title", "unit" (nullable), both construct-only. */
 GtkWidget  *riv_chart_new            (const char    *title,
                                       const char    *unit);
 /* Returns the series' index. At most RIV_CHART_MAX_SERIES. */

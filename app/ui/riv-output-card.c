@@ -324,23 +324,12 @@ riv_output_card_init (RivOutputCard *self)
   self->cancellable = g_cancellable_new ();
 }
 
-GtkWidget *
-riv_output_card_new (RivComponent *component,
-                     RivClient    *client)
+/* The card's title and type badge, its note (gr.update's visibility) and its error label. */
+static GtkWidget *
+build_frame (RivOutputCard *self,
+             const char    *label)
 {
-  RivOutputCard *self;
-  GtkWidget *box, *header, *title, *type, *body;
-  const char *label;
-
-  g_return_val_if_fail (component != NULL, NULL);
-
-  self = g_object_new (RIV_TYPE_OUTPUT_CARD, NULL);
-  self->client = client != NULL ? g_object_ref (client) : NULL;
-  self->type = g_strdup (component->type != NULL ? component->type : "unknown");
-  self->kind = kind_for_type (self->type);
-  self->props = component->props != NULL ? json_object_ref (component->props) : json_object_new ();
-  label = component->label != NULL && *component->label != '\0' ? component->label : self->type;
-  self->label = g_strdup (label);
+  GtkWidget *box, *header, *title, *type;
 
   box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
   gtk_widget_add_css_class (box, "card");
@@ -377,59 +366,68 @@ riv_output_card_new (RivComponent *component,
   gtk_label_set_xalign (self->error_label, 0);
   gtk_widget_add_css_class (GTK_WIDGET (self->error_label), "error");
   gtk_widget_set_visible (GTK_WIDGET (self->error_label), FALSE);
+  return box;
+}
 
-  self->text_label = _riv_output_card_new_text_label (self->kind == CARD_JSON || self->kind == CARD_OTHER ||
-                                     g_strcmp0 (self->type, "code") == 0);
-  body = GTK_WIDGET (self->text_label);
+static GtkWidget *
+build_gallery (RivOutputCard *self,
+               const char    *label)
+{
+  self->content = gtk_flow_box_new ();
+  gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->content), TRUE);
+  gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->content), 6);
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->content), GTK_SELECTION_NONE);
+  gtk_flow_box_set_activate_on_single_click (GTK_FLOW_BOX (self->content), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->content),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
+  g_signal_connect_object (self->content, "child-activated",
+                           G_CALLBACK (_riv_output_card_show_large), self, 0);
+  return self->content;
+}
 
+static GtkWidget *
+build_table (RivOutputCard *self)
+{
+  GtkWidget *scrolled = gtk_scrolled_window_new ();
+
+  self->content = gtk_grid_new ();
+  gtk_grid_set_column_spacing (GTK_GRID (self->content), 18);
+  gtk_grid_set_row_spacing (GTK_GRID (self->content), 4);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->content);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_NEVER);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scrolled), TRUE);
+  return scrolled;
+}
+
+/* What shows the value, by kind (self->content, where the kind has one). */
+static GtkWidget *
+build_body (RivOutputCard *self,
+            const char    *label)
+{
   switch (self->kind)
     {
     case CARD_CHAT:
+    case CARD_PLOT:
       self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-      body = self->content;
-      break;
+      return self->content;
     case CARD_GALLERY:
-      self->content = gtk_flow_box_new ();
-      gtk_flow_box_set_homogeneous (GTK_FLOW_BOX (self->content), TRUE);
-      gtk_flow_box_set_max_children_per_line (GTK_FLOW_BOX (self->content), 6);
-      gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->content), GTK_SELECTION_NONE);
-      gtk_flow_box_set_activate_on_single_click (GTK_FLOW_BOX (self->content), TRUE);
-      gtk_accessible_update_property (GTK_ACCESSIBLE (self->content),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, label, -1);
-      g_signal_connect_object (self->content, "child-activated",
-                               G_CALLBACK (_riv_output_card_show_large), self, 0);
-      body = self->content;
-      break;
+      return build_gallery (self, label);
     case CARD_IMAGE:
       self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-      body = self->content;
-      break;
+      return self->content;
     case CARD_LABEL:
       gtk_widget_add_css_class (GTK_WIDGET (self->text_label), "title-3");
       self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
       gtk_box_append (GTK_BOX (self->content), GTK_WIDGET (self->text_label));
-      body = self->content;
-      break;
+      return self->content;
     case CARD_TABLE:
-      self->content = gtk_grid_new ();
-      gtk_grid_set_column_spacing (GTK_GRID (self->content), 18);
-      gtk_grid_set_row_spacing (GTK_GRID (self->content), 4);
-      body = gtk_scrolled_window_new ();
-      gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (body), self->content);
-      gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (body), GTK_POLICY_AUTOMATIC,
-                                      GTK_POLICY_NEVER);
-      gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (body), TRUE);
-      break;
+      return build_table (self);
     case CARD_FILE:
       self->content = gtk_list_box_new ();
       gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->content), GTK_SELECTION_NONE);
       gtk_widget_add_css_class (self->content, "boxed-list");
-      body = self->content;
-      break;
-    case CARD_PLOT:
-      self->content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-      body = self->content;
-      break;
+      return self->content;
     case CARD_MEDIA:
       if (g_strcmp0 (self->type, "video") == 0)
         {
@@ -438,19 +436,40 @@ riv_output_card_new (RivComponent *component,
         }
       else
         self->media_widget = gtk_media_controls_new (NULL);
-      body = self->media_widget;
-      break;
+      return self->media_widget;
     case CARD_TEXT:
     case CARD_JSON:
     case CARD_MARKDOWN:
     case CARD_HTML:
     case CARD_OTHER:
     default:
-      break;
+      return GTK_WIDGET (self->text_label);
     }
+}
 
-  gtk_box_append (GTK_BOX (box), body);
-  self->body = body;
+GtkWidget *
+riv_output_card_new (RivComponent *component,
+                     RivClient    *client)
+{
+  RivOutputCard *self;
+  GtkWidget *box;
+  const char *label;
+
+  g_return_val_if_fail (component != NULL, NULL);
+
+  self = g_object_new (RIV_TYPE_OUTPUT_CARD, NULL);
+  self->client = client != NULL ? g_object_ref (client) : NULL;
+  self->type = g_strdup (component->type != NULL ? component->type : "unknown");
+  self->kind = kind_for_type (self->type);
+  self->props = component->props != NULL ? json_object_ref (component->props) : json_object_new ();
+  label = component->label != NULL && *component->label != '\0' ? component->label : self->type;
+  self->label = g_strdup (label);
+
+  box = build_frame (self, label);
+  self->text_label = _riv_output_card_new_text_label (self->kind == CARD_JSON || self->kind == CARD_OTHER ||
+                                     g_strcmp0 (self->type, "code") == 0);
+  self->body = build_body (self, label);
+  gtk_box_append (GTK_BOX (box), self->body);
   if (self->kind == CARD_TABLE)
     gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->text_label));
   gtk_box_append (GTK_BOX (box), GTK_WIDGET (self->error_label));
@@ -507,78 +526,87 @@ chat_reply_messages (JsonNode *reply)
   return node;
 }
 
-void
-riv_output_card_set_value (RivOutputCard *self,
-                           JsonNode      *value,
-                           RivJob        *job)
+/* Another job: nothing of the previous one's value stays. */
+static void
+reset_for_job (RivOutputCard *self,
+               RivJob        *job)
 {
-  g_autoptr(JsonNode) conversation = NULL;
+  g_set_object (&self->job, job);
+  g_clear_pointer (&self->shown, json_node_unref);
+  g_clear_pointer (&self->displayed, json_node_unref);
+  _riv_output_card_clear_items (self);
+  _riv_output_card_set_error (self, NULL);
+  g_string_truncate (self->plain, 0);
+  gtk_label_set_text (self->title_label, self->label);
+  riv_output_card_set_note (self, FALSE, FALSE);
+}
+
+/* gr.update (and gr.skip, an update of nothing) as Gradio's page applies
+ * it: the label and visibility change, the value only when it has one.
+ * *value becomes the value to show; FALSE when what is shown stays. */
+static gboolean
+apply_update (RivOutputCard  *self,
+              JsonNode      **value)
+{
+  JsonObject *update = json_node_get_object (*value);
+  JsonNode *visible = json_object_get_member (update, "visible");
+  const char *label = _riv_output_card_object_string (update, "label");
+  gboolean hidden = self->hidden;
   gboolean unchanged = FALSE;
 
-  g_return_if_fail (RIV_IS_OUTPUT_CARD (self));
+  if (label != NULL)
+    gtk_label_set_text (self->title_label, label);
+  if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
+      json_node_get_value_type (visible) == G_TYPE_BOOLEAN)
+    hidden = !json_node_get_boolean (visible);
+  else if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
+           json_node_get_value_type (visible) == G_TYPE_STRING)
+    hidden = g_strcmp0 (json_node_get_string (visible), "hidden") == 0;
 
-  if (job != self->job)
+  if (json_object_has_member (update, "value"))
+    *value = json_object_get_member (update, "value");
+  else
     {
-      g_set_object (&self->job, job);
-      g_clear_pointer (&self->shown, json_node_unref);
-      g_clear_pointer (&self->displayed, json_node_unref);
-      _riv_output_card_clear_items (self);
-      _riv_output_card_set_error (self, NULL);
-      g_string_truncate (self->plain, 0);
-      gtk_label_set_text (self->title_label, self->label);
-      riv_output_card_set_note (self, FALSE, FALSE);
+      /* Nothing new: what was shown stays, else the component's own value. */
+      unchanged = TRUE;
+      *value = self->displayed != NULL ? self->displayed
+                                       : json_object_get_member (self->props, "value");
     }
-  else if ((value == NULL && self->shown == NULL) ||
-           (value != NULL && self->shown != NULL && json_node_equal (value, self->shown)))
+  riv_output_card_set_note (self, hidden, unchanged && self->displayed == NULL);
+  return !(unchanged && self->displayed != NULL);
+}
+
+static void
+show_image (RivOutputCard *self,
+            JsonNode      *value)
+{
+  JsonObject *file = _riv_output_card_node_object (value);
+  GtkWidget *picture;
+  g_autofree char *name = NULL;
+
+  _riv_output_card_clear_items (self);
+  _riv_output_card_set_error (self, NULL);
+  g_string_truncate (self->plain, 0);
+  if (file == NULL)
     return;
+  picture = gtk_picture_new ();
+  name = _riv_output_card_file_data_name (file);
+  gtk_widget_set_size_request (picture, -1, 200);
+  gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
+  gtk_picture_set_alternative_text (GTK_PICTURE (picture), name);
+  gtk_box_append (GTK_BOX (self->content), picture);
+  g_ptr_array_add (self->items, picture);
+  g_ptr_array_add (self->item_texts, g_strdup (_riv_output_card_object_string (file, "url")));
+  g_ptr_array_add (self->textures, NULL);
+  g_string_append (self->plain, name);
+  _riv_output_card_fetch_picture (self, 0, file);
+}
 
-  g_clear_pointer (&self->shown, json_node_unref);
-  if (value != NULL)
-    self->shown = json_node_copy (value);
-
-  /* gr.update (and gr.skip, an update of nothing) as Gradio's page applies
-   * it: the label and visibility change, the value only when it has one. */
-  if (value_is_update (value))
-    {
-      JsonObject *update = json_node_get_object (value);
-      JsonNode *visible = json_object_get_member (update, "visible");
-      const char *label = _riv_output_card_object_string (update, "label");
-      gboolean hidden = self->hidden;
-
-      if (label != NULL)
-        gtk_label_set_text (self->title_label, label);
-      if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
-          json_node_get_value_type (visible) == G_TYPE_BOOLEAN)
-        hidden = !json_node_get_boolean (visible);
-      else if (visible != NULL && JSON_NODE_HOLDS_VALUE (visible) &&
-               json_node_get_value_type (visible) == G_TYPE_STRING)
-        hidden = g_strcmp0 (json_node_get_string (visible), "hidden") == 0;
-
-      if (json_object_has_member (update, "value"))
-        value = json_object_get_member (update, "value");
-      else
-        {
-          /* Nothing new: what was shown stays, else the component's own value. */
-          unchanged = TRUE;
-          value = self->displayed != NULL ? self->displayed
-                                          : json_object_get_member (self->props, "value");
-        }
-      riv_output_card_set_note (self, hidden, unchanged && self->displayed == NULL);
-      if (unchanged && self->displayed != NULL)
-        return;
-    }
-  else if (self->hidden || gtk_widget_get_visible (GTK_WIDGET (self->note_label)))
-    riv_output_card_set_note (self, self->hidden, FALSE);
-
-  if (self->displayed != NULL && value != NULL && json_node_equal (value, self->displayed))
-    return;
-  g_clear_pointer (&self->displayed, json_node_unref);
-  if (value != NULL)
-    self->displayed = json_node_copy (value);
-
-  if (self->chat_reply)
-    value = conversation = chat_reply_messages (value);
-
+/* Shows value as the card's kind does. */
+static void
+show_value (RivOutputCard *self,
+            JsonNode      *value)
+{
   switch (self->kind)
     {
     case CARD_CHAT:
@@ -588,28 +616,7 @@ riv_output_card_set_value (RivOutputCard *self,
       _riv_output_card_update_gallery (self, value);
       break;
     case CARD_IMAGE:
-      {
-        JsonObject *file = _riv_output_card_node_object (value);
-
-        _riv_output_card_clear_items (self);
-        _riv_output_card_set_error (self, NULL);
-        g_string_truncate (self->plain, 0);
-        if (file != NULL)
-          {
-            GtkWidget *picture = gtk_picture_new ();
-            g_autofree char *name = _riv_output_card_file_data_name (file);
-
-            gtk_widget_set_size_request (picture, -1, 200);
-            gtk_picture_set_can_shrink (GTK_PICTURE (picture), TRUE);
-            gtk_picture_set_alternative_text (GTK_PICTURE (picture), name);
-            gtk_box_append (GTK_BOX (self->content), picture);
-            g_ptr_array_add (self->items, picture);
-            g_ptr_array_add (self->item_texts, g_strdup (_riv_output_card_object_string (file, "url")));
-            g_ptr_array_add (self->textures, NULL);
-            g_string_append (self->plain, name);
-            _riv_output_card_fetch_picture (self, 0, file);
-          }
-      }
+      show_image (self, value);
       break;
     case CARD_LABEL:
       _riv_output_card_update_label (self, value);
@@ -635,6 +642,44 @@ riv_output_card_set_value (RivOutputCard *self,
       _riv_output_card_update_text (self, value);
       break;
     }
+}
+
+void
+riv_output_card_set_value (RivOutputCard *self,
+                           JsonNode      *value,
+                           RivJob        *job)
+{
+  g_autoptr(JsonNode) conversation = NULL;
+
+  g_return_if_fail (RIV_IS_OUTPUT_CARD (self));
+
+  if (job != self->job)
+    reset_for_job (self, job);
+  else if ((value == NULL && self->shown == NULL) ||
+           (value != NULL && self->shown != NULL && json_node_equal (value, self->shown)))
+    return;
+
+  g_clear_pointer (&self->shown, json_node_unref);
+  if (value != NULL)
+    self->shown = json_node_copy (value);
+
+  if (value_is_update (value))
+    {
+      if (!apply_update (self, &value))
+        return;
+    }
+  else if (self->hidden || gtk_widget_get_visible (GTK_WIDGET (self->note_label)))
+    riv_output_card_set_note (self, self->hidden, FALSE);
+
+  if (self->displayed != NULL && value != NULL && json_node_equal (value, self->displayed))
+    return;
+  g_clear_pointer (&self->displayed, json_node_unref);
+  if (value != NULL)
+    self->displayed = json_node_copy (value);
+
+  if (self->chat_reply)
+    value = conversation = chat_reply_messages (value);
+  show_value (self, value);
 }
 
 const char *

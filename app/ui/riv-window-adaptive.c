@@ -190,7 +190,7 @@ riv_window_set_narrow (RivWindow *self,
   self->narrow = narrow;
   riv_output_view_set_narrow (self->output_view, narrow);
   riv_job_panel_set_narrow (self->job_panel, narrow);
-  _riv_window_load_set_narrow (self, narrow);
+  riv_load_page_set_narrow (self->load_page, narrow);
 }
 
 gboolean

@@ -7,21 +7,10 @@
  */
 #pragma once
 
-#include "riv-chart.h"
-#include "riv-load-run.h"
+#include "riv-load-page.h"
 #include "riv-window.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  RIV_LOAD_CHART_THROUGHPUT,   /* completed/s, failed/s */
-  RIV_LOAD_CHART_LATENCY,      /* p50, p95 */
-  RIV_LOAD_CHART_IN_FLIGHT,    /* in flight, queued */
-  RIV_LOAD_CHART_USERS,        /* active users */
-  RIV_LOAD_CHART_BATCHES,      /* batch-size histogram (bars) */
-  RIV_LOAD_N_CHARTS
-} RivLoadChart;
 
 /* Shows the Load mode (TRUE) or the Burst mode. */
 void          riv_window_set_load_mode      (RivWindow     *self,
@@ -35,6 +24,7 @@ void          riv_window_set_load           (RivWindow     *self,
 /* What "Start" does: FALSE (with a toast) when it cannot start. */
 gboolean      riv_window_start_load         (RivWindow     *self);
 void          riv_window_stop_load          (RivWindow     *self);
+RivLoadPage  *riv_window_get_load_page      (RivWindow     *self);
 /* The newest run (nullable), running or finished. */
 RivLoadRun   *riv_window_get_load_run       (RivWindow     *self);
 /* The newest run's /metrics (the metrics-address preference), or NULL. */

@@ -5,7 +5,10 @@
 #pragma once
 
 #include "riv-burst.h"
+#include "riv-load-page.h"
+#include "riv-login-flow.h"
 #include "riv-notification.h"
+#include "riv-recorder.h"
 #include "riv-stall-monitor.h"
 #include "riv-window.h"
 
@@ -32,8 +35,6 @@ typedef struct
   gboolean      summarized;   /* every job finished; notified (or not wanted) */
 } RivBurstState;
 
-typedef struct _RivWindowLoad RivWindowLoad;
-
 struct _RivWindow
 {
   AdwApplicationWindow  parent_instance;
@@ -59,7 +60,13 @@ struct _RivWindow
   GtkButton            *burst_button;
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
-  GtkLabel             *lint_badge;
+  RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
+  RivLoginFlow         *login;            /* a Gradio login: keyring, then the dialog */
+  /* The Load mode (riv-window-load.c) */
+  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
+  GtkStack             *view_stack;       /* "output" | "charts" (right) */
+  RivLoadPage          *load_page;
+  GtkButton            *load_button;      /* Start / Stop, beside Burst's */
 
   /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
   GtkWidget            *split_view;       /* AdwNavigationSplitView */
@@ -87,9 +94,6 @@ struct _RivWindow
   char                 *token;            /* nullable */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
-  RivWindowLoad        *load;             /* the Load mode (riv-window-load.c) */
-  struct _RivWindowRecord *record;        /* owned: recording, replay, lint (riv-window-record.c) */
-  struct _RivWindowLogin *login;          /* owned: a Gradio login (riv-window-login.c) */
 
   /* Coalesced reports (toasts) */
   AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
@@ -120,18 +124,6 @@ void  _riv_window_reconnect            (RivWindow      *self,
                                         const char     *url,
                                         gboolean        embedded);
 
-/* riv-window-login.c: a Gradio app launched with auth= (keyring, then the dialog). */
-gboolean _riv_window_login_handle_error (RivWindow     *self,
-                                         const char    *url,
-                                         gboolean       embedded,
-                                         const GError  *error);
-void  _riv_window_login_apply          (RivWindow      *self,
-                                        RivClient      *client,
-                                        const char     *url);
-void  _riv_window_login_connected      (RivWindow      *self,
-                                        const char     *url);
-void  _riv_window_login_free           (RivWindow      *self);
-
 /* riv-window-actions.c */
 void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);
 void  _riv_window_update_actions       (RivWindow      *self);
@@ -148,29 +140,9 @@ void  _riv_window_show_jobs            (RivWindow      *self);
 /* riv-window-load.c */
 void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
 void  _riv_window_load_init            (RivWindow      *self);
-void  _riv_window_load_dispose         (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
-void  _riv_window_load_set_narrow      (RivWindow      *self,
-                                        gboolean        narrow);
-/* riv-window-record.c */
-typedef struct _RivWindowRecord RivWindowRecord;
-void  _riv_window_record_class_init    (GtkWidgetClass *widget_class);
-void  _riv_window_record_init          (RivWindow      *self);
-void  _riv_window_record_dispose       (RivWindow      *self);
-void  _riv_window_record_finalize      (RivWindow      *self);
-/* After self->pending_client changed (a connection starts), and after self->client did. */
-void  _riv_window_record_connecting    (RivWindow      *self);
-void  _riv_window_record_client_changed (RivWindow     *self);
-gboolean    _riv_window_record_is_replay_url   (RivWindow  *self,
-                                                const char *url);
-/* The file name of the recording opened last, or NULL. */
-const char *_riv_window_record_get_replay_name (RivWindow  *self);
-/* What the file choosers of win.record-session and win.open-recording lead to. */
-void  _riv_window_record_to            (RivWindow      *self,
-                                        GFile          *file);
-void  _riv_window_open_recording       (RivWindow      *self,
-                                        GFile          *file);
-guint _riv_window_record_get_n_findings (RivWindow     *self);
+/* riv-window-record.c: the recorder's part in the window (its template callbacks) */
+void  _riv_window_class_record_init    (GtkWidgetClass *widget_class);
 
 /* riv-window.c */
 void  _riv_window_report               (RivWindow      *self,

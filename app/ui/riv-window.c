@@ -89,8 +89,9 @@ riv_window_update_header (RivWindow *self)
     subtitle = g_strdup (_("No server"));
   else if (self->client != NULL ? self->is_embedded : self->pending_is_embedded)
     subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
-  else if (_riv_window_record_is_replay_url (self, host))
-    subtitle = g_strdup_printf (_("Replay of %s · %s"), _riv_window_record_get_replay_name (self), host);
+  else if (riv_recorder_is_replay_url (self->recorder, host))
+    subtitle = g_strdup_printf (_("Replay of %s · %s"), riv_recorder_get_replay_name (self->recorder),
+                                host);
   else if (self->client != NULL && riv_client_get_tls_insecure (self->client))
     subtitle = g_strdup_printf (_("%s · certificate not checked"), host);
   else
@@ -809,12 +810,13 @@ riv_window_set_client (RivWindow *self,
   g_signal_group_set_target (self->jobs_signals, client != NULL ? riv_client_get_jobs (client)
                                                                 : NULL);
   riv_form_set_client (self->form, client);
+  riv_load_page_set_client (self->load_page, client);
   riv_window_set_config (self, client != NULL ? riv_client_get_config (client) : NULL);
 
   riv_window_update_header (self);
   riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
-  _riv_window_record_client_changed (self);
+  riv_recorder_set_client (self->recorder, client, self->url, self->token);
 }
 
 void
@@ -865,8 +867,8 @@ riv_window_connect_cb (GObject      *object,
 
       /* A login asked for (or refused): the keyring, then the dialog, try again. */
       if (!(self->startup != NULL && self->startup->quit_after_burst) &&
-          _riv_window_login_handle_error (self, self->pending_url, self->pending_is_embedded,
-                                          error))
+          riv_login_flow_handle_error (self->login, GTK_WINDOW (self), self->pending_url,
+                                       self->pending_is_embedded, error))
         {
           riv_connect_popover_set_busy (self->connect_popover, NULL);
           riv_window_update_header (self);
@@ -893,11 +895,11 @@ riv_window_connect_cb (GObject      *object,
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
   gtk_popover_popdown (GTK_POPOVER (self->connect_popover));
-  _riv_window_login_connected (self, url);
+  riv_login_flow_connected (self->login, url);
 
   if (embedded)
     g_settings_set_string (self->settings, "last-server-url", "");
-  else if (!_riv_window_record_is_replay_url (self, url))
+  else if (!riv_recorder_is_replay_url (self->recorder, url))
     {
       riv_window_remember_url (self, url);
       riv_connect_popover_set_url (self->connect_popover, url);
@@ -948,10 +950,10 @@ riv_window_connect_internal (RivWindow  *self,
   riv_client_set_tls (self->pending_client,
                       riv_connect_popover_get_tls_database (self->connect_popover),
                       riv_connect_popover_get_insecure (self->connect_popover));
-  _riv_window_record_connecting (self);
+  riv_recorder_set_pending_client (self->recorder, self->pending_client);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
-  _riv_window_login_apply (self, self->pending_client, normalized);
+  riv_login_flow_apply (self->login, self->pending_client, normalized);
   self->connect_cancellable = g_cancellable_new ();
 
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -1154,7 +1156,10 @@ riv_window_dispose (GObject *object)
     }
   g_clear_handle_id (&self->report_timer_id, g_source_remove);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
-  _riv_window_record_dispose (self);
+  if (self->recorder != NULL)
+    riv_recorder_close (self->recorder);
+  if (self->login != NULL)
+    riv_login_flow_close (self->login);
 
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
@@ -1180,7 +1185,6 @@ riv_window_dispose (GObject *object)
       riv_form_set_client (self->form, NULL);
     }
 
-  _riv_window_load_dispose (self);
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
 
   g_clear_object (&self->client);
@@ -1201,7 +1205,6 @@ riv_window_finalize (GObject *object)
 {
   RivWindow *self = (RivWindow *) object;
 
-  _riv_window_record_finalize (self);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->burst_state, g_rc_box_release);
   g_clear_pointer (&self->last_notice, riv_notice_free);
@@ -1209,7 +1212,6 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
   g_clear_pointer (&self->token, g_free);
-  _riv_window_login_free (self);
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     g_clear_pointer (&self->report_last[i], g_free);
 
@@ -1231,6 +1233,7 @@ riv_window_class_init (RivWindowClass *klass)
   g_type_ensure (RIV_TYPE_FORM);
   g_type_ensure (RIV_TYPE_OUTPUT_VIEW);
   g_type_ensure (RIV_TYPE_JOB_PANEL);
+  g_type_ensure (RIV_TYPE_LOGIN_FLOW);
 
   gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
   gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
@@ -1253,10 +1256,15 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_toast);
 
   _riv_window_class_actions_init (widget_class);
   _riv_window_class_load_init (widget_class);
-  _riv_window_record_class_init (widget_class);
+  _riv_window_class_record_init (widget_class);
+  /* The login flow in the template answers through these. */
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, login);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_reconnect);
+  gtk_widget_class_bind_template_callback (widget_class, _riv_window_show_connect_error);
 }
 
 static void
@@ -1268,7 +1276,7 @@ riv_window_init (RivWindow *self)
 
   gtk_widget_init_template (GTK_WIDGET (self));
   _riv_window_load_init (self);
-  _riv_window_record_init (self);
+  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
   _riv_window_adaptive_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */

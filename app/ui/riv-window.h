@@ -13,6 +13,7 @@
 #include "riv-job-panel.h"
 #include "riv-notification.h"
 #include "riv-output-view.h"
+#include "riv-recorder.h"
 
 G_BEGIN_DECLS
 
@@ -61,6 +62,8 @@ RivForm           *riv_window_get_form             (RivWindow         *self);
 RivOutputView     *riv_window_get_output_view      (RivWindow         *self);
 RivJobPanel       *riv_window_get_job_panel        (RivWindow         *self);
 RivConnectPopover *riv_window_get_connect_popover  (RivWindow         *self);
+/* Recording, replay and lint, and their badge in the header bar. */
+RivRecorder       *riv_window_get_recorder         (RivWindow         *self);
 /* The output, the job panel and the load charts laid out for a narrow window
  * (on libadwaita 1.4 and later the window's breakpoint sets it), and the part
  * of the window that shows them. */

@@ -134,6 +134,7 @@ report (Watch *watch)
   RivJob *job = riv_output_view_get_job (view);
   g_autoptr(JsonBuilder) builder = json_builder_new ();
   GdkTexture *texture = riv_output_view_get_texture (view);
+  GtkLabel *badge = riv_recorder_get_badge (riv_window_get_recorder (watch->window));
 
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "status");
@@ -179,8 +180,8 @@ report (Watch *watch)
   json_builder_end_array (builder);
 
   json_builder_set_member_name (builder, "lint_badge");
-  if (gtk_widget_get_visible (GTK_WIDGET (watch->window->lint_badge)))
-    json_builder_add_string_value (builder, gtk_label_get_label (watch->window->lint_badge));
+  if (gtk_widget_get_visible (GTK_WIDGET (badge)))
+    json_builder_add_string_value (builder, gtk_label_get_label (badge));
   else
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "subtitle");

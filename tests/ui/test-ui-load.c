@@ -292,6 +292,130 @@ test_chart_bounded (void)
   g_object_unref (chart);
 }
 
+/* A client of a fresh embedded demo server, connected (no window). */
+static RivClient *
+connect_client (RivEmbeddedServer *server)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(RivClient) client = NULL;
+
+  riv_embedded_server_start_async (server, NULL, riv_test_async_result_cb, &result);
+  url = riv_embedded_server_start_finish (server, riv_test_wait_result (&result, 60), &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+  client = riv_client_new (url);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  g_assert_true (riv_client_connect_finish (client, riv_test_wait_result (&result, 60), &error));
+  g_assert_no_error (error);
+  return g_steal_pointer (&client);
+}
+
+static void
+toast_cb (RivLoadPage *page,
+          const char  *message,
+          GPtrArray   *toasts)
+{
+  g_ptr_array_add (toasts, g_strdup (message));
+}
+
+static void
+running_cb (RivLoadPage *page,
+            GParamSpec  *pspec,
+            guint       *n_changes)
+{
+  (*n_changes)++;
+}
+
+static gboolean
+page_run_finished (gpointer user_data)
+{
+  RivLoadRun *run = riv_load_page_get_run (user_data);
+
+  return run != NULL && riv_load_run_is_finished (run);
+}
+
+/* RivLoadPage and RivLoadSettings on their own, from their templates, in a
+ * plain window: given a client, the page runs a few users against the
+ * embedded server, draws each sample and says how the run ended. */
+static void
+test_page_alone (void)
+{
+  RivEmbeddedServer *server = riv_embedded_server_new ();
+  g_autoptr(RivClient) client = connect_client (server);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, "[\"page {u} {i}\", 0.02]", -1, 0, &error);
+  g_autoptr(GPtrArray) toasts = g_ptr_array_new_with_free_func (g_free);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *settings = riv_load_settings_new ();
+  RivLoadPage *page = RIV_LOAD_PAGE (riv_load_page_new ());
+  g_autofree char *finished = NULL;
+  guint n_changes = 0;
+  RivLoadRun *run;
+
+  g_assert_no_error (error);
+  gtk_box_append (GTK_BOX (box), settings);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (page, "toast", G_CALLBACK (toast_cb), toasts);
+  g_signal_connect (page, "notify::running", G_CALLBACK (running_cb), &n_changes);
+
+  /* The template's charts are there before any run, each with its series. */
+  for (guint i = 0; i < RIV_LOAD_N_CHARTS; i++)
+    g_assert_true (RIV_IS_CHART (riv_load_page_get_chart (page, i)));
+  g_assert_cmpstr (riv_load_page_get_summary (page), ==, "Start a load test to see its charts here");
+
+  /* Without a client or settings nothing starts. */
+  g_assert_false (riv_load_page_start (page, "batch_echo", data));
+  riv_load_page_set_client (page, client);
+  g_assert_false (riv_load_page_start (page, "batch_echo", data));
+  riv_load_page_set_settings (page, RIV_LOAD_SETTINGS (settings));
+  g_assert_true (riv_load_page_get_client (page) == client);
+
+  /* Bad stages: refused with a toast that says how to write them. */
+  riv_load_settings_set (RIV_LOAD_SETTINGS (settings), 3, 2, 0, "1s:three");
+  g_assert_false (riv_load_page_start (page, "batch_echo", data));
+  g_assert_null (riv_load_page_get_run (page));
+  g_assert_cmpuint (toasts->len, ==, 1);
+  g_assert_true (g_str_has_prefix (toasts->pdata[0], "Stages are DURATION:USERS pairs"));
+
+  riv_load_settings_set (RIV_LOAD_SETTINGS (settings), 3, 2, 0, NULL);
+  g_assert_cmpuint (riv_load_settings_get_users (RIV_LOAD_SETTINGS (settings)), ==, 3);
+  g_assert_true (riv_load_page_start (page, "batch_echo", data));
+  g_assert_true (riv_load_page_get_running (page));
+  g_assert_cmpuint (n_changes, ==, 1);
+  g_assert_false (riv_load_page_start (page, "batch_echo", data));   /* one run at a time */
+  g_assert_true (riv_test_wait_until (page_run_finished, page, 60));
+
+  run = riv_load_page_get_run (page);
+  g_assert_false (riv_load_page_get_running (page));
+  g_assert_cmpuint (n_changes, ==, 2);
+  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 3);
+  g_assert_cmpuint (riv_load_run_get_completed (run), >, 0);
+  g_assert_cmpuint (riv_load_run_get_failed (run), ==, 0);
+  g_assert_cmpuint (riv_chart_get_n_samples (riv_load_page_get_chart (page, RIV_LOAD_CHART_USERS)),
+                    >=, 1);
+  /* The summary and the toast give the run's own figures. */
+  finished = g_strdup_printf ("Load test finished: %llu completed, 0 failed, 0 lost",
+                              (unsigned long long) riv_load_run_get_completed (run));
+  g_assert_cmpuint (toasts->len, ==, 2);
+  g_assert_cmpstr (toasts->pdata[1], ==, finished);
+  {
+    g_autofree char *completed = g_strdup_printf (" · %llu completed · ",
+                                                  (unsigned long long) riv_load_run_get_completed (run));
+
+    g_assert_nonnull (strstr (riv_load_page_get_summary (page), completed));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_client_close (client);
+  riv_embedded_server_stop (server);
+  g_assert_finalize_object (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -299,6 +423,7 @@ main (int   argc,
   riv_ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/load/chart-bounded", test_chart_bounded);
+  g_test_add_func ("/ui/load/page-alone", test_page_alone);
   g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
   g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
   g_test_add ("/ui/load/metrics", Fixture, NULL, fixture_setup, test_metrics, fixture_teardown);

@@ -224,7 +224,7 @@ test_record_then_replay (Fixture       *fixture,
   const char *subtitle;
 
   g_assert_false (is_recording (window));
-  _riv_window_record_to (window, file);
+  riv_recorder_record_to (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (recording, window, 30));
 
   submit (window, "/stream_text", "[\"Once\", 12, 0.01]");
@@ -243,8 +243,8 @@ test_record_then_replay (Fixture       *fixture,
       g_ptr_array_add (live_outputs, outputs_text (job));
     }
   /* The embedded server keeps every rule: nothing to show. */
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))));
 
   /* The toggle off: the file is closed (off the main thread) and complete. */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.record-session", NULL));
@@ -252,7 +252,7 @@ test_record_then_replay (Fixture       *fixture,
   g_assert_true (riv_test_wait_until (recording_saved, &saved, 30));
 
   /* Opened: a replay server on loopback, the same jobs in the panel. */
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 120));
   g_assert_true (g_str_has_prefix (riv_client_get_url (riv_window_get_client (window)),
                                    "http://127.0.0.1:"));
@@ -269,8 +269,8 @@ test_record_then_replay (Fixture       *fixture,
       g_assert_cmpstr (riv_job_get_endpoint (job), ==, live_endpoints->pdata[i]);
       g_assert_cmpstr (outputs, ==, live_outputs->pdata[i]);
     }
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 0);
-  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (window->lint_badge)));
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 0);
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))));
   /* The output view follows the replayed jobs like submitted ones. */
   {
     g_autoptr(RivJob) newest = g_list_model_get_item (jobs, 3);
@@ -301,7 +301,7 @@ badge_shown (gpointer user_data)
 {
   RivWindow *window = user_data;
 
-  return gtk_widget_get_visible (GTK_WIDGET (window->lint_badge));
+  return gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window))));
 }
 
 static void
@@ -318,13 +318,13 @@ test_lint_badge (Fixture       *fixture,
   g_autoptr(RivJob) other = NULL;
   GListModel *jobs;
 
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 60));
   g_assert_true (riv_test_wait_until (badge_shown, window, 30));
 
-  g_assert_cmpuint (_riv_window_record_get_n_findings (window), ==, 1);
-  g_assert_cmpstr (gtk_label_get_label (window->lint_badge), ==, "1 lint finding");
-  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (window->lint_badge)),
+  g_assert_cmpuint (riv_recorder_get_n_findings (riv_window_get_recorder (window)), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (riv_recorder_get_badge (riv_window_get_recorder (window))), ==, "1 lint finding");
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (GTK_WIDGET (riv_recorder_get_badge (riv_window_get_recorder (window)))),
                             "duplicate-completion"));
 
   /* The finding is in the timeline of the job it names (once the client has
@@ -379,10 +379,162 @@ test_bad_file (Fixture       *fixture,
 
   g_file_set_contents (path, "{\"t\":0,\"kind\":\"request\"}\nnot json\n", -1, &error);
   g_assert_no_error (error);
-  _riv_window_open_recording (window, file);
+  riv_recorder_open (riv_window_get_recorder (window), file);
   g_assert_true (riv_test_wait_until (toasted, window, 30));
   /* Nothing lost: still connected to the live server. */
   g_assert_cmpstr (riv_client_get_url (riv_window_get_client (window)), ==, live_url);
+}
+
+typedef struct
+{
+  GPtrArray *toasts;
+  GPtrArray *jobs;      /* RivJob, submitted to the replay */
+  char      *replay_url;
+} Heard;
+
+static void
+heard_toast_cb (RivRecorder *recorder,
+                const char  *message,
+                Heard       *heard)
+{
+  g_ptr_array_add (heard->toasts, g_strdup (message));
+}
+
+static void
+heard_job_cb (RivRecorder *recorder,
+              RivJob      *job,
+              Heard       *heard)
+{
+  g_ptr_array_add (heard->jobs, g_object_ref (job));
+}
+
+static void
+heard_replay_cb (RivRecorder *recorder,
+                 const char  *url,
+                 Heard       *heard)
+{
+  g_free (heard->replay_url);
+  heard->replay_url = g_strdup (url);
+}
+
+static gboolean
+replay_ready (gpointer user_data)
+{
+  return ((Heard *) user_data)->replay_url != NULL;
+}
+
+static gboolean
+heard_jobs_finished (gpointer user_data)
+{
+  Heard *heard = user_data;
+
+  for (guint i = 0; i < heard->jobs->len; i++)
+    if (!riv_job_is_finished (heard->jobs->pdata[i]))
+      return FALSE;
+  return heard->jobs->len == 2;
+}
+
+static gboolean
+recorder_badge_shown (gpointer user_data)
+{
+  return gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (user_data)));
+}
+
+static gboolean
+last_toast_is (Heard      *heard,
+               const char *text)
+{
+  return heard->toasts->len > 0 && g_strcmp0 (heard->toasts->pdata[heard->toasts->len - 1], text) == 0;
+}
+
+static gboolean
+toasted_saved (gpointer user_data)
+{
+  return last_toast_is (user_data, "Recording saved as recorder.jsonl");
+}
+
+static gboolean
+action_on (GActionGroup *group)
+{
+  g_autoptr(GVariant) state = g_action_group_get_action_state (group, "record-session");
+
+  return state != NULL && g_variant_get_boolean (state);
+}
+
+static gboolean
+group_recording (gpointer user_data)
+{
+  return action_on (user_data);
+}
+
+/* RivRecorder on its own, from its template, in a plain window: it opens a
+ * recording that breaks a rule, says where its replay listens, submits the
+ * recorded jobs once given a client of it, and its badge counts the finding;
+ * its record-session action records that client's session to a file. */
+static void
+test_recorder_alone (Fixture       *fixture,
+                     gconstpointer  user_data)
+{
+  g_autofree char *lint_path = g_test_build_filename (G_TEST_DIST, "data", "lint",
+                                                      "duplicate-completion.jsonl", NULL);
+  g_autofree char *path = g_build_filename (fixture->dir, "recorder.jsonl", NULL);
+  g_autoptr(GFile) lint_file = g_file_new_for_path (lint_path);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivClient) client = NULL;
+  GtkWidget *window = gtk_window_new ();
+  RivRecorder *recorder = RIV_RECORDER (riv_recorder_new ());
+  Heard heard = { g_ptr_array_new_with_free_func (g_free),
+                  g_ptr_array_new_with_free_func (g_object_unref), NULL };
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (recorder));
+  gtk_window_present (GTK_WINDOW (window));
+  g_signal_connect (recorder, "toast", G_CALLBACK (heard_toast_cb), &heard);
+  g_signal_connect (recorder, "job-submitted", G_CALLBACK (heard_job_cb), &heard);
+  g_signal_connect (recorder, "replay-ready", G_CALLBACK (heard_replay_cb), &heard);
+  riv_recorder_add_actions (recorder, G_ACTION_MAP (group));
+  g_assert_true (g_action_group_has_action (G_ACTION_GROUP (group), "open-recording"));
+  g_assert_false (action_on (G_ACTION_GROUP (group)));
+  /* No findings yet: neither the badge nor the widget around it takes room. */
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (riv_recorder_get_badge (recorder))));
+  g_assert_false (gtk_widget_get_visible (GTK_WIDGET (recorder)));
+
+  riv_recorder_open (recorder, lint_file);
+  g_assert_true (riv_test_wait_until (replay_ready, &heard, 60));
+  g_assert_true (riv_recorder_is_replay_url (recorder, heard.replay_url));
+  g_assert_cmpstr (riv_recorder_get_replay_name (recorder), ==, "duplicate-completion.jsonl");
+  g_assert_cmpuint (heard.jobs->len, ==, 0);   /* nothing to submit to yet */
+
+  /* Connected to the replay the way the window connects. */
+  client = riv_client_new (heard.replay_url);
+  riv_recorder_set_pending_client (recorder, client);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  g_assert_true (riv_client_connect_finish (client, riv_test_wait_result (&result, 60), &error));
+  g_assert_no_error (error);
+  riv_recorder_set_client (recorder, client, heard.replay_url, NULL);
+  g_assert_true (riv_test_wait_until (heard_jobs_finished, &heard, 60));
+  g_assert_true (riv_test_wait_until (recorder_badge_shown, recorder, 30));
+  g_assert_cmpuint (riv_recorder_get_n_findings (recorder), ==, 1);
+  g_assert_cmpstr (gtk_label_get_label (riv_recorder_get_badge (recorder)), ==, "1 lint finding");
+  g_assert_true (gtk_widget_get_visible (GTK_WIDGET (recorder)));
+
+  /* Recording: the action's state follows, and the file is written when it is turned off. */
+  riv_recorder_record_to (recorder, file);
+  g_assert_true (riv_test_wait_until (group_recording, group, 30));
+  g_assert_true (last_toast_is (&heard, "Recording the session to recorder.jsonl"));
+  g_action_group_change_action_state (G_ACTION_GROUP (group), "record-session",
+                                      g_variant_new_boolean (FALSE));
+  g_assert_false (action_on (G_ACTION_GROUP (group)));
+  g_assert_true (riv_test_wait_until (toasted_saved, &heard, 30));
+  g_assert_true (g_file_test (path, G_FILE_TEST_IS_REGULAR));
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_client_close (client);
+  g_ptr_array_unref (heard.toasts);
+  g_ptr_array_unref (heard.jobs);
+  g_free (heard.replay_url);
 }
 
 int
@@ -396,6 +548,8 @@ main (int   argc,
   g_test_add ("/riv/ui/record/lint-badge", Fixture, NULL, fixture_setup, test_lint_badge,
               fixture_teardown);
   g_test_add ("/riv/ui/record/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
+              fixture_teardown);
+  g_test_add ("/riv/ui/record/recorder-alone", Fixture, NULL, fixture_setup, test_recorder_alone,
               fixture_teardown);
 
   return g_test_run ();
