@@ -13,6 +13,7 @@
 #include "riv-load-break.h"
 #include "riv-load-run.h"
 #include "riv-metrics.h"
+#include "riv-outcomes.h"
 
 G_BEGIN_DECLS
 
@@ -37,9 +38,7 @@ typedef struct
 {
   guint64       submitted;
   guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       lost;
+  RivOutcomes   outcomes;
   guint64       events;
   guint         active_users;
   guint         peak_users;
@@ -115,15 +114,13 @@ struct _RivLoadRun
   double        end;
   guint64       submitted;
   guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       cancelled;
-  guint64       lost;
+  RivOutcomes   outcomes;        /* of the jobs counted (riv-outcomes.h) */
+  RivOutcomes   sampled;         /* the outcomes at the previous sample */
   guint64       user_events;     /* messages received by users' clients that stopped */
   guint         active_users;
   guint         peak_users;
   guint         n_samples;
-  RivLoadSample last;            /* counters at the previous sample */
+  RivLoadSample last;            /* counters at the previous sample (outcomes: sampled) */
   double        updates;         /* updates of the jobs ended since the last sample */
   char         *usage_error;
 

@@ -213,29 +213,9 @@ account_job (RivLoadRun *self,
 
   g_assert (sequence > 0);
 
-  switch (status)
-    {
-    case RIV_JOB_STATUS_COMPLETED:
-      self->completed++;
-      g_array_append_val (self->latencies, latency);
-      break;
-    case RIV_JOB_STATUS_FAILED:
-      self->failed++;
-      break;
-    case RIV_JOB_STATUS_CANCELLED:
-      self->cancelled++;
-      break;
-    case RIV_JOB_STATUS_LOST:
-    case RIV_JOB_STATUS_PENDING:
-    case RIV_JOB_STATUS_JOINING:
-    case RIV_JOB_STATUS_QUEUED:
-    case RIV_JOB_STATUS_RUNNING:
-    case RIV_JOB_STATUS_STREAMING:
-    default:
-      status = RIV_JOB_STATUS_LOST;
-      self->lost++;
-      break;
-    }
+  status = riv_outcomes_add (&self->outcomes, status);
+  if (status == RIV_JOB_STATUS_COMPLETED)
+    g_array_append_val (self->latencies, latency);
   self->updates += riv_job_get_n_updates (job);
   if (self->metrics != NULL)
     riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
@@ -397,10 +377,10 @@ emit_sample (RivLoadRun *self,
 
   sample.t = t;
   sample.started = (guint) (self->submitted - self->last.started);
-  sample.completed = (guint) (self->completed - self->last.completed);
-  sample.failed = (guint) (self->failed - self->last.failed);
-  sample.cancelled = (guint) (self->cancelled - self->last.cancelled);
-  sample.lost = (guint) (self->lost - self->last.lost);
+  sample.completed = (guint) (self->outcomes.completed - self->sampled.completed);
+  sample.failed = (guint) (self->outcomes.failed - self->sampled.failed);
+  sample.cancelled = (guint) (self->outcomes.cancelled - self->sampled.cancelled);
+  sample.lost = (guint) (self->outcomes.lost - self->sampled.lost);
   sample.in_flight = (guint) (self->submitted - self->finished);
   g_hash_table_iter_init (&iter, self->in_flight);
   while (g_hash_table_iter_next (&iter, &key, NULL))
@@ -425,10 +405,7 @@ emit_sample (RivLoadRun *self,
   /* "last" keeps running totals in the counters it shares with a sample. */
   self->last.t = t;
   self->last.started = (guint) self->submitted;
-  self->last.completed = (guint) self->completed;
-  self->last.failed = (guint) self->failed;
-  self->last.cancelled = (guint) self->cancelled;
-  self->last.lost = (guint) self->lost;
+  self->sampled = self->outcomes;
   self->n_samples++;
 
   post (self, &sample, FALSE);
@@ -623,9 +600,7 @@ post (RivLoadRun          *self,
   message->finished = finished;
   message->snapshot.submitted = self->submitted;
   message->snapshot.finished = self->finished;
-  message->snapshot.completed = self->completed;
-  message->snapshot.failed = self->failed;
-  message->snapshot.lost = self->lost;
+  message->snapshot.outcomes = self->outcomes;
   message->snapshot.events = count_events (self);
   message->snapshot.active_users = self->active_users;
   message->snapshot.peak_users = self->peak_users;
@@ -1083,7 +1058,7 @@ riv_load_run_get_completed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return SHOWN (self, completed);
+  return SHOWN (self, outcomes.completed);
 }
 
 guint64
@@ -1091,7 +1066,7 @@ riv_load_run_get_failed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return SHOWN (self, failed);
+  return SHOWN (self, outcomes.failed);
 }
 
 guint64
@@ -1099,7 +1074,7 @@ riv_load_run_get_lost (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return SHOWN (self, lost);
+  return SHOWN (self, outcomes.lost);
 }
 
 guint

@@ -11,6 +11,7 @@
 #include "riv-job.h"
 #include "riv-json.h"
 #include "riv-load-stats.h"
+#include "riv-outcomes.h"
 
 #define MAX_ERROR_KINDS  1000    /* distinct texts kept; the rest count as "other errors" */
 #define OTHER_ERRORS     "(other errors)"
@@ -466,6 +467,7 @@ riv_load_stats_summarize (RivLoadStats   *self,
   double total = 0;
   double batches = 0;
   guint64 batched = 0;
+  RivOutcomes outcomes = { 0 };
   g_autoptr(GArray) series = NULL;
 
   g_return_if_fail (self != NULL);
@@ -477,27 +479,7 @@ riv_load_stats_summarize (RivLoadStats   *self,
       const Entry *entry = &g_array_index (self->entries, Entry, i);
 
       summary->submitted++;
-      switch ((RivJobStatus) entry->status)
-        {
-        case RIV_JOB_STATUS_COMPLETED:
-          summary->completed++;
-          break;
-        case RIV_JOB_STATUS_FAILED:
-          summary->failed++;
-          break;
-        case RIV_JOB_STATUS_CANCELLED:
-          summary->cancelled++;
-          break;
-        case RIV_JOB_STATUS_LOST:
-        case RIV_JOB_STATUS_PENDING:
-        case RIV_JOB_STATUS_JOINING:
-        case RIV_JOB_STATUS_QUEUED:
-        case RIV_JOB_STATUS_RUNNING:
-        case RIV_JOB_STATUS_STREAMING:
-        default:
-          summary->lost++;
-          break;
-        }
+      riv_outcomes_add (&outcomes, (RivJobStatus) entry->status);
       summary->updates += entry->updates;
       if (entry->batch_size > 0)
         {
@@ -505,6 +487,11 @@ riv_load_stats_summarize (RivLoadStats   *self,
           batched++;
         }
     }
+
+  summary->completed = outcomes.completed;
+  summary->failed = outcomes.failed;
+  summary->cancelled = outcomes.cancelled;
+  summary->lost = outcomes.lost;
 
   if (self->entries->len > 0)
     summary->duration_s = MAX (0, run_end (self) - first_submit (self));
@@ -596,6 +583,7 @@ riv_load_stats_timeseries (RivLoadStats *self)
   g_autofree int *queued = NULL;
   g_autofree int *users = NULL;
   g_autofree double *updates = NULL;
+  g_autofree RivOutcomes *ends = NULL;
   g_autoptr(GArray) finished = NULL;
   g_autoptr(GHashTable) spans = NULL;
   GHashTableIter iter;
@@ -618,6 +606,7 @@ riv_load_stats_timeseries (RivLoadStats *self)
   queued = g_new0 (int, n_buckets + 1);
   users = g_new0 (int, n_buckets + 1);
   updates = g_new0 (double, n_buckets);
+  ends = g_new0 (RivOutcomes, n_buckets);
   finished = g_array_new (FALSE, FALSE, sizeof (Finished));
   spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 
@@ -639,32 +628,11 @@ riv_load_stats_timeseries (RivLoadStats *self)
 
       sample = &g_array_index (series, RivLoadSample, b_submit);
       sample->started++;
-      sample = &g_array_index (series, RivLoadSample, b_end);
-      switch ((RivJobStatus) entry->status)
+      if (riv_outcomes_add (&ends[b_end], (RivJobStatus) entry->status) == RIV_JOB_STATUS_COMPLETED)
         {
-        case RIV_JOB_STATUS_COMPLETED:
-          {
-            Finished f = { b_end, entry->latency_s };
+          Finished f = { b_end, entry->latency_s };
 
-            sample->completed++;
-            g_array_append_val (finished, f);
-          }
-          break;
-        case RIV_JOB_STATUS_FAILED:
-          sample->failed++;
-          break;
-        case RIV_JOB_STATUS_CANCELLED:
-          sample->cancelled++;
-          break;
-        case RIV_JOB_STATUS_LOST:
-        case RIV_JOB_STATUS_PENDING:
-        case RIV_JOB_STATUS_JOINING:
-        case RIV_JOB_STATUS_QUEUED:
-        case RIV_JOB_STATUS_RUNNING:
-        case RIV_JOB_STATUS_STREAMING:
-        default:
-          sample->lost++;
-          break;
+          g_array_append_val (finished, f);
         }
 
       add_span (in_flight, s_from, s_to);
@@ -720,6 +688,10 @@ riv_load_stats_timeseries (RivLoadStats *self)
       sample->queued = (guint) MAX (waiting, 0);
       sample->users = (guint) MAX (active, 0);
       sample->updates_per_s = updates[b];
+      sample->completed = (guint) ends[b].completed;
+      sample->failed = (guint) ends[b].failed;
+      sample->cancelled = (guint) ends[b].cancelled;
+      sample->lost = (guint) ends[b].lost;
       sample->p50 = sample->p95 = sample->p99 = -1;
     }
 

@@ -10,44 +10,6 @@
 #include "riv-notification.h"
 
 void
-riv_burst_tally_add (RivBurstTally *tally,
-                     RivJobStatus   status)
-{
-  g_return_if_fail (tally != NULL);
-
-  switch (status)
-    {
-    case RIV_JOB_STATUS_COMPLETED:
-      tally->n_done++;
-      break;
-    case RIV_JOB_STATUS_FAILED:
-      tally->n_failed++;
-      break;
-    case RIV_JOB_STATUS_CANCELLED:
-      tally->n_cancelled++;
-      break;
-    case RIV_JOB_STATUS_LOST:
-      tally->n_lost++;
-      break;
-    case RIV_JOB_STATUS_PENDING:
-    case RIV_JOB_STATUS_JOINING:
-    case RIV_JOB_STATUS_QUEUED:
-    case RIV_JOB_STATUS_RUNNING:
-    case RIV_JOB_STATUS_STREAMING:
-    default:
-      g_return_if_reached ();
-    }
-}
-
-guint
-riv_burst_tally_finished (const RivBurstTally *tally)
-{
-  g_return_val_if_fail (tally != NULL, 0);
-
-  return tally->n_done + tally->n_failed + tally->n_cancelled + tally->n_lost;
-}
-
-void
 riv_notice_free (RivNotice *notice)
 {
   if (notice == NULL)
@@ -102,6 +64,8 @@ riv_notice_for_burst (const RivBurstTally *tally,
                       gboolean             enabled,
                       gboolean             window_active)
 {
+  /* A burst counts far fewer than G_MAXUINT jobs. */
+  guint done, failed, cancelled, lost;
   GString *body;
   char *title;
   char *part;
@@ -109,36 +73,40 @@ riv_notice_for_burst (const RivBurstTally *tally,
   g_return_val_if_fail (tally != NULL, NULL);
 
   if (!enabled || window_active || burst_running || tally->n_submitted == 0 ||
-      riv_burst_tally_finished (tally) < tally->n_submitted)
+      riv_outcomes_finished (&tally->outcomes) < tally->n_submitted)
     return NULL;
 
+  done = (guint) tally->outcomes.completed;
+  failed = (guint) tally->outcomes.failed;
+  cancelled = (guint) tally->outcomes.cancelled;
+  lost = (guint) tally->outcomes.lost;
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Burst of %u job finished",
                                         "Burst of %u jobs finished", tally->n_submitted),
                            tally->n_submitted);
 
   body = g_string_new (NULL);
-  part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", tally->n_done),
-                          tally->n_done);
+  part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", done),
+                          done);
   append_part (body, part);
   g_free (part);
-  if (tally->n_failed > 0)
+  if (failed > 0)
     {
       part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed",
-                                           tally->n_failed), tally->n_failed);
+                                           failed), failed);
       append_part (body, part);
       g_free (part);
     }
-  if (tally->n_cancelled > 0)
+  if (cancelled > 0)
     {
       part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled",
-                                           tally->n_cancelled), tally->n_cancelled);
+                                           cancelled), cancelled);
       append_part (body, part);
       g_free (part);
     }
-  if (tally->n_lost > 0)
+  if (lost > 0)
     {
       part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost",
-                                           tally->n_lost), tally->n_lost);
+                                           lost), lost);
       append_part (body, part);
       g_free (part);
     }
