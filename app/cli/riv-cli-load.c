@@ -26,7 +26,6 @@
 #include "riv-job-record.h"
 #include "riv-json.h"
 
-#define SUBMIT_CHUNK       200    /* jobs per main-loop turn when there is no --rate */
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
 

@@ -10,6 +10,7 @@
  */
 #pragma once
 
+#include "riv-burst.h"
 #include "riv-load-break.h"
 #include "riv-load-run.h"
 #include "riv-metrics.h"
@@ -18,7 +19,6 @@
 G_BEGIN_DECLS
 
 #define TICK_S        0.1   /* how often the number of users follows the schedule */
-#define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */
 #define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
 
 typedef struct
@@ -101,7 +101,7 @@ struct _RivLoadRun
   GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
   GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
   GArray       *latencies;       /* double: completed since the last sample */
-  GSource      *submit_source;
+  RivBurst     *open_loop;       /* nullable: submits the open loop's jobs (riv-burst.h) */
   GSource      *timeout_source;
   GSource      *trim_source;
   GSource      *tick_source;
@@ -184,6 +184,7 @@ void      _riv_load_run_job_finished           (RivLoadRun *self,
                                                 RivJob     *job);
 GQuark    _riv_load_run_load_at_quark          (void);
 void      _riv_load_run_maybe_done             (RivLoadRun *self);
+void      _riv_load_run_open_loop_stop         (RivLoadRun *self);
 RivJob *  _riv_load_run_submit                 (RivLoadRun  *self,
                                                 RivClient   *client,
                                                 guint        user,
