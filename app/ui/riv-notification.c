@@ -48,14 +48,16 @@ riv_notice_new (const char *id,
   return notice;
 }
 
+/* One part of "498 done, 2 failed": format is the count's plural form. */
 static void
-append_part (GString    *text,
-             const char *part)
+append_count (GString    *text,
+              const char *format,
+              guint       n)
 {
   if (text->len > 0)
     /* Translators: separates the parts of "498 done, 2 failed" */
     g_string_append (text, _(", "));
-  g_string_append (text, part);
+  g_string_append_printf (text, format, n);
 }
 
 RivNotice *
@@ -68,7 +70,6 @@ riv_notice_for_burst (const RivBurstTally *tally,
   guint done, failed, cancelled, lost;
   GString *body;
   char *title;
-  char *part;
 
   g_return_val_if_fail (tally != NULL, NULL);
 
@@ -85,31 +86,14 @@ riv_notice_for_burst (const RivBurstTally *tally,
                            tally->n_submitted);
 
   body = g_string_new (NULL);
-  part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", done),
-                          done);
-  append_part (body, part);
-  g_free (part);
+  append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", done), done);
   if (failed > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed",
-                                           failed), failed);
-      append_part (body, part);
-      g_free (part);
-    }
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed", failed), failed);
   if (cancelled > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled",
-                                           cancelled), cancelled);
-      append_part (body, part);
-      g_free (part);
-    }
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled", cancelled),
+                  cancelled);
   if (lost > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost",
-                                           lost), lost);
-      append_part (body, part);
-      g_free (part);
-    }
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost", lost), lost);
 
   return riv_notice_new ("burst-finished", title, g_string_free (body, FALSE));
 }
