@@ -57,7 +57,7 @@ RivBurst  *riv_burst_new_with_func      (RivClient          *client,
 void       riv_burst_set_max_joining    (RivBurst   *self,
                                          guint       max_joining);
 /* Before it starts, with a rate: the rate grows linearly from 0 to it over
- * seconds, and the burst ends there (whatever its count). */
+ * seconds, and the burst ends there if its count did not end it before. */
 void       riv_burst_set_rate_ramp      (RivBurst   *self,
                                          double      seconds);
 void       riv_burst_start              (RivBurst   *self);
