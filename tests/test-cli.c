@@ -598,6 +598,25 @@ test_thresholds (Fixture       *fx,
                                                     "value"), >=, 0.05);
 }
 
+/* A burst of thousands from one session (the open loop the window's Burst
+ * shares, its joins bounded): every job completes, none is lost. */
+static void
+test_burst_none_lost (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  JsonObject *summary;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "2000",
+           "--data", "[\"b{i}\", 0]", "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  summary = parse_summary (run.out);
+  g_assert_cmpint (json_object_get_int_member (summary, "submitted"), ==, 2000);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==, 2000);
+  g_assert_cmpint (json_object_get_int_member (summary, "failed"), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (summary, "lost"), ==, 0);
+}
+
 /* Bad flags exit 2 with a message that names the offending part, before any job. */
 static void
 test_bad_flags (Fixture       *fx,
@@ -1654,6 +1673,7 @@ main (int   argc,
   ADD ("/cli/load/users/duration-think", test_users_duration_think);
   ADD ("/cli/load/users/stages-timeseries", test_stages_timeseries);
   ADD ("/cli/load/thresholds", test_thresholds);
+  ADD ("/cli/load/burst-none-lost", test_burst_none_lost);
   ADD ("/cli/load/bad-flags", test_bad_flags);
   ADD ("/cli/load/bad-files", test_bad_files);
   ADD ("/cli/tls", test_tls);

@@ -17,7 +17,9 @@
 
 #include <libsoup/soup.h>
 
+#include "riv-burst.h"
 #include "riv-client-private.h"
+#include "riv-load-run.h"
 #include "riv-test-util.h"
 
 #define HANG_GUARD 60.0   /* only stops a hang; generous for sanitizer builds */
@@ -1656,6 +1658,43 @@ test_stream_state (Fixture       *fx,
   g_assert_cmpuint (_riv_client_get_n_streams (fx->client), ==, 1);
 }
 
+static gboolean
+run_submitted_all (gpointer run)
+{
+  return riv_load_run_get_submitted (run) == 2 * RIV_BURST_MAX_JOINING;
+}
+
+static gboolean
+run_finished (gpointer run)
+{
+  return riv_load_run_is_finished (run);
+}
+
+/* The open loop at a rate (load --rate) keeps its schedule whatever the
+ * server does: with no join answered, every job still goes out, past the
+ * bound on joins in flight that a burst as fast as possible keeps
+ * (test-load); the run stopped then counts them lost. */
+static void
+test_open_loop_rate_unbounded (Fixture       *fx,
+                               gconstpointer  data)
+{
+  g_autoptr(JsonNode) input = json_from_string ("[\"r{i}\"]", NULL);
+  g_autoptr(RivLoadRun) run = riv_load_run_new (fx->client, "echo", input);
+  g_autoptr(GError) error = NULL;
+
+  fx->fake->join_mode = JOIN_HOLD;
+  riv_load_run_set_open_loop (run, 2 * RIV_BURST_MAX_JOINING, 1000);
+  g_assert_true (riv_load_run_start (run, &error));
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (run_submitted_all, run, HANG_GUARD));
+  g_assert_cmpuint (riv_client_get_n_joining (fx->client), ==, 2 * RIV_BURST_MAX_JOINING);
+  g_assert_cmpuint (riv_load_run_get_finished (run), ==, 0);
+
+  riv_load_run_stop (run, TRUE);
+  g_assert_true (riv_test_wait_until (run_finished, run, HANG_GUARD));
+  g_assert_cmpuint (riv_load_run_get_lost (run), ==, 2 * RIV_BURST_MAX_JOINING);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1690,6 +1729,7 @@ main (int   argc,
   ADD ("headers", test_headers);
   ADD ("stream-state", test_stream_state);
   ADD ("inferred-batch-burst", test_inferred_batch_burst);
+  ADD ("open-loop-rate-unbounded", test_open_loop_rate_unbounded);
 
 #undef ADD
 

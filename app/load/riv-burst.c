@@ -13,27 +13,36 @@
 /* How long one main-loop iteration may spend submitting. */
 #define CHUNK_BUDGET_US 4000
 
-/* Once RIV_BURST_MAX_JOINING joins are in flight the burst waits until half
- * of them have been answered. */
-#define RESUME_JOINING (RIV_BURST_MAX_JOINING / 2)
+/* With a rate, how often the timer looks at what is due: at most every
+ * 10 ms (a rate that grows from 0 is due at ever shorter intervals; a job
+ * held back by the join bound goes out soon after), never more often than
+ * every millisecond. */
+#define TICK_MAX_MS 10
+#define TICK_MIN_MS 1
 
 struct _RivBurst
 {
   GObject    parent_instance;
 
   /* Owned references */
-  RivClient *client;
-  char      *endpoint;
-  JsonNode  *data;
+  RivClient    *client;
+  char         *endpoint;     /* nullable: with submit */
+  JsonNode     *data;         /* nullable: with submit */
+  GMainContext *context;      /* from the start on */
 
-  guint      count;
-  guint      n_submitted;
-  double     rate;
-  gint64     started_us;
-  guint      source_id;
-  gulong     joining_id;     /* notify::n-joining while waiting for replies */
-  gboolean   has_placeholder;
-  gboolean   running;
+  RivBurstSubmitFunc submit;  /* nullable: riv_client_submit() of data */
+  gpointer      submit_data;
+
+  guint         count;
+  guint         n_submitted;
+  guint         max_joining;  /* 0: no bound */
+  double        rate;
+  double        ramp_s;       /* 0: none */
+  gint64        started_us;
+  GSource      *source;       /* the timer or idle that submits, nullable */
+  gulong        joining_id;   /* notify::n-joining while waiting for replies */
+  gboolean      has_placeholder;
+  gboolean      running;
 };
 
 enum {
@@ -73,9 +82,19 @@ riv_burst_substitute_index (JsonNode *data,
 }
 
 static void
+riv_burst_clear_source (RivBurst *self)
+{
+  if (self->source != NULL)
+    {
+      g_source_destroy (self->source);
+      g_clear_pointer (&self->source, g_source_unref);
+    }
+}
+
+static void
 riv_burst_finish (RivBurst *self)
 {
-  g_clear_handle_id (&self->source_id, g_source_remove);
+  riv_burst_clear_source (self);
   g_clear_signal_handler (&self->joining_id, self->client);
   if (!self->running)
     return;
@@ -83,6 +102,28 @@ riv_burst_finish (RivBurst *self)
   self->running = FALSE;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   g_signal_emit (self, signals[FINISHED], 0);
+}
+
+static gboolean
+riv_burst_may_join (RivBurst *self)
+{
+  return self->max_joining == 0 || riv_client_get_n_joining (self->client) < self->max_joining;
+}
+
+static RivJob *
+riv_burst_submit_one (RivBurst  *self,
+                      GError   **error)
+{
+  g_autoptr(JsonNode) data = NULL;
+
+  if (self->submit != NULL)
+    return self->submit (self->submit_data, self->n_submitted + 1, error);
+
+  if (self->has_placeholder)
+    data = riv_burst_substitute_index (self->data, self->n_submitted + 1);
+  else
+    data = json_node_ref (self->data);
+  return riv_client_submit (self->client, self->endpoint, data, error);
 }
 
 /* Submits until target jobs are out or the time budget of this iteration is
@@ -97,18 +138,12 @@ riv_burst_submit_until (RivBurst *self,
   g_object_ref (self);
 
   while (self->running && self->n_submitted < MIN (target, self->count) &&
-         riv_client_get_n_joining (self->client) < RIV_BURST_MAX_JOINING)
+         riv_burst_may_join (self))
     {
-      g_autoptr(JsonNode) data = NULL;
       g_autoptr(RivJob) job = NULL;
       g_autoptr(GError) error = NULL;
 
-      if (self->has_placeholder)
-        data = riv_burst_substitute_index (self->data, self->n_submitted + 1);
-      else
-        data = json_node_ref (self->data);
-
-      job = riv_client_submit (self->client, self->endpoint, data, &error);
+      job = riv_burst_submit_one (self, &error);
       if (job == NULL)
         {
           g_signal_emit (self, signals[FAILED], 0, error);
@@ -134,13 +169,23 @@ riv_burst_submit_until (RivBurst *self,
   return self->running;
 }
 
+static void
+riv_burst_attach (RivBurst    *self,
+                  GSource     *source,
+                  GSourceFunc  func)
+{
+  self->source = source;
+  g_source_set_callback (source, func, self, NULL);
+  g_source_attach (source, self->context);
+}
+
 static gboolean riv_burst_idle_cb (gpointer user_data);
 
 static void
 riv_burst_add_idle (RivBurst *self)
 {
   /* Below the redraw priority: every frame is drawn between two chunks. */
-  self->source_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, riv_burst_idle_cb, self, NULL);
+  riv_burst_attach (self, g_idle_source_new (), riv_burst_idle_cb);
 }
 
 static void
@@ -148,8 +193,10 @@ riv_burst_joining_cb (RivBurst   *self,
                       GParamSpec *pspec,
                       RivClient  *client)
 {
-  if (self->running && self->source_id == 0 &&
-      riv_client_get_n_joining (client) <= RESUME_JOINING)
+  /* Once the bound is reached, the burst waits until half of those joins
+   * have been answered. */
+  if (self->running && self->source == NULL &&
+      riv_client_get_n_joining (client) <= self->max_joining / 2)
     riv_burst_add_idle (self);
 }
 
@@ -159,22 +206,31 @@ riv_burst_idle_cb (gpointer user_data)
   RivBurst *self = user_data;
 
   if (!riv_burst_submit_until (self, self->count))
-    {
-      self->source_id = 0;
-      return G_SOURCE_REMOVE;
-    }
+    return G_SOURCE_REMOVE;   /* riv_burst_finish() cleared the source */
 
   /* Enough joins in flight: wait for replies rather than spin. */
-  if (riv_client_get_n_joining (self->client) >= RIV_BURST_MAX_JOINING)
+  if (!riv_burst_may_join (self))
     {
       if (self->joining_id == 0)
         self->joining_id = g_signal_connect_object (self->client, "notify::n-joining",
                                                     G_CALLBACK (riv_burst_joining_cb), self,
                                                     G_CONNECT_SWAPPED);
-      self->source_id = 0;
+      g_clear_pointer (&self->source, g_source_unref);
       return G_SOURCE_REMOVE;
     }
   return G_SOURCE_CONTINUE;
+}
+
+/* The jobs due elapsed seconds after the start, the first at once. A rate
+ * that grows linearly from 0 to r over R seconds has sent r t² / 2R by t. */
+static guint
+riv_burst_due (RivBurst *self,
+               double    elapsed)
+{
+  double due = self->ramp_s > 0 ? self->rate * elapsed * elapsed / (2 * self->ramp_s)
+                                : self->rate * elapsed;
+
+  return (guint) MIN ((double) self->count, floor (due) + 1);
 }
 
 static gboolean
@@ -182,13 +238,13 @@ riv_burst_timer_cb (gpointer user_data)
 {
   RivBurst *self = user_data;
   double elapsed = (g_get_monotonic_time () - self->started_us) / (double) G_USEC_PER_SEC;
-  guint due = (guint) MIN ((double) self->count, floor (elapsed * self->rate) + 1);
 
-  if (!riv_burst_submit_until (self, due))
-    {
-      self->source_id = 0;
-      return G_SOURCE_REMOVE;
-    }
+  /* The ramp is over: so is the burst. */
+  if (self->ramp_s > 0 && elapsed >= self->ramp_s)
+    self->count = self->n_submitted;
+
+  if (!riv_burst_submit_until (self, riv_burst_due (self, elapsed)))
+    return G_SOURCE_REMOVE;   /* riv_burst_finish() cleared the source */
   return G_SOURCE_CONTINUE;
 }
 
@@ -197,11 +253,12 @@ riv_burst_dispose (GObject *object)
 {
   RivBurst *self = (RivBurst *) object;
 
-  g_clear_handle_id (&self->source_id, g_source_remove);
+  riv_burst_clear_source (self);
   if (self->client != NULL)
     g_clear_signal_handler (&self->joining_id, self->client);
   self->running = FALSE;
   g_clear_object (&self->client);
+  g_clear_pointer (&self->context, g_main_context_unref);
 
   G_OBJECT_CLASS (riv_burst_parent_class)->dispose (object);
 }
@@ -281,6 +338,20 @@ riv_burst_class_init (RivBurstClass *klass)
 static void
 riv_burst_init (RivBurst *self)
 {
+  self->max_joining = RIV_BURST_MAX_JOINING;
+}
+
+static RivBurst *
+riv_burst_create (RivClient *client,
+                  guint      count,
+                  double     rate)
+{
+  RivBurst *self = g_object_new (RIV_TYPE_BURST, NULL);
+
+  self->client = g_object_ref (client);
+  self->count = count;
+  self->rate = MAX (0, rate);
+  return self;
 }
 
 RivBurst *
@@ -296,15 +367,101 @@ riv_burst_new (RivClient  *client,
   g_return_val_if_fail (endpoint != NULL, NULL);
   g_return_val_if_fail (data != NULL, NULL);
 
-  self = g_object_new (RIV_TYPE_BURST, NULL);
-  self->client = g_object_ref (client);
+  self = riv_burst_create (client, count, rate);
   self->endpoint = g_strdup (endpoint);
   self->data = json_node_ref (data);
-  self->count = count;
-  self->rate = MAX (0, rate);
   self->has_placeholder = riv_json_has_placeholder (data);
 
   return self;
+}
+
+RivBurst *
+riv_burst_new_with_func (RivClient          *client,
+                         guint               count,
+                         double              rate,
+                         RivBurstSubmitFunc  submit,
+                         gpointer            user_data)
+{
+  RivBurst *self;
+
+  g_return_val_if_fail (RIV_IS_CLIENT (client), NULL);
+  g_return_val_if_fail (submit != NULL, NULL);
+
+  self = riv_burst_create (client, count, rate);
+  self->submit = submit;
+  self->submit_data = user_data;
+
+  return self;
+}
+
+void
+riv_burst_set_max_joining (RivBurst *self,
+                           guint     max_joining)
+{
+  g_return_if_fail (RIV_IS_BURST (self));
+  g_return_if_fail (!self->running && self->n_submitted == 0);
+
+  self->max_joining = max_joining;
+}
+
+void
+riv_burst_set_rate_ramp (RivBurst *self,
+                         double    seconds)
+{
+  g_return_if_fail (RIV_IS_BURST (self));
+  g_return_if_fail (!self->running && self->n_submitted == 0);
+  g_return_if_fail (seconds > 0);
+
+  self->ramp_s = seconds;
+}
+
+/* Starts it; with first_error, the first job goes out here and a refusal
+ * comes back in it rather than as "failed". */
+static gboolean
+riv_burst_begin (RivBurst  *self,
+                 GError   **first_error)
+{
+  g_autoptr(RivJob) first = NULL;
+  guint interval;
+
+  if (self->running || self->n_submitted > 0)
+    return TRUE;
+
+  if (first_error != NULL && self->count > 0)
+    {
+      first = riv_burst_submit_one (self, first_error);
+      if (first == NULL)
+        return FALSE;
+      self->n_submitted++;
+    }
+
+  self->started_us = g_get_monotonic_time ();
+  self->context = g_main_context_ref_thread_default ();
+  self->running = TRUE;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+  if (first != NULL)
+    {
+      g_signal_emit (self, signals[JOB_SUBMITTED], 0, first);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_SUBMITTED]);
+    }
+
+  if (self->n_submitted >= self->count)
+    {
+      riv_burst_finish (self);
+      return TRUE;
+    }
+
+  if (self->rate <= 0)
+    {
+      riv_burst_add_idle (self);
+      return TRUE;
+    }
+
+  interval = (guint) CLAMP (1000.0 / self->rate, TICK_MIN_MS, TICK_MAX_MS);
+  riv_burst_attach (self, g_timeout_source_new (interval), riv_burst_timer_cb);
+  /* The first job goes out at once. */
+  riv_burst_submit_until (self, 1);
+  return TRUE;
 }
 
 void
@@ -312,30 +469,23 @@ riv_burst_start (RivBurst *self)
 {
   g_return_if_fail (RIV_IS_BURST (self));
 
-  if (self->running || self->n_submitted > 0)
-    return;
+  riv_burst_begin (self, NULL);
+}
 
-  self->running = TRUE;
-  self->started_us = g_get_monotonic_time ();
-  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
+gboolean
+riv_burst_start_checked (RivBurst  *self,
+                         GError   **error)
+{
+  g_return_val_if_fail (RIV_IS_BURST (self), FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
 
-  if (self->count == 0)
+  if (error == NULL)
     {
-      riv_burst_finish (self);
-      return;
-    }
+      g_autoptr(GError) ignored = NULL;
 
-  if (self->rate <= 0)
-    riv_burst_add_idle (self);
-  else
-    {
-      guint interval = (guint) CLAMP (1000.0 / self->rate, 8, 1000);
-
-      self->source_id = g_timeout_add_full (G_PRIORITY_DEFAULT, interval,
-                                            riv_burst_timer_cb, self, NULL);
-      /* The first job goes out at once. */
-      riv_burst_submit_until (self, 1);
+      return riv_burst_begin (self, &ignored);
     }
+  return riv_burst_begin (self, error);
 }
 
 void

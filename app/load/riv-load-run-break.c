@@ -74,7 +74,7 @@ _riv_load_run_break_at (RivLoadRun   *self,
   self->submitting_done = TRUE;
   self->count = (guint) MIN (self->submitted, G_MAXUINT);
   _riv_load_run_destroy_source (&self->tick_source);
-  _riv_load_run_destroy_source (&self->submit_source);
+  _riv_load_run_open_loop_stop (self);
 }
 
 /* A breakpoint test does not wait for the client's own join timeout (a

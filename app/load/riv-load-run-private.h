@@ -10,14 +10,15 @@
  */
 #pragma once
 
+#include "riv-burst.h"
 #include "riv-load-break.h"
 #include "riv-load-run.h"
 #include "riv-metrics.h"
+#include "riv-outcomes.h"
 
 G_BEGIN_DECLS
 
 #define TICK_S        0.1   /* how often the number of users follows the schedule */
-#define SUBMIT_CHUNK  200   /* open-loop jobs per main-loop turn when there is no rate */
 #define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
 
 typedef struct
@@ -37,9 +38,7 @@ typedef struct
 {
   guint64       submitted;
   guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       lost;
+  RivOutcomes   outcomes;
   guint64       events;
   guint         active_users;
   guint         peak_users;
@@ -102,7 +101,7 @@ struct _RivLoadRun
   GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
   GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
   GArray       *latencies;       /* double: completed since the last sample */
-  GSource      *submit_source;
+  RivBurst     *open_loop;       /* nullable: submits the open loop's jobs (riv-burst.h) */
   GSource      *timeout_source;
   GSource      *trim_source;
   GSource      *tick_source;
@@ -115,15 +114,13 @@ struct _RivLoadRun
   double        end;
   guint64       submitted;
   guint64       finished;
-  guint64       completed;
-  guint64       failed;
-  guint64       cancelled;
-  guint64       lost;
+  RivOutcomes   outcomes;        /* of the jobs counted (riv-outcomes.h) */
+  RivOutcomes   sampled;         /* the outcomes at the previous sample */
   guint64       user_events;     /* messages received by users' clients that stopped */
   guint         active_users;
   guint         peak_users;
   guint         n_samples;
-  RivLoadSample last;            /* counters at the previous sample */
+  RivLoadSample last;            /* counters at the previous sample (outcomes: sampled) */
   double        updates;         /* updates of the jobs ended since the last sample */
   char         *usage_error;
 
@@ -187,6 +184,7 @@ void      _riv_load_run_job_finished           (RivLoadRun *self,
                                                 RivJob     *job);
 GQuark    _riv_load_run_load_at_quark          (void);
 void      _riv_load_run_maybe_done             (RivLoadRun *self);
+void      _riv_load_run_open_loop_stop         (RivLoadRun *self);
 RivJob *  _riv_load_run_submit                 (RivLoadRun  *self,
                                                 RivClient   *client,
                                                 guint        user,

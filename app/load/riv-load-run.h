@@ -4,7 +4,8 @@
  *
  * One load run against one endpoint: the engine rivulet-cli load and the
  * window's Load mode share. Open loop (a burst of jobs, or jobs at a rate, in
- * the connected client's session) or closed loop (virtual users, each one
+ * the connected client's session, sent by a RivBurst as the window's Burst
+ * sends them: riv-burst.h) or closed loop (virtual users, each one
  * RivClient with its own session and SSE stream: submit, wait for the end,
  * think, repeat), with k6-style stages. It keeps the run's RivLoadStats, and
  * once a second on the main context emits "sample" with that second's

@@ -11,6 +11,7 @@
 #include "riv-job.h"
 #include "riv-json.h"
 #include "riv-load-stats.h"
+#include "riv-outcomes.h"
 
 #define MAX_ERROR_KINDS  1000    /* distinct texts kept; the rest count as "other errors" */
 #define OTHER_ERRORS     "(other errors)"
@@ -466,6 +467,7 @@ riv_load_stats_summarize (RivLoadStats   *self,
   double total = 0;
   double batches = 0;
   guint64 batched = 0;
+  RivOutcomes outcomes = { 0 };
   g_autoptr(GArray) series = NULL;
 
   g_return_if_fail (self != NULL);
@@ -477,27 +479,7 @@ riv_load_stats_summarize (RivLoadStats   *self,
       const Entry *entry = &g_array_index (self->entries, Entry, i);
 
       summary->submitted++;
-      switch ((RivJobStatus) entry->status)
-        {
-        case RIV_JOB_STATUS_COMPLETED:
-          summary->completed++;
-          break;
-        case RIV_JOB_STATUS_FAILED:
-          summary->failed++;
-          break;
-        case RIV_JOB_STATUS_CANCELLED:
-          summary->cancelled++;
-          break;
-        case RIV_JOB_STATUS_LOST:
-        case RIV_JOB_STATUS_PENDING:
-        case RIV_JOB_STATUS_JOINING:
-        case RIV_JOB_STATUS_QUEUED:
-        case RIV_JOB_STATUS_RUNNING:
-        case RIV_JOB_STATUS_STREAMING:
-        default:
-          summary->lost++;
-          break;
-        }
+      riv_outcomes_add (&outcomes, (RivJobStatus) entry->status);
       summary->updates += entry->updates;
       if (entry->batch_size > 0)
         {
@@ -505,6 +487,11 @@ riv_load_stats_summarize (RivLoadStats   *self,
           batched++;
         }
     }
+
+  summary->completed = outcomes.completed;
+  summary->failed = outcomes.failed;
+  summary->cancelled = outcomes.cancelled;
+  summary->lost = outcomes.lost;
 
   if (self->entries->len > 0)
     summary->duration_s = MAX (0, run_end (self) - first_submit (self));
@@ -586,142 +573,167 @@ add_span (int   *delta,
   delta[to]--;
 }
 
-GArray *
-riv_load_stats_timeseries (RivLoadStats *self)
+/* The per-second counts of a time series while its jobs are added: spans
+ * (in flight, queued, users) as +1/-1 where they begin and end, summed up
+ * once every job is in. Each array has one more slot than there are seconds:
+ * spans that last to the end close there. */
+typedef struct
 {
-  GArray *series;
-  double start, end;
-  guint n_buckets;
-  g_autofree int *in_flight = NULL;
-  g_autofree int *queued = NULL;
-  g_autofree int *users = NULL;
-  g_autofree double *updates = NULL;
-  g_autoptr(GArray) finished = NULL;
-  g_autoptr(GHashTable) spans = NULL;
+  double       start;
+  double       end;
+  guint        n_buckets;
+  int         *in_flight;
+  int         *queued;
+  int         *users;
+  double      *updates;
+  RivOutcomes *ends;       /* the jobs that ended in each second */
+  GArray      *finished;   /* Finished: the completed jobs' latencies */
+  GHashTable  *spans;      /* user → UserSpan */
+} Timeline;
+
+static void
+timeline_init (Timeline     *tl,
+               RivLoadStats *self)
+{
+  tl->start = first_submit (self);
+  tl->end = run_end (self);
+  tl->n_buckets = (guint) MIN (ceil (tl->end - tl->start), MAX_SERIES_S);
+  tl->n_buckets = MAX (tl->n_buckets, 1);
+  tl->in_flight = g_new0 (int, tl->n_buckets + 1);
+  tl->queued = g_new0 (int, tl->n_buckets + 1);
+  tl->users = g_new0 (int, tl->n_buckets + 1);
+  tl->updates = g_new0 (double, tl->n_buckets);
+  tl->ends = g_new0 (RivOutcomes, tl->n_buckets);
+  tl->finished = g_array_new (FALSE, FALSE, sizeof (Finished));
+  tl->spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
+}
+
+static void
+timeline_clear (Timeline *tl)
+{
+  g_clear_pointer (&tl->in_flight, g_free);
+  g_clear_pointer (&tl->queued, g_free);
+  g_clear_pointer (&tl->users, g_free);
+  g_clear_pointer (&tl->updates, g_free);
+  g_clear_pointer (&tl->ends, g_free);
+  g_clear_pointer (&tl->finished, g_array_unref);
+  g_clear_pointer (&tl->spans, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Timeline, timeline_clear)
+
+/* Updates spread evenly over the job's run (or its whole life). */
+static void
+timeline_add_updates (Timeline    *tl,
+                      const Entry *entry,
+                      double       began,
+                      double       until)
+{
+  double from = began >= 0 ? began : entry->submitted_at;
+  guint b_from = bucket_of (from, tl->start, tl->n_buckets);
+  guint b_to = bucket_of (until, tl->start, tl->n_buckets);
+  double share = (double) entry->updates / (b_to - b_from + 1);
+
+  for (guint b = b_from; b <= b_to; b++)
+    tl->updates[b] += share;
+}
+
+/* The first submission and the last end of the user's jobs. */
+static void
+timeline_add_user (Timeline    *tl,
+                   const Entry *entry,
+                   double       until)
+{
+  UserSpan *span = g_hash_table_lookup (tl->spans, GUINT_TO_POINTER (entry->user));
+
+  if (span == NULL)
+    {
+      span = g_new (UserSpan, 1);
+      span->first = entry->submitted_at;
+      span->last = until;
+      g_hash_table_insert (tl->spans, GUINT_TO_POINTER (entry->user), span);
+    }
+  span->first = MIN (span->first, entry->submitted_at);
+  span->last = MAX (span->last, until);
+}
+
+/* One job: started in its submission's second, ended (with its outcome) in
+ * its end's; in flight and queued over the seconds between. */
+static void
+timeline_add_entry (Timeline    *tl,
+                    GArray      *series,
+                    const Entry *entry)
+{
+  double ended = entry_end (entry);
+  double began = entry->queued_s >= 0 ? entry->submitted_at + entry->queued_s : -1;
+  double until = ended >= 0 ? ended : tl->end;
+  guint b_submit = bucket_of (entry->submitted_at, tl->start, tl->n_buckets);
+  guint b_end = ended >= 0 ? bucket_of (ended, tl->start, tl->n_buckets) : tl->n_buckets - 1;
+  /* Counted at a second's end: a span covers the seconds that end inside it. */
+  guint s_from = b_submit;
+  guint s_to = ended >= 0 ? b_end : tl->n_buckets;
+
+  g_array_index (series, RivLoadSample, b_submit).started++;
+  if (riv_outcomes_add (&tl->ends[b_end], (RivJobStatus) entry->status) == RIV_JOB_STATUS_COMPLETED)
+    {
+      Finished f = { b_end, entry->latency_s };
+
+      g_array_append_val (tl->finished, f);
+    }
+
+  add_span (tl->in_flight, s_from, s_to);
+  add_span (tl->queued, s_from, began >= 0 ? bucket_of (began, tl->start, tl->n_buckets) : s_to);
+  if (entry->updates > 0)
+    timeline_add_updates (tl, entry, began, until);
+  if (entry->user > 0)
+    timeline_add_user (tl, entry, until);
+}
+
+/* Every second: the running sums of the spans, updates and outcomes. */
+static void
+timeline_fill (Timeline *tl,
+               GArray   *series)
+{
   GHashTableIter iter;
   gpointer value;
   int flight = 0, waiting = 0, active = 0;
 
-  g_return_val_if_fail (self != NULL, NULL);
-
-  series = g_array_new (FALSE, TRUE, sizeof (RivLoadSample));
-  if (self->entries->len == 0)
-    return series;
-
-  start = first_submit (self);
-  end = run_end (self);
-  n_buckets = (guint) MIN (ceil (end - start), MAX_SERIES_S);
-  n_buckets = MAX (n_buckets, 1);
-  g_array_set_size (series, n_buckets);
-  /* One more slot: spans that last to the end close there. */
-  in_flight = g_new0 (int, n_buckets + 1);
-  queued = g_new0 (int, n_buckets + 1);
-  users = g_new0 (int, n_buckets + 1);
-  updates = g_new0 (double, n_buckets);
-  finished = g_array_new (FALSE, FALSE, sizeof (Finished));
-  spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-
-  for (guint i = 0; i < n_buckets; i++)
-    g_array_index (series, RivLoadSample, i).t = i;
-
-  for (guint i = 0; i < self->entries->len; i++)
-    {
-      const Entry *entry = &g_array_index (self->entries, Entry, i);
-      double ended = entry_end (entry);
-      double began = entry->queued_s >= 0 ? entry->submitted_at + entry->queued_s : -1;
-      double until = ended >= 0 ? ended : end;
-      guint b_submit = bucket_of (entry->submitted_at, start, n_buckets);
-      guint b_end = ended >= 0 ? bucket_of (ended, start, n_buckets) : n_buckets - 1;
-      /* Counted at a second's end: a span covers the seconds that end inside it. */
-      guint s_from = b_submit;
-      guint s_to = ended >= 0 ? b_end : n_buckets;
-      RivLoadSample *sample;
-
-      sample = &g_array_index (series, RivLoadSample, b_submit);
-      sample->started++;
-      sample = &g_array_index (series, RivLoadSample, b_end);
-      switch ((RivJobStatus) entry->status)
-        {
-        case RIV_JOB_STATUS_COMPLETED:
-          {
-            Finished f = { b_end, entry->latency_s };
-
-            sample->completed++;
-            g_array_append_val (finished, f);
-          }
-          break;
-        case RIV_JOB_STATUS_FAILED:
-          sample->failed++;
-          break;
-        case RIV_JOB_STATUS_CANCELLED:
-          sample->cancelled++;
-          break;
-        case RIV_JOB_STATUS_LOST:
-        case RIV_JOB_STATUS_PENDING:
-        case RIV_JOB_STATUS_JOINING:
-        case RIV_JOB_STATUS_QUEUED:
-        case RIV_JOB_STATUS_RUNNING:
-        case RIV_JOB_STATUS_STREAMING:
-        default:
-          sample->lost++;
-          break;
-        }
-
-      add_span (in_flight, s_from, s_to);
-      add_span (queued, s_from, began >= 0 ? bucket_of (began, start, n_buckets) : s_to);
-
-      /* Updates spread evenly over the job's run (or its whole life). */
-      if (entry->updates > 0)
-        {
-          double from = began >= 0 ? began : entry->submitted_at;
-          guint b_from = bucket_of (from, start, n_buckets);
-          guint b_to = bucket_of (until, start, n_buckets);
-          double share = (double) entry->updates / (b_to - b_from + 1);
-
-          for (guint b = b_from; b <= b_to; b++)
-            updates[b] += share;
-        }
-
-      if (entry->user > 0)
-        {
-          UserSpan *span = g_hash_table_lookup (spans, GUINT_TO_POINTER (entry->user));
-
-          if (span == NULL)
-            {
-              span = g_new (UserSpan, 1);
-              span->first = entry->submitted_at;
-              span->last = until;
-              g_hash_table_insert (spans, GUINT_TO_POINTER (entry->user), span);
-            }
-          span->first = MIN (span->first, entry->submitted_at);
-          span->last = MAX (span->last, until);
-        }
-    }
-
-  g_hash_table_iter_init (&iter, spans);
+  g_hash_table_iter_init (&iter, tl->spans);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       UserSpan *span = value;
-      guint from = bucket_of (span->first, start, n_buckets);
-      guint to = bucket_of (span->last, start, n_buckets);
+      guint from = bucket_of (span->first, tl->start, tl->n_buckets);
+      guint to = bucket_of (span->last, tl->start, tl->n_buckets);
 
       /* A user counts in every second it was active in, at least its first. */
-      add_span (users, from, MAX (to, from + 1));
+      add_span (tl->users, from, MAX (to, from + 1));
     }
 
-  for (guint b = 0; b < n_buckets; b++)
+  for (guint b = 0; b < tl->n_buckets; b++)
     {
       RivLoadSample *sample = &g_array_index (series, RivLoadSample, b);
 
-      flight += in_flight[b];
-      waiting += queued[b];
-      active += users[b];
+      flight += tl->in_flight[b];
+      waiting += tl->queued[b];
+      active += tl->users[b];
       sample->in_flight = (guint) MAX (flight, 0);
       sample->queued = (guint) MAX (waiting, 0);
       sample->users = (guint) MAX (active, 0);
-      sample->updates_per_s = updates[b];
+      sample->updates_per_s = tl->updates[b];
+      sample->completed = (guint) tl->ends[b].completed;
+      sample->failed = (guint) tl->ends[b].failed;
+      sample->cancelled = (guint) tl->ends[b].cancelled;
+      sample->lost = (guint) tl->ends[b].lost;
       sample->p50 = sample->p95 = sample->p99 = -1;
     }
+}
+
+/* Each second's latency percentiles, of the jobs that completed in it. */
+static void
+timeline_fill_percentiles (Timeline *tl,
+                           GArray   *series)
+{
+  GArray *finished = tl->finished;
 
   g_array_sort (finished, compare_finished);
   for (guint i = 0; i < finished->len;)
@@ -741,6 +753,29 @@ riv_load_stats_timeseries (RivLoadStats *self)
       sample->p99 = riv_load_percentile (values, j - i, 0.99);
       i = j;
     }
+}
+
+GArray *
+riv_load_stats_timeseries (RivLoadStats *self)
+{
+  GArray *series;
+  g_auto(Timeline) tl = { 0 };
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  series = g_array_new (FALSE, TRUE, sizeof (RivLoadSample));
+  if (self->entries->len == 0)
+    return series;
+
+  timeline_init (&tl, self);
+  g_array_set_size (series, tl.n_buckets);
+  for (guint i = 0; i < tl.n_buckets; i++)
+    g_array_index (series, RivLoadSample, i).t = i;
+
+  for (guint i = 0; i < self->entries->len; i++)
+    timeline_add_entry (&tl, series, &g_array_index (self->entries, Entry, i));
+  timeline_fill (&tl, series);
+  timeline_fill_percentiles (&tl, series);
 
   return series;
 }

@@ -17,6 +17,7 @@
 #include "riv-compat.h"
 #include "riv-listen.h"
 #include "riv-metrics.h"
+#include "riv-outcomes.h"
 
 /* Seconds; from a fast demo job to a long generator stuck in a deep queue.
  * The texts are the le="…" labels (never the locale's decimal comma). */
@@ -41,7 +42,7 @@ struct _RivMetrics
 {
   GMutex        lock;              /* guards everything below it */
   guint64       submitted;
-  guint64       outcomes[4];       /* completed, failed, cancelled, lost */
+  RivOutcomes   outcomes;
   Histogram     latency;
   Histogram     queue_wait;
   guint         users;
@@ -69,7 +70,14 @@ typedef struct
   gboolean after_final;
 } Scraper;
 
-static const char *const outcome_names[] = { "completed", "failed", "cancelled", "lost" };
+static void
+outcome_render (GString    *out,
+                const char *outcome,
+                guint64     count)
+{
+  g_string_append_printf (out, "rivulet_jobs_finished_total{outcome=\"%s\"} %" G_GUINT64_FORMAT "\n",
+                          outcome, count);
+}
 
 static void
 histogram_add (Histogram *h,
@@ -205,9 +213,10 @@ riv_metrics_render (RivMetrics *self,
                           self->submitted);
   family (out, "rivulet_jobs_finished_total", "counter",
           "Jobs that ended, by outcome (completed, failed, cancelled, lost).", openmetrics);
-  for (guint i = 0; i < G_N_ELEMENTS (outcome_names); i++)
-    g_string_append_printf (out, "rivulet_jobs_finished_total{outcome=\"%s\"} %" G_GUINT64_FORMAT
-                            "\n", outcome_names[i], self->outcomes[i]);
+  outcome_render (out, "completed", self->outcomes.completed);
+  outcome_render (out, "failed", self->outcomes.failed);
+  outcome_render (out, "cancelled", self->outcomes.cancelled);
+  outcome_render (out, "lost", self->outcomes.lost);
   histogram_render (out, "rivulet_job_latency_seconds",
                     "Submit to end of each completed job.", &self->latency, openmetrics);
   histogram_render (out, "rivulet_job_queue_wait_seconds",
@@ -265,29 +274,8 @@ riv_metrics_add_job (RivMetrics   *self,
   g_return_if_fail (self != NULL);
 
   g_mutex_lock (&self->lock);
-  switch (status)
-    {
-    case RIV_JOB_STATUS_COMPLETED:
-      self->outcomes[0]++;
-      if (latency_s >= 0)
-        histogram_add (&self->latency, latency_s);
-      break;
-    case RIV_JOB_STATUS_FAILED:
-      self->outcomes[1]++;
-      break;
-    case RIV_JOB_STATUS_CANCELLED:
-      self->outcomes[2]++;
-      break;
-    case RIV_JOB_STATUS_PENDING:
-    case RIV_JOB_STATUS_JOINING:
-    case RIV_JOB_STATUS_QUEUED:
-    case RIV_JOB_STATUS_RUNNING:
-    case RIV_JOB_STATUS_STREAMING:
-    case RIV_JOB_STATUS_LOST:
-    default:
-      self->outcomes[3]++;
-      break;
-    }
+  if (riv_outcomes_add (&self->outcomes, status) == RIV_JOB_STATUS_COMPLETED && latency_s >= 0)
+    histogram_add (&self->latency, latency_s);
   if (queued_s >= 0)
     histogram_add (&self->queue_wait, queued_s);
   g_mutex_unlock (&self->lock);

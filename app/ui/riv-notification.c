@@ -10,44 +10,6 @@
 #include "riv-notification.h"
 
 void
-riv_burst_tally_add (RivBurstTally *tally,
-                     RivJobStatus   status)
-{
-  g_return_if_fail (tally != NULL);
-
-  switch (status)
-    {
-    case RIV_JOB_STATUS_COMPLETED:
-      tally->n_done++;
-      break;
-    case RIV_JOB_STATUS_FAILED:
-      tally->n_failed++;
-      break;
-    case RIV_JOB_STATUS_CANCELLED:
-      tally->n_cancelled++;
-      break;
-    case RIV_JOB_STATUS_LOST:
-      tally->n_lost++;
-      break;
-    case RIV_JOB_STATUS_PENDING:
-    case RIV_JOB_STATUS_JOINING:
-    case RIV_JOB_STATUS_QUEUED:
-    case RIV_JOB_STATUS_RUNNING:
-    case RIV_JOB_STATUS_STREAMING:
-    default:
-      g_return_if_reached ();
-    }
-}
-
-guint
-riv_burst_tally_finished (const RivBurstTally *tally)
-{
-  g_return_val_if_fail (tally != NULL, 0);
-
-  return tally->n_done + tally->n_failed + tally->n_cancelled + tally->n_lost;
-}
-
-void
 riv_notice_free (RivNotice *notice)
 {
   if (notice == NULL)
@@ -86,14 +48,16 @@ riv_notice_new (const char *id,
   return notice;
 }
 
+/* One part of "498 done, 2 failed": format is the count's plural form. */
 static void
-append_part (GString    *text,
-             const char *part)
+append_count (GString    *text,
+              const char *format,
+              guint       n)
 {
   if (text->len > 0)
     /* Translators: separates the parts of "498 done, 2 failed" */
     g_string_append (text, _(", "));
-  g_string_append (text, part);
+  g_string_append_printf (text, format, n);
 }
 
 RivNotice *
@@ -102,46 +66,34 @@ riv_notice_for_burst (const RivBurstTally *tally,
                       gboolean             enabled,
                       gboolean             window_active)
 {
+  /* A burst counts far fewer than G_MAXUINT jobs. */
+  guint done, failed, cancelled, lost;
   GString *body;
   char *title;
-  char *part;
 
   g_return_val_if_fail (tally != NULL, NULL);
 
   if (!enabled || window_active || burst_running || tally->n_submitted == 0 ||
-      riv_burst_tally_finished (tally) < tally->n_submitted)
+      riv_outcomes_finished (&tally->outcomes) < tally->n_submitted)
     return NULL;
 
+  done = (guint) tally->outcomes.completed;
+  failed = (guint) tally->outcomes.failed;
+  cancelled = (guint) tally->outcomes.cancelled;
+  lost = (guint) tally->outcomes.lost;
   title = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Burst of %u job finished",
                                         "Burst of %u jobs finished", tally->n_submitted),
                            tally->n_submitted);
 
   body = g_string_new (NULL);
-  part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", tally->n_done),
-                          tally->n_done);
-  append_part (body, part);
-  g_free (part);
-  if (tally->n_failed > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed",
-                                           tally->n_failed), tally->n_failed);
-      append_part (body, part);
-      g_free (part);
-    }
-  if (tally->n_cancelled > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled",
-                                           tally->n_cancelled), tally->n_cancelled);
-      append_part (body, part);
-      g_free (part);
-    }
-  if (tally->n_lost > 0)
-    {
-      part = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost",
-                                           tally->n_lost), tally->n_lost);
-      append_part (body, part);
-      g_free (part);
-    }
+  append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u done", "%u done", done), done);
+  if (failed > 0)
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u failed", "%u failed", failed), failed);
+  if (cancelled > 0)
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u cancelled", "%u cancelled", cancelled),
+                  cancelled);
+  if (lost > 0)
+    append_count (body, g_dngettext (GETTEXT_PACKAGE, "%u lost", "%u lost", lost), lost);
 
   return riv_notice_new ("burst-finished", title, g_string_free (body, FALSE));
 }

@@ -12,6 +12,7 @@
 #include <gio/gio.h>
 
 #include "riv-job.h"
+#include "riv-outcomes.h"
 
 G_BEGIN_DECLS
 
@@ -20,16 +21,9 @@ G_BEGIN_DECLS
 /* What became of the jobs of one burst. */
 typedef struct
 {
-  guint n_submitted;
-  guint n_done;
-  guint n_failed;
-  guint n_cancelled;
-  guint n_lost;
+  guint       n_submitted;
+  RivOutcomes outcomes;
 } RivBurstTally;
-
-void      riv_burst_tally_add       (RivBurstTally       *tally,
-                                     RivJobStatus         status);
-guint     riv_burst_tally_finished  (const RivBurstTally *tally);
 
 typedef struct
 {

@@ -333,7 +333,7 @@ _riv_window_maybe_summarize_burst (RivWindow     *self,
   RivNotice *notice;
 
   if (state->summarized || state->submitting ||
-      riv_burst_tally_finished (&state->tally) < state->tally.n_submitted)
+      riv_outcomes_finished (&state->tally.outcomes) < state->tally.n_submitted)
     return;
 
   /* Once per burst, whether or not a notification is wanted now. */
@@ -354,7 +354,7 @@ _riv_window_burst_job_finished (RivWindow     *self,
   g_rc_box_acquire (state);
   g_object_set_qdata (G_OBJECT (job), _riv_window_burst_quark (), NULL);
 
-  riv_burst_tally_add (&state->tally, riv_job_get_status (job));
+  riv_outcomes_add (&state->tally.outcomes, riv_job_get_status (job));
   _riv_window_maybe_summarize_burst (self, state);
 
   g_rc_box_release (state);

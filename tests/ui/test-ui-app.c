@@ -461,13 +461,13 @@ test_notice_burst_decision (void)
 
   tally.n_submitted = 500;
   for (guint i = 0; i < 498; i++)
-    riv_burst_tally_add (&tally, RIV_JOB_STATUS_COMPLETED);
-  riv_burst_tally_add (&tally, RIV_JOB_STATUS_FAILED);
+    riv_outcomes_add (&tally.outcomes, RIV_JOB_STATUS_COMPLETED);
+  riv_outcomes_add (&tally.outcomes, RIV_JOB_STATUS_FAILED);
 
   /* 499 of 500 finished: not yet. */
   g_assert_null (riv_notice_for_burst (&tally, FALSE, TRUE, FALSE));
-  riv_burst_tally_add (&tally, RIV_JOB_STATUS_FAILED);
-  g_assert_cmpuint (riv_burst_tally_finished (&tally), ==, 500);
+  riv_outcomes_add (&tally.outcomes, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpuint (riv_outcomes_finished (&tally.outcomes), ==, 500);
 
   /* Still submitting, notifications off, or the window in front: none. */
   g_assert_null (riv_notice_for_burst (&tally, TRUE, TRUE, FALSE));
@@ -482,7 +482,7 @@ test_notice_burst_decision (void)
 
   /* Every outcome is named; zero counts other than "done" are left out. */
   {
-    RivBurstTally mixed = { 4, 1, 0, 2, 1 };
+    RivBurstTally mixed = { 4, { 1, 0, 2, 1 } };
     g_autoptr(RivNotice) other = riv_notice_for_burst (&mixed, FALSE, TRUE, FALSE);
     g_autoptr(GNotification) notification = NULL;
 

@@ -1,16 +1,21 @@
-/* test-ui-burst.c
+/* test-load.c
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * RivBurst against the embedded demo server (127.0.0.1, port 0, same main
- * context): a burst of thousands of jobs keeps at most RIV_BURST_MAX_JOINING
- * join requests in flight, yet every job is submitted, completes and gets its
- * own output; stopping a burst that waits for replies submits nothing more.
+ * The load engine in this process: what became of jobs counted one way
+ * (RivOutcomes), and RivBurst against the embedded demo server (127.0.0.1,
+ * port 0, same main context): a burst of thousands of jobs keeps at most
+ * RIV_BURST_MAX_JOINING join requests in flight, yet every job is
+ * submitted, completes and gets its own output; stopping a burst that waits
+ * for replies submits nothing more. RivLoadRun's open loop (rivulet-cli load
+ * --count) is that burst: the same bound, none lost.
  */
 #include "config.h"
 
 #include "riv-burst.h"
 #include "riv-client.h"
+#include "riv-load-run.h"
+#include "riv-outcomes.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
 
@@ -20,12 +25,42 @@
 # define HANG_GUARD 90.0
 #endif
 
+/* Every end is counted as itself; a job counted before it ended is lost. */
+static void
+test_outcomes (void)
+{
+  RivOutcomes outcomes = { 0 };
+  const RivJobStatus unfinished[] = {
+    RIV_JOB_STATUS_PENDING, RIV_JOB_STATUS_JOINING, RIV_JOB_STATUS_QUEUED,
+    RIV_JOB_STATUS_RUNNING, RIV_JOB_STATUS_STREAMING,
+  };
+
+  g_assert_cmpuint (riv_outcomes_finished (&outcomes), ==, 0);
+
+  for (guint i = 0; i < 3; i++)
+    g_assert_cmpint (riv_outcomes_add (&outcomes, RIV_JOB_STATUS_COMPLETED), ==,
+                     RIV_JOB_STATUS_COMPLETED);
+  g_assert_cmpint (riv_outcomes_add (&outcomes, RIV_JOB_STATUS_FAILED), ==, RIV_JOB_STATUS_FAILED);
+  g_assert_cmpint (riv_outcomes_add (&outcomes, RIV_JOB_STATUS_CANCELLED), ==,
+                   RIV_JOB_STATUS_CANCELLED);
+  g_assert_cmpint (riv_outcomes_add (&outcomes, RIV_JOB_STATUS_LOST), ==, RIV_JOB_STATUS_LOST);
+  for (guint i = 0; i < G_N_ELEMENTS (unfinished); i++)
+    g_assert_cmpint (riv_outcomes_add (&outcomes, unfinished[i]), ==, RIV_JOB_STATUS_LOST);
+
+  g_assert_cmpuint (outcomes.completed, ==, 3);
+  g_assert_cmpuint (outcomes.failed, ==, 1);
+  g_assert_cmpuint (outcomes.cancelled, ==, 1);
+  g_assert_cmpuint (outcomes.lost, ==, 1 + G_N_ELEMENTS (unfinished));
+  g_assert_cmpuint (riv_outcomes_finished (&outcomes), ==, 6 + G_N_ELEMENTS (unfinished));
+}
+
 typedef struct
 {
-  RivServer *server;
-  RivClient *client;
-  guint      max_joining;
-  guint      n_finished_signals;
+  RivServer   *server;
+  RivClient   *client;
+  guint        max_joining;
+  guint        n_finished_signals;
+  RivOutcomes  outcomes;   /* of the client's jobs that finished */
 } Fixture;
 
 static void
@@ -34,6 +69,14 @@ joining_cb (RivClient  *client,
             Fixture    *fx)
 {
   fx->max_joining = MAX (fx->max_joining, riv_client_get_n_joining (client));
+}
+
+static void
+job_finished_cb (RivClient *client,
+                 RivJob    *job,
+                 Fixture   *fx)
+{
+  riv_outcomes_add (&fx->outcomes, riv_job_get_status (job));
 }
 
 static void
@@ -56,6 +99,7 @@ fixture_setup (Fixture       *fx,
   g_assert_no_error (error);
 
   g_signal_connect (fx->client, "notify::n-joining", G_CALLBACK (joining_cb), fx);
+  g_signal_connect (fx->client, "job-finished", G_CALLBACK (job_finished_cb), fx);
 }
 
 static void
@@ -173,16 +217,86 @@ test_stop_while_waiting (Fixture       *fx,
     }
 }
 
+static void
+run_finished_cb (RivLoadRun *run,
+                 gboolean   *done)
+{
+  *done = TRUE;
+}
+
+/* What rivulet-cli load --endpoint ENDPOINT --count N runs. */
+static RivLoadRun *
+open_loop_new (Fixture    *fx,
+               const char *endpoint)
+{
+  g_autoptr(JsonNode) input = json_from_string ("[\"c{i}\", 0]", NULL);
+  RivLoadRun *run = riv_load_run_new (fx->client, endpoint, input);
+
+  riv_load_run_set_open_loop (run, N_JOBS, 0);
+  return run;
+}
+
+/* rivulet-cli load --count N: the run's open loop is the same burst, with
+ * the same bound; every job completes, none is lost. */
+static void
+test_run_bounded_joins (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = open_loop_new (fx, "batch_echo");
+  g_autoptr(GError) error = NULL;
+  RivLoadSummary summary;
+  gboolean done = FALSE;
+
+  g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+  g_assert_true (riv_load_run_start (run, &error));
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+
+  g_assert_cmpuint (riv_load_run_get_submitted (run), ==, N_JOBS);
+  g_assert_cmpuint (riv_load_run_get_completed (run), ==, N_JOBS);
+  g_assert_cmpuint (riv_load_run_get_lost (run), ==, 0);
+  riv_load_stats_summarize (riv_load_run_get_stats (run), &summary);
+  g_assert_cmpuint (summary.completed, ==, N_JOBS);
+  g_assert_cmpuint (summary.lost, ==, 0);
+  g_assert_cmpuint (fx->outcomes.completed, ==, N_JOBS);
+
+  /* Bounded, but not one at a time. */
+  g_assert_cmpuint (fx->max_joining, <=, RIV_BURST_MAX_JOINING);
+  g_assert_cmpuint (fx->max_joining, >, 1);
+}
+
+/* A run whose first job the client refuses does not start and sends nothing. */
+static void
+test_run_refused (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = open_loop_new (fx, "no_such_endpoint");
+  g_autoptr(GError) error = NULL;
+
+  g_assert_false (riv_load_run_start (run, &error));
+  g_assert_nonnull (error);
+  g_assert_false (riv_load_run_is_running (run));
+  g_assert_cmpuint (riv_load_run_get_submitted (run), ==, 0);
+  riv_test_drain ();
+  g_assert_cmpuint (g_list_model_get_n_items (riv_client_get_jobs (fx->client)), ==, 0);
+  g_assert_cmpuint (fx->max_joining, ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/ui/burst/bounded-joins", Fixture, NULL, fixture_setup,
+  g_test_add_func ("/load/outcomes", test_outcomes);
+  g_test_add ("/load/burst/bounded-joins", Fixture, NULL, fixture_setup,
               test_bounded_joins, fixture_teardown);
-  g_test_add ("/ui/burst/stop-while-waiting", Fixture, NULL, fixture_setup,
+  g_test_add ("/load/burst/stop-while-waiting", Fixture, NULL, fixture_setup,
               test_stop_while_waiting, fixture_teardown);
+  g_test_add ("/load/open-loop/bounded-joins", Fixture, NULL, fixture_setup,
+              test_run_bounded_joins, fixture_teardown);
+  g_test_add ("/load/open-loop/refused", Fixture, NULL, fixture_setup,
+              test_run_refused, fixture_teardown);
 
   return g_test_run ();
 }
