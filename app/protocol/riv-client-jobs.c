@@ -366,6 +366,141 @@ completion_error_text (RivMessage *msg)
   return g_strdup ("The server reported an error");
 }
 
+static void
+apply_estimation (RivJob     *job,
+                  RivJobCtx  *ctx,
+                  RivMessage *msg)
+{
+  _riv_job_set_queue (job,
+                      msg->has_rank ? msg->rank : -1,
+                      msg->has_queue_size ? msg->queue_size : -1,
+                      msg->has_rank_eta ? msg->rank_eta : -1);
+  _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
+  /* Estimations are re-broadcast whenever a job starts: note the first. */
+  if (!ctx->saw_estimation)
+    {
+      ctx->saw_estimation = TRUE;
+      if (msg->has_rank && msg->has_queue_size)
+        riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
+                               " of %" G_GINT64_FORMAT, msg->rank + 1, msg->queue_size);
+      else
+        riv_job_add_timeline (job, "queued");
+    }
+}
+
+static void
+apply_start (RivJob     *job,
+             RivMessage *msg)
+{
+  _riv_job_set_queue (job, -1, -1, msg->has_eta ? msg->eta : -1);
+  if (!_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
+    return;
+  if (msg->has_batch)
+    riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
+                           " of %" G_GINT64_FORMAT ")",
+                           msg->batch_id ? msg->batch_id : "?",
+                           msg->batch_index + 1, msg->batch_size);
+  else
+    riv_job_add_timeline (job, "started");
+}
+
+static void
+apply_progress (RivJob     *job,
+                RivMessage *msg)
+{
+  RivProgressUnit *unit;
+  double fraction = -1;
+
+  if (msg->progress == NULL || msg->progress->len == 0)
+    return;
+
+  unit = &g_array_index (msg->progress, RivProgressUnit, 0);
+  if (unit->has_progress)
+    fraction = unit->progress;
+  else if (unit->has_index && unit->has_length && unit->length > 0)
+    fraction = (double) unit->index / (double) unit->length;
+  _riv_job_set_progress (job, fraction,
+                         unit->has_index ? unit->index : -1,
+                         unit->has_length ? unit->length : -1,
+                         unit->unit);
+}
+
+/* A generating or streaming message: the job's final status (PENDING while
+ * it goes on) and, for a failure, its text. */
+static RivJobStatus
+apply_generating (RivClient   *self,
+                  RivJob      *job,
+                  RivJobCtx   *ctx,
+                  RivMessage  *msg,
+                  char       **fail_text)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean full;
+
+  if (!msg->success)
+    {
+      *fail_text = completion_error_text (msg);
+      return RIV_JOB_STATUS_FAILED;
+    }
+
+  full = msg->kind == RIV_MESSAGE_PROCESS_STREAMING ||
+         !riv_config_uses_diffs (ctx->config) ||
+         (ctx->endpoint != NULL && g_strcmp0 (ctx->endpoint->connection, "stream") == 0);
+  if (!apply_outputs (self, ctx, msg, full, &error))
+    {
+      *fail_text = g_strdup_printf ("Could not apply the server's update: %s", error->message);
+      return RIV_JOB_STATUS_FAILED;
+    }
+  if (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING))
+    riv_job_add_timeline (job, "first output");
+  return RIV_JOB_STATUS_PENDING;
+}
+
+/* A completion: the job's final status and, for a failure, its text. */
+static RivJobStatus
+apply_completion (RivClient   *self,
+                  RivJob      *job,
+                  RivJobCtx   *ctx,
+                  RivMessage  *msg,
+                  char       **fail_text)
+{
+  g_autoptr(GError) error = NULL;
+  RivJobStatus final = RIV_JOB_STATUS_COMPLETED;
+  gboolean streamed;
+
+  /* Gradio answers /cancel with success and output {}; a failure with an
+   * empty output is still a failure. */
+  if (msg->cancelled && msg->success)
+    return RIV_JOB_STATUS_CANCELLED;
+  if (!msg->success)
+    {
+      *fail_text = completion_error_text (msg);
+      return RIV_JOB_STATUS_FAILED;
+    }
+
+  /* A generator's output.duration times its last iteration only, so a job
+   * that streamed is timed by the arrival of its messages. */
+  streamed = riv_job_get_n_updates (job) > 0;
+
+  /* Completion values are always full, never a diff. */
+  if (!apply_outputs (self, ctx, msg, TRUE, &error))
+    {
+      final = RIV_JOB_STATUS_FAILED;
+      *fail_text = g_strdup (error->message);
+    }
+  if (msg->used_cache != NULL)
+    {
+      _riv_job_set_cache (job, msg->used_cache, msg->cache_duration);
+      riv_job_add_timeline (job, "answered from the server's cache (%s)", msg->used_cache);
+    }
+  if (msg->has_duration && !streamed)
+    _riv_job_set_run_duration (job, msg->duration);
+  if (msg->has_duration && msg->has_average_duration && !streamed)
+    riv_batch_infer_completed (&self->batch, job, ctx->endpoint,
+                               msg->duration, msg->average_duration);
+  return final;
+}
+
 /* Applies one message to a non-terminal job (from the stream, or replayed
  * from the early buffer). */
 void
@@ -390,52 +525,15 @@ _riv_client_apply_message (RivClient  *self,
   switch (msg->kind)
     {
     case RIV_MESSAGE_ESTIMATION:
-      _riv_job_set_queue (job,
-                          msg->has_rank ? msg->rank : -1,
-                          msg->has_queue_size ? msg->queue_size : -1,
-                          msg->has_rank_eta ? msg->rank_eta : -1);
-      _riv_job_set_status (job, RIV_JOB_STATUS_QUEUED);
-      /* Estimations are re-broadcast whenever a job starts: note the first. */
-      if (!ctx->saw_estimation)
-        {
-          ctx->saw_estimation = TRUE;
-          if (msg->has_rank && msg->has_queue_size)
-            riv_job_add_timeline (job, "queued: position %" G_GINT64_FORMAT
-                                   " of %" G_GINT64_FORMAT, msg->rank + 1, msg->queue_size);
-          else
-            riv_job_add_timeline (job, "queued");
-        }
+      apply_estimation (job, ctx, msg);
       break;
 
     case RIV_MESSAGE_PROCESS_STARTS:
-      _riv_job_set_queue (job, -1, -1, msg->has_eta ? msg->eta : -1);
-      if (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING))
-        {
-          if (msg->has_batch)
-            riv_job_add_timeline (job, "started (batch %s, %" G_GINT64_FORMAT
-                                   " of %" G_GINT64_FORMAT ")",
-                                   msg->batch_id ? msg->batch_id : "?",
-                                   msg->batch_index + 1, msg->batch_size);
-          else
-            riv_job_add_timeline (job, "started");
-        }
+      apply_start (job, msg);
       break;
 
     case RIV_MESSAGE_PROGRESS:
-      if (msg->progress != NULL && msg->progress->len > 0)
-        {
-          RivProgressUnit *unit = &g_array_index (msg->progress, RivProgressUnit, 0);
-          double fraction = -1;
-
-          if (unit->has_progress)
-            fraction = unit->progress;
-          else if (unit->has_index && unit->has_length && unit->length > 0)
-            fraction = (double) unit->index / (double) unit->length;
-          _riv_job_set_progress (job, fraction,
-                                 unit->has_index ? unit->index : -1,
-                                 unit->has_length ? unit->length : -1,
-                                 unit->unit);
-        }
+      apply_progress (job, msg);
       break;
 
     case RIV_MESSAGE_LOG:
@@ -446,66 +544,11 @@ _riv_client_apply_message (RivClient  *self,
 
     case RIV_MESSAGE_PROCESS_GENERATING:
     case RIV_MESSAGE_PROCESS_STREAMING:
-      if (!msg->success)
-        {
-          final = RIV_JOB_STATUS_FAILED;
-          fail_text = completion_error_text (msg);
-        }
-      else
-        {
-          g_autoptr(GError) error = NULL;
-          gboolean full = msg->kind == RIV_MESSAGE_PROCESS_STREAMING ||
-                          !riv_config_uses_diffs (ctx->config) ||
-                          (ctx->endpoint != NULL &&
-                           g_strcmp0 (ctx->endpoint->connection, "stream") == 0);
-
-          if (!apply_outputs (self, ctx, msg, full, &error))
-            {
-              final = RIV_JOB_STATUS_FAILED;
-              fail_text = g_strdup_printf ("Could not apply the server's update: %s",
-                                           error->message);
-            }
-          else if (_riv_job_set_status (job, RIV_JOB_STATUS_STREAMING))
-            riv_job_add_timeline (job, "first output");
-        }
+      final = apply_generating (self, job, ctx, msg, &fail_text);
       break;
 
     case RIV_MESSAGE_PROCESS_COMPLETED:
-      /* Gradio answers /cancel with success and output {}; a failure with an
-       * empty output is still a failure. */
-      if (msg->cancelled && msg->success)
-        final = RIV_JOB_STATUS_CANCELLED;
-      else if (msg->success)
-        {
-          g_autoptr(GError) error = NULL;
-          /* A generator's output.duration times its last iteration only, so a
-           * job that streamed is timed by the arrival of its messages. */
-          gboolean streamed = riv_job_get_n_updates (job) > 0;
-
-          /* Completion values are always full, never a diff. */
-          if (!apply_outputs (self, ctx, msg, TRUE, &error))
-            {
-              final = RIV_JOB_STATUS_FAILED;
-              fail_text = g_strdup (error->message);
-            }
-          else
-            final = RIV_JOB_STATUS_COMPLETED;
-          if (msg->used_cache != NULL)
-            {
-              _riv_job_set_cache (job, msg->used_cache, msg->cache_duration);
-              riv_job_add_timeline (job, "answered from the server's cache (%s)", msg->used_cache);
-            }
-          if (msg->has_duration && !streamed)
-            _riv_job_set_run_duration (job, msg->duration);
-          if (msg->has_duration && msg->has_average_duration && !streamed)
-            riv_batch_infer_completed (&self->batch, job, ctx->endpoint,
-                                       msg->duration, msg->average_duration);
-        }
-      else
-        {
-          final = RIV_JOB_STATUS_FAILED;
-          fail_text = completion_error_text (msg);
-        }
+      final = apply_completion (self, job, ctx, msg, &fail_text);
       break;
 
     case RIV_MESSAGE_QUEUE_FULL:

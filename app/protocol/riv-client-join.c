@@ -91,6 +91,123 @@ join_timeout_text (RivClient *self)
                           self->join_timeout);
 }
 
+/* A join that got no reply (no connection, a timeout, cancelled). */
+static void
+join_failed (RivClient   *self,
+             RivClientOp *op,
+             GError      *error)
+{
+  g_autofree char *text = op->timed_out
+                        ? join_timeout_text (self)
+                        : g_strdup_printf ("Could not join the queue: %s", error->message);
+
+  _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+  /* The server cannot be reached at all: say so, rather than leave the
+   * stream state at "idle" (which reads as healthy) with no stream open. */
+  if (!op->timed_out && self->stream == NULL &&
+      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
+}
+
+/* A non-queued endpoint's reply is the whole result: applied as the
+ * process_completed a queue would have sent. */
+static void
+join_run_result (RivClient   *self,
+                 RivClientOp *op,
+                 RivJobCtx   *ctx,
+                 GBytes      *body)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(RivMessage) msg = NULL;
+  g_autoptr(JsonBuilder) builder = NULL;
+  g_autoptr(JsonNode) wrapped = NULL;
+  const char *data;
+  gsize len;
+
+  data = g_bytes_get_data (body, &len);
+  root = riv_json_parse (NULL, data ? data : "", len, 512, NULL);
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
+      json_object_has_member (json_node_get_object (root), "data"))
+    {
+      builder = json_builder_new ();
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "msg");
+      json_builder_add_string_value (builder, "process_completed");
+      json_builder_set_member_name (builder, "event_id");
+      json_builder_add_null_value (builder);
+      json_builder_set_member_name (builder, "success");
+      json_builder_add_boolean_value (builder, TRUE);
+      json_builder_set_member_name (builder, "output");
+      json_builder_add_value (builder, json_node_ref (root));
+      json_builder_end_object (builder);
+      wrapped = json_builder_get_root (builder);
+      msg = riv_message_new_from_node (wrapped, NULL);
+    }
+
+  if (msg != NULL && ctx != NULL)
+    {
+      _riv_job_set_status (op->job, RIV_JOB_STATUS_RUNNING);
+      _riv_client_apply_message (self, op->job, msg);
+    }
+  else
+    _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
+                            "The server's reply does not match the protocol");
+}
+
+/* A queued endpoint's reply: its event id. */
+static void
+join_event_id (RivClient   *self,
+               RivClientOp *op,
+               GBytes      *body)
+{
+  g_autoptr(JsonNode) root = NULL;
+  const char *event_id = NULL;
+  const char *data;
+  gsize len;
+
+  data = g_bytes_get_data (body, &len);
+  root = riv_json_parse (NULL, data ? data : "", len, 64, NULL);
+  if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+    event_id = riv_json_get_string (json_node_get_object (root), "event_id");
+
+  if (event_id == NULL || *event_id == '\0')
+    _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
+                            "The server's join reply does not match the protocol "
+                            "(no event_id)");
+  else if (op->call)
+    _riv_client_call_start (self, op->job, event_id);
+  else
+    _riv_client_register_event (self, op->job, event_id);
+}
+
+/* What a refused join says, by its HTTP status and the server's detail. */
+static char *
+join_refused_text (guint       status,
+                   const char *detail)
+{
+  /* Gradio answers 503 both for a full queue and for a stopped one (its
+   * detail "Queue is stopped."): a stopped queue is not full. */
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE && detail != NULL &&
+      g_ascii_strncasecmp (detail, "Queue is stopped", 16) == 0)
+    return g_strdup ("Queue is stopped: the server is not taking jobs");
+  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
+    return _riv_client_error_text ("Queue is full", detail);
+  if (status >= 400 && status < 500)
+    return detail ? g_strdup (detail)
+                  : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
+  if (status >= 500)
+    {
+      /* A proxy's 502/504 says the server behind it is gone or slow: named so. */
+      g_autofree char *what = _riv_client_gateway_text (status) != NULL
+                            ? g_strdup_printf ("Could not submit the job: %s",
+                                               _riv_client_gateway_text (status))
+                            : g_strdup_printf ("Server error (HTTP %u)", status);
+
+      return detail ? g_strdup_printf ("%s: %s", what, detail) : g_steal_pointer (&what);
+    }
+  return g_strdup_printf ("Unexpected reply to the join request (HTTP %u)", status);
+}
+
 static void
 join_cb (GObject      *object,
          GAsyncResult *result,
@@ -99,8 +216,6 @@ join_cb (GObject      *object,
   g_autoptr(RivClientOp) op = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
-  g_autofree char *detail = NULL;
-  g_autofree char *text = NULL;
   RivClient *self;
   RivJobCtx *ctx;
   guint status;
@@ -123,117 +238,21 @@ join_cb (GObject      *object,
   ctx = _riv_client_job_ctx (op->job);
   _riv_client_joining_done (self, ctx);
 
+  status = body != NULL ? soup_message_get_status (op->msg) : 0;
   if (body == NULL)
-    {
-      if (op->timed_out)
-        text = join_timeout_text (self);
-      else
-        text = g_strdup_printf ("Could not join the queue: %s", error->message);
-      _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
-      /* The server cannot be reached at all: say so, rather than leave the
-       * stream state at "idle" (which reads as healthy) with no stream open. */
-      if (!op->timed_out && self->stream == NULL &&
-          !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
-      goto out;
-    }
-
-  status = soup_message_get_status (op->msg);
-  detail = _riv_client_extract_detail (body);
-
-  if (status == SOUP_STATUS_OK && op->run)
-    {
-      /* Non-queued endpoint: the reply is the whole result. */
-      g_autoptr(JsonNode) root = NULL;
-      const char *data;
-      gsize len;
-
-      data = g_bytes_get_data (body, &len);
-      root = riv_json_parse (NULL, data ? data : "", len, 512, NULL);
-      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root) &&
-          json_object_has_member (json_node_get_object (root), "data"))
-        {
-          g_autoptr(RivMessage) msg = NULL;
-          g_autoptr(JsonBuilder) builder = json_builder_new ();
-          g_autoptr(JsonNode) wrapped = NULL;
-
-          json_builder_begin_object (builder);
-          json_builder_set_member_name (builder, "msg");
-          json_builder_add_string_value (builder, "process_completed");
-          json_builder_set_member_name (builder, "event_id");
-          json_builder_add_null_value (builder);
-          json_builder_set_member_name (builder, "success");
-          json_builder_add_boolean_value (builder, TRUE);
-          json_builder_set_member_name (builder, "output");
-          json_builder_add_value (builder, json_node_ref (root));
-          json_builder_end_object (builder);
-          wrapped = json_builder_get_root (builder);
-          msg = riv_message_new_from_node (wrapped, NULL);
-
-          if (msg != NULL && ctx != NULL)
-            {
-              _riv_job_set_status (op->job, RIV_JOB_STATUS_RUNNING);
-              _riv_client_apply_message (self, op->job, msg);
-            }
-          else
-            _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
-                                    "The server's reply does not match the protocol");
-        }
-      else
-        _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
-                                "The server's reply does not match the protocol");
-      goto out;
-    }
-
-  if (status == SOUP_STATUS_OK)
-    {
-      g_autoptr(JsonNode) root = NULL;
-      const char *event_id = NULL;
-      const char *data;
-      gsize len;
-
-      data = g_bytes_get_data (body, &len);
-      root = riv_json_parse (NULL, data ? data : "", len, 64, NULL);
-      if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
-        event_id = riv_json_get_string (json_node_get_object (root), "event_id");
-
-      if (event_id == NULL || *event_id == '\0')
-        _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED,
-                                "The server's join reply does not match the protocol "
-                                "(no event_id)");
-      else if (op->call)
-        _riv_client_call_start (self, op->job, event_id);
-      else
-        _riv_client_register_event (self, op->job, event_id);
-      goto out;
-    }
-
-  /* Gradio answers 503 both for a full queue and for a stopped one (its
-   * detail "Queue is stopped."): a stopped queue is not full. */
-  if (status == SOUP_STATUS_SERVICE_UNAVAILABLE && detail != NULL &&
-      g_ascii_strncasecmp (detail, "Queue is stopped", 16) == 0)
-    text = g_strdup ("Queue is stopped: the server is not taking jobs");
-  else if (status == SOUP_STATUS_SERVICE_UNAVAILABLE)
-    text = _riv_client_error_text ("Queue is full", detail);
-  else if (status >= 400 && status < 500)
-    text = detail ? g_strdup (detail)
-                  : g_strdup_printf ("The server rejected the job (HTTP %u)", status);
-  else if (status >= 500)
-    {
-      /* A proxy's 502/504 says the server behind it is gone or slow: named so. */
-      g_autofree char *what = _riv_client_gateway_text (status) != NULL
-                            ? g_strdup_printf ("Could not submit the job: %s",
-                                               _riv_client_gateway_text (status))
-                            : g_strdup_printf ("Server error (HTTP %u)", status);
-
-      text = detail ? g_strdup_printf ("%s: %s", what, detail) : g_steal_pointer (&what);
-    }
+    join_failed (self, op, error);
+  else if (status == SOUP_STATUS_OK && op->run)
+    join_run_result (self, op, ctx, body);
+  else if (status == SOUP_STATUS_OK)
+    join_event_id (self, op, body);
   else
-    text = g_strdup_printf ("Unexpected reply to the join request (HTTP %u)", status);
+    {
+      g_autofree char *detail = _riv_client_extract_detail (body);
+      g_autofree char *text = join_refused_text (status, detail);
 
-  _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+      _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
+    }
 
-out:
   /* A job that failed to join may have been the only reason to keep a
    * reconnect loop going. */
   _riv_client_ensure_stream (self);
