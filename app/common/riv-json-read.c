@@ -776,6 +776,29 @@ riv_json_reader_skip (RivJsonReader *reader)
   return read_any (reader, NULL);
 }
 
+const char *
+riv_json_string_append (const char *text,
+                        const char *end,
+                        GString    *out)
+{
+  Reader r;
+  Text t;
+  const char *after = NULL;
+
+  reader_init (&r, text, end - text, 0, NULL);
+  r.start = r.p = text;   /* a string, not a text that may start with a byte order mark */
+  if (r.p >= r.end || *r.p != '"')
+    return NULL;
+  text_init (&t);
+  if (read_string (&r, &t))
+    {
+      g_string_append_len (out, t.str, t.len);
+      after = r.p;
+    }
+  text_clear (&t);
+  return after;
+}
+
 gboolean
 riv_json_reader_skip_span (RivJsonReader  *reader,
                            const char    **start,

@@ -65,6 +65,13 @@ gboolean  riv_json_reader_walk  (RivJsonReader     *reader,
                                  RivJsonMemberFunc  member,
                                  gpointer           user_data);
 
+/* Appends the JSON string that starts (with its quote) at text, before end,
+ * unescaped, to out; returns where the string ends (after its closing
+ * quote), or NULL when it is not a valid JSON string (out unchanged). */
+const char *riv_json_string_append (const char *text,
+                                    const char *end,
+                                    GString    *out);
+
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);

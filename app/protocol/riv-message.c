@@ -371,34 +371,11 @@ text_take_string (const char **p,
                   const char  *end,
                   GString     *out)
 {
-  const char *open = text_skip_space (*p, end);
-  const char *q = open + 1;
-  gboolean escaped = FALSE;
+  const char *after = riv_json_string_append (text_skip_space (*p, end), end, out);
 
-  if (open >= end || *open != '"')
+  if (after == NULL)
     return FALSE;
-  while (q < end && *q != '"')
-    {
-      if (*q == '\\')
-        {
-          escaped = TRUE;
-          q++;
-        }
-      q++;
-    }
-  if (q >= end)
-    return FALSE;
-  if (!escaped)
-    g_string_append_len (out, open + 1, q - open - 1);
-  else
-    {
-      g_autoptr(JsonNode) node = riv_json_parse (NULL, open, q + 1 - open, 0, NULL);
-
-      if (node == NULL || node_string (node) == NULL)
-        return FALSE;
-      g_string_append (out, json_node_get_string (node));
-    }
-  *p = q + 1;
+  *p = after;
   return TRUE;
 }
 

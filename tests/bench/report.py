@@ -187,27 +187,23 @@ def stream_rows(t, results, cores):
         parse = median([r.get("parse_updates_per_s") for r in raw])
         parse_imm = median([r.get("parse_immutable_updates_per_s") for r in raw])
         emit = median([r.get("updates_per_s") for r in raw])
-        # The whole client has to parse every frame with json-glib (the issue
-        # fixes it as the parser), so json-glib alone on the same frames is
-        # the most it can deliver on its one thread.
-        triple = 3 * orr if orr else None
-        unreachable = parse is not None and triple is not None and triple > parse
         ok = None if orr is None else rr is not None and rr >= 50000 and ratio is not None and ratio >= 3
         label = f"{count:,} updates x {jobs} job" + ("s" if jobs > 1 else "")
         t.add(f"stream {label}: updates/s", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
-              ">= 50,000/s and >= 3x", "NO (unreachable w/ json-glib)" if not ok and unreachable else met(ok))
-        if parse is not None:
-            t.add("  json-glib parse alone, same frames, 1 core", fmt(parse),
-                  "3x official " + fmt(triple), fmt(parse / triple if triple else None, "x", 2),
-                  "(>= 3x needs parse >= 3x official)",
-                  "" if triple is None else "unreachable (1 thread)" if unreachable else "reachable")
+              ">= 50,000/s and >= 3x official", met(ok))
+        # The wire: what the server emits to a reader that parses nothing, in
+        # the same repetitions (each Rivulet run against the raw run after it).
+        wire = [r.get("updates_per_s") / w.get("updates_per_s")
+                for r, w in zip(riv, raw) if r.get("updates_per_s") and w.get("updates_per_s")]
         if emit is not None:
-            t.add("  server emission, raw reader (no parsing)", fmt(emit), "", "",
-                  "(info: no client can beat it)", "")
-        if riv and off:
-            ok2 = rr is not None and orr is not None and rr >= 50000 and rr >= orr
-            t.add(f"stream {label}: proposed goal", fmt(rr), fmt(orr), fmt(ratio, "x", 2),
-                  ">= 50,000/s and >= 1x official", met(ok2))
+            wire_ratio = median(wire)
+            t.add("  server emission, raw reader (no parsing)", fmt(rr), fmt(emit),
+                  fmt(wire_ratio, "x", 2), ">= 0.5x the wire (same run)",
+                  met(wire_ratio is not None and wire_ratio >= 0.5))
+        if parse is not None:
+            t.add("  json-glib parse alone, same frames, 1 core", fmt(rr), fmt(parse),
+                  fmt(rr / parse if rr and parse else None, "x", 2),
+                  "(info: Rivulet reads frames without json-glib)", "")
         ccpu = median([r.get("client_cpu_s") for r in riv])
         scpu = median([r.get("server_cpu_s") for r in riv])
         ocpu = median([o.get("server_cpu_s") for o in off])
@@ -223,23 +219,16 @@ def stream_rows(t, results, cores):
                        "RivClient), @gradio/client and the raw reader on one server (--concurrency 100); "
                        "wall = first submit to last completion; updates = count x jobs")
         if raw:
-            scpu_raw = median([r.get("server_cpu_s") for r in raw])
             frames = median([r.get("frames") for r in raw])
-            bound = None
-            if parse and scpu_raw is not None:
-                # Every core parsing (a client that spreads frames over threads),
-                # minus what the server needs for the same stream.
-                bound = count * jobs / ((count * jobs / parse + scpu_raw) / cores)
             t.notes.append(
-                f"3: {name} ceilings: bench-client raw reads the same stream with plain libsoup, splits "
+                f"3: {name} the wire: bench-client raw reads the same stream with plain libsoup, splits "
                 f"frames at blank lines and parses nothing ({fmt(frames, '', 0)} frames, "
-                f"{'complete' if all(r.get('complete') for r in raw) else 'INCOMPLETE'}); then a reused "
-                f"JsonParser loads every recorded frame, {raw[0].get('parse_reps')} passes, thread CPU time, "
-                f"median: {fmt(parse)} updates/s (json_parser_new_immutable: "
-                f"{fmt(parse_imm)}/s). Even with every one of the {cores:g} usable cores parsing and the "
-                f"server's {fmt(scpu_raw, ' s', 2)} of CPU for the stream, json-glib caps a client at "
-                f"{fmt(bound)}/s" + (f" ({'below' if triple and bound < triple else 'above'} 3x official "
-                                     f"{fmt(triple)}/s)" if bound and triple else ""))
+                f"{'complete' if all(r.get('complete') for r in raw) else 'INCOMPLETE'}): the server's "
+                f"emission rate, which no client can beat. Then a reused JsonParser loads every recorded "
+                f"frame, {raw[0].get('parse_reps')} passes, thread CPU time, median {fmt(parse)} updates/s "
+                f"(json_parser_new_immutable: {fmt(parse_imm)}/s): what a client that builds every frame "
+                f"with json-glib could deliver on one thread; Rivulet reads frames straight from the text "
+                f"(riv_message_parse_lean)")
 
 
 def scaling_rows(t, results, cores):
