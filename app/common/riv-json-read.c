@@ -217,19 +217,21 @@ read_unicode_escape (Reader     *r,
           (low = hex4 (p + 8)) < 0xdc00 || low > 0xdfff)
         return fail (r, p, JSON_PARSER_ERROR_INVALID_DATA,
                      "JSON string with an unpaired UTF-16 surrogate escape");
-      text_append_unichar (out, 0x10000 + (((gunichar) unit - 0xd800) << 10) + ((gunichar) low - 0xdc00));
+      if (out != NULL)
+        text_append_unichar (out, 0x10000 + (((gunichar) unit - 0xd800) << 10) + ((gunichar) low - 0xdc00));
       return 12;
     }
   if (unit >= 0xdc00 && unit <= 0xdfff)
     return fail (r, p, JSON_PARSER_ERROR_INVALID_DATA,
                  "JSON string with an unpaired UTF-16 surrogate escape");
   /* A node's string ends at NUL: the character is kept visible instead. */
-  text_append_unichar (out, unit == 0 ? 0xfffd : (gunichar) unit);
+  if (out != NULL)
+    text_append_unichar (out, unit == 0 ? 0xfffd : (gunichar) unit);
   return 6;
 }
 
 /* Reads a string whose opening quote r->p is at into out (NUL-terminated,
- * valid UTF-8, no NUL inside). */
+ * valid UTF-8, no NUL inside), or only checks it when out is NULL. */
 static gboolean
 read_string (Reader *r,
              Text   *out)
@@ -238,8 +240,11 @@ read_string (Reader *r,
   const char *p = r->p + 1;
   gboolean ascii = TRUE;
 
-  out->len = 0;
-  out->str[0] = '\0';
+  if (out != NULL)
+    {
+      out->len = 0;
+      out->str[0] = '\0';
+    }
   for (;;)
     {
       const char *run = p;
@@ -250,7 +255,8 @@ read_string (Reader *r,
           ascii &= (guchar) *p < 0x80;
           p++;
         }
-      text_append (out, run, p - run);
+      if (out != NULL)
+        text_append (out, run, p - run);
       if (p >= r->end)
         return fail (r, open, JSON_PARSER_ERROR_PARSE, "JSON string without its closing quote");
       if ((guchar) *p < 0x20)
@@ -267,13 +273,11 @@ read_string (Reader *r,
         case '"':
         case '\\':
         case '/':
-          text_append (out, p + 1, 1);
+          n = 1;
           break;
-        case 'b': text_append (out, "\b", 1); break;
-        case 'f': text_append (out, "\f", 1); break;
-        case 'n': text_append (out, "\n", 1); break;
-        case 'r': text_append (out, "\r", 1); break;
-        case 't': text_append (out, "\t", 1); break;
+        case 'b': case 'f': case 'n': case 'r': case 't':
+          n = 1;
+          break;
         case 'u':
           if ((n = read_unicode_escape (r, p, out)) == 0)
             return FALSE;
@@ -286,10 +290,19 @@ read_string (Reader *r,
           return fail (r, p, JSON_PARSER_ERROR_INVALID_DATA,
                        "JSON string with an invalid escape (backslash, byte 0x%02x)", (guchar) p[1]);
         }
+      if (out != NULL)
+        {
+          static const char plain[] = "\"\\/\b\f\n\r\t";
+          static const char named[] = "\"\\/bfnrt";
+
+          text_append (out, plain + (strchr (named, p[1]) - named), n);
+        }
       p += 2;
     }
 
-  if (!ascii && !g_utf8_validate_len (out->str, out->len, NULL))
+  /* Escapes are ASCII and end no character: checking the raw bytes between
+   * the quotes is checking the string they make. */
+  if (!ascii && !g_utf8_validate_len (open + 1, p - open - 1, NULL))
     return fail (r, open, JSON_PARSER_ERROR_INVALID_DATA, "JSON string that is not UTF-8");
   r->p = p + 1;
   return TRUE;
@@ -687,9 +700,11 @@ read_any (Reader    *r,
       {
         Text text;
 
+        if (out == NULL)
+          return read_string (r, NULL);
         text_init (&text);
         ok = read_string (r, &text);
-        if (ok && out != NULL)
+        if (ok)
           *out = json_node_init_string (json_node_alloc (), text.str);
         text_clear (&text);
         return ok;
