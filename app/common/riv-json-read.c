@@ -436,31 +436,26 @@ double_value_fast (const char *start,
   return TRUE;
 }
 
-static JsonNode *
-read_number (Reader *r)
+/* Reads the number at r->p as an integer (*is_int) or a double. */
+static gboolean
+read_number_value (Reader   *r,
+                   gboolean *is_int,
+                   gint64   *integer,
+                   double   *value)
 {
   const char *start = r->p;
   const char *p;
   gboolean is_double;
-  JsonNode *node;
-  double value;
 
   if ((p = scan_number (r, &is_double)) == NULL)
-    return NULL;
+    return FALSE;
+  r->p = p;
 
-  if (!is_double)
-    {
-      gint64 integer;
+  /* Beyond int64: a double, as JavaScript and newer json-glib read it. */
+  if ((*is_int = !is_double && integer_value (start, p, integer)))
+    return TRUE;
 
-      if (integer_value (start, p, &integer))
-        {
-          r->p = p;
-          return json_node_init_int (json_node_alloc (), integer);
-        }
-      /* Beyond int64: a double, as JavaScript and newer json-glib read it. */
-    }
-
-  if (!double_value_fast (start, p, &value))
+  if (!double_value_fast (start, p, value))
     {
       char stack[64];
       g_autofree char *heap = NULL;
@@ -471,12 +466,23 @@ read_number (Reader *r)
       buf[len] = '\0';
       /* Beyond a double's range, infinity, as json-glib reads it: the readers
        * of numbers (riv-message.c, riv-config.c) refuse what is not finite. */
-      value = g_ascii_strtod (buf, NULL);
+      *value = g_ascii_strtod (buf, NULL);
     }
-  node = json_node_alloc ();
-  json_node_init_double (node, value);
-  r->p = p;
-  return node;
+  return TRUE;
+}
+
+static JsonNode *
+read_number (Reader *r)
+{
+  gboolean is_int;
+  gint64 integer;
+  double value;
+
+  if (!read_number_value (r, &is_int, &integer, &value))
+    return NULL;
+  if (is_int)
+    return json_node_init_int (json_node_alloc (), integer);
+  return json_node_init_double (json_node_alloc (), value);
 }
 
 static gboolean
@@ -825,6 +831,66 @@ riv_json_reader_skip_span (RivJsonReader  *reader,
     return FALSE;
   *length = reader->p - *start;
   return TRUE;
+}
+
+gboolean
+riv_json_reader_read_scalar (RivJsonReader *reader,
+                             RivJsonScalar *out)
+{
+  Text text;
+  gboolean ok;
+
+  memset (out, 0, sizeof *out);
+  skip_space (reader);
+  if (reader->p >= reader->end)
+    return fail_unexpected (reader, reader->p, "a JSON value");
+
+  switch (*reader->p)
+    {
+    case '"':
+      text_init (&text);
+      if ((ok = read_string (reader, &text)))
+        {
+          out->type = RIV_JSON_SCALAR_STRING;
+          out->string = g_strndup (text.str, text.len);
+        }
+      text_clear (&text);
+      return ok;
+
+    case 't':
+    case 'f':
+      out->type = RIV_JSON_SCALAR_BOOLEAN;
+      out->boolean = *reader->p == 't';
+      return out->boolean ? read_word (reader, "true", 4) : read_word (reader, "false", 5);
+
+    case 'n':
+      out->type = RIV_JSON_SCALAR_NULL;
+      return read_word (reader, "null", 4);
+
+    case '-':
+    case '0': case '1': case '2': case '3': case '4':
+    case '5': case '6': case '7': case '8': case '9':
+      {
+        gboolean is_int;
+
+        if (!read_number_value (reader, &is_int, &out->integer, &out->number))
+          return FALSE;
+        out->type = is_int ? RIV_JSON_SCALAR_INT : RIV_JSON_SCALAR_DOUBLE;
+        return TRUE;
+      }
+
+    default:
+      /* An object or an array is not a scalar: read it with _read or _skip. */
+      return read_any (reader, NULL) &&
+             fail (reader, reader->p, JSON_PARSER_ERROR_INVALID_DATA, "not a JSON scalar");
+    }
+}
+
+void
+riv_json_scalar_clear (RivJsonScalar *scalar)
+{
+  g_clear_pointer (&scalar->string, g_free);
+  scalar->type = RIV_JSON_SCALAR_NONE;
 }
 
 char

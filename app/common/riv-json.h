@@ -58,6 +58,33 @@ gboolean  riv_json_reader_skip  (RivJsonReader     *reader);
 gboolean  riv_json_reader_skip_span (RivJsonReader  *reader,
                                      const char    **start,
                                      gsize          *length);
+/* A scalar read straight from the text: the value a leaf node would hold. */
+typedef enum
+{
+  RIV_JSON_SCALAR_NONE,      /* nothing read */
+  RIV_JSON_SCALAR_NULL,
+  RIV_JSON_SCALAR_BOOLEAN,
+  RIV_JSON_SCALAR_INT,
+  RIV_JSON_SCALAR_DOUBLE,
+  RIV_JSON_SCALAR_STRING,
+} RivJsonScalarType;
+
+typedef struct
+{
+  RivJsonScalarType type;
+  gboolean          boolean;
+  gint64            integer;
+  double            number;
+  char             *string;  /* owned */
+} RivJsonScalar;
+
+/* The next value, which the caller has seen (riv_json_reader_peek) is not an
+ * object or an array, into *out (cleared first; free with
+ * riv_json_scalar_clear). Numbers read as in a node: an integer that fits
+ * int64, else a double. */
+gboolean  riv_json_reader_read_scalar (RivJsonReader *reader,
+                                       RivJsonScalar *out);
+void      riv_json_scalar_clear       (RivJsonScalar *scalar);
 /* The next value's first byte ('{', '[', '"', …), or NUL at the end. */
 char      riv_json_reader_peek  (RivJsonReader     *reader);
 /* The next value must be an object: member () for each of its members. */

@@ -160,10 +160,18 @@ static const char * const out_names[N_OUT] = {
   "data", "error", "is_generating", "duration", "average_duration", "cancelled", "title",
 };
 
+/* A member: a node (from a parsed tree; read from the text, an array or an
+ * object), or a scalar read from the text without a node. */
 typedef struct
 {
-  JsonNode *root[N_ROOT];
-  JsonNode *out[N_OUT];     /* when output is an object */
+  JsonNode      *node;
+  RivJsonScalar  value;
+} Field;
+
+typedef struct
+{
+  Field     root[N_ROOT];
+  Field     out[N_OUT];     /* when output is an object */
   gboolean  output_object;  /* output is an object … */
   gboolean  output_empty;   /* … with no member */
   gboolean  owned;
@@ -174,13 +182,21 @@ typedef struct
 } Fields;
 
 static void
+field_clear (Field    *field,
+             gboolean  owned)
+{
+  if (owned)
+    g_clear_pointer (&field->node, json_node_unref);
+  else
+    field->node = NULL;
+  riv_json_scalar_clear (&field->value);
+}
+
+static void
 fields_clear_output (Fields *f)
 {
   for (guint i = 0; i < N_OUT; i++)
-    if (f->owned)
-      g_clear_pointer (&f->out[i], json_node_unref);
-    else
-      f->out[i] = NULL;
+    field_clear (&f->out[i], f->owned);
   f->output_object = FALSE;
   f->output_empty = FALSE;
   f->data_text = NULL;
@@ -192,8 +208,7 @@ fields_clear (Fields *f)
 {
   fields_clear_output (f);
   for (guint i = 0; i < N_ROOT; i++)
-    if (f->owned)
-      g_clear_pointer (&f->root[i], json_node_unref);
+    field_clear (&f->root[i], f->owned);
 }
 
 /* The index of name in names[n], or -1. Names are short and few: a first-byte
@@ -301,6 +316,95 @@ dup_id (JsonNode *node)
   if (type == G_TYPE_INT64)
     return g_strdup_printf ("%" G_GINT64_FORMAT, json_node_get_int (node));
   return NULL;
+}
+
+/* A member's value, whichever way it was read. */
+static const char *
+field_string (const Field *field)
+{
+  if (field->value.type == RIV_JSON_SCALAR_STRING)
+    return field->value.string;
+  return node_string (field->node);
+}
+
+static gboolean
+field_bool (const Field *field,
+            gboolean     default_value)
+{
+  if (field->value.type == RIV_JSON_SCALAR_BOOLEAN)
+    return field->value.boolean;
+  if (field->value.type != RIV_JSON_SCALAR_NONE)
+    return default_value;
+  return node_bool (field->node, default_value);
+}
+
+static gboolean
+field_int (const Field *field,
+           gint64      *out)
+{
+  double d;
+
+  switch (field->value.type)
+    {
+    case RIV_JSON_SCALAR_INT:
+      *out = field->value.integer;
+      return TRUE;
+    case RIV_JSON_SCALAR_DOUBLE:
+      d = field->value.number;
+      if (!(d >= -9.2e18 && d <= 9.2e18))
+        return FALSE;
+      *out = (gint64) d;
+      return TRUE;
+    case RIV_JSON_SCALAR_NONE:
+      return node_int (field->node, out);
+    default:
+      return FALSE;
+    }
+}
+
+static gboolean
+field_double (const Field *field,
+              double      *out)
+{
+  double d;
+
+  switch (field->value.type)
+    {
+    case RIV_JSON_SCALAR_INT:
+      d = (double) field->value.integer;
+      break;
+    case RIV_JSON_SCALAR_DOUBLE:
+      d = field->value.number;
+      break;
+    case RIV_JSON_SCALAR_NONE:
+      return node_double (field->node, out);
+    default:
+      return FALSE;
+    }
+  if (!isfinite (d))
+    return FALSE;
+  *out = d;
+  return TRUE;
+}
+
+/* A string, or an integer written in decimal, else NULL. */
+static char *
+field_dup_id (const Field *field)
+{
+  if (field->value.type == RIV_JSON_SCALAR_STRING)
+    return g_strdup (field->value.string);
+  if (field->value.type == RIV_JSON_SCALAR_INT)
+    return g_strdup_printf ("%" G_GINT64_FORMAT, field->value.integer);
+  if (field->value.type != RIV_JSON_SCALAR_NONE)
+    return NULL;
+  return dup_id (field->node);
+}
+
+/* An array or object member (absent or null: NULL). */
+static JsonNode *
+field_node (const Field *field)
+{
+  return non_null (field->node);
 }
 
 static GArray *
@@ -425,7 +529,7 @@ parse_output (RivMessage   *self,
   if (!f->output_object)
     return;
 
-  node = f->out[OUT_DATA];
+  node = f->out[OUT_DATA].node;
   if (node != NULL && JSON_NODE_HOLDS_ARRAY (node))
     self->data = json_node_ref (node);
   else if (f->data_text != NULL)
@@ -435,7 +539,8 @@ parse_output (RivMessage   *self,
       self->appends = match_root_appends (f->data_text, f->data_text + f->data_len);
     }
 
-  node = f->out[OUT_ERROR];
+  /* Read as a node whichever way the message was read (see read_output_member). */
+  node = f->out[OUT_ERROR].node;
   if (node != NULL)
     {
       self->has_error = TRUE;
@@ -445,16 +550,16 @@ parse_output (RivMessage   *self,
         self->error = riv_json_to_string (node, NULL);
     }
 
-  self->is_generating = node_bool (f->out[OUT_IS_GENERATING], FALSE);
-  self->has_duration = node_double (f->out[OUT_DURATION], &self->duration);
-  self->has_average_duration = node_double (f->out[OUT_AVERAGE_DURATION], &self->average_duration);
+  self->is_generating = field_bool (&f->out[OUT_IS_GENERATING], FALSE);
+  self->has_duration = field_double (&f->out[OUT_DURATION], &self->duration);
+  self->has_average_duration = field_double (&f->out[OUT_AVERAGE_DURATION], &self->average_duration);
 
   if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED &&
-      (f->output_empty || node_bool (f->out[OUT_CANCELLED], FALSE)))
+      (f->output_empty || field_bool (&f->out[OUT_CANCELLED], FALSE)))
     self->cancelled = TRUE;
 
   if (self->title == NULL)
-    self->title = g_strdup (node_string (f->out[OUT_TITLE]));
+    self->title = g_strdup (field_string (&f->out[OUT_TITLE]));
 }
 
 static void
@@ -479,14 +584,14 @@ static void
 parse_completion (RivMessage   *self,
                   const Fields *f)
 {
-  const char *used = node_string (f->root[ROOT_USED_CACHE]);
+  const char *used = field_string (&f->root[ROOT_USED_CACHE]);
 
-  if (node_bool (f->root[ROOT_CANCELLED], FALSE))
+  if (field_bool (&f->root[ROOT_CANCELLED], FALSE))
     self->cancelled = TRUE;
   /* Only the two values Gradio sends; anything else is no cache. */
   if (g_strcmp0 (used, "full") == 0 || g_strcmp0 (used, "partial") == 0)
     self->used_cache = g_strdup (used);
-  if (!node_double (f->root[ROOT_CACHE_DURATION], &self->cache_duration) ||
+  if (!field_double (&f->root[ROOT_CACHE_DURATION], &self->cache_duration) ||
       !(self->cache_duration >= 0))
     self->cache_duration = -1;
 }
@@ -496,8 +601,8 @@ static RivMessage *
 message_from_fields (const Fields  *f,
                      GError       **error)
 {
-  const char *msg = node_string (f->root[ROOT_MSG]);
-  JsonNode * const *root = f->root;
+  const char *msg = field_string (&f->root[ROOT_MSG]);
+  const Field *root = f->root;
   RivMessage *self;
 
   if (msg == NULL)
@@ -511,48 +616,48 @@ message_from_fields (const Fields  *f,
   self->kind = riv_message_kind_from_string (msg);
   /* A known kind's name is the same text as msg: shared, not copied. */
   self->msg = self->kind != RIV_MESSAGE_UNKNOWN ? (char *) kind_names[self->kind] : g_strdup (msg);
-  self->event_id = dup_id (root[ROOT_EVENT_ID]);
-  self->success = node_bool (root[ROOT_SUCCESS], TRUE);
+  self->event_id = field_dup_id (&root[ROOT_EVENT_ID]);
+  self->success = field_bool (&root[ROOT_SUCCESS], TRUE);
 
   switch (self->kind)
     {
     case RIV_MESSAGE_ESTIMATION:
-      self->has_rank = node_int (root[ROOT_RANK], &self->rank);
-      self->has_queue_size = node_int (root[ROOT_QUEUE_SIZE], &self->queue_size);
-      self->has_rank_eta = node_double (root[ROOT_RANK_ETA], &self->rank_eta);
+      self->has_rank = field_int (&root[ROOT_RANK], &self->rank);
+      self->has_queue_size = field_int (&root[ROOT_QUEUE_SIZE], &self->queue_size);
+      self->has_rank_eta = field_double (&root[ROOT_RANK_ETA], &self->rank_eta);
       break;
 
     case RIV_MESSAGE_PROCESS_STARTS:
-      self->has_eta = node_double (root[ROOT_ETA], &self->eta);
+      self->has_eta = field_double (&root[ROOT_ETA], &self->eta);
       break;
 
     case RIV_MESSAGE_PROGRESS:
-      self->progress = parse_progress (non_null (root[ROOT_PROGRESS_DATA]));
+      self->progress = parse_progress (field_node (&root[ROOT_PROGRESS_DATA]));
       break;
 
     case RIV_MESSAGE_LOG:
-      self->log = g_strdup (node_string (root[ROOT_LOG]));
-      self->level = g_strdup (node_string (root[ROOT_LEVEL]));
-      self->title = g_strdup (node_string (root[ROOT_TITLE]));
-      self->has_duration = node_double (root[ROOT_DURATION], &self->duration);
+      self->log = g_strdup (field_string (&root[ROOT_LOG]));
+      self->level = g_strdup (field_string (&root[ROOT_LEVEL]));
+      self->title = g_strdup (field_string (&root[ROOT_TITLE]));
+      self->has_duration = field_double (&root[ROOT_DURATION], &self->duration);
       break;
 
     case RIV_MESSAGE_PROCESS_GENERATING:
     case RIV_MESSAGE_PROCESS_STREAMING:
     case RIV_MESSAGE_PROCESS_COMPLETED:
-      self->title = g_strdup (node_string (root[ROOT_TITLE]));
-      if (!f->owned && non_null (root[ROOT_OUTPUT]) != NULL)
+      self->title = g_strdup (field_string (&root[ROOT_TITLE]));
+      if (!f->owned && field_node (&root[ROOT_OUTPUT]) != NULL)
         /* Shared, not copied: the output is the biggest part of a frame,
          * and nothing changes it. */
-        self->output = json_node_ref (root[ROOT_OUTPUT]);
+        self->output = json_node_ref (root[ROOT_OUTPUT].node);
       parse_output (self, f);
       if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED)
         parse_completion (self, f);
       break;
 
     case RIV_MESSAGE_UNEXPECTED_ERROR:
-      self->message = g_strdup (node_string (root[ROOT_MESSAGE]));
-      self->session_not_found = node_bool (root[ROOT_SESSION_NOT_FOUND], FALSE);
+      self->message = g_strdup (field_string (&root[ROOT_MESSAGE]));
+      self->session_not_found = field_bool (&root[ROOT_SESSION_NOT_FOUND], FALSE);
       break;
 
     case RIV_MESSAGE_UNKNOWN:
@@ -565,7 +670,7 @@ message_from_fields (const Fields  *f,
       break;
     }
 
-  parse_batch (self, non_null (root[ROOT_BATCH]));
+  parse_batch (self, field_node (&root[ROOT_BATCH]));
   return self;
 }
 
@@ -592,10 +697,10 @@ riv_message_new_from_node (JsonNode  *node,
       int i = field_index (root_names, N_ROOT, name);
 
       if (i >= 0)
-        f.root[i] = member;
+        f.root[i].node = member;
     }
 
-  output = f.root[ROOT_OUTPUT];
+  output = f.root[ROOT_OUTPUT].node;
   if (output != NULL && JSON_NODE_HOLDS_OBJECT (output))
     {
       f.output_object = TRUE;
@@ -606,7 +711,7 @@ riv_message_new_from_node (JsonNode  *node,
           int i = field_index (out_names, N_OUT, name);
 
           if (i >= 0)
-            f.out[i] = member;
+            f.out[i].node = member;
         }
     }
 
@@ -615,14 +720,19 @@ riv_message_new_from_node (JsonNode  *node,
 
 /* Reading straight from the text ----------------------------------------------------- */
 
-/* Reads the next value into *slot: a repeated name keeps the last value, as
- * in a parsed object. */
+/* Reads the next value into field, a scalar without a node unless as_node:
+ * a repeated name keeps the last value, as in a parsed object. */
 static gboolean
-read_into (RivJsonReader  *reader,
-           JsonNode      **slot)
+read_into (RivJsonReader *reader,
+           Field         *field,
+           gboolean       as_node)
 {
-  g_clear_pointer (slot, json_node_unref);
-  return (*slot = riv_json_reader_read (reader)) != NULL;
+  char next = riv_json_reader_peek (reader);
+
+  field_clear (field, TRUE);
+  if (as_node || next == '{' || next == '[')
+    return (field->node = riv_json_reader_read (reader)) != NULL;
+  return riv_json_reader_read_scalar (reader, &field->value);
 }
 
 static gboolean
@@ -639,11 +749,12 @@ read_output_member (RivJsonReader *reader,
       f->data_text = NULL;
       if (riv_json_reader_peek (reader) == '[')
         {
-          g_clear_pointer (&f->out[i], json_node_unref);
+          field_clear (&f->out[i], TRUE);
           return riv_json_reader_skip_span (reader, &f->data_text, &f->data_len);
         }
     }
-  return i < 0 ? riv_json_reader_skip (reader) : read_into (reader, &f->out[i]);
+  /* An error is shown as the JSON it is when it is not a string: a node. */
+  return i < 0 ? riv_json_reader_skip (reader) : read_into (reader, &f->out[i], i == OUT_ERROR);
 }
 
 static gboolean
@@ -659,16 +770,14 @@ read_root_member (RivJsonReader *reader,
   if (i == ROOT_OUTPUT)
     {
       fields_clear_output (f);
-      g_clear_pointer (&f->root[i], json_node_unref);
       /* The output's members are read; the output itself is not kept. */
-      if (riv_json_reader_peek (reader) == '{')
-        {
-          f->output_object = TRUE;
-          f->output_empty = TRUE;
-          return riv_json_reader_walk (reader, read_output_member, f);
-        }
+      if (riv_json_reader_peek (reader) != '{')
+        return riv_json_reader_skip (reader);
+      f->output_object = TRUE;
+      f->output_empty = TRUE;
+      return riv_json_reader_walk (reader, read_output_member, f);
     }
-  return read_into (reader, &f->root[i]);
+  return read_into (reader, &f->root[i], FALSE);
 }
 
 RivMessage *
