@@ -330,6 +330,27 @@ test_int64_hash_spreads (void)
   g_assert_cmpuint (g_hash_table_size (seen), >=, 7980);
 }
 
+/* A request's data with {i} and {u} filled in keeps the members in the
+ * order the template gives them: what a server (or a diff of two
+ * recordings) sees does not depend on a hash table's order. */
+static void
+test_substitute_keeps_order (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) template = riv_json_parse (NULL,
+      "[{\"zeta\":\"job {i}\",\"alpha\":1,\"mid\":{\"yes\":\"user {u}\",\"beta\":[2,\"{i}\"]},"
+      "\"b\":true,\"a\":null,\"c\":\"{u}{i}\"}]", -1, 0, &error);
+  g_autoptr(JsonNode) filled = NULL;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  filled = riv_json_substitute_index_user (template, 7, 3);
+  json = riv_json_to_string (filled, NULL);
+  g_assert_cmpstr (json, ==,
+                   "[{\"zeta\":\"job 7\",\"alpha\":1,\"mid\":{\"yes\":\"user 3\",\"beta\":[2,\"7\"]},"
+                   "\"b\":true,\"a\":null,\"c\":\"37\"}]");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -344,6 +365,7 @@ main (int   argc,
   g_test_add_func ("/riv/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);
   g_test_add_func ("/riv/json/int64-hash-spreads", test_int64_hash_spreads);
   g_test_add_func ("/riv/json/numbers-exact", test_numbers_exact);
+  g_test_add_func ("/riv/json/substitute-keeps-order", test_substitute_keeps_order);
 
   return g_test_run ();
 }

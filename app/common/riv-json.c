@@ -178,8 +178,8 @@ substitute (JsonNode   *node,
         const char *member;
         JsonNode *value;
 
-        json_object_iter_init (&iter, json_node_get_object (node));
-        while (json_object_iter_next (&iter, &member, &value))
+        json_object_iter_init_ordered (&iter, json_node_get_object (node));
+        while (json_object_iter_next_ordered (&iter, &member, &value))
           json_object_set_member (copy, member, substitute (value, index_text, user_text));
         return json_node_init_object (json_node_alloc (), copy);
       }

@@ -471,8 +471,8 @@ walk_local_files (JsonNode *node,
       JsonObjectIter iter;
       JsonNode *member;
 
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, NULL, &member))
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, NULL, &member))
         walk_local_files (member, func, data);
     }
 }

@@ -151,8 +151,8 @@ scrub_copy (JsonNode *node)
       JsonNode *member;
       JsonNode *result;
 
-      json_object_iter_init (&iter, json_node_get_object (node));
-      while (json_object_iter_next (&iter, &name, &member))
+      json_object_iter_init_ordered (&iter, json_node_get_object (node));
+      while (json_object_iter_next_ordered (&iter, &name, &member))
         {
           if (riv_transcript_is_secret_key (name))
             json_object_set_string_member (copy, name, RIV_TRANSCRIPT_SCRUBBED);
