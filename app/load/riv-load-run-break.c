@@ -88,21 +88,25 @@ _riv_load_run_break_check_stalls (RivLoadRun *self)
 {
   GHashTableIter iter;
   gpointer key;
+  RivJob *oldest = NULL;
   double now = riv_now ();
+  g_autofree char *text = NULL;
 
   if (!self->until_break || self->breakpoint != NULL || self->stopped)
     return;
+  /* The check runs once a second, so several joins may have gone past the
+   * stall since the last one: the load is the one of the first sent. */
   g_hash_table_iter_init (&iter, self->in_flight);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (riv_job_get_status (key) <= RIV_JOB_STATUS_JOINING &&
-        now - riv_job_get_submitted_at (key) > BREAK_JOIN_STALL_S)
-      {
-        g_autofree char *text = g_strdup_printf ("The server did not answer a join request "
-                                                 "within %g s", BREAK_JOIN_STALL_S);
-
-        _riv_load_run_break_at (self, RIV_BREAK_TIMEOUT, text, key);
-        return;
-      }
+        now - riv_job_get_submitted_at (key) > BREAK_JOIN_STALL_S &&
+        (oldest == NULL || riv_job_get_submitted_at (key) < riv_job_get_submitted_at (oldest)))
+      oldest = key;
+  if (oldest == NULL)
+    return;
+  text = g_strdup_printf ("The server did not answer a join request within %g s",
+                          BREAK_JOIN_STALL_S);
+  _riv_load_run_break_at (self, RIV_BREAK_TIMEOUT, text, oldest);
 }
 
 /* Thresholds that can be judged while the run goes, on the run so far. */

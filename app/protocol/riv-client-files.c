@@ -469,10 +469,11 @@ walk_local_files (JsonNode *node,
   else if (JSON_NODE_HOLDS_OBJECT (node))
     {
       JsonObjectIter iter;
+      const char *name;   /* json-glib 1.6's ordered iterator needs somewhere to put it */
       JsonNode *member;
 
       json_object_iter_init_ordered (&iter, json_node_get_object (node));
-      while (json_object_iter_next_ordered (&iter, NULL, &member))
+      while (json_object_iter_next_ordered (&iter, &name, &member))
         walk_local_files (member, func, data);
     }
 }
