@@ -102,6 +102,7 @@ server_thread (gpointer user_data)
   g_autoptr(RivReplay) replay = NULL;
   g_autoptr(GError) error = NULL;
   Report *report = g_new0 (Report, 1);
+  gboolean listening;
 
   g_main_context_push_thread_default (data->context);
 
@@ -127,10 +128,13 @@ server_thread (gpointer user_data)
         report->error = g_steal_pointer (&error);
     }
 
+  /* The report belongs to the UI thread once it is handed over (it may be
+   * freed before the next line runs): read what this thread needs first. */
+  listening = report->error == NULL;
   g_main_context_invoke_full (data->ui_context, G_PRIORITY_DEFAULT,
                               report_cb, report, report_free);
 
-  if (report->error == NULL)
+  if (listening)
     g_main_loop_run (data->loop);
 
   if (server != NULL)
