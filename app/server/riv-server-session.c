@@ -568,6 +568,12 @@ stream_new (RivServer         *self,
   g_queue_push_tail_link (&self->streams, &stream->link);
   soup_message_headers_replace (soup_server_message_get_response_headers (msg),
                                 "Connection", "close");
+  /* libsoup reads the peer's address when the stream takes the connection
+   * (once the headers are out) and warns when the client has gone by then:
+   * a cancelled stream's reset makes it ENOTCONN. Read it now, while the
+   * request has just come in (a client that already closed is half-closed
+   * at worst, and its address can still be read): libsoup keeps it. */
+  soup_server_message_get_remote_address (msg);
   g_signal_connect (msg, "finished", G_CALLBACK (stream_finished_cb), stream);
   g_signal_connect (msg, "wrote-headers", G_CALLBACK (stream_wrote_headers_cb), stream);
   _riv_server_heartbeat_start (self);
