@@ -1592,12 +1592,14 @@ test_until_break_fd_limit (void)
   g_assert_nonnull (url);
 
   /* 0 → 200 users over 10 s; the first join left unanswered is seen 30 s later.
-   * Each job streams for 2.5 s, so every user started holds a stream (a
-   * descriptor) however fast the client turns its jobs around: the limit is
-   * reached at the users it takes, under a sanitizer too. */
+   * Each job streams for 8 s. The 64th user starts 3.2 s in, before the
+   * first user's first job has ended, so every user started holds a stream
+   * (a descriptor) when the limit is reached, however slowly the client
+   * turns its jobs around (a user between two jobs holds none: with 2.5 s
+   * jobs, a client slowed by ASan let 68 and 76 users through). */
   run_cli (&run, "load", "--url", url, "--endpoint", "stream_text", "--users", "200",
            "--duration", "10", "--until-break", "--timeout", "40",
-           "--data", "[\"u{u}\", 5, 0.5]", "--json", NULL);
+           "--data", "[\"u{u}\", 16, 0.5]", "--json", NULL);
   g_subprocess_force_exit (serve);
   summary = parse_summary (run.out);
   bp = json_object_get_object_member (summary, "breakpoint");
