@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1103,6 +1104,51 @@ test_threads_one_thread (Fixture       *fx,
   g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "completed"), ==, 3);
 }
 
+/* Ctrl+C during a run over threads stops every thread: the run ends at once,
+ * not after its --duration, with every job submitted in the records and
+ * those in flight lost as interrupted. */
+static void
+test_threads_interrupt (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_autofree char *path = path_in (fx, "interrupted.jsonl");
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
+                         "--users", "6", "--duration", "3600", "--threads", "2",
+                         "--data", "[\"i{i}\", 0.3]", "--output", path, NULL };
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GPtrArray) records = NULL;
+  Running running = { 0 };
+  gboolean never = FALSE;
+  guint lost = 0;
+
+  start_cli (&running, args);
+  riv_test_wait_for (&never, 2.0);
+  g_subprocess_send_signal (running.process, SIGINT);
+  finish_cli (&running, &run);
+
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "interrupted"));
+  g_assert_null (strstr (run.err, "one thread"));
+  records = read_records (path);
+  g_assert_cmpuint (records->len, >, 6);
+  for (guint k = 0; k < records->len; k++)
+    {
+      JsonObject *record = record_at (records, k);
+
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, k + 1);
+      if (g_strcmp0 (json_object_get_string_member (record, "status"), "lost") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "error"), ==,
+                           "interrupted before the job ended");
+          lost++;
+        }
+      else
+        g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+    }
+  /* Users of both threads had a job of 0.3 s in flight. */
+  g_assert_cmpuint (lost, >=, 2);
+}
+
 /* A file that is not job records is refused, naming the file and line. */
 static void
 test_merge_bad_records (Fixture       *fx,
@@ -1803,6 +1849,7 @@ main (int   argc,
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/load/threads/same-jobs", test_threads_same_jobs);
   ADD ("/cli/load/threads/one-thread", test_threads_one_thread);
+  ADD ("/cli/load/threads/interrupt", test_threads_interrupt);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);
