@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -637,6 +638,10 @@ test_bad_flags (Fixture       *fx,
     { "--threshold", "failed==zero", "\"zero\"" },
     { "--threshold", "p95", "METRIC OP VALUE" },
     { "--shard", "4/4", "--shard" },
+    { "--threads", "0", "--threads \"0\": expected a number of threads from 1 to 1024" },
+    { "--threads", "-1", "--threads \"-1\"" },
+    { "--threads", "1000000", "--threads \"1000000\"" },
+    { "--threads", "two", "--threads \"two\"" },
     { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
     { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
     { "--data", "{\"x\": 1}", "--data must be a JSON array" },
@@ -981,6 +986,167 @@ test_shards_users (Fixture       *fx,
   };
 
   run_shards_and_merge (fx, args, 3, 18);
+}
+
+/* The records of a users run with --threads N, checked: job numbers are the
+ * shard's share of 1..n_jobs once each, each job's inputs after {i} and {u}
+ * its own, each user's jobs all there; returns the numbers seen. */
+static GHashTable *
+run_threads (Fixture    *fx,
+             const char *threads,
+             const char *shard,
+             guint       users,
+             guint       iterations)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *name = g_strdup_printf ("threads-%s.jsonl", threads);
+  g_autofree char *path = path_in (fx, name);
+  g_autofree char *users_text = g_strdup_printf ("%u", users);
+  g_autofree char *iterations_text = g_strdup_printf ("%u", iterations);
+  g_autoptr(GPtrArray) records = NULL;
+  g_autoptr(GHashTable) per_user = g_hash_table_new (NULL, NULL);
+  GHashTable *numbers = g_hash_table_new (NULL, NULL);
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", users_text,
+           "--iterations", iterations_text, "--data", "[\"u{u} j{i}\", 0.01]",
+           "--threads", threads, "--shard", shard, "--output", path, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_null (strstr (run.err, "one thread"));
+  records = read_records (path);
+  for (guint k = 0; k < records->len; k++)
+    {
+      JsonObject *record = record_at (records, k);
+      gint64 index = json_object_get_int_member (record, "index");
+      gint64 user = json_object_get_int_member (record, "user");
+      g_autofree char *expected = g_strdup_printf ("u%" G_GINT64_FORMAT " j%" G_GINT64_FORMAT,
+                                                   user, index);
+
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      g_assert_cmpstr (json_array_get_string_element (
+                         json_object_get_array_member (record, "outputs"), 0), ==, expected);
+      g_assert_false (g_hash_table_contains (numbers, GINT_TO_POINTER ((int) index)));
+      g_hash_table_add (numbers, GINT_TO_POINTER ((int) index));
+      g_hash_table_insert (per_user, GINT_TO_POINTER ((int) user), GUINT_TO_POINTER (
+                             GPOINTER_TO_UINT (g_hash_table_lookup (per_user,
+                                                                    GINT_TO_POINTER ((int) user))) + 1));
+    }
+  {
+    GHashTableIter iter;
+    gpointer value;
+
+    g_hash_table_iter_init (&iter, per_user);
+    while (g_hash_table_iter_next (&iter, NULL, &value))
+      g_assert_cmpuint (GPOINTER_TO_UINT (value), ==, iterations);
+  }
+  return numbers;
+}
+
+static void
+assert_same_numbers (GHashTable *a,
+                     GHashTable *b)
+{
+  GHashTableIter iter;
+  gpointer key;
+
+  g_assert_cmpuint (g_hash_table_size (a), ==, g_hash_table_size (b));
+  g_hash_table_iter_init (&iter, a);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_assert_true (g_hash_table_contains (b, key));
+}
+
+/* --threads 2 and 3 make the jobs --threads 1 makes: the same job numbers,
+ * inputs and outcomes, every user's jobs; inside a --shard too. */
+static void
+test_threads_same_jobs (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_autoptr(GHashTable) one = run_threads (fx, "1", "0/1", 7, 3);
+  g_autoptr(GHashTable) two = run_threads (fx, "2", "0/1", 7, 3);
+  g_autoptr(GHashTable) three = run_threads (fx, "3", "0/1", 7, 3);
+  g_autoptr(GHashTable) shard_one = run_threads (fx, "1", "1/2", 9, 2);
+  g_autoptr(GHashTable) shard_two = run_threads (fx, "2", "1/2", 9, 2);
+  GHashTableIter iter;
+  gpointer key;
+
+  g_assert_cmpuint (g_hash_table_size (one), ==, 21);
+  for (int i = 1; i <= 21; i++)
+    g_assert_true (g_hash_table_contains (one, GINT_TO_POINTER (i)));
+  assert_same_numbers (one, two);
+  assert_same_numbers (one, three);
+
+  /* Shard 1 of 2: users 2, 4, 6, 8 and the even job numbers 2..16. */
+  g_assert_cmpuint (g_hash_table_size (shard_one), ==, 8);
+  g_hash_table_iter_init (&iter, shard_one);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_assert_cmpint (GPOINTER_TO_INT (key) % 2, ==, 0);
+  assert_same_numbers (shard_one, shard_two);
+}
+
+/* Where threads cannot be merged the run takes one thread and says why. */
+static void
+test_threads_one_thread (Fixture       *fx,
+                         gconstpointer  data)
+{
+  g_auto(CliRun) burst = { 0 };
+  g_auto(CliRun) linted = { 0 };
+
+  run_cli (&burst, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "4",
+           "--threads", "2", NULL);
+  g_assert_cmpint (burst.status, ==, 0);
+  g_assert_nonnull (strstr (burst.err, "--threads 2: running on one thread: the open loop"));
+  g_assert_nonnull (strstr (burst.out, "completed  4"));
+
+  run_cli (&linted, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
+           "--threads", "2", "--json", NULL);
+  g_assert_cmpint (linted.status, ==, 0);
+  g_assert_nonnull (strstr (linted.err, "--threads 2: running on one thread: --record and the "
+                                        "live lint"));
+  g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "completed"), ==, 3);
+}
+
+/* Ctrl+C during a run over threads stops every thread: the run ends at once,
+ * not after its --duration, with every job submitted in the records and
+ * those in flight lost as interrupted. */
+static void
+test_threads_interrupt (Fixture       *fx,
+                        gconstpointer  data)
+{
+  g_autofree char *path = path_in (fx, "interrupted.jsonl");
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
+                         "--users", "6", "--duration", "3600", "--threads", "2",
+                         "--data", "[\"i{i}\", 0.3]", "--output", path, NULL };
+  g_auto(CliRun) run = { 0 };
+  g_autoptr(GPtrArray) records = NULL;
+  Running running = { 0 };
+  gboolean never = FALSE;
+  guint lost = 0;
+
+  start_cli (&running, args);
+  riv_test_wait_for (&never, 2.0);
+  g_subprocess_send_signal (running.process, SIGINT);
+  finish_cli (&running, &run);
+
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "interrupted"));
+  g_assert_null (strstr (run.err, "one thread"));
+  records = read_records (path);
+  g_assert_cmpuint (records->len, >, 6);
+  for (guint k = 0; k < records->len; k++)
+    {
+      JsonObject *record = record_at (records, k);
+
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, k + 1);
+      if (g_strcmp0 (json_object_get_string_member (record, "status"), "lost") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "error"), ==,
+                           "interrupted before the job ended");
+          lost++;
+        }
+      else
+        g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+    }
+  /* Users of both threads had a job of 0.3 s in flight. */
+  g_assert_cmpuint (lost, >=, 2);
 }
 
 /* A file that is not job records is refused, naming the file and line. */
@@ -1683,6 +1849,9 @@ main (int   argc,
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);
+  ADD ("/cli/load/threads/same-jobs", test_threads_same_jobs);
+  ADD ("/cli/load/threads/one-thread", test_threads_one_thread);
+  ADD ("/cli/load/threads/interrupt", test_threads_interrupt);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);

@@ -8,7 +8,8 @@
  * RIV_BURST_MAX_JOINING join requests in flight, yet every job is
  * submitted, completes and gets its own output; stopping a burst that waits
  * for replies submits nothing more. RivLoadRun's open loop (rivulet-cli load
- * --count) is that burst: the same bound, none lost.
+ * --count) is that burst: the same bound, none lost. Virtual users over
+ * threads (load --threads) make the jobs one thread makes, and stop together.
  */
 #include "config.h"
 
@@ -282,6 +283,156 @@ test_run_refused (Fixture       *fx,
   g_assert_cmpuint (fx->max_joining, ==, 0);
 }
 
+/* What rivulet-cli load --users USERS --iterations K --threads N runs. */
+static RivLoadRun *
+users_run_new (Fixture    *fx,
+               const char *data,
+               guint       users,
+               double      duration,
+               guint       iterations,
+               guint       threads)
+{
+  g_autoptr(JsonNode) input = json_from_string (data, NULL);
+  RivLoadRun *run = riv_load_run_new (fx->client, "batch_echo", input);
+
+  riv_load_run_set_users (run, users, 0, duration, iterations);
+  riv_load_run_set_threads (run, threads);
+  riv_load_run_set_keep_records (run, TRUE);
+  return run;
+}
+
+typedef struct
+{
+  guint64 started;
+  guint64 completed;
+  guint   n;
+} SampleSums;
+
+static void
+sample_cb (RivLoadRun          *run,
+           const RivLoadSample *sample,
+           SampleSums          *sums)
+{
+  sums->started += sample->started;
+  sums->completed += sample->completed;
+  sums->n++;
+}
+
+/* The records of a finished run, checked against the jobs one thread makes:
+ * numbers 1..n_jobs once each, each job's output its own "u{u} j{i}", each
+ * user iterations times. */
+static void
+check_user_records (RivLoadRun *run,
+                    guint       users,
+                    guint       iterations)
+{
+  GPtrArray *records = riv_load_run_get_records (run);
+  g_autofree guint *per_user = g_new0 (guint, users + 1);
+  guint n_jobs = users * iterations;
+
+  g_assert_cmpuint (riv_load_run_get_submitted (run), ==, n_jobs);
+  g_assert_cmpuint (riv_load_run_get_completed (run), ==, n_jobs);
+  g_assert_cmpuint (riv_load_stats_get_n_jobs (riv_load_run_get_stats (run)), ==, n_jobs);
+  g_assert_cmpuint (records->len, ==, n_jobs);
+  for (guint i = 0; i < n_jobs; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (records, i), NULL);
+      JsonObject *record = json_node_get_object (node);
+      gint64 user = json_object_get_int_member (record, "user");
+      g_autofree char *expected = g_strdup_printf ("u%" G_GINT64_FORMAT " j%u", user, i + 1);
+      JsonArray *outputs = json_object_get_array_member (record, "outputs");
+
+      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, i + 1);
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==, expected);
+      g_assert_cmpint (user, >=, 1);
+      g_assert_cmpint (user, <=, users);
+      per_user[user]++;
+    }
+  for (guint u = 1; u <= users; u++)
+    g_assert_cmpuint (per_user[u], ==, iterations);
+}
+
+/* Users over threads make the jobs one thread makes: the same numbers, the
+ * same inputs for them, the same records; the samples add up to them. */
+static void
+test_threads_same_jobs (Fixture       *fx,
+                        gconstpointer  data)
+{
+  for (guint threads = 1; threads <= 3; threads += 2)
+    {
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0.01]", 7, 0, 4, threads);
+      g_autoptr(GError) error = NULL;
+      SampleSums sums = { 0 };
+      gboolean done = FALSE;
+
+      g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+      g_signal_connect (run, "sample", G_CALLBACK (sample_cb), &sums);
+      g_assert_true (riv_load_run_start (run, &error));
+      g_assert_no_error (error);
+      g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+
+      g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, threads);
+      check_user_records (run, 7, 4);
+      g_assert_cmpuint (sums.n, >=, 1);
+      g_assert_cmpuint (sums.started, ==, 28);
+      g_assert_cmpuint (sums.completed, ==, 28);
+      g_assert_false (riv_load_run_was_stopped (run));
+    }
+}
+
+static gboolean
+submitted_by_users (gpointer user_data)
+{
+  return riv_load_run_get_submitted (user_data) >= 8;
+}
+
+/* Stopping a run over threads stops every thread: the jobs in flight count
+ * as interrupted, once each, and the run ends long before its duration. */
+static void
+test_threads_stop (Fixture       *fx,
+                   gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"s{i}\", 0.3]", 6, 300, 0, 2);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *records;
+  gboolean done = FALSE;
+  guint lost = 0;
+
+  g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+  g_assert_true (riv_load_run_start (run, &error));
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (submitted_by_users, run, HANG_GUARD));
+  riv_load_run_stop (run, TRUE);
+  g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+
+  g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, 2);
+  g_assert_true (riv_load_run_was_stopped (run));
+  g_assert_true (riv_load_run_was_interrupted (run));
+  g_assert_cmpfloat (riv_load_run_get_elapsed (run), <, 300);
+  records = riv_load_run_get_records (run);
+  g_assert_cmpuint (riv_load_run_get_finished (run) + riv_load_run_get_lost (run), >=,
+                    riv_load_run_get_submitted (run));
+  g_assert_cmpuint (riv_load_stats_get_n_jobs (riv_load_run_get_stats (run)), ==,
+                    riv_load_run_get_submitted (run));
+  for (guint i = 0; i < records->len; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (records, i), NULL);
+      JsonObject *record = json_node_get_object (node);
+
+      if (g_strcmp0 (json_object_get_string_member (record, "status"), "lost") == 0)
+        {
+          g_assert_cmpstr (json_object_get_string_member (record, "error"), ==,
+                           "interrupted before the job ended");
+          lost++;
+        }
+    }
+  /* Six users, each with a job of 0.3 s in flight when the stop came. */
+  g_assert_cmpuint (lost, >=, 1);
+  g_assert_cmpuint (lost, ==, riv_load_run_get_lost (run));
+  g_assert_cmpuint (records->len, ==, riv_load_run_get_submitted (run));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -297,6 +448,10 @@ main (int   argc,
               test_run_bounded_joins, fixture_teardown);
   g_test_add ("/load/open-loop/refused", Fixture, NULL, fixture_setup,
               test_run_refused, fixture_teardown);
+  g_test_add ("/load/threads/same-jobs", Fixture, NULL, fixture_setup,
+              test_threads_same_jobs, fixture_teardown);
+  g_test_add ("/load/threads/stop", Fixture, NULL, fixture_setup,
+              test_threads_stop, fixture_teardown);
 
   return g_test_run ();
 }

@@ -28,6 +28,7 @@
 
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
+#define LOAD_MAX_THREADS   1024
 
 static gboolean
 interrupt_cb (gpointer user_data)
@@ -204,6 +205,7 @@ typedef struct
   char         *shard_text;
   char         *transport;
   char         *metrics_address;
+  char         *threads_text;
   char        **threshold_texts;
   gint          count;             /* -1: not given */
   gint          users;
@@ -220,6 +222,7 @@ typedef struct
   gboolean      call;              /* --transport call */
   guint         shard;
   guint         n_shards;
+  guint         threads;           /* 0: not given (riv_load_default_threads ()) */
   GArray       *stages;            /* RivLoadStage, nullable */
   GPtrArray    *thresholds;        /* RivLoadThreshold, until the run takes them */
   char         *normalized_url;
@@ -243,6 +246,7 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->shard_text, g_free);
   g_clear_pointer (&options->transport, g_free);
   g_clear_pointer (&options->metrics_address, g_free);
+  g_clear_pointer (&options->threads_text, g_free);
   g_clear_pointer (&options->threshold_texts, g_strfreev);
   g_clear_pointer (&options->stages, g_array_unref);
   g_clear_pointer (&options->thresholds, g_ptr_array_unref);
@@ -412,6 +416,11 @@ load_option_context_new (LoadOptions *o)
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o->shard_text,
       "Run shard I of N (0 <= I < N): its share of the users or jobs and of the job "
       "numbers; merge the shards' --output with \"rivulet-cli report merge\"", "I/N" },
+    { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads_text,
+      "Users: spread the virtual users over N threads, each with its own sessions; the "
+      "jobs, their numbers and the records are those of one thread (default: one a core). "
+      "One thread for the open loop (--count, --rate: one session), --until-break, "
+      "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600)", "S" },
@@ -537,6 +546,15 @@ load_options_parse_schedule (LoadOptions  *o,
 {
   if (o->shard_text != NULL && !parse_shard (o->shard_text, &o->shard, &o->n_shards, error))
     return FALSE;
+  if (o->threads_text != NULL)
+    {
+      guint64 threads;
+
+      if (!g_ascii_string_to_unsigned (o->threads_text, 10, 1, LOAD_MAX_THREADS, &threads, NULL))
+        return option_error (error, "--threads \"%s\": expected a number of threads from 1 "
+                             "to %u", o->threads_text, LOAD_MAX_THREADS);
+      o->threads = (guint) threads;
+    }
   if (o->stages_text != NULL)
     {
       if (o->count_given || o->rate > 0)
@@ -685,6 +703,33 @@ load_find_endpoint (LoadRun            *run,
   return endpoint;
 }
 
+/* The threads the users are spread over: --threads, or one a core; one
+ * (saying why when --threads asked for more) where they cannot be merged. */
+static void
+load_engine_set_threads (LoadRun           *run,
+                         const LoadOptions *o)
+{
+  guint threads = o->threads > 0 ? o->threads : riv_load_default_threads (FALSE);
+  const char *reason = NULL;
+
+  if (o->users == 0 && o->stages == NULL)
+    reason = "the open loop (--count, --rate) sends its jobs in one session";
+  else if (o->until_break)
+    reason = "a breakpoint test climbs one ramp to one breaking point";
+  else if (run->metrics != NULL)
+    reason = "--metrics is fed from one thread";
+  else if (riv_cli_record_tapping ())
+    reason = "--record and the live lint of --json watch every session from one thread";
+  if (reason != NULL)
+    {
+      if (o->threads > 1)
+        g_printerr ("rivulet-cli load: --threads %u: running on one thread: %s\n",
+                    o->threads, reason);
+      threads = 1;
+    }
+  riv_load_run_set_threads (run->engine, threads);
+}
+
 /* The open loop (--count, --rate), the closed loop (--users, --stages) or
  * the breakpoint ramp, as the options ask. */
 static void
@@ -756,6 +801,7 @@ load_engine_new (LoadRun      *run,
 
   run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
   riv_load_run_set_shard (run->engine, o->shard, o->n_shards);
+  load_engine_set_threads (run, o);
   load_engine_set_workload (run, o);
   riv_load_run_set_keep_records (run->engine, run->output != NULL);
   riv_load_run_set_upload_files (run->engine, TRUE);

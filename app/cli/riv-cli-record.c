@@ -89,6 +89,12 @@ riv_cli_record_attach (RivClient  *client,
   return TRUE;
 }
 
+gboolean
+riv_cli_record_tapping (void)
+{
+  return record.tap != NULL;
+}
+
 FILE *
 riv_cli_record_summary_out (FILE *summary_out)
 {

@@ -36,6 +36,8 @@ gboolean            riv_cli_record_attach       (RivClient    *client,
 void                riv_cli_record_add_client   (RivClient    *client);
 /* --record was given. */
 gboolean            riv_cli_record_requested    (void);
+/* A transcript or a live lint taps the sessions (riv_cli_record_attach ()). */
+gboolean            riv_cli_record_tapping      (void);
 /* Where the load's summary goes. */
 FILE               *riv_cli_record_summary_out  (FILE         *summary_out);
 /* Ends the lint and closes the recording (saying on stderr when it was cut

@@ -72,6 +72,9 @@ struct _RivLoadRun
   GArray       *stages;          /* RivLoadStage, nullable */
   guint         shard;           /* 0-based */
   guint         n_shards;
+  guint         index_shard;     /* the job numbers' shard (a thread's: its run's) */
+  guint         n_index_shards;
+  guint         n_threads;       /* riv_load_run_set_threads () */
   gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
   gboolean      track_events;    /* keep event id → job, for the server's timings */
   double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
@@ -132,7 +135,20 @@ struct _RivLoadRun
   gboolean      over;            /* the work is done (on the run's context) */
   gboolean      done;            /* "finished" emitted (on the owner's) */
   int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
+
+  /* Threads (riv-load-run-threads.c): the run is a parent of shards, each a
+   * threaded run of its own; the parent merges on the owner's context. */
+  GPtrArray    *children;        /* RivLoadRun, owned; parent only, nullable */
+  RivLoadRun   *parent;          /* a thread's run: its parent (not owned) */
+  gsize        *shared_sequence; /* parent and its threads: job sequences handed
+                                    out (atomic; g_atomic_rc_box, a reference each) */
+  GArray       *merging;         /* parent: MergedSample by sample number - 1 */
+  guint         n_delivered;     /* a thread's run: samples its parent received */
 };
+
+/* One of a parent's threads (riv-load-run-threads.c); fixed before its
+ * thread starts, so that thread may read it (its parent pointer may not be). */
+#define RIV_LOAD_RUN_IS_THREAD(self) ((self)->shared_sequence != NULL && (self)->children == NULL)
 
 enum {
   SIGNAL_SAMPLE,
@@ -191,8 +207,23 @@ RivJob *  _riv_load_run_submit                 (RivLoadRun  *self,
                                                 GError     **error);
 guint     _riv_load_run_shard_share            (RivLoadRun *self,
                                                 guint       n);
+/* A percentile of sorted latencies; -1 when there are none. */
+double    _riv_load_run_window_percentile      (GArray     *sorted,
+                                                double      q);
 void      _riv_load_run_user_next              (LoadUser *user);
 void      _riv_load_run_users_free             (RivLoadRun *self);
 void      _riv_load_run_users_start            (RivLoadRun *self);
+/* riv-load-run-threads.c */
+gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
+void      _riv_load_run_threads_stop           (RivLoadRun *self,
+                                                gboolean    interrupted);
+void      _riv_load_run_threads_receive        (RivLoadRun          *child,
+                                                const RivLoadSample *sample,
+                                                guint                index,
+                                                GArray              *latencies,
+                                                gboolean             finished);
+void      _riv_load_run_threads_free           (RivLoadRun *self);
+guint64  *_riv_load_run_threads_batch_sizes    (RivLoadRun *self,
+                                                guint      *max_size);
 
 G_END_DECLS

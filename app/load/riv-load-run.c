@@ -99,7 +99,9 @@ _riv_load_run_elapsed (RivLoadRun *self)
 static guint64
 count_events (RivLoadRun *self)
 {
-  guint64 events = riv_client_get_n_messages (self->client) + self->user_events;
+  /* A thread's run leaves the connected client to its parent (another thread's). */
+  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self) ? riv_client_get_n_messages (self->client) : 0) +
+                   self->user_events;
 
   for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
     {
@@ -115,7 +117,7 @@ guint64
 _riv_load_run_global_index (RivLoadRun *self,
                             guint64     sequence)
 {
-  return (sequence - 1) * self->n_shards + self->shard + 1;
+  return (sequence - 1) * self->n_index_shards + self->index_shard + 1;
 }
 
 RivJob *
@@ -124,7 +126,10 @@ _riv_load_run_submit (RivLoadRun  *self,
                       guint        user,
                       GError     **error)
 {
-  guint64 sequence = self->submitted + 1;
+  /* A thread's jobs take their numbers from one sequence with the other
+   * threads': the same numbers as on one thread. */
+  guint64 sequence = self->shared_sequence != NULL
+    ? (guint64) g_atomic_pointer_add (self->shared_sequence, 1) + 1 : self->submitted + 1;
   g_autoptr(JsonNode) data = riv_json_substitute_index_user (self->template,
                                                              _riv_load_run_global_index (self, sequence),
                                                              user);
@@ -393,9 +398,9 @@ trim_cb (gpointer user_data)
 
 /* ---- samples ---- */
 
-static double
-window_percentile (GArray *sorted,
-                   double  q)
+double
+_riv_load_run_window_percentile (GArray *sorted,
+                                 double  q)
 {
   return sorted->len > 0 ? riv_load_percentile ((const double *) (gpointer) sorted->data,
                                                 sorted->len, q) : -1;
@@ -424,9 +429,9 @@ emit_sample (RivLoadRun *self,
       sample.queued++;
   sample.users = self->active_users;
   g_array_sort (self->latencies, riv_load_compare_doubles);
-  sample.p50 = window_percentile (self->latencies, 0.50);
-  sample.p95 = window_percentile (self->latencies, 0.95);
-  sample.p99 = window_percentile (self->latencies, 0.99);
+  sample.p50 = _riv_load_run_window_percentile (self->latencies, 0.50);
+  sample.p95 = _riv_load_run_window_percentile (self->latencies, 0.95);
+  sample.p99 = _riv_load_run_window_percentile (self->latencies, 0.99);
   sample.updates_per_s = self->updates / span;
   /* The window just before a breakpoint is this one and the one before. */
   g_array_set_size (self->prev_latencies, 0);
@@ -568,6 +573,8 @@ typedef struct
   Snapshot       snapshot;
   guint64       *batches;     /* owned */
   guint          batch_max;
+  guint          sample_index;  /* 1-based */
+  GArray        *latencies;   /* a thread's run: the sample's window, owned */
   gboolean       has_sample;
   gboolean       finished;
 } Message;
@@ -579,6 +586,7 @@ message_free (gpointer data)
 
   g_object_unref (message->self);
   g_free (message->batches);
+  g_clear_pointer (&message->latencies, g_array_unref);
   g_free (message);
 }
 
@@ -592,15 +600,24 @@ deliver_cb (gpointer data)
   g_free (self->shown_batches);
   self->shown_batches = g_steal_pointer (&message->batches);
   self->shown_batch_max = message->batch_max;
-  if (message->has_sample)
-    g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &message->sample);
   if (message->finished)
     {
       g_thread_join (g_steal_pointer (&self->thread));
       self->done = TRUE;
-      g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
-      g_object_unref (self);   /* the thread's reference */
     }
+  if (self->parent != NULL)
+    _riv_load_run_threads_receive (self, message->has_sample ? &message->sample : NULL,
+                                   message->sample_index, message->latencies,
+                                   message->finished);
+  else
+    {
+      if (message->has_sample)
+        g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &message->sample);
+      if (message->finished)
+        g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
+    }
+  if (message->finished)
+    g_object_unref (self);   /* the thread's reference */
   return G_SOURCE_REMOVE;
 }
 
@@ -631,7 +648,10 @@ post (RivLoadRun          *self,
   if (sample != NULL)
     {
       message->sample = *sample;
+      message->sample_index = self->n_samples;
       message->has_sample = TRUE;
+      if (RIV_LOAD_RUN_IS_THREAD (self))
+        message->latencies = g_array_copy (self->prev_latencies);
     }
   message->finished = finished;
   message->snapshot.submitted = self->submitted;
@@ -703,6 +723,7 @@ riv_load_run_dispose (GObject *object)
 
   stop_sources (self);
   _riv_load_run_users_free (self);
+  _riv_load_run_threads_free (self);
   g_clear_object (&self->client);
   g_clear_object (&self->seed);
 
@@ -735,6 +756,8 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->metrics, riv_metrics_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);
+  g_clear_pointer (&self->merging, g_array_unref);
+  g_clear_pointer (&self->shared_sequence, g_atomic_rc_box_release);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->owner, g_main_context_unref);
 
@@ -767,6 +790,8 @@ static void
 riv_load_run_init (RivLoadRun *self)
 {
   self->n_shards = 1;
+  self->n_index_shards = 1;
+  self->n_threads = 1;
   self->timeout = 600;
   self->stats = riv_load_stats_new ();
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
@@ -781,7 +806,8 @@ riv_load_run_init (RivLoadRun *self)
 
 /* A counter as the owner may read it: while the run works on its own thread,
  * as of the last message from there. */
-#define SHOWN(self, field) ((self)->thread != NULL ? (self)->shown.field : (self)->field)
+#define SHOWN(self, field) \
+  ((self)->thread != NULL || (self)->children != NULL ? (self)->shown.field : (self)->field)
 
 RivLoadRun *
 riv_load_run_new (RivClient  *client,
@@ -885,8 +911,35 @@ riv_load_run_set_shard (RivLoadRun *self,
   g_return_if_fail (n_shards > 0 && shard < n_shards);
   g_return_if_fail (!self->started);
 
-  self->shard = shard;
-  self->n_shards = n_shards;
+  self->shard = self->index_shard = shard;
+  self->n_shards = self->n_index_shards = n_shards;
+}
+
+guint
+riv_load_default_threads (gboolean server_in_process)
+{
+  guint cores = g_get_num_processors ();
+
+  return server_in_process && cores > 1 ? cores - 1 : MAX (cores, 1);
+}
+
+void
+riv_load_run_set_threads (RivLoadRun *self,
+                          guint       n_threads)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (n_threads > 0);
+  g_return_if_fail (!self->started);
+
+  self->n_threads = n_threads;
+}
+
+guint
+riv_load_run_get_n_threads (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 1);
+
+  return self->children != NULL ? self->children->len : 1;
 }
 
 void
@@ -957,6 +1010,8 @@ riv_load_run_start (RivLoadRun  *self,
       if (self->iterations == 0 && self->duration == 0 && self->stages == NULL)
         self->iterations = 1;
       self->started = TRUE;
+      if (_riv_load_run_threads_start (self))
+        return TRUE;
       if (self->threaded)
         {
           /* Users copy their connection from a copy the thread alone reads. */
@@ -983,6 +1038,11 @@ riv_load_run_stop (RivLoadRun *self,
 
   if (!self->started || self->done)
     return;
+  if (self->children != NULL)
+    {
+      _riv_load_run_threads_stop (self, interrupted);
+      return;
+    }
   if (self->threaded)
     {
       g_atomic_int_set (&self->stop_request, interrupted ? 2 : 1);
@@ -1057,7 +1117,8 @@ riv_load_run_get_elapsed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->thread != NULL ? self->shown.elapsed : _riv_load_run_elapsed (self);
+  return self->thread != NULL || self->children != NULL
+    ? self->shown.elapsed : _riv_load_run_elapsed (self);
 }
 
 guint64
@@ -1134,7 +1195,7 @@ riv_load_run_get_n_events (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->thread != NULL ? self->shown.events : count_events (self);
+  return self->thread != NULL || self->children != NULL ? self->shown.events : count_events (self);
 }
 
 guint64 *
@@ -1144,6 +1205,8 @@ riv_load_run_dup_batch_sizes (RivLoadRun *self,
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
   g_return_val_if_fail (max_size != NULL, NULL);
 
+  if (self->children != NULL && !self->done)
+    return _riv_load_run_threads_batch_sizes (self, max_size);
   if (self->thread == NULL)
     return riv_load_stats_batch_sizes (self->stats, max_size);
   *max_size = self->shown_batch_max;
@@ -1214,6 +1277,8 @@ riv_load_run_dup_report (RivLoadRun              *self,
     }
   if (self->n_shards > 1)
     PARAM ("shard", "%u/%u", self->shard, self->n_shards);
+  if (self->children != NULL)
+    PARAM ("threads", "%u", self->children->len);
   PARAM ("timeout", "%g s", self->timeout);
   if (self->until_break)
     {

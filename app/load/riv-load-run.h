@@ -82,6 +82,21 @@ void          riv_load_run_set_timeout       (RivLoadRun        *self,
  * thread. Ignored by the open loop, which submits in the caller's client. */
 void          riv_load_run_set_threaded      (RivLoadRun        *self,
                                               gboolean           threaded);
+/* Virtual users spread over n_threads threads (default 1), each a shard of
+ * the run working on a thread of its own (riv_load_run_set_threaded ()) with
+ * its own users; job numbers come from one sequence, so the jobs, their
+ * inputs and records are those one thread would have made. The run merges
+ * the threads' samples, counters, statistics and records on the context that
+ * created it (as riv_load_run_set_threaded () says; "user-started" is
+ * emitted on the user's thread). Fewer threads than users at most; ignored
+ * (one thread) by the open loop, breakpoint tests and a run with metrics. */
+void          riv_load_run_set_threads       (RivLoadRun        *self,
+                                              guint              n_threads);
+/* The threads the run works on: 1 before it starts or without threads. */
+guint         riv_load_run_get_n_threads     (RivLoadRun        *self);
+/* The threads a run should use on this machine: one a core, less one for a
+ * server working in the same process. */
+guint         riv_load_default_threads       (gboolean           server_in_process);
 /* Breakpoint test: the ramp (stages, users over the duration, or a rate
  * ramp) stops at the first failed or lost job, or when one of thresholds
  * that can be judged while the run goes (latencies, failures, error rate)

@@ -157,6 +157,46 @@ riv_load_stats_add (RivLoadStats *self,
     }
 }
 
+void
+riv_load_stats_merge (RivLoadStats *self,
+                      RivLoadStats *other)
+{
+  GHashTableIter iter;
+  gpointer key, value;
+
+  g_return_if_fail (self != NULL && other != NULL && self != other);
+
+  for (guint i = 0; i < other->entries->len; i++)
+    {
+      Entry entry = g_array_index (other->entries, Entry, i);
+
+      entry.error = entry.error > 0
+        ? intern_error (self, g_ptr_array_index (other->error_texts, entry.error - 1)) : 0;
+      g_array_append_val (self->entries, entry);
+    }
+  if (other->batch_members->len > self->batch_members->len)
+    g_array_set_size (self->batch_members, other->batch_members->len);
+  for (guint s = 0; s < other->batch_members->len; s++)
+    g_array_index (self->batch_members, guint64, s) += g_array_index (other->batch_members, guint64, s);
+  g_array_append_vals (self->latencies, other->latencies->data, other->latencies->len);
+  self->sorted = self->sorted && other->latencies->len == 0;
+  self->end_at = MAX (self->end_at, other->end_at);
+  g_hash_table_iter_init (&iter, other->logs);
+  while (g_hash_table_iter_next (&iter, &key, &value))
+    {
+      gsize count = GPOINTER_TO_SIZE (g_hash_table_lookup (self->logs, key));
+
+      g_hash_table_insert (self->logs, g_strdup (key),
+                           GSIZE_TO_POINTER (count + GPOINTER_TO_SIZE (value)));
+    }
+  self->uploads += other->uploads;
+  self->upload_total += other->upload_total;
+  self->upload_max = MAX (self->upload_max, other->upload_max);
+  self->cached += other->cached;
+  g_array_append_vals (self->server_s, other->server_s->data, other->server_s->len);
+  g_array_append_vals (self->rest_s, other->rest_s->data, other->rest_s->len);
+}
+
 static gboolean
 status_from_string (const char   *text,
                     RivJobStatus *status)

@@ -87,6 +87,10 @@ void          riv_load_stats_add          (RivLoadStats       *self,
                                            guint               user,
                                            guint               batch_size,
                                            const char         *error);
+/* Adds other's jobs, logs, uploads, cache hits and server timings to self's
+ * (the threads of one run, riv_load_run_set_threads ()); other is unchanged. */
+void          riv_load_stats_merge        (RivLoadStats       *self,
+                                           RivLoadStats       *other);
 /* One per-job record (riv-job-record.h). FALSE, naming what is wrong, when
  * the record is not one. */
 gboolean      riv_load_stats_add_record   (RivLoadStats       *self,

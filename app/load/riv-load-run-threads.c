@@ -1,0 +1,314 @@
+/* riv-load-run-threads.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * RivLoadRun over threads (riv_load_run_set_threads ()): the run becomes the
+ * parent of one child run a thread, each a shard of its users (the parent's
+ * shard I of M makes thread t shard I + M * t of M * N) working on a thread
+ * and a GMainContext of its own (riv_load_run_set_threaded ()). The children
+ * share nothing on their hot path but one atomic counter, the job sequence,
+ * so that the job numbers, and with them the inputs after "{i}"
+ * substitution, the record slots and the numbering of a --shard, are those
+ * of one thread. Each child posts its samples and its end to the owner's
+ * context with a snapshot of its counters (riv-load-run.c's post ()); the
+ * parent merges them there: a sample once every thread has sent its sample
+ * of that second (or ended), the statistics, records and server-event index
+ * when the last thread has ended.
+ */
+#include "config.h"
+
+#include "riv-json.h"
+#include "riv-load-run-private.h"
+
+/* One second of the parent's, summed over the threads that sent it. */
+typedef struct
+{
+  RivLoadSample sample;
+  GArray       *latencies;   /* double, the completed jobs of that second */
+  guint         n;           /* threads that sent it */
+} MergedSample;
+
+static void
+merged_sample_clear (gpointer data)
+{
+  MergedSample *merged = data;
+
+  g_clear_pointer (&merged->latencies, g_array_unref);
+}
+
+static void
+user_started_cb (RivLoadRun *child,
+                 RivClient  *client,
+                 RivLoadRun *self)
+{
+  g_signal_emit (self, _riv_load_run_signals[SIGNAL_USER_STARTED], 0, client);
+}
+
+/* Starts the threads when the run asks for more than one and can use them;
+ * FALSE: the run works alone, as it would without threads. */
+gboolean
+_riv_load_run_threads_start (RivLoadRun *self)
+{
+  guint n = MIN (self->n_threads, riv_load_run_get_target_users (self));
+
+  if (n < 2 || self->until_break || self->metrics != NULL || self->parent != NULL)
+    return FALSE;
+
+  self->shared_sequence = g_atomic_rc_box_new0 (gsize);
+  self->children = g_ptr_array_new_with_free_func (g_object_unref);
+  self->merging = g_array_new (FALSE, TRUE, sizeof (MergedSample));
+  g_array_set_clear_func (self->merging, merged_sample_clear);
+  for (guint t = 0; t < n; t++)
+    {
+      /* A tree of its own: json-glib counts references to arrays and objects
+       * without atomics, and riv_load_run_new ()'s copy shares them. */
+      g_autofree char *text = riv_json_to_string (self->template, NULL);
+      g_autoptr(JsonNode) template = riv_json_parse (NULL, text, -1, 0, NULL);
+      RivLoadRun *child = riv_load_run_new (self->client, self->endpoint_name, template);
+
+      child->parent = self;
+      riv_load_run_set_shard (child, self->shard + self->n_shards * t, self->n_shards * n);
+      child->index_shard = self->index_shard;
+      child->n_index_shards = self->n_index_shards;
+      child->shared_sequence = g_atomic_rc_box_acquire (self->shared_sequence);
+      riv_load_run_set_users (child, self->users, self->think, self->duration, self->iterations);
+      if (self->stages != NULL)
+        riv_load_run_set_stages (child, g_array_copy (self->stages));
+      child->timeout = self->timeout;
+      child->upload_files = self->upload_files;
+      riv_load_run_set_keep_records (child, self->records != NULL);
+      riv_load_run_set_track_events (child, self->events != NULL);
+      riv_load_run_set_threaded (child, TRUE);
+      g_signal_connect (child, "user-started", G_CALLBACK (user_started_cb), self);
+      g_ptr_array_add (self->children, child);
+    }
+  for (guint t = 0; t < n; t++)
+    riv_load_run_start (g_ptr_array_index (self->children, t), NULL);
+  return TRUE;
+}
+
+void
+_riv_load_run_threads_stop (RivLoadRun *self,
+                            gboolean    interrupted)
+{
+  for (guint t = 0; t < self->children->len; t++)
+    riv_load_run_stop (g_ptr_array_index (self->children, t), interrupted);
+}
+
+/* The counters the owner reads: the threads' last snapshots, summed. */
+static void
+sum_snapshots (RivLoadRun *self)
+{
+  Snapshot sum = { 0 };
+
+  for (guint t = 0; t < self->children->len; t++)
+    {
+      RivLoadRun *child = g_ptr_array_index (self->children, t);
+      const Snapshot *shown = &child->shown;
+
+      sum.submitted += shown->submitted;
+      sum.finished += shown->finished;
+      sum.outcomes.completed += shown->outcomes.completed;
+      sum.outcomes.failed += shown->outcomes.failed;
+      sum.outcomes.cancelled += shown->outcomes.cancelled;
+      sum.outcomes.lost += shown->outcomes.lost;
+      sum.events += shown->events;
+      sum.active_users += shown->active_users;
+      sum.peak_users += shown->peak_users;
+      sum.elapsed = MAX (sum.elapsed, shown->elapsed);
+    }
+  /* The connected client's, as one thread counts them (the threads skip it). */
+  sum.events += riv_client_get_n_messages (self->client);
+  self->shown = sum;
+}
+
+guint64 *
+_riv_load_run_threads_batch_sizes (RivLoadRun *self,
+                                   guint      *max_size)
+{
+  guint64 *counts;
+
+  *max_size = 0;
+  for (guint t = 0; t < self->children->len; t++)
+    *max_size = MAX (*max_size, ((RivLoadRun *) g_ptr_array_index (self->children, t))->shown_batch_max);
+  counts = g_new0 (guint64, *max_size + 1);
+  for (guint t = 0; t < self->children->len; t++)
+    {
+      RivLoadRun *child = g_ptr_array_index (self->children, t);
+
+      for (guint s = 0; child->shown_batches != NULL && s <= child->shown_batch_max; s++)
+        counts[s] += child->shown_batches[s];
+    }
+  return counts;
+}
+
+static void
+add_sample (MergedSample        *merged,
+            const RivLoadSample *sample,
+            GArray              *latencies)
+{
+  RivLoadSample *sum = &merged->sample;
+
+  sum->t = MAX (sum->t, sample->t);
+  sum->started += sample->started;
+  sum->completed += sample->completed;
+  sum->failed += sample->failed;
+  sum->cancelled += sample->cancelled;
+  sum->lost += sample->lost;
+  sum->in_flight += sample->in_flight;
+  sum->queued += sample->queued;
+  sum->users += sample->users;
+  sum->updates_per_s += sample->updates_per_s;
+  if (merged->latencies == NULL)
+    merged->latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  if (latencies != NULL)
+    g_array_append_vals (merged->latencies, latencies->data, latencies->len);
+  merged->n++;
+}
+
+/* Emits the merged samples every thread has sent (or ended before), in order. */
+static void
+emit_ready (RivLoadRun *self)
+{
+  while (self->n_samples < self->merging->len)
+    {
+      guint index = self->n_samples + 1;
+      MergedSample *merged = &g_array_index (self->merging, MergedSample, index - 1);
+      RivLoadSample sample;
+
+      for (guint t = 0; t < self->children->len; t++)
+        {
+          RivLoadRun *child = g_ptr_array_index (self->children, t);
+
+          if (!child->done && child->n_delivered < index)
+            return;
+        }
+      self->n_samples++;
+      if (merged->n == 0)
+        continue;
+      sample = merged->sample;
+      g_array_sort (merged->latencies, riv_load_compare_doubles);
+      sample.p50 = _riv_load_run_window_percentile (merged->latencies, 0.50);
+      sample.p95 = _riv_load_run_window_percentile (merged->latencies, 0.95);
+      sample.p99 = _riv_load_run_window_percentile (merged->latencies, 0.99);
+      g_clear_pointer (&merged->latencies, g_array_unref);
+      g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &sample);
+    }
+}
+
+/* Every thread has ended: the run's totals, statistics, records and events. */
+static void
+finish (RivLoadRun *self)
+{
+  double start_wall = 0, end_wall = 0;
+
+  for (guint t = 0; t < self->children->len; t++)
+    {
+      RivLoadRun *child = g_ptr_array_index (self->children, t);
+      GHashTableIter iter;
+      gpointer key, value;
+
+      self->submitted += child->submitted;
+      self->finished += child->finished;
+      self->outcomes.completed += child->outcomes.completed;
+      self->outcomes.failed += child->outcomes.failed;
+      self->outcomes.cancelled += child->outcomes.cancelled;
+      self->outcomes.lost += child->outcomes.lost;
+      self->sessions += child->sessions;
+      self->stopped |= child->stopped;
+      self->interrupted |= child->interrupted;
+      if (self->usage_error == NULL && child->usage_error != NULL)
+        self->usage_error = g_strdup (child->usage_error);
+      if (child->start > 0)
+        {
+          if (self->start <= 0 || child->start < self->start)
+            {
+              self->start = child->start;
+              start_wall = child->start_wall;
+            }
+          if (child->end - child->start + child->start_wall > end_wall)
+            end_wall = child->end - child->start + child->start_wall;
+          self->end = MAX (self->end, child->end);
+        }
+
+      riv_load_stats_merge (self->stats, child->stats);
+      for (guint i = 0; self->records != NULL && child->records != NULL && i < child->records->len; i++)
+        {
+          if (g_ptr_array_index (child->records, i) == NULL)
+            continue;
+          if (i >= self->records->len)
+            g_ptr_array_set_size (self->records, i + 1);
+          g_free (g_ptr_array_index (self->records, i));
+          g_ptr_array_index (self->records, i) = g_steal_pointer (&g_ptr_array_index (child->records, i));
+        }
+      if (self->events != NULL && child->events != NULL)
+        {
+          g_hash_table_iter_init (&iter, child->events);
+          while (g_hash_table_iter_next (&iter, &key, &value))
+            {
+              g_hash_table_iter_steal (&iter);
+              g_hash_table_replace (self->events, key, value);
+            }
+        }
+    }
+  self->start_wall = start_wall;
+  if (end_wall > 0)
+    riv_load_stats_set_end (self->stats, end_wall);
+  self->active_users = 0;
+  self->shown.elapsed = _riv_load_run_elapsed (self);
+  self->over = TRUE;
+  self->done = TRUE;
+  g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
+}
+
+/* On the owner's context, from a thread's message (riv-load-run.c's
+ * deliver_cb ()): its counters are already in child->shown. */
+void
+_riv_load_run_threads_receive (RivLoadRun          *child,
+                               const RivLoadSample *sample,
+                               guint                index,
+                               GArray              *latencies,
+                               gboolean             finished)
+{
+  RivLoadRun *self = child->parent;
+  gboolean all_done = TRUE;
+
+  sum_snapshots (self);
+  if (sample != NULL && index > 0)
+    {
+      if (index > self->merging->len)
+        g_array_set_size (self->merging, index);
+      add_sample (&g_array_index (self->merging, MergedSample, index - 1), sample, latencies);
+      child->n_delivered = MAX (child->n_delivered, index);
+    }
+  /* A thread whose inputs were refused stops the others. */
+  if (finished && child->usage_error != NULL)
+    _riv_load_run_threads_stop (self, FALSE);
+  emit_ready (self);
+
+  for (guint t = 0; t < self->children->len; t++)
+    all_done &= ((RivLoadRun *) g_ptr_array_index (self->children, t))->done;
+  if (finished && all_done && !self->done)
+    {
+      g_object_ref (self);   /* a "finished" handler may drop the last other one */
+      finish (self);
+      g_object_unref (self);
+    }
+}
+
+void
+_riv_load_run_threads_free (RivLoadRun *self)
+{
+  if (self->children == NULL)
+    return;
+  /* Threads still running end by themselves, unheard. */
+  for (guint t = 0; t < self->children->len; t++)
+    {
+      RivLoadRun *child = g_ptr_array_index (self->children, t);
+
+      g_signal_handlers_disconnect_by_data (child, self);
+      child->parent = NULL;
+      riv_load_run_stop (child, TRUE);
+    }
+  g_clear_pointer (&self->children, g_ptr_array_unref);
+}
