@@ -255,6 +255,50 @@ riv_job_finalize (GObject *object)
   G_OBJECT_CLASS (riv_job_parent_class)->finalize (object);
 }
 
+/* The properties of a job's times and timeline; FALSE for any other. */
+static gboolean
+get_time_property (RivJob *self,
+                   guint   prop_id,
+                   GValue *value)
+{
+  switch (prop_id)
+    {
+    case PROP_SUBMITTED_AT:
+      g_value_set_double (value, riv_job_get_submitted_at (self));
+      break;
+    case PROP_JOINED_AT:
+      g_value_set_double (value, riv_job_get_joined_at (self));
+      break;
+    case PROP_STARTED_AT:
+      g_value_set_double (value, riv_job_get_started_at (self));
+      break;
+    case PROP_FIRST_OUTPUT_AT:
+      g_value_set_double (value, riv_job_get_first_output_at (self));
+      break;
+    case PROP_FINISHED_AT:
+      g_value_set_double (value, riv_job_get_finished_at (self));
+      break;
+    case PROP_WAIT_TIME:
+      g_value_set_double (value, riv_job_get_wait_time (self));
+      break;
+    case PROP_RUN_TIME:
+      g_value_set_double (value, riv_job_get_run_time (self));
+      break;
+    case PROP_TOTAL_TIME:
+      g_value_set_double (value, riv_job_get_total_time (self));
+      break;
+    case PROP_TIMELINE_LENGTH:
+      g_value_set_uint (value, riv_job_get_timeline_length (self));
+      break;
+    case PROP_TIMELINE_DROPPED:
+      g_value_set_uint (value, riv_job_get_timeline_dropped (self));
+      break;
+    default:
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 riv_job_get_property (GObject    *object,
                       guint       prop_id,
@@ -263,6 +307,8 @@ riv_job_get_property (GObject    *object,
 {
   RivJob *self = RIV_JOB (object);
 
+  if (get_time_property (self, prop_id, value))
+    return;
   switch (prop_id)
     {
     case PROP_NUMBER:
@@ -336,36 +382,6 @@ riv_job_get_property (GObject    *object,
       break;
     case PROP_ERROR:
       g_value_set_string (value, riv_job_get_error (self));
-      break;
-    case PROP_SUBMITTED_AT:
-      g_value_set_double (value, riv_job_get_submitted_at (self));
-      break;
-    case PROP_JOINED_AT:
-      g_value_set_double (value, riv_job_get_joined_at (self));
-      break;
-    case PROP_STARTED_AT:
-      g_value_set_double (value, riv_job_get_started_at (self));
-      break;
-    case PROP_FIRST_OUTPUT_AT:
-      g_value_set_double (value, riv_job_get_first_output_at (self));
-      break;
-    case PROP_FINISHED_AT:
-      g_value_set_double (value, riv_job_get_finished_at (self));
-      break;
-    case PROP_WAIT_TIME:
-      g_value_set_double (value, riv_job_get_wait_time (self));
-      break;
-    case PROP_RUN_TIME:
-      g_value_set_double (value, riv_job_get_run_time (self));
-      break;
-    case PROP_TOTAL_TIME:
-      g_value_set_double (value, riv_job_get_total_time (self));
-      break;
-    case PROP_TIMELINE_LENGTH:
-      g_value_set_uint (value, riv_job_get_timeline_length (self));
-      break;
-    case PROP_TIMELINE_DROPPED:
-      g_value_set_uint (value, riv_job_get_timeline_dropped (self));
       break;
     case PROP_INPUTS:
       g_value_set_boxed (value, riv_job_get_inputs (self));
