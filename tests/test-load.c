@@ -53,6 +53,17 @@ test_outcomes (void)
   g_assert_cmpuint (outcomes.cancelled, ==, 1);
   g_assert_cmpuint (outcomes.lost, ==, 1 + G_N_ELEMENTS (unfinished));
   g_assert_cmpuint (riv_outcomes_finished (&outcomes), ==, 6 + G_N_ELEMENTS (unfinished));
+
+  /* Two threads' counts make one run's. */
+  {
+    RivOutcomes other = { .completed = 10, .failed = 2, .cancelled = 0, .lost = 1 };
+
+    riv_outcomes_merge (&outcomes, &other);
+    g_assert_cmpuint (outcomes.completed, ==, 13);
+    g_assert_cmpuint (outcomes.failed, ==, 3);
+    g_assert_cmpuint (outcomes.cancelled, ==, 1);
+    g_assert_cmpuint (outcomes.lost, ==, 2 + G_N_ELEMENTS (unfinished));
+  }
 }
 
 typedef struct

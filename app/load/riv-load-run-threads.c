@@ -108,10 +108,7 @@ sum_snapshots (RivLoadRun *self)
 
       sum.submitted += shown->submitted;
       sum.finished += shown->finished;
-      sum.outcomes.completed += shown->outcomes.completed;
-      sum.outcomes.failed += shown->outcomes.failed;
-      sum.outcomes.cancelled += shown->outcomes.cancelled;
-      sum.outcomes.lost += shown->outcomes.lost;
+      riv_outcomes_merge (&sum.outcomes, &shown->outcomes);
       sum.events += shown->events;
       sum.active_users += shown->active_users;
       sum.peak_users += shown->peak_users;
@@ -210,10 +207,7 @@ finish (RivLoadRun *self)
 
       self->submitted += child->submitted;
       self->finished += child->finished;
-      self->outcomes.completed += child->outcomes.completed;
-      self->outcomes.failed += child->outcomes.failed;
-      self->outcomes.cancelled += child->outcomes.cancelled;
-      self->outcomes.lost += child->outcomes.lost;
+      riv_outcomes_merge (&self->outcomes, &child->outcomes);
       self->sessions += child->sessions;
       self->stopped |= child->stopped;
       self->interrupted |= child->interrupted;

@@ -42,3 +42,15 @@ riv_outcomes_finished (const RivOutcomes *outcomes)
 
   return outcomes->completed + outcomes->failed + outcomes->cancelled + outcomes->lost;
 }
+
+void
+riv_outcomes_merge (RivOutcomes       *outcomes,
+                    const RivOutcomes *other)
+{
+  g_return_if_fail (outcomes != NULL && other != NULL);
+
+  outcomes->completed += other->completed;
+  outcomes->failed += other->failed;
+  outcomes->cancelled += other->cancelled;
+  outcomes->lost += other->lost;
+}

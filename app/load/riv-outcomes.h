@@ -27,5 +27,8 @@ RivJobStatus riv_outcomes_add      (RivOutcomes       *outcomes,
                                     RivJobStatus       status);
 /* The jobs counted, whatever their outcome. */
 guint64      riv_outcomes_finished (const RivOutcomes *outcomes);
+/* Adds other's counts to outcomes' (the threads of one run). */
+void         riv_outcomes_merge    (RivOutcomes       *outcomes,
+                                    const RivOutcomes *other);
 
 G_END_DECLS
