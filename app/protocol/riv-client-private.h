@@ -17,6 +17,7 @@
 #include "riv-early-buffer.h"
 #include "riv-job-private.h"
 #include "riv-message.h"
+#include "riv-poller.h"
 #include "riv-sse-reader.h"
 
 G_BEGIN_DECLS
@@ -66,6 +67,7 @@ struct _RivClient
 
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
+  RivPoller      *poller;             /* nullable: the context's, once a stream used it */
 
   double          liveness_timeout;
   double          join_timeout;
@@ -117,6 +119,8 @@ struct _RivClientStream
   double         busy_since;   /* start of the current run of back-to-back reads; 0 none */
   double         read_issued_at;
   gssize         last_read;    /* bytes the last read returned */
+  RivPollerWatch *watch;       /* nullable: reads wait on the context's poller (plain sockets) */
+  gboolean       would_block;  /* the last read took everything there was */
   gboolean       got_close;
   gboolean       draining;     /* detached after close_stream, reading to the end */
   gboolean       local;        /* no request: fed by _riv_client_feed_stream_for_testing */

@@ -13,6 +13,8 @@
  */
 #include "config.h"
 
+#include <gio/gfiledescriptorbased.h>
+
 #include "riv-client-private.h"
 #include "riv-compat.h"
 
@@ -42,6 +44,7 @@ need_stream (RivClient *self)
 static void stream_read_next  (RivClientStream *st);
 static void stream_issue_read (RivClientStream *st);
 static void stream_pause_end  (RivClientStream *st);
+static void stream_wake       (RivClientStream *st);
 static void stream_send_cb    (GObject         *object,
                                GAsyncResult    *result,
                                gpointer         user_data);
@@ -51,6 +54,7 @@ stream_free (RivClientStream *st)
 {
   g_assert (st->client == NULL);
 
+  g_clear_pointer (&st->watch, riv_poller_watch_free);
   _riv_client_clear_source (&st->drain_source);
   g_clear_object (&st->input);
   g_clear_object (&st->msg);
@@ -92,6 +96,8 @@ _riv_client_stream_detach (RivClientStream *st)
       stream_pause_end (st);
       stream_issue_read (st);
     }
+  else
+    stream_wake (st);
 }
 
 static void
@@ -388,6 +394,7 @@ stream_drain_timeout_cb (gpointer user_data)
 
   g_clear_pointer (&st->drain_source, g_source_unref);
   g_cancellable_cancel (st->cancellable);
+  stream_wake (st);
   return G_SOURCE_REMOVE;
 }
 
@@ -446,6 +453,7 @@ stream_read_available (RivClientStream  *st,
 {
   GPollableInputStream *pollable;
 
+  st->would_block = FALSE;
   if (!G_IS_POLLABLE_INPUT_STREAM (st->input) ||
       !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (st->input)))
     return n;
@@ -464,7 +472,10 @@ stream_read_available (RivClientStream  *st,
           continue;
         }
       if (more < 0 && g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
-        break;
+        {
+          st->would_block = TRUE;
+          break;
+        }
       *end = TRUE;
       if (more < 0)
         g_propagate_error (error, g_steal_pointer (&local_error));
@@ -510,19 +521,15 @@ stream_take_bytes (RivClientStream *st,
   return TRUE;
 }
 
+/* What a read of st->buffer returned: n bytes, 0 at the end, or -1 and error. */
 static void
-stream_read_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+stream_read_done (RivClientStream *st,
+                  gssize           n,
+                  GError          *error)
 {
-  RivClientStream *st = user_data;
-  g_autoptr(GError) error = NULL;
   g_autoptr(GError) end_error = NULL;
   gboolean end = FALSE;
   RivClient *self;
-  gssize n;
-
-  n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
 
   /* The read had to wait for data: the loop was free meanwhile. */
   if (riv_now () - st->read_issued_at > 0.002)
@@ -578,6 +585,83 @@ stream_read_cb (GObject      *object,
   g_object_unref (self);
 }
 
+static void
+stream_read_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(GError) error = NULL;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
+
+  stream_read_done (user_data, n, error);
+}
+
+/* The socket under a plain HTTP/1 response body, or -1: libsoup's streams
+ * over it are filter streams down to GIO's socket stream. Over TLS (whose
+ * layer holds data of its own) or HTTP/2 (many bodies on one socket) the
+ * walk ends elsewhere, and such a stream waits with GLib's own sources. */
+static int
+stream_socket_fd (GInputStream *input)
+{
+  GInputStream *base = input;
+
+  if (!G_IS_POLLABLE_INPUT_STREAM (input) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (input)))
+    return -1;
+  while (G_IS_FILTER_INPUT_STREAM (base))
+    base = g_filter_input_stream_get_base_stream (G_FILTER_INPUT_STREAM (base));
+  if (base == NULL || !G_IS_FILE_DESCRIPTOR_BASED (base))
+    return -1;
+  return g_file_descriptor_based_get_fd (G_FILE_DESCRIPTOR_BASED (base));
+}
+
+/* The poller's callback: reads what there is, or waits for the socket. */
+static void
+stream_poll_cb (gpointer user_data)
+{
+  RivClientStream *st = user_data;
+  g_autoptr(GError) error = NULL;
+  gssize n;
+
+  if (g_cancellable_set_error_if_cancelled (st->cancellable, &error))
+    n = -1;
+  else
+    n = g_pollable_input_stream_read_nonblocking (G_POLLABLE_INPUT_STREAM (st->input), st->buffer,
+                                                  st->buffer_size, NULL, &error);
+
+  if (n < 0 && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK))
+    {
+      g_clear_error (&error);
+      st->would_block = TRUE;
+      stream_issue_read (st);
+      return;
+    }
+  stream_read_done (st, n, error);
+}
+
+/* A stream waiting on the poller sees a cancellation only when its callback
+ * runs: it runs now, and its read fails as a read in flight would. */
+static void
+stream_wake (RivClientStream *st)
+{
+  if (st->watch != NULL && riv_poller_watch_is_waiting (st->watch))
+    riv_poller_watch_soon (st->watch);
+}
+
+static void
+stream_watch (RivClientStream *st)
+{
+  RivClient *self = st->client;
+  int fd = stream_socket_fd (st->input);
+
+  if (fd < 0)
+    return;
+  if (self->poller == NULL)
+    self->poller = riv_poller_get (self->context, st->io_priority);
+  if (self->poller != NULL)
+    st->watch = riv_poller_watch_new (self->poller, fd, stream_poll_cb, st);
+}
+
 /* Reads continuously ready for this long pause, so that a GUI's redraw gets
  * its turn even while a generator streams 100,000 updates a second: the
  * pause lasts until nothing above STREAM_YIELD_PRIORITY is ready, which is
@@ -601,12 +685,28 @@ stream_read_cb (GObject      *object,
 static void
 stream_issue_read (RivClientStream *st)
 {
+  g_autoptr(GError) error = NULL;
+
   if (st->last_read > 0 && (gsize) st->last_read >= st->buffer_size && st->buffer_size < READ_SIZE)
     {
       st->buffer_size = READ_SIZE;
       st->buffer = g_realloc (st->buffer, st->buffer_size);
     }
   st->read_issued_at = riv_now ();
+
+  if (st->watch != NULL)
+    {
+      /* After a read that took everything, nothing is left above the socket. */
+      if (!st->would_block)
+        {
+          riv_poller_watch_soon (st->watch);
+          return;
+        }
+      if (riv_poller_watch_readable (st->watch, &error))
+        return;
+      g_debug ("Stream %u: %s; reading with GLib's sources", st->epoch, error->message);
+      g_clear_pointer (&st->watch, riv_poller_watch_free);
+    }
   g_input_stream_read_async (st->input, st->buffer, st->buffer_size, st->io_priority,
                              st->cancellable, stream_read_cb, st);
 }
@@ -659,6 +759,12 @@ stream_read_next (RivClientStream *st)
       if (st->last_read > 0 && st->last_read < STREAM_GATHER_BELOW)
         {
           st->busy_since = 0;
+          if (st->watch != NULL)
+            {
+              st->would_block = FALSE;
+              riv_poller_watch_after (st->watch, STREAM_GATHER_MS);
+              return;
+            }
           st->yield_source = stream_pause_source (st, g_timeout_source_new (STREAM_GATHER_MS),
                                                   st->io_priority);
           return;
@@ -723,6 +829,7 @@ stream_send_cb (GObject      *object,
 
   self->last_bytes_at = riv_now ();
   _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+  stream_watch (st);
   stream_read_next (st);
 }
 

@@ -231,6 +231,7 @@ riv_client_finalize (GObject *object)
   g_clear_object (&self->parser);
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->poller, riv_poller_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->config, riv_config_unref);
   g_free (self->url);

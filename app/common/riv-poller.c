@@ -1,0 +1,509 @@
+/* riv-poller.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * GLib keeps one poll record per descriptor a source waits on, in a list
+ * sorted by descriptor that every add and remove walks, and every iteration
+ * of the loop hands all of them to poll(): with ten thousand streams each
+ * waiting for its next chunk, that walk was a third of the client's time.
+ * A poller is one source per context and priority that waits on a single
+ * epoll descriptor instead. Each watch asks for one callback at a time:
+ * soon (the next dispatch), after some milliseconds, or when its socket is
+ * readable (level-triggered, one-shot: armed again by the next request).
+ *
+ * A watch is used on its poller's context only. Events name a watch by slot
+ * and generation, never by pointer, so an event that was already queued for
+ * a watch freed since is recognised and dropped.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#ifdef HAVE_SYS_EPOLL_H
+#include <sys/epoll.h>
+#endif
+
+#include <gio/gio.h>
+
+#include "riv-poller.h"
+
+#define MAX_EVENTS 256
+
+typedef enum
+{
+  WATCH_IDLE,
+  WATCH_SOON,     /* in poller->soon: runs in the next dispatch */
+  WATCH_RUNNING,  /* in poller->running: runs in this dispatch */
+  WATCH_LATER,    /* in poller->later, by due time */
+  WATCH_ARMED,    /* registered for one readable event */
+} WatchState;
+
+struct _RivPollerWatch
+{
+  RivPoller     *poller;      /* ref */
+  RivPollerFunc  func;
+  gpointer       user_data;
+  GList          link;        /* in soon, running or later */
+  gint64         due;         /* WATCH_LATER: monotonic time, µs */
+  guint32        slot;
+  guint32        generation;
+  int            fd;
+  dev_t          dev;         /* the socket fd named when the watch was made */
+  ino_t          ino;
+  WatchState     state;
+  gboolean       registered;  /* known to epoll */
+};
+
+typedef struct
+{
+  RivPollerWatch *watch;      /* NULL while free */
+  guint32         generation;
+} Slot;
+
+struct _RivPoller
+{
+  GSource        source;
+  GMainContext  *context;     /* ref, until the last unref */
+  int            priority;
+  int            epfd;
+  gpointer       tag;
+  int            ref_count;   /* under pollers_lock */
+  guint          n_watches;
+  GQueue         soon;
+  GQueue         running;
+  GQueue         later;
+  GArray        *slots;       /* Slot */
+  GArray        *free_slots;  /* guint32 */
+};
+
+static GMutex pollers_lock;
+static GList *pollers;        /* live pollers (not refs) */
+
+static void
+watch_unschedule (RivPollerWatch *w)
+{
+  RivPoller *self = w->poller;
+
+  switch (w->state)
+    {
+    case WATCH_SOON:
+      g_queue_unlink (&self->soon, &w->link);
+      break;
+    case WATCH_RUNNING:
+      g_queue_unlink (&self->running, &w->link);
+      break;
+    case WATCH_LATER:
+      g_queue_unlink (&self->later, &w->link);
+      break;
+    case WATCH_ARMED:
+      /* Stays registered: an event it still brings finds the watch in
+       * another state and is dropped (one-shot, so at most one). */
+    case WATCH_IDLE:
+    default:
+      break;
+    }
+  w->state = WATCH_IDLE;
+}
+
+static gboolean
+later_due (RivPoller *self,
+           gint64     now)
+{
+  return self->later.head != NULL && ((RivPollerWatch *) self->later.head->data)->due <= now;
+}
+
+static gboolean
+poller_prepare (GSource *source,
+                int     *timeout)
+{
+  RivPoller *self = (RivPoller *) source;
+  gint64 now;
+  gint64 wait;
+
+  *timeout = -1;
+  if (self->soon.length > 0)
+    {
+      *timeout = 0;
+      return TRUE;
+    }
+  if (self->later.head == NULL)
+    return FALSE;
+
+  now = g_source_get_time (source);
+  if (later_due (self, now))
+    {
+      *timeout = 0;
+      return TRUE;
+    }
+  wait = (((RivPollerWatch *) self->later.head->data)->due - now + 999) / 1000;
+  *timeout = (int) MIN (wait, G_MAXINT);
+  return FALSE;
+}
+
+static gboolean
+poller_check (GSource *source)
+{
+  RivPoller *self = (RivPoller *) source;
+
+  return self->soon.length > 0 || later_due (self, g_source_get_time (source)) ||
+         (g_source_query_unix_fd (source, self->tag) & (G_IO_IN | G_IO_HUP | G_IO_ERR)) != 0;
+}
+
+static void
+run_watch (RivPollerWatch *w)
+{
+  w->state = WATCH_IDLE;
+  w->func (w->user_data);
+}
+
+static void
+dispatch_readable (RivPoller *self)
+{
+#ifdef HAVE_SYS_EPOLL_H
+  struct epoll_event events[MAX_EVENTS];
+  int n = epoll_wait (self->epfd, events, MAX_EVENTS, 0);
+
+  for (int i = 0; i < n; i++)
+    {
+      guint32 slot = (guint32) (events[i].data.u64 >> 32);
+      guint32 generation = (guint32) events[i].data.u64;
+      Slot *s;
+
+      if (slot >= self->slots->len)
+        continue;
+      s = &g_array_index (self->slots, Slot, slot);
+      /* Freed since (generation), or asked for something else meanwhile. */
+      if (s->watch == NULL || s->generation != generation || s->watch->state != WATCH_ARMED)
+        continue;
+      run_watch (s->watch);
+    }
+#endif
+}
+
+static gboolean
+poller_dispatch (GSource     *source,
+                 GSourceFunc  callback,
+                 gpointer     user_data)
+{
+  RivPoller *self = (RivPoller *) source;
+  gint64 now = g_source_get_time (source);
+  GList *link;
+
+  /* What is due now runs in this dispatch; what the callbacks ask for
+   * "soon" waits for the next one, so other sources get their turn. */
+  while (later_due (self, now))
+    {
+      link = self->later.head;
+      g_queue_unlink (&self->later, link);
+      g_queue_push_tail_link (&self->soon, link);
+      ((RivPollerWatch *) link->data)->state = WATCH_SOON;
+    }
+  self->running = self->soon;
+  g_queue_init (&self->soon);
+  for (link = self->running.head; link != NULL; link = link->next)
+    ((RivPollerWatch *) link->data)->state = WATCH_RUNNING;
+
+  /* A callback may free any watch: freeing unlinks it from running. */
+  while ((link = g_queue_pop_head_link (&self->running)) != NULL)
+    run_watch (link->data);
+
+  dispatch_readable (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+poller_finalize (GSource *source)
+{
+  RivPoller *self = (RivPoller *) source;
+
+  if (self->epfd >= 0)
+    close (self->epfd);
+  g_clear_pointer (&self->slots, g_array_unref);
+  g_clear_pointer (&self->free_slots, g_array_unref);
+}
+
+static GSourceFuncs poller_funcs = {
+  .prepare = poller_prepare,
+  .check = poller_check,
+  .dispatch = poller_dispatch,
+  .finalize = poller_finalize,
+};
+
+/* The poller of context (NULL: the global default) for sources of this
+ * priority, made on first use; NULL where epoll is not available. */
+RivPoller *
+riv_poller_get (GMainContext *context,
+                int           priority)
+{
+#ifdef HAVE_SYS_EPOLL_H
+  RivPoller *self = NULL;
+  int epfd;
+
+  if (context == NULL)
+    context = g_main_context_default ();
+
+  g_mutex_lock (&pollers_lock);
+  for (GList *l = pollers; l != NULL; l = l->next)
+    {
+      RivPoller *p = l->data;
+
+      if (p->context == context && p->priority == priority)
+        {
+          self = p;
+          self->ref_count++;
+          break;
+        }
+    }
+  g_mutex_unlock (&pollers_lock);
+  if (self != NULL)
+    return self;
+
+  epfd = epoll_create1 (EPOLL_CLOEXEC);
+  if (epfd < 0)
+    {
+      g_debug ("epoll_create1: %s; streams wait with GLib's own sources", g_strerror (errno));
+      return NULL;
+    }
+
+  self = (RivPoller *) g_source_new (&poller_funcs, sizeof (RivPoller));
+  self->context = g_main_context_ref (context);
+  self->priority = priority;
+  self->epfd = epfd;
+  self->ref_count = 1;
+  g_queue_init (&self->soon);
+  g_queue_init (&self->running);
+  g_queue_init (&self->later);
+  self->slots = g_array_new (FALSE, FALSE, sizeof (Slot));
+  self->free_slots = g_array_new (FALSE, FALSE, sizeof (guint32));
+  self->tag = g_source_add_unix_fd (&self->source, epfd, G_IO_IN);
+  g_source_set_priority (&self->source, priority);
+  g_source_set_static_name (&self->source, "Rivulet streams");
+  g_source_attach (&self->source, context);
+
+  g_mutex_lock (&pollers_lock);
+  pollers = g_list_prepend (pollers, self);
+  g_mutex_unlock (&pollers_lock);
+  return self;
+#else
+  return NULL;
+#endif
+}
+
+RivPoller *
+riv_poller_ref (RivPoller *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  g_mutex_lock (&pollers_lock);
+  self->ref_count++;
+  g_mutex_unlock (&pollers_lock);
+  return self;
+}
+
+void
+riv_poller_unref (RivPoller *self)
+{
+  gboolean last;
+
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&pollers_lock);
+  last = --self->ref_count == 0;
+  if (last)
+    pollers = g_list_remove (pollers, self);
+  g_mutex_unlock (&pollers_lock);
+  if (!last)
+    return;
+
+  /* Every watch holds a ref: none is left. The memory lives on while GLib
+   * still dispatches the source (it holds a ref of its own). */
+  g_assert (self->n_watches == 0);
+  g_clear_pointer (&self->context, g_main_context_unref);
+  g_source_destroy (&self->source);
+  g_source_unref (&self->source);
+}
+
+guint
+riv_poller_get_n_watches (RivPoller *self)
+{
+  g_return_val_if_fail (self != NULL, 0);
+
+  return self->n_watches;
+}
+
+/* A watch of the socket fd, which must stay open until the watch is freed or
+ * no longer asks for "readable". */
+RivPollerWatch *
+riv_poller_watch_new (RivPoller     *poller,
+                      int            fd,
+                      RivPollerFunc  func,
+                      gpointer       user_data)
+{
+  RivPollerWatch *w;
+  struct stat st;
+  Slot *s;
+
+  g_return_val_if_fail (poller != NULL, NULL);
+  g_return_val_if_fail (fd >= 0, NULL);
+  g_return_val_if_fail (func != NULL, NULL);
+
+  w = g_new0 (RivPollerWatch, 1);
+  w->poller = riv_poller_ref (poller);
+  w->func = func;
+  w->user_data = user_data;
+  w->link.data = w;
+  w->fd = fd;
+  if (fstat (fd, &st) == 0)
+    {
+      w->dev = st.st_dev;
+      w->ino = st.st_ino;
+    }
+
+  if (poller->free_slots->len > 0)
+    {
+      w->slot = g_array_index (poller->free_slots, guint32, poller->free_slots->len - 1);
+      g_array_set_size (poller->free_slots, poller->free_slots->len - 1);
+    }
+  else
+    {
+      Slot empty = { NULL, 0 };
+
+      w->slot = poller->slots->len;
+      g_array_append_val (poller->slots, empty);
+    }
+  s = &g_array_index (poller->slots, Slot, w->slot);
+  s->watch = w;
+  w->generation = s->generation;
+  poller->n_watches++;
+
+  return w;
+}
+
+/* Calls the watch's function in the poller's next dispatch. */
+void
+riv_poller_watch_soon (RivPollerWatch *w)
+{
+  g_return_if_fail (w != NULL);
+
+  if (w->state == WATCH_SOON)
+    return;
+  watch_unschedule (w);
+  w->state = WATCH_SOON;
+  g_queue_push_tail_link (&w->poller->soon, &w->link);
+}
+
+/* Calls it ms milliseconds from now (in order with others that are due). */
+void
+riv_poller_watch_after (RivPollerWatch *w,
+                        guint           ms)
+{
+  GQueue *later;
+  GList *sibling;
+
+  g_return_if_fail (w != NULL);
+
+  watch_unschedule (w);
+  w->due = g_get_monotonic_time () + (gint64) ms * 1000;
+  w->state = WATCH_LATER;
+
+  /* Watches mostly wait the same time: they go at the tail. */
+  later = &w->poller->later;
+  for (sibling = later->tail; sibling != NULL; sibling = sibling->prev)
+    if (((RivPollerWatch *) sibling->data)->due <= w->due)
+      break;
+  if (sibling == NULL)
+    g_queue_push_head_link (later, &w->link);
+  else if (sibling == later->tail)
+    g_queue_push_tail_link (later, &w->link);
+  else
+    {
+      /* Insert after sibling. */
+      w->link.prev = sibling;
+      w->link.next = sibling->next;
+      sibling->next->prev = &w->link;
+      sibling->next = &w->link;
+      later->length++;
+    }
+}
+
+/* Calls it once the socket has something to read (data, its end or an
+ * error). Only right after a read of everything there was: what libsoup or
+ * TLS buffered above the socket does not make it readable. */
+gboolean
+riv_poller_watch_readable (RivPollerWatch  *w,
+                           GError         **error)
+{
+#ifdef HAVE_SYS_EPOLL_H
+  struct epoll_event ev = { 0 };
+  RivPoller *self;
+  int op;
+
+  g_return_val_if_fail (w != NULL, FALSE);
+
+  self = w->poller;
+  watch_unschedule (w);
+  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+  ev.data.u64 = ((guint64) w->slot << 32) | w->generation;
+  op = w->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
+  if (epoll_ctl (self->epfd, op, w->fd, &ev) < 0 &&
+      (op != EPOLL_CTL_ADD || errno != EEXIST || epoll_ctl (self->epfd, EPOLL_CTL_MOD, w->fd, &ev) < 0))
+    {
+      int saved = errno;
+
+      g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                   "Could not wait for the stream's socket: %s", g_strerror (saved));
+      return FALSE;
+    }
+  w->registered = TRUE;
+  w->state = WATCH_ARMED;
+  return TRUE;
+#else
+  g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "No epoll");
+  return FALSE;
+#endif
+}
+
+/* Whether a callback is still to come. */
+gboolean
+riv_poller_watch_is_waiting (RivPollerWatch *w)
+{
+  g_return_val_if_fail (w != NULL, FALSE);
+
+  return w->state != WATCH_IDLE;
+}
+
+void
+riv_poller_watch_free (RivPollerWatch *w)
+{
+  RivPoller *self;
+  Slot *s;
+
+  if (w == NULL)
+    return;
+
+  self = w->poller;
+  watch_unschedule (w);
+
+#ifdef HAVE_SYS_EPOLL_H
+  /* epoll forgets a socket once it is closed; by then its number may name
+   * another socket, perhaps one another watch registered: only the socket
+   * this watch was made for is removed. */
+  if (w->registered)
+    {
+      struct stat st;
+
+      if (fstat (w->fd, &st) == 0 && st.st_dev == w->dev && st.st_ino == w->ino)
+        epoll_ctl (self->epfd, EPOLL_CTL_DEL, w->fd, NULL);
+    }
+#endif
+
+  s = &g_array_index (self->slots, Slot, w->slot);
+  s->watch = NULL;
+  s->generation++;
+  g_array_append_val (self->free_slots, w->slot);
+  self->n_watches--;
+
+  g_free (w);
+  riv_poller_unref (self);
+}
