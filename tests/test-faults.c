@@ -1685,6 +1685,8 @@ test_server_crash (Fixture       *fx,
   wait_finished (c);
   g_assert_cmpint (riv_job_get_status (c), ==, RIV_JOB_STATUS_LOST);
   assert_error_has (c, "Session not found");
+  /* Its stream broke first: the error names the restart. */
+  assert_error_has (c, "went away and came back");
   g_assert_cmpuint (fx->raw->n_gets, >=, 1);
   wait_client_idle (fx->c.client);
 

@@ -29,6 +29,7 @@ _riv_client_register_event (RivClient  *self,
   if (!g_hash_table_contains (self->by_event, riv_job_get_event_id (job)))
     g_hash_table_insert (self->by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
   self->session_established = TRUE;
+  self->server_went_away = FALSE;
 
   riv_early_buffer_take (self->early, event_id, &early);
 
@@ -250,6 +251,8 @@ join_cb (GObject      *object,
       g_autofree char *detail = _riv_client_extract_detail (body);
       g_autofree char *text = join_refused_text (status, detail);
 
+      if (_riv_client_gateway_text (status) != NULL)
+        self->server_went_away = TRUE;
       _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
     }
 

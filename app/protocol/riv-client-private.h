@@ -91,6 +91,8 @@ struct _RivClient
   guint           closed : 1;
   guint           disposing : 1;
   guint           session_established : 1;
+  guint           server_went_away : 1; /* a stream failed or a proxy said 502/504 since the
+                                           last join the server answered */
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
   guint           infer_batches : 1;  /* the app has a batch endpoint */
   guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */

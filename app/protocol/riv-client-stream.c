@@ -192,6 +192,8 @@ stream_failed (RivClientStream *st,
                                     "between closes quiet streams before the server's next "
                                     "heartbeat (e.g. nginx's proxy_read_timeout)", quiet, reason);
 
+  self->server_went_away = TRUE;
+
   /* Unless the caller said the server ended it, the stream failed. */
   if (!st->end_known)
     {
@@ -257,8 +259,14 @@ handle_unexpected_error (RivClient  *self,
 {
   g_autofree char *text = NULL;
 
-  text = g_strdup_printf ("The server reported an unexpected error: %s",
-                          msg->message ? msg->message : "(no message)");
+  /* After the server went away, a session it no longer knows is what a
+   * restart looks like: named so. */
+  if (msg->session_not_found && self->server_went_away)
+    text = g_strdup_printf ("The server went away and came back without this session: %s",
+                            msg->message ? msg->message : "(no message)");
+  else
+    text = g_strdup_printf ("The server reported an unexpected error: %s",
+                            msg->message ? msg->message : "(no message)");
 
   if (msg->session_not_found)
     {
