@@ -237,27 +237,22 @@ riv_poller_get (GMainContext *context,
                 int           priority)
 {
 #ifdef HAVE_SYS_EPOLL_H
-  RivPoller *self = NULL;
+  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&pollers_lock);
+  RivPoller *self;
   int epfd;
 
   if (context == NULL)
     context = g_main_context_default ();
 
-  g_mutex_lock (&pollers_lock);
   for (GList *l = pollers; l != NULL; l = l->next)
     {
-      RivPoller *p = l->data;
-
-      if (p->context == context && p->priority == priority)
+      self = l->data;
+      if (self->context == context && self->priority == priority)
         {
-          self = p;
           self->ref_count++;
-          break;
+          return self;
         }
     }
-  g_mutex_unlock (&pollers_lock);
-  if (self != NULL)
-    return self;
 
   epfd = epoll_create1 (EPOLL_CLOEXEC);
   if (epfd < 0)
@@ -280,10 +275,7 @@ riv_poller_get (GMainContext *context,
   g_source_set_priority (&self->source, priority);
   g_source_set_static_name (&self->source, "Rivulet streams");
   g_source_attach (&self->source, context);
-
-  g_mutex_lock (&pollers_lock);
   pollers = g_list_prepend (pollers, self);
-  g_mutex_unlock (&pollers_lock);
   return self;
 #else
   return NULL;
@@ -414,17 +406,8 @@ riv_poller_watch_after (RivPollerWatch *w,
       break;
   if (sibling == NULL)
     g_queue_push_head_link (later, &w->link);
-  else if (sibling == later->tail)
-    g_queue_push_tail_link (later, &w->link);
   else
-    {
-      /* Insert after sibling. */
-      w->link.prev = sibling;
-      w->link.next = sibling->next;
-      sibling->next->prev = &w->link;
-      sibling->next = &w->link;
-      later->length++;
-    }
+    g_queue_insert_after_link (later, sibling, &w->link);
 }
 
 /* Calls it once the socket has something to read (data, its end or an

@@ -769,7 +769,6 @@ stream_read_next (RivClientStream *st)
           st->busy_since = 0;
           if (st->watch != NULL)
             {
-              st->would_block = FALSE;
               riv_poller_watch_after (st->watch, STREAM_GATHER_MS);
               return;
             }
