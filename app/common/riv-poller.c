@@ -237,28 +237,32 @@ riv_poller_get (GMainContext *context,
                 int           priority)
 {
 #ifdef HAVE_SYS_EPOLL_H
-  g_autoptr(GMutexLocker) locker = g_mutex_locker_new (&pollers_lock);
-  RivPoller *self;
+  RivPoller *self = NULL;
   int epfd;
 
   if (context == NULL)
     context = g_main_context_default ();
 
-  for (GList *l = pollers; l != NULL; l = l->next)
+  /* One locked lookup-or-create: one poller per context and priority. */
+  g_mutex_lock (&pollers_lock);
+  for (GList *l = pollers; l != NULL && self == NULL; l = l->next)
     {
-      self = l->data;
-      if (self->context == context && self->priority == priority)
+      RivPoller *p = l->data;
+
+      if (p->context == context && p->priority == priority)
         {
+          self = p;
           self->ref_count++;
-          return self;
         }
     }
+  if (self != NULL)
+    goto out;
 
   epfd = epoll_create1 (EPOLL_CLOEXEC);
   if (epfd < 0)
     {
       g_debug ("epoll_create1: %s; streams wait with GLib's own sources", g_strerror (errno));
-      return NULL;
+      goto out;
     }
 
   self = (RivPoller *) g_source_new (&poller_funcs, sizeof (RivPoller));
@@ -276,6 +280,9 @@ riv_poller_get (GMainContext *context,
   g_source_set_static_name (&self->source, "Rivulet streams");
   g_source_attach (&self->source, context);
   pollers = g_list_prepend (pollers, self);
+
+out:
+  g_mutex_unlock (&pollers_lock);
   return self;
 #else
   return NULL;
