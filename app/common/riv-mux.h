@@ -1,0 +1,24 @@
+/* riv-mux.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+/* Many small main contexts run by one source on an outer context: each inner
+ * context's descriptors wait in an epoll set of its own, and the outer loop
+ * waits on those sets, so that GLib's per-context lists (poll records, sources)
+ * stay as short as one inner context's share of the work. */
+typedef struct _RivMux RivMux;
+
+RivMux       *riv_mux_new            (GMainContext *outer);
+GMainContext *riv_mux_add            (RivMux       *self);
+guint         riv_mux_get_n_contexts (RivMux       *self);
+void          riv_mux_free           (RivMux       *self);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivMux, riv_mux_free)
+
+G_END_DECLS
