@@ -392,6 +392,29 @@ test_threads_same_jobs (Fixture       *fx,
     }
 }
 
+/* Hundreds of users, eight to a main context of their own (riv-mux.h), on
+ * one thread and on two: every job of every user, each with its own output,
+ * none lost or duplicated. */
+static void
+test_users_many_contexts (Fixture       *fx,
+                          gconstpointer  data)
+{
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 3, threads);
+      g_autoptr(GError) error = NULL;
+      gboolean done = FALSE;
+
+      g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+      g_assert_true (riv_load_run_start (run, &error));
+      g_assert_no_error (error);
+      g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+      check_user_records (run, 400, 3);
+      g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 400);
+      g_assert_false (riv_load_run_was_stopped (run));
+    }
+}
+
 static gboolean
 submitted_by_users (gpointer user_data)
 {
@@ -463,6 +486,8 @@ main (int   argc,
               test_threads_same_jobs, fixture_teardown);
   g_test_add ("/load/threads/stop", Fixture, NULL, fixture_setup,
               test_threads_stop, fixture_teardown);
+  g_test_add ("/load/users/many-contexts", Fixture, NULL, fixture_setup,
+              test_users_many_contexts, fixture_teardown);
 
   return g_test_run ();
 }

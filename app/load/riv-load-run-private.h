@@ -14,23 +14,26 @@
 #include "riv-load-break.h"
 #include "riv-load-run.h"
 #include "riv-metrics.h"
+#include "riv-mux.h"
 #include "riv-outcomes.h"
 
 G_BEGIN_DECLS
 
-#define TICK_S        0.1   /* how often the number of users follows the schedule */
-#define TRIM_S        0.5   /* how often finished open-loop jobs leave the client's list */
+#define TICK_S            0.1   /* how often the number of users follows the schedule */
+#define TRIM_S            0.5   /* how often finished open-loop jobs leave the client's list */
+#define USERS_PER_CONTEXT 8     /* riv-mux.h: GLib's per-context walks stay this short */
 
 typedef struct
 {
-  RivLoadRun *run;
-  RivClient  *client;        /* NULL while the user is not active */
-  RivJob     *job;           /* in flight, nullable */
-  GSource    *think_source;  /* nullable */
-  gulong      finished_handler;
-  guint       number;        /* 1-based, global across shards */
-  guint       iterations;    /* jobs submitted */
-  gboolean    retiring;      /* stop after the job in flight */
+  RivLoadRun   *run;
+  GMainContext *context;         /* where its client works (riv-mux.h), borrowed */
+  RivClient    *client;          /* NULL while the user is not active */
+  RivJob       *job;             /* in flight, nullable */
+  GSource      *think_source;    /* nullable */
+  gulong        finished_handler;
+  guint         number;          /* 1-based, global across shards */
+  guint         iterations;      /* jobs submitted */
+  gboolean      retiring;        /* stop after the job in flight */
 } LoadUser;
 
 /* What the owner's getters return while the run works on its own thread. */
@@ -103,6 +106,8 @@ struct _RivLoadRun
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
   GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
   GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
+  RivMux       *mux;             /* the users' contexts, USERS_PER_CONTEXT each */
+  GPtrArray    *user_contexts;   /* GMainContext, borrowed from mux */
   GArray       *latencies;       /* double: completed since the last sample */
   RivBurst     *open_loop;       /* nullable: submits the open loop's jobs (riv-burst.h) */
   GSource      *timeout_source;

@@ -104,7 +104,8 @@ user_finished_cb (RivClient *client,
     user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
   else
     user->think_source = g_idle_source_new ();
-  _riv_load_run_add_source (self, user->think_source, user_next_cb, user);
+  g_source_set_callback (user->think_source, user_next_cb, user, NULL);
+  g_source_attach (user->think_source, user->context);
 }
 
 void
@@ -144,6 +145,8 @@ user_start (RivLoadRun *self,
 {
   RivClient *like = self->seed != NULL ? self->seed : self->client;
 
+  /* The client and all it starts belong to the user's context. */
+  g_main_context_push_thread_default (user->context);
   user->client = riv_client_new (riv_client_get_url (like));
   riv_client_set_download_images (user->client, FALSE);
   riv_client_set_join_keep_alive (user->client, FALSE);
@@ -155,6 +158,21 @@ user_start (RivLoadRun *self,
   self->sessions++;
   self->peak_users = MAX (self->peak_users, self->active_users);
   _riv_load_run_user_next (user);
+  g_main_context_pop_thread_default (user->context);
+}
+
+/* The context of the user in this slot: a new one every USERS_PER_CONTEXT. */
+static GMainContext *
+slot_context (RivLoadRun *self,
+              guint       slot)
+{
+  guint index = slot / USERS_PER_CONTEXT;
+
+  if (self->mux == NULL)
+    return self->context;
+  while (self->user_contexts->len <= index)
+    g_ptr_array_add (self->user_contexts, riv_mux_add (self->mux));
+  return g_ptr_array_index (self->user_contexts, index);
 }
 
 static gboolean
@@ -200,6 +218,7 @@ follow_schedule (RivLoadRun *self)
         {
           user = g_new0 (LoadUser, 1);
           user->run = self;
+          user->context = slot_context (self, slot);
           user->number = slot * self->n_shards + self->shard + 1;
           g_ptr_array_add (self->all_users, user);
         }
@@ -248,6 +267,8 @@ _riv_load_run_users_start (RivLoadRun *self)
 {
   /* Two descriptors per virtual user (its stream and its joins). */
   riv_raise_fd_limit ();
+  self->mux = riv_mux_new (self->context);
+  self->user_contexts = g_ptr_array_new ();
   /* The schedule's clock starts now, before the first _riv_load_run_submit. */
   self->start = riv_now ();
   self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;

@@ -723,6 +723,9 @@ riv_load_run_dispose (GObject *object)
 
   stop_sources (self);
   _riv_load_run_users_free (self);
+  /* After the users' clients: what their closing still has to do ran on it. */
+  g_clear_pointer (&self->mux, riv_mux_free);
+  g_clear_pointer (&self->user_contexts, g_ptr_array_unref);
   _riv_load_run_threads_free (self);
   g_clear_object (&self->client);
   g_clear_object (&self->seed);

@@ -877,6 +877,9 @@ riv_client_close (RivClient *self)
 
   g_object_ref (self);
   self->closed = TRUE;
+  /* Closed from another context of this thread (a load run closing its users
+   * from its own): what closing starts belongs to the client's. */
+  g_main_context_push_thread_default (self->context);
 
   /* Every callback checks this first and then leaves the client alone. */
   g_cancellable_cancel (self->cancellable);
@@ -918,6 +921,7 @@ riv_client_close (RivClient *self)
   soup_session_abort (self->session);
   _riv_client_set_stream_state (self, RIV_STREAM_STATE_IDLE);
 
+  g_main_context_pop_thread_default (self->context);
   g_object_unref (self);
 }
 
