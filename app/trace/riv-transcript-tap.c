@@ -21,7 +21,7 @@ typedef struct
 
 struct _RivTranscriptTap
 {
-  GPtrArray           *entries;   /* Entry* */
+  GHashTable          *entries;   /* RivClient* -> Entry*, owned */
   RivTranscriptWriter *writer;    /* owned, nullable */
   RivTapFunc           after;
   gpointer             after_data;
@@ -43,7 +43,7 @@ riv_transcript_tap_new (void)
 {
   RivTranscriptTap *self = g_new0 (RivTranscriptTap, 1);
 
-  self->entries = g_ptr_array_new_with_free_func (entry_free);
+  self->entries = g_hash_table_new_full (NULL, NULL, NULL, entry_free);
   return self;
 }
 
@@ -52,7 +52,7 @@ riv_transcript_tap_free (RivTranscriptTap *self)
 {
   if (self == NULL)
     return;
-  g_ptr_array_unref (self->entries);
+  g_hash_table_unref (self->entries);
   if (self->writer != NULL)
     riv_transcript_writer_close (g_steal_pointer (&self->writer), NULL);
   g_free (self);
@@ -107,25 +107,6 @@ tap_cb (const RivTapEvent *event,
     self->after (&moved, self->after_data);
 }
 
-static Entry *
-find_entry (RivTranscriptTap *self,
-            RivClient        *client,
-            guint            *index)
-{
-  for (guint i = 0; i < self->entries->len; i++)
-    {
-      Entry *entry = self->entries->pdata[i];
-
-      if (entry->client == client)
-        {
-          if (index != NULL)
-            *index = i;
-          return entry;
-        }
-    }
-  return NULL;
-}
-
 void
 riv_transcript_tap_add_client (RivTranscriptTap *self,
                                RivClient        *client,
@@ -136,7 +117,8 @@ riv_transcript_tap_add_client (RivTranscriptTap *self,
   g_return_if_fail (self != NULL);
   g_return_if_fail (RIV_IS_CLIENT (client));
 
-  if ((entry = find_entry (self, client, NULL)) != NULL)
+  /* Looked up, not searched: a load run adds every one of its users. */
+  if ((entry = g_hash_table_lookup (self->entries, client)) != NULL)
     {
       entry->lint = lint;
       return;
@@ -146,7 +128,7 @@ riv_transcript_tap_add_client (RivTranscriptTap *self,
   entry->client = g_object_ref (client);
   entry->lint = lint;
   entry->n = self->n_added++;
-  g_ptr_array_add (self->entries, entry);
+  g_hash_table_insert (self->entries, client, entry);
   riv_client_set_tap (client, tap_cb, entry);
 }
 
@@ -154,12 +136,10 @@ void
 riv_transcript_tap_remove_client (RivTranscriptTap *self,
                                   RivClient        *client)
 {
-  guint index;
-
   g_return_if_fail (self != NULL);
 
-  if (client != NULL && find_entry (self, client, &index) != NULL)
-    g_ptr_array_remove_index (self->entries, index);
+  if (client != NULL)
+    g_hash_table_remove (self->entries, client);
 }
 
 void
@@ -167,7 +147,7 @@ riv_transcript_tap_remove_clients (RivTranscriptTap *self)
 {
   g_return_if_fail (self != NULL);
 
-  g_ptr_array_set_size (self->entries, 0);
+  g_hash_table_remove_all (self->entries);
 }
 
 void
