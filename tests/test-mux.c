@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -384,6 +385,36 @@ test_mux_free_in_callback (Fixture       *fx,
   g_assert_cmpuint (fx->probe.runs, <=, 1);
 }
 
+/* With no descriptor left for an inner context's epoll set, the work goes to
+ * the outer context, and still runs. */
+static void
+test_mux_no_descriptors (Fixture       *fx,
+                         gconstpointer  data)
+{
+  if (g_test_subprocess ())
+    {
+      struct rlimit limit;
+      GMainContext *context;
+      int lowest = dup (0);
+
+      /* Every number below the lowest free one is taken: allow no more. */
+      g_assert_cmpint (lowest, >=, 0);
+      close (lowest);
+      g_assert_cmpint (getrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+      limit.rlim_cur = lowest;
+      g_assert_cmpint (setrlimit (RLIMIT_NOFILE, &limit), ==, 0);
+
+      context = riv_mux_add (fx->mux);
+      g_assert_true (context == fx->outer);
+      g_assert_cmpuint (riv_mux_get_n_contexts (fx->mux), ==, 1);
+      attach_timeout (context, 0, &fx->probe);
+      ITERATE_UNTIL (fx->outer, fx->probe.runs == 1);
+      return;
+    }
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -401,6 +432,7 @@ main (int   argc,
   TEST_ADD ("/riv/mux/fd-reused", test_mux_fd_reused);
   TEST_ADD ("/riv/mux/many", test_mux_many);
   TEST_ADD ("/riv/mux/free-in-callback", test_mux_free_in_callback);
+  TEST_ADD ("/riv/mux/no-descriptors", test_mux_no_descriptors);
 
   return g_test_run ();
 }

@@ -229,7 +229,7 @@ mux_check (GSource *source)
 {
   RivMux *self = (RivMux *) source;
 
-  return (g_source_query_unix_fd (source, self->tag) & G_IO_IN) != 0 ||
+  return (self->tag != NULL && (g_source_query_unix_fd (source, self->tag) & G_IO_IN) != 0) ||
          self->next_deadline <= g_source_get_time (source);
 }
 
@@ -321,8 +321,9 @@ riv_mux_new (GMainContext *outer)
 }
 
 /* A new inner context, owned by the mux (it lives as long as the mux does,
- * or longer for whoever takes a reference). When the system has no epoll or
- * no descriptor to spare, the outer context itself. */
+ * or longer for whoever takes a reference). With no descriptor to spare for
+ * its epoll set, the outer context itself. (Without epoll there is no mux:
+ * riv_mux_new () returns NULL.) */
 GMainContext *
 riv_mux_add (RivMux *self)
 {

@@ -14,6 +14,8 @@ G_BEGIN_DECLS
  * stay as short as one inner context's share of the work. */
 typedef struct _RivMux RivMux;
 
+/* riv_mux_new (): NULL where the system has no epoll (the caller keeps its one
+ * context). riv_mux_add (): the outer context when no descriptor is left. */
 RivMux       *riv_mux_new            (GMainContext *outer);
 GMainContext *riv_mux_add            (RivMux       *self);
 guint         riv_mux_get_n_contexts (RivMux       *self);
