@@ -66,15 +66,6 @@ struct _RivMux
 
 #ifdef HAVE_SYS_EPOLL_H
 
-static int
-compare_registrations (gconstpointer a,
-                       gconstpointer b)
-{
-  const Registration *x = a, *y = b;
-
-  return (x->fd > y->fd) - (x->fd < y->fd);
-}
-
 static guint32
 epoll_events (gushort condition)
 {
@@ -95,13 +86,15 @@ register_fd (Member             *m,
   return errno == ENOENT && epoll_ctl (m->epfd, EPOLL_CTL_ADD, r->fd, &event) == 0;
 }
 
-/* Makes the member's epoll set what its last query asks for. */
+/* Makes the member's epoll set what its last query asks for. GLib's query
+ * gives each descriptor once, in increasing order (g_main_context_check ()
+ * relies on that too), and so does the list of what is registered. */
 static void
 member_sync (Member *m)
 {
   GArray *old = m->registered;
   GArray *wanted = m->wanted;
-  guint i = 0, j = 0, n = 0;
+  guint i = 0, j = 0;
 
   g_array_set_size (wanted, 0);
   for (int k = 0; k < m->n_fds; k++)
@@ -111,18 +104,6 @@ member_sync (Member *m)
       if (r.events != 0 && r.fd >= 0)
         g_array_append_val (wanted, r);
     }
-  g_array_sort (wanted, compare_registrations);
-  /* One registration a descriptor, with every event any source asks of it. */
-  for (guint k = 0; k < wanted->len; k++)
-    {
-      Registration *r = &g_array_index (wanted, Registration, k);
-
-      if (n > 0 && g_array_index (wanted, Registration, n - 1).fd == r->fd)
-        g_array_index (wanted, Registration, n - 1).events |= r->events;
-      else
-        g_array_index (wanted, Registration, n++) = *r;
-    }
-  g_array_set_size (wanted, n);
 
   m->unpollable = FALSE;
   while (i < old->len || j < wanted->len)
