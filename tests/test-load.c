@@ -16,6 +16,7 @@
 #include "riv-burst.h"
 #include "riv-client.h"
 #include "riv-load-run.h"
+#include "riv-load-stats.h"
 #include "riv-outcomes.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
@@ -25,6 +26,91 @@
 #else
 # define HANG_GUARD 90.0
 #endif
+
+/* A job of the outage tests: submitted `at` seconds into the run, ended
+ * `took` seconds later (< 0: not by the run's end). */
+static void
+add_job (RivLoadStats *stats,
+         double        at,
+         double        took,
+         RivJobStatus  status)
+{
+  riv_load_stats_add (stats, 1000.0 + at, 0, took >= 0 ? took : -1, took, status, 1, 1, 0,
+                      status == RIV_JOB_STATUS_COMPLETED ? NULL : "the server went away");
+}
+
+/* Jobs completing every second of [from, to). */
+static void
+add_completions (RivLoadStats *stats,
+                 guint         from,
+                 guint         to)
+{
+  for (guint t = from; t < to; t++)
+    add_job (stats, t + 0.1, 0.5, RIV_JOB_STATUS_COMPLETED);
+}
+
+/* The summary's outage: seconds without completions in which jobs failed or
+ * were lost, or at whose end jobs in flight through them were counted lost. */
+static void
+test_outage (void)
+{
+  double start = -2, end = -2;
+
+  /* Jobs lost inside the silence. */
+  {
+    g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+
+    add_completions (stats, 0, 3);
+    add_job (stats, 2.6, 1.0, RIV_JOB_STATUS_LOST);
+    add_completions (stats, 6, 9);
+    g_assert_true (riv_load_stats_find_outage (stats, &start, &end));
+    g_assert_cmpfloat (start, ==, 3);
+    g_assert_cmpfloat (end, ==, 6);
+  }
+  /* Behind a proxy: the jobs in flight wait out their stream's reconnects
+   * and are counted lost in the second completions resume. */
+  {
+    g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+
+    add_completions (stats, 0, 3);
+    for (guint u = 0; u < 6; u++)
+      add_job (stats, 2.5 + u * 0.05, 2.8, RIV_JOB_STATUS_LOST);
+    add_completions (stats, 5, 9);
+    g_assert_true (riv_load_stats_find_outage (stats, &start, &end));
+    g_assert_cmpfloat (start, ==, 3);
+    g_assert_cmpfloat (end, ==, 5);
+  }
+  /* Not an outage: a job lost in the second it was submitted, after slow
+   * seconds; a job failing (not lost) as completions resume; no completions
+   * at all. */
+  {
+    g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+
+    add_completions (stats, 0, 3);
+    add_job (stats, 5.2, 0.3, RIV_JOB_STATUS_LOST);
+    add_job (stats, 2.2, 3.0, RIV_JOB_STATUS_FAILED);
+    add_completions (stats, 5, 9);
+    g_assert_false (riv_load_stats_find_outage (stats, &start, &end));
+  }
+  {
+    g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+
+    add_job (stats, 0.1, 2.0, RIV_JOB_STATUS_LOST);
+    add_job (stats, 0.2, 4.0, RIV_JOB_STATUS_FAILED);
+    g_assert_false (riv_load_stats_find_outage (stats, &start, &end));
+  }
+  /* Not over by the run's end. */
+  {
+    g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+
+    add_completions (stats, 0, 3);
+    add_job (stats, 3.5, -1, RIV_JOB_STATUS_LOST);
+    riv_load_stats_set_end (stats, 1000.0 + 8);
+    g_assert_true (riv_load_stats_find_outage (stats, &start, &end));
+    g_assert_cmpfloat (start, ==, 3);
+    g_assert_cmpfloat (end, ==, -1);
+  }
+}
 
 /* Every end is counted as itself; a job counted before it ended is lost. */
 static void
@@ -474,6 +560,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/load/outcomes", test_outcomes);
+  g_test_add_func ("/load/stats/outage", test_outage);
   g_test_add ("/load/burst/bounded-joins", Fixture, NULL, fixture_setup,
               test_bounded_joins, fixture_teardown);
   g_test_add ("/load/burst/stop-while-waiting", Fixture, NULL, fixture_setup,

@@ -66,47 +66,6 @@ add_double (JsonBuilder *builder,
   json_builder_add_double_value (builder, value);
 }
 
-/* The longest stretch of whole seconds in which jobs failed or were lost and
- * none completed, next to seconds in which jobs did complete: a server that
- * went away (and came back, when *end_s >= 0). FALSE when there is none. */
-static gboolean
-find_outage (RivLoadStats *stats,
-             double       *start_s,
-             double       *end_s)
-{
-  g_autoptr(GArray) series = riv_load_stats_timeseries (stats);
-  guint best_from = 0, best_len = 0;
-  gboolean any_completed = FALSE;
-
-  for (guint i = 0; i < series->len; i++)
-    any_completed |= g_array_index (series, RivLoadSample, i).completed > 0;
-  for (guint i = 0; i < series->len && any_completed;)
-    {
-      guint j = i;
-      gboolean bad = FALSE;
-
-      while (j < series->len && g_array_index (series, RivLoadSample, j).completed == 0)
-        {
-          const RivLoadSample *sample = &g_array_index (series, RivLoadSample, j);
-
-          bad |= sample->failed + sample->lost > 0;
-          j++;
-        }
-      if (bad && j - i > best_len)
-        {
-          best_from = i;
-          best_len = j - i;
-        }
-      i = MAX (j, i + 1);
-    }
-  if (best_len == 0)
-    return FALSE;
-  *start_s = g_array_index (series, RivLoadSample, best_from).t;
-  *end_s = best_from + best_len < series->len
-         ? g_array_index (series, RivLoadSample, best_from + best_len).t : -1;
-  return TRUE;
-}
-
 static void
 add_breakpoint (JsonBuilder             *builder,
                 const RivLoadBreakpoint *bp)
@@ -177,7 +136,8 @@ summary_facts_init (SummaryFacts *facts,
   facts->held = g_new (gboolean, run->thresholds->len + 1);
 
   riv_load_stats_summarize (stats, &facts->s);
-  facts->outage = find_outage (stats, &facts->outage_start, &facts->outage_end);
+  facts->outage = riv_load_stats_find_outage (stats, &facts->outage_start,
+                                              &facts->outage_end);
   facts->s.users = MAX (facts->s.users, riv_load_run_get_peak_users (run->engine));
 
   facts->all_held = TRUE;

@@ -851,6 +851,81 @@ riv_load_stats_timeseries_csv (RivLoadStats *self)
   return g_string_free (csv, FALSE);
 }
 
+/* Whether second b ends a stretch of seconds without completions that a job
+ * lost in b was in flight through (submitted before b): with a proxy in
+ * front, a job waits out its stream's reconnects and is counted lost only
+ * when those are used up, which can be after the server is back. */
+static gboolean *
+lost_after_silence (RivLoadStats *self,
+                    guint         n_buckets)
+{
+  gboolean *marks = g_new0 (gboolean, n_buckets);
+  double start = first_submit (self);
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = &g_array_index (self->entries, Entry, i);
+      double ended = entry_end (entry);
+      guint b_end;
+
+      if (entry->status != RIV_JOB_STATUS_LOST || ended < 0)
+        continue;
+      b_end = bucket_of (ended, start, n_buckets);
+      if (bucket_of (entry->submitted_at, start, n_buckets) < b_end)
+        marks[b_end] = TRUE;
+    }
+  return marks;
+}
+
+gboolean
+riv_load_stats_find_outage (RivLoadStats *self,
+                            double       *start_s,
+                            double       *end_s)
+{
+  g_autoptr(GArray) series = NULL;
+  g_autofree gboolean *lost_after = NULL;
+  guint best_from = 0, best_len = 0;
+  gboolean any_completed = FALSE;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+
+  series = riv_load_stats_timeseries (self);
+  for (guint i = 0; i < series->len; i++)
+    any_completed |= g_array_index (series, RivLoadSample, i).completed > 0;
+  if (!any_completed)
+    return FALSE;
+
+  lost_after = lost_after_silence (self, series->len);
+  for (guint i = 0; i < series->len;)
+    {
+      guint j = i;
+      gboolean bad = FALSE;
+
+      while (j < series->len && g_array_index (series, RivLoadSample, j).completed == 0)
+        {
+          const RivLoadSample *sample = &g_array_index (series, RivLoadSample, j);
+
+          bad |= sample->failed + sample->lost > 0;
+          j++;
+        }
+      bad |= j > i && j < series->len && lost_after[j];
+      if (bad && j - i > best_len)
+        {
+          best_from = i;
+          best_len = j - i;
+        }
+      i = MAX (j, i + 1);
+    }
+  if (best_len == 0)
+    return FALSE;
+  if (start_s != NULL)
+    *start_s = g_array_index (series, RivLoadSample, best_from).t;
+  if (end_s != NULL)
+    *end_s = best_from + best_len < series->len
+           ? g_array_index (series, RivLoadSample, best_from + best_len).t : -1;
+  return TRUE;
+}
+
 guint64 *
 riv_load_stats_batch_sizes (RivLoadStats *self,
                             guint        *max_size)

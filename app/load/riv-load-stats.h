@@ -124,6 +124,14 @@ void          riv_load_stats_summarize    (RivLoadStats       *self,
 GArray       *riv_load_stats_timeseries   (RivLoadStats       *self);
 /* The time series as CSV with a header line. */
 char         *riv_load_stats_timeseries_csv (RivLoadStats     *self);
+/* The outage: the longest stretch of whole seconds in which no job completed
+ * and jobs failed or were lost, or at whose end jobs in flight through it were
+ * lost, with jobs completing at some other time: a server that went away.
+ * *end_s is the second completions came back, -1 when they did not by the
+ * run's end. FALSE when there is none. */
+gboolean      riv_load_stats_find_outage  (RivLoadStats       *self,
+                                           double             *start_s,
+                                           double             *end_s);
 /* Latencies of the completed jobs, sorted; borrowed, valid until the next add. */
 const double *riv_load_stats_get_latencies (RivLoadStats      *self,
                                             guint             *n);

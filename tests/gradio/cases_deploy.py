@@ -609,9 +609,11 @@ class Cases:
 
     def restarted(self):
         app = self.apps["fast"]
+        series = os.path.join(os.path.dirname(app.log_path), "restarted-timeseries.csv")
         argv = [self.cli.path, "load", "--url", self.nginx.url("guide"), "--endpoint", "echo",
                 "--users", "6", "--duration", "14", "--think", "0.2", "--data", '["u{u}-{i}"]',
-                "--json", "--timeout", "60"]
+                "--json", "--timeout", "60", "--timeseries", series]
+        t0 = time.monotonic()
         proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         time.sleep(3.0)
         app.kill()
@@ -628,7 +630,9 @@ class Cases:
               f"the errors do not name the server going away: {texts}")
         outage = summary.get("outage")
         check(outage and outage.get("end_s") is not None,
-              f"no outage window in the summary (or not over): {outage}")
+              f"no outage window in the summary (or not over): {outage}; the server was away "
+              f"{back_after:.1f} s from {killed_at - t0:.1f} s; the run's seconds:\n"
+              + (open(series).read() if os.path.exists(series) else "(no time series)"))
         check(outage["end_s"] - outage["start_s"] >= back_after * 0.5,
               f"outage {outage} but the server was away {back_after:.1f} s")
         check(summary["completed"] > 0, "nothing completed")
