@@ -367,6 +367,13 @@ test_control_messages (void)
   g_autoptr(RivMessage) ue =
     parse_ok ("{\"msg\":\"unexpected_error\",\"event_id\":null,\"message\":\"404: Not Found\","
               "\"session_not_found\":true,\"success\":false}");
+  /* Gradio 4.44's unknown session: the 404 only in the text. */
+  g_autoptr(RivMessage) ue4 =
+    parse_ok ("{\"msg\":\"unexpected_error\",\"message\":\"404: Session not found.\","
+              "\"success\":false}");
+  g_autoptr(RivMessage) other =
+    parse_ok ("{\"msg\":\"unexpected_error\",\"message\":\"404: Session not found. Or not\","
+              "\"success\":false}");
   g_autoptr(RivMessage) legacy = parse_ok ("{\"msg\":\"send_data\",\"event_id\":\"E\"}");
   g_autoptr(RivMessage) full = parse_ok ("{\"msg\":\"queue_full\"}");
   g_autoptr(RivMessage) hash = parse_ok ("{\"msg\":\"send_hash\"}");
@@ -380,6 +387,8 @@ test_control_messages (void)
   g_assert_cmpstr (ue->message, ==, "404: Not Found");
   g_assert_true (ue->session_not_found);
   g_assert_false (ue->success);
+  g_assert_true (ue4->session_not_found);
+  g_assert_false (other->session_not_found);
 
   g_assert_cmpint (legacy->kind, ==, RIV_MESSAGE_SEND_DATA);
   g_assert_cmpstr (legacy->event_id, ==, "E");
