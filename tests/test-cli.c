@@ -1371,15 +1371,21 @@ test_huge_pages (void)
 }
 
 /* The server goes away during a user load and comes back on its port: the
- * summary gives the outage, between the jobs that completed before and after. */
+ * summary gives the outage, between the jobs that completed before and after;
+ * `report merge` finds the same one in the run's records. */
 static void
 test_outage (Fixture       *fx,
              gconstpointer  data)
 {
+  g_autofree char *records = path_in (fx, "outage.jsonl");
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
                          "--duration", "7", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
-                         "--json", NULL };
+                         "--json", "--output", records, NULL };
   g_auto(CliRun) run = { 0 };
+  g_auto(CliRun) merged = { 0 };
+  g_auto(CliRun) merged_text = { 0 };
+  g_autofree char *line = NULL;
+  JsonObject *merged_outage;
   g_autoptr(GError) error = NULL;
   Running running = { 0 };
   gboolean never = FALSE;
@@ -1414,6 +1420,18 @@ test_outage (Fixture       *fx,
   g_assert_cmpfloat (start, <=, 3);
   g_assert_cmpfloat (end, >=, start + 1);
   g_assert_cmpfloat (end, <=, 7);
+
+  run_cli (&merged, "report", "merge", records, "--json", NULL);
+  g_assert_cmpint (merged.status, ==, 0);
+  merged_outage = json_object_get_object_member (parse_summary (merged.out), "outage");
+  g_assert_nonnull (merged_outage);
+  g_assert_cmpfloat (json_object_get_double_member (merged_outage, "start_s"), ==, start);
+  g_assert_cmpfloat (json_object_get_double_member (merged_outage, "end_s"), ==, end);
+  run_cli (&merged_text, "report", "merge", records, NULL);
+  g_assert_cmpint (merged_text.status, ==, 0);
+  line = g_strdup_printf ("outage     %.0f s to %.0f s into the run (%.0f s)", start, end,
+                          end - start);
+  g_assert_nonnull (strstr (merged_text.out, line));
 }
 
 /* An HTTPS server with a certificate for 127.0.0.1 signed by a CA of the

@@ -66,6 +66,40 @@ add_double (JsonBuilder *builder,
   json_builder_add_double_value (builder, value);
 }
 
+void
+riv_cli_outage_add_json (JsonBuilder *builder,
+                         gboolean     outage,
+                         double       start_s,
+                         double       end_s)
+{
+  if (!outage)
+    {
+      json_builder_add_null_value (builder);
+      return;
+    }
+  json_builder_begin_object (builder);
+  add_double (builder, "start_s", start_s);
+  json_builder_set_member_name (builder, "end_s");
+  if (end_s >= 0)
+    json_builder_add_double_value (builder, end_s);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+}
+
+void
+riv_cli_outage_print (FILE   *out,
+                      double  start_s,
+                      double  end_s)
+{
+  if (end_s >= 0)
+    fprintf (out, "outage     %.0f s to %.0f s into the run (%.0f s): jobs failed or were "
+             "lost and none completed\n", start_s, end_s, end_s - start_s);
+  else
+    fprintf (out, "outage     from %.0f s into the run to its end: jobs failed or were lost "
+             "and none completed\n", start_s);
+}
+
 static void
 add_breakpoint (JsonBuilder             *builder,
                 const RivLoadBreakpoint *bp)
@@ -163,19 +197,7 @@ summary_json_add_counts (JsonBuilder        *builder,
   json_builder_set_member_name (builder, "insecure");
   json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
   json_builder_set_member_name (builder, "outage");
-  if (f->outage)
-    {
-      json_builder_begin_object (builder);
-      add_double (builder, "start_s", f->outage_start);
-      json_builder_set_member_name (builder, "end_s");
-      if (f->outage_end >= 0)
-        json_builder_add_double_value (builder, f->outage_end);
-      else
-        json_builder_add_null_value (builder);
-      json_builder_end_object (builder);
-    }
-  else
-    json_builder_add_null_value (builder);
+  riv_cli_outage_add_json (builder, f->outage, f->outage_start, f->outage_end);
 }
 
 /* Time, latency, events, batches, uploads, cache and the server's share. */
@@ -309,13 +331,8 @@ summary_print_counts (const SummaryFacts *f,
   fprintf (out, "failed     %" G_GUINT64_FORMAT "\n", s->failed);
   fprintf (out, "cancelled  %" G_GUINT64_FORMAT "\n", s->cancelled);
   fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s->lost);
-  if (f->outage && f->outage_end >= 0)
-    fprintf (out, "outage     %.0f s to %.0f s into the run (%.0f s): jobs failed or were "
-             "lost and none completed\n", f->outage_start, f->outage_end,
-             f->outage_end - f->outage_start);
-  else if (f->outage)
-    fprintf (out, "outage     from %.0f s into the run to its end: jobs failed or were lost "
-             "and none completed\n", f->outage_start);
+  if (f->outage)
+    riv_cli_outage_print (out, f->outage_start, f->outage_end);
   if (s->users > 0)
     fprintf (out, "users      %u (peak)\n", s->users);
   fprintf (out, "wall time  %.3f s\n", s->duration_s);

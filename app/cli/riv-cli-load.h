@@ -5,7 +5,8 @@
  * rivulet-cli load, shared between its files: riv-cli-load.c (options, the
  * run, its end) and riv-cli-load-summary.c (summary, thresholds, status line,
  * files written). The run itself is app/load/riv-load-run.c, the engine the
- * window's Load mode uses too.
+ * window's Load mode uses too. riv-cli-report.c (report merge) uses the
+ * summary's outage from here.
  */
 #pragma once
 
@@ -38,6 +39,16 @@ typedef struct
 } LoadRun;
 
 /* riv-cli-load-summary.c */
+/* The outage of a summary (riv_load_stats_find_outage ()), the same in `load`
+ * and `report merge`: its JSON value (null without one) and its line; end_s < 0
+ * when it was not over by the run's end. */
+void      riv_cli_outage_add_json  (JsonBuilder *builder,
+                                    gboolean     outage,
+                                    double       start_s,
+                                    double       end_s);
+void      riv_cli_outage_print     (FILE        *out,
+                                    double       start_s,
+                                    double       end_s);
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);
 /* Prints the summary (and each threshold); returns whether every threshold held. */

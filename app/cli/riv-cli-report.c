@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "riv-cli.h"
+#include "riv-cli-load.h"
 #include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-report.h"
@@ -70,11 +71,23 @@ read_records (RivLoadStats  *stats,
   return TRUE;
 }
 
+static JsonNode *
+outage_json (RivLoadStats *stats)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  double start = 0, end = -1;
+  gboolean outage = riv_load_stats_find_outage (stats, &start, &end);
+
+  riv_cli_outage_add_json (builder, outage, start, end);
+  return json_builder_get_root (builder);
+}
+
 static void
 print_summary (RivLoadStats *stats,
                gboolean      json)
 {
   RivLoadSummary s;
+  double outage_start = 0, outage_end = -1;
 
   riv_load_stats_summarize (stats, &s);
   if (json)
@@ -100,6 +113,7 @@ print_summary (RivLoadStats *stats,
       json_object_set_double_member (latency, "mean", s.mean);
       json_object_set_object_member (object, "latency_s", json_object_ref (latency));
       json_object_set_int_member (object, "updates", s.updates);
+      json_object_set_member (object, "outage", outage_json (stats));
       json_node_set_object (node, object);
       text = riv_json_to_string (node, NULL);
       printf ("%s\n", text);
@@ -111,6 +125,8 @@ print_summary (RivLoadStats *stats,
   printf ("failed     %" G_GUINT64_FORMAT "\n", s.failed);
   printf ("cancelled  %" G_GUINT64_FORMAT "\n", s.cancelled);
   printf ("lost       %" G_GUINT64_FORMAT "\n", s.lost);
+  if (riv_load_stats_find_outage (stats, &outage_start, &outage_end))
+    riv_cli_outage_print (stdout, outage_start, outage_end);
   if (s.users > 0)
     printf ("users      %u (peak)\n", s.users);
   printf ("wall time  %.3f s\n", s.duration_s);
