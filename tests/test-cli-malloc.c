@@ -3,9 +3,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The re-executed `rivulet-cli load`/`serve` puts the environment back as the
- * user had it, so that nothing it starts inherits G_SLICE or the huge-pages
- * tunable (riv-cli-malloc.c). The re-execution itself is checked by test-cli
- * (/cli/huge-pages): the heap of a serving process is advised.
+ * user had it, so that nothing it starts inherits G_SLICE, the huge-pages
+ * tunable or the preloaded jemalloc (riv-cli-malloc.c). The re-execution
+ * itself is checked by test-cli: the heap of a serving process is advised
+ * (/cli/huge-pages), a load process runs on jemalloc (/cli/jemalloc).
  */
 #include "config.h"
 
@@ -19,7 +20,7 @@ test_puts_back_what_it_changed (void)
   g_setenv ("RIVULET_SAVED_GLIBC_TUNABLES", "glibc.malloc.arena_max=2", TRUE);
   g_setenv ("GLIBC_TUNABLES", "glibc.malloc.arena_max=2:glibc.malloc.hugetlb=1", TRUE);
   g_setenv ("G_SLICE", "always-malloc", TRUE);
-  riv_cli_prefer_system_malloc (NULL);
+  riv_cli_choose_malloc (NULL);
   g_assert_cmpstr (g_getenv ("GLIBC_TUNABLES"), ==, "glibc.malloc.arena_max=2");
   g_assert_null (g_getenv ("G_SLICE"));
   g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
@@ -28,9 +29,31 @@ test_puts_back_what_it_changed (void)
   /* The user had neither. */
   g_setenv ("RIVULET_REEXECUTED", "tunables", TRUE);
   g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE);
-  riv_cli_prefer_system_malloc (NULL);
+  riv_cli_choose_malloc (NULL);
   g_assert_null (g_getenv ("GLIBC_TUNABLES"));
   g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
+}
+
+/* `load` preloaded jemalloc: its children must not. */
+static void
+test_puts_back_the_preload (void)
+{
+  g_setenv ("RIVULET_REEXECUTED", "slice preload", TRUE);
+  g_setenv ("LD_PRELOAD", "/usr/lib/libjemalloc.so.2", TRUE);
+  g_setenv ("G_SLICE", "always-malloc", TRUE);
+  riv_cli_choose_malloc (NULL);
+  g_assert_null (g_getenv ("LD_PRELOAD"));
+  g_assert_null (g_getenv ("G_SLICE"));
+  g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
+
+  /* Not named in the mark: the user's own preload stays. */
+  g_setenv ("RIVULET_REEXECUTED", "tunables", TRUE);
+  g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE);
+  g_setenv ("LD_PRELOAD", "libmine.so", TRUE);
+  riv_cli_choose_malloc (NULL);
+  g_assert_cmpstr (g_getenv ("LD_PRELOAD"), ==, "libmine.so");
+  g_assert_null (g_getenv ("GLIBC_TUNABLES"));
+  g_unsetenv ("LD_PRELOAD");
 }
 
 static void
@@ -40,13 +63,13 @@ test_leaves_the_rest_alone (void)
   g_setenv ("RIVULET_REEXECUTED", "tunables", TRUE);
   g_setenv ("GLIBC_TUNABLES", "glibc.malloc.hugetlb=1", TRUE);
   g_setenv ("G_SLICE", "debug-blocks", TRUE);
-  riv_cli_prefer_system_malloc (NULL);
+  riv_cli_choose_malloc (NULL);
   g_assert_cmpstr (g_getenv ("G_SLICE"), ==, "debug-blocks");
   g_assert_null (g_getenv ("GLIBC_TUNABLES"));
   g_unsetenv ("G_SLICE");
 
   /* Without a program to run again, nothing happens. */
-  riv_cli_prefer_system_malloc (NULL);
+  riv_cli_choose_malloc (NULL);
   g_assert_null (g_getenv ("RIVULET_REEXECUTED"));
   g_assert_null (g_getenv ("GLIBC_TUNABLES"));
 }
@@ -59,6 +82,7 @@ main (int   argc,
 
   g_test_add_func ("/cli/malloc/puts-back-what-it-changed", test_puts_back_what_it_changed);
   g_test_add_func ("/cli/malloc/leaves-the-rest-alone", test_leaves_the_rest_alone);
+  g_test_add_func ("/cli/malloc/puts-back-the-preload", test_puts_back_the_preload);
 
   return g_test_run ();
 }

@@ -139,24 +139,37 @@ typedef struct
   GAsyncResult *result;
 } Running;
 
-/* Starts rivulet-cli without waiting; finish with finish_cli(). */
+/* Starts rivulet-cli without waiting, with one variable of its environment
+ * set (name NULL: none); finish with finish_cli(). */
 static void
-start_cli (Running            *running,
-           const char * const *args)
+start_cli_with (Running            *running,
+                const char * const *args,
+                const char         *name,
+                const char         *value)
 {
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autoptr(GError) error = NULL;
 
+  if (name != NULL)
+    g_subprocess_launcher_setenv (launcher, name, value, TRUE);
   g_ptr_array_add (argv, (char *) g_getenv ("RIVULET_CLI"));
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
-  running->process = g_subprocess_newv ((const char * const *) argv->pdata,
-                                        G_SUBPROCESS_FLAGS_STDOUT_PIPE |
-                                        G_SUBPROCESS_FLAGS_STDERR_PIPE, &error);
+  running->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata,
+                                                   &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (running->process, NULL, NULL,
                                        riv_test_async_result_cb, &running->result);
+}
+
+static void
+start_cli (Running            *running,
+           const char * const *args)
+{
+  start_cli_with (running, args, NULL, NULL);
 }
 
 static void
@@ -1434,6 +1447,64 @@ test_outage (Fixture       *fx,
   g_assert_nonnull (strstr (merged_text.out, line));
 }
 
+/* Whether the running process has a library whose name holds lib mapped. */
+static gboolean
+process_maps (GSubprocess *process,
+              const char  *lib)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%s/maps",
+                                           g_subprocess_get_identifier (process));
+  g_autofree char *maps = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_file_get_contents (path, &maps, NULL, &error);
+  g_assert_no_error (error);
+  return strstr (maps, lib) != NULL;
+}
+
+/* A user load on its own, and one under a preload of the user's: what
+ * rivulet-cli runs on, read while it runs; both complete their jobs. */
+static gboolean
+load_runs_on (Fixture    *fx,
+              const char *preload,
+              const char *lib)
+{
+  const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "2",
+                         "--duration", "2", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
+                         "--json", NULL };
+  g_auto(CliRun) run = { 0 };
+  Running running = { 0 };
+  gboolean never = FALSE;
+  gboolean found;
+
+  start_cli_with (&running, args, preload != NULL ? "LD_PRELOAD" : NULL, preload);
+  riv_test_wait_for (&never, 1.0);
+  found = process_maps (running.process, lib);
+  finish_cli (&running, &run);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpint (json_object_get_int_member (parse_summary (run.out), "completed"), >, 0);
+  return found;
+}
+
+/* `load` runs on jemalloc when the build found it (riv-cli-malloc.c), unless
+ * the user preloads a library of their own. */
+static void
+test_jemalloc (Fixture       *fx,
+               gconstpointer  data)
+{
+#ifndef RIV_JEMALLOC
+  g_test_skip ("built without jemalloc (libjemalloc-dev, see .ci/deps)");
+#else
+  if (!g_file_test (RIV_JEMALLOC, G_FILE_TEST_EXISTS))
+    {
+      g_test_skip ("built with jemalloc, but " RIV_JEMALLOC " is gone");
+      return;
+    }
+  g_assert_true (load_runs_on (fx, NULL, "libjemalloc"));
+  g_assert_false (load_runs_on (fx, "libc.so.6", "libjemalloc"));
+#endif
+}
+
 /* An HTTPS server with a certificate for 127.0.0.1 signed by a CA of the
  * test's own (made with openssl), answering /config as a Gradio app. */
 static const char tls_config[] =
@@ -1864,6 +1935,7 @@ main (int   argc,
   ADD ("/cli/load/bad-files", test_bad_files);
   ADD ("/cli/tls", test_tls);
   ADD ("/cli/load/outage", test_outage);
+  ADD ("/cli/jemalloc", test_jemalloc);
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);

@@ -76,7 +76,7 @@ main (int   argc,
   const char *name;
 
   if (argc >= 2 && (g_str_equal (argv[1], "load") || g_str_equal (argv[1], "serve")))
-    riv_cli_prefer_system_malloc (argv);
+    riv_cli_choose_malloc (argv);
   setlocale (LC_ALL, "");
   /* Numbers in JSON, CSV and HTML output always use a decimal point. */
   setlocale (LC_NUMERIC, "C");

@@ -28,11 +28,11 @@ int riv_cli_usage_error (const char *command,
                          const char *format,
                          ...) G_GNUC_PRINTF (2, 3);
 /* Call first in main() for `load` and `serve`: re-executes the program once
- * with G_SLICE=always-malloc (GLib < 2.76) and glibc's malloc on transparent
- * huge pages, then puts the environment back (riv-cli-malloc.c). Returns only
- * when there is nothing to do, in the re-executed process, or when the
- * re-execution failed. */
-void riv_cli_prefer_system_malloc (char **argv);
+ * with G_SLICE=always-malloc (GLib < 2.76) and, for `load`, jemalloc when there
+ * is one, otherwise glibc's malloc on transparent huge pages; then puts the
+ * environment back (riv-cli-malloc.c). Returns only when there is nothing to
+ * do, in the re-executed process, or when the re-execution failed. */
+void riv_cli_choose_malloc (char **argv);
 /* serve --replay FILE */
 int riv_cli_serve_replay (const char *path,
                           double      speed,
