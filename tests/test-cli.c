@@ -1447,6 +1447,7 @@ test_outage (Fixture       *fx,
   g_assert_nonnull (strstr (merged_text.out, line));
 }
 
+#ifdef RIV_JEMALLOC
 /* Whether the running process has a library whose name holds lib mapped. */
 static gboolean
 process_maps (GSubprocess *process,
@@ -1485,6 +1486,7 @@ load_runs_on (Fixture    *fx,
   g_assert_cmpint (json_object_get_int_member (parse_summary (run.out), "completed"), >, 0);
   return found;
 }
+#endif
 
 /* `load` runs on jemalloc when the build found it (riv-cli-malloc.c), unless
  * the user preloads a library of their own. */
