@@ -12,8 +12,8 @@
  *  - `load`: jemalloc (LD_PRELOAD), when the build found it, its library is
  *    there and the user preloads nothing. With 10,000 users the client holds
  *    some 400 MB in many sizes, and glibc's malloc spent a growing share of its
- *    time sorting and merging free chunks: jemalloc took 23 % less CPU a job
- *    there (app/docs/measurements.md). `serve` stays on glibc: there it gave
+ *    time sorting and merging free chunks: jemalloc took about 20 % less CPU
+ *    a job there (app/docs/measurements.md). `serve` stays on glibc: there it gave
  *    the same CPU for 15-30 % more memory;
  *  - otherwise glibc's malloc on transparent huge pages (GLIBC_TUNABLES
  *    glibc.malloc.hugetlb=1, unless the user set a hugetlb value): a load

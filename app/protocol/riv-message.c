@@ -658,10 +658,8 @@ message_from_fields (const Fields  *f,
     case RIV_MESSAGE_UNEXPECTED_ERROR:
       self->message = g_strdup (field_string (&root[ROOT_MESSAGE]));
       self->session_not_found = field_bool (&root[ROOT_SESSION_NOT_FOUND], FALSE);
-      /* Gradio 4.x has no such field: its stream raises a 404 whose text the
-       * message carries. */
       if (!self->session_not_found && self->message != NULL)
-        self->session_not_found = strcmp (self->message, "404: Session not found.") == 0;
+        self->session_not_found = strcmp (self->message, RIV_MESSAGE_GRADIO4_NO_SESSION) == 0;
       break;
 
     case RIV_MESSAGE_UNKNOWN:

@@ -14,6 +14,10 @@
 
 G_BEGIN_DECLS
 
+/* Gradio 4.44's unexpected_error for a session it does not know: it has no
+ * session_not_found field, only this message. */
+#define RIV_MESSAGE_GRADIO4_NO_SESSION "404: Session not found."
+
 /* Frames nested deeper than this are rejected before json-glib recurses into them. */
 #define RIV_MESSAGE_MAX_DEPTH 512
 
@@ -91,7 +95,7 @@ typedef struct
 
   /* unexpected_error */
   char           *message;
-  gboolean        session_not_found;
+  gboolean        session_not_found;   /* also RIV_MESSAGE_GRADIO4_NO_SESSION as the message */
 
   /* When it arrived (riv_now ()): set for messages that wait in the early buffer, else 0. */
   double          received_at;

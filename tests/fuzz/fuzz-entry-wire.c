@@ -134,9 +134,8 @@ riv_fuzz_wire (const guint8 *data,
         RIV_FUZZ_CHECK (m->kind == RIV_MESSAGE_UNEXPECTED_ERROR, "kind %d", m->kind);
         RIV_FUZZ_CHECK (g_strcmp0 (m->message, text) == 0, "message \"%s\" read back as \"%s\"",
                         text, m->message);
-        /* Gradio 4.44's unknown session has only its text (riv-message.c). */
         RIV_FUZZ_CHECK (m->session_not_found ==
-                        ((flags & 1) != 0 || strcmp (text, "404: Session not found.") == 0),
+                        ((flags & 1) != 0 || strcmp (text, RIV_MESSAGE_GRADIO4_NO_SESSION) == 0),
                         "session_not_found");
         RIV_FUZZ_CHECK (!m->success, "success");
       }
