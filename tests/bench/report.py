@@ -215,9 +215,28 @@ def stream_rows(t, results, cores):
         ov = "/".join(f"{o.get('verified', 0)}" for o in off)
         all_ok = all(r.get("verified") == jobs for r in riv) and all(o.get("verified") == jobs for o in off)
         t.add(f"stream {label}: texts verified", rv, ov or "n/a", "", f"{jobs} per rep", met(all_ok))
+        free = reps_of(results, f"stream-unpinned-{name}-rivulet")
+        free_off = reps_of(results, f"stream-unpinned-{name}-official")
+        free_raw = [r for r in reps_of(results, f"stream-unpinned-{name}-raw") if "error" not in r]
+        if free:
+            fr = median([r.get("updates_per_s") for r in free])
+            fo = median([o.get("updates_per_s") for o in free_off])
+            fw = median([r.get("updates_per_s") / w.get("updates_per_s")
+                         for r, w in zip(free, free_raw) if r.get("updates_per_s") and w.get("updates_per_s")])
+            t.add("  same, CPUs left to the kernel: vs official", fmt(fr), fmt(fo),
+                  fmt(fr / fo if fr and fo else None, "x", 2), "(info)", "")
+            t.add("  same, CPUs left to the kernel: vs the wire", fmt(fr),
+                  fmt(median([w.get("updates_per_s") for w in free_raw])), fmt(fw, "x", 2), "(info)", "")
+        pins = results.get("stream-pinning")
+        placed = (f"the server pinned to CPU {pins.get('server_cpus')} and every client to CPU "
+                  f"{pins.get('client_cpus')}, as on two machines" if pins else "CPUs left to the kernel")
         t.notes.append(f"3: {name}: {len(riv)} repetitions, alternating Rivulet (bench-client stream, "
-                       "RivClient), @gradio/client and the raw reader on one server (--concurrency 100); "
-                       "wall = first submit to last completion; updates = count x jobs")
+                       "RivClient), @gradio/client and the raw reader on one server (--concurrency 100), "
+                       f"{placed}; wall = first submit to last completion; updates = count x jobs")
+        if free:
+            t.notes.append(f"3: {name}, CPUs left to the kernel: {len(free)} more repetitions on a server "
+                           "of its own, nothing pinned: the server's 100 generator threads and the client "
+                           "then share both CPUs thread by thread (info rows)")
         if raw:
             frames = median([r.get("frames") for r in raw])
             t.notes.append(
