@@ -1115,6 +1115,35 @@ test_threads_one_thread (Fixture       *fx,
   g_assert_nonnull (strstr (linted.err, "--threads 2: running on one thread: --record and the "
                                         "live lint"));
   g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "completed"), ==, 3);
+  g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "threads"), ==, 1);
+}
+
+/* Without --threads the users take one thread a core, less one for a server
+ * on this machine's loopback (as every test server is); the summary says how
+ * many they had. */
+static void
+test_threads_default (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_auto(CliRun) plain = { 0 };
+  g_auto(CliRun) two = { 0 };
+  guint cores = g_get_num_processors ();
+  guint expected = cores > 1 ? cores - 1 : 1;
+  g_autofree char *line = NULL;
+
+  run_cli (&plain, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "12",
+           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", NULL);
+  g_assert_cmpint (plain.status, ==, 0);
+  g_assert_nonnull (strstr (plain.out, "completed  24"));
+  line = expected > 1 ? g_strdup_printf ("users      12 (peak), on %u threads\n", expected)
+                      : g_strdup ("users      12 (peak)\n");
+  g_assert_nonnull (strstr (plain.out, line));
+
+  run_cli (&two, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "12",
+           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", "--threads", "2", NULL);
+  g_assert_cmpint (two.status, ==, 0);
+  g_assert_nonnull (strstr (two.out, "completed  24"));
+  g_assert_nonnull (strstr (two.out, "users      12 (peak), on 2 threads\n"));
 }
 
 /* Ctrl+C during a run over threads stops every thread: the run ends at once,
@@ -1943,6 +1972,7 @@ main (int   argc,
   ADD ("/cli/load/shards/users", test_shards_users);
   ADD ("/cli/load/threads/same-jobs", test_threads_same_jobs);
   ADD ("/cli/load/threads/one-thread", test_threads_one_thread);
+  ADD ("/cli/load/threads/default", test_threads_default);
   ADD ("/cli/load/threads/interrupt", test_threads_interrupt);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/merge-client-server", test_merge_client_server);

@@ -15,6 +15,7 @@
 
 #include "riv-burst.h"
 #include "riv-client.h"
+#include "riv-listen.h"
 #include "riv-load-run.h"
 #include "riv-load-stats.h"
 #include "riv-outcomes.h"
@@ -110,6 +111,32 @@ test_outage (void)
     g_assert_cmpfloat (start, ==, 3);
     g_assert_cmpfloat (end, ==, -1);
   }
+}
+
+/* A server on this machine gets a core of its own: one thread fewer when
+ * the URL's host is a loopback one, by name or address, and only then. */
+static void
+test_default_threads (void)
+{
+  guint cores = g_get_num_processors ();
+  const char *loopback[] = {
+    "http://127.0.0.1:7860/", "http://localhost:7860", "https://LocalHost/app/",
+    "http://127.3.2.1/", "http://[::1]:8080/", "http://user:pw@127.0.0.1:1/x?y#z",
+  };
+  const char *elsewhere[] = {
+    "http://10.0.0.1:7860/", "https://example.com/", "http://localhost.example.com/",
+    "http://128.0.0.1/", "http://[::2]/", "http://[::ffff:10.0.0.1]/", "not a url", "", NULL,
+  };
+
+  g_assert_cmpuint (riv_load_default_threads (FALSE), ==, MAX (cores, 1));
+  g_assert_cmpuint (riv_load_default_threads (TRUE), ==, cores > 1 ? cores - 1 : 1);
+
+  for (guint i = 0; i < G_N_ELEMENTS (loopback); i++)
+    g_assert_true (riv_url_is_loopback (loopback[i]));
+  for (guint i = 0; i < G_N_ELEMENTS (elsewhere); i++)
+    g_assert_false (riv_url_is_loopback (elsewhere[i]));
+  g_assert_true (riv_host_is_loopback ("::1"));
+  g_assert_false (riv_host_is_loopback (NULL));
 }
 
 /* Every end is counted as itself; a job counted before it ended is lost. */
@@ -560,6 +587,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/load/outcomes", test_outcomes);
+  g_test_add_func ("/load/threads/default", test_default_threads);
   g_test_add_func ("/load/stats/outage", test_outage);
   g_test_add ("/load/burst/bounded-joins", Fixture, NULL, fixture_setup,
               test_bounded_joins, fixture_teardown);

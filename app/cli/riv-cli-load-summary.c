@@ -135,6 +135,7 @@ typedef struct
 {
   RivLoadSummary  s;
   guint64         events;
+  guint           threads;
   gboolean        outage;
   double          outage_start;
   double          outage_end;     /* < 0: until the run's end */
@@ -163,6 +164,7 @@ summary_facts_init (SummaryFacts *facts,
   RivLoadStats *stats = riv_load_run_get_stats (run->engine);
 
   facts->events = riv_load_run_get_n_events (run->engine);
+  facts->threads = riv_load_run_get_n_threads (run->engine);
   facts->errors = riv_load_stats_errors (stats);
   facts->logs = riv_load_stats_format_logs (stats);
   facts->outage_end = -1;
@@ -194,6 +196,7 @@ summary_json_add_counts (JsonBuilder        *builder,
   add_int (builder, "cancelled", f->s.cancelled);
   add_int (builder, "lost", f->s.lost);
   add_int (builder, "users", f->s.users);
+  add_int (builder, "threads", f->threads);
   json_builder_set_member_name (builder, "insecure");
   json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
   json_builder_set_member_name (builder, "outage");
@@ -333,7 +336,9 @@ summary_print_counts (const SummaryFacts *f,
   fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s->lost);
   if (f->outage)
     riv_cli_outage_print (out, f->outage_start, f->outage_end);
-  if (s->users > 0)
+  if (s->users > 0 && f->threads > 1)
+    fprintf (out, "users      %u (peak), on %u threads\n", s->users, f->threads);
+  else if (s->users > 0)
     fprintf (out, "users      %u (peak)\n", s->users);
   fprintf (out, "wall time  %.3f s\n", s->duration_s);
   fprintf (out, "throughput %.1f jobs/s\n", s->throughput_per_s);

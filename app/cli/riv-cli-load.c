@@ -25,6 +25,7 @@
 #include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
+#include "riv-listen.h"
 
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
@@ -418,7 +419,8 @@ load_option_context_new (LoadOptions *o)
       "numbers; merge the shards' --output with \"rivulet-cli report merge\"", "I/N" },
     { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads_text,
       "Users: spread the virtual users over N threads, each with its own sessions; the "
-      "jobs, their numbers and the records are those of one thread (default: one a core). "
+      "jobs, their numbers and the records are those of one thread (default: one a core, one "
+      "fewer when the server is on this machine's loopback). "
       "One thread for the open loop (--count, --rate: one session), --until-break, "
       "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
@@ -703,13 +705,16 @@ load_find_endpoint (LoadRun            *run,
   return endpoint;
 }
 
-/* The threads the users are spread over: --threads, or one a core; one
+/* The threads the users are spread over: --threads, or one a core (less one
+ * when the server is on this machine's loopback: it needs a core too); one
  * (saying why when --threads asked for more) where they cannot be merged. */
 static void
 load_engine_set_threads (LoadRun           *run,
                          const LoadOptions *o)
 {
-  guint threads = o->threads > 0 ? o->threads : riv_load_default_threads (FALSE);
+  guint threads = o->threads > 0
+    ? o->threads
+    : riv_load_default_threads (riv_url_is_loopback (o->normalized_url));
   const char *reason = NULL;
 
   if (o->users == 0 && o->stages == NULL)

@@ -13,6 +13,7 @@
 
 #include "riv-cli.h"
 #include "riv-demo.h"
+#include "riv-listen.h"
 #include "riv-server.h"
 
 typedef struct
@@ -32,15 +33,11 @@ serve_signal_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* The default host (NULL) is 127.0.0.1. */
 static gboolean
 host_is_loopback (const char *host)
 {
-  g_autoptr(GInetAddress) address = NULL;
-
-  if (host == NULL || g_str_equal (host, "localhost"))
-    return TRUE;
-  address = g_inet_address_new_from_string (host);
-  return address != NULL && g_inet_address_get_is_loopback (address);
+  return host == NULL || riv_host_is_loopback (host);
 }
 
 /* --help's list of the demo endpoints, from the demos' own table. */

@@ -29,3 +29,24 @@ riv_listen_socket (GSocketAddress  *address,
   *port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
   return g_steal_pointer (&socket);
 }
+
+gboolean
+riv_host_is_loopback (const char *host)
+{
+  g_autoptr(GInetAddress) address = NULL;
+
+  if (host == NULL)
+    return FALSE;
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    return TRUE;
+  address = g_inet_address_new_from_string (host);
+  return address != NULL && g_inet_address_get_is_loopback (address);
+}
+
+gboolean
+riv_url_is_loopback (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return uri != NULL && riv_host_is_loopback (g_uri_get_host (uri));
+}

@@ -16,4 +16,12 @@ GSocket  *riv_listen_socket     (GSocketAddress  *address,
                                  guint           *port,
                                  GError         **error);
 
+/* Whether host (a name or an address, IPv6 without brackets) is this
+ * machine's loopback: "localhost" (any case), 127.0.0.0/8 or ::1. */
+gboolean  riv_host_is_loopback  (const char      *host);
+
+/* The same for the host of an absolute URL; FALSE for one that does not
+ * parse or has no host. */
+gboolean  riv_url_is_loopback   (const char      *url);
+
 G_END_DECLS

@@ -919,11 +919,11 @@ riv_load_run_set_shard (RivLoadRun *self,
 }
 
 guint
-riv_load_default_threads (gboolean server_in_process)
+riv_load_default_threads (gboolean server_on_this_machine)
 {
   guint cores = g_get_num_processors ();
 
-  return server_in_process && cores > 1 ? cores - 1 : MAX (cores, 1);
+  return server_on_this_machine && cores > 1 ? cores - 1 : MAX (cores, 1);
 }
 
 void

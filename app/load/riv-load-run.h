@@ -95,8 +95,9 @@ void          riv_load_run_set_threads       (RivLoadRun        *self,
 /* The threads the run works on: 1 before it starts or without threads. */
 guint         riv_load_run_get_n_threads     (RivLoadRun        *self);
 /* The threads a run should use on this machine: one a core, less one for a
- * server working in the same process. */
-guint         riv_load_default_threads       (gboolean           server_in_process);
+ * server working on it too (in the same process, or reached at a loopback
+ * address), which needs a core of its own. */
+guint         riv_load_default_threads       (gboolean           server_on_this_machine);
 /* Breakpoint test: the ramp (stages, users over the duration, or a rate
  * ramp) stops at the first failed or lost job, or when one of thresholds
  * that can be judged while the run goes (latencies, failures, error rate)

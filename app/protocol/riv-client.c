@@ -39,6 +39,7 @@
 
 #include "riv-client-private.h"
 #include "riv-compat.h"
+#include "riv-listen.h"
 
 G_DEFINE_QUARK (riv-client-error-quark, riv_client_error)
 
@@ -164,22 +165,6 @@ _riv_client_set_config (RivClient *self,
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
 }
 
-/* localhost, 127.0.0.0/8 or ::1. */
-static gboolean
-url_is_loopback (const char *url)
-{
-  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
-  g_autoptr(GInetAddress) address = NULL;
-  const char *host = uri != NULL ? g_uri_get_host (uri) : NULL;
-
-  if (host == NULL)
-    return FALSE;
-  if (g_ascii_strcasecmp (host, "localhost") == 0)
-    return TRUE;
-  address = g_inet_address_new_from_string (host);
-  return address != NULL && g_inet_address_get_is_loopback (address);
-}
-
 /* GObject ------------------------------------------------------------------------------ */
 
 static void
@@ -201,7 +186,7 @@ riv_client_constructed (GObject *object)
    * the system's proxy resolver (libproxy) costs a thread hop and several
    * lookups for every new connection: with virtual users, whose joins each
    * open one, that was a tenth of the client's time. */
-  if (url_is_loopback (self->url))
+  if (riv_url_is_loopback (self->url))
     soup_session_set_proxy_resolver (self->session, NULL);
 }
 
