@@ -324,7 +324,7 @@ user_read_ready (gpointer data)
 }
 
 static void
-user_read_next (User *user)
+user_start_reading (User *user)
 {
   GSocket *socket = g_socket_connection_get_socket (user->conn);
 
@@ -347,7 +347,7 @@ user_wrote_cb (GObject      *object,
       user_stream_end (user);
       return;
     }
-  user_read_next (user);
+  user_start_reading (user);
 }
 
 static void
