@@ -159,6 +159,9 @@ test_mux_timers (Fixture       *fx,
   g_assert_cmpuint (riv_mux_get_n_contexts (fx->mux), ==, 2);
   attach_timeout (fx->inner, 0, &fx->probe);
   attach_timeout (b, 60, &later);
+  /* Attached from outside their contexts' dispatches (riv-mux.h). */
+  g_main_context_wakeup (fx->inner);
+  g_main_context_wakeup (b);
   ITERATE_UNTIL (fx->outer, fx->probe.runs == 1 && later.runs == 1);
   g_assert_true (fx->probe.seen == fx->inner);
   g_assert_true (later.seen == b);
@@ -216,11 +219,12 @@ relay_cb (gpointer data)
   Relay *relay = data;
 
   attach_timeout (relay->target, 0, relay->probe);
+  g_main_context_wakeup (relay->target);
   return G_SOURCE_REMOVE;
 }
 
 /* A source attached to one inner context from another's callback (the same
- * thread, which GLib does not wake) still runs. */
+ * thread, which GLib does not wake), followed by its wakeup, runs. */
 static void
 test_mux_sibling (Fixture       *fx,
                   gconstpointer  data)
@@ -234,8 +238,59 @@ test_mux_sibling (Fixture       *fx,
   g_source_set_callback (source, relay_cb, &relay, NULL);
   g_source_attach (source, fx->inner);
   g_source_unref (source);
+  g_main_context_wakeup (fx->inner);
   ITERATE_UNTIL (fx->outer, fx->probe.runs == 1);
   g_assert_true (fx->probe.seen == b);
+}
+
+typedef struct
+{
+  guint runs;
+  guint wanted;
+} Chain;
+
+static gboolean
+chain_cb (gpointer data)
+{
+  Chain *chain = data;
+
+  if (++chain->runs < chain->wanted)
+    {
+      GSource *next = g_idle_source_new ();
+
+      g_source_set_callback (next, chain_cb, chain, NULL);
+      g_source_attach (next, g_main_context_get_thread_default ());
+      g_source_unref (next);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Sources an inner context's callbacks attach to it run with nothing else to
+ * wake it, one after another, as GTask's completions do (a hundred in a row,
+ * in two contexts at once). */
+static void
+test_mux_own_callbacks (Fixture       *fx,
+                        gconstpointer  data)
+{
+  GMainContext *b = riv_mux_add (fx->mux);
+  Chain chains[2] = { { 0, 100 }, { 0, 100 } };
+  GMainContext *contexts[2] = { fx->inner, b };
+
+  settle (fx->outer);
+  for (guint i = 0; i < 2; i++)
+    {
+      GSource *first = g_idle_source_new ();
+
+      g_source_set_callback (first, chain_cb, &chains[i], NULL);
+      g_source_attach (first, contexts[i]);
+      g_source_unref (first);
+    }
+  riv_mux_wake_all (fx->mux);
+  ITERATE_UNTIL (fx->outer, chains[0].runs == 100 && chains[1].runs == 100);
+  settle (fx->outer);
+  g_assert_cmpuint (chains[0].runs, ==, 100);
+  g_assert_cmpuint (chains[1].runs, ==, 100);
+  g_assert_false (g_main_context_pending (fx->outer));
 }
 
 static gpointer
@@ -380,6 +435,7 @@ test_mux_free_in_callback (Fixture       *fx,
   g_source_attach (source, fx->inner);
   g_source_unref (source);
   attach_timeout (b, 0, &fx->probe);
+  riv_mux_wake_all (fx->mux);
   ITERATE_UNTIL (fx->outer, fx->mux == NULL);
   settle (fx->outer);
   g_assert_cmpuint (fx->probe.runs, <=, 1);
@@ -428,6 +484,7 @@ main (int   argc,
   TEST_ADD ("/riv/mux/readable", test_mux_readable);
   TEST_ADD ("/riv/mux/removed", test_mux_removed);
   TEST_ADD ("/riv/mux/sibling", test_mux_sibling);
+  TEST_ADD ("/riv/mux/own-callbacks", test_mux_own_callbacks);
   TEST_ADD ("/riv/mux/thread", test_mux_thread);
   TEST_ADD ("/riv/mux/fd-reused", test_mux_fd_reused);
   TEST_ADD ("/riv/mux/many", test_mux_many);

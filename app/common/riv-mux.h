@@ -15,9 +15,14 @@ G_BEGIN_DECLS
 typedef struct _RivMux RivMux;
 
 /* riv_mux_new (): NULL where the system has no epoll (the caller keeps its one
- * context). riv_mux_add (): the outer context when no descriptor is left. */
+ * context). riv_mux_add (): the outer context when no descriptor is left; an
+ * inner context is owned by the calling thread, which must be the one that
+ * runs the outer context. A source attached to an inner context from another
+ * thread wakes it; from this thread, outside that context's own callbacks,
+ * follow it with g_main_context_wakeup () or riv_mux_wake_all (). */
 RivMux       *riv_mux_new            (GMainContext *outer);
 GMainContext *riv_mux_add            (RivMux       *self);
+void          riv_mux_wake_all       (RivMux       *self);
 guint         riv_mux_get_n_contexts (RivMux       *self);
 void          riv_mux_free           (RivMux       *self);
 

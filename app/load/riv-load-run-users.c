@@ -159,6 +159,8 @@ user_start (RivLoadRun *self,
   self->peak_users = MAX (self->peak_users, self->active_users);
   _riv_load_run_user_next (user);
   g_main_context_pop_thread_default (user->context);
+  /* Started from outside the user's context (riv-mux.h). */
+  g_main_context_wakeup (user->context);
 }
 
 /* The context of the user in this slot: a new one every USERS_PER_CONTEXT. */

@@ -526,6 +526,8 @@ finish_cb (gpointer data)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
   riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
   _riv_load_run_users_free (self);
+  /* What closing the clients left to do runs in their contexts (riv-mux.h). */
+  riv_mux_wake_all (self->mux);
   metrics_update (self);
   _riv_load_run_break_name (self);
   if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
