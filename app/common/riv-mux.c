@@ -165,17 +165,13 @@ member_prepare (Member *m)
     m->deadline = g_get_monotonic_time () + (gint64) timeout * 1000;
 }
 
-/* One iteration of the member's context, without waiting. */
+/* One iteration of the member's context, without waiting (this thread owns
+ * it since riv_mux_add ()). */
 static void
 member_run (RivMux *self,
             Member *m)
 {
   m->stamp = self->stamp;
-  if (!g_main_context_acquire (m->context))
-    {
-      m->deadline = 0;   /* another thread is iterating it: try again */
-      return;
-    }
   if (m->prepared)
     {
       if (m->n_fds > 0)
@@ -186,7 +182,6 @@ member_run (RivMux *self,
       g_main_context_pop_thread_default (m->context);
     }
   member_prepare (m);
-  g_main_context_release (m->context);
 }
 
 static gboolean
@@ -345,9 +340,7 @@ riv_mux_add (RivMux *self)
   m->deadline = 0;
   g_ptr_array_add (self->members, m);
   /* Its first prepare registers its wakeup descriptor. */
-  g_main_context_acquire (m->context);
   member_prepare (m);
-  g_main_context_release (m->context);
   return m->context;
 #else
   g_assert_not_reached ();
