@@ -29,22 +29,12 @@ logged_in (AuthServer        *as,
 }
 
 static void
-reply (SoupServerMessage *msg,
-       guint              status,
-       const char        *content_type,
-       const char        *body)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, content_type, SOUP_MEMORY_COPY, body, strlen (body));
-}
-
-static void
 refuse (AuthServer        *as,
         SoupServerMessage *msg)
 {
-  reply (msg, 401, "application/json",
-         as->gradio4 ? "{\"detail\":\"Not authenticated\"}"
-                     : "{\"detail\":{\"error\":\"Not authenticated\",\"auth_message\":null}}");
+  riv_test_reply (msg, 401, "application/json",
+                  as->gradio4 ? "{\"detail\":\"Not authenticated\"}"
+                              : "{\"detail\":{\"error\":\"Not authenticated\",\"auth_message\":null}}");
 }
 
 static void
@@ -70,7 +60,7 @@ handle_login (AuthServer        *as,
   if (g_strcmp0 (g_hash_table_lookup (form, "username"), USER) != 0 ||
       g_strcmp0 (g_hash_table_lookup (form, "password"), PASSWORD) != 0)
     {
-      reply (msg, 400, "application/json", "{\"detail\":\"Incorrect credentials.\"}");
+      riv_test_reply (msg, 400, "application/json", "{\"detail\":\"Incorrect credentials.\"}");
       return;
     }
 
@@ -79,7 +69,7 @@ handle_login (AuthServer        *as,
                                "access-token-c00k1e=" TOKEN "; HttpOnly; Path=/; SameSite=none; Secure");
   soup_message_headers_append (headers, "Set-Cookie",
                                "access-token-unsecure-c00k1e=" TOKEN "; HttpOnly; Path=/");
-  reply (msg, 200, "application/json", "{\"success\":true}");
+  riv_test_reply (msg, 200, "application/json", "{\"success\":true}");
 }
 
 static void
@@ -103,7 +93,7 @@ handle_config (AuthServer        *as,
                             "\"inputs\":[1],\"outputs\":[2],\"queue\":true}]}",
                             as->gradio4 ? "4.44.1" : "6.25.0",
                             as->gradio4 ? "" : "\"api_prefix\":\"/gradio_api\",");
-  reply (msg, 200, "application/json", config);
+  riv_test_reply (msg, 200, "application/json", config);
 }
 
 static void
@@ -125,26 +115,26 @@ handler (SoupServer        *server,
   else if (!logged_in (as, msg))
     refuse (as, msg);
   else if (g_str_equal (path, info))
-    reply (msg, 200, "application/json", "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
+    riv_test_reply (msg, 200, "application/json", "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
   else if (g_str_equal (path, join))
     {
       as->n_joins++;
       if (soup_message_headers_header_contains (soup_server_message_get_request_headers (msg),
                                                 "Connection", "close"))
         as->n_join_close++;
-      reply (msg, 200, "application/json", "{\"event_id\":\"e1\"}");
+      riv_test_reply (msg, 200, "application/json", "{\"event_id\":\"e1\"}");
     }
   else if (g_str_equal (path, data))
     {
       as->n_streams++;
-      reply (msg, 200, "text/event-stream",
-             "data: {\"msg\":\"process_starts\",\"event_id\":\"e1\"}\n\n"
-             "data: {\"msg\":\"process_completed\",\"event_id\":\"e1\","
-             "\"output\":{\"data\":[\"hello\"]},\"success\":true}\n\n"
-             "data: {\"msg\":\"close_stream\",\"event_id\":null}\n\n");
+      riv_test_reply (msg, 200, "text/event-stream",
+                      "data: {\"msg\":\"process_starts\",\"event_id\":\"e1\"}\n\n"
+                      "data: {\"msg\":\"process_completed\",\"event_id\":\"e1\","
+                      "\"output\":{\"data\":[\"hello\"]},\"success\":true}\n\n"
+                      "data: {\"msg\":\"close_stream\",\"event_id\":null}\n\n");
     }
   else
-    reply (msg, 404, "application/json", "{\"detail\":\"Not Found\"}");
+    riv_test_reply (msg, 404, "application/json", "{\"detail\":\"Not Found\"}");
 }
 
 void

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <string.h>
+
 #include "riv-test-util.h"
 
 typedef struct
@@ -86,6 +88,24 @@ riv_test_wait_result (GAsyncResult **slot,
   riv_test_wait_until (slot_is_set, slot, timeout_s);
   g_assert_nonnull (*slot);
   return *slot;
+}
+
+void
+riv_test_reply (SoupServerMessage *msg,
+                guint              status,
+                const char        *content_type,
+                const char        *body)
+{
+  soup_server_message_set_status (msg, status, NULL);
+  soup_server_message_set_response (msg, content_type, SOUP_MEMORY_COPY, body, strlen (body));
+}
+
+void
+riv_test_reply_json (SoupServerMessage *msg,
+                     guint              status,
+                     const char        *json)
+{
+  riv_test_reply (msg, status, "application/json", json);
 }
 
 char *

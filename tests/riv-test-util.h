@@ -7,6 +7,7 @@
 #pragma once
 
 #include <gio/gio.h>
+#include <libsoup/soup.h>
 
 G_BEGIN_DECLS
 
@@ -28,6 +29,14 @@ void      riv_test_async_result_cb (GObject      *object,
 /* Waits for an async result stored by riv_test_async_result_cb. */
 GAsyncResult *riv_test_wait_result (GAsyncResult **slot,
                                     double         timeout_s);
+/* Answers msg with status and a copy of body (NUL-terminated). */
+void      riv_test_reply          (SoupServerMessage *msg,
+                                   guint              status,
+                                   const char        *content_type,
+                                   const char        *body);
+void      riv_test_reply_json     (SoupServerMessage *msg,
+                                   guint              status,
+                                   const char        *json);
 /* Reads tests/data/NAME into a string. */
 char     *riv_test_load_data      (const char  *name,
                                    gsize       *length);

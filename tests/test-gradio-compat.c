@@ -639,15 +639,6 @@ event_start_cb (gpointer user_data)
 /* ---- HTTP plumbing ---- */
 
 static void
-reply_json (SoupServerMessage *msg,
-            guint              status,
-            const char        *json)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY, json, strlen (json));
-}
-
-static void
 reply_detail (SoupServerMessage *msg,
               guint              status,
               const char        *detail)
@@ -655,7 +646,7 @@ reply_detail (SoupServerMessage *msg,
   g_autofree char *quoted = json_quote (detail);
   g_autofree char *json = g_strdup_printf ("{\"detail\":%s}", quoted);
 
-  reply_json (msg, status, json);
+  riv_test_reply_json (msg, status, json);
 }
 
 static JsonNode *
@@ -698,7 +689,7 @@ handle_config (Fake              *fake,
         json_object_set_string_member (object, "protocol", fake->protocol);
     }
   text = json_to_string (config, FALSE);
-  reply_json (msg, SOUP_STATUS_OK, text);
+  riv_test_reply_json (msg, SOUP_STATUS_OK, text);
 }
 
 static void
@@ -734,7 +725,7 @@ handle_info (Fake              *fake,
       "\"api_visibility\":\"public\",\"description\":\"\"}},"
     "\"unnamed_endpoints\":{}}";
 
-  reply_json (msg, SOUP_STATUS_OK, info);
+  riv_test_reply_json (msg, SOUP_STATUS_OK, info);
 }
 
 /* The scripts, chosen by endpoint and (for echo and image) by the input text. */
@@ -992,8 +983,8 @@ handle_join (Fake              *fake,
   if (fn_index == FN_ECHO && g_strcmp0 (event->command, "invalid-list") == 0)
     {
       event_free (event);
-      reply_json (msg, 422, "{\"detail\":[{\"type\":\"missing\",\"loc\":[\"body\",\"data\",0],"
-                            "\"msg\":\"Field required\",\"input\":null}]}");
+      riv_test_reply_json (msg, 422, "{\"detail\":[{\"type\":\"missing\",\"loc\":[\"body\",\"data\",0],"
+                                     "\"msg\":\"Field required\",\"input\":null}]}");
       return;
     }
 
@@ -1041,7 +1032,7 @@ handle_join (Fake              *fake,
     }
 
   reply = g_strdup_printf ("{\"event_id\":\"%s\"}", event->id);
-  reply_json (msg, SOUP_STATUS_OK, reply);
+  riv_test_reply_json (msg, SOUP_STATUS_OK, reply);
 
   if (early)
     {
@@ -1142,7 +1133,7 @@ handle_cancel (Fake              *fake,
           session_flush (session);
         }
     }
-  reply_json (msg, SOUP_STATUS_OK, "{\"success\":true}");
+  riv_test_reply_json (msg, SOUP_STATUS_OK, "{\"success\":true}");
 }
 
 static void
@@ -1227,7 +1218,7 @@ fake_handler (SoupServer        *server,
   else if (g_str_equal (api, "/cancel") && g_str_equal (method, "POST"))
     handle_cancel (fake, msg);
   else if (g_str_equal (api, "/reset") && g_str_equal (method, "POST"))
-    reply_json (msg, SOUP_STATUS_OK, "{\"success\":true}");
+    riv_test_reply_json (msg, SOUP_STATUS_OK, "{\"success\":true}");
   else if (g_str_has_prefix (api, "/heartbeat/") && g_str_equal (method, "GET"))
     reply_detail (msg, 404, "heartbeat is not used by this config");
   else if (g_str_has_prefix (api, "/file=") &&

@@ -217,21 +217,11 @@ fake_join_free (FakeJoin *join)
 }
 
 static void
-reply_json (SoupServerMessage *msg,
-            guint              status,
-            const char        *json)
-{
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, "application/json", SOUP_MEMORY_COPY,
-                                    json, strlen (json));
-}
-
-static void
 fake_reply_join (FakeJoin *join)
 {
   g_autofree char *body = g_strdup_printf ("{\"event_id\":\"%s\"}", join->event_id);
 
-  reply_json (join->msg, 200, body);
+  riv_test_reply_json (join->msg, 200, body);
   soup_server_message_unpause (join->msg);
 }
 
@@ -266,7 +256,7 @@ handle_config (SoupServer        *server,
     "{\"id\":1,\"api_name\":\"batched\",\"inputs\":[1],\"outputs\":[3],\"queue\":true,"
     "\"types\":{\"generator\":false,\"cancel\":false},\"batch\":true,\"max_batch_size\":16}]}";
 
-  reply_json (msg, 200, config);
+  riv_test_reply_json (msg, 200, config);
 }
 
 static void
@@ -276,7 +266,7 @@ handle_info (SoupServer        *server,
              GHashTable        *query,
              gpointer           user_data)
 {
-  reply_json (msg, 200, "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
+  riv_test_reply_json (msg, 200, "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
 }
 
 static JsonObject *
@@ -319,7 +309,7 @@ handle_join (SoupServer        *server,
 
   if (fake->join_mode == JOIN_STATUS)
     {
-      reply_json (msg, fake->join_status, fake->join_body);
+      riv_test_reply_json (msg, fake->join_status, fake->join_body);
       return;
     }
 
@@ -437,7 +427,7 @@ handle_cancel (SoupServer        *server,
                   "\"success\":true}", event_id);
     }
 
-  reply_json (msg, 200, "{\"success\":true}");
+  riv_test_reply_json (msg, 200, "{\"success\":true}");
 }
 
 static void
@@ -447,7 +437,7 @@ handle_reset (SoupServer        *server,
               GHashTable        *query,
               gpointer           user_data)
 {
-  reply_json (msg, 200, "{\"success\":true}");
+  riv_test_reply_json (msg, 200, "{\"success\":true}");
 }
 
 static FakeServer *
@@ -490,7 +480,7 @@ fake_server_free (FakeServer *fake)
 
       if (join->msg != NULL)
         {
-          reply_json (join->msg, 503, "{\"detail\":\"shutting down\"}");
+          riv_test_reply_json (join->msg, 503, "{\"detail\":\"shutting down\"}");
           soup_server_message_unpause (join->msg);
         }
     }
