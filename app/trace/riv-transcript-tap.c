@@ -23,6 +23,8 @@ struct _RivTranscriptTap
 {
   GHashTable          *entries;   /* RivClient* -> Entry*, owned */
   RivTranscriptWriter *writer;    /* owned, nullable */
+  RivClient           *only;      /* nullable: the one client the writer hears */
+  gboolean             filtered;  /* the writer hears only `only` (none once it went) */
   RivTapFunc           after;
   gpointer             after_data;
   guint                n_added;
@@ -81,6 +83,8 @@ riv_transcript_tap_steal_writer (RivTranscriptTap *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
 
+  self->only = NULL;
+  self->filtered = FALSE;
   return g_steal_pointer (&self->writer);
 }
 
@@ -99,7 +103,7 @@ tap_cb (const RivTapEvent *event,
       if (moved.stream > 0)
         moved.stream += entry->n * STREAM_STRIDE;
     }
-  if (self->writer != NULL)
+  if (self->writer != NULL && (!self->filtered || self->only == entry->client))
     riv_transcript_writer_add (self->writer, &moved);
   if (entry->lint != NULL)
     riv_lint_feed (entry->lint, &moved);
@@ -138,8 +142,11 @@ riv_transcript_tap_remove_client (RivTranscriptTap *self,
 {
   g_return_if_fail (self != NULL);
 
-  if (client != NULL)
-    g_hash_table_remove (self->entries, client);
+  if (client == NULL)
+    return;
+  if (client == self->only)
+    self->only = NULL;
+  g_hash_table_remove (self->entries, client);
 }
 
 void
@@ -147,7 +154,18 @@ riv_transcript_tap_remove_clients (RivTranscriptTap *self)
 {
   g_return_if_fail (self != NULL);
 
+  self->only = NULL;   /* still filtered: the writer hears nobody */
   g_hash_table_remove_all (self->entries);
+}
+
+void
+riv_transcript_tap_write_only (RivTranscriptTap *self,
+                               RivClient        *client)
+{
+  g_return_if_fail (self != NULL);
+
+  self->only = client;
+  self->filtered = client != NULL;
 }
 
 void

@@ -29,7 +29,8 @@ void                 riv_transcript_tap_free           (RivTranscriptTap  *self)
 void                 riv_transcript_tap_set_writer     (RivTranscriptTap  *self,
                                                         RivTranscriptWriter *writer);
 RivTranscriptWriter *riv_transcript_tap_get_writer     (RivTranscriptTap  *self);
-/* The writer, no longer fed; close it (riv_transcript_writer_close). */
+/* The writer, no longer fed; close it (riv_transcript_writer_close). The
+ * next writer hears every client again (riv_transcript_tap_write_only). */
 RivTranscriptWriter *riv_transcript_tap_steal_writer   (RivTranscriptTap  *self);
 /* Taps client (a reference is kept); its events also go to lint (nullable,
  * borrowed: it must outlive the client's tap). Adding a client twice changes
@@ -41,6 +42,12 @@ void                 riv_transcript_tap_add_client     (RivTranscriptTap  *self,
 void                 riv_transcript_tap_remove_client  (RivTranscriptTap  *self,
                                                         RivClient         *client);
 void                 riv_transcript_tap_remove_clients (RivTranscriptTap  *self);
+/* From now on only client's events go to the writer (none once client is
+ * removed; NULL: every client's again); the lints still hear all of theirs.
+ * A recording being stopped waits this way for one client's last events
+ * without taking in more of the others'. */
+void                 riv_transcript_tap_write_only     (RivTranscriptTap  *self,
+                                                        RivClient         *client);
 /* Called after each event went to the writer and the lint (nullable). */
 void                 riv_transcript_tap_set_after      (RivTranscriptTap  *self,
                                                         RivTapFunc         func,
