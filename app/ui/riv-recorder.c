@@ -36,6 +36,9 @@
 #define RETRY_FOR_S      30.0
 /* The window's recordings are bounded like rivulet-cli's (--record-max default). */
 #define RECORD_MAX_BYTES ((guint64) 256 * 1024 * 1024)
+/* A recording stopped while its copy of the server's /config is on the way
+ * waits this long for it before it is saved without. */
+#define CONFIG_WAIT_S    10
 
 struct _RivRecorder
 {
@@ -58,6 +61,9 @@ struct _RivRecorder
   RivClient         *tapped_client;   /* nullable, held by the tap */
   RivClient         *tapped_pending;  /* nullable, held by the tap */
   char              *record_name;     /* nullable: while recording */
+  RivClient         *probe;           /* owned, nullable: fetching /config into the recording */
+  GCancellable      *probe_cancellable; /* owned, nullable: of probe */
+  guint              config_wait_id;  /* a stop waits for probe */
   RivEmbeddedServer *replay;          /* owned, nullable: of the recording opened last */
   char              *replay_name;     /* nullable: its file's display name */
   char              *replay_url;      /* nullable: where it listens */
@@ -67,6 +73,8 @@ struct _RivRecorder
   guint              lint_idle_id;
   guint              retry_id;        /* looks for unplaced findings' jobs again */
   guint              opening : 1;     /* a writer is being opened */
+  guint              stopping : 1;    /* stopped, the writer waits for probe */
+  guint              probe_timed_out : 1;
 };
 
 enum
@@ -114,14 +122,14 @@ replay_join_free (gpointer data)
 static gboolean
 is_recording (RivRecorder *self)
 {
-  return riv_transcript_tap_get_writer (self->tap) != NULL;
+  return riv_transcript_tap_get_writer (self->tap) != NULL && !self->stopping;
 }
 
 static void
 record_update_state (RivRecorder *self)
 {
 
-  g_simple_action_set_enabled (self->record_action, !self->opening);
+  g_simple_action_set_enabled (self->record_action, !self->opening && !self->stopping);
   g_simple_action_set_state (self->record_action, g_variant_new_boolean (is_recording (self)));
 }
 
@@ -448,17 +456,50 @@ close_writer_done_cb (GObject      *object,
   toast (self, message);
 }
 
+/* Closes the recording's file (off the main thread); the toast follows. */
 static void
-stop_recording (RivRecorder *self)
+close_recording (RivRecorder *self)
 {
   g_autoptr(GTask) task = NULL;
   RivTranscriptWriter *writer = riv_transcript_tap_steal_writer (self->tap);
 
+  self->stopping = FALSE;
+  g_clear_handle_id (&self->config_wait_id, g_source_remove);
   if (writer == NULL)
     return;
   task = g_task_new (self, NULL, close_writer_done_cb, g_steal_pointer (&self->record_name));
   g_task_set_task_data (task, writer, NULL);
   g_task_run_in_thread (task, close_writer_thread);
+  record_update_state (self);
+}
+
+static gboolean
+config_wait_cb (gpointer user_data)
+{
+  RivRecorder *self = user_data;
+
+  self->config_wait_id = 0;
+  self->probe_timed_out = TRUE;
+  g_cancellable_cancel (self->probe_cancellable);
+  return G_SOURCE_REMOVE;
+}
+
+/* Off at once for the user. A replay needs the server's /config, which the
+ * probe (record_config) may still be fetching: until it has it (or gave up),
+ * the file takes in only the probe's events, then it is closed. */
+static void
+stop_recording (RivRecorder *self)
+{
+  if (self->stopping || riv_transcript_tap_get_writer (self->tap) == NULL)
+    return;
+  if (self->probe == NULL)
+    {
+      close_recording (self);
+      return;
+    }
+  self->stopping = TRUE;
+  riv_transcript_tap_write_only (self->tap, self->probe);
+  self->config_wait_id = g_timeout_add_seconds (CONFIG_WAIT_S, config_wait_cb, self);
   record_update_state (self);
 }
 
@@ -493,18 +534,29 @@ config_fetched_cb (GObject      *object,
   g_autoptr(RivRecorder) self = user_data;
   RivClient *probe = RIV_CLIENT (object);
   g_autoptr(GError) error = NULL;
+  gboolean timed_out = self->probe_timed_out && probe == self->probe;
 
   if (!riv_client_connect_finish (probe, result, &error) &&
-      !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      (timed_out || !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)))
     {
+      g_autofree char *why = timed_out ? g_strdup_printf (_("the server did not send it within %d s"),
+                                                          CONFIG_WAIT_S)
+                                       : g_strdup (error->message);
       g_autofree char *message = g_strdup_printf (_("The recording lacks the server's configuration, "
-                                                    "so it cannot be replayed: %s"), error->message);
+                                                    "so it cannot be replayed: %s"), why);
 
       toast (self, message);
     }
   if (self->tap != NULL)
     riv_transcript_tap_remove_client (self->tap, probe);
   riv_client_close (probe);
+  if (probe != self->probe)
+    return;
+  g_clear_object (&self->probe);
+  g_clear_object (&self->probe_cancellable);
+  self->probe_timed_out = FALSE;
+  if (self->stopping)
+    close_recording (self);
 }
 
 /* A recording started while connected: a replay needs the server's
@@ -513,15 +565,21 @@ config_fetched_cb (GObject      *object,
 static void
 record_config (RivRecorder *self)
 {
-  g_autoptr(RivClient) probe = NULL;
-
   if (self->client == NULL || self->url == NULL)
     return;
-  probe = riv_client_new (self->url);
+  /* One of an earlier recording, still on its way, is no longer awaited. */
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+  g_clear_object (&self->probe_cancellable);
+  g_clear_object (&self->probe);
+  self->probe_timed_out = FALSE;
+  self->probe = riv_client_new (self->url);
+  self->probe_cancellable = g_cancellable_new ();
   if (self->token != NULL && *self->token != '\0')
-    riv_client_set_token (probe, self->token);
-  riv_transcript_tap_add_client (self->tap, probe, NULL);
-  riv_client_connect_async (probe, self->cancellable, config_fetched_cb, g_object_ref (self));
+    riv_client_set_token (self->probe, self->token);
+  riv_transcript_tap_add_client (self->tap, self->probe, NULL);
+  riv_client_connect_async (self->probe, self->probe_cancellable, config_fetched_cb,
+                            g_object_ref (self));
 }
 
 static void
@@ -565,7 +623,8 @@ riv_recorder_record_to (RivRecorder *self,
   g_return_if_fail (RIV_IS_RECORDER (self));
   g_return_if_fail (G_IS_FILE (file));
 
-  if (is_recording (self) || self->opening)
+  /* Not while a stopped one still waits for its configuration. */
+  if (is_recording (self) || self->opening || self->stopping)
     return;
   self->opening = TRUE;
   record_update_state (self);
@@ -799,6 +858,12 @@ riv_recorder_close (RivRecorder *self)
   g_return_if_fail (RIV_IS_RECORDER (self));
 
   g_cancellable_cancel (self->cancellable);
+  if (self->probe_cancellable != NULL)
+    g_cancellable_cancel (self->probe_cancellable);
+  g_clear_object (&self->probe_cancellable);
+  g_clear_object (&self->probe);
+  self->stopping = FALSE;
+  g_clear_handle_id (&self->config_wait_id, g_source_remove);
   g_clear_handle_id (&self->lint_idle_id, g_source_remove);
   g_clear_handle_id (&self->retry_id, g_source_remove);
   if (self->tap == NULL)

@@ -18,6 +18,7 @@
 #include <glib/gstdio.h>
 
 #include "riv-json.h"
+#include "riv-replay.h"
 #include "riv-test-util.h"
 #include "riv-transcript.h"
 #include "riv-ui-test-util.h"
@@ -537,6 +538,250 @@ test_recorder_alone (Fixture       *fixture,
   g_free (heard.replay_url);
 }
 
+/* A server whose second GET /config (the recorder's copy for the file) is
+ * held until released: the first is the client's own connection. Its
+ * replies are the recorded ones of a lint fixture. */
+typedef struct
+{
+  SoupServer        *server;
+  char              *url;
+  char              *config;
+  char              *info;
+  guint              n_config;
+  guint              n_other;   /* requests neither /config nor /info */
+  SoupServerMessage *held;      /* nullable, paused */
+} HoldServer;
+
+static void
+hold_handle (SoupServer        *server,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  HoldServer *hs = user_data;
+
+  if (g_str_has_suffix (path, "/config") && hs->n_config++ > 0 && hs->held == NULL)
+    {
+      hs->held = g_object_ref (msg);
+      soup_server_message_pause (msg);
+    }
+  else if (g_str_has_suffix (path, "/config"))
+    riv_test_reply_json (msg, SOUP_STATUS_OK, hs->config);
+  else if (g_str_has_suffix (path, "/info"))
+    riv_test_reply_json (msg, SOUP_STATUS_OK, hs->info);
+  else
+    {
+      hs->n_other++;
+      riv_test_reply_json (msg, SOUP_STATUS_NOT_FOUND, "{\"detail\":\"Not Found\"}");
+    }
+}
+
+static void
+hold_release (HoldServer *hs)
+{
+  g_autoptr(SoupServerMessage) msg = g_steal_pointer (&hs->held);
+
+  if (msg == NULL)
+    return;
+  riv_test_reply_json (msg, SOUP_STATUS_OK, hs->config);
+  soup_server_message_unpause (msg);
+}
+
+static void
+hold_server_start (HoldServer *hs)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint",
+                                                 "duplicate-completion.jsonl", NULL);
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSList) uris = NULL;
+
+  g_assert_nonnull (events);
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTapEvent *event = events->pdata[i];
+
+      if (event->kind != RIV_TAP_RESPONSE)
+        continue;
+      if (riv_transcript_path_ends_with (event->path, "/config"))
+        hs->config = g_strndup (event->text, event->text_len);
+      else if (riv_transcript_path_ends_with (event->path, "/info"))
+        hs->info = g_strndup (event->text, event->text_len);
+    }
+  g_assert_nonnull (hs->config);
+  g_assert_nonnull (hs->info);
+  hs->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (hs->server, NULL, hold_handle, hs, NULL);
+  g_assert_true (soup_server_listen_local (hs->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (hs->server);
+  hs->url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  g_slist_foreach (uris, (GFunc) g_uri_unref, NULL);
+}
+
+static void
+hold_server_stop (HoldServer *hs)
+{
+  hold_release (hs);
+  soup_server_disconnect (hs->server);
+  g_clear_object (&hs->server);
+  g_free (hs->url);
+  g_free (hs->config);
+  g_free (hs->info);
+}
+
+static gboolean
+config_held (gpointer user_data)
+{
+  return ((HoldServer *) user_data)->held != NULL;
+}
+
+typedef struct
+{
+  HoldServer *hs;
+  RivJob     *job;
+} JoinWait;
+
+static gboolean
+join_refused (gpointer user_data)
+{
+  JoinWait *wait = user_data;
+
+  return wait->hs->n_other == 1 && riv_job_is_finished (wait->job);
+}
+
+static gboolean
+toasted_lacks_config (gpointer user_data)
+{
+  Heard *heard = user_data;
+
+  for (guint i = 0; i < heard->toasts->len; i++)
+    if (g_str_has_prefix (heard->toasts->pdata[i], "The recording lacks the server's configuration"))
+      return TRUE;
+  return FALSE;
+}
+
+static gboolean
+toasted_saved_stopped (gpointer user_data)
+{
+  return last_toast_is (user_data, "Recording saved as stopped.jsonl");
+}
+
+/* How many of the file's events are 200 replies to /config, and requests to
+ * /queue/join. */
+static void
+count_in_recording (const char *path,
+                    guint      *configs,
+                    guint      *joins)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) events = riv_transcript_load (path, &error);
+
+  g_assert_no_error (error);
+  *configs = *joins = 0;
+  for (guint i = 0; i < events->len; i++)
+    {
+      RivTapEvent *event = events->pdata[i];
+
+      *configs += event->kind == RIV_TAP_RESPONSE && event->status == 200 &&
+                  riv_transcript_path_ends_with (event->path, "/config");
+      *joins += event->kind == RIV_TAP_REQUEST &&
+                riv_transcript_path_ends_with (event->path, "/queue/join");
+    }
+}
+
+/* A recording stopped while the server's /config is still on its way to it
+ * (a short session, a busy server): the toggle is off at once, what the
+ * client does afterwards stays out of the file, and the file is saved once
+ * the configuration is in, so that it can be replayed. When the
+ * configuration never comes, the file is saved without it after a while and
+ * a toast says it cannot be replayed. */
+static void
+stop_before_config (Fixture  *fixture,
+                    gboolean  release)
+{
+  g_autofree char *path = g_build_filename (fixture->dir, "stopped.jsonl", NULL);
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, "[\"hi\"]", -1, 0, NULL);
+  g_autoptr(RivJob) job = NULL;
+  GtkWidget *window = gtk_window_new ();
+  RivRecorder *recorder = RIV_RECORDER (riv_recorder_new ());
+  Heard heard = { g_ptr_array_new_with_free_func (g_free),
+                  g_ptr_array_new_with_free_func (g_object_unref), NULL };
+  HoldServer hs = { 0 };
+  guint configs, joins;
+
+  hold_server_start (&hs);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (recorder));
+  g_signal_connect (recorder, "toast", G_CALLBACK (heard_toast_cb), &heard);
+  riv_recorder_add_actions (recorder, G_ACTION_MAP (group));
+  client = riv_client_new (hs.url);
+  riv_recorder_set_pending_client (recorder, client);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  g_assert_true (riv_client_connect_finish (client, riv_test_wait_result (&result, 60), &error));
+  g_assert_no_error (error);
+  riv_recorder_set_client (recorder, client, hs.url, NULL);
+
+  riv_recorder_record_to (recorder, file);
+  g_assert_true (riv_test_wait_until (group_recording, group, 30));
+  g_assert_true (riv_test_wait_until (config_held, &hs, 30));
+
+  g_action_group_change_action_state (G_ACTION_GROUP (group), "record-session",
+                                      g_variant_new_boolean (FALSE));
+  g_assert_false (action_on (G_ACTION_GROUP (group)));
+  /* Not again until this one is saved. */
+  g_assert_false (g_action_group_get_action_enabled (G_ACTION_GROUP (group), "record-session"));
+
+  job = riv_client_submit (client, "0", data, &error);
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_until (join_refused, &(JoinWait) { &hs, job }, 30));
+  g_assert_false (toasted_saved_stopped (&heard));
+
+  if (release)
+    hold_release (&hs);
+  else
+    g_assert_true (riv_test_wait_until (toasted_lacks_config, &heard, 60));
+  g_assert_true (riv_test_wait_until (toasted_saved_stopped, &heard, 60));
+  g_assert_true (g_action_group_get_action_enabled (G_ACTION_GROUP (group), "record-session"));
+  g_assert_cmpint (toasted_lacks_config (&heard), ==, !release);
+
+  count_in_recording (path, &configs, &joins);
+  g_assert_cmpuint (configs, ==, release ? 1 : 0);
+  g_assert_cmpuint (joins, ==, 0);
+  if (release)
+    {
+      g_autoptr(RivReplay) replay = riv_replay_new_from_file (path, &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (replay);
+    }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_client_close (client);
+  hold_server_stop (&hs);
+  g_ptr_array_unref (heard.toasts);
+  g_ptr_array_unref (heard.jobs);
+}
+
+static void
+test_stop_before_config (Fixture       *fixture,
+                         gconstpointer  user_data)
+{
+  stop_before_config (fixture, TRUE);
+}
+
+static void
+test_config_never_comes (Fixture       *fixture,
+                         gconstpointer  user_data)
+{
+  stop_before_config (fixture, FALSE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -551,6 +796,10 @@ main (int   argc,
               fixture_teardown);
   g_test_add ("/riv/ui/record/recorder-alone", Fixture, NULL, fixture_setup, test_recorder_alone,
               fixture_teardown);
+  g_test_add ("/riv/ui/record/stop-before-config", Fixture, NULL, fixture_setup,
+              test_stop_before_config, fixture_teardown);
+  g_test_add ("/riv/ui/record/config-never-comes", Fixture, NULL, fixture_setup,
+              test_config_never_comes, fixture_teardown);
 
   return g_test_run ();
 }
