@@ -1518,7 +1518,7 @@ load_runs_on (Fixture    *fx,
 #endif
 
 /* `load` runs on jemalloc when the build found it (riv-cli-malloc.c), unless
- * the user preloads a library of their own. */
+ * the user preloads a library of their own: an empty LD_PRELOAD is none. */
 static void
 test_jemalloc (Fixture       *fx,
                gconstpointer  data)
@@ -1532,6 +1532,8 @@ test_jemalloc (Fixture       *fx,
       return;
     }
   g_assert_true (load_runs_on (fx, NULL, "libjemalloc"));
+  /* Set but empty, as valgrind hands it to the programs it starts. */
+  g_assert_true (load_runs_on (fx, "", "libjemalloc"));
   g_assert_false (load_runs_on (fx, "libc.so.6", "libjemalloc"));
 #endif
 }

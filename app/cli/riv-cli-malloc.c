@@ -10,7 +10,7 @@
  *    slices in its own caches, so a server's memory never comes back after a
  *    burst (newer GLib always uses malloc);
  *  - `load`: jemalloc (LD_PRELOAD), when the build found it, its library is
- *    there and the user preloads nothing. With 10,000 users the client holds
+ *    there and the user preloads nothing (an empty LD_PRELOAD included). With 10,000 users the client holds
  *    some 400 MB in many sizes, and glibc's malloc spent a growing share of its
  *    time sorting and merging free chunks: jemalloc took about 20 % less CPU
  *    a job there (app/docs/measurements.md). `serve` stays on glibc: there it gave
@@ -118,7 +118,8 @@ riv_cli_choose_malloc (char **argv)
       g_strcmp0 (g_getenv ("RIVULET_NO_REEXEC"), "1") == 0)
     return;
   want_slice = glib_check_version (2, 76, 0) != NULL && g_getenv ("G_SLICE") == NULL;
-  if (g_strcmp0 (argv[1], "load") == 0 && preload == NULL)
+  /* An empty LD_PRELOAD preloads nothing, as the dynamic loader reads it. */
+  if (g_strcmp0 (argv[1], "load") == 0 && (preload == NULL || *preload == '\0'))
     jemalloc = jemalloc_path ();
   want_huge = jemalloc == NULL &&
               (tunables == NULL || strstr (tunables, "glibc.malloc.hugetlb") == NULL);
