@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <string.h>
+#include <sys/resource.h>
 
 #include "bench-frames.h"
 #include "bench-util.h"
@@ -16,6 +17,18 @@ bench_frames_init (BenchFrames *frames)
   frames->intervals = g_array_new (FALSE, FALSE, sizeof (double));
   frames->paints = g_array_new (FALSE, FALSE, sizeof (double));
   frames->net = g_array_new (FALSE, FALSE, sizeof (double));
+  frames->dump = g_getenv ("BENCH_FRAMES_DUMP") != NULL;
+}
+
+/* The whole process's: the main thread's paint is nearly all of it. */
+static long
+minor_faults (void)
+{
+  struct rusage usage;
+
+  if (getrusage (RUSAGE_SELF, &usage) != 0)
+    return 0;
+  return usage.ru_minflt;
 }
 
 gboolean
@@ -28,6 +41,8 @@ static void
 before_paint_cb (GdkFrameClock *clock,
                  BenchFrames   *frames)
 {
+  if (frames->dump)
+    frames->paint_faults = minor_faults ();
   frames->paint_started = g_get_monotonic_time ();
 }
 
@@ -40,6 +55,14 @@ after_paint_cb (GdkFrameClock *clock,
       double ms = (g_get_monotonic_time () - frames->paint_started) / 1000.0;
 
       g_array_append_val (frames->paints, ms);
+      if (frames->dump)
+        g_printerr ("frame %u: interval %.1f ms, paint %.1f ms, %ld page faults, at %.6f s\n",
+                    frames->n_frames,
+                    frames->intervals->len > 0
+                      ? g_array_index (frames->intervals, double, frames->intervals->len - 1)
+                      : 0.0,
+                    ms, minor_faults () - frames->paint_faults,
+                    frames->paint_started / (double) G_USEC_PER_SEC);
     }
   frames->paint_started = 0;
 }
@@ -105,6 +128,8 @@ bench_frames_end (BenchFrames *frames)
       double ms = (now - MAX (frames->last_tick, frames->started)) / 1000.0;
 
       g_array_append_val (frames->intervals, ms);
+      if (frames->dump)
+        g_printerr ("end: interval %.1f ms since the last frame\n", ms);
     }
   frames->ended = now;
 }

@@ -24,8 +24,14 @@ typedef struct
   gint64    ended;
   guint     n_frames;       /* ticks inside the measured window */
   gboolean  clock_watched;
+  gboolean  dump;           /* BENCH_FRAMES_DUMP set: one line per frame on stderr */
+  long      paint_faults;   /* the process's minor page faults at before-paint */
 } BenchFrames;
 
+/* With BENCH_FRAMES_DUMP set in the environment, every measured frame is
+ * also printed to stderr: its interval, its paint time, the minor page faults
+ * of its paint, and when it began in CLOCK_MONOTONIC seconds (the clock of
+ * `perf record -k CLOCK_MONOTONIC`, to find a slow frame's samples). */
 void      bench_frames_init      (BenchFrames *frames);
 /* Records widget's frames from now on (a tick callback). */
 void      bench_frames_watch     (BenchFrames *frames,
