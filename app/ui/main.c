@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "riv-application.h"
+#include "riv-malloc.h"
 
 /* Where the translations are: RIVULET_LOCALEDIR if set; the build tree's po/
  * when this binary runs from the build tree (make run); else the installed
@@ -37,9 +38,15 @@ main (int   argc,
       char *argv[])
 {
   g_autoptr(RivApplication) app = NULL;
-  g_autofree char *localedir = riv_locale_dir ();
+  g_autofree char *localedir = NULL;
   int status;
 
+  /* glibc's malloc on transparent huge pages. Under a software renderer a
+   * frame that repaints the whole window draws into a fresh surface of
+   * several MB, and faulting in its 4 KiB pages one by one made such frames
+   * the window's slowest (app/docs/measurements.md, 6). */
+  riv_malloc_choose (argv, RIV_MALLOC_HUGE_PAGES, NULL);
+  localedir = riv_locale_dir ();
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, localedir);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");

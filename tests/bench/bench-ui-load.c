@@ -21,6 +21,7 @@
 #include "bench-frames.h"
 #include "bench-util.h"
 #include "riv-json.h"
+#include "riv-malloc.h"
 #include "riv-window-load.h"
 
 typedef struct
@@ -72,6 +73,8 @@ main (int   argc,
   gboolean finished;
   double seconds;
 
+  /* The allocator the window runs on (app/ui/main.c). */
+  riv_malloc_choose (argv, RIV_MALLOC_HUGE_PAGES, NULL);
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     {

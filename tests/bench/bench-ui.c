@@ -30,6 +30,7 @@
 #include "bench-frames.h"
 #include "bench-util.h"
 #include "riv-application.h"
+#include "riv-malloc.h"
 #include "riv-window.h"
 
 #define TIMER_MS 5
@@ -128,6 +129,8 @@ main (int   argc,
   int status;
   int first = 1;
 
+  /* The allocator the window runs on (app/ui/main.c). */
+  riv_malloc_choose (argv, RIV_MALLOC_HUGE_PAGES, NULL);
   watch.timeout_s = 300;
   if (argc > 2 && strcmp (argv[1], "--timeout") == 0)
     {

@@ -7,16 +7,21 @@
 # tree with no GSETTINGS_SCHEMA_DIR it finds the build tree's schema; a copy
 # of the binary outside the build tree, where no schema is to be found, runs
 # on the schema compiled into it (settings not saved) instead of aborting.
+# While it runs, its heap is on transparent huge pages (main.c re-executes it
+# with glibc's tunable), unless the user's GLIBC_TUNABLES says otherwise.
 # Each run submits one job to the embedded server and must finish it with
 # exit status 0.
 #
 # Usage: check-run-uninstalled.py RIVULET_BINARY
+# RIVULET_SANITIZE: the build's b_sanitize (a sanitizer's allocator stands in
+# for glibc's malloc).
 
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 APP_ID = 'io.github.rivulet.Rivulet'
 NOT_SAVED = 'settings will not be saved'
@@ -28,6 +33,49 @@ def run(binary):
     env['GSETTINGS_BACKEND'] = 'memory'
     proc = subprocess.run([binary] + ARGS, capture_output=True, text=True, env=env, timeout=120)
     return proc.returncode, proc.stdout + proc.stderr
+
+
+def heap_advised(binary, tunables):
+    """Runs a job of 3 s; whether glibc advised the window's heap for
+    transparent huge pages meanwhile (the "hg" flag of its [heap] mapping),
+    with GLIBC_TUNABLES set to tunables (None: unset)."""
+    env = {k: v for k, v in os.environ.items() if k != 'GLIBC_TUNABLES'}
+    env['GSETTINGS_BACKEND'] = 'memory'
+    if tunables is not None:
+        env['GLIBC_TUNABLES'] = tunables
+    proc = subprocess.Popen([binary] + ARGS + ['--data', '["hold", 3]'], env=env, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    advised = False
+    deadline = time.monotonic() + 120
+    # The same pid after the re-execution; its heap is advised as it grows.
+    while not advised and proc.poll() is None and time.monotonic() < deadline:
+        try:
+            with open(f'/proc/{proc.pid}/smaps') as f:
+                smaps = f.read().splitlines()
+        except OSError:
+            break
+        heap = [i for i, line in enumerate(smaps) if line.endswith('[heap]')]
+        for line in smaps[heap[0]:] if heap else []:
+            if line.startswith('VmFlags:'):
+                advised = ' hg' in line
+                break
+        time.sleep(0.05)
+    output, _ = proc.communicate(timeout=120)
+    return advised, proc.returncode == 0 and 'burst of 1: 1 done' in output, output
+
+
+def huge_pages_skip():
+    """Why the huge-pages checks cannot be made here (None: they can)."""
+    if os.environ.get('RIVULET_SANITIZE', 'none') != 'none':
+        return "a sanitizer's allocator stands in for glibc's malloc"
+    try:
+        with open('/sys/kernel/mm/transparent_hugepage/enabled') as f:
+            mode = f.read()
+    except OSError:
+        mode = ''
+    if '[madvise]' not in mode:
+        return 'transparent huge pages are not in madvise mode here: glibc advises none'
+    return None
 
 
 def installed():
@@ -58,6 +106,16 @@ def main():
                     'outside the build tree, schema ' +
                     ('not installed: runs with settings in memory' if expect_fallback
                      else 'installed: runs on it'), output))
+
+    skip = huge_pages_skip()
+    for tunables, want, what in ((None, True, 'on transparent huge pages'),
+                                 ('glibc.malloc.hugetlb=0', False,
+                                  'not on huge pages when GLIBC_TUNABLES says so')):
+        if skip is not None:
+            results.append((True, f'{what} # SKIP {skip}', ''))
+            continue
+        advised, done, output = heap_advised(binary, tunables)
+        results.append((done and advised == want, what, output))
 
     print(f'1..{len(results)}')
     failed = 0
