@@ -67,11 +67,11 @@ save (const char *name,
 void
 riv_malloc_choose (char           **argv,
                    RivMallocFlags   flags,
-                   const char      *preload_library)
+                   const char      *preload)
 {
   const char *changed = g_getenv (MARK);
   const char *tunables = g_getenv ("GLIBC_TUNABLES");
-  const char *preload = g_getenv ("LD_PRELOAD");
+  const char *user_preload = g_getenv ("LD_PRELOAD");
   const char *library = NULL;
   gboolean want_slice, want_huge;
   g_autoptr(GString) mark = NULL;
@@ -97,8 +97,8 @@ riv_malloc_choose (char           **argv,
   want_slice = (flags & RIV_MALLOC_NO_SLICE) != 0 && glib_check_version (2, 76, 0) != NULL &&
                g_getenv ("G_SLICE") == NULL;
   /* An empty LD_PRELOAD preloads nothing, as the dynamic loader reads it. */
-  if (preload == NULL || *preload == '\0')
-    library = preload_library;
+  if (user_preload == NULL || *user_preload == '\0')
+    library = preload;
   want_huge = (flags & RIV_MALLOC_HUGE_PAGES) != 0 && library == NULL &&
               (tunables == NULL || strstr (tunables, "glibc.malloc.hugetlb") == NULL);
   if (!want_slice && !want_huge && library == NULL)

@@ -54,11 +54,10 @@ def heap_advised(binary, tunables):
                 smaps = f.read().splitlines()
         except OSError:
             break
-        heap = [i for i, line in enumerate(smaps) if line.endswith('[heap]')]
-        for line in smaps[heap[0]:] if heap else []:
-            if line.startswith('VmFlags:'):
-                advised = ' hg' in line
-                break
+        heap = next((i for i, line in enumerate(smaps) if line.endswith('[heap]')), None)
+        flags = next((line for line in smaps[heap:] if line.startswith('VmFlags:')), '') \
+            if heap is not None else ''
+        advised = ' hg' in flags
         time.sleep(0.05)
     output, _ = proc.communicate(timeout=120)
     return advised, proc.returncode == 0 and 'burst of 1: 1 done' in output, output
