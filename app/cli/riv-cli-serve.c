@@ -68,6 +68,7 @@ typedef struct
   double    heartbeat;
   double    close_linger;
   gboolean  verbose;
+  gboolean  stamp;
   char     *replay;           /* nullable */
   double    speed;
 } ServeOptions;
@@ -105,6 +106,9 @@ serve_option_context_new (ServeOptions *o)
       "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
+    { "stamp", 0, 0, G_OPTION_ARG_NONE, &o->stamp,
+      "Stamp each output message with the time it was made (\"rivulet_sent_at\", ignored by "
+      "Gradio's clients): load then reports its own delay and the server's gaps", NULL },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
       "Serve the server side of a recorded session (load --record) instead of the demos", "FILE" },
     { "speed", 0, 0, G_OPTION_ARG_DOUBLE, &o->speed,
@@ -161,6 +165,7 @@ serve_demos (const ServeOptions *o)
                 "heartbeat-interval", o->heartbeat,
                 "close-linger", o->close_linger,
                 "verbose", o->verbose,
+                "stamp", o->stamp,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

@@ -45,7 +45,12 @@ void      _riv_job_take_outputs      (RivJob       *self,
  * once but hands streamed outputs over at most once per interval. */
 void      _riv_job_publish_outputs   (RivJob       *self,
                                       JsonNode     *outputs);
-void      _riv_job_count_update      (RivJob       *self);
+/* One output update: generating (a step of a generator, gaps are measured
+ * between those) or the completion; sent_at, the server's send stamp (wall
+ * clock, Unix seconds), 0 when it sent none. */
+void      _riv_job_count_update      (RivJob       *self,
+                                      gboolean      generating,
+                                      double        sent_at);
 void      _riv_job_set_image         (RivJob       *self,
                                       GBytes       *image);
 void      _riv_job_count_event       (RivJob       *self);

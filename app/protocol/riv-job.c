@@ -9,6 +9,7 @@
 
 #include "riv-compat.h"
 #include "riv-job-private.h"
+#include "riv-sketch.h"
 
 /* The timeline keeps its first TIMELINE_HEAD entries for good and the latest
  * (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD) in a ring; older ring entries are
@@ -17,6 +18,20 @@
 #define TIMELINE_RING (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD)
 
 G_STATIC_ASSERT (RIV_JOB_TIMELINE_MAX > TIMELINE_HEAD);
+
+/* The gaps between a job's generating updates, and with the server's send
+ * stamps (rivulet-cli serve --stamp) the gaps it sent them at and how long
+ * each took to be handled here. Made at a job's second update: a job that
+ * never streams costs nothing. */
+typedef struct
+{
+  guint      n_gaps;
+  double     max_gap;
+  double     last_sent_at;    /* wall clock, Unix seconds; 0 none */
+  RivSketch *gaps;
+  RivSketch *sent_gaps;       /* nullable */
+  RivSketch *delays;          /* nullable */
+} RivJobStream;
 
 /* _riv_job_set_replay_time (): the job whose changes are dated in the past,
  * and when. Main thread only, like every setter here. */
@@ -39,6 +54,11 @@ struct _RivJob
   JsonNode     *outputs;           /* owned, nullable, a JSON array */
   const char   *output_text;       /* points into outputs, nullable */
   double        first_output_at;   /* read by every update */
+  double        last_update_at;    /* the latest generating update, 0 none */
+  RivJobStream *stream;            /* nullable until the second generating update */
+  double        first_text_at;     /* when an output text was first published, 0 not yet */
+  guint32       first_text_chars;  /* its length then, characters */
+  guint32       first_text_words;
   /* The event id is what the client looks a job up by, for every message:
    * stored here when it fits (ids are 32 hex digits), next to the fields
    * above, rather than in a block of its own. */
@@ -118,6 +138,7 @@ enum {
   PROP_STARTED_AT,
   PROP_FIRST_OUTPUT_AT,
   PROP_FINISHED_AT,
+  PROP_MAX_GAP,
   PROP_WAIT_TIME,
   PROP_RUN_TIME,
   PROP_TOTAL_TIME,
@@ -149,6 +170,24 @@ notify (RivJob *self,
     self->pending_notify |= G_GUINT64_CONSTANT (1) << prop;
   else
     g_object_notify_by_pspec ((GObject *) self, properties[prop]);
+}
+
+/* Words as a reader counts them: runs of characters between white space. */
+static guint32
+count_words (const char *text)
+{
+  guint32 words = 0;
+  gboolean in_word = FALSE;
+
+  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
+    {
+      gboolean space = g_unichar_isspace (g_utf8_get_char (p));
+
+      if (!space && !in_word)
+        words++;
+      in_word = !space;
+    }
+  return words;
 }
 
 /* Now, or when the message being replayed arrived. */
@@ -251,6 +290,13 @@ riv_job_finalize (GObject *object)
   g_clear_pointer (&self->outputs, json_node_unref);
   g_clear_pointer (&self->inputs, json_node_unref);
   g_clear_pointer (&self->image, g_bytes_unref);
+  if (self->stream != NULL)
+    {
+      riv_sketch_free (self->stream->gaps);
+      riv_sketch_free (self->stream->sent_gaps);
+      riv_sketch_free (self->stream->delays);
+      g_free (self->stream);
+    }
 
   G_OBJECT_CLASS (riv_job_parent_class)->finalize (object);
 }
@@ -277,6 +323,9 @@ get_time_property (RivJob *self,
       break;
     case PROP_FINISHED_AT:
       g_value_set_double (value, riv_job_get_finished_at (self));
+      break;
+    case PROP_MAX_GAP:
+      g_value_set_double (value, riv_job_get_max_gap (self));
       break;
     case PROP_WAIT_TIME:
       g_value_set_double (value, riv_job_get_wait_time (self));
@@ -447,6 +496,9 @@ riv_job_class_init (RivJobClass *klass)
     g_param_spec_double ("first-output-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
   properties[PROP_FINISHED_AT] =
     g_param_spec_double ("finished-at", NULL, NULL, 0, G_MAXDOUBLE, 0, flags);
+  /* The longest gap between two generating updates so far (-1: none). */
+  properties[PROP_MAX_GAP] =
+    g_param_spec_double ("max-gap", NULL, NULL, -1, G_MAXDOUBLE, -1, flags);
   properties[PROP_WAIT_TIME] =
     g_param_spec_double ("wait-time", NULL, NULL, -G_MAXDOUBLE, G_MAXDOUBLE, -1, flags);
   properties[PROP_RUN_TIME] =
@@ -676,6 +728,105 @@ riv_job_get_first_output_at (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), 0);
   return self->first_output_at;
+}
+
+double
+riv_job_get_first_update_time (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+
+  if (self->submitted_at <= 0)
+    return -1;
+  if (self->first_output_at > 0)
+    return MAX (self->first_output_at - self->submitted_at, 0);
+  if (self->finished_at > 0)
+    return MAX (self->finished_at - self->submitted_at, 0);
+  return -1;
+}
+
+double
+riv_job_get_first_after_start (RivJob *self)
+{
+  double first;
+
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+
+  first = self->first_output_at > 0 ? self->first_output_at : self->finished_at;
+  if (self->started_at <= 0 || first <= 0)
+    return -1;
+  return MAX (first - self->started_at, 0);
+}
+
+guint
+riv_job_get_n_gaps (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->stream != NULL ? self->stream->n_gaps : 0;
+}
+
+double
+riv_job_get_max_gap (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), -1);
+  return self->stream != NULL && self->stream->n_gaps > 0 ? self->stream->max_gap : -1;
+}
+
+guint
+riv_job_count_stalls (RivJob *self,
+                      double  limit)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->stream != NULL ? (guint) riv_sketch_count_over (self->stream->gaps, limit) : 0;
+}
+
+const RivSketch *
+riv_job_get_gaps (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->stream != NULL ? self->stream->gaps : NULL;
+}
+
+const RivSketch *
+riv_job_get_sent_gaps (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->stream != NULL ? self->stream->sent_gaps : NULL;
+}
+
+const RivSketch *
+riv_job_get_delays (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->stream != NULL ? self->stream->delays : NULL;
+}
+
+double
+riv_job_get_last_update_at (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), 0);
+  return self->last_update_at;
+}
+
+gboolean
+riv_job_get_text_rate (RivJob *self,
+                       double *chars_per_s,
+                       double *words_per_s)
+{
+  double span;
+  guint32 chars;
+
+  g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
+
+  *chars_per_s = *words_per_s = -1;
+  if (self->output_text == NULL || self->first_text_at <= 0 || self->stream == NULL)
+    return FALSE;
+  span = self->last_update_at - self->first_text_at;
+  chars = (guint32) MIN (g_utf8_strlen (self->output_text, -1), G_MAXUINT32);
+  if (!(span > 0) || chars <= self->first_text_chars)
+    return FALSE;
+  *chars_per_s = (chars - self->first_text_chars) / span;
+  *words_per_s = MAX ((double) count_words (self->output_text) - self->first_text_words, 0) / span;
+  return TRUE;
 }
 
 double
@@ -1032,6 +1183,12 @@ _riv_job_publish_outputs (RivJob   *self,
   else
     json_node_unref (outputs);   /* the same node again: drop the extra reference */
   self->output_text = text;
+  if (text != NULL && self->first_text_at <= 0)
+    {
+      self->first_text_at = job_now (self);
+      self->first_text_chars = (guint32) MIN (g_utf8_strlen (text, -1), G_MAXUINT32);
+      self->first_text_words = count_words (text);
+    }
   notify (self, PROP_OUTPUTS);
   if (text_changed)
     notify (self, PROP_OUTPUT_TEXT);
@@ -1039,20 +1196,79 @@ _riv_job_publish_outputs (RivJob   *self,
   thaw (self);
 }
 
-void
-_riv_job_count_update (RivJob *self)
+static RivJobStream *
+ensure_stream (RivJob *self)
 {
+  if (self->stream == NULL)
+    {
+      self->stream = g_new0 (RivJobStream, 1);
+      self->stream->gaps = riv_sketch_new ();
+    }
+  return self->stream;
+}
+
+/* A stamped update: the server's gap since its last stamp, and how long the
+ * update took from the server's stamp to being handled here. */
+static void
+count_stamp (RivJob *self,
+             double  sent_at)
+{
+  RivJobStream *stream = ensure_stream (self);
+  double handled = (double) g_get_real_time () / G_USEC_PER_SEC;
+
+  if (stream->delays == NULL)
+    {
+      stream->delays = riv_sketch_new ();
+      stream->sent_gaps = riv_sketch_new ();
+    }
+  /* Clocks of one machine: a delay below zero is the clocks' resolution. */
+  riv_sketch_add (stream->delays, MAX (handled - sent_at, 0));
+  if (stream->last_sent_at > 0)
+    riv_sketch_add (stream->sent_gaps, MAX (sent_at - stream->last_sent_at, 0));
+  stream->last_sent_at = sent_at;
+}
+
+void
+_riv_job_count_update (RivJob  *self,
+                       gboolean generating,
+                       double   sent_at)
+{
+  double now;
+
   g_return_if_fail (RIV_IS_JOB (self));
 
   freeze (self);
+  now = job_now (self);
 
   self->n_updates++;
   notify (self, PROP_N_UPDATES);
 
   if (self->first_output_at <= 0)
     {
-      self->first_output_at = job_now (self);
+      self->first_output_at = now;
       notify (self, PROP_FIRST_OUTPUT_AT);
+    }
+
+  /* Gaps are between generating updates: the completion that follows a
+   * generator's last step repeats its value, it is not a new one. */
+  if (generating)
+    {
+      if (self->last_update_at > 0)
+        {
+          RivJobStream *stream = ensure_stream (self);
+          double gap = MAX (now - self->last_update_at, 0);
+
+          riv_sketch_add (stream->gaps, gap);
+          stream->n_gaps++;
+          if (gap > stream->max_gap || stream->n_gaps == 1)
+            {
+              stream->max_gap = gap;
+              notify (self, PROP_MAX_GAP);
+            }
+        }
+      self->last_update_at = now;
+      if (sent_at > 0 && G_LIKELY (self != replay_job))
+        count_stamp (self, sent_at);
     }
 
   thaw (self);
@@ -1069,7 +1285,7 @@ _riv_job_take_outputs (RivJob   *self,
 
   freeze (self);
   _riv_job_publish_outputs (self, outputs);
-  _riv_job_count_update (self);
+  _riv_job_count_update (self, FALSE, 0);
   thaw (self);
 }
 

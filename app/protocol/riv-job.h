@@ -11,6 +11,7 @@
 #include <json-glib/json-glib.h>
 
 #include "riv-core-enums.h"
+#include "riv-sketch.h"
 #include "riv-types.h"
 
 G_BEGIN_DECLS
@@ -70,6 +71,28 @@ double        riv_job_get_joined_at       (RivJob *self);
 double        riv_job_get_started_at      (RivJob *self);
 double        riv_job_get_first_output_at (RivJob *self);
 double        riv_job_get_finished_at     (RivJob *self);
+/* Streaming figures (app/docs/streaming.md). Time to first update: submit →
+ * the first output update (a generating message with data, else the
+ * completion), < 0 before it; first after start: process_starts → that
+ * update (< 0 unknown). Gaps are between consecutive generating updates, as
+ * they were handled here; max gap < 0 with none. Stalls: gaps over limit. */
+double        riv_job_get_first_update_time (RivJob *self);
+double        riv_job_get_first_after_start (RivJob *self);
+guint         riv_job_get_n_gaps          (RivJob *self);
+double        riv_job_get_max_gap         (RivJob *self);
+guint         riv_job_count_stalls        (RivJob *self,
+                                           double  limit);
+double        riv_job_get_last_update_at  (RivJob *self);
+/* Borrowed, nullable: the gaps; with the server's send stamps, the gaps it
+ * sent at and each stamped update's delay from its stamp to its handling. */
+const RivSketch *riv_job_get_gaps         (RivJob *self);
+const RivSketch *riv_job_get_sent_gaps    (RivJob *self);
+const RivSketch *riv_job_get_delays       (RivJob *self);
+/* Characters and words the output text gained per second from its first
+ * update to its last; FALSE (and -1) when it did not grow while streaming. */
+gboolean      riv_job_get_text_rate       (RivJob *self,
+                                           double *chars_per_s,
+                                           double *words_per_s);
 /* Wait (submit→start), run (start→finish), total (submit→finish); < 0 when unknown. */
 double        riv_job_get_wait_time       (RivJob *self);
 double        riv_job_get_run_time        (RivJob *self);

@@ -17,6 +17,9 @@ G_BEGIN_DECLS
 /* Gradio 4.44's unexpected_error for a session it does not know: it has no
  * session_not_found field, only this message. */
 #define RIV_MESSAGE_GRADIO4_NO_SESSION "404: Session not found."
+/* rivulet-cli serve --stamp: the wall-clock time (Unix seconds) at which the
+ * server made an output message, a member Gradio's clients ignore. */
+#define RIV_MESSAGE_SENT_AT "rivulet_sent_at"
 
 /* Frames nested deeper than this are rejected before json-glib recurses into them. */
 #define RIV_MESSAGE_MAX_DEPTH 512
@@ -80,6 +83,7 @@ typedef struct
   gboolean        cancelled;      /* output is {} (Gradio cancel) or carries "cancelled": true */
   gboolean        has_duration;
   double          duration;       /* output.duration */
+  double          sent_at;        /* RIV_MESSAGE_SENT_AT of an output message, 0 none */
   gboolean        has_average_duration;
   double          average_duration; /* output.average_duration */
   /* process_completed from a cache (Gradio 6.12 @gr.cache): "full" or

@@ -34,6 +34,7 @@ static void run_fake_diffusion   (RivRun *run);
 static void run_stream_text      (RivRun *run);
 static void run_batch_echo       (RivRun *run);
 static void run_rapid_generation (RivRun *run);
+static void run_paced_text       (RivRun *run);
 
 static const RivDemoComponent fake_diffusion_inputs[] = {
   { RIV_COMPONENT_SLIDER, "steps", "Denoising steps", 1, 50, 1, 10, NULL, TRUE, 0 },
@@ -54,6 +55,18 @@ static const RivDemoComponent stream_text_inputs[] = {
 };
 static const RivDemoComponent stream_text_outputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", NULL, 0, 0, 0, 0, "", FALSE, 8 },
+};
+static const RivDemoComponent paced_text_inputs[] = {
+  { RIV_COMPONENT_NUMBER, "tokens", "Number of tokens (1 to 100000)",
+    1, 100000, 1, 20, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "first_delay", "Seconds before the first token (0 to 60)",
+    0, 60, 0.01, 0.4, NULL, FALSE, 0 },
+  { RIV_COMPONENT_NUMBER, "token_delay", "Seconds between tokens (0 to 10)",
+    0, 10, 0.01, 0.05, NULL, FALSE, 0 },
+  { RIV_COMPONENT_NUMBER, "pause_after", "Pause after this token (0: no pause)",
+    0, 100000, 1, 10, NULL, TRUE, 0 },
+  { RIV_COMPONENT_NUMBER, "pause", "Seconds of the pause, beside its gap (0 to 60)",
+    0, 60, 0.1, 1.5, NULL, FALSE, 0 },
 };
 static const RivDemoComponent batch_echo_inputs[] = {
   { RIV_COMPONENT_TEXTBOX, "text", "Echoed back", 0, 0, 0, 0, "hello", FALSE, 1 },
@@ -275,6 +288,14 @@ static const RivDemo demos[RIV_DEMO_N] = {
     G_N_ELEMENTS (shapes_fail_inputs), shapes_fail_inputs,
     G_N_ELEMENTS (shapes_fail_outputs), shapes_fail_outputs,
     riv_demo_run_shapes_fail,
+  },
+  [RIV_DEMO_PACED_TEXT] = {
+    "paced_text",
+    "Text on a known schedule: a wait, even gaps, one pause (streaming figures).",
+    TRUE, FALSE, 1,
+    G_N_ELEMENTS (paced_text_inputs), paced_text_inputs,
+    G_N_ELEMENTS (stream_text_outputs), stream_text_outputs,
+    run_paced_text,
   },
 };
 
@@ -1314,6 +1335,46 @@ static const char * const vocabulary[] = {
   "under", "moon", "then", "rest",
 };
 
+/* Word k of a growing text: the whole text first, then an append diff. */
+static gboolean
+yield_word (RivRun     *run,
+            GString    *text,
+            GString    *data,
+            const char *word,
+            guint       k)
+{
+  g_string_truncate (data, 0);
+  if (k == 0)
+    {
+      g_string_append (text, word);
+      g_string_append_c (data, '[');
+      riv_wire_append_string (data, text->str, text->len);
+      g_string_append_c (data, ']');
+    }
+  else
+    {
+      g_string_append_c (text, ' ');
+      g_string_append (text, word);
+      g_string_append (data, "[[[\"append\",[],\" ");
+      g_string_append (data, word);
+      g_string_append (data, "\"]]]");
+    }
+  return riv_run_yield (run, data->str, data->len, NULL, 0);
+}
+
+/* The completion: the whole text (takes *data). */
+static void
+return_text (RivRun   *run,
+             GString  *text,
+             GString **data)
+{
+  g_string_truncate (*data, 0);
+  g_string_append_c (*data, '[');
+  riv_wire_append_string (*data, text->str, text->len);
+  g_string_append_c (*data, ']');
+  riv_run_return (run, 0, g_string_free (g_steal_pointer (data), FALSE));
+}
+
 static void
 run_stream_text (RivRun *run)
 {
@@ -1329,35 +1390,42 @@ run_stream_text (RivRun *run)
     {
       const char *word = vocabulary[(seed + k * 2654435761u) % G_N_ELEMENTS (vocabulary)];
 
-      if (!riv_run_sleep (run, delay))
-        goto out;
-
-      g_string_truncate (data, 0);
-      if (k == 0)
-        {
-          g_string_append (text, word);
-          g_string_append_c (data, '[');
-          riv_wire_append_string (data, text->str, text->len);
-          g_string_append_c (data, ']');
-        }
-      else
-        {
-          g_string_append_c (text, ' ');
-          g_string_append (text, word);
-          g_string_append (data, "[[[\"append\",[],\" ");
-          g_string_append (data, word);
-          g_string_append (data, "\"]]]");
-        }
-
-      if (!riv_run_yield (run, data->str, data->len, NULL, 0))
+      if (!riv_run_sleep (run, delay) || !yield_word (run, text, data, word, k))
         goto out;
     }
+  return_text (run, text, &data);
 
-  g_string_truncate (data, 0);
-  g_string_append_c (data, '[');
-  riv_wire_append_string (data, text->str, text->len);
-  g_string_append_c (data, ']');
-  riv_run_return (run, 0, g_string_free (g_steal_pointer (&data), FALSE));
+out:
+  if (data != NULL)
+    g_string_free (data, TRUE);
+  g_string_free (text, TRUE);
+}
+
+/* The schedule is kept from the start, so sleeps do not add up: token k
+ * (from 0) at first_delay + k × token_delay, and pause more after token
+ * pause_after (1-based). */
+static void
+run_paced_text (RivRun *run)
+{
+  const RivDemoParams *params = riv_run_get_params (run, 0);
+  guint tokens = (guint) params->values[0].number;
+  gint64 first = (gint64) (params->values[1].number * G_USEC_PER_SEC);
+  gint64 gap = (gint64) (params->values[2].number * G_USEC_PER_SEC);
+  guint pause_after = (guint) params->values[3].number;
+  gint64 pause = (gint64) (params->values[4].number * G_USEC_PER_SEC);
+  gint64 start = g_get_monotonic_time ();
+  GString *text = g_string_new (NULL);
+  GString *data = g_string_new (NULL);
+
+  for (guint k = 0; k < tokens; k++)
+    {
+      gint64 at = start + first + (gint64) k * gap + (pause_after > 0 && k >= pause_after ? pause : 0);
+
+      if (!riv_run_sleep_until (run, at) ||
+          !yield_word (run, text, data, vocabulary[k % G_N_ELEMENTS (vocabulary)], k))
+        goto out;
+    }
+  return_text (run, text, &data);
 
 out:
   if (data != NULL)

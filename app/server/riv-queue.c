@@ -118,6 +118,7 @@ struct _RivQueue
   guint                    concurrency;
   guint                    max_waiting;
   gboolean                 verbose;
+  gboolean                 stamp;
   char                    *output_dir;
   char                    *base_url;
 
@@ -260,7 +261,8 @@ static RivFrame *
 frame_success (QueueEvent *ev,
                const char *data_json,
                double      duration,
-               double      avg)
+               double      avg,
+               gboolean    stamp)
 {
   GString *out = g_string_sized_new (strlen (data_json) + 320);
 
@@ -276,6 +278,8 @@ frame_success (QueueEvent *ev,
                    ",\"avg_time\":");
   riv_wire_append_eta (out, avg);
   append_batch_of (out, ev);
+  if (stamp)
+    riv_wire_append_sent_at (out);
   riv_wire_end_frame (out);
   return riv_frame_new_string (out);
 }
@@ -742,6 +746,8 @@ riv_run_yield (RivRun      *run,
   riv_wire_append_eta (out, run->avg);
   g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
                    ",\"success\":true,\"time_limit\":null");
+  if (run->queue->stamp)
+    riv_wire_append_sent_at (out);
   riv_wire_end_frame (out);
   run->last_yield = now;
   return post_frame (run, file, file_size);
@@ -793,7 +799,7 @@ run_finished (RivRun *run)
       if (run->error != NULL)
         frame = frame_failure (ev, run->error);
       else if (run->results[i] != NULL)
-        frame = frame_success (ev, run->results[i], duration, avg);
+        frame = frame_success (ev, run->results[i], duration, avg, run->queue->stamp);
       else if (run->cancelled)
         frame = frame_cancelled (ev, avg);
       else
@@ -992,6 +998,21 @@ riv_queue_set_max_waiting (RivQueue *self,
                            guint     max_waiting)
 {
   self->max_waiting = max_waiting;
+}
+
+void
+riv_queue_set_stamp (RivQueue *self,
+                     gboolean  stamp)
+{
+  g_return_if_fail (self != NULL);
+  self->stamp = stamp;
+}
+
+gboolean
+riv_queue_get_stamp (RivQueue *self)
+{
+  g_return_val_if_fail (self != NULL, FALSE);
+  return self->stamp;
 }
 
 void

@@ -67,6 +67,10 @@ void            riv_queue_set_concurrency  (RivQueue                *self,
                                             guint                    concurrency);
 void            riv_queue_set_max_waiting  (RivQueue                *self,
                                             guint                    max_waiting);
+/* Output messages (generating and completed) carry RIV_WIRE_SENT_AT. */
+void            riv_queue_set_stamp        (RivQueue                *self,
+                                            gboolean                 stamp);
+gboolean        riv_queue_get_stamp        (RivQueue                *self);
 void            riv_queue_set_verbose      (RivQueue                *self,
                                             gboolean                 verbose);
 /* Where demos write files and the URL prefix of the server ("http://h:p"). */

@@ -45,6 +45,7 @@ enum {
   PROP_MAX_FILES,
   PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
+  PROP_STAMP,
   N_PROPS
 };
 
@@ -271,6 +272,9 @@ riv_server_get_property (GObject    *object,
     case PROP_VERBOSE:
       g_value_set_boolean (value, self->verbose);
       break;
+    case PROP_STAMP:
+      g_value_set_boolean (value, riv_queue_get_stamp (self->queue));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -327,6 +331,9 @@ riv_server_set_property (GObject      *object,
       self->verbose = g_value_get_boolean (value);
       riv_queue_set_verbose (self->queue, self->verbose);
       break;
+    case PROP_STAMP:
+      riv_queue_set_stamp (self->queue, g_value_get_boolean (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -366,6 +373,9 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_uint64 ("max-file-bytes", NULL, NULL, 1024, G_MAXUINT64, 512 * 1024 * 1024, flags);
   properties[PROP_VERBOSE] =
     g_param_spec_boolean ("verbose", NULL, NULL, FALSE, flags);
+  /* Output messages carry the time they were made ("rivulet_sent_at"). */
+  properties[PROP_STAMP] =
+    g_param_spec_boolean ("stamp", NULL, NULL, FALSE, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =

@@ -185,6 +185,15 @@ riv_wire_begin_frame (GString    *out,
 }
 
 void
+riv_wire_append_sent_at (GString *out)
+{
+  gint64 now = g_get_real_time ();
+
+  g_string_append_printf (out, ",\"" RIV_WIRE_SENT_AT "\":%" G_GINT64_FORMAT ".%06d",
+                          now / G_USEC_PER_SEC, (int) (now % G_USEC_PER_SEC));
+}
+
+void
 riv_wire_end_frame (GString *out)
 {
   g_string_append (out, "}\n\n");

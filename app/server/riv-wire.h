@@ -64,6 +64,10 @@ void      riv_wire_append_eta      (GString     *out,
 void      riv_wire_begin_frame     (GString     *out,
                                     const char  *msg,
                                     const char  *event_id);
+/* rivulet-cli serve --stamp: ,"rivulet_sent_at":<now, Unix seconds>, a
+ * member Gradio's clients ignore (the client reads it as RIV_MESSAGE_SENT_AT). */
+#define RIV_WIRE_SENT_AT "rivulet_sent_at"
+void      riv_wire_append_sent_at  (GString     *out);
 /* Closes a frame: }\n\n */
 void      riv_wire_end_frame       (GString     *out);
 /* ,"batch":{"id":N,"size":S,"index":I} when batch_id > 0. */

@@ -12,6 +12,7 @@
 #include "riv-json.h"
 #include "riv-lint.h"
 #include "riv-message.h"
+#include "riv-stream-quality.h"
 
 static const char * const rules[] = {
   "unknown-event",
@@ -32,11 +33,8 @@ static const char * const rules[] = {
 /* Silences shorter than this are not kept for the heartbeat check. */
 #define MIN_GAP 0.2
 #define MAX_GAPS 65536
-/* stream-buffered: a job whose updates took the server at least this long
- * to make, and which all arrived in under BUFFERED_SHARE of that time. */
-#define BUFFERED_MIN_WORK 0.5
-#define BUFFERED_SHARE 0.25
-#define BUFFERED_MIN_UPDATES 3
+/* stream-buffered: a job whose updates arrived in a clump
+ * (riv_stream_clumped (), riv-stream-quality.h). */
 
 typedef struct
 {
@@ -623,8 +621,8 @@ check_buffered (RivLint   *self,
 {
   double span = t - ev->first_update_t;
 
-  if (ev->n_updates < BUFFERED_MIN_UPDATES || ev->work < BUFFERED_MIN_WORK ||
-      span >= BUFFERED_SHARE * ev->work || !report_once (self, ev, RULE_STREAM_BUFFERED))
+  if (!riv_stream_clumped (ev->n_updates, ev->work, span) ||
+      !report_once (self, ev, RULE_STREAM_BUFFERED))
     return;
   report (self, RULE_STREAM_BUFFERED, ev->id, t,
           "the stream arrived in one clump: all %u updates of this job came within %.2f s at "
