@@ -1808,7 +1808,8 @@ test_until_break_none_and_threshold (Fixture       *fx,
   bp = json_object_get_object_member (summary, "breakpoint");
   g_assert_nonnull (bp);
   g_assert_true (g_str_has_prefix (json_object_get_string_member (bp, "reason"),
-                                   "threshold p95<100ms (measured "));
+                                   "latency p95 went over 100.0ms (threshold p95<100ms, "
+                                   "measured "));
   g_assert_cmpfloat (json_object_get_double_member (bp, "t_s"), <, 10);
 }
 

@@ -22,12 +22,15 @@ status_sample_cb (RivLoadRun          *engine,
                   const RivLoadSample *sample,
                   gpointer             data)
 {
-  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%u/s)  p95 %s%.3fs  "
-              "failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT "  in flight %u",
-              sample->t, sample->users, riv_load_run_get_completed (engine), sample->completed,
-              sample->p95 < 0 ? "—" : "", sample->p95 < 0 ? 0 : sample->p95,
-              riv_load_run_get_failed (engine), riv_load_run_get_lost (engine),
-              sample->in_flight);
+  g_autofree char *p95 = sample->p95 < 0 ? g_strdup ("—") : g_strdup_printf ("%.3fs", sample->p95);
+  g_autofree char *first = sample->first_p95 < 0 ? g_strdup ("—")
+                                                 : g_strdup_printf ("%.3fs", sample->first_p95);
+
+  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%u/s)  p95 %s  "
+              "first p95 %s  failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT
+              "  in flight %u", sample->t, sample->users, riv_load_run_get_completed (engine),
+              sample->completed, p95, first, riv_load_run_get_failed (engine),
+              riv_load_run_get_lost (engine), sample->in_flight);
 }
 
 void
@@ -64,6 +67,113 @@ add_double (JsonBuilder *builder,
 {
   json_builder_set_member_name (builder, name);
   json_builder_add_double_value (builder, value);
+}
+
+/* {"p50": …, …} of the named figures. */
+static void
+add_figures (JsonBuilder  *builder,
+             const char   *name,
+             const char  **names,
+             const double *values,
+             guint         n)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < n; i++)
+    add_double (builder, names[i], values[i]);
+  json_builder_end_object (builder);
+}
+
+#define ADD_FIGURES(builder, name, names, ...) \
+  add_figures (builder, name, names, (const double[]) { __VA_ARGS__ }, \
+               sizeof (double[]) { __VA_ARGS__ } / sizeof (double))
+
+void
+riv_cli_streaming_add_json (JsonBuilder          *builder,
+                            const RivLoadSummary *s)
+{
+  static const char *five[] = { "p50", "p90", "p95", "p99", "max" };
+  static const char *two[] = { "p50", "p95" };
+  static const char *three[] = { "p50", "p99", "max" };
+  static const char *spread[] = { "p50", "p99" };
+
+  json_builder_set_member_name (builder, "streaming");
+  json_builder_begin_object (builder);
+  add_double (builder, "stall_s", s->stall_s);
+  add_int (builder, "jobs_with_first_update", (gint64) s->first_n);
+  ADD_FIGURES (builder, "first_update_s", five,
+               s->first_p50, s->first_p90, s->first_p95, s->first_p99, s->first_max);
+  ADD_FIGURES (builder, "first_after_start_s", two, s->first_start_p50, s->first_start_p95);
+  add_int (builder, "streamed_jobs", (gint64) s->streamed);
+  add_int (builder, "single_update_jobs", (gint64) (s->first_n - MIN (s->streamed, s->first_n)));
+  add_int (builder, "gaps", (gint64) s->gaps);
+  ADD_FIGURES (builder, "gap_s", three, s->gap_p50, s->gap_p99, s->gap_max);
+  ADD_FIGURES (builder, "job_max_gap_s", spread, s->job_gap_max_p50, s->job_gap_max_p99);
+  add_int (builder, "stalls", (gint64) s->stalls);
+  add_int (builder, "stalled_jobs", (gint64) s->stalled_jobs);
+  json_builder_set_member_name (builder, "text");
+  if (s->text_jobs > 0)
+    {
+      json_builder_begin_object (builder);
+      add_int (builder, "jobs", (gint64) s->text_jobs);
+      add_double (builder, "chars_per_s", s->chars_per_s);
+      add_double (builder, "words_per_s", s->words_per_s);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "stamps");
+  if (s->stamped > 0)
+    {
+      json_builder_begin_object (builder);
+      add_int (builder, "updates", (gint64) s->stamped);
+      ADD_FIGURES (builder, "delay_s", three, s->delay_p50, s->delay_p99, s->delay_max);
+      ADD_FIGURES (builder, "sent_gap_s", three, s->sent_gap_p50, s->sent_gap_p99,
+                   s->sent_gap_max);
+      add_int (builder, "clumped_jobs", (gint64) s->clumped);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+  json_builder_end_object (builder);
+}
+
+void
+riv_cli_streaming_print (FILE                 *out,
+                         const RivLoadSummary *s)
+{
+  guint64 single = s->first_n - MIN (s->streamed, s->first_n);
+
+  if (s->first_n == 0)
+    return;
+  fprintf (out, "first upd  p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s", s->first_p50,
+           s->first_p95, s->first_p99, s->first_max);
+  if (s->first_start_p50 > 0 || s->first_start_p95 > 0)
+    fprintf (out, "  (after start p50 %.3f s)", s->first_start_p50);
+  fputc ('\n', out);
+  if (s->streamed > 0)
+    {
+      fprintf (out, "gaps       p50 %.3f s  p99 %.3f s  max %.3f s over %" G_GUINT64_FORMAT
+               " gaps of %" G_GUINT64_FORMAT " streamed jobs (each job's longest: p50 %.3f s, "
+               "p99 %.3f s)\n", s->gap_p50, s->gap_p99, s->gap_max, s->gaps, s->streamed,
+               s->job_gap_max_p50, s->job_gap_max_p99);
+      fprintf (out, "stalls     %" G_GUINT64_FORMAT " gaps over %g s, in %" G_GUINT64_FORMAT
+               " jobs\n", s->stalls, s->stall_s, s->stalled_jobs);
+    }
+  if (single > 0)
+    fprintf (out, "one update %" G_GUINT64_FORMAT " jobs answered in one go (no gaps)\n", single);
+  if (s->text_jobs > 0)
+    fprintf (out, "text rate  %.0f chars/s, %.1f words/s (mean of %" G_GUINT64_FORMAT
+             " jobs whose text grew)\n", s->chars_per_s, s->words_per_s, s->text_jobs);
+  if (s->stamped > 0)
+    {
+      fprintf (out, "own delay  p50 %.1f ms  p99 %.1f ms  max %.1f ms from the server's stamp "
+               "to Rivulet's handling (%" G_GUINT64_FORMAT " updates)\n", s->delay_p50 * 1000,
+               s->delay_p99 * 1000, s->delay_max * 1000, s->stamped);
+      fprintf (out, "sent gaps  p50 %.3f s  p99 %.3f s  max %.3f s as the server made them; "
+               "%" G_GUINT64_FORMAT " jobs arrived clumped\n", s->sent_gap_p50, s->sent_gap_p99,
+               s->sent_gap_max, s->clumped);
+    }
 }
 
 void
@@ -309,6 +419,7 @@ summary_print_json (const SummaryFacts *f,
   json_builder_begin_object (builder);
   summary_json_add_counts (builder, f);
   summary_json_add_timing (builder, f);
+  riv_cli_streaming_add_json (builder, &f->s);
   summary_json_add_findings (builder, f, run);
   if (run->until_break)
     add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
@@ -440,6 +551,7 @@ load_print_summary (LoadRun *run,
   else
     {
       summary_print_counts (&facts, out);
+      riv_cli_streaming_print (out, &facts.s);
       summary_print_details (&facts, out);
       summary_print_verdicts (&facts, run, out);
     }

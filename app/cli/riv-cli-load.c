@@ -26,6 +26,7 @@
 #include "riv-job-record.h"
 #include "riv-json.h"
 #include "riv-listen.h"
+#include "riv-stream-quality.h"
 
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
@@ -213,6 +214,7 @@ typedef struct
   gint          iterations;
   double        rate;
   double        timeout;           /* -1: not given */
+  double        stall;
   double        think;
   double        duration;
   gboolean      json;
@@ -230,7 +232,8 @@ typedef struct
   JsonNode     *given;             /* --data, nullable */
 } LoadOptions;
 
-#define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1 }
+#define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, \
+                            .stall = RIV_STREAM_STALL_DEFAULT_S }
 
 static void
 load_options_clear (LoadOptions *options)
@@ -426,9 +429,13 @@ load_option_context_new (LoadOptions *o)
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600)", "S" },
+    { "stall", 0, 0, G_OPTION_ARG_DOUBLE, &o->stall,
+      "A gap this long between two of a job's streamed updates is a stall (default 1)", "S" },
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
-      "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
+      "throughput>=100, error_rate<0.01; streaming: ttfu_p95<1s (time to first update), "
+      "gap_p99<200ms (gaps between updates), stalls==0, delay_p99<10ms (with serve --stamp); "
+      "exit 0 only if every one holds", "EXPR" },
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
       "users or R jobs/s over S) until the first failed, lost or timed-out job (a join "
@@ -518,6 +525,8 @@ load_options_check_workload (LoadOptions  *o,
     return option_error (error, "--think, --duration and --iterations cannot be negative");
   if (o->timeout != -1 && !(o->timeout > 0))
     return option_error (error, "--timeout must be positive");
+  if (!(o->stall > 0) || !isfinite (o->stall))
+    return option_error (error, "--stall must be a positive number of seconds");
   if (o->users == 0 && o->stages_text == NULL &&
       (o->think > 0 || o->iterations > 0 ||
        (o->duration > 0 && !(o->until_break && o->rate > 0))))
@@ -765,6 +774,7 @@ load_engine_set_workload (LoadRun     *run,
   else
     riv_load_run_set_open_loop (run->engine, (guint) o->count, o->rate);
   riv_load_run_set_timeout (run->engine, o->timeout > 0 ? o->timeout : 600);
+  riv_load_run_set_stall (run->engine, o->stall);
 }
 
 /* The engine's signals, and the server's own timings when it offers them

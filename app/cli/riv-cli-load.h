@@ -46,6 +46,13 @@ void      riv_cli_outage_add_json  (JsonBuilder *builder,
                                     gboolean     outage,
                                     double       start_s,
                                     double       end_s);
+/* The streaming figures of a summary (app/docs/streaming.md): the
+ * "streaming" member of --json, and the text lines (none when no job
+ * completed). Shared by load and report merge. */
+void      riv_cli_streaming_add_json (JsonBuilder          *builder,
+                                      const RivLoadSummary *summary);
+void      riv_cli_streaming_print  (FILE                 *out,
+                                    const RivLoadSummary *summary);
 void      riv_cli_outage_print     (FILE        *out,
                                     double       start_s,
                                     double       end_s);

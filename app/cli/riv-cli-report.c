@@ -8,6 +8,8 @@
  */
 #include "config.h"
 
+#include <math.h>
+
 #include <stdio.h>
 #include <string.h>
 
@@ -16,6 +18,7 @@
 #include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-report.h"
+#include "riv-stream-quality.h"
 
 /* Reads one JSON Lines file into stats; FALSE naming the file and line. */
 static gboolean
@@ -82,6 +85,20 @@ outage_json (RivLoadStats *stats)
   return json_builder_get_root (builder);
 }
 
+/* The "streaming" member alone. */
+static JsonNode *
+streaming_json (const RivLoadSummary *s)
+{
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+
+  json_builder_begin_object (builder);
+  riv_cli_streaming_add_json (builder, s);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  return json_node_copy (json_object_get_member (json_node_get_object (root), "streaming"));
+}
+
 static void
 print_summary (RivLoadStats *stats,
                gboolean      json)
@@ -114,6 +131,7 @@ print_summary (RivLoadStats *stats,
       json_object_set_object_member (object, "latency_s", json_object_ref (latency));
       json_object_set_int_member (object, "updates", s.updates);
       json_object_set_member (object, "outage", outage_json (stats));
+      json_object_set_member (object, "streaming", streaming_json (&s));
       json_node_set_object (node, object);
       text = riv_json_to_string (node, NULL);
       printf ("%s\n", text);
@@ -134,6 +152,7 @@ print_summary (RivLoadStats *stats,
   if (s.completed > 0)
     printf ("latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n",
             s.p50, s.p95, s.p99, s.max);
+  riv_cli_streaming_print (stdout, &s);
 }
 
 static int
@@ -143,7 +162,10 @@ report_merge (int    argc,
   g_autofree char *report_path = NULL;
   g_autofree char *timeseries_path = NULL;
   gboolean json = FALSE;
+  double stall = RIV_STREAM_STALL_DEFAULT_S;
   const GOptionEntry entries[] = {
+    { "stall", 0, 0, G_OPTION_ARG_DOUBLE, &stall,
+      "Count gaps between streamed updates longer than S as stalls (default 1)", "S" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
       "Write the merged HTML report to FILE", "FILE" },
     { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &timeseries_path,
@@ -167,6 +189,9 @@ report_merge (int    argc,
   if (argc < 2)
     return riv_cli_usage_error ("report",
                                 "name at least one records file (rivulet-cli load --output)");
+  if (!(stall > 0) || !isfinite (stall))
+    return riv_cli_usage_error ("report", "--stall must be a positive number of seconds");
+  riv_load_stats_set_stall (stats, stall);
 
   for (int i = 1; i < argc; i++)
     {

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "riv-compat.h"
 #include "riv-job-record.h"
@@ -136,6 +137,209 @@ riv_job_record_new (RivJob  *job,
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, record);
   return node;
+}
+
+static gboolean
+add_bucket (guint64  start_us,
+            guint64  count,
+            gpointer user_data)
+{
+  JsonArray *pair = json_array_sized_new (2);
+
+  json_array_add_int_element (pair, (gint64) start_us);
+  json_array_add_int_element (pair, (gint64) count);
+  json_array_add_array_element (user_data, pair);
+  return TRUE;
+}
+
+static JsonArray *
+hist_array (const RivSketch *sketch)
+{
+  JsonArray *hist = json_array_new ();
+
+  riv_sketch_foreach (sketch, add_bucket, hist);
+  return hist;
+}
+
+static void
+set_known (JsonObject *object,
+           const char *member,
+           double      value)
+{
+  if (value >= 0)
+    json_object_set_double_member (object, member, value);
+  else
+    json_object_set_null_member (object, member);
+}
+
+void
+riv_job_record_add_stream (JsonNode            *node,
+                           const RivLoadStream *stream)
+{
+  JsonObject *record;
+
+  g_return_if_fail (node != NULL && JSON_NODE_HOLDS_OBJECT (node));
+  g_return_if_fail (stream != NULL);
+
+  record = json_node_get_object (node);
+  set_known (record, "first_update_s", stream->first_s);
+  set_known (record, "first_after_start_s", stream->first_start_s);
+  json_object_set_int_member (record, "gaps", stream->n_gaps);
+  if (stream->n_gaps > 0)
+    {
+      JsonObject *gap = json_object_new ();
+
+      json_object_set_double_member (gap, "p50", stream->gap_p50);
+      json_object_set_double_member (gap, "p99", stream->gap_p99);
+      json_object_set_double_member (gap, "max", stream->gap_max);
+      json_object_set_object_member (record, "gap_s", gap);
+    }
+  else
+    json_object_set_null_member (record, "gap_s");
+  json_object_set_int_member (record, "stalls", stream->stalls);
+  set_known (record, "chars_per_s", stream->chars_per_s);
+  set_known (record, "words_per_s", stream->words_per_s);
+  json_object_set_array_member (record, "gap_hist_us", hist_array (stream->gaps));
+  if (riv_sketch_get_count (stream->delays) > 0)
+    {
+      JsonObject *stamps = json_object_new ();
+
+      json_object_set_array_member (stamps, "delay_hist_us", hist_array (stream->delays));
+      json_object_set_array_member (stamps, "sent_gap_hist_us", hist_array (stream->sent_gaps));
+      json_object_set_boolean_member (stamps, "clumped", stream->clumped);
+      json_object_set_object_member (record, "stamps", stamps);
+    }
+}
+
+/* [[start_us, count], …] into a new sketch; NULL (no error) when absent. */
+static gboolean
+read_hist (JsonObject  *object,
+           const char  *member,
+           RivSketch  **out,
+           GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  JsonArray *hist;
+
+  *out = NULL;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (node))
+    goto bad;
+  hist = json_node_get_array (node);
+  *out = riv_sketch_new ();
+  for (guint i = 0; i < json_array_get_length (hist); i++)
+    {
+      JsonNode *pair = json_array_get_element (hist, i);
+      JsonArray *array;
+      JsonNode *start, *count;
+
+      if (!JSON_NODE_HOLDS_ARRAY (pair) || json_array_get_length (array = json_node_get_array (pair)) != 2)
+        goto bad;
+      start = json_array_get_element (array, 0);
+      count = json_array_get_element (array, 1);
+      if (json_node_get_value_type (start) != G_TYPE_INT64 ||
+          json_node_get_value_type (count) != G_TYPE_INT64 ||
+          json_node_get_int (start) < 0 || json_node_get_int (count) < 0)
+        goto bad;
+      riv_sketch_add_bucket (*out, (guint64) json_node_get_int (start),
+                             (guint64) json_node_get_int (count));
+    }
+  return TRUE;
+
+bad:
+  g_clear_pointer (out, riv_sketch_free);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+               "\"%s\" is not a list of [bucket start µs, count] pairs", member);
+  return FALSE;
+}
+
+/* A number ≥ 0, or null / missing (then -1). */
+static gboolean
+read_known (JsonObject  *object,
+            const char  *member,
+            double      *out,
+            GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!riv_json_get_double (object, member, out) || !isfinite (*out) || *out < 0)
+    {
+      *out = -1;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"%s\" is not a number of seconds", member);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+riv_job_record_read_stream (JsonObject     *record,
+                            double          stall_s,
+                            RivLoadStream  *stream,
+                            GError        **error)
+{
+  JsonNode *stamps, *gap;
+  gint64 stalls = 0;
+  double max;
+  RivSketch *gaps = NULL, *sent = NULL, *delays = NULL;
+
+  g_return_val_if_fail (record != NULL && stream != NULL, FALSE);
+
+  memset (stream, 0, sizeof *stream);
+  stream->gap_p50 = stream->gap_p99 = stream->gap_max = -1;
+  if (!read_known (record, "first_update_s", &stream->first_s, error) ||
+      !read_known (record, "first_after_start_s", &stream->first_start_s, error) ||
+      !read_known (record, "chars_per_s", &stream->chars_per_s, error) ||
+      !read_known (record, "words_per_s", &stream->words_per_s, error) ||
+      !read_hist (record, "gap_hist_us", &gaps, error))
+    return FALSE;
+  stream->gaps = gaps;
+  stamps = json_object_get_member (record, "stamps");
+  if (stamps != NULL && JSON_NODE_HOLDS_OBJECT (stamps))
+    {
+      JsonObject *object = json_node_get_object (stamps);
+
+      if (!read_hist (object, "delay_hist_us", &delays, error) ||
+          !read_hist (object, "sent_gap_hist_us", &sent, error))
+        {
+          riv_job_record_stream_clear (stream);
+          riv_sketch_free (delays);
+          return FALSE;
+        }
+      stream->delays = delays;
+      stream->sent_gaps = sent;
+      stream->clumped = riv_json_get_bool (object, "clumped", FALSE);
+    }
+
+  stream->n_gaps = (guint) MIN (riv_sketch_get_count (gaps), G_MAXUINT);
+  if (stream->n_gaps > 0)
+    {
+      stream->gap_p50 = riv_sketch_quantile (gaps, 0.50);
+      stream->gap_p99 = riv_sketch_quantile (gaps, 0.99);
+      stream->gap_max = riv_sketch_get_max (gaps);
+      gap = json_object_get_member (record, "gap_s");
+      /* The exact longest gap, where the record has it. */
+      if (gap != NULL && JSON_NODE_HOLDS_OBJECT (gap) &&
+          riv_json_get_double (json_node_get_object (gap), "max", &max) && isfinite (max) && max >= 0)
+        stream->gap_max = max;
+      stream->stalls = (guint) riv_sketch_count_over (gaps, stall_s);
+    }
+  else if (riv_json_get_int (record, "stalls", &stalls))
+    stream->stalls = (guint) CLAMP (stalls, 0, G_MAXUINT32);
+  return TRUE;
+}
+
+void
+riv_job_record_stream_clear (RivLoadStream *stream)
+{
+  riv_sketch_free ((RivSketch *) stream->gaps);
+  riv_sketch_free ((RivSketch *) stream->sent_gaps);
+  riv_sketch_free ((RivSketch *) stream->delays);
+  stream->gaps = stream->sent_gaps = stream->delays = NULL;
 }
 
 /* A trace's phase in milliseconds: a finite number >= 0. */

@@ -29,12 +29,29 @@
  *               (latency_s − total_s: the network and the client)
  *   user        virtual user (1-based) or null
  *   submitted_at  wall-clock submit time, Unix seconds (for merging shards)
+ * and, from riv_job_record_add_stream () (app/docs/streaming.md):
+ *   first_update_s       submit → the first output update (a generating message
+ *                        with data, else the completion), null when none
+ *   first_after_start_s  process_starts → that update, null when unknown
+ *   gaps                 gaps between consecutive generating updates
+ *   gap_s                null, or {p50, p99, max} of those gaps
+ *   stalls               gaps over the run's stall limit (load --stall)
+ *   chars_per_s, words_per_s  what a growing output text gained per second
+ *                        from its first update to its last, null otherwise
+ *   gap_hist_us          [[bucket start, count], …]: the gaps at 1/128 of a
+ *                        power of two (RivSketch), for pooling across records
+ *   stamps               only with the server's send stamps (serve --stamp):
+ *                        {delay_hist_us, sent_gap_hist_us, clumped}: each
+ *                        update's delay from its stamp to its handling, the
+ *                        gaps the server sent at, and whether the updates
+ *                        arrived in a clump (riv_stream_clumped ())
  */
 #pragma once
 
 #include <json-glib/json-glib.h>
 
 #include "riv-job.h"
+#include "riv-load-stats.h"
 
 G_BEGIN_DECLS
 
@@ -42,6 +59,19 @@ G_BEGIN_DECLS
 JsonNode *riv_job_record_new (RivJob  *job,
                               guint64  index,
                               guint    user);
+
+/* Adds the streaming members above to record (an object node). */
+void      riv_job_record_add_stream (JsonNode            *record,
+                                     const RivLoadStream *stream);
+/* Reads a record's streaming members back into stream, with sketches made
+ * for it (freed by riv_job_record_stream_clear ()); stalls are counted again
+ * against stall_s where the record has its gaps. FALSE, naming the member,
+ * when one is malformed. */
+gboolean  riv_job_record_read_stream (JsonObject         *record,
+                                      double              stall_s,
+                                      RivLoadStream      *stream,
+                                      GError            **error);
+void      riv_job_record_stream_clear (RivLoadStream     *stream);
 
 /* The "server" object of a record from one trace of Gradio's
  * {P}/profiling/traces (milliseconds → seconds); *server_s gets its total_s.

@@ -85,7 +85,7 @@ _riv_load_break_reason (RivBreakKind              kind,
     case RIV_BREAK_DROPPED:
       return g_strdup ("connections dropped");
     case RIV_BREAK_THRESHOLD:
-      return g_strdup_printf ("threshold %s crossed", error != NULL ? error : "");
+      return g_strdup (error != NULL ? error : "a threshold was crossed");
     case RIV_BREAK_LOST:
       return g_strdup_printf ("jobs lost: %s", error != NULL ? error : "no reason given");
     case RIV_BREAK_FAILED:

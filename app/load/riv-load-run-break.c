@@ -122,15 +122,13 @@ _riv_load_run_break_check_thresholds (RivLoadRun *self)
   for (guint i = 0; i < self->break_thresholds->len; i++)
     {
       RivLoadThreshold *threshold = g_ptr_array_index (self->break_thresholds, i);
-      g_autofree char *value = NULL;
       g_autofree char *text = NULL;
       double measured;
 
       if (!riv_load_threshold_is_live (threshold, &summary) ||
           riv_load_threshold_check (threshold, &summary, &measured))
         continue;
-      value = riv_load_threshold_format_value (threshold, measured);
-      text = g_strdup_printf ("%s (measured %s)", riv_load_threshold_get_text (threshold), value);
+      text = riv_load_threshold_describe_failure (threshold, measured);
       _riv_load_run_break_at (self, RIV_BREAK_THRESHOLD, text, NULL);
       return;
     }

@@ -109,6 +109,8 @@ struct _RivLoadRun
   RivMux       *mux;             /* the users' contexts, USERS_PER_CONTEXT each */
   GPtrArray    *user_contexts;   /* GMainContext, borrowed from mux */
   GArray       *latencies;       /* double: completed since the last sample */
+  GArray       *firsts;          /* double: their times to first update */
+  guint         window_stalls;   /* stalls of the jobs ended since the last sample */
   RivBurst     *open_loop;       /* nullable: submits the open loop's jobs (riv-burst.h) */
   GSource      *timeout_source;
   GSource      *trim_source;
@@ -226,6 +228,7 @@ void      _riv_load_run_threads_receive        (RivLoadRun          *child,
                                                 const RivLoadSample *sample,
                                                 guint                index,
                                                 GArray              *latencies,
+                                                GArray              *firsts,
                                                 gboolean             finished);
 void      _riv_load_run_threads_free           (RivLoadRun *self);
 guint64  *_riv_load_run_threads_batch_sizes    (RivLoadRun *self,

@@ -25,6 +25,7 @@ typedef struct
 {
   RivLoadSample sample;
   GArray       *latencies;   /* double, the completed jobs of that second */
+  GArray       *firsts;      /* double, their times to first update */
   guint         n;           /* threads that sent it */
 } MergedSample;
 
@@ -34,6 +35,7 @@ merged_sample_clear (gpointer data)
   MergedSample *merged = data;
 
   g_clear_pointer (&merged->latencies, g_array_unref);
+  g_clear_pointer (&merged->firsts, g_array_unref);
 }
 
 static void
@@ -75,6 +77,7 @@ _riv_load_run_threads_start (RivLoadRun *self)
       if (self->stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->stages));
       child->timeout = self->timeout;
+      riv_load_stats_set_stall (child->stats, riv_load_stats_get_stall (self->stats));
       child->upload_files = self->upload_files;
       riv_load_run_set_keep_records (child, self->records != NULL);
       riv_load_run_set_track_events (child, self->events != NULL);
@@ -142,7 +145,8 @@ _riv_load_run_threads_batch_sizes (RivLoadRun *self,
 static void
 add_sample (MergedSample        *merged,
             const RivLoadSample *sample,
-            GArray              *latencies)
+            GArray              *latencies,
+            GArray              *firsts)
 {
   RivLoadSample *sum = &merged->sample;
 
@@ -156,10 +160,15 @@ add_sample (MergedSample        *merged,
   sum->queued += sample->queued;
   sum->users += sample->users;
   sum->updates_per_s += sample->updates_per_s;
+  sum->stalls += sample->stalls;
   if (merged->latencies == NULL)
     merged->latencies = g_array_new (FALSE, FALSE, sizeof (double));
   if (latencies != NULL)
     g_array_append_vals (merged->latencies, latencies->data, latencies->len);
+  if (merged->firsts == NULL)
+    merged->firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  if (firsts != NULL)
+    g_array_append_vals (merged->firsts, firsts->data, firsts->len);
   merged->n++;
 }
 
@@ -189,6 +198,10 @@ emit_ready (RivLoadRun *self)
       sample.p95 = _riv_load_run_window_percentile (merged->latencies, 0.95);
       sample.p99 = _riv_load_run_window_percentile (merged->latencies, 0.99);
       g_clear_pointer (&merged->latencies, g_array_unref);
+      g_array_sort (merged->firsts, riv_load_compare_doubles);
+      sample.first_p50 = _riv_load_run_window_percentile (merged->firsts, 0.50);
+      sample.first_p95 = _riv_load_run_window_percentile (merged->firsts, 0.95);
+      g_clear_pointer (&merged->firsts, g_array_unref);
       g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &sample);
     }
 }
@@ -262,6 +275,7 @@ _riv_load_run_threads_receive (RivLoadRun          *child,
                                const RivLoadSample *sample,
                                guint                index,
                                GArray              *latencies,
+                               GArray              *firsts,
                                gboolean             finished)
 {
   RivLoadRun *self = child->parent;
@@ -272,7 +286,7 @@ _riv_load_run_threads_receive (RivLoadRun          *child,
     {
       if (index > self->merging->len)
         g_array_set_size (self->merging, index);
-      add_sample (&g_array_index (self->merging, MergedSample, index - 1), sample, latencies);
+      add_sample (&g_array_index (self->merging, MergedSample, index - 1), sample, latencies, firsts);
       child->n_delivered = MAX (child->n_delivered, index);
     }
   /* A thread whose inputs were refused stops the others. */

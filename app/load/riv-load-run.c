@@ -215,6 +215,7 @@ account_job (RivLoadRun *self,
   RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
   const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
   double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
+  RivLoadStream stream;
 
   g_assert (sequence > 0);
 
@@ -222,8 +223,15 @@ account_job (RivLoadRun *self,
   if (status == RIV_JOB_STATUS_COMPLETED)
     g_array_append_val (self->latencies, latency);
   self->updates += riv_job_get_n_updates (job);
+  riv_load_stream_from_job (job, riv_load_stats_get_stall (self->stats), &stream);
+  if (status == RIV_JOB_STATUS_COMPLETED && stream.first_s >= 0)
+    g_array_append_val (self->firsts, stream.first_s);
+  self->window_stalls += stream.stalls;
   if (self->metrics != NULL)
-    riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
+    {
+      riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
+      riv_metrics_add_stream (self->metrics, status, stream.first_s, stream.gaps, stream.stalls);
+    }
 
   riv_load_stats_add (self->stats,
                       self->start_wall + (riv_job_get_submitted_at (job) - self->start),
@@ -233,6 +241,7 @@ account_job (RivLoadRun *self,
                       riv_job_get_batch_id (job) != NULL
                         ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
                       error);
+  riv_load_stats_add_stream (self->stats, &stream);
 
   for (guint i = 0; i < riv_job_get_n_logs (job); i++)
     riv_load_stats_count_log (self->stats, riv_job_get_log (job, i)->level);
@@ -253,6 +262,8 @@ account_job (RivLoadRun *self,
     {
       g_autoptr(JsonNode) record = riv_job_record_new (job, _riv_load_run_global_index (self, sequence), user);
       guint slot = sequence - 1;
+
+      riv_job_record_add_stream (record, &stream);
 
       if (lost_error != NULL)
         {
@@ -432,6 +443,10 @@ emit_sample (RivLoadRun *self,
   sample.p50 = _riv_load_run_window_percentile (self->latencies, 0.50);
   sample.p95 = _riv_load_run_window_percentile (self->latencies, 0.95);
   sample.p99 = _riv_load_run_window_percentile (self->latencies, 0.99);
+  g_array_sort (self->firsts, riv_load_compare_doubles);
+  sample.first_p50 = _riv_load_run_window_percentile (self->firsts, 0.50);
+  sample.first_p95 = _riv_load_run_window_percentile (self->firsts, 0.95);
+  sample.stalls = self->window_stalls;
   sample.updates_per_s = self->updates / span;
   /* The window just before a breakpoint is this one and the one before. */
   g_array_set_size (self->prev_latencies, 0);
@@ -450,6 +465,8 @@ emit_sample (RivLoadRun *self,
   self->n_samples++;
 
   post (self, &sample, FALSE);
+  g_array_set_size (self->firsts, 0);
+  self->window_stalls = 0;
 }
 
 /* The gauges and totals of /metrics, once a second and at the end. */
@@ -577,6 +594,7 @@ typedef struct
   guint          batch_max;
   guint          sample_index;  /* 1-based */
   GArray        *latencies;   /* a thread's run: the sample's window, owned */
+  GArray        *firsts;      /* likewise, times to first update */
   gboolean       has_sample;
   gboolean       finished;
 } Message;
@@ -589,6 +607,7 @@ message_free (gpointer data)
   g_object_unref (message->self);
   g_free (message->batches);
   g_clear_pointer (&message->latencies, g_array_unref);
+  g_clear_pointer (&message->firsts, g_array_unref);
   g_free (message);
 }
 
@@ -610,7 +629,7 @@ deliver_cb (gpointer data)
   if (self->parent != NULL)
     _riv_load_run_threads_receive (self, message->has_sample ? &message->sample : NULL,
                                    message->sample_index, message->latencies,
-                                   message->finished);
+                                   message->firsts, message->finished);
   else
     {
       if (message->has_sample)
@@ -653,7 +672,10 @@ post (RivLoadRun          *self,
       message->sample_index = self->n_samples;
       message->has_sample = TRUE;
       if (RIV_LOAD_RUN_IS_THREAD (self))
-        message->latencies = g_array_copy (self->prev_latencies);
+        {
+          message->latencies = g_array_copy (self->prev_latencies);
+          message->firsts = g_array_copy (self->firsts);
+        }
     }
   message->finished = finished;
   message->snapshot.submitted = self->submitted;
@@ -756,6 +778,7 @@ riv_load_run_finalize (GObject *object)
     }
   g_clear_pointer (&self->latencies, g_array_unref);
   g_clear_pointer (&self->prev_latencies, g_array_unref);
+  g_clear_pointer (&self->firsts, g_array_unref);
   g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
   g_clear_pointer (&self->breakpoint, _riv_load_run_breakpoint_free);
   g_clear_pointer (&self->metrics, riv_metrics_unref);
@@ -802,6 +825,7 @@ riv_load_run_init (RivLoadRun *self)
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
   self->prev_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->firsts = g_array_new (FALSE, FALSE, sizeof (double));
   self->last_p95 = -1;
   self->all_users = g_ptr_array_new ();
   self->retired = g_ptr_array_new_with_free_func (g_object_unref);
@@ -945,6 +969,16 @@ riv_load_run_get_n_threads (RivLoadRun *self)
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 1);
 
   return self->children != NULL ? self->children->len : 1;
+}
+
+void
+riv_load_run_set_stall (RivLoadRun *self,
+                        double      stall_s)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (stall_s > 0);
+
+  riv_load_stats_set_stall (self->stats, stall_s);
 }
 
 void

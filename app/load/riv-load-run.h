@@ -72,6 +72,10 @@ void          riv_load_run_set_shard         (RivLoadRun        *self,
                                               guint              n_shards);
 /* Seconds after the schedule (or the start, open loop) before the jobs in
  * flight count as lost. Default 600. */
+/* A gap between a job's updates longer than this is a stall (default
+ * RIV_STREAM_STALL_DEFAULT_S). Before the run starts. */
+void          riv_load_run_set_stall         (RivLoadRun        *self,
+                                              double             stall_s);
 void          riv_load_run_set_timeout       (RivLoadRun        *self,
                                               double             timeout);
 /* Virtual users work on a thread of their own (a GMainContext of its own):

@@ -9,26 +9,33 @@
 #include <string.h>
 
 #include "riv-job.h"
+#include "riv-job-record.h"
 #include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-outcomes.h"
+#include "riv-stream-quality.h"
 
 #define MAX_ERROR_KINDS  1000    /* distinct texts kept; the rest count as "other errors" */
 #define OTHER_ERRORS     "(other errors)"
 #define MAX_SERIES_S     (7 * 24 * 3600)
 
-/* One job: 40 bytes, so a million jobs stay within 40 MB. */
+/* One job: 56 bytes, so a million jobs stay within 56 MB. */
 typedef struct
 {
   double   submitted_at;   /* wall clock, Unix seconds */
   float    queued_s;       /* < 0: never started */
   float    run_s;          /* < 0: unknown */
   float    latency_s;      /* < 0: did not end */
+  float    first_s;        /* submit → first update, < 0: none */
+  float    first_start_s;  /* process_starts → first update, < 0: unknown */
+  float    gap_max;        /* its longest gap, < 0: it did not stream */
   guint32  updates;
   guint32  user;
   guint32  error;          /* 0 none, else 1 + index in error_texts */
+  guint32  stalls;
   guint16  batch_size;
   guint8   status;
+  guint8   clumped : 1;    /* riv_stream_clumped () against the server's stamps */
 } Entry;
 
 struct _RivLoadStats
@@ -48,6 +55,15 @@ struct _RivLoadStats
   guint64     cached;
   GArray     *server_s;      /* double: server time of the jobs with one */
   GArray     *rest_s;        /* double: their latency minus it */
+  /* Streaming, of the completed jobs: every gap, the server's stamped gaps
+   * and delays, pooled; the text rates' sums. */
+  double      stall_s;
+  RivSketch  *gaps;
+  RivSketch  *sent_gaps;
+  RivSketch  *delays;
+  guint64     text_jobs;
+  double      chars_per_s_sum;
+  double      words_per_s_sum;
 };
 
 RivLoadStats *
@@ -65,6 +81,10 @@ riv_load_stats_new (void)
   self->batch_members = g_array_new (FALSE, TRUE, sizeof (guint64));
   self->server_s = g_array_new (FALSE, FALSE, sizeof (double));
   self->rest_s = g_array_new (FALSE, FALSE, sizeof (double));
+  self->stall_s = RIV_STREAM_STALL_DEFAULT_S;
+  self->gaps = riv_sketch_new ();
+  self->sent_gaps = riv_sketch_new ();
+  self->delays = riv_sketch_new ();
   return self;
 }
 
@@ -82,6 +102,9 @@ riv_load_stats_free (RivLoadStats *self)
   g_array_unref (self->batch_members);
   g_array_unref (self->server_s);
   g_array_unref (self->rest_s);
+  riv_sketch_free (self->gaps);
+  riv_sketch_free (self->sent_gaps);
+  riv_sketch_free (self->delays);
   g_free (self);
 }
 
@@ -140,6 +163,7 @@ riv_load_stats_add (RivLoadStats *self,
   entry.queued_s = queued_s >= 0 ? (float) queued_s : -1;
   entry.run_s = run_s >= 0 ? (float) run_s : -1;
   entry.latency_s = latency_s >= 0 ? (float) latency_s : -1;
+  entry.first_s = entry.first_start_s = entry.gap_max = -1;
   entry.updates = updates;
   entry.user = user;
   entry.batch_size = (guint16) MIN (batch_size, G_MAXUINT16);
@@ -195,6 +219,80 @@ riv_load_stats_merge (RivLoadStats *self,
   self->cached += other->cached;
   g_array_append_vals (self->server_s, other->server_s->data, other->server_s->len);
   g_array_append_vals (self->rest_s, other->rest_s->data, other->rest_s->len);
+  riv_sketch_merge (self->gaps, other->gaps);
+  riv_sketch_merge (self->sent_gaps, other->sent_gaps);
+  riv_sketch_merge (self->delays, other->delays);
+  self->text_jobs += other->text_jobs;
+  self->chars_per_s_sum += other->chars_per_s_sum;
+  self->words_per_s_sum += other->words_per_s_sum;
+}
+
+void
+riv_load_stream_from_job (RivJob        *job,
+                          double         stall_s,
+                          RivLoadStream *stream)
+{
+  const RivSketch *gaps = riv_job_get_gaps (job);
+  const RivSketch *sent = riv_job_get_sent_gaps (job);
+
+  memset (stream, 0, sizeof *stream);
+  stream->first_s = riv_job_get_first_update_time (job);
+  stream->first_start_s = riv_job_get_first_after_start (job);
+  stream->gaps = gaps;
+  stream->sent_gaps = sent;
+  stream->delays = riv_job_get_delays (job);
+  stream->n_gaps = riv_job_get_n_gaps (job);
+  stream->gap_p50 = stream->n_gaps > 0 ? riv_sketch_quantile (gaps, 0.50) : -1;
+  stream->gap_p99 = stream->n_gaps > 0 ? riv_sketch_quantile (gaps, 0.99) : -1;
+  stream->gap_max = riv_job_get_max_gap (job);
+  stream->stalls = riv_job_count_stalls (job, stall_s);
+  riv_job_get_text_rate (job, &stream->chars_per_s, &stream->words_per_s);
+  stream->clumped = riv_sketch_get_count (sent) > 0 &&
+    riv_stream_clumped (stream->n_gaps + 1, riv_sketch_get_sum (sent), riv_sketch_get_sum (gaps));
+}
+
+void
+riv_load_stats_add_stream (RivLoadStats        *self,
+                           const RivLoadStream *stream)
+{
+  Entry *entry;
+
+  g_return_if_fail (self != NULL && stream != NULL);
+  g_return_if_fail (self->entries->len > 0);
+
+  entry = &g_array_index (self->entries, Entry, self->entries->len - 1);
+  entry->first_s = stream->first_s >= 0 ? (float) stream->first_s : -1;
+  entry->first_start_s = stream->first_start_s >= 0 ? (float) stream->first_start_s : -1;
+  entry->gap_max = stream->n_gaps > 0 ? (float) stream->gap_max : -1;
+  entry->stalls = stream->stalls;
+  entry->clumped = stream->clumped;
+  /* Pooled over the completed jobs, as the latencies are. */
+  if (entry->status != RIV_JOB_STATUS_COMPLETED)
+    return;
+  riv_sketch_merge (self->gaps, stream->gaps);
+  riv_sketch_merge (self->sent_gaps, stream->sent_gaps);
+  riv_sketch_merge (self->delays, stream->delays);
+  if (stream->chars_per_s >= 0)
+    {
+      self->text_jobs++;
+      self->chars_per_s_sum += stream->chars_per_s;
+      self->words_per_s_sum += MAX (stream->words_per_s, 0);
+    }
+}
+
+void
+riv_load_stats_set_stall (RivLoadStats *self,
+                          double        stall_s)
+{
+  g_return_if_fail (self != NULL);
+  self->stall_s = stall_s;
+}
+
+double
+riv_load_stats_get_stall (RivLoadStats *self)
+{
+  g_return_val_if_fail (self != NULL, RIV_STREAM_STALL_DEFAULT_S);
+  return self->stall_s;
 }
 
 static gboolean
@@ -249,6 +347,7 @@ riv_load_stats_add_record (RivLoadStats  *self,
   JsonNode *logs;
   JsonNode *cache;
   JsonNode *server;
+  RivLoadStream stream;
 
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (record != NULL, FALSE);
@@ -268,6 +367,9 @@ riv_load_stats_add_record (RivLoadStats  *self,
   if (!get_seconds (record, "queued_s", &queued_s, error) ||
       !get_seconds (record, "run_s", &run_s, error) ||
       !get_seconds (record, "latency_s", &latency_s, error))
+    return FALSE;
+  /* Read before anything is counted: a malformed record adds nothing. */
+  if (!riv_job_record_read_stream (record, self->stall_s, &stream, error))
     return FALSE;
   riv_json_get_int (record, "updates", &updates);
   riv_json_get_int (record, "user", &user);
@@ -306,6 +408,8 @@ riv_load_stats_add_record (RivLoadStats  *self,
                       (guint) CLAMP (user, 0, G_MAXUINT32),
                       (guint) CLAMP (batch_size, 0, G_MAXUINT16),
                       riv_json_get_string (record, "error"));
+  riv_load_stats_add_stream (self, &stream);
+  riv_job_record_stream_clear (&stream);
   return TRUE;
 }
 
@@ -498,6 +602,84 @@ run_end (RivLoadStats *self)
   return MAX (end, self->end_at);
 }
 
+/* Sorts values and takes its percentiles (q in qs) into out. */
+static void
+sorted_percentiles (GArray       *values,
+                    const double *qs,
+                    double      **out,
+                    guint         n_qs)
+{
+  g_array_sort (values, riv_load_compare_doubles);
+  for (guint i = 0; i < n_qs; i++)
+    *out[i] = riv_load_percentile ((const double *) values->data, values->len, qs[i]);
+}
+
+/* A value that is known (not < 0). */
+static void
+append_known (GArray *values,
+              double  value)
+{
+  if (value >= 0)
+    g_array_append_val (values, value);
+}
+
+static void
+summarize_streaming (RivLoadStats   *self,
+                     RivLoadSummary *s)
+{
+  static const double first_qs[] = { 0.50, 0.90, 0.95, 0.99, 1.0 };
+  static const double two_qs[] = { 0.50, 0.95 };
+  static const double max_qs[] = { 0.50, 0.99 };
+  g_autoptr(GArray) firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) from_start = g_array_new (FALSE, FALSE, sizeof (double));
+  g_autoptr(GArray) job_max = g_array_new (FALSE, FALSE, sizeof (double));
+
+  for (guint i = 0; i < self->entries->len; i++)
+    {
+      const Entry *entry = &g_array_index (self->entries, Entry, i);
+
+      s->stalls += entry->stalls;
+      s->stalled_jobs += entry->stalls > 0;
+      if (entry->status != RIV_JOB_STATUS_COMPLETED)
+        continue;
+      append_known (firsts, entry->first_s);
+      append_known (from_start, entry->first_start_s);
+      append_known (job_max, entry->gap_max);
+      s->clumped += entry->clumped;
+    }
+
+  s->first_n = firsts->len;
+  sorted_percentiles (firsts, first_qs,
+                      (double *[]) { &s->first_p50, &s->first_p90, &s->first_p95, &s->first_p99,
+                                     &s->first_max }, G_N_ELEMENTS (first_qs));
+  sorted_percentiles (from_start, two_qs,
+                      (double *[]) { &s->first_start_p50, &s->first_start_p95 },
+                      G_N_ELEMENTS (two_qs));
+  s->streamed = job_max->len;
+  sorted_percentiles (job_max, max_qs,
+                      (double *[]) { &s->job_gap_max_p50, &s->job_gap_max_p99 },
+                      G_N_ELEMENTS (max_qs));
+
+  s->gaps = riv_sketch_get_count (self->gaps);
+  s->gap_p50 = riv_sketch_quantile (self->gaps, 0.50);
+  s->gap_p99 = riv_sketch_quantile (self->gaps, 0.99);
+  s->gap_max = riv_sketch_get_max (self->gaps);
+  s->stall_s = self->stall_s;
+  s->text_jobs = self->text_jobs;
+  if (self->text_jobs > 0)
+    {
+      s->chars_per_s = self->chars_per_s_sum / self->text_jobs;
+      s->words_per_s = self->words_per_s_sum / self->text_jobs;
+    }
+  s->stamped = riv_sketch_get_count (self->delays);
+  s->delay_p50 = riv_sketch_quantile (self->delays, 0.50);
+  s->delay_p99 = riv_sketch_quantile (self->delays, 0.99);
+  s->delay_max = riv_sketch_get_max (self->delays);
+  s->sent_gap_p50 = riv_sketch_quantile (self->sent_gaps, 0.50);
+  s->sent_gap_p99 = riv_sketch_quantile (self->sent_gaps, 0.99);
+  s->sent_gap_max = riv_sketch_get_max (self->sent_gaps);
+}
+
 void
 riv_load_stats_summarize (RivLoadStats   *self,
                           RivLoadSummary *summary)
@@ -561,15 +743,24 @@ riv_load_stats_summarize (RivLoadStats   *self,
   mean_median (self->server_s, &summary->server_mean, &summary->server_p50);
   mean_median (self->rest_s, &summary->rest_mean, &summary->rest_p50);
 
+  summarize_streaming (self, summary);
+
   series = riv_load_stats_timeseries (self);
   for (guint i = 0; i < series->len; i++)
     summary->users = MAX (summary->users, g_array_index (series, RivLoadSample, i).users);
 }
 
+const RivSketch *
+riv_load_stats_get_gaps (RivLoadStats *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  return self->gaps;
+}
+
 typedef struct
 {
   guint  bucket;
-  double latency;
+  double latency;   /* or time to first update, in Timeline.firsts */
 } Finished;
 
 static int
@@ -628,6 +819,8 @@ typedef struct
   double      *updates;
   RivOutcomes *ends;       /* the jobs that ended in each second */
   GArray      *finished;   /* Finished: the completed jobs' latencies */
+  GArray      *firsts;     /* Finished: their times to first update */
+  guint       *stalls;     /* of the jobs that ended in each second */
   GHashTable  *spans;      /* user → UserSpan */
 } Timeline;
 
@@ -645,6 +838,8 @@ timeline_init (Timeline     *tl,
   tl->updates = g_new0 (double, tl->n_buckets);
   tl->ends = g_new0 (RivOutcomes, tl->n_buckets);
   tl->finished = g_array_new (FALSE, FALSE, sizeof (Finished));
+  tl->firsts = g_array_new (FALSE, FALSE, sizeof (Finished));
+  tl->stalls = g_new0 (guint, tl->n_buckets);
   tl->spans = g_hash_table_new_full (NULL, NULL, NULL, g_free);
 }
 
@@ -657,6 +852,8 @@ timeline_clear (Timeline *tl)
   g_clear_pointer (&tl->updates, g_free);
   g_clear_pointer (&tl->ends, g_free);
   g_clear_pointer (&tl->finished, g_array_unref);
+  g_clear_pointer (&tl->firsts, g_array_unref);
+  g_clear_pointer (&tl->stalls, g_free);
   g_clear_pointer (&tl->spans, g_hash_table_unref);
 }
 
@@ -717,10 +914,15 @@ timeline_add_entry (Timeline    *tl,
   if (riv_outcomes_add (&tl->ends[b_end], (RivJobStatus) entry->status) == RIV_JOB_STATUS_COMPLETED)
     {
       Finished f = { b_end, entry->latency_s };
+      Finished first = { b_end, entry->first_s };
+
+      if (entry->first_s >= 0)
+        g_array_append_val (tl->firsts, first);
 
       g_array_append_val (tl->finished, f);
     }
 
+  tl->stalls[b_end] += entry->stalls;
   add_span (tl->in_flight, s_from, s_to);
   add_span (tl->queued, s_from, began >= 0 ? bucket_of (began, tl->start, tl->n_buckets) : s_to);
   if (entry->updates > 0)
@@ -765,16 +967,18 @@ timeline_fill (Timeline *tl,
       sample->cancelled = (guint) tl->ends[b].cancelled;
       sample->lost = (guint) tl->ends[b].lost;
       sample->p50 = sample->p95 = sample->p99 = -1;
+      sample->first_p50 = sample->first_p95 = -1;
+      sample->stalls = tl->stalls[b];
     }
 }
 
-/* Each second's latency percentiles, of the jobs that completed in it. */
+/* Each second's latency (or with firsts, time to first update)
+ * percentiles, of the jobs that completed in it. */
 static void
-timeline_fill_percentiles (Timeline *tl,
-                           GArray   *series)
+timeline_fill_percentiles (GArray   *finished,
+                           GArray   *series,
+                           gboolean  firsts)
 {
-  GArray *finished = tl->finished;
-
   g_array_sort (finished, compare_finished);
   for (guint i = 0; i < finished->len;)
     {
@@ -788,9 +992,17 @@ timeline_fill_percentiles (Timeline *tl,
       values = g_new (double, j - i);
       for (guint k = i; k < j; k++)
         values[k - i] = g_array_index (finished, Finished, k).latency;
-      sample->p50 = riv_load_percentile (values, j - i, 0.50);
-      sample->p95 = riv_load_percentile (values, j - i, 0.95);
-      sample->p99 = riv_load_percentile (values, j - i, 0.99);
+      if (firsts)
+        {
+          sample->first_p50 = riv_load_percentile (values, j - i, 0.50);
+          sample->first_p95 = riv_load_percentile (values, j - i, 0.95);
+        }
+      else
+        {
+          sample->p50 = riv_load_percentile (values, j - i, 0.50);
+          sample->p95 = riv_load_percentile (values, j - i, 0.95);
+          sample->p99 = riv_load_percentile (values, j - i, 0.99);
+        }
       i = j;
     }
 }
@@ -815,7 +1027,8 @@ riv_load_stats_timeseries (RivLoadStats *self)
   for (guint i = 0; i < self->entries->len; i++)
     timeline_add_entry (&tl, series, &g_array_index (self->entries, Entry, i));
   timeline_fill (&tl, series);
-  timeline_fill_percentiles (&tl, series);
+  timeline_fill_percentiles (tl.finished, series, FALSE);
+  timeline_fill_percentiles (tl.firsts, series, TRUE);
 
   return series;
 }
@@ -835,7 +1048,8 @@ riv_load_stats_timeseries_csv (RivLoadStats *self)
 {
   g_autoptr(GArray) series = riv_load_stats_timeseries (self);
   GString *csv = g_string_new ("t_s,started,completed,failed,cancelled,lost,in_flight,queued,"
-                               "p50_s,p95_s,p99_s,updates_per_s,users\n");
+                               "p50_s,p95_s,p99_s,updates_per_s,users,"
+                               "first_update_p50_s,first_update_p95_s,stalls\n");
 
   for (guint i = 0; i < series->len; i++)
     {
@@ -846,7 +1060,10 @@ riv_load_stats_timeseries_csv (RivLoadStats *self)
       append_latency (csv, s->p50);
       append_latency (csv, s->p95);
       append_latency (csv, s->p99);
-      g_string_append_printf (csv, ",%.1f,%u\n", s->updates_per_s, s->users);
+      g_string_append_printf (csv, ",%.1f,%u", s->updates_per_s, s->users);
+      append_latency (csv, s->first_p50);
+      append_latency (csv, s->first_p95);
+      g_string_append_printf (csv, ",%u\n", s->stalls);
     }
   return g_string_free (csv, FALSE);
 }
@@ -998,11 +1215,23 @@ typedef enum
   KIND_RATIO,
 } Kind;
 
+/* What a time metric is measured on: with none of it, there is nothing
+ * to hold for. */
+typedef enum
+{
+  BASIS_NONE,
+  BASIS_COMPLETED,   /* completed jobs' latencies */
+  BASIS_FIRST,       /* their times to first update */
+  BASIS_GAPS,        /* the gaps between their updates */
+  BASIS_STAMPS,      /* their stamped updates' delays */
+} Basis;
+
 struct _RivLoadThreshold
 {
   char   *text;
   char   *metric;
   Kind    kind;
+  Basis   basis;
   Op      op;
   double  value;    /* latencies in seconds */
   double  unit;     /* the unit the threshold was written in: 1, 0.001, 60 */
@@ -1012,14 +1241,39 @@ static const struct
 {
   const char *name;
   Kind        kind;
+  Basis       basis;
 } metrics[] = {
-  { "p50", KIND_LATENCY }, { "p90", KIND_LATENCY }, { "p95", KIND_LATENCY },
-  { "p99", KIND_LATENCY }, { "max", KIND_LATENCY }, { "mean", KIND_LATENCY },
-  { "avg", KIND_LATENCY }, { "med", KIND_LATENCY },
+  { "p50", KIND_LATENCY, BASIS_COMPLETED }, { "p90", KIND_LATENCY, BASIS_COMPLETED },
+  { "p95", KIND_LATENCY, BASIS_COMPLETED }, { "p99", KIND_LATENCY, BASIS_COMPLETED },
+  { "max", KIND_LATENCY, BASIS_COMPLETED }, { "mean", KIND_LATENCY, BASIS_COMPLETED },
+  { "avg", KIND_LATENCY, BASIS_COMPLETED }, { "med", KIND_LATENCY, BASIS_COMPLETED },
+  { "ttfu_p50", KIND_LATENCY, BASIS_FIRST }, { "ttfu_p90", KIND_LATENCY, BASIS_FIRST },
+  { "ttfu_p95", KIND_LATENCY, BASIS_FIRST }, { "ttfu_p99", KIND_LATENCY, BASIS_FIRST },
+  { "ttfu_max", KIND_LATENCY, BASIS_FIRST },
+  { "gap_p50", KIND_LATENCY, BASIS_GAPS }, { "gap_p99", KIND_LATENCY, BASIS_GAPS },
+  { "gap_max", KIND_LATENCY, BASIS_GAPS },
+  { "delay_p50", KIND_LATENCY, BASIS_STAMPS }, { "delay_p99", KIND_LATENCY, BASIS_STAMPS },
+  { "delay_max", KIND_LATENCY, BASIS_STAMPS },
   { "completed", KIND_COUNT }, { "failed", KIND_COUNT }, { "cancelled", KIND_COUNT },
   { "lost", KIND_COUNT }, { "submitted", KIND_COUNT }, { "users", KIND_COUNT },
+  { "stalls", KIND_COUNT },
   { "throughput", KIND_RATE }, { "error_rate", KIND_RATIO },
 };
+
+static guint64
+basis_count (Basis                 basis,
+             const RivLoadSummary *s)
+{
+  switch (basis)
+    {
+    case BASIS_COMPLETED: return s->completed;
+    case BASIS_FIRST: return s->first_n;
+    case BASIS_GAPS: return s->gaps;
+    case BASIS_STAMPS: return s->stamped;
+    case BASIS_NONE:
+    default: return 1;
+    }
+}
 
 static const char *const op_texts[] = { "<", "<=", ">", ">=", "==", "!=" };
 
@@ -1121,13 +1375,16 @@ riv_load_threshold_parse (const char  *text,
     if (strcmp (self->metric, metrics[i].name) == 0)
       {
         self->kind = metrics[i].kind;
+        self->basis = metrics[i].basis;
         known = TRUE;
       }
   if (!known)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "threshold \"%s\": unknown metric \"%s\" (p50 p90 p95 p99 max mean, "
-                   "completed failed cancelled lost submitted users, throughput, error_rate)",
+                   "ttfu_p50 ttfu_p90 ttfu_p95 ttfu_p99 ttfu_max, gap_p50 gap_p99 gap_max, "
+                   "delay_p50 delay_p99 delay_max, completed failed cancelled lost submitted "
+                   "users stalls, throughput, error_rate)",
                    text, name);
       return NULL;
     }
@@ -1180,6 +1437,18 @@ measure (const RivLoadThreshold *self,
   if (strcmp (m, "p99") == 0) return s->p99;
   if (strcmp (m, "max") == 0) return s->max;
   if (strcmp (m, "mean") == 0) return s->mean;
+  if (strcmp (m, "ttfu_p50") == 0) return s->first_p50;
+  if (strcmp (m, "ttfu_p90") == 0) return s->first_p90;
+  if (strcmp (m, "ttfu_p95") == 0) return s->first_p95;
+  if (strcmp (m, "ttfu_p99") == 0) return s->first_p99;
+  if (strcmp (m, "ttfu_max") == 0) return s->first_max;
+  if (strcmp (m, "gap_p50") == 0) return s->gap_p50;
+  if (strcmp (m, "gap_p99") == 0) return s->gap_p99;
+  if (strcmp (m, "gap_max") == 0) return s->gap_max;
+  if (strcmp (m, "delay_p50") == 0) return s->delay_p50;
+  if (strcmp (m, "delay_p99") == 0) return s->delay_p99;
+  if (strcmp (m, "delay_max") == 0) return s->delay_max;
+  if (strcmp (m, "stalls") == 0) return s->stalls;
   if (strcmp (m, "completed") == 0) return s->completed;
   if (strcmp (m, "failed") == 0) return s->failed;
   if (strcmp (m, "cancelled") == 0) return s->cancelled;
@@ -1206,8 +1475,8 @@ riv_load_threshold_check (const RivLoadThreshold *self,
   if (measured != NULL)
     *measured = v;
 
-  /* A latency threshold with no completed job has nothing to hold for. */
-  if (self->kind == KIND_LATENCY && summary->completed == 0)
+  /* A time threshold with nothing measured has nothing to hold for. */
+  if (self->kind == KIND_LATENCY && basis_count (self->basis, summary) == 0)
     return FALSE;
 
   switch (self->op)
@@ -1230,9 +1499,66 @@ riv_load_threshold_is_live (const RivLoadThreshold *self,
   g_return_val_if_fail (summary != NULL, FALSE);
 
   if (self->kind == KIND_LATENCY)
-    return summary->completed > 0;
+    return basis_count (self->basis, summary) > 0;
   return self->kind == KIND_RATIO || strcmp (self->metric, "failed") == 0 ||
-         strcmp (self->metric, "lost") == 0 || strcmp (self->metric, "cancelled") == 0;
+         strcmp (self->metric, "lost") == 0 || strcmp (self->metric, "cancelled") == 0 ||
+         strcmp (self->metric, "stalls") == 0;
+}
+
+/* The metric in words, for a sentence. */
+static char *
+metric_words (const char *metric)
+{
+  static const struct { const char *prefix; const char *words; } families[] = {
+    { "ttfu_", "time to first update" },
+    { "gap_", "the gap between updates," },
+    { "delay_", "Rivulet's own delay" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (families); i++)
+    if (g_str_has_prefix (metric, families[i].prefix))
+      return g_strdup_printf ("%s %s", families[i].words, metric + strlen (families[i].prefix));
+  if (metric[0] == 'p' && g_ascii_isdigit (metric[1]))
+    return g_strdup_printf ("latency %s", metric);
+  if (strcmp (metric, "max") == 0 || strcmp (metric, "mean") == 0)
+    return g_strdup_printf ("latency %s", metric);
+  return g_strdup (metric);
+}
+
+char *
+riv_load_threshold_describe_failure (const RivLoadThreshold *self,
+                                     double                  measured)
+{
+  const char *crossed;
+  g_autofree char *words = NULL;
+  g_autofree char *limit = NULL;
+  g_autofree char *value = NULL;
+
+  g_return_val_if_fail (self != NULL, NULL);
+
+  switch (self->op)
+    {
+    case OP_LT:
+    case OP_LE:
+      crossed = measured > self->value ? "went over" : "reached";
+      break;
+    case OP_GT:
+    case OP_GE:
+      crossed = measured < self->value ? "fell under" : "fell to";
+      break;
+    case OP_EQ:
+      crossed = "was not";
+      break;
+    case OP_NE:
+    default:
+      crossed = "reached";
+      break;
+    }
+  words = metric_words (self->metric);
+  limit = riv_load_threshold_format_value (self, self->value);
+  value = riv_load_threshold_format_value (self, measured);
+  return g_strdup_printf ("%s %s %s (threshold %s, measured %s)", words, crossed,
+                          limit, self->text, value);
 }
 
 char *

@@ -12,6 +12,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "riv-job.h"
+#include "riv-sketch.h"
 #include "riv-types.h"
 
 G_BEGIN_DECLS
@@ -44,7 +46,47 @@ typedef struct
   guint64 server_timed;
   double  server_mean, server_p50;
   double  rest_mean, rest_p50;
+  /* Streaming (app/docs/streaming.md), of the completed jobs. Time to first
+   * update (submit → first output update) of first_n jobs, and from
+   * process_starts; 0 when none. */
+  guint64 first_n;
+  double  first_p50, first_p90, first_p95, first_p99, first_max;
+  double  first_start_p50, first_start_p95;
+  /* streamed: jobs with at least two generating updates, whose gaps are
+   * pooled (gaps of them); the rest answered in one go. */
+  guint64 streamed;
+  guint64 gaps;
+  double  gap_p50, gap_p99, gap_max;
+  double  job_gap_max_p50, job_gap_max_p99;   /* each streamed job's longest gap */
+  guint64 stalls;                             /* gaps over stall_s, all jobs */
+  guint64 stalled_jobs;
+  double  stall_s;
+  guint64 text_jobs;                          /* text outputs that grew while streaming */
+  double  chars_per_s, words_per_s;           /* their mean rates */
+  /* With the server's send stamps (serve --stamp): updates stamped, the
+   * delay from stamp to handling here, the gaps the server sent at, and the
+   * streamed jobs whose updates arrived in a clump (riv_stream_clumped ()). */
+  guint64 stamped;
+  double  delay_p50, delay_p99, delay_max;
+  double  sent_gap_p50, sent_gap_p99, sent_gap_max;
+  guint64 clumped;
 } RivLoadSummary;
+
+/* One job's streaming figures (riv_load_stream_from_job ()); sketches
+ * borrowed from the job. */
+typedef struct
+{
+  double           first_s;        /* < 0: none */
+  double           first_start_s;  /* < 0: unknown */
+  guint            n_gaps;
+  double           gap_p50, gap_p99, gap_max;   /* < 0 when n_gaps is 0 */
+  guint            stalls;
+  double           chars_per_s, words_per_s;    /* < 0: no growing text */
+  gboolean         clumped;
+  const RivSketch *gaps;            /* nullable */
+  const RivSketch *sent_gaps;       /* nullable */
+  const RivSketch *delays;          /* nullable */
+} RivLoadStream;
 
 /* One second of a run. Jobs are counted in the second they were submitted
  * (started) or ended; in_flight, queued (submitted, not started yet) and
@@ -63,6 +105,10 @@ typedef struct
   guint  users;
   double p50, p95, p99;
   double updates_per_s;      /* each job's updates spread over its run */
+  /* Time to first update of the jobs that completed in it (< 0: none), and
+   * the stalls of the jobs that ended in it. */
+  double first_p50, first_p95;
+  guint  stalls;
 } RivLoadSample;
 
 typedef struct
@@ -87,6 +133,19 @@ void          riv_load_stats_add          (RivLoadStats       *self,
                                            guint               user,
                                            guint               batch_size,
                                            const char         *error);
+/* The streaming figures of the job riv_load_stats_add () added last. */
+void          riv_load_stats_add_stream   (RivLoadStats       *self,
+                                           const RivLoadStream *stream);
+void          riv_load_stream_from_job    (RivJob             *job,
+                                           double              stall_s,
+                                           RivLoadStream      *stream);
+/* The stall limit the summary names (the run's --stall); the stalls
+ * themselves are counted per job as it is added. */
+void          riv_load_stats_set_stall    (RivLoadStats       *self,
+                                           double              stall_s);
+double        riv_load_stats_get_stall    (RivLoadStats       *self);
+/* Pooled, of the completed jobs; borrowed. */
+const RivSketch *riv_load_stats_get_gaps  (RivLoadStats       *self);
 /* Adds other's jobs, logs, uploads, cache hits and server timings to self's
  * (the threads of one run, riv_load_run_set_threads ()); other is unchanged. */
 void          riv_load_stats_merge        (RivLoadStats       *self,
@@ -143,9 +202,12 @@ GArray       *riv_load_stats_errors       (RivLoadStats       *self);
 
 /* A threshold, k6 style: METRIC OP VALUE, e.g. "p95<2s", "p99<=500ms",
  * "failed==0", "throughput>=100". Metrics: p50 p90 p95 p99 max mean (also
- * p(95), avg; latency, seconds unless ms/s/m follows), completed failed
- * cancelled lost submitted (jobs), error_rate ((failed + lost) / submitted,
- * 0..1), throughput (completed jobs per second), users. */
+ * p(95), avg; latency, seconds unless ms/s/m follows), ttfu_p50 … ttfu_max
+ * (time to first update), gap_p50 gap_p99 gap_max (gaps between updates,
+ * pooled), delay_p50 delay_p99 delay_max (the server's stamp to handling
+ * here), completed failed cancelled lost submitted (jobs), stalls,
+ * error_rate ((failed + lost) / submitted, 0..1), throughput (completed jobs
+ * per second), users. */
 typedef struct _RivLoadThreshold RivLoadThreshold;
 
 RivLoadThreshold *riv_load_threshold_parse (const char          *text,
@@ -162,6 +224,10 @@ gboolean      riv_load_threshold_check    (const RivLoadThreshold *self,
  * error rate; not the totals (completed, submitted, throughput, users). */
 gboolean      riv_load_threshold_is_live  (const RivLoadThreshold *self,
                                            const RivLoadSummary   *summary);
+/* A threshold that failed, in words: "time to first update p95 went over
+ * 1s (threshold ttfu_p95<1s, measured 1.204s)". */
+char         *riv_load_threshold_describe_failure (const RivLoadThreshold *self,
+                                                   double                  measured);
 /* The measured value as the threshold's own unit would show it ("1.52s", "0", "98.5"). */
 char         *riv_load_threshold_format_value (const RivLoadThreshold *self,
                                                double                  value);

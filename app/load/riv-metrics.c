@@ -45,6 +45,9 @@ struct _RivMetrics
   RivOutcomes   outcomes;
   Histogram     latency;
   Histogram     queue_wait;
+  Histogram     first_update;
+  Histogram     gaps;
+  guint64       stalls;
   guint         users;
   guint         in_flight;
   guint         open_streams;
@@ -80,16 +83,34 @@ outcome_render (GString    *out,
 }
 
 static void
-histogram_add (Histogram *h,
-               double     value)
+histogram_add_n (Histogram *h,
+                 double     value,
+                 guint64    n)
 {
   guint i = 0;
 
   while (i < N_BUCKETS && value > buckets[i])
     i++;
-  h->counts[i]++;
-  h->count++;
-  h->sum += value;
+  h->counts[i] += n;
+  h->count += n;
+  h->sum += value * (double) n;
+}
+
+static void
+histogram_add (Histogram *h,
+               double     value)
+{
+  histogram_add_n (h, value, 1);
+}
+
+/* A sketch's bucket, counted at its start (within 1/128 of its values). */
+static gboolean
+add_sketch_bucket (guint64  start_us,
+                   guint64  count,
+                   gpointer user_data)
+{
+  histogram_add_n (user_data, (double) start_us / G_USEC_PER_SEC, count);
+  return TRUE;
 }
 
 RivMetrics *
@@ -221,6 +242,17 @@ riv_metrics_render (RivMetrics *self,
                     "Submit to end of each completed job.", &self->latency, openmetrics);
   histogram_render (out, "rivulet_job_queue_wait_seconds",
                     "Submit to start of each job that started.", &self->queue_wait, openmetrics);
+  histogram_render (out, "rivulet_job_first_update_seconds",
+                    "Submit to the first output update of each completed job.",
+                    &self->first_update, openmetrics);
+  histogram_render (out, "rivulet_update_gap_seconds",
+                    "Gaps between consecutive streamed updates of the completed jobs.",
+                    &self->gaps, openmetrics);
+  family (out, "rivulet_stream_stalls_total", "counter",
+          "Gaps between streamed updates longer than the stall limit (load --stall).",
+          openmetrics);
+  g_string_append_printf (out, "rivulet_stream_stalls_total %" G_GUINT64_FORMAT "\n",
+                          self->stalls);
   family (out, "rivulet_users", "gauge", "Virtual users active.", openmetrics);
   g_string_append_printf (out, "rivulet_users %u\n", self->users);
   family (out, "rivulet_jobs_in_flight", "gauge", "Jobs submitted that have not ended.",
@@ -278,6 +310,26 @@ riv_metrics_add_job (RivMetrics   *self,
     histogram_add (&self->latency, latency_s);
   if (queued_s >= 0)
     histogram_add (&self->queue_wait, queued_s);
+  g_mutex_unlock (&self->lock);
+}
+
+void
+riv_metrics_add_stream (RivMetrics      *self,
+                        RivJobStatus     status,
+                        double           first_s,
+                        const RivSketch *gaps,
+                        guint            stalls)
+{
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  self->stalls += stalls;
+  if (status == RIV_JOB_STATUS_COMPLETED)
+    {
+      if (first_s >= 0)
+        histogram_add (&self->first_update, first_s);
+      riv_sketch_foreach (gaps, add_sketch_bucket, &self->gaps);
+    }
   g_mutex_unlock (&self->lock);
 }
 

@@ -12,6 +12,7 @@
 
 #include <gio/gio.h>
 
+#include "riv-sketch.h"
 #include "riv-types.h"
 
 G_BEGIN_DECLS
@@ -42,6 +43,13 @@ void        riv_metrics_add_job         (RivMetrics   *self,
                                          RivJobStatus  status,
                                          double        queued_s,
                                          double        latency_s);
+/* Its streaming figures: time to first update (< 0 none) and gaps of a
+ * completed job, and its stalls whatever its outcome. */
+void        riv_metrics_add_stream      (RivMetrics      *self,
+                                         RivJobStatus     status,
+                                         double           first_s,
+                                         const RivSketch *gaps,
+                                         guint            stalls);
 void        riv_metrics_set_gauges      (RivMetrics   *self,
                                          guint         users,
                                          guint         in_flight,
