@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "riv-test-util.h"
 
 typedef struct
@@ -170,4 +172,19 @@ riv_test_run_cli_env (const char          *env,
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (process));
   return g_subprocess_get_exit_status (process);
+}
+
+void
+riv_test_remove_dir (const char *path)
+{
+  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *child = g_build_filename (path, name, NULL);
+
+      g_remove (child);
+    }
+  g_rmdir (path);
 }

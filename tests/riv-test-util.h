@@ -38,6 +38,8 @@ void      riv_test_reply_json     (SoupServerMessage *msg,
                                    guint              status,
                                    const char        *json);
 /* Reads tests/data/NAME into a string. */
+/* Removes a scratch folder and the files in it (not below). */
+void      riv_test_remove_dir     (const char  *path);
 char     *riv_test_load_data      (const char  *name,
                                    gsize       *length);
 

@@ -64,28 +64,13 @@ fixture_setup (Fixture       *fx,
 }
 
 static void
-remove_dir (const char *path)
-{
-  g_autoptr(GDir) dir = g_dir_open (path, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (path, name, NULL);
-
-      g_remove (child);
-    }
-  g_rmdir (path);
-}
-
-static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
   riv_server_shutdown (fx->server);
   riv_test_drain ();
   g_clear_object (&fx->server);
-  remove_dir (fx->dir);
+  riv_test_remove_dir (fx->dir);
   g_clear_pointer (&fx->dir, g_free);
   g_clear_pointer (&fx->url, g_free);
 }

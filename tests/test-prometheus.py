@@ -168,10 +168,20 @@ def main():
             if s[("rivulet_job_latency_seconds_bucket", '{le="+Inf"}')] != s[("rivulet_job_latency_seconds_count", "")]:
                 problems.append("the +Inf bucket is not the count")
                 break
+            if s[("rivulet_job_first_update_seconds_count", "")] != s[("rivulet_jobs_finished_total", '{outcome="completed"}')]:
+                problems.append("the first-update histogram does not count the completed jobs")
+                break
         last = good[-1] if good else {}
         if last and last[("rivulet_jobs_submitted_total", "")] != summary["submitted"]:
             problems.append(f"last scrape {last[('rivulet_jobs_submitted_total', '')]} submitted, "
                             f"the summary {summary['submitted']}")
+        if last and last[("rivulet_update_gap_seconds_count", "")] != summary["streaming"]["gaps"]:
+            problems.append(f"last scrape {last[('rivulet_update_gap_seconds_count', '')]} gaps, "
+                            f"the summary {summary['streaming']['gaps']}")
+        if last and last[("rivulet_stream_stalls_total", "")] != summary["streaming"]["stalls"]:
+            problems.append("the stalls counter is not the summary's")
+        if summary["streaming"]["gaps"] != summary["completed"] * 4:
+            problems.append(f"{summary['streaming']['gaps']} gaps for {summary['completed']} jobs of 5 tokens")
         if summary["completed"] != summary["submitted"] or summary["users"] < USERS:
             problems.append(f"the run itself: {summary}")
         report(not problems and load.returncode == 0,
@@ -216,7 +226,10 @@ def main():
             want = {"max_over_time(rivulet_jobs_submitted_total[10m])": summary["submitted"],
                     'max_over_time(rivulet_jobs_finished_total{outcome="completed"}[10m])': summary["completed"],
                     'max_over_time(rivulet_jobs_finished_total{outcome="lost"}[10m])': summary["lost"],
-                    "max_over_time(rivulet_job_latency_seconds_count[10m])": summary["completed"]}
+                    "max_over_time(rivulet_job_latency_seconds_count[10m])": summary["completed"],
+                    "max_over_time(rivulet_job_first_update_seconds_count[10m])": summary["completed"],
+                    "max_over_time(rivulet_update_gap_seconds_count[10m])": summary["streaming"]["gaps"],
+                    "max_over_time(rivulet_stream_stalls_total[10m])": summary["streaming"]["stalls"]}
             got = {q: query(q) for q in want}
             users = query("max_over_time(rivulet_users[10m])")
             bad = [f"{q} = {got[q]}, the summary says {w}" for q, w in want.items() if got[q] != w]

@@ -56,16 +56,7 @@ static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  g_autoptr(GDir) dir = g_dir_open (fx->dir, 0, NULL);
-  const char *name;
-
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *child = g_build_filename (fx->dir, name, NULL);
-
-      g_remove (child);
-    }
-  g_rmdir (fx->dir);
+  riv_test_remove_dir (fx->dir);
   riv_server_shutdown (fx->server);
   riv_test_drain ();
   g_clear_object (&fx->server);

@@ -17,6 +17,8 @@
 #define PAD_BOTTOM    28.0
 #define MAX_POINTS    600     /* a line never has more points than this, however long the run */
 #define LATENCY_BINS  40
+#define GAP_BINS_PER_DECADE 5
+#define GAP_BINS_MAX  40
 
 typedef struct
 {
@@ -186,6 +188,10 @@ append_line_chart (GString      *out,
           append_num (out, "%.1f", x);
           g_string_append_c (out, ',');
           append_num (out, "%.1f", y);
+          /* A second that stands alone is a dot (a zero-length segment
+           * with round caps), not nothing. */
+          if (!pen_down && (p + 1 == n_points || points[s * n_points + p + 1] < 0))
+            g_string_append (out, "l0,0");
           pen_down = TRUE;
         }
       g_string_append (out, "\"/>\n");
@@ -273,7 +279,8 @@ static const char style[] =
   ".tile.bad b{color:#c01c28}.tile.good b{color:#26a269}"
   ".chart,.table{background:#fff;border:1px solid #deddda;border-radius:8px;padding:12px;"
   "margin-bottom:16px}svg{width:100%;height:auto;display:block}"
-  ".grid{stroke:#deddda;stroke-width:1}.line{fill:none;stroke-width:2;stroke-linejoin:round}"
+  ".grid{stroke:#deddda;stroke-width:1}"
+  ".line{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}"
   ".ylabel{font-size:11px;fill:#5e5c64;text-anchor:end}"
   ".xlabel{font-size:11px;fill:#5e5c64;text-anchor:middle}"
   ".legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:10px;"
@@ -379,6 +386,18 @@ append_tiles (GString              *out,
   append_tile (out, "latency p95", buf, "");
   format_value (buf, sizeof buf, s->p99, "s");
   append_tile (out, "latency p99", buf, "");
+  if (s->first_n > 0)
+    {
+      format_value (buf, sizeof buf, s->first_p95, "s");
+      append_tile (out, "first update p95", buf, "");
+    }
+  if (s->streamed > 0)
+    {
+      format_value (buf, sizeof buf, s->gap_p99, "s");
+      append_tile (out, "gap p99", buf, "");
+      g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, s->stalls);
+      append_tile (out, "stalls", buf, s->stalls > 0 ? "bad" : "good");
+    }
   format_value (buf, sizeof buf, s->duration_s, "s");
   append_tile (out, "duration", buf, "");
   g_string_append (out, "</div>\n");
@@ -426,6 +445,10 @@ append_time_charts (GString *out,
   g_autofree double *queued = g_new (double, n);
   g_autofree double *users = g_new (double, n);
   g_autofree double *updates = g_new (double, n);
+  g_autofree double *first_p50 = g_new (double, n);
+  g_autofree double *first_p95 = g_new (double, n);
+  g_autofree double *stalls = g_new (double, n);
+  gboolean any_first = FALSE, any_stall = FALSE;
 
   for (guint i = 0; i < n; i++)
     {
@@ -441,6 +464,11 @@ append_time_charts (GString *out,
       queued[i] = x->queued;
       users[i] = x->users;
       updates[i] = x->updates_per_s;
+      first_p50[i] = x->first_p50;
+      first_p95[i] = x->first_p95;
+      stalls[i] = x->stalls;
+      any_first = any_first || x->first_p50 >= 0;
+      any_stall = any_stall || x->stalls > 0;
     }
 
   {
@@ -460,6 +488,23 @@ append_time_charts (GString *out,
     append_line_chart (out, "latency", "Latency of the jobs completed each second "
                        "(submit to end)", "s", lines, 3, n);
   }
+  if (any_first)
+    {
+      const Series lines[] = {
+        { "p50", "#3584e4", first_p50 },
+        { "p95", "#ff7800", first_p95 },
+      };
+      append_line_chart (out, "first-update", "Time to first update of the jobs completed "
+                         "each second (submit to their first output)", "s", lines, 2, n);
+    }
+  if (any_stall)
+    {
+      const Series lines[] = {
+        { "stalls", "#e01b24", stalls },
+      };
+      append_line_chart (out, "stalls", "Stalls (gaps over the stall limit) of the jobs that "
+                         "ended each second", "", lines, 1, n);
+    }
   {
     const Series lines[] = {
       { "in flight", "#9141ac", in_flight },
@@ -504,6 +549,88 @@ append_latency_histogram (GString      *out,
   append_bar_chart (out, "latency-histogram", "Latency histogram (completed jobs; the "
                     "last bar holds the slowest)", "s", edges, counts, LATENCY_BINS,
                     "#3584e4");
+}
+
+typedef struct
+{
+  double   low;        /* the first bin's lower edge, seconds */
+  guint64 *counts;     /* GAP_BINS_MAX */
+  guint    n;          /* bins in use */
+} GapBins;
+
+static gboolean
+add_gap_bucket (guint64  start_us,
+                guint64  count,
+                gpointer user_data)
+{
+  GapBins *bins = user_data;
+  double v = MAX ((double) start_us / G_USEC_PER_SEC, bins->low);
+  guint bin = (guint) floor (log10 (v / bins->low) * GAP_BINS_PER_DECADE);
+
+  bin = MIN (bin, GAP_BINS_MAX - 1);
+  bins->counts[bin] += count;
+  bins->n = MAX (bins->n, bin + 1);
+  return TRUE;
+}
+
+/* The gaps between streamed updates, pooled, in bins of equal width on a
+ * log axis (GAP_BINS_PER_DECADE a decade), from the decade of the shortest. */
+static void
+append_gap_histogram (GString      *out,
+                      RivLoadStats *stats)
+{
+  const RivSketch *gaps = riv_load_stats_get_gaps (stats);
+  guint64 counts[GAP_BINS_MAX] = { 0 };
+  GapBins bins = { 0, counts, 0 };
+  double edges[GAP_BINS_MAX + 1];
+
+  if (riv_sketch_get_count (gaps) == 0)
+    return;
+  bins.low = pow (10, floor (log10 (MAX (riv_sketch_get_min (gaps), 1e-4))));
+  riv_sketch_foreach (gaps, add_gap_bucket, &bins);
+  for (guint i = 0; i <= bins.n; i++)
+    edges[i] = bins.low * pow (10, (double) i / GAP_BINS_PER_DECADE);
+  append_bar_chart (out, "gap-histogram", "Gaps between streamed updates (log axis: each "
+                    "bar a fifth of a decade)", "s", edges, counts, bins.n, "#ff7800");
+}
+
+static void
+append_stamp_row (GString    *out,
+                  const char *label,
+                  double      p50,
+                  double      p99,
+                  double      max)
+{
+  const double values[] = { p50, p99, max };
+
+  g_string_append_printf (out, "<tr><th>%s</th>", label);
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      char buf[64];
+
+      format_value (buf, sizeof buf, values[i], "s");
+      g_string_append_printf (out, "<td class=\"n\">%s</td>", buf);
+    }
+  g_string_append (out, "</tr>\n");
+}
+
+/* The server's send stamps, when it sent them: its gaps beside the client's
+ * delay. */
+static void
+append_stamps (GString              *out,
+               const RivLoadSummary *s)
+{
+  if (s->stamped == 0)
+    return;
+  g_string_append (out, "<section class=\"table\" id=\"stamps\"><h2>Server stamps</h2>"
+                        "<table><tr><th></th><th>p50</th><th>p99</th><th>max</th></tr>\n");
+  append_stamp_row (out, "stamp to Rivulet's handling", s->delay_p50, s->delay_p99, s->delay_max);
+  append_stamp_row (out, "gaps as the server sent", s->sent_gap_p50, s->sent_gap_p99,
+                    s->sent_gap_max);
+  append_stamp_row (out, "gaps as Rivulet saw", s->gap_p50, s->gap_p99, s->gap_max);
+  g_string_append_printf (out, "</table><p>%" G_GUINT64_FORMAT " updates stamped; %"
+                          G_GUINT64_FORMAT " jobs arrived in a clump.</p></section>\n",
+                          s->stamped, s->clumped);
 }
 
 /* How many batches of each size, when the server batched. */
@@ -594,6 +721,8 @@ riv_report_html (RivLoadStats             *stats,
   if (series->len > 0)
     append_time_charts (out, series);
   append_latency_histogram (out, stats);
+  append_gap_histogram (out, stats);
+  append_stamps (out, &s);
   append_batch_histogram (out, stats);
   append_client_server (out, &s);
   append_errors (out, errors);

@@ -512,6 +512,49 @@ def ui_load_rows(t, results):
         f"{r.get('seconds')} s" for r in reps))
 
 
+def streaming_rows(t, results):
+    """9: the gaps the server made and the client saw, and the client's own delay."""
+    goals = {1000: (0.010, 0.005), 5000: (0.050, None)}
+    rows = {}
+    for n in (100, 1000, 5000):
+        runs = [r.get("streaming", {}) for r in reps_of(results, f"streaming-{n}")
+                if "error" not in r and (r.get("streaming") or {}).get("stamps")]
+        if runs:
+            rows[n] = runs
+    if not rows:
+        return
+    t.section("9. streaming quality: N users, stream_text at 20 updates/s each, server stamps (serve --stamp)")
+    for n, runs in rows.items():
+        def med(path):
+            values = []
+            for s in runs:
+                v = s
+                for part in path.split("."):
+                    v = (v or {}).get(part)
+                values.append(v)
+            return median(values)
+        delay_p50, delay_p99, delay_max = med("stamps.delay_s.p50"), med("stamps.delay_s.p99"), med("stamps.delay_s.max")
+        sent_p50, sent_p99 = med("stamps.sent_gap_s.p50"), med("stamps.sent_gap_s.p99")
+        got_p50, got_p99 = med("gap_s.p50"), med("gap_s.p99")
+        delay_goal, gap_goal = goals.get(n, (None, None))
+        t.add(f"N = {n:,}: client-added delay p99 (p50, max)",
+              fmt(delay_p99 * 1000 if delay_p99 is not None else None, " ms", 1),
+              f"{fmt(delay_p50 * 1000 if delay_p50 is not None else None, ' ms', 1)}, "
+              f"{fmt(delay_max * 1000 if delay_max is not None else None, ' ms', 0)}", "",
+              f"<= {delay_goal * 1000:.0f} ms" if delay_goal else "(info)",
+              met(delay_p99 is not None and delay_p99 <= delay_goal) if delay_goal else "")
+        diff = abs(got_p50 - sent_p50) if got_p50 is not None and sent_p50 is not None else None
+        t.add(f"N = {n:,}: gap p50 received vs emitted (p99)",
+              f"{fmt(got_p50 * 1000 if got_p50 is not None else None, ' ms', 1)} ({fmt(got_p99 * 1000 if got_p99 is not None else None, ' ms', 0)})",
+              f"{fmt(sent_p50 * 1000 if sent_p50 is not None else None, ' ms', 1)} ({fmt(sent_p99 * 1000 if sent_p99 is not None else None, ' ms', 0)})",
+              fmt(diff * 1000 if diff is not None else None, " ms", 1),
+              f"within {gap_goal * 1000:.0f} ms" if gap_goal else "(info)",
+              met(diff is not None and diff <= gap_goal) if gap_goal else "")
+    t.notes.append("9: medians of the runs; delay = the client's handling of an update minus the server's stamp "
+                   "(made when the generator yielded: it holds the server's queue to the socket, loopback and the client); "
+                   "emitted gaps from the stamps, received gaps as the client handled the updates")
+
+
 def table(results):
     t = Table()
     ingest_rows(t, results)
@@ -524,6 +567,7 @@ def table(results):
     ui_rows(t, results)
     ui_load_rows(t, results)
     sessions_rows(t, results)
+    streaming_rows(t, results)
 
     m = results.get("machine", {})
     end = results.get("end", {})
@@ -541,6 +585,11 @@ def summary(r):
     if "error" in r:
         return "error: " + str(r["error"])
     b = r.get("bench")
+    if (r.get("streaming") or {}).get("stamps"):
+        st = r["streaming"]
+        return (f"{r.get('completed')}/{r.get('submitted')} completed; delay p50 "
+                f"{st['stamps']['delay_s']['p50'] * 1000:.1f} ms p99 {st['stamps']['delay_s']['p99'] * 1000:.1f} ms; "
+                f"gap p50 sent {st['stamps']['sent_gap_s']['p50'] * 1000:.1f} ms seen {st['gap_s']['p50'] * 1000:.1f} ms")
     if b == "ui-load":
         return (f"{r.get('completed')}/{r.get('submitted')} completed, {r.get('failed')} failed, "
                 f"{r.get('lost')} lost, {r.get('seconds')} s, frame p99 {r.get('frame_p99_ms')} ms "
