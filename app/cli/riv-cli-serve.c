@@ -132,8 +132,8 @@ serve_check_options (const ServeOptions *o)
 {
   if (o->port < 0 || o->port > 65535)
     return riv_cli_usage_error ("serve", "--port must be between 0 and 65535");
-  if (o->concurrency < 1 || o->concurrency > 1024)
-    return riv_cli_usage_error ("serve", "--concurrency must be between 1 and 1024");
+  if (o->concurrency < 1 || o->concurrency > 10000)
+    return riv_cli_usage_error ("serve", "--concurrency must be between 1 and 10000");
   if (o->max_queue < 0)
     return riv_cli_usage_error ("serve", "--max-queue must not be negative");
   if (o->max_sessions < 1)

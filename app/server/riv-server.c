@@ -350,7 +350,7 @@ riv_server_class_init (RivServerClass *klass)
   object_class->set_property = riv_server_set_property;
 
   properties[PROP_CONCURRENCY] =
-    g_param_spec_uint ("concurrency", NULL, NULL, 1, 1024, 8, flags);
+    g_param_spec_uint ("concurrency", NULL, NULL, 1, 10000, 8, flags);
   properties[PROP_MAX_QUEUE] =
     g_param_spec_uint ("max-queue", NULL, NULL, 0, G_MAXUINT, 10000, flags);
   properties[PROP_HEARTBEAT_INTERVAL] =

@@ -3,6 +3,7 @@ file through {i}), @gr.cache, api_visibility, gr.Success logs, gr.update, a matp
 five-output function, a multimodal ChatInterface, and on 6.25 the server's profiling timings
 joined to the records. The app is apps/engine_apps.py, started here; suite.py calls
 engine_cases() once per version."""
+import json
 import os
 import subprocess
 import time
@@ -31,6 +32,7 @@ def engine_cases(suite, py, cli, version, workdir):
         if suite.case(f"{label}: apps: engine app starts", starts) != "OK":
             return
         run_cases(suite, cli, app.url, label, version, six)
+        streaming_cases(suite, cli, app.url, label)
     finally:
         app.stop()
 
@@ -239,6 +241,48 @@ def run_cases(suite, cli, url, label, version, six):
                 f"{summary['server']['client_network_p50_s']:.3f} s")
     suite.case(f"{label}: apps: the server's profiling timings joined (server ≤ latency, every job)",
                profiling)
+
+
+def streaming_cases(suite, cli, url, label):
+    """The streaming figures against a generator whose schedule is known (engine_apps.py's
+    paced: 12 tokens, the first 0.3 s after the start, 0.04 s apart, 1.2 s more after the
+    6th): the first update after start, the gaps, exactly one stall a job where the pause
+    is, and --until-break stopping on a time-to-first-update threshold."""
+    def timings():
+        status, summary, records, stderr = cli.load(url, "paced", 4, [12, 0.3, 0.04, 6, 1.2])
+        check(status == 0 and summary and summary["completed"] == 4,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        s = summary["streaming"]
+        first = s["first_after_start_s"]["p50"]
+        gap = s["gap_s"]["p50"]
+        check(abs(first - 0.3) <= 0.02, f"first update after start p50 {first:.4f} s, not 0.3 ± 0.02")
+        check(abs(gap - 0.04) <= 0.01, f"gap p50 {gap:.4f} s, not 0.04 ± 0.01")
+        check(s["stalls"] == 4 and s["stalled_jobs"] == 4, f"stalls {s['stalls']} in {s['stalled_jobs']} jobs")
+        check(s["gaps"] == 4 * 11, f"{s['gaps']} gaps, not 44")
+        if records is not None:
+            bad = [r for r in records if r.get("stalls") != 1 or r.get("gaps") != 11]
+            check(not bad, f"records: {[(r.get('stalls'), r.get('gaps')) for r in bad]}")
+        return (f"first after start p50 {first * 1000:.1f} ms, gap p50 {gap * 1000:.1f} ms, "
+                f"max {s['gap_s']['max']:.3f} s, {s['stalls']} stalls")
+    suite.case(f"{label}: streaming: a known schedule measured (first update, gaps, one stall a job)",
+               timings)
+
+    def until_break():
+        argv = [cli.path, "load", "--url", url, "--endpoint", "paced_one", "--data",
+                json.dumps([2, 0.1, 0.05, 0, 0]), "--stages", "20s:12", "--until-break",
+                "--threshold", "ttfu_p95<600ms", "--json", "--timeout", "120"]
+        cli.last_command = " ".join(argv)
+        p = subprocess.run(argv, capture_output=True, text=True, timeout=300)
+        status, stderr = p.returncode, p.stderr
+        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        summary = json.loads(lines[-1]) if lines else None
+        bp = (summary or {}).get("breakpoint") or {}
+        reason = bp.get("reason") or ""
+        check(reason.startswith("time to first update p95 went over 600.0ms"),
+              f"breakpoint {bp} (exit {status})\n{stderr}\n{cli.last_command}")
+        check(bp.get("users", 99) < 12, f"found at {bp.get('users')} users")
+        return f"at {bp.get('users')} users: {reason}"
+    suite.case(f"{label}: streaming: --until-break stops on time to first update", until_break)
 
 
 def hasattr_version(version, major, minor):

@@ -112,6 +112,20 @@ def count_up(n):
         yield " ".join(words)
 
 
+def paced(tokens, first_delay, gap, pause_after, pause):
+    """A known schedule, kept from the call's start (no drift): token k (from 0) at
+    first_delay + k * gap, and pause more from token pause_after (1-based) on."""
+    start = time.monotonic()
+    words = []
+    for k in range(int(tokens)):
+        at = start + float(first_delay) + k * float(gap)
+        if int(pause_after) > 0 and k >= int(pause_after):
+            at += float(pause)
+        time.sleep(max(0.0, at - time.monotonic()))
+        words.append(f"w{k + 1}")
+        yield " ".join(words)
+
+
 def build():
     with gr.Blocks() as demo:
         img = gr.Image(type="numpy")
@@ -148,6 +162,13 @@ def build():
         cn = gr.Number(value=5)
         ct = gr.Textbox()
         gr.Button("count").click(count_up, cn, ct, api_name="count_up")
+
+        pin = [gr.Number(value=12), gr.Number(value=0.3), gr.Number(value=0.04),
+               gr.Number(value=6), gr.Number(value=1.2)]
+        pout = gr.Textbox()
+        gr.Button("paced").click(paced, pin, pout, api_name="paced")
+        # One job at a time: each job's first update waits behind the others.
+        gr.Button("paced_one").click(paced, pin, pout, api_name="paced_one", concurrency_limit=1)
 
         with gr.Tab("chat"):
             gr.ChatInterface(chat, multimodal=True)
