@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <malloc.h>
+#include <math.h>
 
 #include "riv-job-private.h"
 #include "riv-test-util.h"
@@ -269,6 +270,74 @@ test_job_notify_once (void)
   g_assert_true (_riv_job_set_status (job, RIV_JOB_STATUS_RUNNING));
   g_assert_cmpint (riv_job_get_rank (job), ==, -1);
   g_assert_cmpuint (count_of (&counter, "started-at"), ==, 1);
+
+  counter_clear (&counter);
+}
+
+/* One output update, dated at.  */
+static void
+update_at (RivJob     *job,
+           double      at,
+           gboolean    generating,
+           const char *text)
+{
+  g_autofree char *outputs = g_strdup_printf ("[\"%s\"]", text);
+
+  _riv_job_set_replay_time (job, at);
+  _riv_job_publish_outputs (job, json (outputs));
+  _riv_job_count_update (job, generating, 0);
+  _riv_job_set_replay_time (NULL, 0);
+}
+
+/* Time to first update, gaps between generating updates only, stalls at a
+ * limit, the text's growth rate, on updates dated by hand. */
+static void
+test_job_streaming_figures (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  double t0 = riv_job_get_submitted_at (job);
+  double chars, words;
+  NotifyCounter counter;
+
+  counter_watch (&counter, job);
+  g_assert_cmpfloat (riv_job_get_first_update_time (job), <, 0);
+  g_assert_cmpfloat (riv_job_get_max_gap (job), <, 0);
+  g_assert_null (riv_job_get_gaps (job));
+
+  _riv_job_set_replay_time (job, t0 + 0.1);
+  _riv_job_set_status (job, RIV_JOB_STATUS_RUNNING);
+  _riv_job_set_replay_time (NULL, 0);
+
+  update_at (job, t0 + 0.5, TRUE, "a");
+  g_assert_cmpfloat_with_epsilon (riv_job_get_first_update_time (job), 0.5, 1e-9);
+  g_assert_cmpfloat_with_epsilon (riv_job_get_first_after_start (job), 0.4, 1e-9);
+  g_assert_cmpuint (riv_job_get_n_gaps (job), ==, 0);
+
+  /* Gaps of 0.1 s, one of 1.5 s, then 0.1 s again. */
+  update_at (job, t0 + 0.6, TRUE, "a b");
+  update_at (job, t0 + 0.7, TRUE, "a b c");
+  update_at (job, t0 + 2.2, TRUE, "a b c d");
+  update_at (job, t0 + 2.3, TRUE, "a b c d e");
+  /* The completion right after the last step is not a gap. */
+  update_at (job, t0 + 2.3001, FALSE, "a b c d e");
+
+  g_assert_cmpuint (riv_job_get_n_updates (job), ==, 6);
+  g_assert_cmpuint (riv_job_get_n_gaps (job), ==, 4);
+  g_assert_cmpfloat_with_epsilon (riv_job_get_max_gap (job), 1.5, 1e-6);
+  g_assert_cmpuint (count_of (&counter, "max-gap"), ==, 2);   /* 0.1, then 1.5 */
+  g_assert_cmpuint (riv_job_count_stalls (job, 1.0), ==, 1);
+  g_assert_cmpuint (riv_job_count_stalls (job, 2.0), ==, 0);
+  g_assert_cmpuint (riv_job_count_stalls (job, 0.05), ==, 4);
+  g_assert_cmpfloat (fabs (riv_sketch_quantile (riv_job_get_gaps (job), 0.5) - 0.1), <=,
+                     0.1 * RIV_SKETCH_RELATIVE_ERROR);
+  g_assert_cmpfloat_with_epsilon (riv_job_get_last_update_at (job), t0 + 2.3, 1e-9);
+  /* No stamps from this server. */
+  g_assert_null (riv_job_get_delays (job));
+
+  /* "a" (1 char, 1 word) at 0.5 s to "a b c d e" (9, 5) at 2.3 s. */
+  g_assert_true (riv_job_get_text_rate (job, &chars, &words));
+  g_assert_cmpfloat_with_epsilon (chars, 8 / 1.8, 1e-6);
+  g_assert_cmpfloat_with_epsilon (words, 4 / 1.8, 1e-6);
 
   counter_clear (&counter);
 }
@@ -538,6 +607,7 @@ main (int   argc,
   g_test_add_func ("/riv/job/event-id-lengths", test_job_event_id_lengths);
   g_test_add_func ("/riv/job/trim", test_job_trim);
   g_test_add_func ("/riv/job/memory", test_job_memory);
+  g_test_add_func ("/riv/job/streaming-figures", test_job_streaming_figures);
 
   return g_test_run ();
 }
