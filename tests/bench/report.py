@@ -537,6 +537,10 @@ def streaming_rows(t, results):
         sent_p50, sent_p99 = med("stamps.sent_gap_s.p50"), med("stamps.sent_gap_s.p99")
         got_p50, got_p99 = med("gap_s.p50"), med("gap_s.p99")
         delay_goal, gap_goal = goals.get(n, (None, None))
+        raw = [r for r in reps_of(results, f"streaming-{n}") if "error" not in r]
+        server_cpu = median([r.get("server_cpu_s") for r in raw])
+        busy = median([r.get("machine_busy_s") for r in raw])
+        wall = median([r.get("duration_s") for r in raw])
         t.add(f"N = {n:,}: client-added delay p99 (p50, max)",
               fmt(delay_p99 * 1000 if delay_p99 is not None else None, " ms", 1),
               f"{fmt(delay_p50 * 1000 if delay_p50 is not None else None, ' ms', 1)}, "
@@ -550,6 +554,10 @@ def streaming_rows(t, results):
               fmt(diff * 1000 if diff is not None else None, " ms", 1),
               f"within {gap_goal * 1000:.0f} ms" if gap_goal else "(info)",
               met(diff is not None and diff <= gap_goal) if gap_goal else "")
+        t.add(f"N = {n:,}: CPU s, server / rest of the machine (wall)",
+              fmt(server_cpu, " s", 2),
+              fmt(busy - server_cpu if busy is not None and server_cpu is not None else None, " s", 2),
+              fmt(wall, " s", 1), "(info)", "")
     t.notes.append("9: medians of the runs; delay = the client's handling of an update minus the server's stamp "
                    "(made when the generator yielded: it holds the server's queue to the socket, loopback and the client); "
                    "emitted gaps from the stamps, received gaps as the client handled the updates")
