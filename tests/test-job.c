@@ -285,7 +285,7 @@ update_at (RivJob     *job,
 
   _riv_job_set_replay_time (job, at);
   _riv_job_publish_outputs (job, json (outputs));
-  _riv_job_count_update (job, generating, 0);
+  _riv_job_count_update (job, generating, 0, 0);
   _riv_job_set_replay_time (NULL, 0);
 }
 

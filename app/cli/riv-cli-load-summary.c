@@ -130,6 +130,7 @@ riv_cli_streaming_add_json (JsonBuilder          *builder,
       ADD_FIGURES (builder, "delay_s", three, s->delay_p50, s->delay_p99, s->delay_max);
       ADD_FIGURES (builder, "sent_gap_s", three, s->sent_gap_p50, s->sent_gap_p99,
                    s->sent_gap_max);
+      ADD_FIGURES (builder, "server_hold_s", three, s->hold_p50, s->hold_p99, s->hold_max);
       add_int (builder, "clumped_jobs", (gint64) s->clumped);
       json_builder_end_object (builder);
     }
@@ -167,10 +168,12 @@ riv_cli_streaming_print (FILE                 *out,
              " jobs whose text grew)\n", s->chars_per_s, s->words_per_s, s->text_jobs);
   if (s->stamped > 0)
     {
-      fprintf (out, "own delay  p50 %.1f ms  p99 %.1f ms  max %.1f ms from the server's stamp "
+      fprintf (out, "own delay  p50 %.1f ms  p99 %.1f ms  max %.1f ms from the server's write "
                "to Rivulet's handling (%" G_GUINT64_FORMAT " updates)\n", s->delay_p50 * 1000,
                s->delay_p99 * 1000, s->delay_max * 1000, s->stamped);
-      fprintf (out, "sent gaps  p50 %.3f s  p99 %.3f s  max %.3f s as the server made them; "
+      fprintf (out, "server     held p50 %.1f ms  p99 %.1f ms  max %.1f ms between making and "
+               "writing an update\n", s->hold_p50 * 1000, s->hold_p99 * 1000, s->hold_max * 1000);
+      fprintf (out, "sent gaps  p50 %.3f s  p99 %.3f s  max %.3f s as the server wrote them; "
                "%" G_GUINT64_FORMAT " jobs arrived clumped\n", s->sent_gap_p50, s->sent_gap_p99,
                s->sent_gap_max, s->clumped);
     }

@@ -206,6 +206,7 @@ riv_job_record_add_stream (JsonNode            *node,
 
       json_object_set_array_member (stamps, "delay_hist_us", hist_array (stream->delays));
       json_object_set_array_member (stamps, "sent_gap_hist_us", hist_array (stream->sent_gaps));
+      json_object_set_array_member (stamps, "hold_hist_us", hist_array (stream->holds));
       json_object_set_boolean_member (stamps, "clumped", stream->clumped);
       json_object_set_object_member (record, "stamps", stamps);
     }
@@ -285,7 +286,7 @@ riv_job_record_read_stream (JsonObject     *record,
   JsonNode *stamps, *gap;
   gint64 stalls = 0;
   double max;
-  RivSketch *gaps = NULL, *sent = NULL, *delays = NULL;
+  RivSketch *gaps = NULL, *sent = NULL, *delays = NULL, *holds = NULL;
 
   g_return_val_if_fail (record != NULL && stream != NULL, FALSE);
 
@@ -304,14 +305,17 @@ riv_job_record_read_stream (JsonObject     *record,
       JsonObject *object = json_node_get_object (stamps);
 
       if (!read_hist (object, "delay_hist_us", &delays, error) ||
-          !read_hist (object, "sent_gap_hist_us", &sent, error))
+          !read_hist (object, "sent_gap_hist_us", &sent, error) ||
+          !read_hist (object, "hold_hist_us", &holds, error))
         {
           riv_job_record_stream_clear (stream);
           riv_sketch_free (delays);
+          riv_sketch_free (sent);
           return FALSE;
         }
       stream->delays = delays;
       stream->sent_gaps = sent;
+      stream->holds = holds;
       stream->clumped = riv_json_get_bool (object, "clumped", FALSE);
     }
 
@@ -339,7 +343,8 @@ riv_job_record_stream_clear (RivLoadStream *stream)
   riv_sketch_free ((RivSketch *) stream->gaps);
   riv_sketch_free ((RivSketch *) stream->sent_gaps);
   riv_sketch_free ((RivSketch *) stream->delays);
-  stream->gaps = stream->sent_gaps = stream->delays = NULL;
+  riv_sketch_free ((RivSketch *) stream->holds);
+  stream->gaps = stream->sent_gaps = stream->delays = stream->holds = NULL;
 }
 
 /* A trace's phase in milliseconds: a finite number >= 0. */

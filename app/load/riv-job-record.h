@@ -40,11 +40,13 @@
  *                        from its first update to its last, null otherwise
  *   gap_hist_us          [[bucket start, count], …]: the gaps at 1/128 of a
  *                        power of two (RivSketch), for pooling across records
- *   stamps               only with the server's send stamps (serve --stamp):
- *                        {delay_hist_us, sent_gap_hist_us, clumped}: each
- *                        update's delay from its stamp to its handling, the
- *                        gaps the server sent at, and whether the updates
- *                        arrived in a clump (riv_stream_clumped ())
+ *   stamps               only with the server's stamps (serve --stamp):
+ *                        {delay_hist_us, sent_gap_hist_us, hold_hist_us,
+ *                        clumped}: each update's delay from its write to its
+ *                        handling here, the gaps the server wrote them at,
+ *                        how long the server held each between making and
+ *                        writing it, and whether the updates arrived in a
+ *                        clump (riv_stream_clumped ())
  */
 #pragma once
 

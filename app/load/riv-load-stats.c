@@ -61,6 +61,7 @@ struct _RivLoadStats
   RivSketch  *gaps;
   RivSketch  *sent_gaps;
   RivSketch  *delays;
+  RivSketch  *holds;
   guint64     text_jobs;
   double      chars_per_s_sum;
   double      words_per_s_sum;
@@ -85,6 +86,7 @@ riv_load_stats_new (void)
   self->gaps = riv_sketch_new ();
   self->sent_gaps = riv_sketch_new ();
   self->delays = riv_sketch_new ();
+  self->holds = riv_sketch_new ();
   return self;
 }
 
@@ -105,6 +107,7 @@ riv_load_stats_free (RivLoadStats *self)
   riv_sketch_free (self->gaps);
   riv_sketch_free (self->sent_gaps);
   riv_sketch_free (self->delays);
+  riv_sketch_free (self->holds);
   g_free (self);
 }
 
@@ -222,6 +225,7 @@ riv_load_stats_merge (RivLoadStats *self,
   riv_sketch_merge (self->gaps, other->gaps);
   riv_sketch_merge (self->sent_gaps, other->sent_gaps);
   riv_sketch_merge (self->delays, other->delays);
+  riv_sketch_merge (self->holds, other->holds);
   self->text_jobs += other->text_jobs;
   self->chars_per_s_sum += other->chars_per_s_sum;
   self->words_per_s_sum += other->words_per_s_sum;
@@ -241,6 +245,7 @@ riv_load_stream_from_job (RivJob        *job,
   stream->gaps = gaps;
   stream->sent_gaps = sent;
   stream->delays = riv_job_get_delays (job);
+  stream->holds = riv_job_get_holds (job);
   stream->n_gaps = riv_job_get_n_gaps (job);
   stream->gap_p50 = stream->n_gaps > 0 ? riv_sketch_quantile (gaps, 0.50) : -1;
   stream->gap_p99 = stream->n_gaps > 0 ? riv_sketch_quantile (gaps, 0.99) : -1;
@@ -272,6 +277,7 @@ riv_load_stats_add_stream (RivLoadStats        *self,
   riv_sketch_merge (self->gaps, stream->gaps);
   riv_sketch_merge (self->sent_gaps, stream->sent_gaps);
   riv_sketch_merge (self->delays, stream->delays);
+  riv_sketch_merge (self->holds, stream->holds);
   if (stream->chars_per_s >= 0)
     {
       self->text_jobs++;
@@ -678,6 +684,9 @@ summarize_streaming (RivLoadStats   *self,
   s->sent_gap_p50 = riv_sketch_quantile (self->sent_gaps, 0.50);
   s->sent_gap_p99 = riv_sketch_quantile (self->sent_gaps, 0.99);
   s->sent_gap_max = riv_sketch_get_max (self->sent_gaps);
+  s->hold_p50 = riv_sketch_quantile (self->holds, 0.50);
+  s->hold_p99 = riv_sketch_quantile (self->holds, 0.99);
+  s->hold_max = riv_sketch_get_max (self->holds);
 }
 
 void

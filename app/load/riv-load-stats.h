@@ -63,12 +63,14 @@ typedef struct
   double  stall_s;
   guint64 text_jobs;                          /* text outputs that grew while streaming */
   double  chars_per_s, words_per_s;           /* their mean rates */
-  /* With the server's send stamps (serve --stamp): updates stamped, the
-   * delay from stamp to handling here, the gaps the server sent at, and the
+  /* With the server's stamps (serve --stamp): updates stamped, the delay
+   * from their write to their handling here, the gaps the server wrote them
+   * at, how long it held them between making and writing them, and the
    * streamed jobs whose updates arrived in a clump (riv_stream_clumped ()). */
   guint64 stamped;
   double  delay_p50, delay_p99, delay_max;
   double  sent_gap_p50, sent_gap_p99, sent_gap_max;
+  double  hold_p50, hold_p99, hold_max;       /* made → written, in the server */
   guint64 clumped;
 } RivLoadSummary;
 
@@ -86,6 +88,7 @@ typedef struct
   const RivSketch *gaps;            /* nullable */
   const RivSketch *sent_gaps;       /* nullable */
   const RivSketch *delays;          /* nullable */
+  const RivSketch *holds;           /* nullable */
 } RivLoadStream;
 
 /* One second of a run. Jobs are counted in the second they were submitted

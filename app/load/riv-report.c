@@ -624,8 +624,10 @@ append_stamps (GString              *out,
     return;
   g_string_append (out, "<section class=\"table\" id=\"stamps\"><h2>Server stamps</h2>"
                         "<table><tr><th></th><th>p50</th><th>p99</th><th>max</th></tr>\n");
-  append_stamp_row (out, "stamp to Rivulet's handling", s->delay_p50, s->delay_p99, s->delay_max);
-  append_stamp_row (out, "gaps as the server sent", s->sent_gap_p50, s->sent_gap_p99,
+  append_stamp_row (out, "made to written, in the server", s->hold_p50, s->hold_p99, s->hold_max);
+  append_stamp_row (out, "written to Rivulet's handling", s->delay_p50, s->delay_p99,
+                    s->delay_max);
+  append_stamp_row (out, "gaps as the server wrote", s->sent_gap_p50, s->sent_gap_p99,
                     s->sent_gap_max);
   append_stamp_row (out, "gaps as Rivulet saw", s->gap_p50, s->gap_p99, s->gap_max);
   g_string_append_printf (out, "</table><p>%" G_GUINT64_FORMAT " updates stamped; %"

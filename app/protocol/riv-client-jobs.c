@@ -343,7 +343,8 @@ apply_outputs (RivClient   *self,
         return FALSE;
     }
 
-  _riv_job_count_update (ctx->job, msg->kind != RIV_MESSAGE_PROCESS_COMPLETED, msg->sent_at);
+  _riv_job_count_update (ctx->job, msg->kind != RIV_MESSAGE_PROCESS_COMPLETED, msg->made_at,
+                         msg->sent_at);
 
   /* Full values go out at once; streamed edits at most once per publish
    * interval, the last of a run by a timer at the end of its interval. */

@@ -46,10 +46,11 @@ void      _riv_job_take_outputs      (RivJob       *self,
 void      _riv_job_publish_outputs   (RivJob       *self,
                                       JsonNode     *outputs);
 /* One output update: generating (a step of a generator, gaps are measured
- * between those) or the completion; sent_at, the server's send stamp (wall
- * clock, Unix seconds), 0 when it sent none. */
+ * between those) or the completion; made_at and sent_at, the server's
+ * stamps (wall clock, Unix seconds), 0 when it sent none. */
 void      _riv_job_count_update      (RivJob       *self,
                                       gboolean      generating,
+                                      double        made_at,
                                       double        sent_at);
 void      _riv_job_set_image         (RivJob       *self,
                                       GBytes       *image);

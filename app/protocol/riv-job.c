@@ -31,6 +31,7 @@ typedef struct
   RivSketch *gaps;
   RivSketch *sent_gaps;       /* nullable */
   RivSketch *delays;          /* nullable */
+  RivSketch *holds;           /* nullable: made → sent, in the server */
 } RivJobStream;
 
 /* _riv_job_set_replay_time (): the job whose changes are dated in the past,
@@ -295,6 +296,7 @@ riv_job_finalize (GObject *object)
       riv_sketch_free (self->stream->gaps);
       riv_sketch_free (self->stream->sent_gaps);
       riv_sketch_free (self->stream->delays);
+      riv_sketch_free (self->stream->holds);
       g_free (self->stream);
     }
 
@@ -800,6 +802,13 @@ riv_job_get_delays (RivJob *self)
   return self->stream != NULL ? self->stream->delays : NULL;
 }
 
+const RivSketch *
+riv_job_get_holds (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return self->stream != NULL ? self->stream->holds : NULL;
+}
+
 double
 riv_job_get_last_update_at (RivJob *self)
 {
@@ -1207,10 +1216,12 @@ ensure_stream (RivJob *self)
   return self->stream;
 }
 
-/* A stamped update: the server's gap since its last stamp, and how long the
- * update took from the server's stamp to being handled here. */
+/* A stamped update: the server's gap since its last write, how long the
+ * update took from its write to being handled here, and how long the server
+ * held it between making and writing it. */
 static void
 count_stamp (RivJob *self,
+             double  made_at,
              double  sent_at)
 {
   RivJobStream *stream = ensure_stream (self);
@@ -1220,7 +1231,10 @@ count_stamp (RivJob *self,
     {
       stream->delays = riv_sketch_new ();
       stream->sent_gaps = riv_sketch_new ();
+      stream->holds = riv_sketch_new ();
     }
+  if (made_at > 0)
+    riv_sketch_add (stream->holds, MAX (sent_at - made_at, 0));
   /* Clocks of one machine: a delay below zero is the clocks' resolution. */
   riv_sketch_add (stream->delays, MAX (handled - sent_at, 0));
   if (stream->last_sent_at > 0)
@@ -1231,6 +1245,7 @@ count_stamp (RivJob *self,
 void
 _riv_job_count_update (RivJob  *self,
                        gboolean generating,
+                       double   made_at,
                        double   sent_at)
 {
   double now;
@@ -1268,7 +1283,7 @@ _riv_job_count_update (RivJob  *self,
         }
       self->last_update_at = now;
       if (sent_at > 0 && G_LIKELY (self != replay_job))
-        count_stamp (self, sent_at);
+        count_stamp (self, made_at, sent_at);
     }
 
   thaw (self);
@@ -1285,7 +1300,7 @@ _riv_job_take_outputs (RivJob   *self,
 
   freeze (self);
   _riv_job_publish_outputs (self, outputs);
-  _riv_job_count_update (self, FALSE, 0);
+  _riv_job_count_update (self, FALSE, 0, 0);
   thaw (self);
 }
 

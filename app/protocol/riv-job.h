@@ -83,11 +83,14 @@ double        riv_job_get_max_gap         (RivJob *self);
 guint         riv_job_count_stalls        (RivJob *self,
                                            double  limit);
 double        riv_job_get_last_update_at  (RivJob *self);
-/* Borrowed, nullable: the gaps; with the server's send stamps, the gaps it
- * sent at and each stamped update's delay from its stamp to its handling. */
+/* Borrowed, nullable: the gaps; with the server's stamps, the gaps it wrote
+ * the updates at, each update's delay from its write to its handling here,
+ * and how long the server held it between making (the generator's yield)
+ * and writing it. */
 const RivSketch *riv_job_get_gaps         (RivJob *self);
 const RivSketch *riv_job_get_sent_gaps    (RivJob *self);
 const RivSketch *riv_job_get_delays       (RivJob *self);
+const RivSketch *riv_job_get_holds        (RivJob *self);
 /* Characters and words the output text gained per second from its first
  * update to its last; FALSE (and -1) when it did not grow while streaming. */
 gboolean      riv_job_get_text_rate       (RivJob *self,

@@ -141,7 +141,7 @@ enum
   ROOT_MSG, ROOT_EVENT_ID, ROOT_SUCCESS, ROOT_RANK, ROOT_QUEUE_SIZE, ROOT_RANK_ETA, ROOT_ETA,
   ROOT_PROGRESS_DATA, ROOT_LOG, ROOT_LEVEL, ROOT_TITLE, ROOT_DURATION, ROOT_OUTPUT,
   ROOT_CANCELLED, ROOT_USED_CACHE, ROOT_CACHE_DURATION, ROOT_MESSAGE, ROOT_SESSION_NOT_FOUND,
-  ROOT_BATCH, ROOT_SENT_AT, N_ROOT
+  ROOT_BATCH, ROOT_MADE_AT, ROOT_SENT_AT, N_ROOT
 };
 
 enum
@@ -153,7 +153,7 @@ enum
 static const char * const root_names[N_ROOT] = {
   "msg", "event_id", "success", "rank", "queue_size", "rank_eta", "eta", "progress_data", "log",
   "level", "title", "duration", "output", "cancelled", "used_cache", "cache_duration", "message",
-  "session_not_found", "batch", RIV_MESSAGE_SENT_AT,
+  "session_not_found", "batch", RIV_MESSAGE_MADE_AT, RIV_MESSAGE_SENT_AT,
 };
 
 static const char * const out_names[N_OUT] = {
@@ -653,6 +653,8 @@ message_from_fields (const Fields  *f,
       parse_output (self, f);
       if (!field_double (&root[ROOT_SENT_AT], &self->sent_at) || !(self->sent_at > 0))
         self->sent_at = 0;
+      if (!field_double (&root[ROOT_MADE_AT], &self->made_at) || !(self->made_at > 0))
+        self->made_at = 0;
       if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED)
         parse_completion (self, f);
       break;

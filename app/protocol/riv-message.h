@@ -17,8 +17,10 @@ G_BEGIN_DECLS
 /* Gradio 4.44's unexpected_error for a session it does not know: it has no
  * session_not_found field, only this message. */
 #define RIV_MESSAGE_GRADIO4_NO_SESSION "404: Session not found."
-/* rivulet-cli serve --stamp: the wall-clock time (Unix seconds) at which the
- * server made an output message, a member Gradio's clients ignore. */
+/* rivulet-cli serve --stamp: the wall-clock times (Unix seconds) at which the
+ * server made an output message and wrote it to the stream, members
+ * Gradio's clients ignore. */
+#define RIV_MESSAGE_MADE_AT "rivulet_made_at"
 #define RIV_MESSAGE_SENT_AT "rivulet_sent_at"
 
 /* Frames nested deeper than this are rejected before json-glib recurses into them. */
@@ -83,6 +85,7 @@ typedef struct
   gboolean        cancelled;      /* output is {} (Gradio cancel) or carries "cancelled": true */
   gboolean        has_duration;
   double          duration;       /* output.duration */
+  double          made_at;        /* RIV_MESSAGE_MADE_AT of an output message, 0 none */
   double          sent_at;        /* RIV_MESSAGE_SENT_AT of an output message, 0 none */
   gboolean        has_average_duration;
   double          average_duration; /* output.average_duration */

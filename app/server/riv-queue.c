@@ -279,7 +279,7 @@ frame_success (QueueEvent *ev,
   riv_wire_append_eta (out, avg);
   append_batch_of (out, ev);
   if (stamp)
-    riv_wire_append_sent_at (out);
+    riv_wire_append_stamps (out);
   riv_wire_end_frame (out);
   return riv_frame_new_string (out);
 }
@@ -747,7 +747,7 @@ riv_run_yield (RivRun      *run,
   g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
                    ",\"success\":true,\"time_limit\":null");
   if (run->queue->stamp)
-    riv_wire_append_sent_at (out);
+    riv_wire_append_stamps (out);
   riv_wire_end_frame (out);
   run->last_yield = now;
   return post_frame (run, file, file_size);

@@ -245,6 +245,7 @@ session_pump (Session  *session,
 {
   RivServer *self = session->server;
   Stream *stream = session->stream;
+  gboolean stamp = riv_queue_get_stamp (self->queue);
 
   if (stream != NULL && !stream->ended)
     {
@@ -256,6 +257,8 @@ session_pump (Session  *session,
 
           session->fifo_bytes -= riv_frame_get_size (frame);
           riv_frame_render (frame);
+          if (stamp)
+            riv_wire_stamp_sent (frame->data, frame->len, g_get_real_time ());
           stream->inflight += frame->len;
 
           if (frame->len >= STREAM_WINDOW / 4)

@@ -184,13 +184,51 @@ riv_wire_begin_frame (GString    *out,
     g_string_append (out, "null");
 }
 
-void
-riv_wire_append_sent_at (GString *out)
-{
-  gint64 now = g_get_real_time ();
+/* Seconds with ten digits, a point and six: until the year 2286, every
+ * stamp has this width, so that a placeholder can be filled in place. */
+#define STAMP_WIDTH 17
+#define SENT_KEY    ",\"" RIV_WIRE_SENT_AT "\":"
 
-  g_string_append_printf (out, ",\"" RIV_WIRE_SENT_AT "\":%" G_GINT64_FORMAT ".%06d",
-                          now / G_USEC_PER_SEC, (int) (now % G_USEC_PER_SEC));
+static void
+format_stamp (char   *buf,
+              gint64  us)
+{
+  char tmp[32];
+
+  g_snprintf (tmp, sizeof tmp, "%010" G_GINT64_FORMAT ".%06d", us / G_USEC_PER_SEC,
+              (int) (us % G_USEC_PER_SEC));
+  memcpy (buf, tmp, STAMP_WIDTH);
+}
+
+void
+riv_wire_append_stamps (GString *out)
+{
+  char made[STAMP_WIDTH];
+
+  format_stamp (made, g_get_real_time ());
+  g_string_append (out, ",\"" RIV_WIRE_MADE_AT "\":");
+  g_string_append_len (out, made, STAMP_WIDTH);
+  g_string_append (out, SENT_KEY "0000000000.000000");
+}
+
+void
+riv_wire_stamp_sent (char   *data,
+                     gsize   len,
+                     gint64  now_us)
+{
+  char sent[STAMP_WIDTH];
+  const char *end = data + len;
+  char *at = data;
+
+  format_stamp (sent, now_us);
+  while ((at = g_strstr_len (at, end - at, SENT_KEY)) != NULL)
+    {
+      at += strlen (SENT_KEY);
+      if (end - at < STAMP_WIDTH)
+        break;
+      memcpy (at, sent, STAMP_WIDTH);
+      at += STAMP_WIDTH;
+    }
 }
 
 void

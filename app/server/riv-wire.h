@@ -64,10 +64,17 @@ void      riv_wire_append_eta      (GString     *out,
 void      riv_wire_begin_frame     (GString     *out,
                                     const char  *msg,
                                     const char  *event_id);
-/* rivulet-cli serve --stamp: ,"rivulet_sent_at":<now, Unix seconds>, a
- * member Gradio's clients ignore (the client reads it as RIV_MESSAGE_SENT_AT). */
+/* rivulet-cli serve --stamp: two members Gradio's clients ignore (the
+ * client reads them as RIV_MESSAGE_MADE_AT and RIV_MESSAGE_SENT_AT), Unix
+ * seconds: when the message was made (now), and when it was written to its
+ * stream (a placeholder of fixed width that riv_wire_stamp_sent () fills). */
+#define RIV_WIRE_MADE_AT "rivulet_made_at"
 #define RIV_WIRE_SENT_AT "rivulet_sent_at"
-void      riv_wire_append_sent_at  (GString     *out);
+void      riv_wire_append_stamps   (GString     *out);
+/* Fills every sent-at placeholder in data (one or more frames) with now_us. */
+void      riv_wire_stamp_sent      (char        *data,
+                                    gsize        len,
+                                    gint64       now_us);
 /* Closes a frame: }\n\n */
 void      riv_wire_end_frame       (GString     *out);
 /* ,"batch":{"id":N,"size":S,"index":I} when batch_id > 0. */
