@@ -19,6 +19,7 @@
 #include "riv-demo.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
+#include "riv-wire.h"
 
 #define WAIT_S 30.0
 
@@ -1969,6 +1970,31 @@ test_slow_reader (Fixture       *f,
   }
 }
 
+/* A frame counts its text as allocated and its overhead (the struct, the
+ * list node, the allocations), not only the bytes it will write. */
+static void
+test_frame_size (Fixture       *f,
+                 gconstpointer  data)
+{
+  GString *out = g_string_sized_new (64 * 1024);
+  RivFrame *frame;
+
+  frame = riv_frame_new_take (g_strdup ("data: {}\n\n"), 10);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, 11 + sizeof (RivFrame) + sizeof (GList));
+  riv_frame_free (frame);
+
+  /* A string's unused room is given back rather than held unseen. */
+  g_string_append (out, "data: {}\n\n");
+  frame = riv_frame_new_string (out);
+  g_assert_cmpuint (frame->alloc, <, 1024);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, frame->alloc + sizeof (RivFrame));
+  riv_frame_free (frame);
+
+  frame = riv_frame_new_estimation ("0123456789abcdef0123456789abcdef", 1, 2, -1);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, RIV_FRAME_ESTIMATION_SIZE + sizeof (RivFrame));
+  riv_frame_free (frame);
+}
+
 static void
 test_estimations (Fixture       *f,
                   gconstpointer  data)
@@ -2382,6 +2408,7 @@ main (int    argc,
   ADD ("heartbeat", test_heartbeat);
   ADD ("sessions-evicted", test_sessions_evicted);
   ADD ("slow-reader", test_slow_reader);
+  ADD ("frame-size", test_frame_size);
   ADD ("failure", test_failure);
   ADD ("shutdown", test_shutdown);
   ADD ("closed-connections", test_closed_connections);

@@ -97,6 +97,7 @@ struct _RivRun
   gboolean       throttled;
   gboolean       worker_waiting;
   GString       *outbox;       /* frames produced, not yet taken */
+  GString       *outbox_spare; /* nullable: a taken outbox, empty, to take the next */
   GArray        *outbox_files; /* OutFile, files written for them */
   gboolean       outbox_posted;
 
@@ -176,6 +177,8 @@ run_unref (RivRun *run)
   g_free (run->error);
   g_queue_clear_full (&run->files, g_free);
   g_string_free (run->outbox, TRUE);
+  if (run->outbox_spare != NULL)
+    g_string_free (run->outbox_spare, TRUE);
   g_array_unref (run->outbox_files);
   if (run->scratch != NULL)
     g_string_free (run->scratch, TRUE);
@@ -514,7 +517,8 @@ outbox_cb (gpointer data,
   g_mutex_lock (&run->lock);
   frames = run->outbox;
   files = run->outbox_files;
-  run->outbox = g_string_new (NULL);
+  run->outbox = run->outbox_spare != NULL ? run->outbox_spare : g_string_new (NULL);
+  run->outbox_spare = NULL;
   run->outbox_files = out_files_new ();
   run->outbox_posted = FALSE;
   if (run->worker_waiting)
@@ -538,15 +542,17 @@ outbox_cb (gpointer data,
         }
     }
 
-  /* Frames of a member that completed (or was cancelled) are dropped. */
+  /* Frames of a member that completed (or was cancelled) are dropped. The
+   * frame is a copy of the exact size: the outbox grew by doubling on the
+   * worker's side, and is kept for the worker's next frames (two a run,
+   * taken in turn) rather than freed here, on another thread than the one
+   * whose allocator arena it came from. */
   ev = run->events[0];
   if (ev != NULL && frames->len > 0)
     {
-      gsize len = frames->len;
-
-      char *text = g_string_free (g_steal_pointer (&frames), FALSE);
-
-      self->cb.emit (ev->session, riv_frame_new_take (text, len), self->cb_data);
+      self->cb.emit (ev->session, riv_frame_new_take (g_memdup2 (frames->str, frames->len + 1),
+                                                     frames->len),
+                     self->cb_data);
       if (self->cb.congested (ev->session, self->cb_data))
         {
           g_mutex_lock (&run->lock);
@@ -556,6 +562,11 @@ outbox_cb (gpointer data,
     }
 
 out:
+  g_string_truncate (frames, 0);
+  g_mutex_lock (&run->lock);
+  if (run->outbox_spare == NULL)
+    run->outbox_spare = g_steal_pointer (&frames);
+  g_mutex_unlock (&run->lock);
   if (frames != NULL)
     g_string_free (frames, TRUE);
   g_array_unref (files);
