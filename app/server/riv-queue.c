@@ -60,6 +60,8 @@ struct _QueueEvent
   RivRun         *run;         /* borrowed, while running */
   guint           member;
   RivFrame       *estimation;  /* borrowed, nullable: unsent lazy estimation */
+  gsize           input_size;  /* riv_demo_params_get_size() of its inputs */
+  gint64          joined;      /* monotonic µs */
 };
 
 typedef struct
@@ -126,6 +128,10 @@ struct _RivQueue
   GHashTable              *live;       /* id → QueueEvent (owned) */
   Endpoint                 endpoints[RIV_DEMO_N];
   guint                    n_waiting;
+  guint64                  session_input_max;
+  guint64                  input_max;
+  guint64                  input_bytes;
+  GHashTable              *session_inputs; /* session → guint64 (owned): its live events' inputs */
   GSource                 *schedule_source;
   guint                    schedule_start;
   gint64                   next_batch_id;
@@ -327,6 +333,53 @@ frame_cancelled (QueueEvent *ev,
 
 /* Events (main context) */
 
+/* The inputs a session's live events hold; NULL when it has none. */
+static guint64 *
+session_inputs (RivQueue *self,
+                gpointer  session)
+{
+  return g_hash_table_lookup (self->session_inputs, session);
+}
+
+static gboolean
+inputs_fit (RivQueue *self,
+            gpointer  session,
+            gsize     size)
+{
+  guint64 *held = session_inputs (self, session);
+
+  return (self->input_max == 0 || self->input_bytes + size <= self->input_max) &&
+         (self->session_input_max == 0 ||
+          (held != NULL ? *held : 0) + size <= self->session_input_max);
+}
+
+static void
+inputs_add (RivQueue   *self,
+            QueueEvent *ev)
+{
+  guint64 *held = session_inputs (self, ev->session);
+
+  if (held == NULL)
+    {
+      held = g_new0 (guint64, 1);
+      g_hash_table_insert (self->session_inputs, ev->session, held);
+    }
+  *held += ev->input_size;
+  self->input_bytes += ev->input_size;
+}
+
+static void
+inputs_remove (RivQueue   *self,
+               QueueEvent *ev)
+{
+  guint64 *held = session_inputs (self, ev->session);
+
+  self->input_bytes -= ev->input_size;
+  *held -= ev->input_size;
+  if (*held == 0)
+    g_hash_table_remove (self->session_inputs, ev->session);
+}
+
 static void
 event_free (RivQueue   *self,
             QueueEvent *ev)
@@ -334,6 +387,7 @@ event_free (RivQueue   *self,
   /* An unsent estimation stays in the session FIFO with its last values. */
   if (ev->estimation != NULL)
     ev->estimation->slot = NULL;
+  inputs_remove (self, ev);
   riv_demo_params_free (ev->params);
   self->cb.session_unref (ev->session);
   g_free (ev);
@@ -961,6 +1015,7 @@ riv_queue_new (GMainContext            *context,
   self->concurrency = 8;
   self->max_waiting = 10000;
   self->live = g_hash_table_new (g_str_hash, g_str_equal);
+  self->session_inputs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   for (guint i = 0; i < RIV_DEMO_N; i++)
     {
       g_queue_init (&self->endpoints[i].waiting);
@@ -982,6 +1037,7 @@ riv_queue_free (RivQueue *self)
   for (guint i = 0; i < RIV_DEMO_N; i++)
     g_ptr_array_unref (self->endpoints[i].runs);
   g_hash_table_unref (self->live);
+  g_hash_table_unref (self->session_inputs);
   g_free (self->output_dir);
   g_free (self->base_url);
   g_main_context_unref (self->context);
@@ -1003,6 +1059,15 @@ riv_queue_set_max_waiting (RivQueue *self,
                            guint     max_waiting)
 {
   self->max_waiting = max_waiting;
+}
+
+void
+riv_queue_set_input_limits (RivQueue *self,
+                            guint64   session_max,
+                            guint64   total_max)
+{
+  self->session_input_max = session_max;
+  self->input_max = total_max;
 }
 
 void
@@ -1032,6 +1097,7 @@ riv_queue_push (RivQueue      *self,
 {
   Endpoint *ep;
   QueueEvent *ev;
+  gsize input_size = riv_demo_params_get_size (params);
 
   g_return_val_if_fail (fn_index < RIV_DEMO_N, RIV_QUEUE_STOPPED);
 
@@ -1045,6 +1111,8 @@ riv_queue_push (RivQueue      *self,
         *size = self->n_waiting;
       return RIV_QUEUE_FULL;
     }
+  if (!inputs_fit (self, session, input_size))
+    return RIV_QUEUE_INPUTS_FULL;
 
   ep = &self->endpoints[fn_index];
   ev = g_new0 (QueueEvent, 1);
@@ -1053,6 +1121,9 @@ riv_queue_push (RivQueue      *self,
   ev->state = EVENT_WAITING;
   ev->params = params;
   ev->session = self->cb.session_ref (session);
+  ev->input_size = input_size;
+  ev->joined = g_get_monotonic_time ();
+  inputs_add (self, ev);
   ev->link.data = ev;
   g_queue_push_tail_link (&ep->waiting, &ev->link);
   self->n_waiting++;
@@ -1072,61 +1143,106 @@ riv_queue_has_event (RivQueue   *self,
   return g_hash_table_contains (self->live, event_id);
 }
 
+/* Completes a live event with frame (NULL: none, for a session that is
+ * going away) and stops its run when no member of it is left. */
+static void
+end_event (RivQueue   *self,
+           QueueEvent *ev,
+           RivFrame   *frame)
+{
+  RivRun *run = ev->state == EVENT_RUNNING ? ev->run : NULL;
+  guint fn_index = ev->fn_index;
+
+  complete_event (self, ev, frame);
+  /* A batch keeps running for its other members; a run nobody waits for
+   * any more stops at its next step. */
+  if (run != NULL && !run_has_members (run))
+    run_cancel (run);
+  else if (run == NULL)
+    request_broadcast (self, fn_index);
+}
+
 gboolean
 riv_queue_cancel (RivQueue   *self,
                   const char *event_id,
                   gpointer    session)
 {
   QueueEvent *ev = g_hash_table_lookup (self->live, event_id);
-  RivRun *run;
-  guint fn_index;
 
   if (ev == NULL || ev->session != session)
     return FALSE;
 
-  fn_index = ev->fn_index;
-  if (ev->state == EVENT_WAITING)
-    {
-      complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
-      request_broadcast (self, fn_index);
-      return TRUE;
-    }
-
-  run = ev->run;
-  complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
-  /* A batch keeps running for its other members; a run nobody waits for
-   * any more stops at its next step. */
-  if (!run_has_members (run))
-    run_cancel (run);
+  end_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[ev->fn_index])));
   return TRUE;
+}
+
+/* The session's live events joined before joined_before (monotonic µs). */
+static GPtrArray *
+session_events (RivQueue *self,
+                gpointer  session,
+                gint64    joined_before)
+{
+  GPtrArray *events = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  if (session_inputs (self, session) == NULL)
+    return events;
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      QueueEvent *ev = value;
+
+      if (ev->session == session && ev->joined < joined_before)
+        g_ptr_array_add (events, ev);
+    }
+  return events;
 }
 
 void
 riv_queue_drop_session (RivQueue *self,
                         gpointer  session)
 {
-  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr(GPtrArray) doomed = session_events (self, session, G_MAXINT64);
 
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((QueueEvent *) value)->session == session)
-      g_ptr_array_add (doomed, value);
+  for (guint i = 0; i < doomed->len; i++)
+    end_event (self, g_ptr_array_index (doomed, i), NULL);
+}
+
+guint
+riv_queue_fail_unread (RivQueue   *self,
+                       gpointer    session,
+                       gint64      joined_before,
+                       const char *message)
+{
+  g_autoptr(GPtrArray) doomed = session_events (self, session, joined_before);
 
   for (guint i = 0; i < doomed->len; i++)
     {
       QueueEvent *ev = g_ptr_array_index (doomed, i);
-      RivRun *run = ev->state == EVENT_RUNNING ? ev->run : NULL;
-      guint fn_index = ev->fn_index;
-      gboolean was_waiting = ev->state == EVENT_WAITING;
 
-      complete_event (self, ev, NULL);
-      if (run != NULL && !run_has_members (run))
-        run_cancel (run);
-      if (was_waiting)
-        request_broadcast (self, fn_index);
+      end_event (self, ev, frame_failure (ev, message));
     }
+  return doomed->len;
+}
+
+gboolean
+riv_queue_session_has_events (RivQueue *self,
+                              gpointer  session)
+{
+  return session_inputs (self, session) != NULL;
+}
+
+guint64
+riv_queue_get_input_bytes (RivQueue *self,
+                           gpointer  session)
+{
+  guint64 *held;
+
+  if (session == NULL)
+    return self->input_bytes;
+  held = session_inputs (self, session);
+  return held != NULL ? *held : 0;
 }
 
 void

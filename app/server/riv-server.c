@@ -45,6 +45,10 @@ enum {
   PROP_MAX_FILES,
   PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
+  PROP_BUFFER_MAX,
+  PROP_INPUT_MAX,
+  PROP_SESSION_INPUT_MAX,
+  PROP_READER_TIMEOUT,
   N_PROPS
 };
 
@@ -136,9 +140,8 @@ queue_congested_cb (gpointer session_ptr,
                     gpointer user_data)
 {
   Session *session = session_ptr;
-  RivServer *self = user_data;
 
-  if (session->fifo_bytes > self->session_buffer_max)
+  if (_riv_server_session_over_budget (session, 1))
     session->congested = TRUE;
   return session->congested;
 }
@@ -271,6 +274,18 @@ riv_server_get_property (GObject    *object,
     case PROP_VERBOSE:
       g_value_set_boolean (value, self->verbose);
       break;
+    case PROP_BUFFER_MAX:
+      g_value_set_uint64 (value, self->buffer_max);
+      break;
+    case PROP_INPUT_MAX:
+      g_value_set_uint64 (value, self->input_max);
+      break;
+    case PROP_SESSION_INPUT_MAX:
+      g_value_set_uint64 (value, self->session_input_max);
+      break;
+    case PROP_READER_TIMEOUT:
+      g_value_set_double (value, self->reader_timeout);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -327,6 +342,20 @@ riv_server_set_property (GObject      *object,
       self->verbose = g_value_get_boolean (value);
       riv_queue_set_verbose (self->queue, self->verbose);
       break;
+    case PROP_BUFFER_MAX:
+      self->buffer_max = g_value_get_uint64 (value);
+      break;
+    case PROP_INPUT_MAX:
+      self->input_max = g_value_get_uint64 (value);
+      riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
+      break;
+    case PROP_SESSION_INPUT_MAX:
+      self->session_input_max = g_value_get_uint64 (value);
+      riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
+      break;
+    case PROP_READER_TIMEOUT:
+      self->reader_timeout = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -366,6 +395,15 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_uint64 ("max-file-bytes", NULL, NULL, 1024, G_MAXUINT64, 512 * 1024 * 1024, flags);
   properties[PROP_VERBOSE] =
     g_param_spec_boolean ("verbose", NULL, NULL, FALSE, flags);
+  properties[PROP_BUFFER_MAX] =
+    g_param_spec_uint64 ("buffer-max", NULL, NULL, 0, G_MAXUINT64, RIV_SERVER_BUFFER_MAX, flags);
+  properties[PROP_INPUT_MAX] =
+    g_param_spec_uint64 ("input-max", NULL, NULL, 0, G_MAXUINT64, RIV_SERVER_INPUT_MAX, flags);
+  properties[PROP_SESSION_INPUT_MAX] =
+    g_param_spec_uint64 ("session-input-max", NULL, NULL, 0, G_MAXUINT64,
+                         RIV_SERVER_SESSION_INPUT_MAX, flags);
+  properties[PROP_READER_TIMEOUT] =
+    g_param_spec_double ("reader-timeout", NULL, NULL, 0.01, 1e7, RIV_SERVER_READER_TIMEOUT, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -389,6 +427,10 @@ riv_server_init (RivServer *self)
   self->session_timeout = 300;
   self->max_files = 1000;
   self->max_file_bytes = 512 * 1024 * 1024;
+  self->buffer_max = RIV_SERVER_BUFFER_MAX;
+  self->input_max = RIV_SERVER_INPUT_MAX;
+  self->session_input_max = RIV_SERVER_SESSION_INPUT_MAX;
+  self->reader_timeout = RIV_SERVER_READER_TIMEOUT;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);
@@ -396,6 +438,7 @@ riv_server_init (RivServer *self)
   self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->inbox = riv_inbox_new (self->context);
   self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
+  riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
   self->io_pool = g_thread_pool_new (_riv_server_io_func, self, 2, FALSE, NULL);
   self->app_id = g_random_int_range (1, G_MAXINT32);
 
@@ -529,7 +572,9 @@ riv_server_listen (RivServer   *self,
     self->info_json = g_bytes_new_take (json, len);
   }
 
-  self->sweep_source = _riv_server_add_timeout (self, CLAMP (self->session_timeout / 4, 0.05, 5.0),
+  self->sweep_source = _riv_server_add_timeout (self,
+                                                CLAMP (MIN (self->session_timeout,
+                                                            self->reader_timeout) / 4, 0.05, 5.0),
                                                 _riv_server_session_sweep_cb, self,
                                                 "[rivulet] session sweep");
   self->conn_sweep = _riv_server_add_timeout (self, CONN_SWEEP_S, _riv_server_conn_sweep_cb, self,
@@ -685,6 +730,20 @@ riv_server_get_temp_dir (RivServer *self)
 {
   g_return_val_if_fail (RIV_IS_SERVER (self), NULL);
   return self->temp_dir;
+}
+
+guint64
+riv_server_get_buffered_bytes (RivServer *self)
+{
+  g_return_val_if_fail (RIV_IS_SERVER (self), 0);
+  return self->buffered_bytes;
+}
+
+guint64
+riv_server_get_input_bytes (RivServer *self)
+{
+  g_return_val_if_fail (RIV_IS_SERVER (self), 0);
+  return riv_queue_get_input_bytes (self->queue, NULL);
 }
 
 guint
