@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
@@ -1320,6 +1321,48 @@ test_report_in_browser (Fixture       *fx,
   g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
 }
 
+/* Starts `rivulet-cli serve --port 0` with the further arguments
+ * (NULL-terminated) and waits for the line that gives its URL. */
+static GSubprocess *
+spawn_serve (GSubprocessLauncher  *launcher,
+             char                **url,
+             ...)
+{
+  g_autoptr(GPtrArray) args = g_ptr_array_new ();
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  const char *at;
+  va_list ap;
+
+  g_ptr_array_add (args, (char *) g_getenv ("RIVULET_CLI"));
+  g_ptr_array_add (args, "serve");
+  g_ptr_array_add (args, "--port");
+  g_ptr_array_add (args, "0");
+  va_start (ap, url);
+  for (const char *arg = va_arg (ap, const char *); arg != NULL; arg = va_arg (ap, const char *))
+    g_ptr_array_add (args, (char *) arg);
+  va_end (ap);
+  g_ptr_array_add (args, NULL);
+
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
+                                       riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  at = strstr (line, "http://127.0.0.1:");
+  g_assert_nonnull (at);
+  if (url != NULL)
+    *url = g_strdup (at);
+  return g_steal_pointer (&process);
+}
+
 /* Whether glibc advised the heap of a running `rivulet-cli serve`, started with
  * GLIBC_TUNABLES given (NULL: none), for transparent huge pages: the "hg" flag
  * of its [heap] mapping, read once it serves. */
@@ -1329,10 +1372,7 @@ serve_heap_advised (const char *given)
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
   g_autofree char *smaps_path = NULL;
   g_autofree char *smaps = NULL;
   g_auto(GStrv) lines = NULL;
@@ -1343,16 +1383,7 @@ serve_heap_advised (const char *given)
     g_subprocess_launcher_setenv (launcher, "GLIBC_TUNABLES", given, TRUE);
   else
     g_subprocess_launcher_unsetenv (launcher, "GLIBC_TUNABLES");
-  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("RIVULET_CLI"),
-                                         "serve", "--port", "0", NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
-                                       riv_test_async_result_cb, &result);
-  riv_test_wait_result (&result, HANG_GUARD);
-  line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
+  process = spawn_serve (launcher, NULL, NULL);
 
   /* The same process (execv keeps the pid), now serving. */
   smaps_path = g_strdup_printf ("/proc/%s/smaps", g_subprocess_get_identifier (process));
@@ -1395,6 +1426,159 @@ test_huge_pages (void)
   g_assert_true (serve_heap_advised (NULL));
   g_assert_true (serve_heap_advised ("glibc.malloc.arena_max=2"));
   g_assert_false (serve_heap_advised ("glibc.malloc.hugetlb=0"));
+}
+
+/* serve's budgets: in its help, and refused out of range. */
+static void
+test_serve_budget_options (void)
+{
+  static const char *const options[] = {
+    "--session-buffer=MIB", "--total-buffer=MIB", "--session-inputs=MIB", "--total-inputs=MIB",
+    "--reader-timeout=SECONDS",
+  };
+  static const char *const bad[][2] = {
+    { "--session-buffer", "0" }, { "--total-buffer", "-1" }, { "--session-inputs", "-1" },
+    { "--total-inputs", "-1" }, { "--reader-timeout", "0" },
+  };
+  g_auto(CliRun) help = { 0 };
+
+  run_cli (&help, "serve", "--help", NULL);
+  g_assert_cmpint (help.status, ==, 0);
+  for (guint i = 0; i < G_N_ELEMENTS (options); i++)
+    if (strstr (help.out, options[i]) == NULL)
+      g_error ("\"serve --help\" does not list %s:\n%s", options[i], help.out);
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "serve", "--port", "0", bad[i][0], bad[i][1], NULL);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, bad[i][0]));
+    }
+}
+
+#define AS_LIMIT (G_GUINT64_CONSTANT (2) << 30)
+#define N_STALLED 8
+
+static void
+limit_address_space (gpointer data)
+{
+  struct rlimit limit = { AS_LIMIT, AS_LIMIT };
+
+  setrlimit (RLIMIT_AS, &limit);
+}
+
+static SoupMessage *
+serve_join (const char *url,
+            const char *data_json,
+            const char *hash)
+{
+  g_autofree char *uri = g_strconcat (url, "/gradio_api/queue/join", NULL);
+  g_autofree char *body = g_strdup_printf ("{\"data\":%s,\"fn_index\":3,\"session_hash\":\"%s\"}",
+                                           data_json, hash);
+  SoupMessage *msg = soup_message_new ("POST", uri);
+  g_autoptr(GBytes) bytes = g_bytes_new (body, strlen (body));
+
+  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+  return msg;
+}
+
+/* The sync request of msg on session; its body. */
+static GBytes *
+serve_send (SoupSession *session,
+            SoupMessage *msg)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GBytes *body;
+
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL,
+                                    riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  body = soup_session_send_and_read_finish (session, result, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  return body;
+}
+
+/* Findings 2 and 3 of the hardening issue, end to end: `serve` in 2 GiB of
+ * address space survives eight sessions that stall on rapid_generation with
+ * a million updates each (half never open their stream, half open it and
+ * never read), and a job of a reader that is there then runs to its end. */
+static void
+test_serve_stalled_readers (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autoptr(GSocketClient) client = g_socket_client_new ();
+  g_autoptr(GPtrArray) stalled = g_ptr_array_new_with_free_func (g_object_unref);
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *status_path = NULL;
+  g_autofree char *status = NULL;
+  const char *peak;
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves far more than 2 GiB of address space");
+  return;
+#endif
+  g_subprocess_launcher_set_child_setup (launcher, limit_address_space, NULL, NULL);
+  process = spawn_serve (launcher, &url, "--reader-timeout", "5", NULL);
+
+  for (guint i = 0; i < N_STALLED; i++)
+    {
+      g_autofree char *hash = g_strdup_printf ("stalled%u", i);
+      g_autoptr(SoupMessage) msg = serve_join (url, "[1000000]", hash);
+      g_autoptr(GBytes) reply = serve_send (session, msg);
+
+      if (i % 2 == 1)
+        {
+          g_autoptr(GSocketConnection) connection =
+            g_socket_client_connect_to_uri (client, url, 80, NULL, &error);
+          g_autofree char *request =
+            g_strdup_printf ("GET /gradio_api/queue/data?session_hash=%s HTTP/1.1\r\n"
+                             "Host: 127.0.0.1\r\n\r\n", hash);
+
+          g_assert_no_error (error);
+          g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (connection)),
+                                     request, strlen (request), NULL, NULL, &error);
+          g_assert_no_error (error);
+          g_ptr_array_add (stalled, g_steal_pointer (&connection));
+        }
+    }
+
+  {
+    g_autoptr(SoupMessage) join = serve_join (url, "[10]", "present");
+    g_autoptr(GBytes) reply = serve_send (session, join);
+    g_autofree char *uri = g_strconcat (url, "/gradio_api/queue/data?session_hash=present", NULL);
+    g_autoptr(SoupMessage) get = soup_message_new ("GET", uri);
+    g_autoptr(GBytes) stream = serve_send (session, get);
+    g_autofree char *text = g_strndup (g_bytes_get_data (stream, NULL), g_bytes_get_size (stream));
+
+    g_assert_nonnull (strstr (text, "\"msg\":\"process_completed\""));
+    g_assert_nonnull (strstr (text, "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9\\n10"));
+  }
+
+  status_path = g_strdup_printf ("/proc/%s/status", g_subprocess_get_identifier (process));
+  g_file_get_contents (status_path, &status, NULL, &error);
+  g_assert_no_error (error);
+  peak = strstr (status, "VmHWM:");
+  g_assert_nonnull (peak);
+  g_test_message ("serve's peak resident memory: %.*s", (int) strcspn (peak, "\n"), peak);
+
+  g_subprocess_send_signal (process, SIGTERM);
+  {
+    g_autoptr(GAsyncResult) result = NULL;
+
+    g_subprocess_wait_async (process, NULL, riv_test_async_result_cb, &result);
+    riv_test_wait_result (&result, HANG_GUARD);
+    g_subprocess_wait_finish (process, result, &error);
+    g_assert_no_error (error);
+  }
+  g_assert_true (g_subprocess_get_if_exited (process));
+  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
 }
 
 /* The server goes away during a user load and comes back on its port: the
@@ -1973,6 +2157,8 @@ main (int   argc,
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
+  g_test_add_func ("/cli/serve/budget-options", test_serve_budget_options);
+  g_test_add_func ("/cli/serve/stalled-readers", test_serve_stalled_readers);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
 
   return g_test_run ();

@@ -19,6 +19,7 @@
 #include "riv-demo.h"
 #include "riv-server.h"
 #include "riv-test-util.h"
+#include "riv-wire.h"
 
 #define WAIT_S 30.0
 
@@ -1969,6 +1970,192 @@ test_slow_reader (Fixture       *f,
   }
 }
 
+/* The error text of a failed completion (borrowed). */
+static const char *
+completion_error (JsonNode *frame)
+{
+  g_assert_false (frame_success (frame));
+  return json_object_get_string_member (frame_output (frame), "error");
+}
+
+/* Finding 2 of the hardening issue: clients that join and never read held
+ * the endpoint's workers (their generators wait on a full buffer) until the
+ * session timeout. Jobs nobody reads for the reader timeout fail, their
+ * workers go to the next job, and a reader that comes back late gets one
+ * completion for each, without the steps before it. */
+static void
+test_reader_gone (Fixture       *f,
+                  gconstpointer  data)
+{
+  const char *hashes[] = { "gone-a", "gone-b" };
+  char *ids[G_N_ELEMENTS (hashes)];
+  g_autofree char *present = NULL;
+  Sse *sse;
+
+  start (f, "concurrency", 2, "reader-timeout", 0.5, "session-buffer-max", 256 * 1024, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (hashes); i++)
+    ids[i] = join (f, 3, "[1000000]", hashes[i]);
+  present = join (f, 3, "[10]", "present");
+  sse = sse_open (f, "present");
+  sse_wait_eof (sse);
+  g_assert_true (frame_success (completion_of (sse->frames, present)));
+
+  for (guint i = 0; i < G_N_ELEMENTS (hashes); i++)
+    {
+      Sse *late = sse_open (f, hashes[i]);
+
+      sse_wait_eof (late);
+      g_assert_nonnull (strstr (completion_error (completion_of (late->frames, ids[i])),
+                                "nothing read this session's stream"));
+      g_assert_cmpuint (count_frames (late->frames, "process_generating", NULL), ==, 0);
+      g_free (ids[i]);
+    }
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 0);
+  g_assert_cmpuint (riv_server_get_buffered_bytes (f->server), ==, 0);
+}
+
+/* Gradio's clients join before they open the stream: a job keeps the whole
+ * reader timeout from its join, even in a session whose last reader left
+ * longer ago than that; and a reader that is there (here idle between the
+ * tokens) is not gone, however long the job runs. */
+static void
+test_reader_grace (Fixture       *f,
+                   gconstpointer  data)
+{
+  g_autofree char *first = NULL, *second = NULL;
+  Sse *sse;
+
+  start (f, "reader-timeout", 2.0, NULL);
+  first = join (f, 3, "[3]", "grace");
+  sse = sse_open (f, "grace");
+  sse_wait_eof (sse);
+  sleep_loop (2.5);   /* the reader has been gone for longer than the timeout */
+
+  /* Longer than the timeout; its reader comes after more than a sweep. */
+  second = join (f, 1, "[\"x\", 30, 0.1]", "grace");
+  sleep_loop (0.8);
+  sse = sse_open (f, "grace");
+  sse_wait_eof (sse);
+  g_assert_true (frame_success (completion_of (sse->frames, second)));
+  g_assert_cmpuint (count_frames (sse->frames, "process_generating", second), ==, 30);
+}
+
+/* A frame counts its text as allocated and its overhead (the struct, the
+ * list node, the allocations), not only the bytes it will write. */
+static void
+test_frame_size (Fixture       *f,
+                 gconstpointer  data)
+{
+  GString *out = g_string_sized_new (64 * 1024);
+  RivFrame *frame;
+
+  frame = riv_frame_new_take (g_strdup ("data: {}\n\n"), 10);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, 11 + sizeof (RivFrame) + sizeof (GList));
+  riv_frame_free (frame);
+
+  /* A string's unused room is given back rather than held unseen. */
+  g_string_append (out, "data: {}\n\n");
+  frame = riv_frame_new_string (out);
+  g_assert_cmpuint (frame->alloc, <, 1024);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, frame->alloc + sizeof (RivFrame));
+  riv_frame_free (frame);
+
+  frame = riv_frame_new_estimation ("0123456789abcdef0123456789abcdef", 1, 2, -1);
+  g_assert_cmpuint (riv_frame_get_size (frame), >=, RIV_FRAME_ESTIMATION_SIZE + sizeof (RivFrame));
+  riv_frame_free (frame);
+}
+
+static gboolean
+buffers_over (gpointer data)
+{
+  Fixture *f = data;
+
+  return riv_server_get_buffered_bytes (f->server) > 1024 * 1024;
+}
+
+/* Every session's buffers together stay under "buffer-max": the sessions
+ * that are behind pause once it is full, a session whose reader keeps up
+ * goes on. */
+static void
+test_buffer_budget (Fixture       *f,
+                    gconstpointer  data)
+{
+  const char *hashes[] = { "behind-a", "behind-b", "behind-c" };
+  g_autofree char *present = NULL;
+  Sse *sse;
+
+  start (f, "buffer-max", (guint64) 1024 * 1024, NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (hashes); i++)
+    g_free (join (f, 3, "[1000000]", hashes[i]));
+  g_assert_true (riv_test_wait_until (buffers_over, f, WAIT_S));
+
+  present = join (f, 3, "[20000]", "keeps-up");
+  sse = sse_open (f, "keeps-up");
+  sse->light = TRUE;
+  sse_wait_eof (sse);
+  g_assert_cmpuint (sse->n_light, ==, 20000);
+  g_assert_true (frame_success (completion_of (sse->frames, present)));
+
+  /* Past the budget, each generator that is behind adds at most the two
+   * outboxes (256 KiB each) it had filled before it was told to wait. */
+  g_assert_cmpuint (riv_server_get_buffered_bytes (f->server), <,
+                    1024 * 1024 + G_N_ELEMENTS (hashes) * 768 * 1024);
+}
+
+/* A join of input to session hash is refused as a full queue, naming which
+ * budget it is over. */
+static void
+assert_inputs_full (Fixture    *f,
+                    const char *input,
+                    const char *hash,
+                    const char *which)
+{
+  g_autofree char *body = g_strdup_printf ("{\"data\":%s,\"fn_index\":1,\"session_hash\":\"%s\"}",
+                                           input, hash);
+  g_autoptr(Reply) reply = http_post (f, "/gradio_api/queue/join", body);
+  g_autoptr(JsonNode) detail = assert_error_reply (reply, 503);
+
+  g_assert_true (g_str_has_prefix (json_node_get_string (detail), "Queue is full. "));
+  g_assert_nonnull (strstr (json_node_get_string (detail), which));
+}
+
+/* Finding 3: the inputs of live jobs have a budget per session and in all;
+ * a join over either is refused as a full queue is, saying which, and a job
+ * that ends gives its share back. */
+static void
+test_input_budget (Fixture       *f,
+                   gconstpointer  data)
+{
+  const gsize big = 256 * 1024;
+  g_autofree char *text = g_strnfill (big, 'x');
+  g_autofree char *input = g_strdup_printf ("[\"%s\", 100, 10]", text);
+  g_autofree char *a1 = NULL, *a2 = NULL, *b1 = NULL, *c1 = NULL, *cancel = NULL;
+  g_autoptr(Reply) reply = NULL;
+  Sse *sse;
+
+  start (f, "concurrency", 1, "session-input-max", (guint64) 2 * big + 4096,
+         "input-max", (guint64) 3 * big + 8192, NULL);
+  a1 = join (f, 1, input, "a");
+  a2 = join (f, 1, input, "a");
+  g_assert_cmpuint (riv_server_get_input_bytes (f->server), >, 2 * big);
+
+  /* A third in the same session is over the session's budget. */
+  assert_inputs_full (f, input, "a", "in one session");
+
+  /* Another session fits once; the next is over the budget of all. */
+  b1 = join (f, 1, input, "b");
+  assert_inputs_full (f, input, "c", "together");
+
+  /* A cancelled job gives its inputs back: the same join now fits. */
+  cancel = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"b\",\"fn_index\":1}", b1);
+  reply = http_post (f, "/gradio_api/cancel", cancel);
+  g_assert_cmpuint (reply->status, ==, 200);
+  sse = sse_open (f, "b");
+  sse_wait_eof (sse);
+  completion_of (sse->frames, b1);
+  c1 = join (f, 1, input, "c");
+}
+
 static void
 test_estimations (Fixture       *f,
                   gconstpointer  data)
@@ -2382,6 +2569,11 @@ main (int    argc,
   ADD ("heartbeat", test_heartbeat);
   ADD ("sessions-evicted", test_sessions_evicted);
   ADD ("slow-reader", test_slow_reader);
+  ADD ("reader-gone", test_reader_gone);
+  ADD ("reader-grace", test_reader_grace);
+  ADD ("frame-size", test_frame_size);
+  ADD ("buffer-budget", test_buffer_budget);
+  ADD ("input-budget", test_input_budget);
   ADD ("failure", test_failure);
   ADD ("shutdown", test_shutdown);
   ADD ("closed-connections", test_closed_connections);

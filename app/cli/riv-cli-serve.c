@@ -67,6 +67,11 @@ typedef struct
   gint      max_sessions;
   double    heartbeat;
   double    close_linger;
+  gint      session_buffer;   /* MiB */
+  gint      total_buffer;     /* MiB, 0: no limit */
+  gint      session_inputs;   /* MiB, 0: no limit */
+  gint      total_inputs;     /* MiB, 0: no limit */
+  double    reader_timeout;
   gboolean  verbose;
   gboolean  stamp;
   char     *replay;           /* nullable */
@@ -75,7 +80,11 @@ typedef struct
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
                              .max_sessions = 4096, .heartbeat = 15, .close_linger = 0.5, \
-                             .speed = 1 }
+                             .session_buffer = 64, \
+                             .total_buffer = (gint) (RIV_SERVER_BUFFER_MAX >> 20), \
+                             .session_inputs = (gint) (RIV_SERVER_SESSION_INPUT_MAX >> 20), \
+                             .total_inputs = (gint) (RIV_SERVER_INPUT_MAX >> 20), \
+                             .reader_timeout = RIV_SERVER_READER_TIMEOUT, .speed = 1 }
 
 static void
 serve_options_clear (ServeOptions *options)
@@ -104,6 +113,21 @@ serve_option_context_new (ServeOptions *o)
       "Seconds between heartbeat messages on open streams (default 15; 0 = none)", "SECONDS" },
     { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &o->close_linger,
       "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
+    { "session-buffer", 0, 0, G_OPTION_ARG_INT, &o->session_buffer,
+      "MiB of messages one session's stream may hold unread, overhead included, before its "
+      "jobs pause (default 64)", "MIB" },
+    { "total-buffer", 0, 0, G_OPTION_ARG_INT, &o->total_buffer,
+      "MiB all sessions' streams may hold unread together before the jobs of those behind "
+      "pause (default 256; 0 = no limit)", "MIB" },
+    { "session-inputs", 0, 0, G_OPTION_ARG_INT, &o->session_inputs,
+      "MiB of inputs one session's queued and running jobs may hold; a join over it is "
+      "refused with HTTP 503 (default 32; 0 = no limit)", "MIB" },
+    { "total-inputs", 0, 0, G_OPTION_ARG_INT, &o->total_inputs,
+      "MiB of inputs all queued and running jobs may hold; a join over it is refused with "
+      "HTTP 503 (default 128; 0 = no limit)", "MIB" },
+    { "reader-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->reader_timeout,
+      "Seconds a session's stream may go unread (not open, or not taking what is written) "
+      "before its jobs that old fail and free their workers (default 60)", "SECONDS" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "stamp", 0, 0, G_OPTION_ARG_NONE, &o->stamp,
@@ -142,6 +166,14 @@ serve_check_options (const ServeOptions *o)
     return riv_cli_usage_error ("serve", "--heartbeat must be between 0 and 3600 seconds");
   if (o->close_linger < 0 || o->close_linger > 60)
     return riv_cli_usage_error ("serve", "--close-linger must be between 0 and 60 seconds");
+  if (o->session_buffer < 1 || o->session_buffer > 4095)
+    return riv_cli_usage_error ("serve", "--session-buffer must be between 1 and 4095 MiB");
+  if (o->total_buffer < 0 || o->session_inputs < 0 || o->total_inputs < 0)
+    return riv_cli_usage_error ("serve", "--total-buffer, --session-inputs and --total-inputs "
+                                "must not be negative");
+  if (!(o->reader_timeout >= 0.01 && o->reader_timeout <= 1e7))
+    return riv_cli_usage_error ("serve", "--reader-timeout must be between 0.01 and 10000000 "
+                                "seconds");
   if (!(o->speed >= 0 && o->speed <= 1e6))
     return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   return 0;
@@ -164,6 +196,11 @@ serve_demos (const ServeOptions *o)
                 "max-sessions", (guint) o->max_sessions,
                 "heartbeat-interval", o->heartbeat,
                 "close-linger", o->close_linger,
+                "session-buffer-max", (guint) o->session_buffer << 20,
+                "buffer-max", (guint64) o->total_buffer << 20,
+                "session-input-max", (guint64) o->session_inputs << 20,
+                "input-max", (guint64) o->total_inputs << 20,
+                "reader-timeout", o->reader_timeout,
                 "verbose", o->verbose,
                 "stamp", o->stamp,
                 NULL);

@@ -111,6 +111,9 @@ RivDemoParams  *riv_demo_parse_params       (const RivDemo     *demo,
                                              JsonNode          *data,
                                              JsonNode         **detail);
 void            riv_demo_params_free        (RivDemoParams     *params);
+/* The memory the values hold: their texts, the struct and the allocator's
+ * share of each allocation. */
+gsize           riv_demo_params_get_size    (const RivDemoParams *params);
 
 /* The /config and /info documents. */
 JsonNode       *riv_demo_build_config       (guint              app_id,

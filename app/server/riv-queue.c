@@ -60,6 +60,8 @@ struct _QueueEvent
   RivRun         *run;         /* borrowed, while running */
   guint           member;
   RivFrame       *estimation;  /* borrowed, nullable: unsent lazy estimation */
+  gsize           input_size;  /* riv_demo_params_get_size() of its inputs */
+  gint64          joined;      /* monotonic µs */
 };
 
 typedef struct
@@ -97,6 +99,7 @@ struct _RivRun
   gboolean       throttled;
   gboolean       worker_waiting;
   GString       *outbox;       /* frames produced, not yet taken */
+  GString       *outbox_spare; /* nullable: a taken outbox, empty, to take the next */
   GArray        *outbox_files; /* OutFile, files written for them */
   gboolean       outbox_posted;
 
@@ -126,6 +129,10 @@ struct _RivQueue
   GHashTable              *live;       /* id → QueueEvent (owned) */
   Endpoint                 endpoints[RIV_DEMO_N];
   guint                    n_waiting;
+  guint64                  session_input_max;
+  guint64                  input_max;
+  guint64                  input_bytes;
+  GHashTable              *session_inputs; /* session → guint64 (owned): its live events' inputs */
   GSource                 *schedule_source;
   guint                    schedule_start;
   gint64                   next_batch_id;
@@ -177,6 +184,8 @@ run_unref (RivRun *run)
   g_free (run->error);
   g_queue_clear_full (&run->files, g_free);
   g_string_free (run->outbox, TRUE);
+  if (run->outbox_spare != NULL)
+    g_string_free (run->outbox_spare, TRUE);
   g_array_unref (run->outbox_files);
   if (run->scratch != NULL)
     g_string_free (run->scratch, TRUE);
@@ -328,6 +337,53 @@ frame_cancelled (QueueEvent *ev,
 
 /* Events (main context) */
 
+/* The inputs a session's live events hold; NULL when it has none. */
+static guint64 *
+session_inputs (RivQueue *self,
+                gpointer  session)
+{
+  return g_hash_table_lookup (self->session_inputs, session);
+}
+
+static gboolean
+inputs_fit (RivQueue *self,
+            gpointer  session,
+            gsize     size)
+{
+  guint64 *held = session_inputs (self, session);
+
+  return (self->input_max == 0 || self->input_bytes + size <= self->input_max) &&
+         (self->session_input_max == 0 ||
+          (held != NULL ? *held : 0) + size <= self->session_input_max);
+}
+
+static void
+inputs_add (RivQueue   *self,
+            QueueEvent *ev)
+{
+  guint64 *held = session_inputs (self, ev->session);
+
+  if (held == NULL)
+    {
+      held = g_new0 (guint64, 1);
+      g_hash_table_insert (self->session_inputs, ev->session, held);
+    }
+  *held += ev->input_size;
+  self->input_bytes += ev->input_size;
+}
+
+static void
+inputs_remove (RivQueue   *self,
+               QueueEvent *ev)
+{
+  guint64 *held = session_inputs (self, ev->session);
+
+  self->input_bytes -= ev->input_size;
+  *held -= ev->input_size;
+  if (*held == 0)
+    g_hash_table_remove (self->session_inputs, ev->session);
+}
+
 static void
 event_free (RivQueue   *self,
             QueueEvent *ev)
@@ -335,6 +391,7 @@ event_free (RivQueue   *self,
   /* An unsent estimation stays in the session FIFO with its last values. */
   if (ev->estimation != NULL)
     ev->estimation->slot = NULL;
+  inputs_remove (self, ev);
   riv_demo_params_free (ev->params);
   self->cb.session_unref (ev->session);
   g_free (ev);
@@ -518,7 +575,8 @@ outbox_cb (gpointer data,
   g_mutex_lock (&run->lock);
   frames = run->outbox;
   files = run->outbox_files;
-  run->outbox = g_string_new (NULL);
+  run->outbox = run->outbox_spare != NULL ? run->outbox_spare : g_string_new (NULL);
+  run->outbox_spare = NULL;
   run->outbox_files = out_files_new ();
   run->outbox_posted = FALSE;
   if (run->worker_waiting)
@@ -542,15 +600,17 @@ outbox_cb (gpointer data,
         }
     }
 
-  /* Frames of a member that completed (or was cancelled) are dropped. */
+  /* Frames of a member that completed (or was cancelled) are dropped. The
+   * frame is a copy of the exact size: the outbox grew by doubling on the
+   * worker's side, and is kept for the worker's next frames (two a run,
+   * taken in turn) rather than freed here, on another thread than the one
+   * whose allocator arena it came from. */
   ev = run->events[0];
   if (ev != NULL && frames->len > 0)
     {
-      gsize len = frames->len;
-
-      char *text = g_string_free (g_steal_pointer (&frames), FALSE);
-
-      self->cb.emit (ev->session, riv_frame_new_take (text, len), self->cb_data);
+      self->cb.emit (ev->session, riv_frame_new_take (g_memdup2 (frames->str, frames->len + 1),
+                                                     frames->len),
+                     self->cb_data);
       if (self->cb.congested (ev->session, self->cb_data))
         {
           g_mutex_lock (&run->lock);
@@ -560,6 +620,11 @@ outbox_cb (gpointer data,
     }
 
 out:
+  g_string_truncate (frames, 0);
+  g_mutex_lock (&run->lock);
+  if (run->outbox_spare == NULL)
+    run->outbox_spare = g_steal_pointer (&frames);
+  g_mutex_unlock (&run->lock);
   if (frames != NULL)
     g_string_free (frames, TRUE);
   g_array_unref (files);
@@ -956,6 +1021,7 @@ riv_queue_new (GMainContext            *context,
   self->concurrency = 8;
   self->max_waiting = 10000;
   self->live = g_hash_table_new (g_str_hash, g_str_equal);
+  self->session_inputs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
   for (guint i = 0; i < RIV_DEMO_N; i++)
     {
       g_queue_init (&self->endpoints[i].waiting);
@@ -977,6 +1043,7 @@ riv_queue_free (RivQueue *self)
   for (guint i = 0; i < RIV_DEMO_N; i++)
     g_ptr_array_unref (self->endpoints[i].runs);
   g_hash_table_unref (self->live);
+  g_hash_table_unref (self->session_inputs);
   g_free (self->output_dir);
   g_free (self->base_url);
   g_main_context_unref (self->context);
@@ -1016,6 +1083,15 @@ riv_queue_get_stamp (RivQueue *self)
 }
 
 void
+riv_queue_set_input_limits (RivQueue *self,
+                            guint64   session_max,
+                            guint64   total_max)
+{
+  self->session_input_max = session_max;
+  self->input_max = total_max;
+}
+
+void
 riv_queue_set_verbose (RivQueue *self,
                        gboolean  verbose)
 {
@@ -1042,6 +1118,7 @@ riv_queue_push (RivQueue      *self,
 {
   Endpoint *ep;
   QueueEvent *ev;
+  gsize input_size = riv_demo_params_get_size (params);
 
   g_return_val_if_fail (fn_index < RIV_DEMO_N, RIV_QUEUE_STOPPED);
 
@@ -1055,6 +1132,8 @@ riv_queue_push (RivQueue      *self,
         *size = self->n_waiting;
       return RIV_QUEUE_FULL;
     }
+  if (!inputs_fit (self, session, input_size))
+    return RIV_QUEUE_INPUTS_FULL;
 
   ep = &self->endpoints[fn_index];
   ev = g_new0 (QueueEvent, 1);
@@ -1063,6 +1142,9 @@ riv_queue_push (RivQueue      *self,
   ev->state = EVENT_WAITING;
   ev->params = params;
   ev->session = self->cb.session_ref (session);
+  ev->input_size = input_size;
+  ev->joined = g_get_monotonic_time ();
+  inputs_add (self, ev);
   ev->link.data = ev;
   g_queue_push_tail_link (&ep->waiting, &ev->link);
   self->n_waiting++;
@@ -1082,61 +1164,106 @@ riv_queue_has_event (RivQueue   *self,
   return g_hash_table_contains (self->live, event_id);
 }
 
+/* Completes a live event with frame (NULL: none, for a session that is
+ * going away) and stops its run when no member of it is left. */
+static void
+end_event (RivQueue   *self,
+           QueueEvent *ev,
+           RivFrame   *frame)
+{
+  RivRun *run = ev->state == EVENT_RUNNING ? ev->run : NULL;
+  guint fn_index = ev->fn_index;
+
+  complete_event (self, ev, frame);
+  /* A batch keeps running for its other members; a run nobody waits for
+   * any more stops at its next step. */
+  if (run != NULL && !run_has_members (run))
+    run_cancel (run);
+  else if (run == NULL)
+    request_broadcast (self, fn_index);
+}
+
 gboolean
 riv_queue_cancel (RivQueue   *self,
                   const char *event_id,
                   gpointer    session)
 {
   QueueEvent *ev = g_hash_table_lookup (self->live, event_id);
-  RivRun *run;
-  guint fn_index;
 
   if (ev == NULL || ev->session != session)
     return FALSE;
 
-  fn_index = ev->fn_index;
-  if (ev->state == EVENT_WAITING)
-    {
-      complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
-      request_broadcast (self, fn_index);
-      return TRUE;
-    }
-
-  run = ev->run;
-  complete_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[fn_index])));
-  /* A batch keeps running for its other members; a run nobody waits for
-   * any more stops at its next step. */
-  if (!run_has_members (run))
-    run_cancel (run);
+  end_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[ev->fn_index])));
   return TRUE;
+}
+
+/* The session's live events joined before joined_before (monotonic µs). */
+static GPtrArray *
+session_events (RivQueue *self,
+                gpointer  session,
+                gint64    joined_before)
+{
+  GPtrArray *events = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer value;
+
+  if (session_inputs (self, session) == NULL)
+    return events;
+  g_hash_table_iter_init (&iter, self->live);
+  while (g_hash_table_iter_next (&iter, NULL, &value))
+    {
+      QueueEvent *ev = value;
+
+      if (ev->session == session && ev->joined < joined_before)
+        g_ptr_array_add (events, ev);
+    }
+  return events;
 }
 
 void
 riv_queue_drop_session (RivQueue *self,
                         gpointer  session)
 {
-  g_autoptr(GPtrArray) doomed = g_ptr_array_new ();
-  GHashTableIter iter;
-  gpointer value;
+  g_autoptr(GPtrArray) doomed = session_events (self, session, G_MAXINT64);
 
-  g_hash_table_iter_init (&iter, self->live);
-  while (g_hash_table_iter_next (&iter, NULL, &value))
-    if (((QueueEvent *) value)->session == session)
-      g_ptr_array_add (doomed, value);
+  for (guint i = 0; i < doomed->len; i++)
+    end_event (self, g_ptr_array_index (doomed, i), NULL);
+}
+
+guint
+riv_queue_fail_unread (RivQueue   *self,
+                       gpointer    session,
+                       gint64      joined_before,
+                       const char *message)
+{
+  g_autoptr(GPtrArray) doomed = session_events (self, session, joined_before);
 
   for (guint i = 0; i < doomed->len; i++)
     {
       QueueEvent *ev = g_ptr_array_index (doomed, i);
-      RivRun *run = ev->state == EVENT_RUNNING ? ev->run : NULL;
-      guint fn_index = ev->fn_index;
-      gboolean was_waiting = ev->state == EVENT_WAITING;
 
-      complete_event (self, ev, NULL);
-      if (run != NULL && !run_has_members (run))
-        run_cancel (run);
-      if (was_waiting)
-        request_broadcast (self, fn_index);
+      end_event (self, ev, frame_failure (ev, message));
     }
+  return doomed->len;
+}
+
+gboolean
+riv_queue_session_has_events (RivQueue *self,
+                              gpointer  session)
+{
+  return session_inputs (self, session) != NULL;
+}
+
+guint64
+riv_queue_get_input_bytes (RivQueue *self,
+                           gpointer  session)
+{
+  guint64 *held;
+
+  if (session == NULL)
+    return self->input_bytes;
+  held = session_inputs (self, session);
+  return held != NULL ? *held : 0;
 }
 
 void

@@ -54,6 +54,7 @@ typedef enum
 {
   RIV_QUEUE_OK,
   RIV_QUEUE_FULL,
+  RIV_QUEUE_INPUTS_FULL,
   RIV_QUEUE_STOPPED,
 } RivQueueStatus;
 
@@ -67,10 +68,15 @@ void            riv_queue_set_concurrency  (RivQueue                *self,
                                             guint                    concurrency);
 void            riv_queue_set_max_waiting  (RivQueue                *self,
                                             guint                    max_waiting);
-/* Output messages (generating and completed) carry RIV_WIRE_SENT_AT. */
+/* Output messages (generating and completed) carry the stamps of riv_wire_append_stamps (). */
 void            riv_queue_set_stamp        (RivQueue                *self,
                                             gboolean                 stamp);
 gboolean        riv_queue_get_stamp        (RivQueue                *self);
+/* Bytes of inputs the live events may hold (riv_demo_params_get_size()),
+ * together and in one session; 0: no limit. */
+void            riv_queue_set_input_limits (RivQueue                *self,
+                                            guint64                  session_max,
+                                            guint64                  total_max);
 void            riv_queue_set_verbose      (RivQueue                *self,
                                             gboolean                 verbose);
 /* Where demos write files and the URL prefix of the server ("http://h:p"). */
@@ -79,7 +85,8 @@ void            riv_queue_set_output       (RivQueue                *self,
                                             const char              *base_url);
 
 /* Adds an event (takes params) and emits its first estimation to the session.
- * event_id must be fresh. Returns FULL (with the sizes for the 503 detail)
+ * event_id must be fresh. Returns FULL (with the sizes for the 503 detail),
+ * INPUTS_FULL (the inputs would go over a limit of riv_queue_set_input_limits())
  * or STOPPED without taking params. */
 RivQueueStatus  riv_queue_push             (RivQueue                *self,
                                             guint                    fn_index,
@@ -99,6 +106,19 @@ gboolean        riv_queue_cancel           (RivQueue                *self,
                                             gpointer                 session);
 /* Drops every live event of a session that is going away, without frames. */
 void            riv_queue_drop_session     (RivQueue                *self,
+                                            gpointer                 session);
+/* Fails the session's live events joined before joined_before (monotonic µs)
+ * with message (one process_completed each) and stops their runs at their
+ * next step. Returns how many it failed. */
+guint           riv_queue_fail_unread      (RivQueue                *self,
+                                            gpointer                 session,
+                                            gint64                   joined_before,
+                                            const char              *message);
+/* TRUE while the session has a live event. */
+gboolean        riv_queue_session_has_events (RivQueue              *self,
+                                              gpointer               session);
+/* Bytes of inputs the live events hold: every session's, or one session's. */
+guint64         riv_queue_get_input_bytes  (RivQueue                *self,
                                             gpointer                 session);
 /* The session's buffer went back under its cap: resume its generators. */
 void            riv_queue_session_drained  (RivQueue                *self,

@@ -43,6 +43,7 @@ struct _Session
   GSource    *linger;        /* owned, nullable */
   GList       lru_link;
   gint64      last_seen;
+  gint64      reader_left;   /* when its last reader went (or it was made), µs */
   gboolean    congested;
   gboolean    in_table;
 };
@@ -59,6 +60,7 @@ struct _Stream
   gsize              out_payload;  /* body bytes in that write */
   Session           *session;      /* owned, nullable */
   gsize              inflight;
+  gint64             write_since;  /* when the write in flight began, µs; 0: none */
   gboolean           ended;
   gboolean           keepalive_only;
   gboolean           chunked;
@@ -93,6 +95,10 @@ struct _RivServer
   guint         max_upload;
   guint         max_sessions;
   guint         session_buffer_max;
+  guint64       buffer_max;          /* every session's buffers together; 0: no limit */
+  guint64       input_max;           /* queued inputs of every session; 0: no limit */
+  guint64       session_input_max;   /* queued inputs of one session; 0: no limit */
+  double        reader_timeout;
   double        session_timeout;
   guint         max_files;
   guint64       max_file_bytes;
@@ -118,6 +124,7 @@ struct _RivServer
   GQueue        file_order;   /* FileEntry (owned), oldest first */
   guint64       file_bytes;
 
+  guint64       buffered_bytes;  /* the sessions' fifo_bytes together */
   guint         n_pending;
   guint64       n_completed;
   GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
@@ -188,6 +195,8 @@ void        _riv_server_handle_queue_data     (RivServer         *self,
 void        _riv_server_handle_keepalive      (RivServer         *self,
                                                SoupServerMessage *msg);
 gboolean    _riv_server_session_sweep_cb      (gpointer user_data);
+gboolean    _riv_server_session_over_budget   (Session *session,
+                                               guint    divisor);
 void        _riv_server_heartbeat_start       (RivServer *self);
 
 /* riv-server-files.c */

@@ -72,6 +72,34 @@ join_read_session_hash (SoupServerMessage *msg,
   return hash;
 }
 
+/* The 503 of a join whose inputs would go over a budget: Gradio's status for
+ * a full queue, its "Queue is full." first (clients class it by that), then
+ * which budget and by how much. */
+static void
+reply_inputs_full (RivServer           *self,
+                   SoupServerMessage   *msg,
+                   Session             *session,
+                   const RivDemoParams *params)
+{
+  guint64 total = riv_queue_get_input_bytes (self->queue, NULL);
+  guint64 mine = riv_queue_get_input_bytes (self->queue, session);
+  gboolean session_full = self->session_input_max > 0 &&
+                          mine + riv_demo_params_get_size (params) > self->session_input_max;
+  g_autofree char *size = g_format_size_full (riv_demo_params_get_size (params),
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *held = g_format_size_full (session_full ? mine : total,
+                                              G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *limit = g_format_size_full (session_full ? self->session_input_max
+                                                            : self->input_max,
+                                               G_FORMAT_SIZE_IEC_UNITS);
+  g_autofree char *text =
+    g_strdup_printf ("Queue is full. The inputs of queued jobs %s are limited to %s; they "
+                     "hold %s and this job's take %s.",
+                     session_full ? "in one session" : "together", limit, held, size);
+
+  _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, text);
+}
+
 /* Queues the job under a new event id, pending in the session before the
  * reply (and before any frame for it can be written); takes *params when
  * the queue does. FALSE (answered) when the queue refuses it. */
@@ -114,6 +142,8 @@ join_enqueue (RivServer          *self,
                                                max_size, size);
       _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, text);
     }
+  else if (status == RIV_QUEUE_INPUTS_FULL)
+    reply_inputs_full (self, msg, session, *params);
   else
     _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
   return FALSE;

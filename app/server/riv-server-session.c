@@ -18,8 +18,19 @@
  * (STREAM_WINDOW bytes not yet written to the socket), so a slow reader
  * leaves its backlog in the FIFO, where it is counted against
  * "session-buffer-max": above it, the session's generators pause until the
- * reader catches up. A stream whose client goes away detaches; the FIFO keeps
- * buffering until the next GET for that session.
+ * reader catches up. A frame counts its text and its overhead (RivFrame,
+ * list node, allocations: riv_frame_get_size()), and every session's buffers
+ * together count against "buffer-max": above it, the sessions that hold more
+ * than a write window pause too. A stream whose client goes away detaches;
+ * the FIFO keeps buffering until the next GET for that session.
+ *
+ * Readers that are gone (the sweep): a session with no stream attached, or
+ * whose stream has not finished a write, for "reader-timeout" seconds gets its
+ * jobs that are that old failed (riv_queue_fail_unread()), which frees their
+ * workers; a job joined before its reader came keeps the whole grace. Once
+ * such a session has no live job, its buffer keeps only the completions: the
+ * steps before them go, and a reader that comes back still gets one
+ * process_completed for every event.
  *
  * close_stream (§8e): when a stream has written everything, and its session
  * has nothing pending, a "close-linger" timer starts; a join for the session
@@ -52,6 +63,7 @@ _riv_server_session_unref (Session *session)
     return;
 
   g_assert (session->stream == NULL);
+  session->server->buffered_bytes -= session->fifo_bytes;
   g_queue_clear_full (&session->fifo, (GDestroyNotify) riv_frame_free);
   _riv_server_clear_source (&session->linger);
   g_hash_table_unref (session->pending);
@@ -105,6 +117,7 @@ _riv_server_session_drop (Session *session)
     self->n_pending--;
   g_hash_table_remove_all (session->pending);
   g_queue_clear_full (&session->fifo, (GDestroyNotify) riv_frame_free);
+  self->buffered_bytes -= session->fifo_bytes;
   session->fifo_bytes = 0;
   _riv_server_clear_source (&session->linger);
   _riv_server_session_unref (session);
@@ -159,6 +172,7 @@ _riv_server_session_get_or_create (RivServer  *self,
   session->lru_link.data = session;
   session->in_table = TRUE;
   session->last_seen = g_get_monotonic_time ();
+  session->reader_left = session->last_seen;
   g_hash_table_insert (self->sessions, session->hash, session);
   g_queue_push_tail_link (&self->session_lru, &session->lru_link);
   return session;
@@ -194,7 +208,10 @@ void
 _riv_server_session_push (Session  *session,
                           RivFrame *frame)
 {
-  session->fifo_bytes += riv_frame_get_size (frame);
+  gsize size = riv_frame_get_size (frame);
+
+  session->fifo_bytes += size;
+  session->server->buffered_bytes += size;
   g_queue_push_tail (&session->fifo, frame);
   session_pump (session, FALSE);
 }
@@ -237,6 +254,19 @@ send_batch (Stream   *stream,
   stream_send (stream, g_string_free (g_steal_pointer (batch), FALSE), len);
 }
 
+/* TRUE when the session's generators are to wait for its reader (divisor 1),
+ * or may not resume yet (divisor 2: they resume once it has read half). */
+gboolean
+_riv_server_session_over_budget (Session *session,
+                                 guint    divisor)
+{
+  RivServer *self = session->server;
+
+  return session->fifo_bytes > self->session_buffer_max / divisor ||
+         (self->buffer_max > 0 && self->buffered_bytes > self->buffer_max &&
+          session->fifo_bytes > STREAM_WINDOW / divisor);
+}
+
 /* Moves frames from the FIFO to the attached stream, as few pieces as
  * possible: small frames are joined into one. */
 static void
@@ -254,8 +284,10 @@ session_pump (Session  *session,
       while (session->fifo.length > 0 && (everything || stream->inflight < STREAM_WINDOW))
         {
           RivFrame *frame = g_queue_pop_head (&session->fifo);
+          gsize size = riv_frame_get_size (frame);
 
-          session->fifo_bytes -= riv_frame_get_size (frame);
+          session->fifo_bytes -= size;
+          self->buffered_bytes -= size;
           riv_frame_render (frame);
           if (stamp)
             riv_wire_stamp_sent (frame->data, frame->len, g_get_real_time ());
@@ -287,7 +319,7 @@ session_pump (Session  *session,
   if (self->n_pending == 0)
     _riv_server_schedule_trim (self);
 
-  if (session->congested && session->fifo_bytes <= self->session_buffer_max / 2)
+  if (session->congested && !_riv_server_session_over_budget (session, 2))
     {
       session->congested = FALSE;
       riv_queue_session_drained (self->queue, session);
@@ -356,6 +388,7 @@ _riv_server_stream_detach (Stream *stream)
     {
       session->stream = NULL;
       session->last_seen = g_get_monotonic_time ();
+      session->reader_left = session->last_seen;
       _riv_server_session_update_linger (session);
     }
   _riv_server_session_unref (session);
@@ -383,6 +416,7 @@ stream_wrote_cb (GObject      *source,
   g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
   g_string_free (g_steal_pointer (&stream->out), TRUE);
   stream->out_payload = 0;
+  stream->write_since = 0;
 
   if (stream->server == NULL)
     {
@@ -442,6 +476,7 @@ stream_flush (Stream *stream)
     }
 
   stream->out_payload = payload;
+  stream->write_since = g_get_monotonic_time ();
   output = g_io_stream_get_output_stream (stream->io);
   g_output_stream_write_all_async (output, stream->out->str, stream->out->len,
                                    G_PRIORITY_DEFAULT, NULL, stream_wrote_cb, stream);
@@ -658,6 +693,76 @@ _riv_server_handle_keepalive (RivServer         *self,
   stream_send (stream, frame, len);
 }
 
+/* Readers that are gone */
+
+/* Since when nothing has read the session's stream (monotonic µs): no stream
+ * is attached, or its write has not finished; 0 while one reads. */
+static gint64
+session_unread_since (Session *session)
+{
+  if (session->stream == NULL)
+    return session->reader_left;
+  if (session->stream->ended)
+    return 0;
+  return session->stream->write_since;
+}
+
+/* Drops what the session buffers but its completions (and their pending
+ * ids): for a session with no live event, whose reader is gone. */
+static void
+session_keep_completions (Session *session)
+{
+  RivServer *self = session->server;
+  GList *next;
+
+  for (GList *l = session->fifo.head; l != NULL; l = next)
+    {
+      RivFrame *frame = l->data;
+      gsize size = riv_frame_get_size (frame);
+
+      next = l->next;
+      if (frame->completes != NULL)
+        continue;
+      session->fifo_bytes -= size;
+      self->buffered_bytes -= size;
+      g_queue_delete_link (&session->fifo, l);
+      riv_frame_free (frame);
+    }
+}
+
+/* Fails the jobs of a session nobody has read for reader-timeout that are
+ * that old themselves (a job joined before its reader came keeps its grace),
+ * which frees their workers; once it has no live job, its buffer keeps only
+ * the completions. */
+static void
+session_check_reader (Session *session,
+                      gint64   now)
+{
+  RivServer *self = session->server;
+  gint64 timeout = (gint64) (self->reader_timeout * G_USEC_PER_SEC);
+  gint64 since = session_unread_since (session);
+
+  if (since == 0 || now - since < timeout || g_hash_table_size (session->pending) == 0)
+    return;
+
+  if (riv_queue_session_has_events (self->queue, session))
+    {
+      g_autofree char *message =
+        g_strdup_printf ("Stopped: nothing read this session's stream for %g seconds.",
+                         self->reader_timeout);
+
+      _riv_server_session_ref (session);
+      riv_queue_fail_unread (self->queue, session, now - timeout, message);
+      _riv_server_session_unref (session);
+    }
+  if (session->fifo.length > g_hash_table_size (session->pending) &&
+      !riv_queue_session_has_events (self->queue, session))
+    {
+      session_keep_completions (session);
+      session_pump (session, FALSE);
+    }
+}
+
 /* Idle sessions */
 
 gboolean
@@ -672,6 +777,7 @@ _riv_server_session_sweep_cb (gpointer user_data)
     {
       Session *session = l->data;
 
+      session_check_reader (session, now);
       if (session->stream == NULL && now - session->last_seen >= timeout)
         g_ptr_array_add (doomed, session);
     }

@@ -46,6 +46,10 @@ enum {
   PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
   PROP_STAMP,
+  PROP_BUFFER_MAX,
+  PROP_INPUT_MAX,
+  PROP_SESSION_INPUT_MAX,
+  PROP_READER_TIMEOUT,
   N_PROPS
 };
 
@@ -137,9 +141,8 @@ queue_congested_cb (gpointer session_ptr,
                     gpointer user_data)
 {
   Session *session = session_ptr;
-  RivServer *self = user_data;
 
-  if (session->fifo_bytes > self->session_buffer_max)
+  if (_riv_server_session_over_budget (session, 1))
     session->congested = TRUE;
   return session->congested;
 }
@@ -275,6 +278,18 @@ riv_server_get_property (GObject    *object,
     case PROP_STAMP:
       g_value_set_boolean (value, riv_queue_get_stamp (self->queue));
       break;
+    case PROP_BUFFER_MAX:
+      g_value_set_uint64 (value, self->buffer_max);
+      break;
+    case PROP_INPUT_MAX:
+      g_value_set_uint64 (value, self->input_max);
+      break;
+    case PROP_SESSION_INPUT_MAX:
+      g_value_set_uint64 (value, self->session_input_max);
+      break;
+    case PROP_READER_TIMEOUT:
+      g_value_set_double (value, self->reader_timeout);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -334,6 +349,20 @@ riv_server_set_property (GObject      *object,
     case PROP_STAMP:
       riv_queue_set_stamp (self->queue, g_value_get_boolean (value));
       break;
+    case PROP_BUFFER_MAX:
+      self->buffer_max = g_value_get_uint64 (value);
+      break;
+    case PROP_INPUT_MAX:
+      self->input_max = g_value_get_uint64 (value);
+      riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
+      break;
+    case PROP_SESSION_INPUT_MAX:
+      self->session_input_max = g_value_get_uint64 (value);
+      riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
+      break;
+    case PROP_READER_TIMEOUT:
+      self->reader_timeout = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -376,6 +405,15 @@ riv_server_class_init (RivServerClass *klass)
   /* Output messages carry the time they were made ("rivulet_sent_at"). */
   properties[PROP_STAMP] =
     g_param_spec_boolean ("stamp", NULL, NULL, FALSE, flags);
+  properties[PROP_BUFFER_MAX] =
+    g_param_spec_uint64 ("buffer-max", NULL, NULL, 0, G_MAXUINT64, RIV_SERVER_BUFFER_MAX, flags);
+  properties[PROP_INPUT_MAX] =
+    g_param_spec_uint64 ("input-max", NULL, NULL, 0, G_MAXUINT64, RIV_SERVER_INPUT_MAX, flags);
+  properties[PROP_SESSION_INPUT_MAX] =
+    g_param_spec_uint64 ("session-input-max", NULL, NULL, 0, G_MAXUINT64,
+                         RIV_SERVER_SESSION_INPUT_MAX, flags);
+  properties[PROP_READER_TIMEOUT] =
+    g_param_spec_double ("reader-timeout", NULL, NULL, 0.01, 1e7, RIV_SERVER_READER_TIMEOUT, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -399,6 +437,10 @@ riv_server_init (RivServer *self)
   self->session_timeout = 300;
   self->max_files = 1000;
   self->max_file_bytes = 512 * 1024 * 1024;
+  self->buffer_max = RIV_SERVER_BUFFER_MAX;
+  self->input_max = RIV_SERVER_INPUT_MAX;
+  self->session_input_max = RIV_SERVER_SESSION_INPUT_MAX;
+  self->reader_timeout = RIV_SERVER_READER_TIMEOUT;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);
@@ -406,6 +448,7 @@ riv_server_init (RivServer *self)
   self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
   self->inbox = riv_inbox_new (self->context);
   self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
+  riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
   self->io_pool = g_thread_pool_new (_riv_server_io_func, self, 2, FALSE, NULL);
   self->app_id = g_random_int_range (1, G_MAXINT32);
 
@@ -539,7 +582,9 @@ riv_server_listen (RivServer   *self,
     self->info_json = g_bytes_new_take (json, len);
   }
 
-  self->sweep_source = _riv_server_add_timeout (self, CLAMP (self->session_timeout / 4, 0.05, 5.0),
+  self->sweep_source = _riv_server_add_timeout (self,
+                                                CLAMP (MIN (self->session_timeout,
+                                                            self->reader_timeout) / 4, 0.05, 5.0),
                                                 _riv_server_session_sweep_cb, self,
                                                 "[rivulet] session sweep");
   self->conn_sweep = _riv_server_add_timeout (self, CONN_SWEEP_S, _riv_server_conn_sweep_cb, self,
@@ -695,6 +740,20 @@ riv_server_get_temp_dir (RivServer *self)
 {
   g_return_val_if_fail (RIV_IS_SERVER (self), NULL);
   return self->temp_dir;
+}
+
+guint64
+riv_server_get_buffered_bytes (RivServer *self)
+{
+  g_return_val_if_fail (RIV_IS_SERVER (self), 0);
+  return self->buffered_bytes;
+}
+
+guint64
+riv_server_get_input_bytes (RivServer *self)
+{
+  g_return_val_if_fail (RIV_IS_SERVER (self), 0);
+  return riv_queue_get_input_bytes (self->queue, NULL);
 }
 
 guint

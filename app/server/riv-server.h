@@ -12,6 +12,11 @@
 
 G_BEGIN_DECLS
 
+#define RIV_SERVER_BUFFER_MAX        (G_GUINT64_CONSTANT (256) << 20)
+#define RIV_SERVER_INPUT_MAX         (G_GUINT64_CONSTANT (128) << 20)
+#define RIV_SERVER_SESSION_INPUT_MAX (G_GUINT64_CONSTANT (32) << 20)
+#define RIV_SERVER_READER_TIMEOUT    60.0
+
 #define RIV_SERVER_ERROR (riv_server_error_quark ())
 typedef enum
 {
@@ -38,6 +43,19 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
  *                        and uploads); the oldest are deleted beyond it
  *   "max-file-bytes"     guint64 (default 512 MiB): the same, in bytes
+ *   "buffer-max"         guint64 (default 256 MiB; 0 = no limit): the frames
+ *                        every session buffers together; above it the
+ *                        generators of sessions holding more than a write
+ *                        window pause. Frames count their overhead here and in
+ *                        "session-buffer-max"
+ *   "input-max"          guint64 (default 128 MiB; 0 = no limit): the inputs
+ *                        live jobs hold together; a join over it gets 503
+ *   "session-input-max"  guint64 (default 32 MiB; 0 = no limit): the same for
+ *                        one session
+ *   "reader-timeout"     double, seconds (default 60): jobs at least that old
+ *                        of a session with no stream reading for that long
+ *                        (none attached, or a write unfinished) fail, and
+ *                        their workers are freed
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
@@ -60,6 +78,10 @@ guint64     riv_server_get_n_completed (RivServer *self);
 /* The server's private directory for outputs and uploads (NULL before listen).
  * It is deleted by riv_server_shutdown(). */
 const char *riv_server_get_temp_dir (RivServer  *self);
+/* Bytes the sessions' buffers hold (frames with their overhead), and the
+ * bytes of inputs the live jobs hold. */
+guint64     riv_server_get_buffered_bytes (RivServer *self);
+guint64     riv_server_get_input_bytes    (RivServer *self);
 /* Number of files /file= currently serves. */
 guint       riv_server_get_n_files    (RivServer  *self);
 

@@ -17,15 +17,32 @@ riv_frame_new_take (char  *data,
 
   self->data = data;
   self->len = len;
+  self->alloc = len + 1;
   return self;
 }
+
+/* A GString doubles its buffer as it grows, so up to half of it can be
+ * unused: a buffer of many small frames behind a reader that is away would
+ * hold twice what it counts. Giving the rest back costs the allocator a split
+ * (or a remap) of the block, not a copy. */
+#define FRAME_SLACK_MAX 64
 
 RivFrame *
 riv_frame_new_string (GString *out)
 {
   gsize len = out->len;
+  gsize alloc = out->allocated_len;
+  char *data = g_string_free (out, FALSE);
+  RivFrame *self;
 
-  return riv_frame_new_take (g_string_free (out, FALSE), len);
+  if (alloc - (len + 1) > MAX (FRAME_SLACK_MAX, len / 8))
+    {
+      data = g_realloc (data, len + 1);
+      alloc = len + 1;
+    }
+  self = riv_frame_new_take (data, len);
+  self->alloc = alloc;
+  return self;
 }
 
 RivFrame *
@@ -65,13 +82,14 @@ riv_frame_render (RivFrame *self)
   riv_wire_append_eta (out, self->rank_eta);
   riv_wire_end_frame (out);
   self->len = out->len;
+  self->alloc = out->allocated_len;
   self->data = g_string_free (out, FALSE);
 }
 
 gsize
 riv_frame_get_size (RivFrame *self)
 {
-  return self->data != NULL ? self->len : RIV_FRAME_ESTIMATION_SIZE;
+  return RIV_FRAME_OVERHEAD + (self->data != NULL ? self->alloc : RIV_FRAME_ESTIMATION_SIZE);
 }
 
 void

@@ -16,6 +16,10 @@ G_BEGIN_DECLS
 
 /* Bytes counted for an estimation frame that has not been rendered yet. */
 #define RIV_FRAME_ESTIMATION_SIZE 128
+/* What a queued frame costs beside its text: the struct, the GQueue node that
+ * holds it and the allocator's header and rounding of each allocation (the
+ * struct, the node, the text and the id of the event it completes). */
+#define RIV_FRAME_OVERHEAD (sizeof (RivFrame) + 3 * sizeof (gpointer) + 4 * 16)
 
 typedef struct _RivFrame RivFrame;
 
@@ -24,6 +28,7 @@ struct _RivFrame
 {
   char      *data;         /* owned, rendered frame; NULL for a lazy estimation */
   gsize      len;
+  gsize      alloc;        /* bytes allocated for data */
   char      *completes;    /* owned, nullable: the event whose process_completed this is */
 
   /* A lazy estimation is rendered when it is written, so that a newer
@@ -39,7 +44,8 @@ struct _RivFrame
 
 RivFrame *riv_frame_new_take       (char        *data,
                                     gsize        len);
-/* Takes the string's contents. */
+/* Takes the string's contents (given back what the string had allocated
+ * beyond them, when that is much). */
 RivFrame *riv_frame_new_string     (GString     *out);
 RivFrame *riv_frame_new_estimation (const char  *event_id,
                                     gint64       rank,
@@ -47,7 +53,8 @@ RivFrame *riv_frame_new_estimation (const char  *event_id,
                                     double       rank_eta);
 /* Renders a lazy estimation (and detaches it from its slot). */
 void      riv_frame_render         (RivFrame    *self);
-/* Bytes this frame counts for in a session buffer. */
+/* Bytes this frame counts for in a session buffer: its text and
+ * RIV_FRAME_OVERHEAD, so that a buffer's count is the memory it holds. */
 gsize     riv_frame_get_size       (RivFrame    *self);
 void      riv_frame_free           (RivFrame    *self);
 
