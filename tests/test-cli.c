@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <glib/gstdio.h>
@@ -1335,6 +1336,33 @@ test_report_in_browser (Fixture       *fx,
   g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
 }
 
+/* rivulet-cli serve --port 0 started by launcher; *url is where it listens,
+ * read from the first line it prints. */
+static GSubprocess *
+spawn_serve (GSubprocessLauncher  *launcher,
+             char                **url)
+{
+  g_autoptr(GDataInputStream) out = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *line = NULL;
+  GSubprocess *process;
+
+  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("RIVULET_CLI"),
+                                         "serve", "--port", "0", NULL);
+  g_assert_no_error (error);
+  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
+  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
+                                       riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (line);
+  g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
+  *url = g_strdup (strstr (line, "http://127.0.0.1:"));
+  return process;
+}
+
 /* Whether glibc advised the heap of a running `rivulet-cli serve`, started with
  * GLIBC_TUNABLES given (NULL: none), for transparent huge pages: the "hg" flag
  * of its [heap] mapping, read once it serves. */
@@ -1344,10 +1372,8 @@ serve_heap_advised (const char *given)
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GDataInputStream) out = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
-  g_autofree char *line = NULL;
+  g_autofree char *url = NULL;
   g_autofree char *smaps_path = NULL;
   g_autofree char *smaps = NULL;
   g_auto(GStrv) lines = NULL;
@@ -1358,16 +1384,7 @@ serve_heap_advised (const char *given)
     g_subprocess_launcher_setenv (launcher, "GLIBC_TUNABLES", given, TRUE);
   else
     g_subprocess_launcher_unsetenv (launcher, "GLIBC_TUNABLES");
-  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("RIVULET_CLI"),
-                                         "serve", "--port", "0", NULL);
-  g_assert_no_error (error);
-  out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
-  g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
-                                       riv_test_async_result_cb, &result);
-  riv_test_wait_result (&result, HANG_GUARD);
-  line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
-  g_assert_no_error (error);
-  g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
+  process = spawn_serve (launcher, &url);
 
   /* The same process (execv keeps the pid), now serving. */
   smaps_path = g_strdup_printf ("/proc/%s/smaps", g_subprocess_get_identifier (process));
@@ -1946,6 +1963,103 @@ test_metrics_bad_address (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+/* serve under a 2 GiB address-space limit: the child's limit is set between
+ * fork and exec. */
+static void
+limit_address_space (gpointer user_data)
+{
+  struct rlimit limit = { 2UL << 30, 2UL << 30 };
+
+  setrlimit (RLIMIT_AS, &limit);
+}
+
+static GBytes *
+soup_send (SoupSession *session,
+           SoupMessage *msg)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GBytes *body;
+
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL,
+                                    riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  body = soup_session_send_and_read_finish (session, result, &error);
+  g_assert_no_error (error);
+  return body;
+}
+
+/* The finding: 15,000 ranges of "0-" on a 1 MB upload made serve build a
+ * 7.9 GB reply in memory and abort under a 4 GB limit. Under 2 GiB it now
+ * answers with the file once and goes on serving. */
+static void
+test_serve_hostile_ranges (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) content = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) paths = NULL;
+  g_autoptr(GString) range = g_string_new ("bytes=");
+  g_autofree char *url = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree guint8 *buf = g_malloc (1000 * 1000);
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the limit");
+  return;
+#endif
+
+  g_subprocess_launcher_set_child_setup (launcher, limit_address_space, NULL, NULL);
+  serve = spawn_serve (launcher, &url);
+
+  for (gsize i = 0; i < 1000 * 1000; i++)
+    buf[i] = i % 251;
+  content = g_bytes_new (buf, 1000 * 1000);
+  soup_multipart_append_form_file (multipart, "files", "big.bin", "application/octet-stream",
+                                   content);
+  uri = g_strconcat (url, "/gradio_api/upload", NULL);
+  msg = soup_message_new_from_multipart (uri, multipart);
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  paths = riv_json_parse (NULL, g_bytes_get_data (body, NULL), g_bytes_get_size (body), 8, &error);
+  g_assert_no_error (error);
+  g_clear_object (&msg);
+  g_clear_pointer (&body, g_bytes_unref);
+  g_free (uri);
+
+  for (guint i = 0; i < 15000; i++)
+    g_string_append (range, i == 0 ? "0-" : ",0-");
+  uri = g_strdup_printf ("%s/gradio_api/file=%s", url,
+                         json_array_get_string_element (json_node_get_array (paths), 0));
+  msg = soup_message_new ("GET", uri);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", range->str);
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_true (g_bytes_equal (body, content));
+  g_clear_object (&msg);
+  g_clear_pointer (&body, g_bytes_unref);
+  g_free (uri);
+
+  /* Still serving, and it stops as asked. */
+  uri = g_strconcat (url, "/config", NULL);
+  msg = soup_message_new ("GET", uri);
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_subprocess_send_signal (serve, SIGTERM);
+  g_clear_object (&result);
+  g_subprocess_wait_async (serve, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (g_subprocess_get_if_exited (serve));
+  g_assert_cmpint (g_subprocess_get_exit_status (serve), ==, 0);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1988,6 +2102,7 @@ main (int   argc,
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
+  g_test_add_func ("/cli/serve/hostile-ranges", test_serve_hostile_ranges);
 
   return g_test_run ();
 }

@@ -50,6 +50,7 @@ static const Target targets[] = {
   { "transcript", riv_fuzz_transcript, NULL },
   { "load-options", riv_fuzz_load_options, NULL },
   { "json", riv_fuzz_json, NULL },
+  { "range", riv_fuzz_range, NULL },
 #ifdef RIV_FUZZ_HAVE_PLOT
   { "plot", riv_fuzz_plot, NULL },
 #endif

@@ -2350,6 +2350,109 @@ test_shutdown (Fixture       *f,
   }
 }
 
+/* Range requests are answered by the server (riv-range.c), never by
+ * libsoup's own multi-range reply, which holds every range in one buffer:
+ * a few ranges that do not overlap get 206, anything else the whole file. */
+static Reply *
+http_get_range (Fixture    *f,
+                const char *path,
+                const char *range)
+{
+  const char *headers[] = { "Range", range, NULL };
+
+  return http_full (f, "GET", path, NULL, NULL, headers);
+}
+
+static void
+assert_whole (Reply  *reply,
+              GBytes *content)
+{
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_null (soup_message_headers_get_one (reply->headers, "Content-Range"));
+  g_assert_true (g_bytes_equal (reply->body, content));
+}
+
+static void
+test_ranges (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree guint8 *buf = g_malloc (1000);
+  g_autoptr(GBytes) content = NULL;
+  g_autofree char *stored = NULL, *path = NULL;
+  g_autoptr(GString) hostile = g_string_new ("bytes=");
+  g_autoptr(Reply) reply = NULL;
+  const char *type;
+
+  for (guint i = 0; i < 1000; i++)
+    buf[i] = 'a' + i % 26;
+  content = g_bytes_new (buf, 1000);
+  start (f, NULL);
+  stored = upload (f, "data.bin", content);
+  path = g_strdup_printf ("/gradio_api/file=%s", stored);
+
+  /* One range, a suffix, two apart. */
+  reply = http_get_range (f, path, "bytes=10-19");
+  g_assert_cmpuint (reply->status, ==, 206);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Range"), ==,
+                   "bytes 10-19/1000");
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                   buf + 10, 10);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=-5");
+  g_assert_cmpuint (reply->status, ==, 206);
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                   buf + 995, 5);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=0-1, 26-27");
+  g_assert_cmpuint (reply->status, ==, 206);
+  type = soup_message_headers_get_one (reply->headers, "Content-Type");
+  g_assert_true (g_str_has_prefix (type, "multipart/byteranges; boundary="));
+  {
+    g_autoptr(SoupMultipart) parts = soup_multipart_new_from_message (reply->headers, reply->body);
+    SoupMessageHeaders *part_headers;
+    GBytes *part;
+
+    g_assert_nonnull (parts);
+    g_assert_cmpint (soup_multipart_get_length (parts), ==, 2);
+    g_assert_true (soup_multipart_get_part (parts, 1, &part_headers, &part));
+    g_assert_cmpstr (soup_message_headers_get_one (part_headers, "Content-Range"), ==,
+                     "bytes 26-27/1000");
+    g_assert_cmpmem (g_bytes_get_data (part, NULL), g_bytes_get_size (part), "ab", 2);
+  }
+  g_clear_pointer (&reply, reply_free);
+
+  /* Past the end: 416, naming the size. */
+  reply = http_get_range (f, path, "bytes=1000-");
+  g_assert_cmpuint (reply->status, ==, 416);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Range"), ==,
+                   "bytes */1000");
+  g_clear_pointer (&reply, reply_free);
+
+  /* Overlapping ranges, more than max-ranges, or nonsense: the whole file. */
+  reply = http_get_range (f, path, "bytes=0-,0-");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=0-0,2-2,4-4,6-6,8-8,10-10,12-12,14-14,16-16");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=5-2");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+
+  /* The finding: 15,000 ranges of the whole file were one 206 reply of
+   * 15,000 copies. Now one copy. */
+  for (guint i = 0; i < 15000; i++)
+    g_string_append (hostile, i == 0 ? "0-" : ",0-");
+  reply = http_get_range (f, path, hostile->str);
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+
+  /* Other routes never answer a range. */
+  reply = http_get_range (f, "/config", "bytes=0-1");
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpuint (g_bytes_get_size (reply->body), >, 2);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2385,6 +2488,7 @@ main (int    argc,
   ADD ("failure", test_failure);
   ADD ("shutdown", test_shutdown);
   ADD ("closed-connections", test_closed_connections);
+  ADD ("ranges", test_ranges);
 
   return g_test_run ();
 }

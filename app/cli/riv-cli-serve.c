@@ -70,11 +70,12 @@ typedef struct
   gboolean  verbose;
   char     *replay;           /* nullable */
   double    speed;
+  gint      max_ranges;
 } ServeOptions;
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
                              .max_sessions = 4096, .heartbeat = 15, .close_linger = 0.5, \
-                             .speed = 1 }
+                             .speed = 1, .max_ranges = 8 }
 
 static void
 serve_options_clear (ServeOptions *options)
@@ -103,6 +104,9 @@ serve_option_context_new (ServeOptions *o)
       "Seconds between heartbeat messages on open streams (default 15; 0 = none)", "SECONDS" },
     { "close-linger", 0, 0, G_OPTION_ARG_DOUBLE, &o->close_linger,
       "Seconds to hold close_stream back after a session's last job (default 0.5)", "SECONDS" },
+    { "max-ranges", 0, 0, G_OPTION_ARG_INT, &o->max_ranges,
+      "Byte ranges one file download answers with 206 (default 8, at most 64); more, or "
+      "overlapping ones, get the whole file", "N" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
@@ -138,6 +142,8 @@ serve_check_options (const ServeOptions *o)
     return riv_cli_usage_error ("serve", "--heartbeat must be between 0 and 3600 seconds");
   if (o->close_linger < 0 || o->close_linger > 60)
     return riv_cli_usage_error ("serve", "--close-linger must be between 0 and 60 seconds");
+  if (o->max_ranges < 1 || o->max_ranges > 64)
+    return riv_cli_usage_error ("serve", "--max-ranges must be between 1 and 64");
   if (!(o->speed >= 0 && o->speed <= 1e6))
     return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   return 0;
@@ -161,6 +167,7 @@ serve_demos (const ServeOptions *o)
                 "heartbeat-interval", o->heartbeat,
                 "close-linger", o->close_linger,
                 "verbose", o->verbose,
+                "max-ranges", (guint) o->max_ranges,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

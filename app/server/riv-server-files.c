@@ -16,6 +16,7 @@
 
 #include <glib/gstdio.h>
 
+#include "riv-range.h"
 #include "riv-server-private.h"
 #include "riv-wire.h"
 
@@ -48,6 +49,10 @@ typedef struct
   char              *error;
   GPtrArray         *parts;        /* UploadPart */
   GPtrArray         *paths;        /* char * */
+  char              *range;        /* nullable: the request's Range header */
+  guint              max_ranges;
+  char              *content_type; /* nullable: a multipart reply's */
+  char              *content_range; /* nullable */
 } IoTask;
 
 /* Files */
@@ -67,6 +72,9 @@ io_task_free (IoTask *task)
   g_free (task->error);
   g_clear_pointer (&task->parts, g_ptr_array_unref);
   g_clear_pointer (&task->paths, g_ptr_array_unref);
+  g_free (task->range);
+  g_free (task->content_type);
+  g_free (task->content_range);
   g_free (task);
 }
 
@@ -233,13 +241,93 @@ sanitize_filename (const char *name)
 static void io_done_cb (gpointer data,
                         gboolean discard);
 
+/* length bytes at offset into buf; FALSE on a read error or a file that
+ * got shorter. */
+static gboolean
+read_at (int      fd,
+         guint8  *buf,
+         gsize    length,
+         guint64  offset)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      gssize n = pread (fd, buf + done, length - done, offset + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* The ranges riv_range_parse() accepted, as a 206 body: one range as it is,
+ * several as multipart/byteranges (RFC 9110 §14.6). Their total is at most
+ * the file, so this holds no more than a whole-file reply would. */
+static GBytes *
+read_ranges (IoTask         *task,
+             int             fd,
+             guint64         size,
+             const RivRange *ranges,
+             guint           n_ranges)
+{
+  g_autofree char *boundary = NULL;
+  GByteArray *out = g_byte_array_new ();
+  gboolean inline_ok;
+  const char *type = content_type_for (task->path, &inline_ok);
+
+  if (n_ranges == 1)
+    task->content_range = g_strdup_printf ("bytes %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+                                           "/%" G_GUINT64_FORMAT,
+                                           ranges[0].start, ranges[0].end, size);
+  else
+    {
+      boundary = g_uuid_string_random ();
+      task->content_type = g_strdup_printf ("multipart/byteranges; boundary=%s", boundary);
+    }
+
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      gsize length = ranges[i].end - ranges[i].start + 1;
+      gsize at;
+
+      if (boundary != NULL)
+        {
+          g_autofree char *head =
+            g_strdup_printf ("--%s\r\nContent-Type: %s\r\nContent-Range: bytes %" G_GUINT64_FORMAT
+                             "-%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\r\n\r\n",
+                             boundary, type, ranges[i].start, ranges[i].end, size);
+          g_byte_array_append (out, (const guint8 *) head, strlen (head));
+        }
+      at = out->len;
+      g_byte_array_set_size (out, at + length);
+      if (!read_at (fd, out->data + at, length, ranges[i].start))
+        {
+          g_byte_array_unref (out);
+          return NULL;
+        }
+      if (boundary != NULL)
+        g_byte_array_append (out, (const guint8 *) "\r\n", 2);
+    }
+  if (boundary != NULL)
+    {
+      g_autofree char *tail = g_strdup_printf ("--%s--\r\n", boundary);
+      g_byte_array_append (out, (const guint8 *) tail, strlen (tail));
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
 static void
 io_read (IoTask *task)
 {
   struct stat st;
   int fd;
-  guint8 *buf;
-  gsize done = 0;
+  RivRange ranges[RIV_RANGE_MAX];
+  guint n_ranges = 0;
+  RivRangeResult result;
 
   /* Never follow a link, even one planted where a registered file was. */
   fd = g_open (task->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
@@ -257,20 +345,43 @@ io_read (IoTask *task)
       return;
     }
 
-  buf = g_malloc (MAX (st.st_size, 1));
-  while (done < (gsize) st.st_size)
+  result = riv_range_parse (task->range, st.st_size, task->max_ranges, ranges, &n_ranges);
+  if (result == RIV_RANGE_UNSATISFIABLE)
     {
-      gssize n = read (fd, buf + done, st.st_size - done);
+      close (fd);
+      task->status = SOUP_STATUS_REQUESTED_RANGE_NOT_SATISFIABLE;
+      task->error = g_strdup_printf ("Range not satisfiable: %s", task->range);
+      task->content_range = g_strdup_printf ("bytes */%" G_GUINT64_FORMAT, (guint64) st.st_size);
+      return;
+    }
+  if (result == RIV_RANGE_PARTIAL)
+    task->bytes = read_ranges (task, fd, st.st_size, ranges, n_ranges);
+  else
+    {
+      guint8 *buf = g_malloc (MAX (st.st_size, 1));
+      gsize done = 0;
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      done += n;
+      /* A file that shrank meanwhile is served as far as it goes. */
+      while (done < (gsize) st.st_size)
+        {
+          gssize n = read (fd, buf + done, st.st_size - done);
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          done += n;
+        }
+      task->bytes = g_bytes_new_take (buf, done);
     }
   close (fd);
-  task->status = SOUP_STATUS_OK;
-  task->bytes = g_bytes_new_take (buf, done);
+  if (task->bytes == NULL)
+    {
+      task->status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
+      task->error = g_strdup_printf ("Could not read %s", task->path);
+      return;
+    }
+  task->status = result == RIV_RANGE_PARTIAL ? SOUP_STATUS_PARTIAL_CONTENT : SOUP_STATUS_OK;
 }
 
 static void
@@ -347,17 +458,26 @@ io_done_cb (gpointer data,
           gboolean inline_ok;
           const char *type = content_type_for (task->path, &inline_ok);
 
-          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_status (msg, task->status, NULL);
           soup_message_headers_replace (headers, "Accept-Ranges", "bytes");
           soup_message_headers_replace (headers, "X-Content-Type-Options", "nosniff");
           if (!inline_ok)
             soup_message_headers_replace (headers, "Content-Disposition", "attachment");
+          if (task->content_range != NULL)
+            soup_message_headers_replace (headers, "Content-Range", task->content_range);
+          if (task->content_type != NULL)
+            type = task->content_type;
           soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY,
                                             g_bytes_get_data (task->bytes, NULL),
                                             g_bytes_get_size (task->bytes));
         }
       else
-        _riv_server_reply_detail (msg, task->status, task->error);
+        {
+          if (task->content_range != NULL)
+            soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                          "Content-Range", task->content_range);
+          _riv_server_reply_detail (msg, task->status, task->error);
+        }
     }
   else if (task->kind == IO_UPLOAD)
     {
@@ -488,5 +608,8 @@ _riv_server_handle_file (RivServer         *self,
   task = g_new0 (IoTask, 1);
   task->kind = IO_READ;
   task->path = g_steal_pointer (&path);
+  if (soup_server_message_get_method (msg) == SOUP_METHOD_GET)
+    task->range = g_strdup (g_object_get_data (G_OBJECT (msg), "riv-range"));
+  task->max_ranges = self->max_ranges;
   io_submit (self, task, msg);
 }

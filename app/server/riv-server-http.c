@@ -184,6 +184,25 @@ reject_body (SoupServerMessage *msg,
   _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
 }
 
+/* libsoup 3.2 answers any 200 GET that carries a Range header itself, and
+ * builds a multi-range reply in one buffer however many ranges are asked
+ * (riv-range.c). So the header is taken off every request before libsoup
+ * sees it again; /file= reads it from the message's "riv-range" data. With
+ * If-Range the client wants ranges only of a version it knows, and this
+ * server names no versions (no ETag, no Last-Modified): the whole file. */
+static void
+take_range_header (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *range = soup_message_headers_get_one (headers, "Range");
+
+  if (range == NULL)
+    return;
+  if (soup_message_headers_get_one (headers, "If-Range") == NULL)
+    g_object_set_data_full (G_OBJECT (msg), "riv-range", g_strdup (range), g_free);
+  soup_message_headers_remove (headers, "Range");
+}
+
 static void
 got_headers_cb (SoupServerMessage *msg,
                 gpointer           user_data)
@@ -195,6 +214,7 @@ got_headers_cb (SoupServerMessage *msg,
 
   limit->limit = g_strcmp0 (path, API_PREFIX "/upload") == 0 ? self->max_upload : self->max_body;
   g_object_set_data_full (G_OBJECT (msg), "riv-body-limit", limit, g_free);
+  take_range_header (msg);
 
   if (soup_server_message_get_status (msg) != 0)
     return;

@@ -97,6 +97,7 @@ struct _RivServer
   guint         max_files;
   guint64       max_file_bytes;
   gboolean      verbose;
+  guint         max_ranges;
 
   /* After listen */
   char         *host;

@@ -26,6 +26,7 @@
 #include "riv-json.h"
 #include "riv-listen.h"
 #include "riv-process.h"
+#include "riv-range.h"
 #include "riv-server-private.h"
 
 #define SHUTDOWN_FLUSH_S    2.0
@@ -45,6 +46,7 @@ enum {
   PROP_MAX_FILES,
   PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
+  PROP_MAX_RANGES,
   N_PROPS
 };
 
@@ -271,6 +273,9 @@ riv_server_get_property (GObject    *object,
     case PROP_VERBOSE:
       g_value_set_boolean (value, self->verbose);
       break;
+    case PROP_MAX_RANGES:
+      g_value_set_uint (value, self->max_ranges);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -327,6 +332,9 @@ riv_server_set_property (GObject      *object,
       self->verbose = g_value_get_boolean (value);
       riv_queue_set_verbose (self->queue, self->verbose);
       break;
+    case PROP_MAX_RANGES:
+      self->max_ranges = g_value_get_uint (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -366,6 +374,8 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_uint64 ("max-file-bytes", NULL, NULL, 1024, G_MAXUINT64, 512 * 1024 * 1024, flags);
   properties[PROP_VERBOSE] =
     g_param_spec_boolean ("verbose", NULL, NULL, FALSE, flags);
+  properties[PROP_MAX_RANGES] =
+    g_param_spec_uint ("max-ranges", NULL, NULL, 1, RIV_RANGE_MAX, 8, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -389,6 +399,7 @@ riv_server_init (RivServer *self)
   self->session_timeout = 300;
   self->max_files = 1000;
   self->max_file_bytes = 512 * 1024 * 1024;
+  self->max_ranges = 8;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);

@@ -38,6 +38,9 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
  *                        and uploads); the oldest are deleted beyond it
  *   "max-file-bytes"     guint64 (default 512 MiB): the same, in bytes
+ *   "max-ranges"         guint (default 8, at most 64): byte ranges one GET /file=
+ *                        answers with 206; more, or ranges that overlap, get
+ *                        the whole file (riv-range.h)
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
