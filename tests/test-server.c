@@ -2453,6 +2453,116 @@ test_ranges (Fixture       *f,
   g_assert_cmpuint (g_bytes_get_size (reply->body), >, 2);
 }
 
+/* A plain connection to the server that has sent request (may be empty or
+ * partial); its reply is read into raw->bytes until the server closes. */
+static GSocketConnection *
+raw_send (Fixture    *f,
+          const char *request,
+          RawRead    *raw)
+{
+  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *conn;
+
+  conn = g_socket_client_connect_to_host (socket_client, "127.0.0.1",
+                                          riv_server_get_port (f->server), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                                            request, strlen (request), NULL, NULL, &error));
+  g_assert_no_error (error);
+  raw->input = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+  raw->bytes = g_string_new (NULL);
+  g_input_stream_read_async (raw->input, raw->buffer, sizeof raw->buffer, G_PRIORITY_DEFAULT,
+                             NULL, raw_read_cb, raw);
+  return conn;
+}
+
+/* The reply to request, read until the server closes the connection. */
+static GString *
+raw_exchange (Fixture    *f,
+              const char *request)
+{
+  g_autoptr(GSocketConnection) conn = NULL;
+  RawRead raw = { 0 };
+
+  conn = raw_send (f, request, &raw);
+  g_assert_true (riv_test_wait_until (raw_at_eof, &raw, WAIT_S));
+  return raw.bytes;
+}
+
+/* A body over the limit is refused as soon as the headers say so, or as
+ * soon as its chunks pass the limit: the reply comes while the client has
+ * sent nothing more, and the connection is closed. */
+static void
+test_body_refused_early (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GString) reply = NULL;
+  g_autoptr(GString) chunked = g_string_new (NULL);
+  g_autoptr(Reply) config = NULL;
+  g_autofree char *declared = NULL;
+
+  start (f, "max-body", 1024, NULL);
+
+  /* 10 GB declared, none sent. */
+  declared = g_strdup_printf ("POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                              "Content-Type: application/json\r\n"
+                              "Content-Length: 10737418240\r\n\r\n",
+                              riv_server_get_port (f->server));
+  reply = raw_exchange (f, declared);
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
+  g_assert_nonnull (strstr (reply->str, "Request body too large (limit 1024 bytes)."));
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  /* Chunked: one chunk of 2048 bytes, and the body never ends. */
+  g_string_printf (chunked, "POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
+                   "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n",
+                   riv_server_get_port (f->server));
+  for (guint i = 0; i < 2048; i++)
+    g_string_append_c (chunked, 'x');
+  g_string_append (chunked, "\r\n");
+  reply = raw_exchange (f, chunked->str);
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
+
+  /* And the server goes on. */
+  config = http_get (f, "/config");
+  g_assert_cmpuint (config->status, ==, 200);
+}
+
+/* Connections that do nothing are closed: one that sends nothing, one whose
+ * headers never end ("header-timeout"), one kept alive after its reply
+ * ("idle-timeout"); a stream longer than both is not cut. */
+static void
+test_connection_timeouts (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GString) reply = NULL;
+  g_autofree char *request = NULL;
+  g_autofree char *id = NULL;
+  Sse *sse;
+
+  start (f, "header-timeout", 0.2, "idle-timeout", 0.2, NULL);
+
+  reply = raw_exchange (f, "");
+  g_assert_cmpuint (reply->len, ==, 0);
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  reply = raw_exchange (f, "GET /config HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  g_assert_null (strstr (reply->str, "HTTP/1.1 200"));
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  request = g_strdup_printf ("GET /config HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n\r\n",
+                             riv_server_get_port (f->server));
+  reply = raw_exchange (f, request);
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 200 OK"));
+  g_assert_null (strstr (reply->str, "Connection: close"));
+
+  id = join (f, 1, "[\"abc\", 3, 0.6]", "slow");
+  sse = sse_open (f, "slow");
+  sse_wait_eof (sse);
+  g_assert_true (frame_success (completion_of (sse->frames, id)));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2489,6 +2599,8 @@ main (int    argc,
   ADD ("shutdown", test_shutdown);
   ADD ("closed-connections", test_closed_connections);
   ADD ("ranges", test_ranges);
+  ADD ("body-refused-early", test_body_refused_early);
+  ADD ("connection-timeouts", test_connection_timeouts);
 
   return g_test_run ();
 }

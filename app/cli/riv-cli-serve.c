@@ -71,11 +71,14 @@ typedef struct
   char     *replay;           /* nullable */
   double    speed;
   gint      max_ranges;
+  double    header_timeout;
+  double    idle_timeout;
 } ServeOptions;
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
                              .max_sessions = 4096, .heartbeat = 15, .close_linger = 0.5, \
-                             .speed = 1, .max_ranges = 8 }
+                             .speed = 1, .max_ranges = 8, \
+                             .header_timeout = 30, .idle_timeout = 120 }
 
 static void
 serve_options_clear (ServeOptions *options)
@@ -107,6 +110,11 @@ serve_option_context_new (ServeOptions *o)
     { "max-ranges", 0, 0, G_OPTION_ARG_INT, &o->max_ranges,
       "Byte ranges one file download answers with 206 (default 8, at most 64); more, or "
       "overlapping ones, get the whole file", "N" },
+    { "header-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->header_timeout,
+      "Seconds a connection has to send a request's headers, the first request's from when it "
+      "opens (default 30)", "SECONDS" },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->idle_timeout,
+      "Seconds a kept-alive connection may wait for its next request (default 120)", "SECONDS" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
@@ -144,6 +152,10 @@ serve_check_options (const ServeOptions *o)
     return riv_cli_usage_error ("serve", "--close-linger must be between 0 and 60 seconds");
   if (o->max_ranges < 1 || o->max_ranges > 64)
     return riv_cli_usage_error ("serve", "--max-ranges must be between 1 and 64");
+  if (!(o->header_timeout >= 0.01 && o->header_timeout <= 3600))
+    return riv_cli_usage_error ("serve", "--header-timeout must be between 0.01 and 3600 seconds");
+  if (!(o->idle_timeout >= 0.01 && o->idle_timeout <= 86400))
+    return riv_cli_usage_error ("serve", "--idle-timeout must be between 0.01 and 86400 seconds");
   if (!(o->speed >= 0 && o->speed <= 1e6))
     return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   return 0;
@@ -168,6 +180,8 @@ serve_demos (const ServeOptions *o)
                 "close-linger", o->close_linger,
                 "verbose", o->verbose,
                 "max-ranges", (guint) o->max_ranges,
+                "header-timeout", o->header_timeout,
+                "idle-timeout", o->idle_timeout,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

@@ -98,6 +98,8 @@ struct _RivServer
   guint64       max_file_bytes;
   gboolean      verbose;
   guint         max_ranges;
+  double        header_timeout;
+  double        idle_timeout;
 
   /* After listen */
   char         *host;
@@ -122,7 +124,8 @@ struct _RivServer
   guint         n_pending;
   guint64       n_completed;
   GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
-  GHashTable   *sockets;      /* GSocket (ref) → EOF sightings, every client connection */
+  GHashTable   *sockets;      /* GSocket (ref) → ConnState (riv-server-http.c), every client
+                               * connection */
   GSource      *conn_sweep;
   GSource      *heartbeat_source; /* nullable: one timer for every stream's heartbeats */
   gboolean      listening;
@@ -167,6 +170,11 @@ gboolean    _riv_server_conn_sweep_cb         (gpointer user_data);
 void        _riv_server_request_started_cb    (SoupServer        *server,
                                                SoupServerMessage *msg,
                                                gpointer           user_data);
+void        _riv_server_request_done_cb       (SoupServer        *server,
+                                               SoupServerMessage *msg,
+                                               gpointer           user_data);
+void        _riv_server_refuse_now            (RivServer         *self,
+                                               SoupServerMessage *msg);
 
 /* riv-server-session.c */
 Session    *_riv_server_session_ref           (Session *session);

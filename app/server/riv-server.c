@@ -47,6 +47,8 @@ enum {
   PROP_MAX_FILE_BYTES,
   PROP_VERBOSE,
   PROP_MAX_RANGES,
+  PROP_HEADER_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
   N_PROPS
 };
 
@@ -276,6 +278,12 @@ riv_server_get_property (GObject    *object,
     case PROP_MAX_RANGES:
       g_value_set_uint (value, self->max_ranges);
       break;
+    case PROP_HEADER_TIMEOUT:
+      g_value_set_double (value, self->header_timeout);
+      break;
+    case PROP_IDLE_TIMEOUT:
+      g_value_set_double (value, self->idle_timeout);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -335,6 +343,12 @@ riv_server_set_property (GObject      *object,
     case PROP_MAX_RANGES:
       self->max_ranges = g_value_get_uint (value);
       break;
+    case PROP_HEADER_TIMEOUT:
+      self->header_timeout = g_value_get_double (value);
+      break;
+    case PROP_IDLE_TIMEOUT:
+      self->idle_timeout = g_value_get_double (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -376,6 +390,10 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_boolean ("verbose", NULL, NULL, FALSE, flags);
   properties[PROP_MAX_RANGES] =
     g_param_spec_uint ("max-ranges", NULL, NULL, 1, RIV_RANGE_MAX, 8, flags);
+  properties[PROP_HEADER_TIMEOUT] =
+    g_param_spec_double ("header-timeout", NULL, NULL, 0.01, 3600, 30, flags);
+  properties[PROP_IDLE_TIMEOUT] =
+    g_param_spec_double ("idle-timeout", NULL, NULL, 0.01, 86400, 120, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -400,11 +418,13 @@ riv_server_init (RivServer *self)
   self->max_files = 1000;
   self->max_file_bytes = 512 * 1024 * 1024;
   self->max_ranges = 8;
+  self->header_timeout = 30;
+  self->idle_timeout = 120;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);
   self->files = g_hash_table_new (g_str_hash, g_str_equal);
-  self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
   self->inbox = riv_inbox_new (self->context);
   self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
   self->io_pool = g_thread_pool_new (_riv_server_io_func, self, 2, FALSE, NULL);
@@ -416,6 +436,10 @@ riv_server_init (RivServer *self)
   soup_server_add_handler (self->soup, NULL, _riv_server_handle_request_cb, self, NULL);
   g_signal_connect (self->soup, "request-started",
                     G_CALLBACK (_riv_server_request_started_cb), self);
+  g_signal_connect (self->soup, "request-finished",
+                    G_CALLBACK (_riv_server_request_done_cb), self);
+  g_signal_connect (self->soup, "request-aborted",
+                    G_CALLBACK (_riv_server_request_done_cb), self);
 }
 
 /* Public API */

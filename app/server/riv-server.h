@@ -28,7 +28,9 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "heartbeat-interval" double, seconds (default 15)
  *   "close-linger"       double, seconds to hold close_stream back (default 0.5)
  *   "max-body"           guint, max request body bytes (default 4 MiB)
- *   "max-upload"         guint, max upload bytes (default 32 MiB)
+ *   "max-upload"         guint, max upload bytes (default 32 MiB); a body over
+ *                        its limit is answered 413 as soon as its headers say
+ *                        so or its chunks pass it, and the connection closed
  *   "max-sessions"       guint (default 4096); idle sessions are evicted beyond it
  *   "session-buffer-max" guint, max bytes queued for one session (default 64 MiB)
  *   "verbose"            gboolean, print per-batch log lines to stderr
@@ -41,6 +43,10 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "max-ranges"         guint (default 8, at most 64): byte ranges one GET /file=
  *                        answers with 206; more, or ranges that overlap, get
  *                        the whole file (riv-range.h)
+ *   "header-timeout"     double, seconds (default 30): a connection whose request
+ *                        headers have not all arrived by then is closed
+ *   "idle-timeout"       double, seconds (default 120): a kept-alive connection
+ *                        with no next request by then is closed
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
