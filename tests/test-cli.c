@@ -1336,20 +1336,28 @@ test_report_in_browser (Fixture       *fx,
   g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
 }
 
-/* rivulet-cli serve --port 0 started by launcher; *url is where it listens,
- * read from the first line it prints. */
+/* rivulet-cli serve --port 0 EXTRA… started by launcher; *url is where it
+ * listens, read from the first line it prints. */
 static GSubprocess *
 spawn_serve (GSubprocessLauncher  *launcher,
+             const char * const   *extra,
              char                **url)
 {
   g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *line = NULL;
   GSubprocess *process;
 
-  process = g_subprocess_launcher_spawn (launcher, &error, g_getenv ("RIVULET_CLI"),
-                                         "serve", "--port", "0", NULL);
+  g_ptr_array_add (argv, (char *) g_getenv ("RIVULET_CLI"));
+  g_ptr_array_add (argv, "serve");
+  g_ptr_array_add (argv, "--port");
+  g_ptr_array_add (argv, "0");
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
@@ -1361,6 +1369,19 @@ spawn_serve (GSubprocessLauncher  *launcher,
   g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
   *url = g_strdup (strstr (line, "http://127.0.0.1:"));
   return process;
+}
+
+/* Stops a serve spawned by spawn_serve(); it must exit normally. */
+static void
+stop_serve (GSubprocess *serve)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_subprocess_send_signal (serve, SIGTERM);
+  g_subprocess_wait_async (serve, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (g_subprocess_get_if_exited (serve));
+  g_assert_cmpint (g_subprocess_get_exit_status (serve), ==, 0);
 }
 
 /* Whether glibc advised the heap of a running `rivulet-cli serve`, started with
@@ -1384,7 +1405,7 @@ serve_heap_advised (const char *given)
     g_subprocess_launcher_setenv (launcher, "GLIBC_TUNABLES", given, TRUE);
   else
     g_subprocess_launcher_unsetenv (launcher, "GLIBC_TUNABLES");
-  process = spawn_serve (launcher, &url);
+  process = spawn_serve (launcher, NULL, &url);
 
   /* The same process (execv keeps the pid), now serving. */
   smaps_path = g_strdup_printf ("/proc/%s/smaps", g_subprocess_get_identifier (process));
@@ -1998,7 +2019,6 @@ test_serve_hostile_ranges (void)
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr(GSubprocess) serve = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
   g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
@@ -2017,7 +2037,7 @@ test_serve_hostile_ranges (void)
 #endif
 
   g_subprocess_launcher_set_child_setup (launcher, limit_address_space, NULL, NULL);
-  serve = spawn_serve (launcher, &url);
+  serve = spawn_serve (launcher, NULL, &url);
 
   for (gsize i = 0; i < 1000 * 1000; i++)
     buf[i] = i % 251;
@@ -2052,12 +2072,59 @@ test_serve_hostile_ranges (void)
   msg = soup_message_new ("GET", uri);
   body = soup_send (session, msg);
   g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  g_subprocess_send_signal (serve, SIGTERM);
-  g_clear_object (&result);
-  g_subprocess_wait_async (serve, NULL, riv_test_async_result_cb, &result);
-  riv_test_wait_result (&result, HANG_GUARD);
-  g_assert_true (g_subprocess_get_if_exited (serve));
-  g_assert_cmpint (g_subprocess_get_exit_status (serve), ==, 0);
+  stop_serve (serve);
+}
+
+/* GET url/config with one header; the status, and the CORS origin in
+ * *allowed (nullable). */
+static guint
+get_config_with (SoupSession  *session,
+                 const char   *url,
+                 const char   *name,
+                 const char   *value,
+                 char        **allowed)
+{
+  g_autofree char *uri = g_strconcat (url, "/config", NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", uri);
+  g_autoptr(GBytes) body = NULL;
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), name, value);
+  body = soup_send (session, msg);
+  if (allowed != NULL)
+    *allowed = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (msg),
+                                                       "Access-Control-Allow-Origin"));
+  return soup_message_get_status (msg);
+}
+
+/* serve --allow-host and --allow-origin reach the server: a proxy's Host
+ * name and a page's origin given are served, others refused. */
+static void
+test_serve_allow_host_origin (void)
+{
+  static const char * const extra[] = {
+    "--allow-host", "proxy.example.test", "--allow-host", "other.example.test",
+    "--allow-origin", "https://app.example.test", NULL
+  };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autofree char *url = NULL;
+  g_autofree char *allowed = NULL;
+
+  serve = spawn_serve (launcher, extra, &url);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "proxy.example.test", NULL), ==, 200);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "other.example.test:8080", NULL), ==,
+                    200);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "rebind.example.test", NULL), ==, 403);
+  g_assert_cmpuint (get_config_with (session, url, "Origin", "https://app.example.test", &allowed),
+                    ==, 200);
+  g_assert_cmpstr (allowed, ==, "https://app.example.test");
+  g_clear_pointer (&allowed, g_free);
+  g_assert_cmpuint (get_config_with (session, url, "Origin", "https://evil.example.test", &allowed),
+                    ==, 403);
+  g_assert_null (allowed);
+  stop_serve (serve);
 }
 
 int
@@ -2103,6 +2170,7 @@ main (int   argc,
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
   g_test_add_func ("/cli/serve/hostile-ranges", test_serve_hostile_ranges);
+  g_test_add_func ("/cli/serve/allow-host-origin", test_serve_allow_host_origin);
 
   return g_test_run ();
 }

@@ -759,8 +759,10 @@ test_routes_and_cors (Fixture       *f,
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) detail = NULL;
   const char *allowed;
+  const char * const origins[] = { "http://example.test", NULL };
 
-  start (f, NULL);
+  /* A page of another origin is served only when named (see origin-and-host). */
+  start (f, "allow-origins", origins, NULL);
 
   reply = http_get (f, "/no/such/route");
   detail = assert_error_reply (reply, 404);
@@ -2490,6 +2492,19 @@ raw_exchange (Fixture    *f,
   return raw.bytes;
 }
 
+/* POST path on a plain connection: Host, then rest (the other headers, the
+ * blank line, and whatever body is to be sent); the reply until close. */
+static GString *
+raw_post (Fixture    *f,
+          const char *path,
+          const char *rest)
+{
+  g_autofree char *request = g_strdup_printf ("POST %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n%s",
+                                              path, riv_server_get_port (f->server), rest);
+
+  return raw_exchange (f, request);
+}
+
 /* A body over the limit is refused as soon as the headers say so, or as
  * soon as its chunks pass the limit: the reply comes while the client has
  * sent nothing more, and the connection is closed. */
@@ -2500,28 +2515,23 @@ test_body_refused_early (Fixture       *f,
   g_autoptr(GString) reply = NULL;
   g_autoptr(GString) chunked = g_string_new (NULL);
   g_autoptr(Reply) config = NULL;
-  g_autofree char *declared = NULL;
 
   start (f, "max-body", 1024, NULL);
 
   /* 10 GB declared, none sent. */
-  declared = g_strdup_printf ("POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                              "Content-Type: application/json\r\n"
-                              "Content-Length: 10737418240\r\n\r\n",
-                              riv_server_get_port (f->server));
-  reply = raw_exchange (f, declared);
+  reply = raw_post (f, "/gradio_api/queue/join", "Content-Type: application/json\r\n"
+                    "Content-Length: 10737418240\r\n\r\n");
   g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
   g_assert_nonnull (strstr (reply->str, "Request body too large (limit 1024 bytes)."));
   g_string_free (g_steal_pointer (&reply), TRUE);
 
   /* Chunked: one chunk of 2048 bytes, and the body never ends. */
-  g_string_printf (chunked, "POST /gradio_api/queue/join HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n"
-                   "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n800\r\n",
-                   riv_server_get_port (f->server));
+  g_string_append (chunked, "Content-Type: application/json\r\n"
+                   "Transfer-Encoding: chunked\r\n\r\n800\r\n");
   for (guint i = 0; i < 2048; i++)
     g_string_append_c (chunked, 'x');
   g_string_append (chunked, "\r\n");
-  reply = raw_exchange (f, chunked->str);
+  reply = raw_post (f, "/gradio_api/queue/join", chunked->str);
   g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
 
   /* And the server goes on. */
@@ -2563,6 +2573,105 @@ test_connection_timeouts (Fixture       *f,
   g_assert_true (frame_success (completion_of (sse->frames, id)));
 }
 
+/* Only loopback origins and those given get CORS, and any other origin is
+ * refused outright (a page could still make the request, just not read the
+ * reply); the Host must name the server, so that a page whose own host
+ * name resolves to 127.0.0.1 (DNS rebinding) is refused too. */
+static Reply *
+http_get_with (Fixture    *f,
+               const char *path,
+               const char *name,
+               const char *value)
+{
+  const char *headers[] = { name, value, NULL };
+
+  return http_full (f, "GET", path, NULL, NULL, headers);
+}
+
+static void
+assert_cors (Reply      *reply,
+             const char *origin)
+{
+  g_assert_cmpuint (reply->status, ==, origin != NULL ? 200 : 403);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"),
+                   ==, origin);
+}
+
+static void
+test_origin_and_host (Fixture       *f,
+                      gconstpointer  data)
+{
+  static const char * const loopback[] = {
+    "http://localhost:3000", "https://127.0.0.1", "http://127.1.2.3:8080", "http://[::1]:7860",
+    "http://app.localhost:5173",
+  };
+  static const char * const foreign[] = {
+    "http://example.test", "null", "http://localhost.example.test", "http://10.0.0.1:7860",
+    "file://", "http://127.0.0.1.example.test",
+  };
+  const char * const origins[] = { "https://ok.example.test", NULL };
+  const char * const hosts[] = { "proxy.example.test", NULL };
+  g_autoptr(JsonNode) detail = NULL;
+  g_autoptr(GString) raw = NULL;
+
+  start (f, "allow-origins", origins, "allow-hosts", hosts, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (loopback); i++)
+    {
+      g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", loopback[i]);
+
+      assert_cors (reply, loopback[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (foreign); i++)
+    {
+      g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", foreign[i]);
+
+      assert_cors (reply, NULL);
+      g_clear_pointer (&detail, json_node_unref);
+      detail = assert_error_reply (reply, 403);
+      g_assert_nonnull (strstr (json_node_get_string (detail), "--allow-origin"));
+    }
+  {
+    g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", "https://ok.example.test");
+
+    assert_cors (reply, "https://ok.example.test");
+  }
+
+  /* A form on a foreign page needs no preflight: its upload never runs. */
+  raw = raw_post (f, "/gradio_api/upload", "Origin: http://example.test\r\nContent-Length: 5\r\n"
+                  "Content-Type: multipart/form-data; boundary=b\r\n\r\n");
+  g_assert_true (g_str_has_prefix (raw->str, "HTTP/1.1 403 "));
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 0);
+
+  /* Host: the server's own address, localhost names, and the names given. */
+  {
+    static const char * const served[] = {
+      "localhost", "LOCALHOST:7860", "127.0.0.1", "[::1]:80", "proxy.example.test",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (served); i++)
+      {
+        g_autoptr(Reply) reply = http_get_with (f, "/config", "Host", served[i]);
+
+        g_assert_cmpuint (reply->status, ==, 200);
+      }
+  }
+  {
+    static const char * const refused[] = {
+      "rebind.example.test", "rebind.example.test:7860", "192.0.2.1", "localhost.example.test",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+      {
+        g_autoptr(Reply) reply = http_get_with (f, "/config", "Host", refused[i]);
+
+        g_clear_pointer (&detail, json_node_unref);
+        detail = assert_error_reply (reply, 403);
+        g_assert_nonnull (strstr (json_node_get_string (detail), "--allow-host"));
+      }
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2601,6 +2710,7 @@ main (int    argc,
   ADD ("ranges", test_ranges);
   ADD ("body-refused-early", test_body_refused_early);
   ADD ("connection-timeouts", test_connection_timeouts);
+  ADD ("origin-and-host", test_origin_and_host);
 
   return g_test_run ();
 }

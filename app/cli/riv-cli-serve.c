@@ -73,6 +73,8 @@ typedef struct
   gint      max_ranges;
   double    header_timeout;
   double    idle_timeout;
+  char    **allow_origins;    /* nullable */
+  char    **allow_hosts;      /* nullable */
 } ServeOptions;
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
@@ -85,6 +87,8 @@ serve_options_clear (ServeOptions *options)
 {
   g_clear_pointer (&options->host, g_free);
   g_clear_pointer (&options->replay, g_free);
+  g_clear_pointer (&options->allow_origins, g_strfreev);
+  g_clear_pointer (&options->allow_hosts, g_strfreev);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ServeOptions, serve_options_clear)
@@ -115,6 +119,14 @@ serve_option_context_new (ServeOptions *o)
       "opens (default 30)", "SECONDS" },
     { "idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->idle_timeout,
       "Seconds a kept-alive connection may wait for its next request (default 120)", "SECONDS" },
+    { "allow-origin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->allow_origins,
+      "A web page origin (scheme://host[:port]) that may use the server, with CORS, besides "
+      "loopback ones (http(s) on localhost, 127.x, [::1]); repeatable; \"*\" allows any page on "
+      "the web. Other origins get 403", "ORIGIN" },
+    { "allow-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->allow_hosts,
+      "A Host name to answer besides localhost names, loopback addresses and --host; repeatable. "
+      "Behind a proxy that passes its own public name (nginx's proxy_set_header Host $host), "
+      "give that name; \"*\" answers any Host (no DNS-rebinding check). Others get 403", "NAME" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
@@ -182,6 +194,8 @@ serve_demos (const ServeOptions *o)
                 "max-ranges", (guint) o->max_ranges,
                 "header-timeout", o->header_timeout,
                 "idle-timeout", o->idle_timeout,
+                "allow-origins", o->allow_origins,
+                "allow-hosts", o->allow_hosts,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

@@ -151,10 +151,10 @@ _riv_server_reply_problem (SoupServerMessage *msg,
 void
 _riv_server_add_cors_headers (SoupServerMessage *msg)
 {
-  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
   SoupMessageHeaders *response = soup_server_message_get_response_headers (msg);
-  const char *origin = soup_message_headers_get_one (request, "Origin");
+  const char *origin = g_object_get_data (G_OBJECT (msg), "riv-cors-origin");
 
+  /* Set only for an allowed Origin (riv-server-origin.c). */
   if (origin == NULL)
     return;
   soup_message_headers_replace (response, "Access-Control-Allow-Origin", origin);
@@ -320,21 +320,32 @@ _riv_server_refuse_now (RivServer         *self,
                                    refusal_wrote_cb, refusal);
 }
 
+/* Answers status with detail at once, the body unread. */
+static void
+refuse (RivServer         *self,
+        SoupServerMessage *msg,
+        guint              status,
+        const char        *detail)
+{
+  SoupMessageBody *body = soup_server_message_get_request_body (msg);
+
+  soup_message_body_set_accumulate (body, FALSE);
+  soup_message_body_truncate (body);
+  _riv_server_add_cors_headers (msg);
+  _riv_server_reply_detail (msg, status, detail);
+  _riv_server_refuse_now (self, msg);
+}
+
 static void
 reject_body (RivServer         *self,
              SoupServerMessage *msg,
              BodyLimit         *limit)
 {
-  SoupMessageBody *body = soup_server_message_get_request_body (msg);
   g_autofree char *detail = g_strdup_printf ("Request body too large (limit %" G_GSIZE_FORMAT
                                              " bytes).", limit->limit);
 
   limit->rejected = TRUE;
-  soup_message_body_set_accumulate (body, FALSE);
-  soup_message_body_truncate (body);
-  _riv_server_add_cors_headers (msg);
-  _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
-  _riv_server_refuse_now (self, msg);
+  refuse (self, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
 }
 
 /* libsoup 3.2 answers any 200 GET that carries a Range header itself, and
@@ -368,6 +379,7 @@ got_headers_cb (SoupServerMessage *msg,
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
   const char *path = g_uri_get_path (soup_server_message_get_uri (msg));
   BodyLimit *limit = g_new0 (BodyLimit, 1);
+  g_autofree char *refused = NULL;
 
   limit->limit = g_strcmp0 (path, API_PREFIX "/upload") == 0 ? self->max_upload : self->max_body;
   g_object_set_data_full (G_OBJECT (msg), "riv-body-limit", limit, g_free);
@@ -376,6 +388,12 @@ got_headers_cb (SoupServerMessage *msg,
 
   if (soup_server_message_get_status (msg) != 0)
     return;
+  if ((refused = _riv_server_check_origin_and_host (self, msg)) != NULL)
+    {
+      limit->rejected = TRUE;
+      refuse (self, msg, SOUP_STATUS_FORBIDDEN, refused);
+      return;
+    }
   if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
       soup_message_headers_get_content_length (headers) > (goffset) limit->limit)
     reject_body (self, msg, limit);

@@ -11,6 +11,7 @@
  *   riv-server-session.c  sessions, their FIFOs and SSE streams, heartbeats
  *   riv-server-files.c    file registry, /file=, uploads, the I/O pool
  *   riv-server-http.c     replies, CORS, body limits, connection sweep
+ *   riv-server-origin.c   which Host and Origin headers are served
  */
 #pragma once
 
@@ -100,6 +101,8 @@ struct _RivServer
   guint         max_ranges;
   double        header_timeout;
   double        idle_timeout;
+  char        **allow_origins; /* owned, nullable */
+  char        **allow_hosts;   /* owned, nullable */
 
   /* After listen */
   char         *host;
@@ -213,6 +216,10 @@ void        _riv_server_handle_upload         (RivServer         *self,
 void        _riv_server_handle_file           (RivServer         *self,
                                                SoupServerMessage *msg,
                                                const char        *raw_path);
+
+/* riv-server-origin.c */
+char       *_riv_server_check_origin_and_host (RivServer         *self,
+                                               SoupServerMessage *msg);
 
 /* riv-server-routes.c */
 void        _riv_server_handle_request_cb     (SoupServer        *server,

@@ -49,6 +49,8 @@ enum {
   PROP_MAX_RANGES,
   PROP_HEADER_TIMEOUT,
   PROP_IDLE_TIMEOUT,
+  PROP_ALLOW_ORIGINS,
+  PROP_ALLOW_HOSTS,
   N_PROPS
 };
 
@@ -220,6 +222,8 @@ riv_server_finalize (GObject *object)
   g_clear_pointer (&self->config_json, g_bytes_unref);
   g_clear_pointer (&self->info_json, g_bytes_unref);
   g_free (self->host);
+  g_strfreev (self->allow_origins);
+  g_strfreev (self->allow_hosts);
   g_free (self->url);
   g_free (self->temp_dir);
   g_free (self->output_dir);
@@ -283,6 +287,12 @@ riv_server_get_property (GObject    *object,
       break;
     case PROP_IDLE_TIMEOUT:
       g_value_set_double (value, self->idle_timeout);
+      break;
+    case PROP_ALLOW_ORIGINS:
+      g_value_set_boxed (value, self->allow_origins);
+      break;
+    case PROP_ALLOW_HOSTS:
+      g_value_set_boxed (value, self->allow_hosts);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -349,6 +359,14 @@ riv_server_set_property (GObject      *object,
     case PROP_IDLE_TIMEOUT:
       self->idle_timeout = g_value_get_double (value);
       break;
+    case PROP_ALLOW_ORIGINS:
+      g_strfreev (self->allow_origins);
+      self->allow_origins = g_value_dup_boxed (value);
+      break;
+    case PROP_ALLOW_HOSTS:
+      g_strfreev (self->allow_hosts);
+      self->allow_hosts = g_value_dup_boxed (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -394,6 +412,10 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_double ("header-timeout", NULL, NULL, 0.01, 3600, 30, flags);
   properties[PROP_IDLE_TIMEOUT] =
     g_param_spec_double ("idle-timeout", NULL, NULL, 0.01, 86400, 120, flags);
+  properties[PROP_ALLOW_ORIGINS] =
+    g_param_spec_boxed ("allow-origins", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_ALLOW_HOSTS] =
+    g_param_spec_boxed ("allow-hosts", NULL, NULL, G_TYPE_STRV, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =

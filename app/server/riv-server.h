@@ -47,6 +47,11 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *                        headers have not all arrived by then is closed
  *   "idle-timeout"       double, seconds (default 120): a kept-alive connection
  *                        with no next request by then is closed
+ *   "allow-origins"      GStrv (default none): browser origins served (with CORS)
+ *                        besides loopback ones; "*" for any. Other origins get 403
+ *   "allow-hosts"        GStrv (default none): Host names served besides loopback
+ *                        and localhost names and the address listened on (a
+ *                        proxy's public name); "*" for any. Others get 403
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */
