@@ -1372,25 +1372,48 @@ test_files_bounded (Fixture       *f,
   }
 }
 
-static char *
-upload (Fixture    *f,
-        const char *name,
-        GBytes     *content)
+/* Uploads n_parts copies of content named name, for session (nullable: none
+ * named); the status, and the first path stored in *path when 200. */
+static guint
+upload_parts (Fixture     *f,
+              const char  *session,
+              const char  *name,
+              GBytes      *content,
+              guint        n_parts,
+              char       **path)
 {
   g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
   g_autoptr(SoupMessageHeaders) headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autofree char *route = session != NULL
+                           ? g_strdup_printf ("/gradio_api/upload?session_hash=%s", session)
+                           : g_strdup ("/gradio_api/upload");
 
-  soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream", content);
+  for (guint i = 0; i < n_parts; i++)
+    soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream",
+                                     content);
   soup_multipart_to_message (multipart, headers, &body);
-  reply = http_full (f, "POST", "/gradio_api/upload",
+  reply = http_full (f, "POST", route,
                      soup_message_headers_get_one (headers, "Content-Type"), body, NULL);
-  g_assert_cmpuint (reply->status, ==, 200);
+  if (reply->status != 200)
+    return reply->status;
   root = reply_json (reply);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
-  return g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, n_parts);
+  *path = g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+  return reply->status;
+}
+
+static char *
+upload (Fixture    *f,
+        const char *name,
+        GBytes     *content)
+{
+  char *path = NULL;
+
+  g_assert_cmpuint (upload_parts (f, NULL, name, content, 1, &path), ==, 200);
+  return path;
 }
 
 static void
@@ -1402,7 +1425,7 @@ test_files_bytes (Fixture       *f,
   g_autofree char *path_a = NULL, *path_b = NULL, *get_a = NULL, *get_b = NULL;
   g_autoptr(Reply) reply = NULL;
 
-  start (f, "max-file-bytes", (guint64) 1024, NULL);
+  start (f, "max-session-upload-bytes", (guint64) 1024, NULL);
   buf[0] = 'a';
   a = g_bytes_new (buf, 800);
   buf[0] = 'b';
@@ -1412,7 +1435,7 @@ test_files_bytes (Fixture       *f,
   get_a = g_strdup_printf ("/gradio_api/file=%s", path_a);
   get_b = g_strdup_printf ("/gradio_api/file=%s", path_b);
 
-  /* 1600 bytes do not fit in 1024: the older file went. */
+  /* 1600 bytes do not fit in one session's 1024: its older file went. */
   g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 1);
   reply = http_get (f, get_a);
   g_assert_cmpuint (reply->status, ==, 403);
@@ -2672,6 +2695,95 @@ test_origin_and_host (Fixture       *f,
   }
 }
 
+/* Uploads are bounded per request (parts) and per session (files, bytes:
+ * past them the session's own oldest go), and a full store refuses an
+ * upload rather than delete another session's files. Folders go with their
+ * files. The finding: one upload of 20,000 parts left 20,006 folders and
+ * evicted every other client's files. */
+static guint
+count_upload_folders (Fixture *f)
+{
+  g_autofree char *dir = g_build_filename (riv_server_get_temp_dir (f->server), "uploads", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (listing);
+  while (g_dir_read_name (listing) != NULL)
+    n++;
+  return n;
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    expected;
+} FolderCount;
+
+static gboolean
+folders_are (gpointer user_data)
+{
+  FolderCount *count = user_data;
+
+  return count_upload_folders (count->f) == count->expected;
+}
+
+static void
+assert_served (Fixture    *f,
+               const char *stored,
+               guint       status)
+{
+  g_autofree char *path = g_strdup_printf ("/gradio_api/file=%s", stored);
+  g_autoptr(Reply) reply = http_get (f, path);
+
+  g_assert_cmpuint (reply->status, ==, status);
+}
+
+static void
+test_upload_bounds (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *kept = NULL, *first = NULL, *refused = NULL;
+  g_autoptr(GBytes) a = g_bytes_new_static ("a", 1);
+  FolderCount count = { f, 0 };
+
+  start (f, "max-upload-parts", 5, "max-session-uploads", 3, "max-files", 6, NULL);
+
+  /* Too many parts: refused whole, nothing written. */
+  g_assert_cmpuint (upload_parts (f, "flood", "x.bin", a, 6, &refused), ==, 413);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 0);
+  g_assert_cmpuint (count_upload_folders (f), ==, 0);
+
+  /* Session "kept" keeps its file whatever "flood" uploads: past its three,
+   * flood's own oldest go. */
+  g_assert_cmpuint (upload_parts (f, "kept", "kept.bin", a, 1, &kept), ==, 200);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.bin", i);
+      g_autoptr(GBytes) content = g_bytes_new (name, strlen (name));
+      g_autofree char *path = NULL;
+
+      g_assert_cmpuint (upload_parts (f, "flood", name, content, 1, &path), ==, 200);
+      if (i == 0)
+        first = g_steal_pointer (&path);
+    }
+  assert_served (f, kept, 200);
+  assert_served (f, first, 403);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 4);
+  /* One folder per file kept: the others went with their files. */
+  count.expected = 4;
+  g_assert_true (riv_test_wait_until (folders_are, &count, WAIT_S));
+
+  /* Six uploads in all fill the store: a seventh is refused (507), the
+   * files of the others stay. */
+  g_assert_cmpuint (upload_parts (f, "other", "o1.bin", a, 1, &refused), ==, 200);
+  g_clear_pointer (&refused, g_free);
+  g_assert_cmpuint (upload_parts (f, "other", "o2.bin", a, 1, &refused), ==, 200);
+  g_clear_pointer (&refused, g_free);
+  g_assert_cmpuint (upload_parts (f, "third", "t.bin", a, 1, &refused), ==, 507);
+  assert_served (f, kept, 200);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2711,6 +2823,7 @@ main (int    argc,
   ADD ("body-refused-early", test_body_refused_early);
   ADD ("connection-timeouts", test_connection_timeouts);
   ADD ("origin-and-host", test_origin_and_host);
+  ADD ("upload-bounds", test_upload_bounds);
 
   return g_test_run ();
 }

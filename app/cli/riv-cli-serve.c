@@ -75,12 +75,17 @@ typedef struct
   double    idle_timeout;
   char    **allow_origins;    /* nullable */
   char    **allow_hosts;      /* nullable */
+  gint      max_upload_parts;
+  gint      max_session_uploads;
+  gint64    max_session_upload_bytes;
 } ServeOptions;
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
                              .max_sessions = 4096, .heartbeat = 15, .close_linger = 0.5, \
                              .speed = 1, .max_ranges = 8, \
-                             .header_timeout = 30, .idle_timeout = 120 }
+                             .header_timeout = 30, .idle_timeout = 120, \
+                             .max_upload_parts = 100, .max_session_uploads = 100, \
+                             .max_session_upload_bytes = 128 * 1024 * 1024 }
 
 static void
 serve_options_clear (ServeOptions *options)
@@ -127,6 +132,13 @@ serve_option_context_new (ServeOptions *o)
       "A Host name to answer besides localhost names, loopback addresses and --host; repeatable. "
       "Behind a proxy that passes its own public name (nginx's proxy_set_header Host $host), "
       "give that name; \"*\" answers any Host (no DNS-rebinding check). Others get 403", "NAME" },
+    { "max-upload-parts", 0, 0, G_OPTION_ARG_INT, &o->max_upload_parts,
+      "Parts one upload request may have (default 100; more get HTTP 413)", "N" },
+    { "max-session-uploads", 0, 0, G_OPTION_ARG_INT, &o->max_session_uploads,
+      "Uploaded files kept per session (?session_hash=, else per client address; default 100); "
+      "beyond it the session's own oldest are deleted, never another's", "N" },
+    { "max-session-upload-bytes", 0, 0, G_OPTION_ARG_INT64, &o->max_session_upload_bytes,
+      "The same in bytes (default 134217728, 128 MiB)", "BYTES" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "replay", 0, 0, G_OPTION_ARG_FILENAME, &o->replay,
@@ -168,6 +180,12 @@ serve_check_options (const ServeOptions *o)
     return riv_cli_usage_error ("serve", "--header-timeout must be between 0.01 and 3600 seconds");
   if (!(o->idle_timeout >= 0.01 && o->idle_timeout <= 86400))
     return riv_cli_usage_error ("serve", "--idle-timeout must be between 0.01 and 86400 seconds");
+  if (o->max_upload_parts < 1)
+    return riv_cli_usage_error ("serve", "--max-upload-parts must be at least 1");
+  if (o->max_session_uploads < 1)
+    return riv_cli_usage_error ("serve", "--max-session-uploads must be at least 1");
+  if (o->max_session_upload_bytes < 1024)
+    return riv_cli_usage_error ("serve", "--max-session-upload-bytes must be at least 1024");
   if (!(o->speed >= 0 && o->speed <= 1e6))
     return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   return 0;
@@ -196,6 +214,9 @@ serve_demos (const ServeOptions *o)
                 "idle-timeout", o->idle_timeout,
                 "allow-origins", o->allow_origins,
                 "allow-hosts", o->allow_hosts,
+                "max-upload-parts", (guint) o->max_upload_parts,
+                "max-session-uploads", (guint) o->max_session_uploads,
+                "max-session-upload-bytes", (guint64) o->max_session_upload_bytes,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

@@ -21,6 +21,7 @@
 #include "riv-wire.h"
 
 #define FILE_READ_MAX       (256 * 1024 * 1024)
+#define OWNER_HASH_MAX      256
 
 typedef enum
 {
@@ -53,6 +54,7 @@ typedef struct
   guint              max_ranges;
   char              *content_type; /* nullable: a multipart reply's */
   char              *content_range; /* nullable */
+  char              *owner;        /* nullable: an upload's (see upload_owner()) */
 } IoTask;
 
 /* Files */
@@ -75,6 +77,7 @@ io_task_free (IoTask *task)
   g_free (task->range);
   g_free (task->content_type);
   g_free (task->content_range);
+  g_free (task->owner);
   g_free (task);
 }
 
@@ -112,14 +115,18 @@ io_submit (RivServer         *self,
   g_thread_pool_push (self->io_pool, task, NULL);
 }
 
+/* An upload's folder (upload_dir/<digest>/) goes with its last file. */
 static void
 files_delete_later (RivServer  *self,
-                    const char *path)
+                    const char *path,
+                    gboolean    upload)
 {
   IoTask *task = g_new0 (IoTask, 1);
 
   task->kind = IO_DELETE;
   task->path = g_strdup (path);
+  if (upload)
+    task->upload_dir = g_strdup (self->upload_dir);
   if (self->io_pool != NULL)
     io_submit (self, task, NULL);
   else
@@ -140,19 +147,26 @@ _riv_server_files_remove (RivServer  *self,
   g_hash_table_remove (self->files, path);
   g_queue_unlink (&self->file_order, link);
   self->file_bytes -= entry->size;
+  if (entry->owner != NULL)
+    {
+      self->n_uploads--;
+      self->upload_bytes -= entry->size;
+    }
   if (delete)
-    files_delete_later (self, entry->path);
+    files_delete_later (self, entry->path, entry->owner != NULL);
   g_free (entry->path);
+  g_free (entry->owner);
   g_free (entry);
   g_list_free_1 (link);
 }
 
-/* Registers a path this server wrote (takes it). The oldest files go when
- * there are more than "max-files" or more than "max-file-bytes" in all. */
-void
-_riv_server_files_register (RivServer *self,
-                            char      *path,
-                            gsize      size)
+/* Takes path; owner (copied) is NULL for a demo's output. FALSE when the
+ * path is registered already. */
+static gboolean
+files_add (RivServer  *self,
+           char       *path,
+           gsize       size,
+           const char *owner)
 {
   FileEntry *entry;
   GList *link;
@@ -160,22 +174,132 @@ _riv_server_files_register (RivServer *self,
   if (g_hash_table_contains (self->files, path))
     {
       g_free (path);
-      return;
+      return FALSE;
     }
 
   entry = g_new (FileEntry, 1);
   entry->path = path;
   entry->size = size;
+  entry->owner = g_strdup (owner);
   link = g_list_alloc ();
   link->data = entry;
   g_queue_push_tail_link (&self->file_order, link);
   g_hash_table_insert (self->files, entry->path, link);
   self->file_bytes += size;
+  if (owner != NULL)
+    {
+      self->n_uploads++;
+      self->upload_bytes += size;
+    }
+  return TRUE;
+}
 
-  while (self->file_order.length > 1 &&
-         (self->file_order.length > MAX (self->max_files, 1) ||
-          self->file_bytes > self->max_file_bytes))
-    _riv_server_files_remove (self, ((FileEntry *) self->file_order.head->data)->path, TRUE);
+/* Registers a demo's output (takes path). The oldest outputs go when there
+ * are more than "max-files" outputs or more than "max-file-bytes" of them;
+ * uploads are counted apart (uploads_admit()) and never go to make room. */
+void
+_riv_server_files_register (RivServer *self,
+                            char      *path,
+                            gsize      size)
+{
+  GList *link;
+
+  if (!files_add (self, path, size, NULL))
+    return;
+
+  link = self->file_order.head;
+  while (link != self->file_order.tail &&
+         (self->file_order.length - self->n_uploads > MAX (self->max_files, 1) ||
+          self->file_bytes - self->upload_bytes > self->max_file_bytes))
+    {
+      FileEntry *entry = link->data;
+
+      link = link->next;
+      if (entry->owner == NULL)
+        _riv_server_files_remove (self, entry->path, TRUE);
+    }
+}
+
+/* Who an upload is counted to: the session it names (?session_hash=, which
+ * Gradio ignores), else the client's address. */
+static char *
+upload_owner (SoupServerMessage *msg)
+{
+  const char *query = g_uri_get_query (soup_server_message_get_uri (msg));
+  g_autoptr(GHashTable) params = NULL;
+  const char *hash = NULL;
+  const char *address = soup_server_message_get_remote_host (msg);
+
+  if (query != NULL)
+    params = g_uri_parse_params (query, -1, "&", G_URI_PARAMS_NONE, NULL);
+  if (params != NULL)
+    hash = g_hash_table_lookup (params, "session_hash");
+  if (hash != NULL && hash[0] != '\0' && strlen (hash) <= OWNER_HASH_MAX)
+    return g_strconcat ("session ", hash, NULL);
+  return g_strconcat ("address ", address != NULL ? address : "", NULL);
+}
+
+/* Makes room for n_files files of bytes in all from owner: past its quota
+ * ("max-session-uploads", "max-session-upload-bytes") its own oldest uploads
+ * go; another owner's never do, so a full store ("max-files",
+ * "max-file-bytes" of uploads) refuses the upload instead. FALSE (answered)
+ * when it cannot be kept. */
+static gboolean
+uploads_admit (RivServer         *self,
+               SoupServerMessage *msg,
+               const char        *owner,
+               guint              n_files,
+               guint64            bytes)
+{
+  g_autoptr(GPtrArray) evict = g_ptr_array_new ();
+  guint own_files = 0, all_files = self->n_uploads;
+  guint64 own_bytes = 0, all_bytes = self->upload_bytes;
+
+  if (n_files > self->max_session_uploads || bytes > self->max_session_upload_bytes)
+    {
+      g_autofree char *detail =
+        g_strdup_printf ("Upload too large: a session keeps at most %u files and %" G_GUINT64_FORMAT
+                         " bytes.", self->max_session_uploads, self->max_session_upload_bytes);
+      _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
+      return FALSE;
+    }
+
+  for (GList *l = self->file_order.head; l != NULL; l = l->next)
+    {
+      FileEntry *entry = l->data;
+
+      if (g_strcmp0 (entry->owner, owner) == 0)
+        {
+          own_files++;
+          own_bytes += entry->size;
+        }
+    }
+  for (GList *l = self->file_order.head;
+       l != NULL && (own_files + n_files > self->max_session_uploads ||
+                     own_bytes + bytes > self->max_session_upload_bytes);
+       l = l->next)
+    {
+      FileEntry *entry = l->data;
+
+      if (g_strcmp0 (entry->owner, owner) != 0)
+        continue;
+      g_ptr_array_add (evict, entry->path);
+      own_files--;
+      own_bytes -= entry->size;
+      all_files--;
+      all_bytes -= entry->size;
+    }
+
+  if (all_files + n_files > self->max_files || all_bytes + bytes > self->max_file_bytes)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_INSUFFICIENT_STORAGE,
+                                "The server keeps no more uploads for now; files are "
+                                "never deleted to make room for another client's.");
+      return FALSE;
+    }
+  for (guint i = 0; i < evict->len; i++)
+    _riv_server_files_remove (self, g_ptr_array_index (evict, i), TRUE);
+  return TRUE;
 }
 
 static const char *
@@ -393,9 +517,20 @@ io_upload (IoTask *task)
     {
       UploadPart *part = g_ptr_array_index (task->parts, i);
       g_autoptr(GError) error = NULL;
-      g_autofree char *digest = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, part->data);
-      g_autofree char *dir = g_build_filename (task->upload_dir, digest, NULL);
-      g_autofree char *path = g_build_filename (dir, part->filename, NULL);
+      g_autofree char *digest = NULL;
+      g_autofree char *dir = NULL;
+      g_autofree char *path = NULL;
+      GChecksum *checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+      /* By owner and content: one owner's files are never another's, so
+       * that none goes when another owner's does. */
+      g_checksum_update (checksum, (const guchar *) task->owner, strlen (task->owner) + 1);
+      g_checksum_update (checksum, g_bytes_get_data (part->data, NULL),
+                         g_bytes_get_size (part->data));
+      digest = g_strdup (g_checksum_get_string (checksum));
+      g_checksum_free (checksum);
+      dir = g_build_filename (task->upload_dir, digest, NULL);
+      path = g_build_filename (dir, part->filename, NULL);
 
       if (g_mkdir (dir, 0700) != 0 && errno != EEXIST)
         {
@@ -426,6 +561,15 @@ _riv_server_io_func (gpointer data,
     {
     case IO_DELETE:
       g_unlink (task->path);
+      if (task->upload_dir != NULL)
+        {
+          g_autofree char *dir = g_path_get_dirname (task->path);
+          g_autofree char *parent = g_path_get_dirname (dir);
+
+          /* Fails, as it should, while another file is in it. */
+          if (g_str_equal (parent, task->upload_dir))
+            g_rmdir (dir);
+        }
       break;
     case IO_READ:
       io_read (task);
@@ -495,7 +639,7 @@ io_done_cb (gpointer data,
               UploadPart *part = g_ptr_array_index (task->parts, i);
 
               if (!self->shut_down)
-                _riv_server_files_register (self, g_strdup (path), g_bytes_get_size (part->data));
+                files_add (self, g_strdup (path), g_bytes_get_size (part->data), task->owner);
             }
           g_string_append_c (out, ']');
           {
@@ -529,6 +673,14 @@ _riv_server_handle_upload (RivServer         *self,
       return;
     }
 
+  if (soup_multipart_get_length (multipart) > (int) MIN (self->max_upload_parts, G_MAXINT))
+    {
+      g_autofree char *detail = g_strdup_printf ("Too many parts in one upload (limit %u).",
+                                                 self->max_upload_parts);
+      _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
+      return;
+    }
+
   if (self->io_pool == NULL)
     {
       _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Server stopped.");
@@ -537,6 +689,7 @@ _riv_server_handle_upload (RivServer         *self,
 
   task = g_new0 (IoTask, 1);
   task->kind = IO_UPLOAD;
+  task->owner = upload_owner (msg);
   task->upload_dir = g_strdup (self->upload_dir);
   task->parts = g_ptr_array_new_with_free_func (upload_part_free);
 
@@ -577,6 +730,17 @@ _riv_server_handle_upload (RivServer         *self,
       _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "No \"files\" parts in the upload.");
       return;
     }
+  {
+    guint64 bytes = 0;
+
+    for (guint i = 0; i < task->parts->len; i++)
+      bytes += g_bytes_get_size (((UploadPart *) g_ptr_array_index (task->parts, i))->data);
+    if (!uploads_admit (self, msg, task->owner, task->parts->len, bytes))
+      {
+        io_task_free (task);
+        return;
+      }
+  }
 
   io_submit (self, task, msg);
 }

@@ -73,6 +73,7 @@ typedef struct
 {
   char  *path;
   gsize  size;
+  char  *owner;     /* nullable: an upload's session or address, NULL for an output */
 } FileEntry;
 
 struct _RivServer
@@ -103,6 +104,9 @@ struct _RivServer
   double        idle_timeout;
   char        **allow_origins; /* owned, nullable */
   char        **allow_hosts;   /* owned, nullable */
+  guint         max_upload_parts;
+  guint         max_session_uploads;
+  guint64       max_session_upload_bytes;
 
   /* After listen */
   char         *host;
@@ -123,6 +127,8 @@ struct _RivServer
   GHashTable   *files;        /* path → GList link in file_order */
   GQueue        file_order;   /* FileEntry (owned), oldest first */
   guint64       file_bytes;
+  guint         n_uploads;    /* of file_order, those with an owner */
+  guint64       upload_bytes;
 
   guint         n_pending;
   guint64       n_completed;

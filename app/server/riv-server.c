@@ -51,6 +51,9 @@ enum {
   PROP_IDLE_TIMEOUT,
   PROP_ALLOW_ORIGINS,
   PROP_ALLOW_HOSTS,
+  PROP_MAX_UPLOAD_PARTS,
+  PROP_MAX_SESSION_UPLOADS,
+  PROP_MAX_SESSION_UPLOAD_BYTES,
   N_PROPS
 };
 
@@ -294,6 +297,15 @@ riv_server_get_property (GObject    *object,
     case PROP_ALLOW_HOSTS:
       g_value_set_boxed (value, self->allow_hosts);
       break;
+    case PROP_MAX_UPLOAD_PARTS:
+      g_value_set_uint (value, self->max_upload_parts);
+      break;
+    case PROP_MAX_SESSION_UPLOADS:
+      g_value_set_uint (value, self->max_session_uploads);
+      break;
+    case PROP_MAX_SESSION_UPLOAD_BYTES:
+      g_value_set_uint64 (value, self->max_session_upload_bytes);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -367,6 +379,15 @@ riv_server_set_property (GObject      *object,
       g_strfreev (self->allow_hosts);
       self->allow_hosts = g_value_dup_boxed (value);
       break;
+    case PROP_MAX_UPLOAD_PARTS:
+      self->max_upload_parts = g_value_get_uint (value);
+      break;
+    case PROP_MAX_SESSION_UPLOADS:
+      self->max_session_uploads = g_value_get_uint (value);
+      break;
+    case PROP_MAX_SESSION_UPLOAD_BYTES:
+      self->max_session_upload_bytes = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -416,6 +437,13 @@ riv_server_class_init (RivServerClass *klass)
     g_param_spec_boxed ("allow-origins", NULL, NULL, G_TYPE_STRV, flags);
   properties[PROP_ALLOW_HOSTS] =
     g_param_spec_boxed ("allow-hosts", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_MAX_UPLOAD_PARTS] =
+    g_param_spec_uint ("max-upload-parts", NULL, NULL, 1, G_MAXINT, 100, flags);
+  properties[PROP_MAX_SESSION_UPLOADS] =
+    g_param_spec_uint ("max-session-uploads", NULL, NULL, 1, G_MAXUINT, 100, flags);
+  properties[PROP_MAX_SESSION_UPLOAD_BYTES] =
+    g_param_spec_uint64 ("max-session-upload-bytes", NULL, NULL, 1024, G_MAXUINT64,
+                         128 * 1024 * 1024, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -442,6 +470,9 @@ riv_server_init (RivServer *self)
   self->max_ranges = 8;
   self->header_timeout = 30;
   self->idle_timeout = 120;
+  self->max_upload_parts = 100;
+  self->max_session_uploads = 100;
+  self->max_session_upload_bytes = 128 * 1024 * 1024;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);

@@ -37,9 +37,16 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "session-timeout"    double, seconds (default 300): a session with no stream
  *                        attached for that long is dropped, and events it still
  *                        has pending are cancelled
- *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
- *                        and uploads); the oldest are deleted beyond it
+ *   "max-files"          guint (default 1000): demo outputs kept for /file=, the
+ *                        oldest deleted beyond it; and, apart, uploads kept: an
+ *                        upload that does not fit is refused (507), never
+ *                        makes room by deleting another client's
  *   "max-file-bytes"     guint64 (default 512 MiB): the same, in bytes
+ *   "max-upload-parts"   guint (default 100): parts in one upload request (413)
+ *   "max-session-uploads" guint (default 100): uploads kept per session (the
+ *                        upload's ?session_hash=, else the client's address);
+ *                        beyond it the session's own oldest go
+ *   "max-session-upload-bytes" guint64 (default 128 MiB): the same, in bytes
  *   "max-ranges"         guint (default 8, at most 64): byte ranges one GET /file=
  *                        answers with 206; more, or ranges that overlap, get
  *                        the whole file (riv-range.h)
