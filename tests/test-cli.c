@@ -2010,6 +2010,37 @@ soup_send (SoupSession *session,
   return body;
 }
 
+/* POSTs n_parts parts of content, each named name, to serve's /upload; the
+ * HTTP status, and on 200 the download URL of the first file in *file_url. */
+static guint
+serve_upload (SoupSession  *session,
+              const char   *url,
+              const char   *name,
+              GBytes       *content,
+              guint         n_parts,
+              char        **file_url)
+{
+  g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
+  g_autofree char *target = g_strconcat (url, "/gradio_api/upload", NULL);
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) paths = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < n_parts; i++)
+    soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream",
+                                     content);
+  msg = soup_message_new_from_multipart (target, multipart);
+  body = soup_send (session, msg);
+  if (soup_message_get_status (msg) != 200)
+    return soup_message_get_status (msg);
+  paths = riv_json_parse (NULL, g_bytes_get_data (body, NULL), g_bytes_get_size (body), 8, &error);
+  g_assert_no_error (error);
+  *file_url = g_strdup_printf ("%s/gradio_api/file=%s", url,
+                               json_array_get_string_element (json_node_get_array (paths), 0));
+  return 200;
+}
+
 /* The finding: 15,000 ranges of "0-" on a 1 MB upload made serve build a
  * 7.9 GB reply in memory and abort under a 4 GB limit. Under 2 GiB it now
  * answers with the file once and goes on serving. */
@@ -2019,13 +2050,10 @@ test_serve_hostile_ranges (void)
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr(GSubprocess) serve = NULL;
-  g_autoptr(GError) error = NULL;
   g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
-  g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
   g_autoptr(SoupMessage) msg = NULL;
   g_autoptr(GBytes) content = NULL;
   g_autoptr(GBytes) body = NULL;
-  g_autoptr(JsonNode) paths = NULL;
   g_autoptr(GString) range = g_string_new ("bytes=");
   g_autofree char *url = NULL;
   g_autofree char *uri = NULL;
@@ -2042,22 +2070,10 @@ test_serve_hostile_ranges (void)
   for (gsize i = 0; i < 1000 * 1000; i++)
     buf[i] = i % 251;
   content = g_bytes_new (buf, 1000 * 1000);
-  soup_multipart_append_form_file (multipart, "files", "big.bin", "application/octet-stream",
-                                   content);
-  uri = g_strconcat (url, "/gradio_api/upload", NULL);
-  msg = soup_message_new_from_multipart (uri, multipart);
-  body = soup_send (session, msg);
-  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
-  paths = riv_json_parse (NULL, g_bytes_get_data (body, NULL), g_bytes_get_size (body), 8, &error);
-  g_assert_no_error (error);
-  g_clear_object (&msg);
-  g_clear_pointer (&body, g_bytes_unref);
-  g_free (uri);
+  g_assert_cmpuint (serve_upload (session, url, "big.bin", content, 1, &uri), ==, 200);
 
   for (guint i = 0; i < 15000; i++)
     g_string_append (range, i == 0 ? "0-" : ",0-");
-  uri = g_strdup_printf ("%s/gradio_api/file=%s", url,
-                         json_array_get_string_element (json_node_get_array (paths), 0));
   msg = soup_message_new ("GET", uri);
   soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", range->str);
   body = soup_send (session, msg);
@@ -2127,6 +2143,65 @@ test_serve_allow_host_origin (void)
   stop_serve (serve);
 }
 
+/* The limits of serve's options reach the server: --max-ranges,
+ * --max-upload-parts, --max-session-uploads, --header-timeout (a connection
+ * that sends nothing is closed). */
+static void
+test_serve_limits (void)
+{
+  static const char * const extra[] = {
+    "--max-ranges", "1", "--max-upload-parts", "2", "--max-session-uploads", "1",
+    "--max-session-upload-bytes", "4096", "--header-timeout", "0.2", "--idle-timeout", "0.2",
+    NULL
+  };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autoptr(GBytes) content = g_bytes_new_static ("0123456789", 10);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) conn = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *target = NULL;
+  char byte;
+
+  serve = spawn_serve (launcher, extra, &url);
+
+  /* Three parts, two allowed; one part kept, and a byte range of it. */
+  g_assert_cmpuint (serve_upload (session, url, "d.bin", content, 3, &target), ==, 413);
+  g_assert_cmpuint (serve_upload (session, url, "d.bin", content, 1, &target), ==, 200);
+  msg = soup_message_new ("GET", target);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", "bytes=1-2");
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 206);
+  g_clear_object (&msg);
+  g_clear_pointer (&body, g_bytes_unref);
+  /* Two ranges, one allowed: the whole file. */
+  msg = soup_message_new ("GET", target);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", "bytes=1-2,4-5");
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_true (g_bytes_equal (body, content));
+
+  /* A connection that sends nothing is closed. */
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  conn = g_socket_client_connect_to_host (socket_client, "127.0.0.1", g_uri_get_port (uri), NULL,
+                                          &error);
+  g_assert_no_error (error);
+  g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (conn)), &byte, 1,
+                             G_PRIORITY_DEFAULT, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_cmpint (g_input_stream_read_finish (g_io_stream_get_input_stream (G_IO_STREAM (conn)),
+                                               result, NULL), ==, 0);
+  stop_serve (serve);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2171,6 +2246,7 @@ main (int   argc,
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
   g_test_add_func ("/cli/serve/hostile-ranges", test_serve_hostile_ranges);
   g_test_add_func ("/cli/serve/allow-host-origin", test_serve_allow_host_origin);
+  g_test_add_func ("/cli/serve/limits", test_serve_limits);
 
   return g_test_run ();
 }
