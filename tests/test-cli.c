@@ -1321,33 +1321,28 @@ test_report_in_browser (Fixture       *fx,
   g_assert_cmpuint (count_pixels_near (pixbuf, 0xff7800), >, 100);
 }
 
-/* Starts `rivulet-cli serve --port 0` with the further arguments
- * (NULL-terminated) and waits for the line that gives its URL. */
+/* rivulet-cli serve --port 0 EXTRA… started by launcher; *url is where it
+ * listens, read from the first line it prints. */
 static GSubprocess *
 spawn_serve (GSubprocessLauncher  *launcher,
-             char                **url,
-             ...)
+             const char * const   *extra,
+             char                **url)
 {
-  g_autoptr(GPtrArray) args = g_ptr_array_new ();
-  g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GDataInputStream) out = NULL;
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *line = NULL;
-  const char *at;
-  va_list ap;
+  GSubprocess *process;
 
-  g_ptr_array_add (args, (char *) g_getenv ("RIVULET_CLI"));
-  g_ptr_array_add (args, "serve");
-  g_ptr_array_add (args, "--port");
-  g_ptr_array_add (args, "0");
-  va_start (ap, url);
-  for (const char *arg = va_arg (ap, const char *); arg != NULL; arg = va_arg (ap, const char *))
-    g_ptr_array_add (args, (char *) arg);
-  va_end (ap);
-  g_ptr_array_add (args, NULL);
-
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) args->pdata, &error);
+  g_ptr_array_add (argv, (char *) g_getenv ("RIVULET_CLI"));
+  g_ptr_array_add (argv, "serve");
+  g_ptr_array_add (argv, "--port");
+  g_ptr_array_add (argv, "0");
+  for (guint i = 0; extra != NULL && extra[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) extra[i]);
+  g_ptr_array_add (argv, NULL);
+  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
   out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (process));
   g_data_input_stream_read_line_async (out, G_PRIORITY_DEFAULT, NULL,
@@ -1356,11 +1351,22 @@ spawn_serve (GSubprocessLauncher  *launcher,
   line = g_data_input_stream_read_line_finish (out, result, NULL, &error);
   g_assert_no_error (error);
   g_assert_nonnull (line);
-  at = strstr (line, "http://127.0.0.1:");
-  g_assert_nonnull (at);
-  if (url != NULL)
-    *url = g_strdup (at);
-  return g_steal_pointer (&process);
+  g_assert_nonnull (strstr (line, "http://127.0.0.1:"));
+  *url = g_strdup (strstr (line, "http://127.0.0.1:"));
+  return process;
+}
+
+/* Stops a serve spawned by spawn_serve(); it must exit normally. */
+static void
+stop_serve (GSubprocess *serve)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+
+  g_subprocess_send_signal (serve, SIGTERM);
+  g_subprocess_wait_async (serve, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_true (g_subprocess_get_if_exited (serve));
+  g_assert_cmpint (g_subprocess_get_exit_status (serve), ==, 0);
 }
 
 /* Whether glibc advised the heap of a running `rivulet-cli serve`, started with
@@ -1373,6 +1379,7 @@ serve_heap_advised (const char *given)
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
   g_autoptr(GSubprocess) process = NULL;
   g_autoptr(GError) error = NULL;
+  g_autofree char *url = NULL;
   g_autofree char *smaps_path = NULL;
   g_autofree char *smaps = NULL;
   g_auto(GStrv) lines = NULL;
@@ -1383,7 +1390,7 @@ serve_heap_advised (const char *given)
     g_subprocess_launcher_setenv (launcher, "GLIBC_TUNABLES", given, TRUE);
   else
     g_subprocess_launcher_unsetenv (launcher, "GLIBC_TUNABLES");
-  process = spawn_serve (launcher, NULL, NULL);
+  process = spawn_serve (launcher, NULL, &url);
 
   /* The same process (execv keeps the pid), now serving. */
   smaps_path = g_strdup_printf ("/proc/%s/smaps", g_subprocess_get_identifier (process));
@@ -1460,6 +1467,8 @@ test_serve_budget_options (void)
 #define AS_LIMIT (G_GUINT64_CONSTANT (2) << 30)
 #define N_STALLED 8
 
+/* serve under a 2 GiB address-space limit: the child's limit is set between
+ * fork and exec. */
 static void
 limit_address_space (gpointer data)
 {
@@ -1525,7 +1534,7 @@ test_serve_stalled_readers (void)
   return;
 #endif
   g_subprocess_launcher_set_child_setup (launcher, limit_address_space, NULL, NULL);
-  process = spawn_serve (launcher, &url, "--reader-timeout", "5", NULL);
+  process = spawn_serve (launcher, (const char * const[]) { "--reader-timeout", "5", NULL }, &url);
 
   for (guint i = 0; i < N_STALLED; i++)
     {
@@ -1568,17 +1577,7 @@ test_serve_stalled_readers (void)
   g_assert_nonnull (peak);
   g_test_message ("serve's peak resident memory: %.*s", (int) strcspn (peak, "\n"), peak);
 
-  g_subprocess_send_signal (process, SIGTERM);
-  {
-    g_autoptr(GAsyncResult) result = NULL;
-
-    g_subprocess_wait_async (process, NULL, riv_test_async_result_cb, &result);
-    riv_test_wait_result (&result, HANG_GUARD);
-    g_subprocess_wait_finish (process, result, &error);
-    g_assert_no_error (error);
-  }
-  g_assert_true (g_subprocess_get_if_exited (process));
-  g_assert_cmpint (g_subprocess_get_exit_status (process), ==, 0);
+  stop_serve (process);
 }
 
 /* The server goes away during a user load and comes back on its port: the
@@ -2116,6 +2115,214 @@ test_metrics_bad_address (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+static GBytes *
+soup_send (SoupSession *session,
+           SoupMessage *msg)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  GBytes *body;
+
+  soup_session_send_and_read_async (session, msg, G_PRIORITY_DEFAULT, NULL,
+                                    riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  body = soup_session_send_and_read_finish (session, result, &error);
+  g_assert_no_error (error);
+  return body;
+}
+
+/* POSTs n_parts parts of content, each named name, to serve's /upload; the
+ * HTTP status, and on 200 the download URL of the first file in *file_url. */
+static guint
+serve_upload (SoupSession  *session,
+              const char   *url,
+              const char   *name,
+              GBytes       *content,
+              guint         n_parts,
+              char        **file_url)
+{
+  g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
+  g_autofree char *target = g_strconcat (url, "/gradio_api/upload", NULL);
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(JsonNode) paths = NULL;
+  g_autoptr(GError) error = NULL;
+
+  for (guint i = 0; i < n_parts; i++)
+    soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream",
+                                     content);
+  msg = soup_message_new_from_multipart (target, multipart);
+  body = soup_send (session, msg);
+  if (soup_message_get_status (msg) != 200)
+    return soup_message_get_status (msg);
+  paths = riv_json_parse (NULL, g_bytes_get_data (body, NULL), g_bytes_get_size (body), 8, &error);
+  g_assert_no_error (error);
+  *file_url = g_strdup_printf ("%s/gradio_api/file=%s", url,
+                               json_array_get_string_element (json_node_get_array (paths), 0));
+  return 200;
+}
+
+/* The finding: 15,000 ranges of "0-" on a 1 MB upload made serve build a
+ * 7.9 GB reply in memory and abort under a 4 GB limit. Under 2 GiB it now
+ * answers with the file once and goes on serving. */
+static void
+test_serve_hostile_ranges (void)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GBytes) content = NULL;
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(GString) range = g_string_new ("bytes=");
+  g_autofree char *url = NULL;
+  g_autofree char *uri = NULL;
+  g_autofree guint8 *buf = g_malloc (1000 * 1000);
+
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("AddressSanitizer reserves more address space than the limit");
+  return;
+#endif
+
+  g_subprocess_launcher_set_child_setup (launcher, limit_address_space, NULL, NULL);
+  serve = spawn_serve (launcher, NULL, &url);
+
+  for (gsize i = 0; i < 1000 * 1000; i++)
+    buf[i] = i % 251;
+  content = g_bytes_new (buf, 1000 * 1000);
+  g_assert_cmpuint (serve_upload (session, url, "big.bin", content, 1, &uri), ==, 200);
+
+  for (guint i = 0; i < 15000; i++)
+    g_string_append (range, i == 0 ? "0-" : ",0-");
+  msg = soup_message_new ("GET", uri);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", range->str);
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_true (g_bytes_equal (body, content));
+  g_clear_object (&msg);
+  g_clear_pointer (&body, g_bytes_unref);
+  g_free (uri);
+
+  /* Still serving, and it stops as asked. */
+  uri = g_strconcat (url, "/config", NULL);
+  msg = soup_message_new ("GET", uri);
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  stop_serve (serve);
+}
+
+/* GET url/config with one header; the status, and the CORS origin in
+ * *allowed (nullable). */
+static guint
+get_config_with (SoupSession  *session,
+                 const char   *url,
+                 const char   *name,
+                 const char   *value,
+                 char        **allowed)
+{
+  g_autofree char *uri = g_strconcat (url, "/config", NULL);
+  g_autoptr(SoupMessage) msg = soup_message_new ("GET", uri);
+  g_autoptr(GBytes) body = NULL;
+
+  soup_message_headers_replace (soup_message_get_request_headers (msg), name, value);
+  body = soup_send (session, msg);
+  if (allowed != NULL)
+    *allowed = g_strdup (soup_message_headers_get_one (soup_message_get_response_headers (msg),
+                                                       "Access-Control-Allow-Origin"));
+  return soup_message_get_status (msg);
+}
+
+/* serve --allow-host and --allow-origin reach the server: a proxy's Host
+ * name and a page's origin given are served, others refused. */
+static void
+test_serve_allow_host_origin (void)
+{
+  static const char * const extra[] = {
+    "--allow-host", "proxy.example.test", "--allow-host", "other.example.test",
+    "--allow-origin", "https://app.example.test", NULL
+  };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autofree char *url = NULL;
+  g_autofree char *allowed = NULL;
+
+  serve = spawn_serve (launcher, extra, &url);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "proxy.example.test", NULL), ==, 200);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "other.example.test:8080", NULL), ==,
+                    200);
+  g_assert_cmpuint (get_config_with (session, url, "Host", "rebind.example.test", NULL), ==, 403);
+  g_assert_cmpuint (get_config_with (session, url, "Origin", "https://app.example.test", &allowed),
+                    ==, 200);
+  g_assert_cmpstr (allowed, ==, "https://app.example.test");
+  g_clear_pointer (&allowed, g_free);
+  g_assert_cmpuint (get_config_with (session, url, "Origin", "https://evil.example.test", &allowed),
+                    ==, 403);
+  g_assert_null (allowed);
+  stop_serve (serve);
+}
+
+/* The limits of serve's options reach the server: --max-ranges,
+ * --max-upload-parts, --max-session-uploads, --header-timeout (a connection
+ * that sends nothing is closed). */
+static void
+test_serve_limits (void)
+{
+  static const char * const extra[] = {
+    "--max-ranges", "1", "--max-upload-parts", "2", "--max-session-uploads", "1",
+    "--max-session-upload-bytes", "4096", "--header-timeout", "0.2", "--idle-timeout", "0.2",
+    NULL
+  };
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE | G_SUBPROCESS_FLAGS_STDERR_SILENCE);
+  g_autoptr(GSubprocess) serve = NULL;
+  g_autoptr(SoupSession) session = soup_session_new_with_options ("timeout", 0, NULL);
+  g_autoptr(GBytes) content = g_bytes_new_static ("0123456789", 10);
+  g_autoptr(GBytes) body = NULL;
+  g_autoptr(SoupMessage) msg = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
+  g_autoptr(GSocketConnection) conn = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GUri) uri = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *target = NULL;
+  char byte;
+
+  serve = spawn_serve (launcher, extra, &url);
+
+  /* Three parts, two allowed; one part kept, and a byte range of it. */
+  g_assert_cmpuint (serve_upload (session, url, "d.bin", content, 3, &target), ==, 413);
+  g_assert_cmpuint (serve_upload (session, url, "d.bin", content, 1, &target), ==, 200);
+  msg = soup_message_new ("GET", target);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", "bytes=1-2");
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 206);
+  g_clear_object (&msg);
+  g_clear_pointer (&body, g_bytes_unref);
+  /* Two ranges, one allowed: the whole file. */
+  msg = soup_message_new ("GET", target);
+  soup_message_headers_replace (soup_message_get_request_headers (msg), "Range", "bytes=1-2,4-5");
+  body = soup_send (session, msg);
+  g_assert_cmpuint (soup_message_get_status (msg), ==, 200);
+  g_assert_true (g_bytes_equal (body, content));
+
+  /* A connection that sends nothing is closed. */
+  uri = g_uri_parse (url, G_URI_FLAGS_NONE, &error);
+  g_assert_no_error (error);
+  conn = g_socket_client_connect_to_host (socket_client, "127.0.0.1", g_uri_get_port (uri), NULL,
+                                          &error);
+  g_assert_no_error (error);
+  g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (conn)), &byte, 1,
+                             G_PRIORITY_DEFAULT, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_cmpint (g_input_stream_read_finish (g_io_stream_get_input_stream (G_IO_STREAM (conn)),
+                                               result, NULL), ==, 0);
+  stop_serve (serve);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2160,6 +2367,9 @@ main (int   argc,
   g_test_add_func ("/cli/serve/budget-options", test_serve_budget_options);
   g_test_add_func ("/cli/serve/stalled-readers", test_serve_stalled_readers);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
+  g_test_add_func ("/cli/serve/hostile-ranges", test_serve_hostile_ranges);
+  g_test_add_func ("/cli/serve/allow-host-origin", test_serve_allow_host_origin);
+  g_test_add_func ("/cli/serve/limits", test_serve_limits);
 
   return g_test_run ();
 }

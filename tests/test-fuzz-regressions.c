@@ -51,6 +51,7 @@ static const Target targets[] = {
   { "load-options", riv_fuzz_load_options, NULL },
   { "json", riv_fuzz_json, NULL },
   { "record", riv_fuzz_record, NULL },
+  { "range", riv_fuzz_range, NULL },
 #ifdef RIV_FUZZ_HAVE_PLOT
   { "plot", riv_fuzz_plot, NULL },
 #endif

@@ -760,8 +760,10 @@ test_routes_and_cors (Fixture       *f,
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) detail = NULL;
   const char *allowed;
+  const char * const origins[] = { "http://example.test", NULL };
 
-  start (f, NULL);
+  /* A page of another origin is served only when named (see origin-and-host). */
+  start (f, "allow-origins", origins, NULL);
 
   reply = http_get (f, "/no/such/route");
   detail = assert_error_reply (reply, 404);
@@ -1371,25 +1373,48 @@ test_files_bounded (Fixture       *f,
   }
 }
 
-static char *
-upload (Fixture    *f,
-        const char *name,
-        GBytes     *content)
+/* Uploads n_parts copies of content named name, for session (nullable: none
+ * named); the status, and the first path stored in *path when 200. */
+static guint
+upload_parts (Fixture     *f,
+              const char  *session,
+              const char  *name,
+              GBytes      *content,
+              guint        n_parts,
+              char       **path)
 {
   g_autoptr(SoupMultipart) multipart = soup_multipart_new ("multipart/form-data");
   g_autoptr(SoupMessageHeaders) headers = soup_message_headers_new (SOUP_MESSAGE_HEADERS_REQUEST);
   g_autoptr(GBytes) body = NULL;
   g_autoptr(Reply) reply = NULL;
   g_autoptr(JsonNode) root = NULL;
+  g_autofree char *route = session != NULL
+                           ? g_strdup_printf ("/gradio_api/upload?session_hash=%s", session)
+                           : g_strdup ("/gradio_api/upload");
 
-  soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream", content);
+  for (guint i = 0; i < n_parts; i++)
+    soup_multipart_append_form_file (multipart, "files", name, "application/octet-stream",
+                                     content);
   soup_multipart_to_message (multipart, headers, &body);
-  reply = http_full (f, "POST", "/gradio_api/upload",
+  reply = http_full (f, "POST", route,
                      soup_message_headers_get_one (headers, "Content-Type"), body, NULL);
-  g_assert_cmpuint (reply->status, ==, 200);
+  if (reply->status != 200)
+    return reply->status;
   root = reply_json (reply);
-  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, 1);
-  return g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+  g_assert_cmpuint (json_array_get_length (json_node_get_array (root)), ==, n_parts);
+  *path = g_strdup (json_array_get_string_element (json_node_get_array (root), 0));
+  return reply->status;
+}
+
+static char *
+upload (Fixture    *f,
+        const char *name,
+        GBytes     *content)
+{
+  char *path = NULL;
+
+  g_assert_cmpuint (upload_parts (f, NULL, name, content, 1, &path), ==, 200);
+  return path;
 }
 
 static void
@@ -1401,7 +1426,7 @@ test_files_bytes (Fixture       *f,
   g_autofree char *path_a = NULL, *path_b = NULL, *get_a = NULL, *get_b = NULL;
   g_autoptr(Reply) reply = NULL;
 
-  start (f, "max-file-bytes", (guint64) 1024, NULL);
+  start (f, "max-session-upload-bytes", (guint64) 1024, NULL);
   buf[0] = 'a';
   a = g_bytes_new (buf, 800);
   buf[0] = 'b';
@@ -1411,7 +1436,7 @@ test_files_bytes (Fixture       *f,
   get_a = g_strdup_printf ("/gradio_api/file=%s", path_a);
   get_b = g_strdup_printf ("/gradio_api/file=%s", path_b);
 
-  /* 1600 bytes do not fit in 1024: the older file went. */
+  /* 1600 bytes do not fit in one session's 1024: its older file went. */
   g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 1);
   reply = http_get (f, get_a);
   g_assert_cmpuint (reply->status, ==, 403);
@@ -2537,6 +2562,415 @@ test_shutdown (Fixture       *f,
   }
 }
 
+/* Range requests are answered by the server (riv-range.c), never by
+ * libsoup's own multi-range reply, which holds every range in one buffer:
+ * a few ranges that do not overlap get 206, anything else the whole file. */
+static Reply *
+http_get_range (Fixture    *f,
+                const char *path,
+                const char *range)
+{
+  const char *headers[] = { "Range", range, NULL };
+
+  return http_full (f, "GET", path, NULL, NULL, headers);
+}
+
+static void
+assert_whole (Reply  *reply,
+              GBytes *content)
+{
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_null (soup_message_headers_get_one (reply->headers, "Content-Range"));
+  g_assert_true (g_bytes_equal (reply->body, content));
+}
+
+static void
+test_ranges (Fixture       *f,
+             gconstpointer  data)
+{
+  g_autofree guint8 *buf = g_malloc (1000);
+  g_autoptr(GBytes) content = NULL;
+  g_autofree char *stored = NULL, *path = NULL;
+  g_autoptr(GString) hostile = g_string_new ("bytes=");
+  g_autoptr(Reply) reply = NULL;
+  const char *type;
+
+  for (guint i = 0; i < 1000; i++)
+    buf[i] = 'a' + i % 26;
+  content = g_bytes_new (buf, 1000);
+  start (f, NULL);
+  stored = upload (f, "data.bin", content);
+  path = g_strdup_printf ("/gradio_api/file=%s", stored);
+
+  /* One range, a suffix, two apart. */
+  reply = http_get_range (f, path, "bytes=10-19");
+  g_assert_cmpuint (reply->status, ==, 206);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Range"), ==,
+                   "bytes 10-19/1000");
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                   buf + 10, 10);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=-5");
+  g_assert_cmpuint (reply->status, ==, 206);
+  g_assert_cmpmem (g_bytes_get_data (reply->body, NULL), g_bytes_get_size (reply->body),
+                   buf + 995, 5);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=0-1, 26-27");
+  g_assert_cmpuint (reply->status, ==, 206);
+  type = soup_message_headers_get_one (reply->headers, "Content-Type");
+  g_assert_true (g_str_has_prefix (type, "multipart/byteranges; boundary="));
+  {
+    g_autoptr(SoupMultipart) parts = soup_multipart_new_from_message (reply->headers, reply->body);
+    SoupMessageHeaders *part_headers;
+    GBytes *part;
+
+    g_assert_nonnull (parts);
+    g_assert_cmpint (soup_multipart_get_length (parts), ==, 2);
+    g_assert_true (soup_multipart_get_part (parts, 1, &part_headers, &part));
+    g_assert_cmpstr (soup_message_headers_get_one (part_headers, "Content-Range"), ==,
+                     "bytes 26-27/1000");
+    g_assert_cmpmem (g_bytes_get_data (part, NULL), g_bytes_get_size (part), "ab", 2);
+  }
+  g_clear_pointer (&reply, reply_free);
+
+  /* Past the end: 416, naming the size. */
+  reply = http_get_range (f, path, "bytes=1000-");
+  g_assert_cmpuint (reply->status, ==, 416);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Content-Range"), ==,
+                   "bytes */1000");
+  g_clear_pointer (&reply, reply_free);
+
+  /* Overlapping ranges, more than max-ranges, or nonsense: the whole file. */
+  reply = http_get_range (f, path, "bytes=0-,0-");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=0-0,2-2,4-4,6-6,8-8,10-10,12-12,14-14,16-16");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+  reply = http_get_range (f, path, "bytes=5-2");
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+
+  /* The finding: 15,000 ranges of the whole file were one 206 reply of
+   * 15,000 copies. Now one copy. */
+  for (guint i = 0; i < 15000; i++)
+    g_string_append (hostile, i == 0 ? "0-" : ",0-");
+  reply = http_get_range (f, path, hostile->str);
+  assert_whole (reply, content);
+  g_clear_pointer (&reply, reply_free);
+
+  /* Other routes never answer a range. */
+  reply = http_get_range (f, "/config", "bytes=0-1");
+  g_assert_cmpuint (reply->status, ==, 200);
+  g_assert_cmpuint (g_bytes_get_size (reply->body), >, 2);
+}
+
+/* A plain connection to the server that has sent request (may be empty or
+ * partial); its reply is read into raw->bytes until the server closes. */
+static GSocketConnection *
+raw_send (Fixture    *f,
+          const char *request,
+          RawRead    *raw)
+{
+  g_autoptr(GSocketClient) socket_client = g_socket_client_new ();
+  g_autoptr(GError) error = NULL;
+  GSocketConnection *conn;
+
+  conn = g_socket_client_connect_to_host (socket_client, "127.0.0.1",
+                                          riv_server_get_port (f->server), NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (g_output_stream_write_all (g_io_stream_get_output_stream (G_IO_STREAM (conn)),
+                                            request, strlen (request), NULL, NULL, &error));
+  g_assert_no_error (error);
+  raw->input = g_io_stream_get_input_stream (G_IO_STREAM (conn));
+  raw->bytes = g_string_new (NULL);
+  g_input_stream_read_async (raw->input, raw->buffer, sizeof raw->buffer, G_PRIORITY_DEFAULT,
+                             NULL, raw_read_cb, raw);
+  return conn;
+}
+
+/* The reply to request, read until the server closes the connection. */
+static GString *
+raw_exchange (Fixture    *f,
+              const char *request)
+{
+  g_autoptr(GSocketConnection) conn = NULL;
+  RawRead raw = { 0 };
+
+  conn = raw_send (f, request, &raw);
+  g_assert_true (riv_test_wait_until (raw_at_eof, &raw, WAIT_S));
+  return raw.bytes;
+}
+
+/* POST path on a plain connection: Host, then rest (the other headers, the
+ * blank line, and whatever body is to be sent); the reply until close. */
+static GString *
+raw_post (Fixture    *f,
+          const char *path,
+          const char *rest)
+{
+  g_autofree char *request = g_strdup_printf ("POST %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n%s",
+                                              path, riv_server_get_port (f->server), rest);
+
+  return raw_exchange (f, request);
+}
+
+/* A body over the limit is refused as soon as the headers say so, or as
+ * soon as its chunks pass the limit: the reply comes while the client has
+ * sent nothing more, and the connection is closed. */
+static void
+test_body_refused_early (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autoptr(GString) reply = NULL;
+  g_autoptr(GString) chunked = g_string_new (NULL);
+  g_autoptr(Reply) config = NULL;
+
+  start (f, "max-body", 1024, NULL);
+
+  /* 10 GB declared, none sent. */
+  reply = raw_post (f, "/gradio_api/queue/join", "Content-Type: application/json\r\n"
+                    "Content-Length: 10737418240\r\n\r\n");
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
+  g_assert_nonnull (strstr (reply->str, "Request body too large (limit 1024 bytes)."));
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  /* Chunked: one chunk of 2048 bytes, and the body never ends. */
+  g_string_append (chunked, "Content-Type: application/json\r\n"
+                   "Transfer-Encoding: chunked\r\n\r\n800\r\n");
+  for (guint i = 0; i < 2048; i++)
+    g_string_append_c (chunked, 'x');
+  g_string_append (chunked, "\r\n");
+  reply = raw_post (f, "/gradio_api/queue/join", chunked->str);
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 413 "));
+
+  /* And the server goes on. */
+  config = http_get (f, "/config");
+  g_assert_cmpuint (config->status, ==, 200);
+}
+
+/* Connections that do nothing are closed: one that sends nothing, one whose
+ * headers never end ("header-timeout"), one kept alive after its reply
+ * ("idle-timeout"); a stream longer than both is not cut. */
+static void
+test_connection_timeouts (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autoptr(GString) reply = NULL;
+  g_autofree char *request = NULL;
+  g_autofree char *id = NULL;
+  Sse *sse;
+
+  start (f, "header-timeout", 0.2, "idle-timeout", 0.2, NULL);
+
+  reply = raw_exchange (f, "");
+  g_assert_cmpuint (reply->len, ==, 0);
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  reply = raw_exchange (f, "GET /config HTTP/1.1\r\nHost: 127.0.0.1\r\n");
+  g_assert_null (strstr (reply->str, "HTTP/1.1 200"));
+  g_string_free (g_steal_pointer (&reply), TRUE);
+
+  request = g_strdup_printf ("GET /config HTTP/1.1\r\nHost: 127.0.0.1:%u\r\n\r\n",
+                             riv_server_get_port (f->server));
+  reply = raw_exchange (f, request);
+  g_assert_true (g_str_has_prefix (reply->str, "HTTP/1.1 200 OK"));
+  g_assert_null (strstr (reply->str, "Connection: close"));
+
+  id = join (f, 1, "[\"abc\", 3, 0.6]", "slow");
+  sse = sse_open (f, "slow");
+  sse_wait_eof (sse);
+  g_assert_true (frame_success (completion_of (sse->frames, id)));
+}
+
+/* Only loopback origins and those given get CORS, and any other origin is
+ * refused outright (a page could still make the request, just not read the
+ * reply); the Host must name the server, so that a page whose own host
+ * name resolves to 127.0.0.1 (DNS rebinding) is refused too. */
+static Reply *
+http_get_with (Fixture    *f,
+               const char *path,
+               const char *name,
+               const char *value)
+{
+  const char *headers[] = { name, value, NULL };
+
+  return http_full (f, "GET", path, NULL, NULL, headers);
+}
+
+static void
+assert_cors (Reply      *reply,
+             const char *origin)
+{
+  g_assert_cmpuint (reply->status, ==, origin != NULL ? 200 : 403);
+  g_assert_cmpstr (soup_message_headers_get_one (reply->headers, "Access-Control-Allow-Origin"),
+                   ==, origin);
+}
+
+static void
+test_origin_and_host (Fixture       *f,
+                      gconstpointer  data)
+{
+  static const char * const loopback[] = {
+    "http://localhost:3000", "https://127.0.0.1", "http://127.1.2.3:8080", "http://[::1]:7860",
+    "http://app.localhost:5173",
+  };
+  static const char * const foreign[] = {
+    "http://example.test", "null", "http://localhost.example.test", "http://10.0.0.1:7860",
+    "file://", "http://127.0.0.1.example.test",
+  };
+  const char * const origins[] = { "https://ok.example.test", NULL };
+  const char * const hosts[] = { "proxy.example.test", NULL };
+  g_autoptr(JsonNode) detail = NULL;
+  g_autoptr(GString) raw = NULL;
+
+  start (f, "allow-origins", origins, "allow-hosts", hosts, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (loopback); i++)
+    {
+      g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", loopback[i]);
+
+      assert_cors (reply, loopback[i]);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (foreign); i++)
+    {
+      g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", foreign[i]);
+
+      assert_cors (reply, NULL);
+      g_clear_pointer (&detail, json_node_unref);
+      detail = assert_error_reply (reply, 403);
+      g_assert_nonnull (strstr (json_node_get_string (detail), "--allow-origin"));
+    }
+  {
+    g_autoptr(Reply) reply = http_get_with (f, "/config", "Origin", "https://ok.example.test");
+
+    assert_cors (reply, "https://ok.example.test");
+  }
+
+  /* A form on a foreign page needs no preflight: its upload never runs. */
+  raw = raw_post (f, "/gradio_api/upload", "Origin: http://example.test\r\nContent-Length: 5\r\n"
+                  "Content-Type: multipart/form-data; boundary=b\r\n\r\n");
+  g_assert_true (g_str_has_prefix (raw->str, "HTTP/1.1 403 "));
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 0);
+
+  /* Host: the server's own address, localhost names, and the names given. */
+  {
+    static const char * const served[] = {
+      "localhost", "LOCALHOST:7860", "127.0.0.1", "[::1]:80", "proxy.example.test",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (served); i++)
+      {
+        g_autoptr(Reply) reply = http_get_with (f, "/config", "Host", served[i]);
+
+        g_assert_cmpuint (reply->status, ==, 200);
+      }
+  }
+  {
+    static const char * const refused[] = {
+      "rebind.example.test", "rebind.example.test:7860", "192.0.2.1", "localhost.example.test",
+    };
+
+    for (guint i = 0; i < G_N_ELEMENTS (refused); i++)
+      {
+        g_autoptr(Reply) reply = http_get_with (f, "/config", "Host", refused[i]);
+
+        g_clear_pointer (&detail, json_node_unref);
+        detail = assert_error_reply (reply, 403);
+        g_assert_nonnull (strstr (json_node_get_string (detail), "--allow-host"));
+      }
+  }
+}
+
+/* Uploads are bounded per request (parts) and per session (files, bytes:
+ * past them the session's own oldest go), and a full store refuses an
+ * upload rather than delete another session's files. Folders go with their
+ * files. The finding: one upload of 20,000 parts left 20,006 folders and
+ * evicted every other client's files. */
+static guint
+count_upload_folders (Fixture *f)
+{
+  g_autofree char *dir = g_build_filename (riv_server_get_temp_dir (f->server), "uploads", NULL);
+  g_autoptr(GDir) listing = g_dir_open (dir, 0, NULL);
+  guint n = 0;
+
+  g_assert_nonnull (listing);
+  while (g_dir_read_name (listing) != NULL)
+    n++;
+  return n;
+}
+
+typedef struct
+{
+  Fixture *f;
+  guint    expected;
+} FolderCount;
+
+static gboolean
+folders_are (gpointer user_data)
+{
+  FolderCount *count = user_data;
+
+  return count_upload_folders (count->f) == count->expected;
+}
+
+static void
+assert_served (Fixture    *f,
+               const char *stored,
+               guint       status)
+{
+  g_autofree char *path = g_strdup_printf ("/gradio_api/file=%s", stored);
+  g_autoptr(Reply) reply = http_get (f, path);
+
+  g_assert_cmpuint (reply->status, ==, status);
+}
+
+static void
+test_upload_bounds (Fixture       *f,
+                    gconstpointer  data)
+{
+  g_autofree char *kept = NULL, *first = NULL, *refused = NULL;
+  g_autoptr(GBytes) a = g_bytes_new_static ("a", 1);
+  FolderCount count = { f, 0 };
+
+  start (f, "max-upload-parts", 5, "max-session-uploads", 3, "max-files", 6, NULL);
+
+  /* Too many parts: refused whole, nothing written. */
+  g_assert_cmpuint (upload_parts (f, "flood", "x.bin", a, 6, &refused), ==, 413);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 0);
+  g_assert_cmpuint (count_upload_folders (f), ==, 0);
+
+  /* Session "kept" keeps its file whatever "flood" uploads: past its three,
+   * flood's own oldest go. */
+  g_assert_cmpuint (upload_parts (f, "kept", "kept.bin", a, 1, &kept), ==, 200);
+  for (guint i = 0; i < 10; i++)
+    {
+      g_autofree char *name = g_strdup_printf ("f%u.bin", i);
+      g_autoptr(GBytes) content = g_bytes_new (name, strlen (name));
+      g_autofree char *path = NULL;
+
+      g_assert_cmpuint (upload_parts (f, "flood", name, content, 1, &path), ==, 200);
+      if (i == 0)
+        first = g_steal_pointer (&path);
+    }
+  assert_served (f, kept, 200);
+  assert_served (f, first, 403);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 4);
+  /* One folder per file kept: the others went with their files. */
+  count.expected = 4;
+  g_assert_true (riv_test_wait_until (folders_are, &count, WAIT_S));
+
+  /* Six uploads in all fill the store: a seventh is refused (507), the
+   * files of the others stay. */
+  g_assert_cmpuint (upload_parts (f, "other", "o1.bin", a, 1, &refused), ==, 200);
+  g_clear_pointer (&refused, g_free);
+  g_assert_cmpuint (upload_parts (f, "other", "o2.bin", a, 1, &refused), ==, 200);
+  g_clear_pointer (&refused, g_free);
+  g_assert_cmpuint (upload_parts (f, "third", "t.bin", a, 1, &refused), ==, 507);
+  assert_served (f, kept, 200);
+  g_assert_cmpuint (riv_server_get_n_files (f->server), ==, 6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2577,6 +3011,11 @@ main (int    argc,
   ADD ("failure", test_failure);
   ADD ("shutdown", test_shutdown);
   ADD ("closed-connections", test_closed_connections);
+  ADD ("ranges", test_ranges);
+  ADD ("body-refused-early", test_body_refused_early);
+  ADD ("connection-timeouts", test_connection_timeouts);
+  ADD ("origin-and-host", test_origin_and_host);
+  ADD ("upload-bounds", test_upload_bounds);
 
   return g_test_run ();
 }

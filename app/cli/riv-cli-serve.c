@@ -76,6 +76,14 @@ typedef struct
   gboolean  stamp;
   char     *replay;           /* nullable */
   double    speed;
+  gint      max_ranges;
+  double    header_timeout;
+  double    idle_timeout;
+  char    **allow_origins;    /* nullable */
+  char    **allow_hosts;      /* nullable */
+  gint      max_upload_parts;
+  gint      max_session_uploads;
+  gint64    max_session_upload_bytes;
 } ServeOptions;
 
 #define SERVE_OPTIONS_INIT { .port = 7860, .concurrency = 8, .max_queue = 10000, \
@@ -84,13 +92,19 @@ typedef struct
                              .total_buffer = (gint) (RIV_SERVER_BUFFER_MAX >> 20), \
                              .session_inputs = (gint) (RIV_SERVER_SESSION_INPUT_MAX >> 20), \
                              .total_inputs = (gint) (RIV_SERVER_INPUT_MAX >> 20), \
-                             .reader_timeout = RIV_SERVER_READER_TIMEOUT, .speed = 1 }
+                             .reader_timeout = RIV_SERVER_READER_TIMEOUT, \
+                             .speed = 1, .max_ranges = 8, \
+                             .header_timeout = 30, .idle_timeout = 120, \
+                             .max_upload_parts = 100, .max_session_uploads = 100, \
+                             .max_session_upload_bytes = 128 * 1024 * 1024 }
 
 static void
 serve_options_clear (ServeOptions *options)
 {
   g_clear_pointer (&options->host, g_free);
   g_clear_pointer (&options->replay, g_free);
+  g_clear_pointer (&options->allow_origins, g_strfreev);
+  g_clear_pointer (&options->allow_hosts, g_strfreev);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ServeOptions, serve_options_clear)
@@ -128,6 +142,29 @@ serve_option_context_new (ServeOptions *o)
     { "reader-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->reader_timeout,
       "Seconds a session's stream may go unread (not open, or not taking what is written) "
       "before its jobs that old fail and free their workers (default 60)", "SECONDS" },
+    { "max-ranges", 0, 0, G_OPTION_ARG_INT, &o->max_ranges,
+      "Byte ranges one file download answers with 206 (default 8, at most 64); more, or "
+      "overlapping ones, get the whole file", "N" },
+    { "header-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->header_timeout,
+      "Seconds a connection has to send a request's headers, the first request's from when it "
+      "opens (default 30)", "SECONDS" },
+    { "idle-timeout", 0, 0, G_OPTION_ARG_DOUBLE, &o->idle_timeout,
+      "Seconds a kept-alive connection may wait for its next request (default 120)", "SECONDS" },
+    { "allow-origin", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->allow_origins,
+      "A web page origin (scheme://host[:port]) that may use the server, with CORS, besides "
+      "loopback ones (http(s) on localhost, 127.x, [::1]); repeatable; \"*\" allows any page on "
+      "the web. Other origins get 403", "ORIGIN" },
+    { "allow-host", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->allow_hosts,
+      "A Host name to answer besides localhost names, loopback addresses and --host; repeatable. "
+      "Behind a proxy that passes its own public name (nginx's proxy_set_header Host $host), "
+      "give that name; \"*\" answers any Host (no DNS-rebinding check). Others get 403", "NAME" },
+    { "max-upload-parts", 0, 0, G_OPTION_ARG_INT, &o->max_upload_parts,
+      "Parts one upload request may have (default 100; more get HTTP 413)", "N" },
+    { "max-session-uploads", 0, 0, G_OPTION_ARG_INT, &o->max_session_uploads,
+      "Uploaded files kept per session (?session_hash=, else per client address; default 100); "
+      "beyond it the session's own oldest are deleted, never another's", "N" },
+    { "max-session-upload-bytes", 0, 0, G_OPTION_ARG_INT64, &o->max_session_upload_bytes,
+      "The same in bytes (default 134217728, 128 MiB)", "BYTES" },
     { "verbose", 'v', 0, G_OPTION_ARG_NONE, &o->verbose,
       "Print each batch's size and the running total of batched items to stderr", NULL },
     { "stamp", 0, 0, G_OPTION_ARG_NONE, &o->stamp,
@@ -174,6 +211,18 @@ serve_check_options (const ServeOptions *o)
   if (!(o->reader_timeout >= 0.01 && o->reader_timeout <= 1e7))
     return riv_cli_usage_error ("serve", "--reader-timeout must be between 0.01 and 10000000 "
                                 "seconds");
+  if (o->max_ranges < 1 || o->max_ranges > 64)
+    return riv_cli_usage_error ("serve", "--max-ranges must be between 1 and 64");
+  if (!(o->header_timeout >= 0.01 && o->header_timeout <= 3600))
+    return riv_cli_usage_error ("serve", "--header-timeout must be between 0.01 and 3600 seconds");
+  if (!(o->idle_timeout >= 0.01 && o->idle_timeout <= 86400))
+    return riv_cli_usage_error ("serve", "--idle-timeout must be between 0.01 and 86400 seconds");
+  if (o->max_upload_parts < 1)
+    return riv_cli_usage_error ("serve", "--max-upload-parts must be at least 1");
+  if (o->max_session_uploads < 1)
+    return riv_cli_usage_error ("serve", "--max-session-uploads must be at least 1");
+  if (o->max_session_upload_bytes < 1024)
+    return riv_cli_usage_error ("serve", "--max-session-upload-bytes must be at least 1024");
   if (!(o->speed >= 0 && o->speed <= 1e6))
     return riv_cli_usage_error ("serve", "--speed must be between 0 and 1000000");
   return 0;
@@ -203,6 +252,14 @@ serve_demos (const ServeOptions *o)
                 "reader-timeout", o->reader_timeout,
                 "verbose", o->verbose,
                 "stamp", o->stamp,
+                "max-ranges", (guint) o->max_ranges,
+                "header-timeout", o->header_timeout,
+                "idle-timeout", o->idle_timeout,
+                "allow-origins", o->allow_origins,
+                "allow-hosts", o->allow_hosts,
+                "max-upload-parts", (guint) o->max_upload_parts,
+                "max-session-uploads", (guint) o->max_session_uploads,
+                "max-session-upload-bytes", (guint64) o->max_session_upload_bytes,
                 NULL);
 
   if (!riv_server_listen (server, o->host, (guint) o->port, &error))

@@ -391,6 +391,10 @@ handle_metrics_cb (SoupServer        *server,
   gboolean openmetrics = accept != NULL && strstr (accept, "application/openmetrics-text") != NULL;
   char *page;
 
+  /* libsoup 3.2 answers a 200 GET with a Range header itself, with a copy
+   * of the page per range asked, built in one buffer: pages are whole. */
+  soup_message_headers_remove (soup_server_message_get_request_headers (msg), "Range");
+
   if (strcmp (path, "/metrics") != 0)
     {
       soup_server_message_set_status (msg, SOUP_STATUS_NOT_FOUND, NULL);

@@ -16,10 +16,12 @@
 
 #include <glib/gstdio.h>
 
+#include "riv-range.h"
 #include "riv-server-private.h"
 #include "riv-wire.h"
 
 #define FILE_READ_MAX       (256 * 1024 * 1024)
+#define OWNER_HASH_MAX      256
 
 typedef enum
 {
@@ -48,6 +50,11 @@ typedef struct
   char              *error;
   GPtrArray         *parts;        /* UploadPart */
   GPtrArray         *paths;        /* char * */
+  char              *range;        /* nullable: the request's Range header */
+  guint              max_ranges;
+  char              *content_type; /* nullable: a multipart reply's */
+  char              *content_range; /* nullable */
+  char              *owner;        /* nullable: an upload's (see upload_owner()) */
 } IoTask;
 
 /* Files */
@@ -67,6 +74,10 @@ io_task_free (IoTask *task)
   g_free (task->error);
   g_clear_pointer (&task->parts, g_ptr_array_unref);
   g_clear_pointer (&task->paths, g_ptr_array_unref);
+  g_free (task->range);
+  g_free (task->content_type);
+  g_free (task->content_range);
+  g_free (task->owner);
   g_free (task);
 }
 
@@ -104,14 +115,18 @@ io_submit (RivServer         *self,
   g_thread_pool_push (self->io_pool, task, NULL);
 }
 
+/* An upload's folder (upload_dir/<digest>/) goes with its last file. */
 static void
 files_delete_later (RivServer  *self,
-                    const char *path)
+                    const char *path,
+                    gboolean    upload)
 {
   IoTask *task = g_new0 (IoTask, 1);
 
   task->kind = IO_DELETE;
   task->path = g_strdup (path);
+  if (upload)
+    task->upload_dir = g_strdup (self->upload_dir);
   if (self->io_pool != NULL)
     io_submit (self, task, NULL);
   else
@@ -132,19 +147,26 @@ _riv_server_files_remove (RivServer  *self,
   g_hash_table_remove (self->files, path);
   g_queue_unlink (&self->file_order, link);
   self->file_bytes -= entry->size;
+  if (entry->owner != NULL)
+    {
+      self->n_uploads--;
+      self->upload_bytes -= entry->size;
+    }
   if (delete)
-    files_delete_later (self, entry->path);
+    files_delete_later (self, entry->path, entry->owner != NULL);
   g_free (entry->path);
+  g_free (entry->owner);
   g_free (entry);
   g_list_free_1 (link);
 }
 
-/* Registers a path this server wrote (takes it). The oldest files go when
- * there are more than "max-files" or more than "max-file-bytes" in all. */
-void
-_riv_server_files_register (RivServer *self,
-                            char      *path,
-                            gsize      size)
+/* Takes path; owner (copied) is NULL for a demo's output. FALSE when the
+ * path is registered already. */
+static gboolean
+files_add (RivServer  *self,
+           char       *path,
+           gsize       size,
+           const char *owner)
 {
   FileEntry *entry;
   GList *link;
@@ -152,22 +174,132 @@ _riv_server_files_register (RivServer *self,
   if (g_hash_table_contains (self->files, path))
     {
       g_free (path);
-      return;
+      return FALSE;
     }
 
   entry = g_new (FileEntry, 1);
   entry->path = path;
   entry->size = size;
+  entry->owner = g_strdup (owner);
   link = g_list_alloc ();
   link->data = entry;
   g_queue_push_tail_link (&self->file_order, link);
   g_hash_table_insert (self->files, entry->path, link);
   self->file_bytes += size;
+  if (owner != NULL)
+    {
+      self->n_uploads++;
+      self->upload_bytes += size;
+    }
+  return TRUE;
+}
 
-  while (self->file_order.length > 1 &&
-         (self->file_order.length > MAX (self->max_files, 1) ||
-          self->file_bytes > self->max_file_bytes))
-    _riv_server_files_remove (self, ((FileEntry *) self->file_order.head->data)->path, TRUE);
+/* Registers a demo's output (takes path). The oldest outputs go when there
+ * are more than "max-files" outputs or more than "max-file-bytes" of them;
+ * uploads are counted apart (uploads_admit()) and never go to make room. */
+void
+_riv_server_files_register (RivServer *self,
+                            char      *path,
+                            gsize      size)
+{
+  GList *link;
+
+  if (!files_add (self, path, size, NULL))
+    return;
+
+  link = self->file_order.head;
+  while (link != self->file_order.tail &&
+         (self->file_order.length - self->n_uploads > MAX (self->max_files, 1) ||
+          self->file_bytes - self->upload_bytes > self->max_file_bytes))
+    {
+      FileEntry *entry = link->data;
+
+      link = link->next;
+      if (entry->owner == NULL)
+        _riv_server_files_remove (self, entry->path, TRUE);
+    }
+}
+
+/* Who an upload is counted to: the session it names (?session_hash=, which
+ * Gradio ignores), else the client's address. */
+static char *
+upload_owner (SoupServerMessage *msg)
+{
+  const char *query = g_uri_get_query (soup_server_message_get_uri (msg));
+  g_autoptr(GHashTable) params = NULL;
+  const char *hash = NULL;
+  const char *address = soup_server_message_get_remote_host (msg);
+
+  if (query != NULL)
+    params = g_uri_parse_params (query, -1, "&", G_URI_PARAMS_NONE, NULL);
+  if (params != NULL)
+    hash = g_hash_table_lookup (params, "session_hash");
+  if (hash != NULL && hash[0] != '\0' && strlen (hash) <= OWNER_HASH_MAX)
+    return g_strconcat ("session ", hash, NULL);
+  return g_strconcat ("address ", address != NULL ? address : "", NULL);
+}
+
+/* Makes room for n_files files of bytes in all from owner: past its quota
+ * ("max-session-uploads", "max-session-upload-bytes") its own oldest uploads
+ * go; another owner's never do, so a full store ("max-files",
+ * "max-file-bytes" of uploads) refuses the upload instead. FALSE (answered)
+ * when it cannot be kept. */
+static gboolean
+uploads_admit (RivServer         *self,
+               SoupServerMessage *msg,
+               const char        *owner,
+               guint              n_files,
+               guint64            bytes)
+{
+  g_autoptr(GPtrArray) evict = g_ptr_array_new ();
+  guint own_files = 0, all_files = self->n_uploads;
+  guint64 own_bytes = 0, all_bytes = self->upload_bytes;
+
+  if (n_files > self->max_session_uploads || bytes > self->max_session_upload_bytes)
+    {
+      g_autofree char *detail =
+        g_strdup_printf ("Upload too large: a session keeps at most %u files and %" G_GUINT64_FORMAT
+                         " bytes.", self->max_session_uploads, self->max_session_upload_bytes);
+      _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
+      return FALSE;
+    }
+
+  for (GList *l = self->file_order.head; l != NULL; l = l->next)
+    {
+      FileEntry *entry = l->data;
+
+      if (g_strcmp0 (entry->owner, owner) == 0)
+        {
+          own_files++;
+          own_bytes += entry->size;
+        }
+    }
+  for (GList *l = self->file_order.head;
+       l != NULL && (own_files + n_files > self->max_session_uploads ||
+                     own_bytes + bytes > self->max_session_upload_bytes);
+       l = l->next)
+    {
+      FileEntry *entry = l->data;
+
+      if (g_strcmp0 (entry->owner, owner) != 0)
+        continue;
+      g_ptr_array_add (evict, entry->path);
+      own_files--;
+      own_bytes -= entry->size;
+      all_files--;
+      all_bytes -= entry->size;
+    }
+
+  if (all_files + n_files > self->max_files || all_bytes + bytes > self->max_file_bytes)
+    {
+      _riv_server_reply_detail (msg, SOUP_STATUS_INSUFFICIENT_STORAGE,
+                                "The server keeps no more uploads for now; files are "
+                                "never deleted to make room for another client's.");
+      return FALSE;
+    }
+  for (guint i = 0; i < evict->len; i++)
+    _riv_server_files_remove (self, g_ptr_array_index (evict, i), TRUE);
+  return TRUE;
 }
 
 static const char *
@@ -233,13 +365,93 @@ sanitize_filename (const char *name)
 static void io_done_cb (gpointer data,
                         gboolean discard);
 
+/* length bytes at offset into buf; FALSE on a read error or a file that
+ * got shorter. */
+static gboolean
+read_at (int      fd,
+         guint8  *buf,
+         gsize    length,
+         guint64  offset)
+{
+  gsize done = 0;
+
+  while (done < length)
+    {
+      gssize n = pread (fd, buf + done, length - done, offset + done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        return FALSE;
+      done += n;
+    }
+  return TRUE;
+}
+
+/* The ranges riv_range_parse() accepted, as a 206 body: one range as it is,
+ * several as multipart/byteranges (RFC 9110 §14.6). Their total is at most
+ * the file, so this holds no more than a whole-file reply would. */
+static GBytes *
+read_ranges (IoTask         *task,
+             int             fd,
+             guint64         size,
+             const RivRange *ranges,
+             guint           n_ranges)
+{
+  g_autofree char *boundary = NULL;
+  GByteArray *out = g_byte_array_new ();
+  gboolean inline_ok;
+  const char *type = content_type_for (task->path, &inline_ok);
+
+  if (n_ranges == 1)
+    task->content_range = g_strdup_printf ("bytes %" G_GUINT64_FORMAT "-%" G_GUINT64_FORMAT
+                                           "/%" G_GUINT64_FORMAT,
+                                           ranges[0].start, ranges[0].end, size);
+  else
+    {
+      boundary = g_uuid_string_random ();
+      task->content_type = g_strdup_printf ("multipart/byteranges; boundary=%s", boundary);
+    }
+
+  for (guint i = 0; i < n_ranges; i++)
+    {
+      gsize length = ranges[i].end - ranges[i].start + 1;
+      gsize at;
+
+      if (boundary != NULL)
+        {
+          g_autofree char *head =
+            g_strdup_printf ("--%s\r\nContent-Type: %s\r\nContent-Range: bytes %" G_GUINT64_FORMAT
+                             "-%" G_GUINT64_FORMAT "/%" G_GUINT64_FORMAT "\r\n\r\n",
+                             boundary, type, ranges[i].start, ranges[i].end, size);
+          g_byte_array_append (out, (const guint8 *) head, strlen (head));
+        }
+      at = out->len;
+      g_byte_array_set_size (out, at + length);
+      if (!read_at (fd, out->data + at, length, ranges[i].start))
+        {
+          g_byte_array_unref (out);
+          return NULL;
+        }
+      if (boundary != NULL)
+        g_byte_array_append (out, (const guint8 *) "\r\n", 2);
+    }
+  if (boundary != NULL)
+    {
+      g_autofree char *tail = g_strdup_printf ("--%s--\r\n", boundary);
+      g_byte_array_append (out, (const guint8 *) tail, strlen (tail));
+    }
+  return g_byte_array_free_to_bytes (out);
+}
+
 static void
 io_read (IoTask *task)
 {
   struct stat st;
   int fd;
-  guint8 *buf;
-  gsize done = 0;
+  RivRange ranges[RIV_RANGE_MAX];
+  guint n_ranges = 0;
+  RivRangeResult result;
 
   /* Never follow a link, even one planted where a registered file was. */
   fd = g_open (task->path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC, 0);
@@ -257,20 +469,43 @@ io_read (IoTask *task)
       return;
     }
 
-  buf = g_malloc (MAX (st.st_size, 1));
-  while (done < (gsize) st.st_size)
+  result = riv_range_parse (task->range, st.st_size, task->max_ranges, ranges, &n_ranges);
+  if (result == RIV_RANGE_UNSATISFIABLE)
     {
-      gssize n = read (fd, buf + done, st.st_size - done);
+      close (fd);
+      task->status = SOUP_STATUS_REQUESTED_RANGE_NOT_SATISFIABLE;
+      task->error = g_strdup_printf ("Range not satisfiable: %s", task->range);
+      task->content_range = g_strdup_printf ("bytes */%" G_GUINT64_FORMAT, (guint64) st.st_size);
+      return;
+    }
+  if (result == RIV_RANGE_PARTIAL)
+    task->bytes = read_ranges (task, fd, st.st_size, ranges, n_ranges);
+  else
+    {
+      guint8 *buf = g_malloc (MAX (st.st_size, 1));
+      gsize done = 0;
 
-      if (n < 0 && errno == EINTR)
-        continue;
-      if (n <= 0)
-        break;
-      done += n;
+      /* A file that shrank meanwhile is served as far as it goes. */
+      while (done < (gsize) st.st_size)
+        {
+          gssize n = read (fd, buf + done, st.st_size - done);
+
+          if (n < 0 && errno == EINTR)
+            continue;
+          if (n <= 0)
+            break;
+          done += n;
+        }
+      task->bytes = g_bytes_new_take (buf, done);
     }
   close (fd);
-  task->status = SOUP_STATUS_OK;
-  task->bytes = g_bytes_new_take (buf, done);
+  if (task->bytes == NULL)
+    {
+      task->status = SOUP_STATUS_INTERNAL_SERVER_ERROR;
+      task->error = g_strdup_printf ("Could not read %s", task->path);
+      return;
+    }
+  task->status = result == RIV_RANGE_PARTIAL ? SOUP_STATUS_PARTIAL_CONTENT : SOUP_STATUS_OK;
 }
 
 static void
@@ -282,9 +517,20 @@ io_upload (IoTask *task)
     {
       UploadPart *part = g_ptr_array_index (task->parts, i);
       g_autoptr(GError) error = NULL;
-      g_autofree char *digest = g_compute_checksum_for_bytes (G_CHECKSUM_SHA256, part->data);
-      g_autofree char *dir = g_build_filename (task->upload_dir, digest, NULL);
-      g_autofree char *path = g_build_filename (dir, part->filename, NULL);
+      g_autofree char *digest = NULL;
+      g_autofree char *dir = NULL;
+      g_autofree char *path = NULL;
+      GChecksum *checksum = g_checksum_new (G_CHECKSUM_SHA256);
+
+      /* By owner and content: one owner's files are never another's, so
+       * that none goes when another owner's does. */
+      g_checksum_update (checksum, (const guchar *) task->owner, strlen (task->owner) + 1);
+      g_checksum_update (checksum, g_bytes_get_data (part->data, NULL),
+                         g_bytes_get_size (part->data));
+      digest = g_strdup (g_checksum_get_string (checksum));
+      g_checksum_free (checksum);
+      dir = g_build_filename (task->upload_dir, digest, NULL);
+      path = g_build_filename (dir, part->filename, NULL);
 
       if (g_mkdir (dir, 0700) != 0 && errno != EEXIST)
         {
@@ -315,6 +561,15 @@ _riv_server_io_func (gpointer data,
     {
     case IO_DELETE:
       g_unlink (task->path);
+      if (task->upload_dir != NULL)
+        {
+          g_autofree char *dir = g_path_get_dirname (task->path);
+          g_autofree char *parent = g_path_get_dirname (dir);
+
+          /* Fails, as it should, while another file is in it. */
+          if (g_str_equal (parent, task->upload_dir))
+            g_rmdir (dir);
+        }
       break;
     case IO_READ:
       io_read (task);
@@ -347,17 +602,26 @@ io_done_cb (gpointer data,
           gboolean inline_ok;
           const char *type = content_type_for (task->path, &inline_ok);
 
-          soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+          soup_server_message_set_status (msg, task->status, NULL);
           soup_message_headers_replace (headers, "Accept-Ranges", "bytes");
           soup_message_headers_replace (headers, "X-Content-Type-Options", "nosniff");
           if (!inline_ok)
             soup_message_headers_replace (headers, "Content-Disposition", "attachment");
+          if (task->content_range != NULL)
+            soup_message_headers_replace (headers, "Content-Range", task->content_range);
+          if (task->content_type != NULL)
+            type = task->content_type;
           soup_server_message_set_response (msg, type, SOUP_MEMORY_COPY,
                                             g_bytes_get_data (task->bytes, NULL),
                                             g_bytes_get_size (task->bytes));
         }
       else
-        _riv_server_reply_detail (msg, task->status, task->error);
+        {
+          if (task->content_range != NULL)
+            soup_message_headers_replace (soup_server_message_get_response_headers (msg),
+                                          "Content-Range", task->content_range);
+          _riv_server_reply_detail (msg, task->status, task->error);
+        }
     }
   else if (task->kind == IO_UPLOAD)
     {
@@ -375,7 +639,7 @@ io_done_cb (gpointer data,
               UploadPart *part = g_ptr_array_index (task->parts, i);
 
               if (!self->shut_down)
-                _riv_server_files_register (self, g_strdup (path), g_bytes_get_size (part->data));
+                files_add (self, g_strdup (path), g_bytes_get_size (part->data), task->owner);
             }
           g_string_append_c (out, ']');
           {
@@ -409,6 +673,14 @@ _riv_server_handle_upload (RivServer         *self,
       return;
     }
 
+  if (soup_multipart_get_length (multipart) > (int) MIN (self->max_upload_parts, G_MAXINT))
+    {
+      g_autofree char *detail = g_strdup_printf ("Too many parts in one upload (limit %u).",
+                                                 self->max_upload_parts);
+      _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
+      return;
+    }
+
   if (self->io_pool == NULL)
     {
       _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Server stopped.");
@@ -417,6 +689,7 @@ _riv_server_handle_upload (RivServer         *self,
 
   task = g_new0 (IoTask, 1);
   task->kind = IO_UPLOAD;
+  task->owner = upload_owner (msg);
   task->upload_dir = g_strdup (self->upload_dir);
   task->parts = g_ptr_array_new_with_free_func (upload_part_free);
 
@@ -457,6 +730,17 @@ _riv_server_handle_upload (RivServer         *self,
       _riv_server_reply_detail (msg, SOUP_STATUS_BAD_REQUEST, "No \"files\" parts in the upload.");
       return;
     }
+  {
+    guint64 bytes = 0;
+
+    for (guint i = 0; i < task->parts->len; i++)
+      bytes += g_bytes_get_size (((UploadPart *) g_ptr_array_index (task->parts, i))->data);
+    if (!uploads_admit (self, msg, task->owner, task->parts->len, bytes))
+      {
+        io_task_free (task);
+        return;
+      }
+  }
 
   io_submit (self, task, msg);
 }
@@ -488,5 +772,8 @@ _riv_server_handle_file (RivServer         *self,
   task = g_new0 (IoTask, 1);
   task->kind = IO_READ;
   task->path = g_steal_pointer (&path);
+  if (soup_server_message_get_method (msg) == SOUP_METHOD_GET)
+    task->range = g_strdup (g_object_get_data (G_OBJECT (msg), "riv-range"));
+  task->max_ranges = self->max_ranges;
   io_submit (self, task, msg);
 }

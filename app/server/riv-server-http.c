@@ -3,18 +3,22 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * HTTP plumbing shared by the routes: JSON replies and error details, CORS
- * headers, request bodies and their size limits (413 as the body arrives),
- * and the sweep that closes connections their client closed.
+ * headers, request bodies and their size limits (413 as soon as the headers
+ * or the chunks pass them), and the sweep that closes connections their
+ * client closed, or that are slow to send headers or idle too long.
  */
 #include "config.h"
 
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-json.h"
 #include "riv-server-private.h"
 #include "riv-wire.h"
 
 #define JSON_MAX_DEPTH      32
+#define REFUSAL_DRAIN_MAX   (8 * 1024 * 1024)
+#define REFUSAL_DRAIN_S     5.0
 
 typedef struct
 {
@@ -22,6 +26,36 @@ typedef struct
   gsize    received;
   gboolean rejected;
 } BodyLimit;
+
+/* What the connection sweep knows of a client connection (self->sockets). */
+typedef enum
+{
+  CONN_WAITING,     /* for a request's headers, since "since" */
+  CONN_BUSY,        /* a request is read, handled or answered (or streamed) */
+  CONN_IDLE,        /* kept alive between requests, since "since" */
+  CONN_CLOSING,     /* shut down by the sweep */
+} ConnPhase;
+
+typedef struct
+{
+  ConnPhase phase;
+  double    since;
+  guint     eof_sightings;
+} ConnState;
+
+/* A request refused before its body was read: the reply written on the
+ * connection taken from libsoup, then whatever the client still sends read
+ * and dropped for a while (bounded) before closing. */
+typedef struct
+{
+  GIOStream    *io;          /* owned */
+  GCancellable *cancellable; /* owned */
+  GSource      *timer;       /* owned */
+  char         *out;         /* owned: the reply */
+  gsize         len;
+  gsize         drained;
+  char          scratch[16384];
+} Refusal;
 
 void
 _riv_server_reply_take (SoupServerMessage *msg,
@@ -117,10 +151,10 @@ _riv_server_reply_problem (SoupServerMessage *msg,
 void
 _riv_server_add_cors_headers (SoupServerMessage *msg)
 {
-  SoupMessageHeaders *request = soup_server_message_get_request_headers (msg);
   SoupMessageHeaders *response = soup_server_message_get_response_headers (msg);
-  const char *origin = soup_message_headers_get_one (request, "Origin");
+  const char *origin = g_object_get_data (G_OBJECT (msg), "riv-cors-origin");
 
+  /* Set only for an allowed Origin (riv-server-origin.c). */
   if (origin == NULL)
     return;
   soup_message_headers_replace (response, "Access-Control-Allow-Origin", origin);
@@ -164,25 +198,178 @@ _riv_server_parse_object_body (SoupServerMessage  *msg,
   return json_node_get_object (root);
 }
 
-/* Request body limits: checked as the body arrives, so an oversized request
- * is answered 413 without being kept in memory. */
+/* Request body limits: checked when the headers arrive and as the body
+ * does, so an oversized request is answered 413 at once and never kept in
+ * memory. */
+
+/* Refusals */
 
 static void
-reject_body (SoupServerMessage *msg,
-             BodyLimit         *limit)
+refusal_free (Refusal *refusal)
+{
+  _riv_server_clear_source (&refusal->timer);
+  g_io_stream_close (refusal->io, NULL, NULL);
+  g_object_unref (refusal->io);
+  g_object_unref (refusal->cancellable);
+  g_free (refusal->out);
+  g_free (refusal);
+}
+
+static gboolean
+refusal_timeout_cb (gpointer user_data)
+{
+  Refusal *refusal = user_data;
+
+  g_cancellable_cancel (refusal->cancellable);
+  return G_SOURCE_CONTINUE;
+}
+
+static void refusal_drain (Refusal *refusal);
+
+static void
+refusal_read_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  Refusal *refusal = user_data;
+  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, NULL);
+
+  if (n <= 0 || (refusal->drained += n) >= REFUSAL_DRAIN_MAX)
+    refusal_free (refusal);
+  else
+    refusal_drain (refusal);
+}
+
+static void
+refusal_drain (Refusal *refusal)
+{
+  g_input_stream_read_async (g_io_stream_get_input_stream (refusal->io), refusal->scratch,
+                             sizeof refusal->scratch, G_PRIORITY_DEFAULT, refusal->cancellable,
+                             refusal_read_cb, refusal);
+}
+
+static void
+refusal_wrote_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Refusal *refusal = user_data;
+  GSocket *socket = g_object_get_data (G_OBJECT (refusal->io), "GSocket");
+
+  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, NULL) ||
+      socket == NULL)
+    {
+      refusal_free (refusal);
+      return;
+    }
+  /* Closing with the client's body unread would reset the connection, and a
+   * reset can make the client drop the reply before it reads it. */
+  g_socket_shutdown (socket, FALSE, TRUE, NULL);
+  refusal_drain (refusal);
+}
+
+/* The reply set on msg, as bytes on the wire, with "Connection: close". */
+static char *
+reply_to_text (SoupServerMessage *msg,
+               gsize             *len)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
+  g_autoptr(GBytes) body = soup_message_body_flatten (soup_server_message_get_response_body (msg));
+  guint status = soup_server_message_get_status (msg);
+  GString *out = g_string_new (NULL);
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+
+  g_string_append_printf (out, "HTTP/1.1 %u %s\r\n", status, soup_status_get_phrase (status));
+  soup_message_headers_iter_init (&iter, headers);
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    if (g_ascii_strcasecmp (name, "Content-Length") != 0 &&
+        g_ascii_strcasecmp (name, "Transfer-Encoding") != 0 &&
+        g_ascii_strcasecmp (name, "Connection") != 0)
+      g_string_append_printf (out, "%s: %s\r\n", name, value);
+  g_string_append_printf (out, "Connection: close\r\nContent-Length: %" G_GSIZE_FORMAT "\r\n\r\n",
+                          g_bytes_get_size (body));
+  g_string_append_len (out, g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+/* Sends the reply already set on msg at once, without reading the rest of
+ * the request: libsoup 3.2 writes no reply before it has read the whole
+ * body, however large it says it is. The connection is taken from libsoup
+ * (msg may be gone after this) and closed once the reply is out. */
+void
+_riv_server_refuse_now (RivServer         *self,
+                        SoupServerMessage *msg)
+{
+  Refusal *refusal = g_new0 (Refusal, 1);
+
+  refusal->out = reply_to_text (msg, &refusal->len);
+  refusal->io = soup_server_message_steal_connection (msg);
+  if (refusal->io == NULL)
+    {
+      g_free (refusal->out);
+      g_free (refusal);
+      return;
+    }
+  refusal->cancellable = g_cancellable_new ();
+  refusal->timer = _riv_server_add_timeout (self, REFUSAL_DRAIN_S, refusal_timeout_cb, refusal,
+                                            "[rivulet] refusal");
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (refusal->io), refusal->out,
+                                   refusal->len, G_PRIORITY_DEFAULT, refusal->cancellable,
+                                   refusal_wrote_cb, refusal);
+}
+
+/* Answers status with detail at once, the body unread. */
+static void
+refuse (RivServer         *self,
+        SoupServerMessage *msg,
+        guint              status,
+        const char        *detail)
 {
   SoupMessageBody *body = soup_server_message_get_request_body (msg);
+
+  soup_message_body_set_accumulate (body, FALSE);
+  soup_message_body_truncate (body);
+  _riv_server_add_cors_headers (msg);
+  _riv_server_reply_detail (msg, status, detail);
+  _riv_server_refuse_now (self, msg);
+}
+
+static void
+reject_body (RivServer         *self,
+             SoupServerMessage *msg,
+             BodyLimit         *limit)
+{
   g_autofree char *detail = g_strdup_printf ("Request body too large (limit %" G_GSIZE_FORMAT
                                              " bytes).", limit->limit);
 
   limit->rejected = TRUE;
-  soup_message_body_set_accumulate (body, FALSE);
-  soup_message_body_truncate (body);
-  _riv_server_add_cors_headers (msg);
-  soup_message_headers_replace (soup_server_message_get_response_headers (msg),
-                                "Connection", "close");
-  _riv_server_reply_detail (msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
+  refuse (self, msg, SOUP_STATUS_REQUEST_ENTITY_TOO_LARGE, detail);
 }
+
+/* libsoup 3.2 answers any 200 GET that carries a Range header itself, and
+ * builds a multi-range reply in one buffer however many ranges are asked
+ * (riv-range.c). So the header is taken off every request before libsoup
+ * sees it again; /file= reads it from the message's "riv-range" data. With
+ * If-Range the client wants ranges only of a version it knows, and this
+ * server names no versions (no ETag, no Last-Modified): the whole file. */
+static void
+take_range_header (SoupServerMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *range = soup_message_headers_get_one (headers, "Range");
+
+  if (range == NULL)
+    return;
+  if (soup_message_headers_get_one (headers, "If-Range") == NULL)
+    g_object_set_data_full (G_OBJECT (msg), "riv-range", g_strdup (range), g_free);
+  soup_message_headers_remove (headers, "Range");
+}
+
+static void conn_set_phase (RivServer         *self,
+                            SoupServerMessage *msg,
+                            ConnPhase          phase);
 
 static void
 got_headers_cb (SoupServerMessage *msg,
@@ -192,15 +379,24 @@ got_headers_cb (SoupServerMessage *msg,
   SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
   const char *path = g_uri_get_path (soup_server_message_get_uri (msg));
   BodyLimit *limit = g_new0 (BodyLimit, 1);
+  g_autofree char *refused = NULL;
 
   limit->limit = g_strcmp0 (path, API_PREFIX "/upload") == 0 ? self->max_upload : self->max_body;
   g_object_set_data_full (G_OBJECT (msg), "riv-body-limit", limit, g_free);
+  conn_set_phase (self, msg, CONN_BUSY);
+  take_range_header (msg);
 
   if (soup_server_message_get_status (msg) != 0)
     return;
+  if ((refused = _riv_server_check_origin_and_host (self, msg)) != NULL)
+    {
+      limit->rejected = TRUE;
+      refuse (self, msg, SOUP_STATUS_FORBIDDEN, refused);
+      return;
+    }
   if (soup_message_headers_get_encoding (headers) == SOUP_ENCODING_CONTENT_LENGTH &&
       soup_message_headers_get_content_length (headers) > (goffset) limit->limit)
-    reject_body (msg, limit);
+    reject_body (self, msg, limit);
 }
 
 static void
@@ -214,7 +410,7 @@ got_chunk_cb (SoupServerMessage *msg,
     return;
   limit->received += g_bytes_get_size (chunk);
   if (limit->received > limit->limit)
-    reject_body (msg, limit);
+    reject_body (user_data, msg, limit);
 }
 
 /* Connections the client closed. libsoup 3.2 never disconnects a kept-alive
@@ -246,25 +442,50 @@ socket_at_eof (GSocket *socket)
          (n < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK));
 }
 
+/* Connections that hold a descriptor and do nothing: a request whose
+ * headers do not all arrive within "header-timeout" (a connection that sends
+ * nothing at all included), or a kept-alive connection with no next request
+ * within "idle-timeout", is shut down; libsoup then reads its end and lets
+ * it go. A request being read, handled, answered or streamed is never cut
+ * here. */
+static gboolean
+conn_timed_out (RivServer       *self,
+                const ConnState *state,
+                double           now)
+{
+  if (state->phase == CONN_WAITING)
+    return now - state->since > self->header_timeout;
+  if (state->phase == CONN_IDLE)
+    return now - state->since > self->idle_timeout;
+  return FALSE;
+}
+
 gboolean
 _riv_server_conn_sweep_cb (gpointer user_data)
 {
   RivServer *self = user_data;
   GHashTableIter iter;
   gpointer key, value;
+  double now = riv_now ();
 
   g_hash_table_iter_init (&iter, self->sockets);
   while (g_hash_table_iter_next (&iter, &key, &value))
     {
       GSocket *socket = key;
+      ConnState *state = value;
 
       if (g_socket_is_closed (socket))
         g_hash_table_iter_remove (&iter);
       else if (!socket_at_eof (socket))
-        g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (0));
-      else if (GPOINTER_TO_UINT (value) == 0)
-        g_hash_table_iter_replace (&iter, GUINT_TO_POINTER (1));
-      else
+        {
+          state->eof_sightings = 0;
+          if (conn_timed_out (self, state, now))
+            {
+              state->phase = CONN_CLOSING;
+              g_socket_shutdown (socket, TRUE, TRUE, NULL);
+            }
+        }
+      else if (state->eof_sightings++ > 0)
         {
           g_socket_close (socket, NULL);
           g_hash_table_iter_remove (&iter);
@@ -273,17 +494,45 @@ _riv_server_conn_sweep_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static void
+conn_set_phase (RivServer         *self,
+                SoupServerMessage *msg,
+                ConnPhase          phase)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  ConnState *state;
+
+  if (socket == NULL || self->shut_down)
+    return;
+  state = g_hash_table_lookup (self->sockets, socket);
+  if (state == NULL)
+    {
+      state = g_new0 (ConnState, 1);
+      g_hash_table_insert (self->sockets, g_object_ref (socket), state);
+    }
+  if (state->phase != CONN_CLOSING)
+    state->phase = phase;
+  state->since = riv_now ();
+}
+
+/* Emitted when a connection is accepted (for its first request) and when
+ * the first bytes of each next request arrive. */
 void
 _riv_server_request_started_cb (SoupServer        *server,
                                 SoupServerMessage *msg,
                                 gpointer           user_data)
 {
-  RivServer *self = user_data;
-  GSocket *socket = soup_server_message_get_socket (msg);
-
   g_signal_connect (msg, "got-headers", G_CALLBACK (got_headers_cb), user_data);
   g_signal_connect (msg, "got-chunk", G_CALLBACK (got_chunk_cb), user_data);
+  conn_set_phase (user_data, msg, CONN_WAITING);
+}
 
-  if (socket != NULL && !self->shut_down)
-    g_hash_table_insert (self->sockets, g_object_ref (socket), GUINT_TO_POINTER (0));
+/* "request-finished" and "request-aborted": the connection waits for its
+ * next request, if it stays open. */
+void
+_riv_server_request_done_cb (SoupServer        *server,
+                             SoupServerMessage *msg,
+                             gpointer           user_data)
+{
+  conn_set_phase (user_data, msg, CONN_IDLE);
 }

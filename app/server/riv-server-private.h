@@ -11,6 +11,7 @@
  *   riv-server-session.c  sessions, their FIFOs and SSE streams, heartbeats
  *   riv-server-files.c    file registry, /file=, uploads, the I/O pool
  *   riv-server-http.c     replies, CORS, body limits, connection sweep
+ *   riv-server-origin.c   which Host and Origin headers are served
  */
 #pragma once
 
@@ -74,6 +75,7 @@ typedef struct
 {
   char  *path;
   gsize  size;
+  char  *owner;     /* nullable: an upload's session or address, NULL for an output */
 } FileEntry;
 
 struct _RivServer
@@ -103,6 +105,14 @@ struct _RivServer
   guint         max_files;
   guint64       max_file_bytes;
   gboolean      verbose;
+  guint         max_ranges;
+  double        header_timeout;
+  double        idle_timeout;
+  char        **allow_origins; /* owned, nullable */
+  char        **allow_hosts;   /* owned, nullable */
+  guint         max_upload_parts;
+  guint         max_session_uploads;
+  guint64       max_session_upload_bytes;
 
   /* After listen */
   char         *host;
@@ -123,12 +133,15 @@ struct _RivServer
   GHashTable   *files;        /* path → GList link in file_order */
   GQueue        file_order;   /* FileEntry (owned), oldest first */
   guint64       file_bytes;
+  guint         n_uploads;    /* of file_order, those with an owner */
+  guint64       upload_bytes;
 
   guint64       buffered_bytes;  /* the sessions' fifo_bytes together */
   guint         n_pending;
   guint64       n_completed;
   GSource      *trim_source;  /* nullable: returns freed heap to the system once idle */
-  GHashTable   *sockets;      /* GSocket (ref) → EOF sightings, every client connection */
+  GHashTable   *sockets;      /* GSocket (ref) → ConnState (riv-server-http.c), every client
+                               * connection */
   GSource      *conn_sweep;
   GSource      *heartbeat_source; /* nullable: one timer for every stream's heartbeats */
   gboolean      listening;
@@ -173,6 +186,11 @@ gboolean    _riv_server_conn_sweep_cb         (gpointer user_data);
 void        _riv_server_request_started_cb    (SoupServer        *server,
                                                SoupServerMessage *msg,
                                                gpointer           user_data);
+void        _riv_server_request_done_cb       (SoupServer        *server,
+                                               SoupServerMessage *msg,
+                                               gpointer           user_data);
+void        _riv_server_refuse_now            (RivServer         *self,
+                                               SoupServerMessage *msg);
 
 /* riv-server-session.c */
 Session    *_riv_server_session_ref           (Session *session);
@@ -213,6 +231,10 @@ void        _riv_server_handle_upload         (RivServer         *self,
 void        _riv_server_handle_file           (RivServer         *self,
                                                SoupServerMessage *msg,
                                                const char        *raw_path);
+
+/* riv-server-origin.c */
+char       *_riv_server_check_origin_and_host (RivServer         *self,
+                                               SoupServerMessage *msg);
 
 /* riv-server-routes.c */
 void        _riv_server_handle_request_cb     (SoupServer        *server,

@@ -26,6 +26,7 @@
 #include "riv-json.h"
 #include "riv-listen.h"
 #include "riv-process.h"
+#include "riv-range.h"
 #include "riv-server-private.h"
 
 #define SHUTDOWN_FLUSH_S    2.0
@@ -50,6 +51,14 @@ enum {
   PROP_INPUT_MAX,
   PROP_SESSION_INPUT_MAX,
   PROP_READER_TIMEOUT,
+  PROP_MAX_RANGES,
+  PROP_HEADER_TIMEOUT,
+  PROP_IDLE_TIMEOUT,
+  PROP_ALLOW_ORIGINS,
+  PROP_ALLOW_HOSTS,
+  PROP_MAX_UPLOAD_PARTS,
+  PROP_MAX_SESSION_UPLOADS,
+  PROP_MAX_SESSION_UPLOAD_BYTES,
   N_PROPS
 };
 
@@ -220,6 +229,8 @@ riv_server_finalize (GObject *object)
   g_clear_pointer (&self->config_json, g_bytes_unref);
   g_clear_pointer (&self->info_json, g_bytes_unref);
   g_free (self->host);
+  g_strfreev (self->allow_origins);
+  g_strfreev (self->allow_hosts);
   g_free (self->url);
   g_free (self->temp_dir);
   g_free (self->output_dir);
@@ -289,6 +300,30 @@ riv_server_get_property (GObject    *object,
       break;
     case PROP_READER_TIMEOUT:
       g_value_set_double (value, self->reader_timeout);
+      break;
+    case PROP_MAX_RANGES:
+      g_value_set_uint (value, self->max_ranges);
+      break;
+    case PROP_HEADER_TIMEOUT:
+      g_value_set_double (value, self->header_timeout);
+      break;
+    case PROP_IDLE_TIMEOUT:
+      g_value_set_double (value, self->idle_timeout);
+      break;
+    case PROP_ALLOW_ORIGINS:
+      g_value_set_boxed (value, self->allow_origins);
+      break;
+    case PROP_ALLOW_HOSTS:
+      g_value_set_boxed (value, self->allow_hosts);
+      break;
+    case PROP_MAX_UPLOAD_PARTS:
+      g_value_set_uint (value, self->max_upload_parts);
+      break;
+    case PROP_MAX_SESSION_UPLOADS:
+      g_value_set_uint (value, self->max_session_uploads);
+      break;
+    case PROP_MAX_SESSION_UPLOAD_BYTES:
+      g_value_set_uint64 (value, self->max_session_upload_bytes);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -363,6 +398,32 @@ riv_server_set_property (GObject      *object,
     case PROP_READER_TIMEOUT:
       self->reader_timeout = g_value_get_double (value);
       break;
+    case PROP_MAX_RANGES:
+      self->max_ranges = g_value_get_uint (value);
+      break;
+    case PROP_HEADER_TIMEOUT:
+      self->header_timeout = g_value_get_double (value);
+      break;
+    case PROP_IDLE_TIMEOUT:
+      self->idle_timeout = g_value_get_double (value);
+      break;
+    case PROP_ALLOW_ORIGINS:
+      g_strfreev (self->allow_origins);
+      self->allow_origins = g_value_dup_boxed (value);
+      break;
+    case PROP_ALLOW_HOSTS:
+      g_strfreev (self->allow_hosts);
+      self->allow_hosts = g_value_dup_boxed (value);
+      break;
+    case PROP_MAX_UPLOAD_PARTS:
+      self->max_upload_parts = g_value_get_uint (value);
+      break;
+    case PROP_MAX_SESSION_UPLOADS:
+      self->max_session_uploads = g_value_get_uint (value);
+      break;
+    case PROP_MAX_SESSION_UPLOAD_BYTES:
+      self->max_session_upload_bytes = g_value_get_uint64 (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -414,6 +475,23 @@ riv_server_class_init (RivServerClass *klass)
                          RIV_SERVER_SESSION_INPUT_MAX, flags);
   properties[PROP_READER_TIMEOUT] =
     g_param_spec_double ("reader-timeout", NULL, NULL, 0.01, 1e7, RIV_SERVER_READER_TIMEOUT, flags);
+  properties[PROP_MAX_RANGES] =
+    g_param_spec_uint ("max-ranges", NULL, NULL, 1, RIV_RANGE_MAX, 8, flags);
+  properties[PROP_HEADER_TIMEOUT] =
+    g_param_spec_double ("header-timeout", NULL, NULL, 0.01, 3600, 30, flags);
+  properties[PROP_IDLE_TIMEOUT] =
+    g_param_spec_double ("idle-timeout", NULL, NULL, 0.01, 86400, 120, flags);
+  properties[PROP_ALLOW_ORIGINS] =
+    g_param_spec_boxed ("allow-origins", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_ALLOW_HOSTS] =
+    g_param_spec_boxed ("allow-hosts", NULL, NULL, G_TYPE_STRV, flags);
+  properties[PROP_MAX_UPLOAD_PARTS] =
+    g_param_spec_uint ("max-upload-parts", NULL, NULL, 1, G_MAXINT, 100, flags);
+  properties[PROP_MAX_SESSION_UPLOADS] =
+    g_param_spec_uint ("max-session-uploads", NULL, NULL, 1, G_MAXUINT, 100, flags);
+  properties[PROP_MAX_SESSION_UPLOAD_BYTES] =
+    g_param_spec_uint64 ("max-session-upload-bytes", NULL, NULL, 1024, G_MAXUINT64,
+                         128 * 1024 * 1024, flags);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   signals[BATCH_DONE] =
@@ -441,11 +519,17 @@ riv_server_init (RivServer *self)
   self->input_max = RIV_SERVER_INPUT_MAX;
   self->session_input_max = RIV_SERVER_SESSION_INPUT_MAX;
   self->reader_timeout = RIV_SERVER_READER_TIMEOUT;
+  self->max_ranges = 8;
+  self->header_timeout = 30;
+  self->idle_timeout = 120;
+  self->max_upload_parts = 100;
+  self->max_session_uploads = 100;
+  self->max_session_upload_bytes = 128 * 1024 * 1024;
 
   self->sessions = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                           (GDestroyNotify) _riv_server_session_unref);
   self->files = g_hash_table_new (g_str_hash, g_str_equal);
-  self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
+  self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
   self->inbox = riv_inbox_new (self->context);
   self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
   riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
@@ -458,6 +542,10 @@ riv_server_init (RivServer *self)
   soup_server_add_handler (self->soup, NULL, _riv_server_handle_request_cb, self, NULL);
   g_signal_connect (self->soup, "request-started",
                     G_CALLBACK (_riv_server_request_started_cb), self);
+  g_signal_connect (self->soup, "request-finished",
+                    G_CALLBACK (_riv_server_request_done_cb), self);
+  g_signal_connect (self->soup, "request-aborted",
+                    G_CALLBACK (_riv_server_request_done_cb), self);
 }
 
 /* Public API */

@@ -33,15 +33,19 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *   "heartbeat-interval" double, seconds (default 15)
  *   "close-linger"       double, seconds to hold close_stream back (default 0.5)
  *   "max-body"           guint, max request body bytes (default 4 MiB)
- *   "max-upload"         guint, max upload bytes (default 32 MiB)
+ *   "max-upload"         guint, max upload bytes (default 32 MiB); a body over
+ *                        its limit is answered 413 as soon as its headers say
+ *                        so or its chunks pass it, and the connection closed
  *   "max-sessions"       guint (default 4096); idle sessions are evicted beyond it
  *   "session-buffer-max" guint, max bytes queued for one session (default 64 MiB)
  *   "verbose"            gboolean, print per-batch log lines to stderr
  *   "session-timeout"    double, seconds (default 300): a session with no stream
  *                        attached for that long is dropped, and events it still
  *                        has pending are cancelled
- *   "max-files"          guint (default 1000): files kept for /file= (demo outputs
- *                        and uploads); the oldest are deleted beyond it
+ *   "max-files"          guint (default 1000): demo outputs kept for /file=, the
+ *                        oldest deleted beyond it; and, apart, uploads kept: an
+ *                        upload that does not fit is refused (507), never
+ *                        makes room by deleting another client's
  *   "max-file-bytes"     guint64 (default 512 MiB): the same, in bytes
  *   "buffer-max"         guint64 (default 256 MiB; 0 = no limit): the frames
  *                        every session buffers together; above it the
@@ -56,6 +60,23 @@ G_DECLARE_FINAL_TYPE (RivServer, riv_server, RIV, SERVER, GObject)
  *                        of a session with no stream reading for that long
  *                        (none attached, or a write unfinished) fail, and
  *                        their workers are freed
+ *   "max-upload-parts"   guint (default 100): parts in one upload request (413)
+ *   "max-session-uploads" guint (default 100): uploads kept per session (the
+ *                        upload's ?session_hash=, else the client's address);
+ *                        beyond it the session's own oldest go
+ *   "max-session-upload-bytes" guint64 (default 128 MiB): the same, in bytes
+ *   "max-ranges"         guint (default 8, at most 64): byte ranges one GET /file=
+ *                        answers with 206; more, or ranges that overlap, get
+ *                        the whole file (riv-range.h)
+ *   "header-timeout"     double, seconds (default 30): a connection whose request
+ *                        headers have not all arrived by then is closed
+ *   "idle-timeout"       double, seconds (default 120): a kept-alive connection
+ *                        with no next request by then is closed
+ *   "allow-origins"      GStrv (default none): browser origins served (with CORS)
+ *                        besides loopback ones; "*" for any. Other origins get 403
+ *   "allow-hosts"        GStrv (default none): Host names served besides loopback
+ *                        and localhost names and the address listened on (a
+ *                        proxy's public name); "*" for any. Others get 403
  * Signals:
  *   "batch-done" (const char *api_name, guint size, guint64 total_items)
  */

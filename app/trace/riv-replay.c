@@ -708,6 +708,10 @@ handle (SoupServer        *server,
   else
     path = g_strdup (g_uri_get_path (uri));
 
+  /* libsoup 3.2 answers a 200 GET with a Range header itself, with a copy
+   * of the reply per range asked, built in one buffer: replies are whole. */
+  soup_message_headers_remove (soup_server_message_get_request_headers (msg), "Range");
+
   if (self->shut_down)
     reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "The replay has ended.");
   else if (riv_transcript_path_ends_with (path, "/config") && strcmp (method, "GET") == 0)
