@@ -37,6 +37,14 @@ void      riv_test_reply          (SoupServerMessage *msg,
 void      riv_test_reply_json     (SoupServerMessage *msg,
                                    guint              status,
                                    const char        *json);
+/* A SoupServer on 127.0.0.1, port 0, that answers every path with handler;
+ * its base URL ("http://127.0.0.1:PORT") in *url and its port in *port
+ * (either may be NULL). riv_test_server_free () disconnects and drops it. */
+SoupServer *riv_test_server_new   (SoupServerCallback   handler,
+                                   gpointer             user_data,
+                                   char               **url,
+                                   guint               *port);
+void      riv_test_server_free    (SoupServer  *server);
 /* Reads tests/data/NAME into a string. */
 char     *riv_test_load_data      (const char  *name,
                                    gsize       *length);

@@ -1946,6 +1946,100 @@ test_metrics_bad_address (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+/* Scripted servers ------------------------------------------------------------------------ */
+
+/* Control characters a server put in its config and its errors: a title
+ * that sets the terminal's title and rings, a version that erases the line,
+ * a C1 CSI, an error whose CR and newline would forge a "completed" line. */
+#define HOSTILE_CONFIG \
+  "{\"version\":\"6.0.0\\u001b[2K\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\"," \
+  "\"title\":\"\\u001b]0;owned\\u0007Demo\\u009b31m\",\"enable_queue\":true," \
+  "\"components\":[{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\\u001b[8m\"}}," \
+  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\"}}]," \
+  "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[1],\"outputs\":[2]," \
+  "\"queue\":true}]}"
+
+static void
+hostile_handler (SoupServer        *server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  if (g_str_equal (path, "/config"))
+    riv_test_reply_json (msg, 200, HOSTILE_CONFIG);
+  else if (g_str_equal (path, "/gradio_api/info"))
+    riv_test_reply_json (msg, 200, "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
+  else if (g_str_equal (path, "/gradio_api/queue/join"))
+    riv_test_reply_json (msg, 500, "{\"detail\":\"boom\\u001b[2K\\r\\ncompleted  10\\n"
+                         "\\u009b1A\"}");
+  else
+    riv_test_reply_json (msg, 404, "{\"detail\":\"Not Found\"}");
+}
+
+/* Nothing of it reaches the terminal as it is: escaped, in inspect, in
+ * load's errors and in the summary. */
+static void
+test_server_text_escaped (void)
+{
+  g_autofree char *url = NULL;
+  SoupServer *server = riv_test_server_new (hostile_handler, NULL, &url, NULL);
+  g_auto(CliRun) inspect = { 0 };
+  g_auto(CliRun) load = { 0 };
+  const char *outputs[4];
+
+  run_cli (&inspect, "inspect", "--url", url, NULL);
+  g_assert_cmpint (inspect.status, ==, 0);
+  g_assert_nonnull (strstr (inspect.out, "Title     \\x1b]0;owned\\x07Demo\\u009b31m\n"));
+  g_assert_nonnull (strstr (inspect.out, "Version   6.0.0\\x1b[2K\n"));
+  run_cli (&load, "load", "--url", url, "--endpoint", "predict", "--data", "[\"x\"]", NULL);
+  g_assert_cmpint (load.status, ==, 1);
+  g_test_message ("%s", load.err);
+  g_assert_nonnull (strstr (load.err, "boom\\x1b[2K\\x0d\\x0acompleted  10\\x0a\\u009b1A"));
+  g_assert_nonnull (strstr (load.out, "completed  0\n"));
+  g_assert_null (strstr (load.out, "completed  10"));
+
+  outputs[0] = inspect.out;
+  outputs[1] = inspect.err;
+  outputs[2] = load.out;
+  outputs[3] = load.err;
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_assert_null (strchr (outputs[i], '\033'));
+      g_assert_null (strchr (outputs[i], '\a'));
+      g_assert_null (strchr (outputs[i], '\r'));
+      g_assert_null (strstr (outputs[i], "\xc2\x9b"));
+    }
+  riv_test_server_free (server);
+}
+
+/* A password in a URL is never printed back. */
+static void
+test_url_password (void)
+{
+  const char *urls[] = {
+    "http://ada:s3cret@127.0.0.1:1",
+    "ada:s3cret@127.0.0.1:1",
+    "http://ada:s3cret@127.0.0.1:1/app#x",
+    "http://ada:s3cret@127.0.0.1:1/a b",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_auto(CliRun) inspect = { 0 };
+      g_auto(CliRun) load = { 0 };
+
+      run_cli (&inspect, "inspect", "--url", urls[i], NULL);
+      run_cli (&load, "load", "--url", urls[i], "--endpoint", "predict", NULL);
+      g_test_message ("%s", inspect.err);
+      g_assert_cmpint (inspect.status, ==, 2);
+      g_assert_cmpint (load.status, ==, 2);
+      g_assert_null (strstr (inspect.err, "s3cret"));
+      g_assert_null (strstr (load.err, "s3cret"));
+      g_assert_nonnull (strstr (inspect.err, "ada:***@127.0.0.1"));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1988,6 +2082,8 @@ main (int   argc,
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
+  g_test_add_func ("/cli/server-text-escaped", test_server_text_escaped);
+  g_test_add_func ("/cli/url-password", test_url_password);
 
   return g_test_run ();
 }

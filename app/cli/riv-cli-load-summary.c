@@ -13,6 +13,7 @@
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
 #include "riv-cli-tls.h"
+#include "riv-cli.h"
 #include "riv-json.h"
 
 #define MAX_ERRORS_SHOWN 10
@@ -364,7 +365,7 @@ summary_print_details (const SummaryFacts *f,
   else
     fprintf (out, "batches    0\n");
   if (f->logs != NULL)
-    fprintf (out, "logs       %s\n", f->logs);
+    fprintf (out, "logs       %s\n", riv_cli_safe (f->logs));
   if (s->uploads > 0)
     fprintf (out, "uploads    %" G_GUINT64_FORMAT " jobs sent files: mean %.3f s, max %.3f s "
              "(a file goes once per session)\n", s->uploads, s->upload_mean, s->upload_max);
@@ -389,7 +390,7 @@ summary_print_verdicts (const SummaryFacts *f,
     {
       g_autofree char *text = riv_load_breakpoint_describe (bp);
 
-      fprintf (out, "breakpoint %s\n", text);
+      fprintf (out, "breakpoint %s\n", riv_cli_safe (text));
     }
   else if (run->until_break)
     fprintf (out, "breakpoint none: nothing broke before the ramp ended\n");
@@ -421,7 +422,8 @@ summary_print_problems (const SummaryFacts *f,
     {
       const RivLoadError *e = &g_array_index (f->errors, RivLoadError, i);
 
-      g_printerr ("rivulet-cli load: %" G_GUINT64_FORMAT " job(s): %s\n", e->count, e->text);
+      g_printerr ("rivulet-cli load: %" G_GUINT64_FORMAT " job(s): %s\n", e->count,
+                  riv_cli_safe (e->text));
     }
   if (f->errors->len > MAX_ERRORS_SHOWN)
     g_printerr ("rivulet-cli load: … and %u other error text(s) (see --report)\n",

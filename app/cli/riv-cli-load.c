@@ -872,7 +872,8 @@ load_join_server_traces (LoadRun *run)
       if (traces == NULL)
         {
           if (error != NULL)
-            g_printerr ("rivulet-cli load: the server's timings: %s\n", error->message);
+            g_printerr ("rivulet-cli load: the server's timings: %s\n",
+                        riv_cli_safe (error->message));
           break;
         }
       run->server_joined += riv_load_run_add_server_traces (run->engine, traces);
@@ -957,7 +958,7 @@ riv_cli_load (int    argc,
 
   if (!riv_cli_client_connect (run.client, &error))
     {
-      g_printerr ("rivulet-cli load: %s\n", error->message);
+      g_printerr ("rivulet-cli load: %s\n", riv_cli_safe (error->message));
       return 1;
     }
   run.config = riv_config_ref (riv_client_get_config (run.client));

@@ -11,6 +11,7 @@
 
 #include "riv-client-private.h"
 #include "riv-json.h"
+#include "riv-text.h"
 
 #define CONNECT_TIMEOUT_S     30.0
 
@@ -24,6 +25,8 @@ riv_client_normalize_url (const char  *url,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GString) result = NULL;
   g_autofree char *lower_host = NULL;
+  g_autofree char *shown = NULL;   /* trimmed, without a password: what errors say */
+  gboolean has_scheme;
   const char *scheme;
   const char *host;
   const char *path;
@@ -37,24 +40,27 @@ riv_client_normalize_url (const char  *url,
       return NULL;
     }
 
+  has_scheme = strstr (trimmed, "://") != NULL;
+  with_scheme = has_scheme ? g_strdup (trimmed) : g_strconcat ("http://", trimmed, NULL);
+  /* The redaction keeps what comes before "://": the prefix added goes again. */
+  shown = riv_text_redact_urls (with_scheme);
+  if (!has_scheme)
+    memmove (shown, shown + strlen ("http://"), strlen (shown + strlen ("http://")) + 1);
   for (const char *p = trimmed; *p; p++)
     if (g_ascii_isspace (*p))
       {
         g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                     "The server URL \"%s\" contains spaces", trimmed);
+                     "The server URL \"%s\" contains spaces", shown);
         return NULL;
       }
-
-  if (strstr (trimmed, "://") == NULL)
-    with_scheme = g_strconcat ("http://", trimmed, NULL);
-  else
-    with_scheme = g_strdup (trimmed);
 
   uri = g_uri_parse (with_scheme, G_URI_FLAGS_NONE, &local_error);
   if (uri == NULL)
     {
+      g_autofree char *why = riv_text_redact_urls (local_error->message);
+
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "\"%s\" is not a valid URL: %s", trimmed, local_error->message);
+                   "\"%s\" is not a valid URL: %s", shown, why);
       return NULL;
     }
 
@@ -70,21 +76,21 @@ riv_client_normalize_url (const char  *url,
   if (host == NULL || *host == '\0')
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" has no host", trimmed);
+                   "The URL \"%s\" has no host", shown);
       return NULL;
     }
 
   if (g_uri_get_fragment (uri) != NULL)
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" has a fragment (#…); give the app's base URL", trimmed);
+                   "The URL \"%s\" has a fragment (#…); give the app's base URL", shown);
       return NULL;
     }
 
   if (g_uri_get_userinfo (uri) != NULL)
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" contains credentials; use a token instead", trimmed);
+                   "The URL \"%s\" contains credentials; use a token instead", shown);
       return NULL;
     }
 
