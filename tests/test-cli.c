@@ -1948,6 +1948,38 @@ test_metrics_bad_address (Fixture       *fx,
 
 /* Scripted servers ------------------------------------------------------------------------ */
 
+/* /config is never answered. */
+static void
+silent_handler (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  soup_server_message_pause (msg);
+}
+
+/* --timeout bounds the connect too: a server that never answers /config
+ * ends the run well before the client's own 30 s. */
+static void
+test_connect_timeout (void)
+{
+  g_autofree char *url = NULL;
+  SoupServer *server = riv_test_server_new (silent_handler, NULL, &url, NULL);
+  g_auto(CliRun) run = { 0 };
+  double start = g_get_monotonic_time () / 1e6;
+  double took;
+
+  run_cli (&run, "load", "--url", url, "--endpoint", "predict", "--timeout", "2", NULL);
+  took = g_get_monotonic_time () / 1e6 - start;
+  g_test_message ("exit %d after %.1f s: %s", run.status, took, run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "no answer within 2 s"));
+  /* A hang guard, not a timing claim: the client's own bound is 30 s. */
+  g_assert_cmpfloat (took, <, 25);
+  riv_test_server_free (server);
+}
+
 /* Control characters a server put in its config and its errors: a title
  * that sets the terminal's title and rings, a version that erases the line,
  * a C1 CSI, an error whose CR and newline would forge a "completed" line. */
@@ -2082,6 +2114,7 @@ main (int   argc,
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
   g_test_add_func ("/cli/load/until-break/fd-limit", test_until_break_fd_limit);
+  g_test_add_func ("/cli/load/connect-timeout", test_connect_timeout);
   g_test_add_func ("/cli/server-text-escaped", test_server_text_escaped);
   g_test_add_func ("/cli/url-password", test_url_password);
 

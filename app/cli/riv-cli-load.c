@@ -425,7 +425,8 @@ load_option_context_new (LoadOptions *o)
       "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
-      "unfinished jobs count as lost (default 600)", "S" },
+      "unfinished jobs count as lost (default 600); also the longest the connect and each "
+      "fetch of the server's timings may take (default 30 s there)", "S" },
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01; exit 0 only if every one holds", "EXPR" },
@@ -670,6 +671,9 @@ load_client_new (LoadRun            *run,
   if (run->client == NULL)
     return FALSE;
   riv_client_set_download_images (run->client, FALSE);
+  /* --timeout bounds the connect and the fetches of the server's timings too. */
+  if (o->timeout > 0)
+    riv_client_set_request_timeout (run->client, o->timeout);
   run->summary_out = riv_cli_record_summary_out (run->summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
   return riv_cli_record_attach (run->client, (o->json || run->metrics != NULL) && !o->call,

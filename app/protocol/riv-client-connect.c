@@ -15,6 +15,12 @@
 
 #define CONNECT_TIMEOUT_S     30.0
 
+static double
+connect_timeout (RivClient *self)
+{
+  return self->request_timeout > 0 ? self->request_timeout : CONNECT_TIMEOUT_S;
+}
+
 char *
 riv_client_normalize_url (const char  *url,
                           GError     **error)
@@ -130,7 +136,7 @@ connect_info_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
 
@@ -172,7 +178,7 @@ connect_return_io_error (GTask      *task,
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                                "Could not %s %s: no answer within %g s",
-                               what, self->url, CONNECT_TIMEOUT_S);
+                               what, self->url, connect_timeout (self));
       g_error_free (error);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -210,8 +216,8 @@ connect_send_config (RivClient *self,
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_config_cb, task);
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, connect_config_cb, task);
 }
 
 /* Gradio's login (the same route in 4.x, 5.x and 6.x, at the app's root,
@@ -231,7 +237,7 @@ connect_login_cb (GObject      *object,
   GSList *cookies;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -305,8 +311,8 @@ connect_login (RivClient *self,
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_login_cb, task);
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
+                                   cd->cancel->cancellable, connect_login_cb, task);
 }
 
 static void
@@ -325,7 +331,7 @@ connect_config_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -405,9 +411,9 @@ connect_config_cb (GObject      *object,
   _riv_client_prepare_message (self, cd->msg);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_info_cb,
-                                    g_steal_pointer (&task));
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, connect_info_cb,
+                                   g_steal_pointer (&task));
 }
 
 void
@@ -441,7 +447,7 @@ riv_client_connect_async (RivClient           *self,
     }
 
   cd = g_new0 (RivClientTaskData, 1);
-  cd->cancel = _riv_client_op_cancel_new (self, cancellable, CONNECT_TIMEOUT_S);
+  cd->cancel = _riv_client_op_cancel_new (self, cancellable, connect_timeout (self));
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
 
   /* The URL was normalised when the client was made (it is valid now). */
@@ -477,7 +483,7 @@ traces_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -554,13 +560,15 @@ riv_client_fetch_server_traces_async (RivClient           *self,
                                "\"%s\" is not a valid URL", url);
       return;
     }
-  cd->cancel = _riv_client_op_cancel_new (self, cancellable, TRACES_TIMEOUT_S);
+  cd->cancel = _riv_client_op_cancel_new (self, cancellable, self->request_timeout > 0
+                                                              ? self->request_timeout
+                                                              : TRACES_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
   _riv_client_prepare_message (self, cd->msg);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
 }
 
 JsonNode *

@@ -88,6 +88,10 @@ gboolean        riv_client_set_auth_string     (RivClient            *self,
  * job's outputs link to. */
 void            riv_client_authorize_request   (RivClient            *self,
                                                 SoupMessage          *msg);
+/* How long a connect (login, /config and /info, their replies read) and a
+ * fetch of the server's timings may each take (default: 30 s and 60 s). */
+void            riv_client_set_request_timeout (RivClient            *self,
+                                                double                seconds);
 void            riv_client_connect_async       (RivClient            *self,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,
