@@ -24,6 +24,7 @@ typedef struct
 {
   gboolean    gradio4;      /* routes at the root and detail strings, like 4.44 */
   gboolean    no_auth;      /* an app without auth= */
+  const char *root;         /* nullable: the "root" its config names */
   SoupServer *server;
   char       *url;
   guint       n_logins;

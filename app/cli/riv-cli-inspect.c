@@ -112,9 +112,10 @@ print_server (RivClient *client,
   printf ("Protocol  %s\n", riv_cli_safe (riv_config_get_protocol (config)));
   printf ("Root      %s\n", riv_cli_safe (riv_config_get_root (config)));
   if (riv_config_get_reported_root (config) != NULL)
-    printf ("          (corrected: the server said %s, on the host connected to; its\n"
-            "          path kept with the scheme and port connected to, as Gradio's page does)\n",
-            riv_config_get_reported_root (config));
+    printf ("          (corrected: the server said %s; requests stay on the\n"
+            "          origin connected to, with that root's path on the same host, as\n"
+            "          Gradio's page does; --follow-root follows it)\n",
+            riv_cli_safe (riv_config_get_reported_root (config)));
   if (riv_cli_tls_is_insecure ())
     printf ("TLS       certificate NOT checked (--insecure)\n");
   printf ("API       %s%s\n", riv_cli_safe (riv_config_get_root (config)),

@@ -2,15 +2,17 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * --ca-file and --insecure, and the client made with them, for the
- * subcommands that connect to a server.
+ * --ca-file, --insecure and --follow-root, and the client made with them,
+ * for the subcommands that connect to a server.
  */
 #include "config.h"
 
 #include "riv-cli-tls.h"
+#include "riv-text.h"
 
 static char *ca_file;
 static gboolean insecure;
+static gboolean follow_root;
 
 static const GOptionEntry entries[] = {
   { "ca-file", 0, 0, G_OPTION_ARG_FILENAME, &ca_file,
@@ -18,6 +20,9 @@ static const GOptionEntry entries[] = {
     "system's), e.g. a proxy's own certificate", "PEM" },
   { "insecure", 0, 0, G_OPTION_ARG_NONE, &insecure,
     "Accept any HTTPS certificate without checking it (said in the summary)", NULL },
+  { "follow-root", 0, 0, G_OPTION_ARG_NONE, &follow_root,
+    "Send requests to the root the server's config names even on another host or port "
+    "(default: warn and stay on --url); the token and login never go there", NULL },
   { NULL }
 };
 
@@ -66,6 +71,7 @@ riv_cli_client_new (const char  *url,
 
   if (token != NULL)
     riv_client_set_token (client, token);
+  riv_client_set_follow_root (client, follow_root);
   if (auth == NULL)
     auth = g_getenv ("RIVULET_AUTH");
   if (auth != NULL && !riv_client_set_auth_string (client, auth, error))
@@ -88,6 +94,34 @@ connect_done_cb (GObject      *object,
   *slot = g_object_ref (result);
 }
 
+/* A root the server's config names on another origin than the URL the user
+ * gave: not followed (said), or followed with --follow-root (said too). */
+static void
+warn_root (RivClient *client)
+{
+  RivConfig *config = riv_client_get_config (client);
+  const char *url = riv_client_get_url (client);
+  const char *reported = riv_config_get_reported_root (config);
+  const char *root = riv_config_get_root (config);
+
+  if (reported != NULL && !riv_url_same_origin (reported, url))
+    {
+      g_autofree char *shown = riv_text_for_terminal (reported);
+      g_autofree char *used = riv_text_for_terminal (root);
+
+      g_printerr ("%s: warning: the server's config names its root %s, not on %s: not "
+                  "followed, requests go to %s (--follow-root follows it, without the "
+                  "token or login)\n", g_get_prgname (), shown, url, used);
+    }
+  else if (!riv_url_same_origin (root, url))
+    {
+      g_autofree char *shown = riv_text_for_terminal (root);
+
+      g_printerr ("%s: warning: following the server's root %s (--follow-root); the token "
+                  "and login go only to %s\n", g_get_prgname (), shown, url);
+    }
+}
+
 gboolean
 riv_cli_client_connect (RivClient  *client,
                         GError    **error)
@@ -97,5 +131,8 @@ riv_cli_client_connect (RivClient  *client,
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  return riv_client_connect_finish (client, result, error);
+  if (!riv_client_connect_finish (client, result, error))
+    return FALSE;
+  warn_root (client);
+  return TRUE;
 }

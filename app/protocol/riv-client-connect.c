@@ -393,8 +393,8 @@ connect_config_cb (GObject      *object,
       return;
     }
 
-  if (riv_config_resolve_root (config, self->url))
-    g_debug ("The server's root %s is on the host connected to: using %s",
+  if (!self->follow_root && riv_config_resolve_root (config, self->url))
+    g_debug ("The server's root is %s: using %s",
              riv_config_get_reported_root (config), riv_config_get_root (config));
   cd->config = g_steal_pointer (&config);
 

@@ -104,6 +104,7 @@ struct _RivClient
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
   guint           infer_batches : 1;  /* the app has a batch endpoint */
   guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
+  guint           follow_root : 1;    /* requests go to a config's root on another host */
 
   /* The tap (riv-client-tap.c); nullable */
   RivTapFunc tap;

@@ -130,24 +130,6 @@ _riv_client_op_client_gone (RivClientOp *op)
   return g_cancellable_is_cancelled (op->client_cancellable);
 }
 
-void
-_riv_client_prepare_message (RivClient   *self,
-                             SoupMessage *msg)
-{
-  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
-
-  soup_message_headers_replace (headers, "x-gradio-user", "api");
-  _riv_client_tls_prepare_message (self, msg);
-  if (self->auth_cookie != NULL)
-    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
-  if (self->token != NULL && *self->token != '\0')
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-    }
-}
-
 static int
 port_of (GUri *uri)
 {
@@ -160,15 +142,47 @@ port_of (GUri *uri)
 
 static gboolean
 same_origin (GUri       *uri,
-             const char *root)
+             const char *base_url)
 {
-  g_autoptr(GUri) base = root != NULL ? g_uri_parse (root, G_URI_FLAGS_NONE, NULL) : NULL;
+  g_autoptr(GUri) base = base_url != NULL ? g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL) : NULL;
 
   return base != NULL && uri != NULL &&
          g_ascii_strcasecmp (g_uri_get_scheme (uri), g_uri_get_scheme (base)) == 0 &&
          g_uri_get_host (uri) != NULL && g_uri_get_host (base) != NULL &&
          g_ascii_strcasecmp (g_uri_get_host (uri), g_uri_get_host (base)) == 0 &&
          port_of (uri) == port_of (base);
+}
+
+gboolean
+riv_url_same_origin (const char *a,
+                     const char *b)
+{
+  g_autoptr(GUri) uri = a != NULL ? g_uri_parse (a, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return same_origin (uri, b);
+}
+
+/* Every request's headers. The credentials (the login's cookie, the token)
+ * go only to the origin the user named (the client's URL): never to a root
+ * the server's config names elsewhere (riv_client_set_follow_root ()). */
+void
+_riv_client_prepare_message (RivClient   *self,
+                             SoupMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  soup_message_headers_replace (headers, "x-gradio-user", "api");
+  _riv_client_tls_prepare_message (self, msg);
+  if (!same_origin (soup_message_get_uri (msg), self->url))
+    return;
+  if (self->auth_cookie != NULL)
+    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
+  if (self->token != NULL && *self->token != '\0')
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+    }
 }
 
 void
@@ -178,9 +192,8 @@ riv_client_authorize_request (RivClient   *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
   g_return_if_fail (SOUP_IS_MESSAGE (msg));
 
-  /* Credentials only ever go to the server itself. */
-  if (self->config != NULL &&
-      same_origin (soup_message_get_uri (msg), riv_config_get_root (self->config)))
+  /* Credentials only ever go to the server the user named. */
+  if (self->config != NULL)
     _riv_client_prepare_message (self, msg);
 }
 

@@ -804,6 +804,15 @@ riv_client_set_request_timeout (RivClient *self,
 }
 
 void
+riv_client_set_follow_root (RivClient *self,
+                            gboolean   follow)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  self->follow_root = !!follow;
+}
+
+void
 riv_client_set_io_priority (RivClient *self,
                             int        priority)
 {
