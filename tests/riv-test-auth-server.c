@@ -110,6 +110,9 @@ handler (SoupServer        *server,
   g_autofree char *data = g_strconcat (prefix (as), "/queue/data", NULL);
   g_autofree char *info = g_strconcat (prefix (as), "/info", NULL);
 
+  if (g_strcmp0 (soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                               "Authorization"), "Bearer " TOKEN) == 0)
+    as->n_bearer++;
   if (g_str_equal (path, "/login"))
     handle_login (as, msg);
   else if (g_str_equal (path, "/config"))

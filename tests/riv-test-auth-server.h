@@ -32,6 +32,7 @@ typedef struct
   guint       n_joins;
   guint       n_join_close; /* joins that asked for "Connection: close" */
   guint       n_streams;
+  guint       n_bearer;     /* requests with "Authorization: Bearer " TOKEN */
 } AuthServer;
 
 void auth_server_start (AuthServer *as);

@@ -183,6 +183,7 @@ riv_test_run_cli_env (const char          *env,
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
+  g_subprocess_launcher_unsetenv (launcher, "RIVULET_TOKEN");
   if (env != NULL)
     {
       g_auto(GStrv) pair = g_strsplit (env, "=", 2);

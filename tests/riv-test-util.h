@@ -57,7 +57,8 @@ int       riv_test_run_cli        (const char * const  *args,
                                    char               **err,
                                    double               timeout_s);
 /* The same with one more environment variable, "NAME=VALUE" (or NULL).
- * Both leave out the caller's RIVULET_AUTH: a test names its login. */
+ * Both leave out the caller's RIVULET_AUTH and RIVULET_TOKEN: a test names
+ * its login and token. */
 int       riv_test_run_cli_env    (const char          *env,
                                    const char * const  *args,
                                    char               **out,

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-client.h"
@@ -427,6 +428,45 @@ test_root_elsewhere (void)
   riv_test_server_free (other.server);
 }
 
+/* The token from $RIVULET_TOKEN or --token-file (out of the process list),
+ * never both options at once. */
+static void
+test_token_sources (void)
+{
+  AuthServer as = { .no_auth = TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("riv-test-auth-XXXXXX", &error);
+  g_autofree char *file = g_build_filename (dir, "token", NULL);
+  g_autofree char *missing = g_build_filename (dir, "none", NULL);
+  g_autofree char *err1 = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *err3 = NULL;
+  g_autofree char *err4 = NULL;
+  guint seen;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (file, TOKEN "\n", -1, NULL));
+  auth_server_start (&as);
+
+  g_assert_cmpint (run_cli ("RIVULET_TOKEN=" TOKEN, &err1, "inspect", "--url", as.url, NULL),
+                   ==, 0);
+  g_assert_cmpuint (as.n_bearer, >=, 1);
+  seen = as.n_bearer;
+  g_assert_cmpint (run_cli (NULL, &err2, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", "--token-file", file, NULL), ==, 0);
+  g_assert_cmpuint (as.n_bearer, >, seen);
+  g_assert_cmpint (run_cli (NULL, &err3, "inspect", "--url", as.url, "--token", TOKEN,
+                            "--token-file", file, NULL), ==, 2);
+  g_assert_nonnull (strstr (err3, "--token and --token-file"));
+  g_assert_cmpint (run_cli (NULL, &err4, "inspect", "--url", as.url, "--token-file", missing,
+                            NULL), ==, 2);
+  g_assert_nonnull (strstr (err4, "--token-file"));
+
+  auth_server_stop (&as);
+  g_remove (file);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -449,6 +489,7 @@ main (int   argc,
   g_test_add_func ("/riv/auth/cli", test_cli);
   g_test_add_func ("/riv/auth/cli-users", test_cli_users);
   g_test_add_func ("/riv/auth/root-elsewhere", test_root_elsewhere);
+  g_test_add_func ("/riv/auth/token-sources", test_token_sources);
 
   return g_test_run ();
 }

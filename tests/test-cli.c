@@ -2045,6 +2045,33 @@ test_server_text_escaped (void)
   riv_test_server_free (server);
 }
 
+/* --data that is not JSON the server can read: a usage error naming --data,
+ * before anything is sent. */
+static void
+test_data_errors (Fixture       *fx,
+                  gconstpointer  data)
+{
+  const char *cases[][2] = {
+    { "[1e999]", "1e999" },
+    { "[\"a\", {\"b\": [-1e400]}]", "no infinity" },
+    { "[\"\xff\"]", "not valid" },
+    { "[\"x\"", "not valid JSON" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", cases[i][0],
+               NULL);
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, "--data"));
+      g_assert_nonnull (strstr (run.err, cases[i][1]));
+    }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
 /* A password in a URL is never printed back. */
 static void
 test_url_password (void)
@@ -2070,6 +2097,47 @@ test_url_password (void)
       g_assert_null (strstr (load.err, "s3cret"));
       g_assert_nonnull (strstr (inspect.err, "ada:***@127.0.0.1"));
     }
+}
+
+/* Every local file the jobs upload is named once in the summary, whatever
+ * the endpoint's input (batch_echo's is a textbox: the server then refuses
+ * the value, after the upload). */
+static void
+test_uploaded_files_named (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autofree char *a = path_in (fx, "a.txt");
+  g_autofree char *b = path_in (fx, "b.wav");
+  g_autofree char *numbered = path_in (fx, "f{i}.txt");
+  g_autofree char *f1 = path_in (fx, "f1.txt");
+  g_autofree char *f2 = path_in (fx, "f2.txt");
+  g_autofree char *two = g_strdup_printf ("[[{\"path\": \"%s\", \"meta\": {\"_type\": "
+                                          "\"gradio.FileData\"}}, {\"path\": \"%s\", \"meta\": "
+                                          "{\"_type\": \"gradio.FileData\"}}]]", a, b);
+  g_autofree char *each = file_data (numbered);
+  g_autofree char *line1 = g_strdup_printf ("uploaded   2 files: %s, %s\n", a, b);
+  g_autofree char *line2 = g_strdup_printf ("uploaded   2 files: %s, %s\n", f1, f2);
+  g_auto(CliRun) run1 = { 0 };
+  g_auto(CliRun) run2 = { 0 };
+  g_auto(CliRun) run3 = { 0 };
+
+  g_assert_true (g_file_set_contents (a, "text", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "RIFF", -1, NULL));
+  g_assert_true (g_file_set_contents (f1, "one", -1, NULL));
+  g_assert_true (g_file_set_contents (f2, "two", -1, NULL));
+
+  run_cli (&run1, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", two,
+           "--count", "3", NULL);
+  g_assert_cmpint (run1.status, ==, 1);
+  g_assert_nonnull (strstr (run1.out, line1));
+  run_cli (&run2, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", each,
+           "--count", "2", NULL);
+  g_assert_nonnull (strstr (run2.out, line2));
+  /* No file, no line. */
+  run_cli (&run3, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", "[\"x\"]",
+           NULL);
+  g_assert_cmpint (run3.status, ==, 0);
+  g_assert_null (strstr (run3.out, "uploaded "));
 }
 
 int
@@ -2110,6 +2178,8 @@ main (int   argc,
   ADD ("/cli/load/until-break/none-and-threshold", test_until_break_none_and_threshold);
   ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
   ADD ("/cli/load/metrics/bad-address", test_metrics_bad_address);
+  ADD ("/cli/load/data-errors", test_data_errors);
+  ADD ("/cli/load/uploaded-files-named", test_uploaded_files_named);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);

@@ -183,7 +183,9 @@ riv_cli_inspect (int    argc,
   g_autofree char *normalized = NULL;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
-    { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &token,
+      "Bearer token for the server (default: $RIVULET_TOKEN; --token-file keeps it out of "
+      "the process list)", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }

@@ -378,6 +378,24 @@ summary_print_details (const SummaryFacts *f,
              s->server_p50, s->server_mean, s->rest_p50, s->rest_mean);
 }
 
+/* Each local file the jobs uploaded, named once: a FileData path in --data
+ * is uploaded whatever the endpoint's input is (a textbox too). */
+static void
+summary_print_files (const SummaryFacts *f,
+                     LoadRun            *run,
+                     FILE               *out)
+{
+  g_autofree char *names = NULL;
+
+  if (f->s.uploads == 0 || run->local_files == NULL || run->local_files->len == 0)
+    return;
+  g_ptr_array_add (run->local_files, NULL);
+  names = g_strjoinv (", ", (char **) run->local_files->pdata);
+  g_ptr_array_remove_index (run->local_files, run->local_files->len - 1);
+  fprintf (out, "uploaded   %u file%s: %s\n", run->local_files->len,
+           run->local_files->len == 1 ? "" : "s", riv_cli_safe (names));
+}
+
 /* The text form's breaking point and thresholds. */
 static void
 summary_print_verdicts (const SummaryFacts *f,
@@ -443,6 +461,7 @@ load_print_summary (LoadRun *run,
     {
       summary_print_counts (&facts, out);
       summary_print_details (&facts, out);
+      summary_print_files (&facts, run, out);
       summary_print_verdicts (&facts, run, out);
     }
   summary_print_problems (&facts, run);

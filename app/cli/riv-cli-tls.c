@@ -2,15 +2,21 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * --ca-file, --insecure and --follow-root, and the client made with them,
- * for the subcommands that connect to a server.
+ * --ca-file, --insecure, --token-file and --follow-root, and the client made
+ * with them, for the subcommands that connect to a server.
  */
 #include "config.h"
+
+#include <stdio.h>
+#include <string.h>
 
 #include "riv-cli-tls.h"
 #include "riv-text.h"
 
+#define TOKEN_FILE_MAX (64 * 1024)
+
 static char *ca_file;
+static char *token_file;
 static gboolean insecure;
 static gboolean follow_root;
 
@@ -20,6 +26,9 @@ static const GOptionEntry entries[] = {
     "system's), e.g. a proxy's own certificate", "PEM" },
   { "insecure", 0, 0, G_OPTION_ARG_NONE, &insecure,
     "Accept any HTTPS certificate without checking it (said in the summary)", NULL },
+  { "token-file", 0, 0, G_OPTION_ARG_FILENAME, &token_file,
+    "Read the bearer token from FILE (its first line), out of sight of the process list; "
+    "instead of --token or $RIVULET_TOKEN", "FILE" },
   { "follow-root", 0, 0, G_OPTION_ARG_NONE, &follow_root,
     "Send requests to the root the server's config names even on another host or port "
     "(default: warn and stay on --url); the token and login never go there", NULL },
@@ -61,6 +70,58 @@ riv_cli_tls_is_insecure (void)
   return insecure;
 }
 
+/* --token-file's first line, without the line end or surrounding blanks. */
+static char *
+read_token_file (GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  char *line;
+
+  if (!g_file_get_contents (token_file, &contents, &length, error))
+    return NULL;
+  if (length > TOKEN_FILE_MAX)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s is larger than a token (%d KiB)", token_file, TOKEN_FILE_MAX / 1024);
+      return NULL;
+    }
+  line = g_strstrip (g_strndup (contents, strcspn (contents, "\r\n")));
+  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
+                   token_file);
+      g_free (line);
+      return NULL;
+    }
+  return line;
+}
+
+/* --token, else --token-file, else $RIVULET_TOKEN (NULL: none); FALSE with a
+ * usage error for both options or a token file that cannot be read. */
+static gboolean
+choose_token (const char  *token,
+              char       **chosen,
+              GError     **error)
+{
+  *chosen = NULL;
+  if (token != NULL && token_file != NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--token and --token-file do not go together: give one");
+      return FALSE;
+    }
+  if (token_file != NULL)
+    {
+      *chosen = read_token_file (error);
+      if (*chosen == NULL)
+        g_prefix_error (error, "--token-file: ");
+      return *chosen != NULL;
+    }
+  *chosen = g_strdup (token != NULL ? token : g_getenv ("RIVULET_TOKEN"));
+  return TRUE;
+}
+
 RivClient *
 riv_cli_client_new (const char  *url,
                     const char  *token,
@@ -68,9 +129,12 @@ riv_cli_client_new (const char  *url,
                     GError     **error)
 {
   g_autoptr(RivClient) client = riv_client_new (url);
+  g_autofree char *chosen = NULL;
 
-  if (token != NULL)
-    riv_client_set_token (client, token);
+  if (!choose_token (token, &chosen, error))
+    return NULL;
+  if (chosen != NULL && *chosen != '\0')
+    riv_client_set_token (client, chosen);
   riv_client_set_follow_root (client, follow_root);
   if (auth == NULL)
     auth = g_getenv ("RIVULET_AUTH");
