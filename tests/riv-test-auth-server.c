@@ -77,6 +77,7 @@ handle_config (AuthServer        *as,
                SoupServerMessage *msg)
 {
   g_autofree char *config = NULL;
+  g_autofree char *root = NULL;
 
   if (!logged_in (as, msg))
     {
@@ -85,14 +86,15 @@ handle_config (AuthServer        *as,
       return;
     }
 
-  config = g_strdup_printf ("{\"version\":\"%s\",\"protocol\":\"sse_v3\",%s"
+  root = as->root != NULL ? g_strdup_printf ("\"root\":\"%s\",", as->root) : g_strdup ("");
+  config = g_strdup_printf ("{\"version\":\"%s\",\"protocol\":\"sse_v3\",%s%s"
                             "\"enable_queue\":true,\"components\":["
                             "{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\"}},"
                             "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\"}}],"
                             "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\","
                             "\"inputs\":[1],\"outputs\":[2],\"queue\":true}]}",
                             as->gradio4 ? "4.44.1" : "6.25.0",
-                            as->gradio4 ? "" : "\"api_prefix\":\"/gradio_api\",");
+                            as->gradio4 ? "" : "\"api_prefix\":\"/gradio_api\",", root);
   riv_test_reply (msg, 200, "application/json", config);
 }
 
@@ -108,6 +110,9 @@ handler (SoupServer        *server,
   g_autofree char *data = g_strconcat (prefix (as), "/queue/data", NULL);
   g_autofree char *info = g_strconcat (prefix (as), "/info", NULL);
 
+  if (g_strcmp0 (soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                               "Authorization"), "Bearer " TOKEN) == 0)
+    as->n_bearer++;
   if (g_str_equal (path, "/login"))
     handle_login (as, msg);
   else if (g_str_equal (path, "/config"))

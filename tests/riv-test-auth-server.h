@@ -24,6 +24,7 @@ typedef struct
 {
   gboolean    gradio4;      /* routes at the root and detail strings, like 4.44 */
   gboolean    no_auth;      /* an app without auth= */
+  const char *root;         /* nullable: the "root" its config names */
   SoupServer *server;
   char       *url;
   guint       n_logins;
@@ -31,6 +32,7 @@ typedef struct
   guint       n_joins;
   guint       n_join_close; /* joins that asked for "Connection: close" */
   guint       n_streams;
+  guint       n_bearer;     /* requests with "Authorization: Bearer " TOKEN */
 } AuthServer;
 
 void auth_server_start (AuthServer *as);

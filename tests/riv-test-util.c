@@ -110,6 +110,36 @@ riv_test_reply_json (SoupServerMessage *msg,
   riv_test_reply (msg, status, "application/json", json);
 }
 
+SoupServer *
+riv_test_server_new (SoupServerCallback   handler,
+                     gpointer             user_data,
+                     char               **url,
+                     guint               *port)
+{
+  SoupServer *server = soup_server_new (NULL, NULL);
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  soup_server_add_handler (server, NULL, handler, user_data, NULL);
+  soup_server_listen_local (server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY, &error);
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (server);
+  if (url != NULL)
+    *url = g_strdup_printf ("http://127.0.0.1:%d", g_uri_get_port (uris->data));
+  if (port != NULL)
+    *port = (guint) g_uri_get_port (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  return server;
+}
+
+void
+riv_test_server_free (SoupServer *server)
+{
+  soup_server_disconnect (server);
+  riv_test_drain ();
+  g_object_unref (server);
+}
+
 char *
 riv_test_load_data (const char *name,
                     gsize      *length)
@@ -155,6 +185,7 @@ riv_test_run_cli_env (const char          *env,
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
+  g_subprocess_launcher_unsetenv (launcher, "RIVULET_TOKEN");
   if (env != NULL)
     {
       g_auto(GStrv) pair = g_strsplit (env, "=", 2);

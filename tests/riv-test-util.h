@@ -37,6 +37,14 @@ void      riv_test_reply          (SoupServerMessage *msg,
 void      riv_test_reply_json     (SoupServerMessage *msg,
                                    guint              status,
                                    const char        *json);
+/* A SoupServer on 127.0.0.1, port 0, that answers every path with handler;
+ * its base URL ("http://127.0.0.1:PORT") in *url and its port in *port
+ * (either may be NULL). riv_test_server_free () disconnects and drops it. */
+SoupServer *riv_test_server_new   (SoupServerCallback   handler,
+                                   gpointer             user_data,
+                                   char               **url,
+                                   guint               *port);
+void      riv_test_server_free    (SoupServer  *server);
 /* Reads tests/data/NAME into a string. */
 /* Removes a scratch folder and the files in it (not below). */
 void      riv_test_remove_dir     (const char  *path);
@@ -51,7 +59,8 @@ int       riv_test_run_cli        (const char * const  *args,
                                    char               **err,
                                    double               timeout_s);
 /* The same with one more environment variable, "NAME=VALUE" (or NULL).
- * Both leave out the caller's RIVULET_AUTH: a test names its login. */
+ * Both leave out the caller's RIVULET_AUTH and RIVULET_TOKEN: a test names
+ * its login and token. */
 int       riv_test_run_cli_env    (const char          *env,
                                    const char * const  *args,
                                    char               **out,

@@ -14,6 +14,7 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-client.h"
@@ -362,6 +363,110 @@ test_cli_users (void)
   auth_server_stop (&as);
 }
 
+/* Another server on this machine that counts what reaches it, and with what. */
+typedef struct
+{
+  SoupServer *server;
+  guint       port;
+  guint       n_requests;
+  guint       n_credentialed;  /* with a Cookie or an Authorization header */
+} Elsewhere;
+
+static void
+elsewhere_handler (SoupServer        *server,
+                   SoupServerMessage *msg,
+                   const char        *path,
+                   GHashTable        *query,
+                   gpointer           user_data)
+{
+  Elsewhere *other = user_data;
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+
+  other->n_requests++;
+  if (soup_message_headers_get_one (headers, "Cookie") != NULL ||
+      soup_message_headers_get_one (headers, "Authorization") != NULL)
+    other->n_credentialed++;
+  riv_test_reply (msg, 404, "application/json", "{\"detail\":\"Not Found\"}");
+}
+
+/* A config whose root names another origin (here another port, under
+ * another name for this host): load stays on --url and says so; with
+ * --follow-root the requests go there, but never the token or the login. */
+static void
+test_root_elsewhere (void)
+{
+  AuthServer as = { 0 };
+  Elsewhere other = { 0 };
+  g_autofree char *root = NULL;
+  g_autofree char *err1 = NULL;
+  g_autofree char *err2 = NULL;
+
+  other.server = riv_test_server_new (elsewhere_handler, &other, NULL, &other.port);
+  root = g_strdup_printf ("http://localhost:%u/app", other.port);
+  as.root = root;
+  auth_server_start (&as);
+
+  g_assert_cmpint (run_cli (NULL, &err1, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", "--auth", USER ":" PASSWORD,
+                            "--token", "hf_secret", NULL), ==, 0);
+  g_assert_cmpuint (other.n_requests, ==, 0);
+  g_assert_cmpuint (as.n_joins, ==, 1);
+  g_assert_nonnull (strstr (err1, "warning"));
+  g_assert_nonnull (strstr (err1, root));
+  g_assert_nonnull (strstr (err1, "--follow-root"));
+
+  g_assert_cmpint (run_cli (NULL, &err2, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", "--auth", USER ":" PASSWORD,
+                            "--token", "hf_secret", "--follow-root", NULL), ==, 1);
+  g_test_message ("--follow-root: %u requests elsewhere", other.n_requests);
+  g_assert_cmpuint (other.n_requests, >, 0);
+  g_assert_cmpuint (other.n_credentialed, ==, 0);
+  g_assert_nonnull (strstr (err2, "following the server's root"));
+  g_assert_cmpuint (as.n_joins, ==, 1);
+
+  auth_server_stop (&as);
+  riv_test_server_free (other.server);
+}
+
+/* The token from $RIVULET_TOKEN or --token-file (out of the process list),
+ * never both options at once. */
+static void
+test_token_sources (void)
+{
+  AuthServer as = { .no_auth = TRUE };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("riv-test-auth-XXXXXX", &error);
+  g_autofree char *file = g_build_filename (dir, "token", NULL);
+  g_autofree char *missing = g_build_filename (dir, "none", NULL);
+  g_autofree char *err1 = NULL;
+  g_autofree char *err2 = NULL;
+  g_autofree char *err3 = NULL;
+  g_autofree char *err4 = NULL;
+  guint seen;
+
+  g_assert_no_error (error);
+  g_assert_true (g_file_set_contents (file, TOKEN "\n", -1, NULL));
+  auth_server_start (&as);
+
+  g_assert_cmpint (run_cli ("RIVULET_TOKEN=" TOKEN, &err1, "inspect", "--url", as.url, NULL),
+                   ==, 0);
+  g_assert_cmpuint (as.n_bearer, >=, 1);
+  seen = as.n_bearer;
+  g_assert_cmpint (run_cli (NULL, &err2, "load", "--url", as.url, "--endpoint", "predict",
+                            "--data", "[\"x\"]", "--token-file", file, NULL), ==, 0);
+  g_assert_cmpuint (as.n_bearer, >, seen);
+  g_assert_cmpint (run_cli (NULL, &err3, "inspect", "--url", as.url, "--token", TOKEN,
+                            "--token-file", file, NULL), ==, 2);
+  g_assert_nonnull (strstr (err3, "--token and --token-file"));
+  g_assert_cmpint (run_cli (NULL, &err4, "inspect", "--url", as.url, "--token-file", missing,
+                            NULL), ==, 2);
+  g_assert_nonnull (strstr (err4, "--token-file"));
+
+  auth_server_stop (&as);
+  g_remove (file);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -383,6 +488,8 @@ main (int   argc,
   g_test_add_func ("/riv/auth/authorize-request", test_authorize_request);
   g_test_add_func ("/riv/auth/cli", test_cli);
   g_test_add_func ("/riv/auth/cli-users", test_cli_users);
+  g_test_add_func ("/riv/auth/root-elsewhere", test_root_elsewhere);
+  g_test_add_func ("/riv/auth/token-sources", test_token_sources);
 
   return g_test_run ();
 }

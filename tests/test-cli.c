@@ -2323,6 +2323,200 @@ test_serve_limits (void)
   stop_serve (serve);
 }
 
+/* Scripted servers ------------------------------------------------------------------------ */
+
+/* /config is never answered. */
+static void
+silent_handler (SoupServer        *server,
+                SoupServerMessage *msg,
+                const char        *path,
+                GHashTable        *query,
+                gpointer           user_data)
+{
+  soup_server_message_pause (msg);
+}
+
+/* --timeout bounds the connect too: a server that never answers /config
+ * ends the run well before the client's own 30 s. */
+static void
+test_connect_timeout (void)
+{
+  g_autofree char *url = NULL;
+  SoupServer *server = riv_test_server_new (silent_handler, NULL, &url, NULL);
+  g_auto(CliRun) run = { 0 };
+  double start = g_get_monotonic_time () / 1e6;
+  double took;
+
+  run_cli (&run, "load", "--url", url, "--endpoint", "predict", "--timeout", "2", NULL);
+  took = g_get_monotonic_time () / 1e6 - start;
+  g_test_message ("exit %d after %.1f s: %s", run.status, took, run.err);
+  g_assert_cmpint (run.status, ==, 1);
+  g_assert_nonnull (strstr (run.err, "no answer within 2 s"));
+  /* A hang guard, not a timing claim: the client's own bound is 30 s. */
+  g_assert_cmpfloat (took, <, 25);
+  riv_test_server_free (server);
+}
+
+/* Control characters a server put in its config and its errors: a title
+ * that sets the terminal's title and rings, a version that erases the line,
+ * a C1 CSI, an error whose CR and newline would forge a "completed" line. */
+#define HOSTILE_CONFIG \
+  "{\"version\":\"6.0.0\\u001b[2K\",\"protocol\":\"sse_v3\",\"api_prefix\":\"/gradio_api\"," \
+  "\"title\":\"\\u001b]0;owned\\u0007Demo\\u009b31m\",\"enable_queue\":true," \
+  "\"components\":[{\"id\":1,\"type\":\"textbox\",\"props\":{\"label\":\"in\\u001b[8m\"}}," \
+  "{\"id\":2,\"type\":\"textbox\",\"props\":{\"label\":\"out\"}}]," \
+  "\"dependencies\":[{\"id\":0,\"api_name\":\"predict\",\"inputs\":[1],\"outputs\":[2]," \
+  "\"queue\":true}]}"
+
+static void
+hostile_handler (SoupServer        *server,
+                 SoupServerMessage *msg,
+                 const char        *path,
+                 GHashTable        *query,
+                 gpointer           user_data)
+{
+  if (g_str_equal (path, "/config"))
+    riv_test_reply_json (msg, 200, HOSTILE_CONFIG);
+  else if (g_str_equal (path, "/gradio_api/info"))
+    riv_test_reply_json (msg, 200, "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
+  else if (g_str_equal (path, "/gradio_api/queue/join"))
+    riv_test_reply_json (msg, 500, "{\"detail\":\"boom\\u001b[2K\\r\\ncompleted  10\\n"
+                         "\\u009b1A\"}");
+  else
+    riv_test_reply_json (msg, 404, "{\"detail\":\"Not Found\"}");
+}
+
+/* Nothing of it reaches the terminal as it is: escaped, in inspect, in
+ * load's errors and in the summary. */
+static void
+test_server_text_escaped (void)
+{
+  g_autofree char *url = NULL;
+  SoupServer *server = riv_test_server_new (hostile_handler, NULL, &url, NULL);
+  g_auto(CliRun) inspect = { 0 };
+  g_auto(CliRun) load = { 0 };
+  const char *outputs[4];
+
+  run_cli (&inspect, "inspect", "--url", url, NULL);
+  g_assert_cmpint (inspect.status, ==, 0);
+  g_assert_nonnull (strstr (inspect.out, "Title     \\x1b]0;owned\\x07Demo\\u009b31m\n"));
+  g_assert_nonnull (strstr (inspect.out, "Version   6.0.0\\x1b[2K\n"));
+  run_cli (&load, "load", "--url", url, "--endpoint", "predict", "--data", "[\"x\"]", NULL);
+  g_assert_cmpint (load.status, ==, 1);
+  g_test_message ("%s", load.err);
+  g_assert_nonnull (strstr (load.err, "boom\\x1b[2K\\x0d\\x0acompleted  10\\x0a\\u009b1A"));
+  g_assert_nonnull (strstr (load.out, "completed  0\n"));
+  g_assert_null (strstr (load.out, "completed  10"));
+
+  outputs[0] = inspect.out;
+  outputs[1] = inspect.err;
+  outputs[2] = load.out;
+  outputs[3] = load.err;
+  for (guint i = 0; i < G_N_ELEMENTS (outputs); i++)
+    {
+      g_assert_null (strchr (outputs[i], '\033'));
+      g_assert_null (strchr (outputs[i], '\a'));
+      g_assert_null (strchr (outputs[i], '\r'));
+      g_assert_null (strstr (outputs[i], "\xc2\x9b"));
+    }
+  riv_test_server_free (server);
+}
+
+/* --data that is not JSON the server can read: a usage error naming --data,
+ * before anything is sent. */
+static void
+test_data_errors (Fixture       *fx,
+                  gconstpointer  data)
+{
+  const char *cases[][2] = {
+    { "[1e999]", "1e999" },
+    { "[\"a\", {\"b\": [-1e400]}]", "no infinity" },
+    { "[\"\xff\"]", "not valid" },
+    { "[\"x\"", "not valid JSON" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_auto(CliRun) run = { 0 };
+
+      run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", cases[i][0],
+               NULL);
+      g_test_message ("%s", run.err);
+      g_assert_cmpint (run.status, ==, 2);
+      g_assert_nonnull (strstr (run.err, "--data"));
+      g_assert_nonnull (strstr (run.err, cases[i][1]));
+    }
+  g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
+}
+
+/* A password in a URL is never printed back. */
+static void
+test_url_password (void)
+{
+  const char *urls[] = {
+    "http://ada:s3cret@127.0.0.1:1",
+    "ada:s3cret@127.0.0.1:1",
+    "http://ada:s3cret@127.0.0.1:1/app#x",
+    "http://ada:s3cret@127.0.0.1:1/a b",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
+    {
+      g_auto(CliRun) inspect = { 0 };
+      g_auto(CliRun) load = { 0 };
+
+      run_cli (&inspect, "inspect", "--url", urls[i], NULL);
+      run_cli (&load, "load", "--url", urls[i], "--endpoint", "predict", NULL);
+      g_test_message ("%s", inspect.err);
+      g_assert_cmpint (inspect.status, ==, 2);
+      g_assert_cmpint (load.status, ==, 2);
+      g_assert_null (strstr (inspect.err, "s3cret"));
+      g_assert_null (strstr (load.err, "s3cret"));
+      g_assert_nonnull (strstr (inspect.err, "ada:***@127.0.0.1"));
+    }
+}
+
+/* Every local file the jobs upload is named once in the summary, whatever
+ * the endpoint's input (batch_echo's is a textbox: the server then refuses
+ * the value, after the upload). */
+static void
+test_uploaded_files_named (Fixture       *fx,
+                           gconstpointer  data)
+{
+  g_autofree char *a = path_in (fx, "a.txt");
+  g_autofree char *b = path_in (fx, "b.wav");
+  g_autofree char *numbered = path_in (fx, "f{i}.txt");
+  g_autofree char *f1 = path_in (fx, "f1.txt");
+  g_autofree char *f2 = path_in (fx, "f2.txt");
+  g_autofree char *two = g_strdup_printf ("[[{\"path\": \"%s\", \"meta\": {\"_type\": "
+                                          "\"gradio.FileData\"}}, {\"path\": \"%s\", \"meta\": "
+                                          "{\"_type\": \"gradio.FileData\"}}]]", a, b);
+  g_autofree char *each = file_data (numbered);
+  g_autofree char *line1 = g_strdup_printf ("uploaded   2 files: %s, %s\n", a, b);
+  g_autofree char *line2 = g_strdup_printf ("uploaded   2 files: %s, %s\n", f1, f2);
+  g_auto(CliRun) run1 = { 0 };
+  g_auto(CliRun) run2 = { 0 };
+  g_auto(CliRun) run3 = { 0 };
+
+  g_assert_true (g_file_set_contents (a, "text", -1, NULL));
+  g_assert_true (g_file_set_contents (b, "RIFF", -1, NULL));
+  g_assert_true (g_file_set_contents (f1, "one", -1, NULL));
+  g_assert_true (g_file_set_contents (f2, "two", -1, NULL));
+
+  run_cli (&run1, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", two,
+           "--count", "3", NULL);
+  g_assert_cmpint (run1.status, ==, 1);
+  g_assert_nonnull (strstr (run1.out, line1));
+  run_cli (&run2, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", each,
+           "--count", "2", NULL);
+  g_assert_nonnull (strstr (run2.out, line2));
+  /* No file, no line. */
+  run_cli (&run3, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", "[\"x\"]",
+           NULL);
+  g_assert_cmpint (run3.status, ==, 0);
+  g_assert_null (strstr (run3.out, "uploaded "));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -2361,6 +2555,8 @@ main (int   argc,
   ADD ("/cli/load/until-break/none-and-threshold", test_until_break_none_and_threshold);
   ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
   ADD ("/cli/load/metrics/bad-address", test_metrics_bad_address);
+  ADD ("/cli/load/data-errors", test_data_errors);
+  ADD ("/cli/load/uploaded-files-named", test_uploaded_files_named);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);
   g_test_add_func ("/cli/huge-pages", test_huge_pages);
@@ -2370,6 +2566,9 @@ main (int   argc,
   g_test_add_func ("/cli/serve/hostile-ranges", test_serve_hostile_ranges);
   g_test_add_func ("/cli/serve/allow-host-origin", test_serve_allow_host_origin);
   g_test_add_func ("/cli/serve/limits", test_serve_limits);
+  g_test_add_func ("/cli/load/connect-timeout", test_connect_timeout);
+  g_test_add_func ("/cli/server-text-escaped", test_server_text_escaped);
+  g_test_add_func ("/cli/url-password", test_url_password);
 
   return g_test_run ();
 }

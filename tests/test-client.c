@@ -904,6 +904,7 @@ proxied_app_handler (SoupServer        *server,
 
 static RivConfig *
 connect_proxied (ProxiedApp *app,
+                 gboolean    follow_root,
                  char      **url_out)
 {
   g_autoptr(SoupServer) server = soup_server_new (NULL, NULL);
@@ -921,6 +922,7 @@ connect_proxied (ProxiedApp *app,
   g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
 
   client = riv_client_new (*url_out);
+  riv_client_set_follow_root (client, follow_root);
   riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
   riv_test_wait_result (&result, HANG_GUARD);
   g_assert_true (riv_client_connect_finish (client, result, &error));
@@ -937,19 +939,27 @@ test_root_behind_proxy (void)
 {
   ProxiedApp portless = { "http://127.0.0.1/app/", 0 };
   ProxiedApp other_host = { "http://gradio.invalid/app", 0 };
+  ProxiedApp followed = { "http://localhost:1/app", 0 };
   g_autofree char *url1 = NULL;
   g_autofree char *url2 = NULL;
-  g_autoptr(RivConfig) c1 = connect_proxied (&portless, &url1);
-  g_autoptr(RivConfig) c2 = connect_proxied (&other_host, &url2);
+  g_autofree char *url3 = NULL;
+  g_autoptr(RivConfig) c1 = connect_proxied (&portless, FALSE, &url1);
+  g_autoptr(RivConfig) c2 = connect_proxied (&other_host, FALSE, &url2);
+  g_autoptr(RivConfig) c3 = connect_proxied (&followed, TRUE, &url3);
 
   /* Corrected, and the requests after /config went there. */
   g_assert_cmpstr (riv_config_get_root (c1), ==, url1);
   g_assert_cmpstr (riv_config_get_reported_root (c1), ==, "http://127.0.0.1/app");
   g_assert_cmpuint (portless.n_info, ==, 1);
-  /* Another host's root is the server's to choose. */
-  g_assert_cmpstr (riv_config_get_root (c2), ==, "http://gradio.invalid/app");
-  g_assert_null (riv_config_get_reported_root (c2));
-  g_assert_cmpuint (other_host.n_info, ==, 0);
+  /* Another host's root is not followed: the requests stay on the URL. */
+  g_assert_cmpstr (riv_config_get_root (c2), ==, url2);
+  g_assert_cmpstr (riv_config_get_reported_root (c2), ==, "http://gradio.invalid/app");
+  g_assert_cmpuint (other_host.n_info, ==, 1);
+  /* Unless the client is told to follow it (nothing listens there: /info
+   * fails, which only logs). */
+  g_assert_cmpstr (riv_config_get_root (c3), ==, "http://localhost:1/app");
+  g_assert_null (riv_config_get_reported_root (c3));
+  g_assert_cmpuint (followed.n_info, ==, 0);
 }
 
 /* Embedded server ------------------------------------------------------------------------ */

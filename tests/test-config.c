@@ -437,7 +437,8 @@ test_api_prefix (void)
 
 /* A root on the host connected to keeps its path but takes the scheme and
  * host:port connected to (Gradio's resolve_config_root), e.g. behind nginx
- * with "Host $host" on port 8080, or with TLS ended at the proxy. */
+ * with "Host $host" on port 8080, or with TLS ended at the proxy. A root on
+ * another host is not where the user asked to go: the URL connected to. */
 static void
 test_root_resolve (void)
 {
@@ -452,10 +453,13 @@ test_root_resolve (void)
       "https://127.0.0.1:8443/gradio-demo" },
     { "http://Example.test/x", "https://example.test/y", "https://example.test/x" },
     { "http://[::1]/app", "http://[::1]:9000/app", "http://[::1]:9000/app" },
-    /* Same already, another host, or another name for the same host: left alone. */
+    /* Same already: left alone. */
     { "http://127.0.0.1:8080/a", "http://127.0.0.1:8080/a", NULL },
-    { "https://space.hf.space", "http://127.0.0.1:7860", NULL },
-    { "http://localhost/app", "http://127.0.0.1:8080/app", NULL },
+    /* Another host, or another name for this one: the URL connected to. */
+    { "https://space.hf.space", "http://127.0.0.1:7860", "http://127.0.0.1:7860" },
+    { "http://localhost/app", "http://127.0.0.1:8080/app", "http://127.0.0.1:8080/app" },
+    { "http://localhost:9/elsewhere", "http://127.0.0.1:8080/app/",
+      "http://127.0.0.1:8080/app" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

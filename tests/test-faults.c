@@ -48,6 +48,17 @@ typedef enum
   DATA_500,     /* answer the GET with HTTP 500 */
 } DataMode;
 
+typedef enum
+{
+  CONFIG_OK,       /* the fake config */
+  CONFIG_ENDLESS,  /* a chunked body that goes on (up to ENDLESS_BOUND, then silence) */
+  CONFIG_HUGE,     /* Content-Length: 2 GB, then a byte */
+} ConfigMode;
+
+/* Where an endless body stops if the client never does: keeps a failing test's
+ * memory bounded. */
+#define ENDLESS_BOUND (128 * 1024 * 1024)
+
 /* Writes more bytes when the connection's write queue runs dry. */
 typedef void (*ConnRefill) (Conn *conn, gpointer user_data);
 /* Called when a GET for the stream got its SSE headers. */
@@ -93,6 +104,9 @@ struct _Raw
   char           *prefix;        /* of event ids, distinct per server incarnation */
   GPtrArray      *conns;         /* Conn refs, open ones */
   JoinMode        join_mode;
+  ConfigMode      config_mode;
+  Conn           *config_conn;   /* ref: the latest GET /config, nullable */
+  gsize           config_sent;   /* bytes of an endless config written */
   GQueue          join_replies;  /* char* full HTTP responses for the next joins ("": drop) */
   DataMode        data_mode;
   StreamFunc      on_stream;
@@ -505,6 +519,49 @@ handle_data (Raw        *raw,
 }
 
 static void
+endless_refill (Conn     *conn,
+                gpointer  user_data)
+{
+  static char block[64 * 1024];
+  Raw *raw = conn->raw;
+
+  if (raw == NULL || raw->config_sent >= ENDLESS_BOUND)
+    {
+      conn->refill = NULL;
+      return;
+    }
+  memset (block, ' ', sizeof block);
+  raw->config_sent += sizeof block;
+  sse_chunk (conn, block, sizeof block);
+}
+
+static void
+handle_config (Raw  *raw,
+               Conn *conn)
+{
+  if (raw->config_conn != NULL)
+    conn_unref (raw->config_conn);
+  raw->config_conn = conn_ref (conn);
+  switch (raw->config_mode)
+    {
+    case CONFIG_ENDLESS:
+      conn_write (conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                  "Transfer-Encoding: chunked\r\n\r\n", -1);
+      conn->refill = endless_refill;
+      conn_pump (conn);
+      break;
+    case CONFIG_HUGE:
+      conn_write (conn, "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                  "Content-Length: 2000000000\r\n\r\n{", -1);
+      break;
+    case CONFIG_OK:
+    default:
+      conn_reply_json (conn, fake_config);
+      break;
+    }
+}
+
+static void
 conn_dispatch (Conn *conn)
 {
   Raw *raw = conn->raw;
@@ -515,7 +572,7 @@ conn_dispatch (Conn *conn)
     *query++ = '\0';
 
   if (g_str_equal (conn->method, "GET") && g_str_equal (path, "/config"))
-    conn_reply_json (conn, fake_config);
+    handle_config (raw, conn);
   else if (g_str_equal (conn->method, "GET") && g_str_equal (path, "/gradio_api/info"))
     conn_reply_json (conn, "{\"named_endpoints\":{},\"unnamed_endpoints\":{}}");
   else if (g_str_equal (conn->method, "POST") && g_str_equal (path, "/gradio_api/queue/join"))
@@ -702,6 +759,7 @@ raw_free (Raw *raw)
       conn_close (conn);
     }
   g_clear_pointer (&raw->stream, conn_unref);
+  g_clear_pointer (&raw->config_conn, conn_unref);
   for (guint i = 0; i < raw->held->len; i++)
     {
       Conn *conn = g_ptr_array_index (raw->held, i);
@@ -1793,6 +1851,23 @@ typedef struct
   const char *words[2];
 } JoinCase;
 
+
+/* A job whose join gets reply (a whole HTTP response; "" closes the
+ * connection instead), run to its end: it failed. */
+static RivJob *
+submit_failing_join (Fixture    *fx,
+                     const char *reply,
+                     const char *text)
+{
+  RivJob *job;
+
+  g_queue_push_tail (&fx->raw->join_replies, g_strdup (reply));
+  job = submit_echo (fx->c.client, text);
+  wait_finished (job);
+  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
+  return job;
+}
+
 /* 503 and other 5xx answers to a join fail that job with the status and the
  * server's reason; a job already streaming is not disturbed, and the stream
  * stays the same one. */
@@ -1822,15 +1897,11 @@ test_join_5xx (Fixture       *fx,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(RivJob) job = NULL;
+      g_autofree char *reply = g_strdup_printf ("HTTP/1.1 %s\r\n%sContent-Length: %zu\r\n\r\n%s",
+                                                cases[i].status, cases[i].headers,
+                                                strlen (cases[i].body), cases[i].body);
+      g_autoptr(RivJob) job = submit_failing_join (fx, reply, "x");
 
-      g_queue_push_tail (&fx->raw->join_replies,
-                         g_strdup_printf ("HTTP/1.1 %s\r\n%sContent-Length: %zu\r\n\r\n%s",
-                                          cases[i].status, cases[i].headers,
-                                          strlen (cases[i].body), cases[i].body));
-      job = submit_echo (fx->c.client, "x");
-      wait_finished (job);
-      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
       for (guint j = 0; j < G_N_ELEMENTS (cases[i].words) && cases[i].words[j]; j++)
         assert_error_has (job, cases[i].words[j]);
     }
@@ -1892,14 +1963,10 @@ test_join_hangs (Fixture       *fx,
 
   /* An answer that stops in the middle of its body is bounded the same way. */
   {
-    g_autoptr(RivJob) job = NULL;
+    g_autoptr(RivJob) job = submit_failing_join (fx, "HTTP/1.1 200 OK\r\nContent-Type: "
+                                                 "application/json\r\nContent-Length: 40\r\n"
+                                                 "\r\n{\"event_id\":", "half");
 
-    g_queue_push_tail (&fx->raw->join_replies,
-                       g_strdup ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                                 "Content-Length: 40\r\n\r\n{\"event_id\":"));
-    job = submit_echo (fx->c.client, "half");
-    wait_finished (job);
-    g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
     assert_error_has (job, "did not answer the join request within 1 s");
   }
 
@@ -1920,12 +1987,8 @@ static void
 test_join_dropped (Fixture       *fx,
                    gconstpointer  data)
 {
-  g_autoptr(RivJob) job = NULL;
+  g_autoptr(RivJob) job = submit_failing_join (fx, "", "a");
 
-  g_queue_push_tail (&fx->raw->join_replies, g_strdup (""));
-  job = submit_echo (fx->c.client, "a");
-  wait_finished (job);
-  g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_FAILED);
   assert_error_has (job, "Could not join the queue");
   g_assert_cmpuint (fx->raw->n_joins, ==, 1);
   wait_client_idle (fx->c.client);
@@ -2030,6 +2093,45 @@ test_poison_forgotten (Fixture       *fx,
   wait_finished (a);
 }
 
+/* A /config larger than the client reads (one that goes on and on, or one
+ * that announces 2 GB): the connect fails at once, saying so, and the
+ * connection is dropped rather than read to its end. */
+static void
+test_config_too_large (gconstpointer data)
+{
+  g_autoptr(Raw) raw = raw_new (0, "E");
+  g_autoptr(RivClient) client = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+
+  raw->config_mode = GPOINTER_TO_INT (data);
+  client = riv_client_new (raw->url);
+  riv_client_connect_async (client, NULL, riv_test_async_result_cb, &result);
+  riv_test_wait_result (&result, HANG_GUARD);
+  g_assert_false (riv_client_connect_finish (client, result, &error));
+  g_test_message ("%s (%" G_GSIZE_FORMAT " bytes sent)", error->message, raw->config_sent);
+  g_assert_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_PROTOCOL);
+  g_assert_nonnull (strstr (error->message, "reply to /config is larger than 64 MiB"));
+  g_assert_cmpuint (raw->config_sent, <, ENDLESS_BOUND);
+  g_assert_nonnull (raw->config_conn);
+  g_assert_true (riv_test_wait_until (conn_is_peer_closed, raw->config_conn, HANG_GUARD));
+  riv_client_close (client);
+  riv_test_drain ();
+}
+
+/* A join reply that announces 2 GB: the job fails at once, saying why. */
+static void
+test_join_reply_huge (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autoptr(RivJob) job = submit_failing_join (fx, "HTTP/1.1 200 OK\r\nContent-Type: "
+                                               "application/json\r\nContent-Length: 2000000000"
+                                               "\r\n\r\n{", "a");
+
+  assert_error_has (job, "is larger than 64 MiB");
+  assert_new_job_completes (fx->c.client, fx->raw, "again");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -2058,6 +2160,11 @@ main (int    argc,
   ADD ("join-hangs", test_join_hangs);
   ADD ("lone-surrogate", test_lone_surrogate);
   ADD ("poison-forgotten", test_poison_forgotten);
+  ADD ("join-reply-huge", test_join_reply_huge);
+  g_test_add_data_func ("/riv/faults/config-endless", GINT_TO_POINTER (CONFIG_ENDLESS),
+                        test_config_too_large);
+  g_test_add_data_func ("/riv/faults/config-huge", GINT_TO_POINTER (CONFIG_HUGE),
+                        test_config_too_large);
 
   return g_test_run ();
 }

@@ -2,7 +2,8 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * rivulet-cli: dispatches to the subcommands; their shared usage error.
+ * rivulet-cli: dispatches to the subcommands; their shared usage error and
+ * the one way server text reaches the terminal (riv_cli_safe ()).
  */
 #include "config.h"
 
@@ -11,6 +12,7 @@
 #include <string.h>
 
 #include "riv-cli.h"
+#include "riv-text.h"
 
 typedef struct
 {
@@ -52,6 +54,20 @@ print_usage (FILE *out)
            "  rivulet-cli load --url http://127.0.0.1:7860 --endpoint batch_echo --count 1000\n");
 }
 
+#define SAFE_SLOTS 8
+
+const char *
+riv_cli_safe (const char *text)
+{
+  static char *slots[SAFE_SLOTS];
+  static guint next;
+  char **slot = &slots[next++ % SAFE_SLOTS];
+
+  g_free (*slot);
+  *slot = riv_text_for_terminal (text);
+  return *slot;
+}
+
 int
 riv_cli_usage_error (const char *command,
                      const char *format,
@@ -64,8 +80,8 @@ riv_cli_usage_error (const char *command,
   message = g_strdup_vprintf (format, args);
   va_end (args);
 
-  g_printerr ("rivulet-cli %s: %s\nTry \"rivulet-cli %s --help\".\n", command, message,
-              command);
+  g_printerr ("rivulet-cli %s: %s\nTry \"rivulet-cli %s --help\".\n", command,
+              riv_cli_safe (message), command);
   return 2;
 }
 

@@ -97,7 +97,7 @@ print_components (const char *title,
                                                details);
 
       g_strchomp (line);
-      printf ("%s\n", line);
+      printf ("%s\n", riv_cli_safe (line));
     }
 }
 
@@ -107,19 +107,21 @@ print_server (RivClient *client,
               RivConfig *config)
 {
   printf ("Server    %s\n", riv_client_get_url (client));
-  printf ("Version   %s\n", riv_config_get_version (config) ? riv_config_get_version (config)
-                                                            : "(not given)");
-  printf ("Protocol  %s\n", riv_config_get_protocol (config));
-  printf ("Root      %s\n", riv_config_get_root (config));
+  printf ("Version   %s\n", riv_config_get_version (config)
+                            ? riv_cli_safe (riv_config_get_version (config)) : "(not given)");
+  printf ("Protocol  %s\n", riv_cli_safe (riv_config_get_protocol (config)));
+  printf ("Root      %s\n", riv_cli_safe (riv_config_get_root (config)));
   if (riv_config_get_reported_root (config) != NULL)
-    printf ("          (corrected: the server said %s, on the host connected to; its\n"
-            "          path kept with the scheme and port connected to, as Gradio's page does)\n",
-            riv_config_get_reported_root (config));
+    printf ("          (corrected: the server said %s; requests stay on the\n"
+            "          origin connected to, with that root's path on the same host, as\n"
+            "          Gradio's page does; --follow-root follows it)\n",
+            riv_cli_safe (riv_config_get_reported_root (config)));
   if (riv_cli_tls_is_insecure ())
     printf ("TLS       certificate NOT checked (--insecure)\n");
-  printf ("API       %s%s\n", riv_config_get_root (config), riv_config_get_api_prefix (config));
+  printf ("API       %s%s\n", riv_cli_safe (riv_config_get_root (config)),
+          riv_cli_safe (riv_config_get_api_prefix (config)));
   if (riv_config_get_title (config) != NULL)
-    printf ("Title     %s\n", riv_config_get_title (config));
+    printf ("Title     %s\n", riv_cli_safe (riv_config_get_title (config)));
 }
 
 /* One public endpoint: its name, fn_index and flags, inputs and outputs. */
@@ -140,7 +142,7 @@ print_endpoint (RivEndpoint *endpoint)
     g_string_append (flags, ", streaming input");
 
   printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n",
-          name, endpoint->fn_index, flags->str);
+          riv_cli_safe (name), endpoint->fn_index, flags->str);
   print_components ("inputs", endpoint->inputs);
   print_components ("outputs", endpoint->outputs);
 }
@@ -181,7 +183,9 @@ riv_cli_inspect (int    argc,
   g_autofree char *normalized = NULL;
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
-    { "token", 0, 0, G_OPTION_ARG_STRING, &token, "Bearer token for the server", "TOKEN" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &token,
+      "Bearer token for the server (default: $RIVULET_TOKEN; --token-file keeps it out of "
+      "the process list)", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
@@ -211,7 +215,7 @@ riv_cli_inspect (int    argc,
     return riv_cli_usage_error ("inspect", "%s", error->message);
   if (!riv_cli_client_connect (client, &error))
     {
-      g_printerr ("rivulet-cli inspect: %s\n", error->message);
+      g_printerr ("rivulet-cli inspect: %s\n", riv_cli_safe (error->message));
       riv_client_close (client);
       return 1;
     }

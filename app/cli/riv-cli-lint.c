@@ -48,7 +48,7 @@ lint_file (const char *path,
 
   if (events == NULL)
     {
-      g_printerr ("rivulet-cli lint: %s\n", error->message);
+      g_printerr ("rivulet-cli lint: %s\n", riv_cli_safe (error->message));
       return 2;
     }
   lint = riv_lint_run_transcript (events, heartbeat);

@@ -13,6 +13,7 @@
 #include "riv-cli-load.h"
 #include "riv-cli-record.h"
 #include "riv-cli-tls.h"
+#include "riv-cli.h"
 #include "riv-json.h"
 
 #define MAX_ERRORS_SHOWN 10
@@ -478,7 +479,7 @@ summary_print_details (const SummaryFacts *f,
   else
     fprintf (out, "batches    0\n");
   if (f->logs != NULL)
-    fprintf (out, "logs       %s\n", f->logs);
+    fprintf (out, "logs       %s\n", riv_cli_safe (f->logs));
   if (s->uploads > 0)
     fprintf (out, "uploads    %" G_GUINT64_FORMAT " jobs sent files: mean %.3f s, max %.3f s "
              "(a file goes once per session)\n", s->uploads, s->upload_mean, s->upload_max);
@@ -489,6 +490,24 @@ summary_print_details (const SummaryFacts *f,
     fprintf (out, "server     %" G_GUINT64_FORMAT " jobs timed by the server: server p50 %.3f s "
              "(mean %.3f s), network + client p50 %.3f s (mean %.3f s)\n", s->server_timed,
              s->server_p50, s->server_mean, s->rest_p50, s->rest_mean);
+}
+
+/* Each local file the jobs uploaded, named once: a FileData path in --data
+ * is uploaded whatever the endpoint's input is (a textbox too). */
+static void
+summary_print_files (const SummaryFacts *f,
+                     LoadRun            *run,
+                     FILE               *out)
+{
+  g_autofree char *names = NULL;
+
+  if (f->s.uploads == 0 || run->local_files == NULL || run->local_files->len == 0)
+    return;
+  g_ptr_array_add (run->local_files, NULL);
+  names = g_strjoinv (", ", (char **) run->local_files->pdata);
+  g_ptr_array_remove_index (run->local_files, run->local_files->len - 1);
+  fprintf (out, "uploaded   %u file%s: %s\n", run->local_files->len,
+           run->local_files->len == 1 ? "" : "s", riv_cli_safe (names));
 }
 
 /* The text form's breaking point and thresholds. */
@@ -503,7 +522,7 @@ summary_print_verdicts (const SummaryFacts *f,
     {
       g_autofree char *text = riv_load_breakpoint_describe (bp);
 
-      fprintf (out, "breakpoint %s\n", text);
+      fprintf (out, "breakpoint %s\n", riv_cli_safe (text));
     }
   else if (run->until_break)
     fprintf (out, "breakpoint none: nothing broke before the ramp ended\n");
@@ -535,7 +554,8 @@ summary_print_problems (const SummaryFacts *f,
     {
       const RivLoadError *e = &g_array_index (f->errors, RivLoadError, i);
 
-      g_printerr ("rivulet-cli load: %" G_GUINT64_FORMAT " job(s): %s\n", e->count, e->text);
+      g_printerr ("rivulet-cli load: %" G_GUINT64_FORMAT " job(s): %s\n", e->count,
+                  riv_cli_safe (e->text));
     }
   if (f->errors->len > MAX_ERRORS_SHOWN)
     g_printerr ("rivulet-cli load: … and %u other error text(s) (see --report)\n",
@@ -556,6 +576,7 @@ load_print_summary (LoadRun *run,
       summary_print_counts (&facts, out);
       riv_cli_streaming_print (out, &facts.s);
       summary_print_details (&facts, out);
+      summary_print_files (&facts, run, out);
       summary_print_verdicts (&facts, run, out);
     }
   summary_print_problems (&facts, run);

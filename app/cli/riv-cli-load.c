@@ -280,6 +280,7 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->config, riv_config_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
   g_clear_pointer (&run->metrics, riv_metrics_unref);
+  g_clear_pointer (&run->local_files, g_ptr_array_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LoadRun, load_run_clear)
@@ -392,7 +393,8 @@ load_option_context_new (LoadOptions *o)
     { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
-    { "data", 'd', 0, G_OPTION_ARG_STRING, &o->data_text,
+    /* Bytes as given: load_options_parse_target () converts them, naming --data. */
+    { "data", 'd', 0, G_OPTION_ARG_FILENAME, &o->data_text,
       "Input values as a JSON array; missing ones take the inputs' defaults; in strings "
       "\"{i}\" becomes the job number (1…) and \"{u}\" the user number. A file is "
       "{\"path\": \"cat.png\", \"meta\": {\"_type\": \"gradio.FileData\"}} (as gradio_client's "
@@ -428,7 +430,8 @@ load_option_context_new (LoadOptions *o)
       "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
-      "unfinished jobs count as lost (default 600)", "S" },
+      "unfinished jobs count as lost (default 600); also the longest the connect and each "
+      "fetch of the server's timings may take (default 30 s there)", "S" },
     { "stall", 0, 0, G_OPTION_ARG_DOUBLE, &o->stall,
       "A gap this long between two of a job's streamed updates is a stall (default 1)", "S" },
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
@@ -458,7 +461,9 @@ load_option_context_new (LoadOptions *o)
       "official clients do; default) or \"call\" (Gradio 6.13+'s /call/v2/ENDPOINT with "
       "keyword arguments and one result stream per job; no wait or run time, no "
       "--record), to compare the two", "queue|call" },
-    { "token", 0, 0, G_OPTION_ARG_STRING, &o->token, "Bearer token for the server", "TOKEN" },
+    { "token", 0, 0, G_OPTION_ARG_STRING, &o->token,
+      "Bearer token for the server (default: $RIVULET_TOKEN; --token-file keeps it out of "
+      "the process list)", "TOKEN" },
     { "auth", 0, 0, G_OPTION_ARG_STRING, &o->auth,
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
@@ -589,17 +594,37 @@ load_options_parse_schedule (LoadOptions  *o,
   return TRUE;
 }
 
+/* A number that is not finite: JSON has no infinity, and a value like 1e999
+ * would go out as "Infinity", which is not JSON. */
+static gboolean
+is_non_finite (JsonNode *value)
+{
+  return json_node_get_value_type (value) == G_TYPE_DOUBLE &&
+         !isfinite (json_node_get_double (value));
+}
+
 /* The server's URL and the --data values. */
 static gboolean
 load_options_parse_target (LoadOptions  *o,
                            GError      **error)
 {
+  g_autofree char *data = NULL;
+
   o->normalized_url = riv_client_normalize_url (o->url, error);
   if (o->normalized_url == NULL)
     return FALSE;
   if (o->data_text == NULL)
     return TRUE;
-  o->given = riv_json_parse (NULL, o->data_text, -1, 0, error);
+  data = g_locale_to_utf8 (o->data_text, -1, NULL, NULL, error);
+  if (data == NULL)
+    {
+      const char *charset;
+
+      g_get_charset (&charset);
+      g_prefix_error (error, "--data is not valid %s: ", charset);
+      return FALSE;
+    }
+  o->given = riv_json_parse (NULL, data, -1, 0, error);
   if (o->given == NULL)
     {
       g_prefix_error (error, "--data is not valid JSON: ");
@@ -607,6 +632,9 @@ load_options_parse_target (LoadOptions  *o,
     }
   if (!JSON_NODE_HOLDS_ARRAY (o->given))
     return option_error (error, "--data must be a JSON array (one value per input)");
+  if (riv_json_find_value (o->given, is_non_finite))
+    return option_error (error, "--data holds a number too large for a double (such as "
+                         "1e999); JSON has no infinity");
   return TRUE;
 }
 
@@ -679,6 +707,9 @@ load_client_new (LoadRun            *run,
   if (run->client == NULL)
     return FALSE;
   riv_client_set_download_images (run->client, FALSE);
+  /* --timeout bounds the connect and the fetches of the server's timings too. */
+  if (o->timeout > 0)
+    riv_client_set_request_timeout (run->client, o->timeout);
   run->summary_out = riv_cli_record_summary_out (run->summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
   return riv_cli_record_attach (run->client, (o->json || run->metrics != NULL) && !o->call,
@@ -824,7 +855,7 @@ load_engine_new (LoadRun      *run,
   /* Every file the jobs will upload, checked before the first job. */
   riv_load_run_check_files_async (run->engine, NULL, connect_done_cb, &result);
   wait_for_result (&result);
-  if (!riv_load_run_check_files_finish (run->engine, result, error))
+  if (!riv_load_run_check_files_finish (run->engine, result, &run->local_files, error))
     {
       g_prefix_error (error, "--data: ");
       return FALSE;
@@ -882,7 +913,8 @@ load_join_server_traces (LoadRun *run)
       if (traces == NULL)
         {
           if (error != NULL)
-            g_printerr ("rivulet-cli load: the server's timings: %s\n", error->message);
+            g_printerr ("rivulet-cli load: the server's timings: %s\n",
+                        riv_cli_safe (error->message));
           break;
         }
       run->server_joined += riv_load_run_add_server_traces (run->engine, traces);
@@ -967,7 +999,7 @@ riv_cli_load (int    argc,
 
   if (!riv_cli_client_connect (run.client, &error))
     {
-      g_printerr ("rivulet-cli load: %s\n", error->message);
+      g_printerr ("rivulet-cli load: %s\n", riv_cli_safe (error->message));
       return 1;
     }
   run.config = riv_config_ref (riv_client_get_config (run.client));

@@ -29,6 +29,7 @@ typedef struct
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
   RivMetrics   *metrics;         /* --metrics, nullable */
+  GPtrArray    *local_files;     /* the files the jobs upload (checked), each once; nullable */
   double        metrics_until;   /* serving the last values until then (riv_now ()) */
   gboolean      status_line;     /* standard error is a terminal */
   gboolean      server_traces;   /* the server offers its timings (GRADIO_PROFILING) */

@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "riv-cli-record.h"
+#include "riv-cli.h"
 #include "riv-compat.h"
 #include "riv-lint.h"
 #include "riv-transcript-tap.h"
@@ -110,8 +111,8 @@ riv_cli_record_print_findings (RivLint *lint)
     {
       RivLintFinding *f = findings->pdata[i];
 
-      g_print ("%8.3f s  %-22s %s  %s\n", f->t, f->rule, f->event_id != NULL ? f->event_id : "-",
-               f->message);
+      g_print ("%8.3f s  %-22s %s  %s\n", f->t, f->rule,
+               riv_cli_safe (f->event_id != NULL ? f->event_id : "-"), riv_cli_safe (f->message));
     }
   if (riv_lint_get_n_dropped (lint) > 0)
     g_print ("(%u more findings not kept)\n", riv_lint_get_n_dropped (lint));
@@ -149,7 +150,7 @@ riv_cli_record_finish (void)
                     record.max_mb, record.path);
       if (!riv_transcript_writer_close (writer, &error))
         {
-          g_printerr ("rivulet-cli: %s: %s\n", record.path, error->message);
+          g_printerr ("rivulet-cli: %s: %s\n", record.path, riv_cli_safe (error->message));
           record.ok = FALSE;
         }
     }

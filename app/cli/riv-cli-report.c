@@ -197,7 +197,7 @@ report_merge (int    argc,
     {
       if (!read_records (stats, argv[i], &error))
         {
-          g_printerr ("rivulet-cli report: %s\n", error->message);
+          g_printerr ("rivulet-cli report: %s\n", riv_cli_safe (error->message));
           return 1;
         }
       g_ptr_array_add (params, g_strdup ("records"));

@@ -2,15 +2,23 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * --ca-file and --insecure, and the client made with them, for the
- * subcommands that connect to a server.
+ * --ca-file, --insecure, --token-file and --follow-root, and the client made
+ * with them, for the subcommands that connect to a server.
  */
 #include "config.h"
 
+#include <stdio.h>
+#include <string.h>
+
 #include "riv-cli-tls.h"
+#include "riv-text.h"
+
+#define TOKEN_FILE_MAX (64 * 1024)
 
 static char *ca_file;
+static char *token_file;
 static gboolean insecure;
+static gboolean follow_root;
 
 static const GOptionEntry entries[] = {
   { "ca-file", 0, 0, G_OPTION_ARG_FILENAME, &ca_file,
@@ -18,6 +26,12 @@ static const GOptionEntry entries[] = {
     "system's), e.g. a proxy's own certificate", "PEM" },
   { "insecure", 0, 0, G_OPTION_ARG_NONE, &insecure,
     "Accept any HTTPS certificate without checking it (said in the summary)", NULL },
+  { "token-file", 0, 0, G_OPTION_ARG_FILENAME, &token_file,
+    "Read the bearer token from FILE (its first line), out of sight of the process list; "
+    "instead of --token or $RIVULET_TOKEN", "FILE" },
+  { "follow-root", 0, 0, G_OPTION_ARG_NONE, &follow_root,
+    "Send requests to the root the server's config names even on another host or port "
+    "(default: warn and stay on --url); the token and login never go there", NULL },
   { NULL }
 };
 
@@ -56,6 +70,58 @@ riv_cli_tls_is_insecure (void)
   return insecure;
 }
 
+/* --token-file's first line, without the line end or surrounding blanks. */
+static char *
+read_token_file (GError **error)
+{
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+  char *line;
+
+  if (!g_file_get_contents (token_file, &contents, &length, error))
+    return NULL;
+  if (length > TOKEN_FILE_MAX)
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL,
+                   "%s is larger than a token (%d KiB)", token_file, TOKEN_FILE_MAX / 1024);
+      return NULL;
+    }
+  line = g_strstrip (g_strndup (contents, strcspn (contents, "\r\n")));
+  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
+    {
+      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
+                   token_file);
+      g_free (line);
+      return NULL;
+    }
+  return line;
+}
+
+/* --token, else --token-file, else $RIVULET_TOKEN (NULL: none); FALSE with a
+ * usage error for both options or a token file that cannot be read. */
+static gboolean
+choose_token (const char  *token,
+              char       **chosen,
+              GError     **error)
+{
+  *chosen = NULL;
+  if (token != NULL && token_file != NULL)
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--token and --token-file do not go together: give one");
+      return FALSE;
+    }
+  if (token_file != NULL)
+    {
+      *chosen = read_token_file (error);
+      if (*chosen == NULL)
+        g_prefix_error (error, "--token-file: ");
+      return *chosen != NULL;
+    }
+  *chosen = g_strdup (token != NULL ? token : g_getenv ("RIVULET_TOKEN"));
+  return TRUE;
+}
+
 RivClient *
 riv_cli_client_new (const char  *url,
                     const char  *token,
@@ -63,9 +129,13 @@ riv_cli_client_new (const char  *url,
                     GError     **error)
 {
   g_autoptr(RivClient) client = riv_client_new (url);
+  g_autofree char *chosen = NULL;
 
-  if (token != NULL)
-    riv_client_set_token (client, token);
+  if (!choose_token (token, &chosen, error))
+    return NULL;
+  if (chosen != NULL && *chosen != '\0')
+    riv_client_set_token (client, chosen);
+  riv_client_set_follow_root (client, follow_root);
   if (auth == NULL)
     auth = g_getenv ("RIVULET_AUTH");
   if (auth != NULL && !riv_client_set_auth_string (client, auth, error))
@@ -88,6 +158,34 @@ connect_done_cb (GObject      *object,
   *slot = g_object_ref (result);
 }
 
+/* A root the server's config names on another origin than the URL the user
+ * gave: not followed (said), or followed with --follow-root (said too). */
+static void
+warn_root (RivClient *client)
+{
+  RivConfig *config = riv_client_get_config (client);
+  const char *url = riv_client_get_url (client);
+  const char *reported = riv_config_get_reported_root (config);
+  const char *root = riv_config_get_root (config);
+
+  if (reported != NULL && !riv_url_same_origin (reported, url))
+    {
+      g_autofree char *shown = riv_text_for_terminal (reported);
+      g_autofree char *used = riv_text_for_terminal (root);
+
+      g_printerr ("%s: warning: the server's config names its root %s, not on %s: not "
+                  "followed, requests go to %s (--follow-root follows it, without the "
+                  "token or login)\n", g_get_prgname (), shown, url, used);
+    }
+  else if (!riv_url_same_origin (root, url))
+    {
+      g_autofree char *shown = riv_text_for_terminal (root);
+
+      g_printerr ("%s: warning: following the server's root %s (--follow-root); the token "
+                  "and login go only to %s\n", g_get_prgname (), shown, url);
+    }
+}
+
 gboolean
 riv_cli_client_connect (RivClient  *client,
                         GError    **error)
@@ -97,5 +195,8 @@ riv_cli_client_connect (RivClient  *client,
   riv_client_connect_async (client, NULL, connect_done_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
-  return riv_client_connect_finish (client, result, error);
+  if (!riv_client_connect_finish (client, result, error))
+    return FALSE;
+  warn_root (client);
+  return TRUE;
 }

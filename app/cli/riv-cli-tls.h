@@ -4,7 +4,8 @@
  *
  * The connection flags of the subcommands that connect to a server (load,
  * lint, inspect): --ca-file PEM and --insecure, which HTTPS certificates the
- * client trusts; the client made with them and the token and login.
+ * client trusts; --token-file and --follow-root; the client made with them
+ * and the token and login.
  */
 #pragma once
 
@@ -18,14 +19,17 @@ const GOptionEntry *riv_cli_tls_get_entries (void);
 gboolean            riv_cli_tls_apply       (RivClient  *client,
                                              GError    **error);
 gboolean            riv_cli_tls_is_insecure (void);
-/* A client of url (normalized) with token (nullable), auth ("USER:PASSWORD";
- * NULL: $RIVULET_AUTH when set) and the TLS options applied; NULL with a
- * usage error ("--auth: …" for a bad login). */
+/* A client of url (normalized) with token (nullable: --token-file, else
+ * $RIVULET_TOKEN when set), auth ("USER:PASSWORD"; NULL: $RIVULET_AUTH when
+ * set), --follow-root and the TLS options applied; NULL with a usage error
+ * ("--auth: …" for a bad login, "--token-file: …" for a file without a token). */
 RivClient          *riv_cli_client_new      (const char  *url,
                                              const char  *token,
                                              const char  *auth,
                                              GError     **error);
-/* Connects client, iterating the default main context until it is done. */
+/* Connects client, iterating the default main context until it is done;
+ * then says on standard error when the server's config names a root on
+ * another origin than the client's URL (not followed, or --follow-root). */
 gboolean            riv_cli_client_connect  (RivClient   *client,
                                              GError     **error);
 

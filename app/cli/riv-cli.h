@@ -27,6 +27,10 @@ int riv_cli_lint    (int    argc,
 int riv_cli_usage_error (const char *command,
                          const char *format,
                          ...) G_GNUC_PRINTF (2, 3);
+/* text (from a server, or holding a URL) as it may reach the terminal: control
+ * characters escaped, URL passwords redacted (riv_text_for_terminal ()).
+ * The result is valid until eight more calls. */
+const char *riv_cli_safe (const char *text);
 /* Call first in main() for `load` and `serve`: re-executes the program once
  * with G_SLICE=always-malloc (GLib < 2.76) and, for `load`, jemalloc when there
  * is one, otherwise glibc's malloc on transparent huge pages; then puts the

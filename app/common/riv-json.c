@@ -99,7 +99,8 @@ riv_json_get_bool (JsonObject *object,
 #define RIV_USER_PLACEHOLDER "{u}"
 
 gboolean
-riv_json_has_placeholder (JsonNode *node)
+riv_json_find_value (JsonNode         *node,
+                     RivJsonValueFunc  func)
 {
   if (node == NULL)
     return FALSE;
@@ -107,15 +108,14 @@ riv_json_has_placeholder (JsonNode *node)
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_VALUE:
-      return json_node_get_value_type (node) == G_TYPE_STRING &&
-             strstr (json_node_get_string (node), RIV_PLACEHOLDER) != NULL;
+      return func (node);
 
     case JSON_NODE_ARRAY:
       {
         JsonArray *array = json_node_get_array (node);
 
         for (guint i = 0; i < json_array_get_length (array); i++)
-          if (riv_json_has_placeholder (json_array_get_element (array, i)))
+          if (riv_json_find_value (json_array_get_element (array, i), func))
             return TRUE;
         return FALSE;
       }
@@ -127,7 +127,7 @@ riv_json_has_placeholder (JsonNode *node)
 
         json_object_iter_init (&iter, json_node_get_object (node));
         while (json_object_iter_next (&iter, NULL, &value))
-          if (riv_json_has_placeholder (value))
+          if (riv_json_find_value (value, func))
             return TRUE;
         return FALSE;
       }
@@ -136,6 +136,19 @@ riv_json_has_placeholder (JsonNode *node)
     default:
       return FALSE;
     }
+}
+
+static gboolean
+is_placeholder_string (JsonNode *value)
+{
+  return json_node_get_value_type (value) == G_TYPE_STRING &&
+         strstr (json_node_get_string (value), RIV_PLACEHOLDER) != NULL;
+}
+
+gboolean
+riv_json_has_placeholder (JsonNode *node)
+{
+  return riv_json_find_value (node, is_placeholder_string);
 }
 
 /* user_text NULL leaves "{u}" alone. */

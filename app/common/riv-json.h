@@ -116,6 +116,10 @@ gboolean    riv_json_get_bool   (JsonObject  *object,
                                  const char  *member,
                                  gboolean     default_value);
 
+/* Whether func holds for any value (string, number or boolean) inside node. */
+typedef gboolean (*RivJsonValueFunc) (JsonNode *value);
+gboolean  riv_json_find_value        (JsonNode         *node,
+                                      RivJsonValueFunc  func);
 /* Whether any string inside node contains the burst placeholder "{i}". */
 gboolean  riv_json_has_placeholder   (JsonNode   *node);
 /* A deep copy of node in which "{i}" inside every string becomes index

@@ -90,12 +90,13 @@ check_one_file (const char  *path,
   return TRUE;
 }
 
-/* Every distinct path of the jobs' inputs, checked once. */
+/* Every distinct path of the jobs' inputs, checked once, added to order. */
 static gboolean
 check_paths (JsonNode    *template,
              guint64      index,
              guint        user,
              GHashTable  *seen,
+             GPtrArray   *order,
              GError     **error)
 {
   g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
@@ -110,6 +111,7 @@ check_paths (JsonNode    *template,
       if (!check_one_file (path, index, error))
         return FALSE;
       g_hash_table_add (seen, g_strdup (path));
+      g_ptr_array_add (order, g_strdup (path));
     }
   return TRUE;
 }
@@ -122,6 +124,7 @@ check_files_thread (GTask        *task,
 {
   FileCheck *check = data;
   g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(GPtrArray) order = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GError) error = NULL;
   guint n_users = check->users->len;
 
@@ -134,7 +137,7 @@ check_files_thread (GTask        *task,
       if (g_task_return_error_if_cancelled (task))
         return;
       if (!check_paths (check->template, index, g_array_index (check->users, guint, k % n_users),
-                        seen, &error))
+                        seen, order, &error))
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;
@@ -142,12 +145,12 @@ check_files_thread (GTask        *task,
     }
   for (guint k = 0; k < n_users; k++)
     if (!check_paths (check->template, g_array_index (check->indexes, guint64, 0),
-                      g_array_index (check->users, guint, k), seen, &error))
+                      g_array_index (check->users, guint, k), seen, order, &error))
       {
         g_task_return_error (task, g_steal_pointer (&error));
         return;
       }
-  g_task_return_int (task, g_hash_table_size (seen));
+  g_task_return_pointer (task, g_steal_pointer (&order), (GDestroyNotify) g_ptr_array_unref);
 }
 
 void
@@ -211,7 +214,8 @@ riv_load_run_check_files_async (RivLoadRun          *self,
   g_task_set_task_data (task, check, file_check_free);
   if (!self->upload_files)
     {
-      g_task_return_int (task, 0);
+      g_task_return_pointer (task, g_ptr_array_new_with_free_func (g_free),
+                             (GDestroyNotify) g_ptr_array_unref);
       return;
     }
   g_task_run_in_thread (task, check_files_thread);
@@ -220,10 +224,18 @@ riv_load_run_check_files_async (RivLoadRun          *self,
 gboolean
 riv_load_run_check_files_finish (RivLoadRun    *self,
                                  GAsyncResult  *result,
+                                 GPtrArray    **files,
                                  GError       **error)
 {
+  g_autoptr(GPtrArray) checked = NULL;
+
   g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-  return g_task_propagate_int (G_TASK (result), error) >= 0;
+  checked = g_task_propagate_pointer (G_TASK (result), error);
+  if (checked == NULL)
+    return FALSE;
+  if (files != NULL)
+    *files = g_steal_pointer (&checked);
+  return TRUE;
 }
 
 /* ---- the server's timings (Gradio's GRADIO_PROFILING traces) ---- */

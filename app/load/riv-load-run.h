@@ -138,13 +138,15 @@ void          riv_load_run_set_upload_files  (RivLoadRun        *self,
  * a path, the paths of every job and user the schedule has (open loop, users
  * with iterations); a run with no job count (duration, stages) checks its
  * first job's. The error names the job and the path. Nothing to check when
- * riv_load_run_set_upload_files() is off. */
+ * riv_load_run_set_upload_files() is off. files (nullable): the paths
+ * checked, each once, in the order the jobs name them (a new array). */
 void          riv_load_run_check_files_async (RivLoadRun        *self,
                                               GCancellable      *cancellable,
                                               GAsyncReadyCallback callback,
                                               gpointer           user_data);
 gboolean      riv_load_run_check_files_finish (RivLoadRun       *self,
                                               GAsyncResult      *result,
+                                              GPtrArray        **files,
                                               GError           **error);
 /* Keep each completed job's event id, for riv_load_run_add_server_traces(). */
 void          riv_load_run_set_track_events  (RivLoadRun        *self,

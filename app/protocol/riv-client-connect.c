@@ -11,8 +11,15 @@
 
 #include "riv-client-private.h"
 #include "riv-json.h"
+#include "riv-text.h"
 
 #define CONNECT_TIMEOUT_S     30.0
+
+static double
+connect_timeout (RivClient *self)
+{
+  return self->request_timeout > 0 ? self->request_timeout : CONNECT_TIMEOUT_S;
+}
 
 char *
 riv_client_normalize_url (const char  *url,
@@ -24,6 +31,8 @@ riv_client_normalize_url (const char  *url,
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GString) result = NULL;
   g_autofree char *lower_host = NULL;
+  g_autofree char *shown = NULL;   /* trimmed, without a password: what errors say */
+  gboolean has_scheme;
   const char *scheme;
   const char *host;
   const char *path;
@@ -37,24 +46,27 @@ riv_client_normalize_url (const char  *url,
       return NULL;
     }
 
+  has_scheme = strstr (trimmed, "://") != NULL;
+  with_scheme = has_scheme ? g_strdup (trimmed) : g_strconcat ("http://", trimmed, NULL);
+  /* The redaction keeps what comes before "://": the prefix added goes again. */
+  shown = riv_text_redact_urls (with_scheme);
+  if (!has_scheme)
+    memmove (shown, shown + strlen ("http://"), strlen (shown + strlen ("http://")) + 1);
   for (const char *p = trimmed; *p; p++)
     if (g_ascii_isspace (*p))
       {
         g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                     "The server URL \"%s\" contains spaces", trimmed);
+                     "The server URL \"%s\" contains spaces", shown);
         return NULL;
       }
-
-  if (strstr (trimmed, "://") == NULL)
-    with_scheme = g_strconcat ("http://", trimmed, NULL);
-  else
-    with_scheme = g_strdup (trimmed);
 
   uri = g_uri_parse (with_scheme, G_URI_FLAGS_NONE, &local_error);
   if (uri == NULL)
     {
+      g_autofree char *why = riv_text_redact_urls (local_error->message);
+
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "\"%s\" is not a valid URL: %s", trimmed, local_error->message);
+                   "\"%s\" is not a valid URL: %s", shown, why);
       return NULL;
     }
 
@@ -70,21 +82,21 @@ riv_client_normalize_url (const char  *url,
   if (host == NULL || *host == '\0')
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" has no host", trimmed);
+                   "The URL \"%s\" has no host", shown);
       return NULL;
     }
 
   if (g_uri_get_fragment (uri) != NULL)
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" has a fragment (#…); give the app's base URL", trimmed);
+                   "The URL \"%s\" has a fragment (#…); give the app's base URL", shown);
       return NULL;
     }
 
   if (g_uri_get_userinfo (uri) != NULL)
     {
       g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL,
-                   "The URL \"%s\" contains credentials; use a token instead", trimmed);
+                   "The URL \"%s\" contains credentials; use a token instead", shown);
       return NULL;
     }
 
@@ -124,7 +136,7 @@ connect_info_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
 
@@ -166,7 +178,7 @@ connect_return_io_error (GTask      *task,
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                                "Could not %s %s: no answer within %g s",
-                               what, self->url, CONNECT_TIMEOUT_S);
+                               what, self->url, connect_timeout (self));
       g_error_free (error);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -204,8 +216,8 @@ connect_send_config (RivClient *self,
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_config_cb, task);
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, connect_config_cb, task);
 }
 
 /* Gradio's login (the same route in 4.x, 5.x and 6.x, at the app's root,
@@ -225,7 +237,7 @@ connect_login_cb (GObject      *object,
   GSList *cookies;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -299,8 +311,8 @@ connect_login (RivClient *self,
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
 
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_login_cb, task);
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
+                                   cd->cancel->cancellable, connect_login_cb, task);
 }
 
 static void
@@ -319,7 +331,7 @@ connect_config_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -381,8 +393,8 @@ connect_config_cb (GObject      *object,
       return;
     }
 
-  if (riv_config_resolve_root (config, self->url))
-    g_debug ("The server's root %s is on the host connected to: using %s",
+  if (!self->follow_root && riv_config_resolve_root (config, self->url))
+    g_debug ("The server's root is %s: using %s",
              riv_config_get_reported_root (config), riv_config_get_root (config));
   cd->config = g_steal_pointer (&config);
 
@@ -399,9 +411,9 @@ connect_config_cb (GObject      *object,
   _riv_client_prepare_message (self, cd->msg);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, connect_info_cb,
-                                    g_steal_pointer (&task));
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, connect_info_cb,
+                                   g_steal_pointer (&task));
 }
 
 void
@@ -435,7 +447,7 @@ riv_client_connect_async (RivClient           *self,
     }
 
   cd = g_new0 (RivClientTaskData, 1);
-  cd->cancel = _riv_client_op_cancel_new (self, cancellable, CONNECT_TIMEOUT_S);
+  cd->cancel = _riv_client_op_cancel_new (self, cancellable, connect_timeout (self));
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
 
   /* The URL was normalised when the client was made (it is valid now). */
@@ -471,7 +483,7 @@ traces_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -548,13 +560,15 @@ riv_client_fetch_server_traces_async (RivClient           *self,
                                "\"%s\" is not a valid URL", url);
       return;
     }
-  cd->cancel = _riv_client_op_cancel_new (self, cancellable, TRACES_TIMEOUT_S);
+  cd->cancel = _riv_client_op_cancel_new (self, cancellable, self->request_timeout > 0
+                                                              ? self->request_timeout
+                                                              : TRACES_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
   _riv_client_prepare_message (self, cd->msg);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
+                                   cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
 }
 
 JsonNode *

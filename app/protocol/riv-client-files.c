@@ -169,7 +169,7 @@ download_cb (GObject      *object,
   RivClient *self;
   guint status;
 
-  bytes = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  bytes = _riv_client_send_and_read_finish (result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
@@ -215,8 +215,8 @@ start_download (RivClient *self,
   ds->busy = TRUE;
   op = _riv_client_op_new (self, job, msg);
   op->url = url;
-  soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
-                                    download_cb, op);
+  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, self->cancellable,
+                                   download_cb, op);
 }
 
 /* The job is terminal: its download chain goes with it unless a download is
@@ -271,7 +271,7 @@ upload_cb (GObject      *object,
   g_signal_handlers_disconnect_matched (cd->msg, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                         upload_wrote_body_data_cb, NULL);
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (body != NULL && RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, cd->msg, 0, body);
   if (body == NULL)
@@ -390,8 +390,8 @@ riv_client_upload_with_progress_async (RivClient             *self,
   /* Recorded as a request without its body: the file's bytes are not kept. */
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  soup_session_send_and_read_async (self->session, cd->msg, self->io_priority,
-                                    cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
+  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
+                                   cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
 }
 
 char *

@@ -221,7 +221,7 @@ join_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
@@ -421,8 +421,8 @@ _riv_client_start_join (RivClient *self,
   _riv_client_notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
-  soup_session_send_and_read_async (self->session, msg, self->io_priority, op->cancellable,
-                                    join_cb, op);
+  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, op->cancellable,
+                                   join_cb, op);
 }
 
 /* Cancel ------------------------------------------------------------------------------- */
@@ -435,7 +435,7 @@ reset_cb (GObject      *object,
   G_GNUC_UNUSED g_autoptr(RivClientOp) op = user_data;   /* freed when we return */
   g_autoptr(GBytes) body = NULL;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  body = _riv_client_send_and_read_finish (result, NULL);
   if (!_riv_client_op_client_gone (op) && RIV_CLIENT_TAPPED (op->client))
     _riv_client_tap_response (op->client, op->msg, 0, body);
 }
@@ -468,8 +468,8 @@ send_reset (RivClient  *self,
 
   msg = _riv_client_new_json_post (self, self->reset_url, body);
   if (msg != NULL)
-    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
-                                      reset_cb, _riv_client_op_new (self, NULL, msg));
+    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
+                                     reset_cb, _riv_client_op_new (self, NULL, msg));
 }
 
 static void
@@ -484,7 +484,7 @@ cancel_request_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = soup_session_send_and_read_finish (SOUP_SESSION (object), result, &error);
+  body = _riv_client_send_and_read_finish (result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
@@ -539,7 +539,7 @@ _riv_client_send_cancel (RivClient  *self,
 
   msg = _riv_client_new_json_post (self, self->cancel_url, body);
   if (msg != NULL)
-    soup_session_send_and_read_async (self->session, msg, self->io_priority, self->cancellable,
-                                      cancel_request_cb, _riv_client_op_new (self, job, msg));
+    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
+                                     cancel_request_cb, _riv_client_op_new (self, job, msg));
 }
 

@@ -27,6 +27,13 @@ G_BEGIN_DECLS
 #define RIV_CLIENT_EARLY_MAX_BYTES    RIV_EARLY_BUFFER_MAX_BYTES
 #define RIV_CLIENT_EARLY_MAX_IDS      RIV_EARLY_BUFFER_MAX_IDS
 
+/* The largest reply the client reads whole: documents (/config, /info, the
+ * server's timings, a preview image) and short answers (login, join, cancel,
+ * an upload's server paths). Stream frames have their own bound
+ * (RIV_SSE_DEFAULT_MAX_FRAME). */
+#define RIV_CLIENT_MAX_DOCUMENT_BYTES (64 * 1024 * 1024)
+#define RIV_CLIENT_MAX_ANSWER_BYTES   (1024 * 1024)
+
 typedef struct _RivClientStream RivClientStream;
 
 struct _RivClient
@@ -71,6 +78,7 @@ struct _RivClient
 
   double          liveness_timeout;
   double          join_timeout;
+  double          request_timeout;    /* 0: each one-shot request's own (connect, timings) */
   double          inflight_since;
   double          last_bytes_at;
   guint64         n_messages;
@@ -96,6 +104,7 @@ struct _RivClient
   guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
   guint           infer_batches : 1;  /* the app has a batch endpoint */
   guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
+  guint           follow_root : 1;    /* requests go to a config's root on another host */
 
   /* The tap (riv-client-tap.c); nullable */
   RivTapFunc tap;
@@ -235,6 +244,18 @@ void         _riv_client_prepare_message       (RivClient       *self,
 SoupMessage *_riv_client_new_json_post         (RivClient       *self,
                                                 const char      *url,
                                                 JsonNode        *body);
+/* soup_session_send_and_read_async () with a bound: a reply larger than
+ * max_bytes (by its Content-Length, or as it arrives) fails with
+ * RIV_CLIENT_ERROR_PROTOCOL, saying so, and its connection is dropped. The
+ * callback's source object is the session. */
+void         _riv_client_send_and_read_async   (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                gsize            max_bytes,
+                                                GCancellable    *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer         user_data);
+GBytes      *_riv_client_send_and_read_finish  (GAsyncResult    *result,
+                                                GError         **error);
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);

@@ -130,24 +130,6 @@ _riv_client_op_client_gone (RivClientOp *op)
   return g_cancellable_is_cancelled (op->client_cancellable);
 }
 
-void
-_riv_client_prepare_message (RivClient   *self,
-                             SoupMessage *msg)
-{
-  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
-
-  soup_message_headers_replace (headers, "x-gradio-user", "api");
-  _riv_client_tls_prepare_message (self, msg);
-  if (self->auth_cookie != NULL)
-    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
-  if (self->token != NULL && *self->token != '\0')
-    {
-      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
-
-      soup_message_headers_replace (headers, "Authorization", value);
-    }
-}
-
 static int
 port_of (GUri *uri)
 {
@@ -160,15 +142,47 @@ port_of (GUri *uri)
 
 static gboolean
 same_origin (GUri       *uri,
-             const char *root)
+             const char *base_url)
 {
-  g_autoptr(GUri) base = root != NULL ? g_uri_parse (root, G_URI_FLAGS_NONE, NULL) : NULL;
+  g_autoptr(GUri) base = base_url != NULL ? g_uri_parse (base_url, G_URI_FLAGS_NONE, NULL) : NULL;
 
   return base != NULL && uri != NULL &&
          g_ascii_strcasecmp (g_uri_get_scheme (uri), g_uri_get_scheme (base)) == 0 &&
          g_uri_get_host (uri) != NULL && g_uri_get_host (base) != NULL &&
          g_ascii_strcasecmp (g_uri_get_host (uri), g_uri_get_host (base)) == 0 &&
          port_of (uri) == port_of (base);
+}
+
+gboolean
+riv_url_same_origin (const char *a,
+                     const char *b)
+{
+  g_autoptr(GUri) uri = a != NULL ? g_uri_parse (a, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return same_origin (uri, b);
+}
+
+/* Every request's headers. The credentials (the login's cookie, the token)
+ * go only to the origin the user named (the client's URL): never to a root
+ * the server's config names elsewhere (riv_client_set_follow_root ()). */
+void
+_riv_client_prepare_message (RivClient   *self,
+                             SoupMessage *msg)
+{
+  SoupMessageHeaders *headers = soup_message_get_request_headers (msg);
+
+  soup_message_headers_replace (headers, "x-gradio-user", "api");
+  _riv_client_tls_prepare_message (self, msg);
+  if (!same_origin (soup_message_get_uri (msg), self->url))
+    return;
+  if (self->auth_cookie != NULL)
+    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
+  if (self->token != NULL && *self->token != '\0')
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
+
+      soup_message_headers_replace (headers, "Authorization", value);
+    }
 }
 
 void
@@ -178,10 +192,158 @@ riv_client_authorize_request (RivClient   *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
   g_return_if_fail (SOUP_IS_MESSAGE (msg));
 
-  /* Credentials only ever go to the server itself. */
-  if (self->config != NULL &&
-      same_origin (soup_message_get_uri (msg), riv_config_get_root (self->config)))
+  /* Credentials only ever go to the server the user named. */
+  if (self->config != NULL)
     _riv_client_prepare_message (self, msg);
+}
+
+/* A reply read whole, up to a bound --------------------------------------------------- */
+
+#define READ_CHUNK (64 * 1024)
+
+typedef struct
+{
+  SoupMessage  *msg;
+  GInputStream *input;         /* nullable until the reply's headers came */
+  GCancellable *cancellable;   /* ours: cancelled to drop a reply that is too large */
+  GCancellable *caller;        /* nullable */
+  gulong        caller_handler;
+  GByteArray   *data;
+  gsize         max_bytes;
+  int           io_priority;
+} BoundedRead;
+
+static void
+bounded_read_free (BoundedRead *br)
+{
+  if (br->caller != NULL)
+    g_cancellable_disconnect (br->caller, br->caller_handler);
+  g_clear_object (&br->caller);
+  /* A reply dropped half-read: the cancellation makes libsoup close its
+   * connection instead of reading the rest to reuse it. */
+  if (br->input != NULL && !g_input_stream_is_closed (br->input))
+    g_cancellable_cancel (br->cancellable);
+  g_clear_object (&br->input);
+  g_clear_object (&br->cancellable);
+  g_clear_object (&br->msg);
+  g_clear_pointer (&br->data, g_byte_array_unref);
+  g_free (br);
+}
+
+static void
+bounded_read_too_large (GTask *task)
+{
+  BoundedRead *br = g_task_get_task_data (task);
+
+  g_cancellable_cancel (br->cancellable);
+  g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_PROTOCOL,
+                           "the server's reply to %s is larger than %" G_GSIZE_FORMAT " MiB, "
+                           "the client's limit for it",
+                           g_uri_get_path (soup_message_get_uri (br->msg)),
+                           br->max_bytes / (1024 * 1024));
+}
+
+static void bounded_read_next (GTask *task);
+
+static void
+bounded_read_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  BoundedRead *br = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) chunk = g_input_stream_read_bytes_finish (br->input, result, &error);
+
+  if (chunk == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  if (g_bytes_get_size (chunk) == 0)
+    {
+      /* The whole reply: the stream is at its end, closing it cannot block. */
+      g_input_stream_close (br->input, NULL, NULL);
+      g_task_return_pointer (task, g_byte_array_free_to_bytes (g_steal_pointer (&br->data)),
+                             (GDestroyNotify) g_bytes_unref);
+      return;
+    }
+  if (br->data->len + g_bytes_get_size (chunk) > br->max_bytes)
+    {
+      bounded_read_too_large (task);
+      return;
+    }
+  g_byte_array_append (br->data, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
+  bounded_read_next (g_steal_pointer (&task));
+}
+
+/* Takes task. */
+static void
+bounded_read_next (GTask *task)
+{
+  BoundedRead *br = g_task_get_task_data (task);
+
+  g_input_stream_read_bytes_async (br->input, READ_CHUNK, br->io_priority, br->cancellable,
+                                   bounded_read_cb, task);
+}
+
+static void
+bounded_send_cb (GObject      *object,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  BoundedRead *br = g_task_get_task_data (task);
+  g_autoptr(GError) error = NULL;
+  goffset length;
+
+  br->input = soup_session_send_finish (SOUP_SESSION (object), result, &error);
+  if (br->input == NULL)
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+  length = soup_message_headers_get_content_length (soup_message_get_response_headers (br->msg));
+  if (length > 0 && (guint64) length > br->max_bytes)
+    {
+      bounded_read_too_large (task);
+      return;
+    }
+  bounded_read_next (g_steal_pointer (&task));
+}
+
+void
+_riv_client_send_and_read_async (RivClient           *self,
+                                 SoupMessage         *msg,
+                                 gsize                max_bytes,
+                                 GCancellable        *cancellable,
+                                 GAsyncReadyCallback  callback,
+                                 gpointer             user_data)
+{
+  GTask *task = g_task_new (self->session, NULL, callback, user_data);
+  BoundedRead *br = g_new0 (BoundedRead, 1);
+
+  br->msg = g_object_ref (msg);
+  br->cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      br->caller = g_object_ref (cancellable);
+      br->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_cb),
+                                                  br->cancellable, NULL);
+    }
+  br->data = g_byte_array_new ();
+  br->max_bytes = max_bytes;
+  br->io_priority = self->io_priority;
+  g_task_set_task_data (task, br, (GDestroyNotify) bounded_read_free);
+  soup_session_send_async (self->session, msg, self->io_priority, br->cancellable,
+                           bounded_send_cb, task);
+}
+
+GBytes *
+_riv_client_send_and_read_finish (GAsyncResult  *result,
+                                  GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
 }
 
 SoupMessage *

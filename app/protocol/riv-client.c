@@ -794,6 +794,25 @@ riv_client_set_join_timeout (RivClient *self,
 }
 
 void
+riv_client_set_request_timeout (RivClient *self,
+                                double     seconds)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+  g_return_if_fail (seconds > 0);
+
+  self->request_timeout = seconds;
+}
+
+void
+riv_client_set_follow_root (RivClient *self,
+                            gboolean   follow)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  self->follow_root = !!follow;
+}
+
+void
 riv_client_set_io_priority (RivClient *self,
                             int        priority)
 {

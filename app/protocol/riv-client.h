@@ -83,11 +83,25 @@ gboolean        riv_client_set_auth_string     (RivClient            *self,
                                                 const char           *user_password,
                                                 GError              **error);
 /* Gives msg the client's credentials (the login's cookie, the token) when it
- * goes to the client's own server (same scheme, host and port as its
- * config's root); a request to any other server gets none. For the files a
- * job's outputs link to. */
+ * goes to the server the user named (same scheme, host and port as the
+ * client's URL); a request to any other server gets none, whatever the
+ * server's config says its root is. For the files a job's outputs link to. */
 void            riv_client_authorize_request   (RivClient            *self,
                                                 SoupMessage          *msg);
+/* TRUE: a root that the server's config names on another host is used as
+ * it is (its requests get no credentials: riv_client_authorize_request ()).
+ * FALSE (the default): requests stay on the URL the user named
+ * (riv_config_resolve_root ()), and riv_config_get_reported_root () gives
+ * the server's root. */
+void            riv_client_set_follow_root     (RivClient            *self,
+                                                gboolean              follow);
+/* How long a connect (login, /config and /info, their replies read) and a
+ * fetch of the server's timings may each take (default: 30 s and 60 s). */
+void            riv_client_set_request_timeout (RivClient            *self,
+                                                double                seconds);
+/* TRUE when a and b are URLs of one origin (scheme, host and port). */
+gboolean        riv_url_same_origin            (const char           *a,
+                                                const char           *b);
 void            riv_client_connect_async       (RivClient            *self,
                                                 GCancellable         *cancellable,
                                                 GAsyncReadyCallback   callback,

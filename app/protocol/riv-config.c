@@ -610,27 +610,38 @@ riv_config_resolve_root (RivConfig  *self,
   root = g_uri_parse (self->root, G_URI_FLAGS_NONE, NULL);
   connected = connected_url != NULL ? g_uri_parse (connected_url, G_URI_FLAGS_NONE, NULL) : NULL;
   if (root == NULL || connected == NULL || g_uri_get_host (root) == NULL ||
-      (host = g_uri_get_host (connected)) == NULL ||
-      g_ascii_strcasecmp (g_uri_get_host (root), host) != 0)
+      (host = g_uri_get_host (connected)) == NULL)
     return FALSE;
 
-  /* A proxy that passes on the host but not the port or scheme (nginx's
-   * "Host $host", TLS ended at the proxy) makes the server name a root the
-   * client cannot reach; Gradio's own page keeps that root's path but uses
-   * the scheme and host:port it was loaded from. So do we. */
-  resolved = g_string_new (g_uri_get_scheme (connected));
-  g_string_append (resolved, "://");
-  if (strchr (host, ':') != NULL)
-    g_string_append_printf (resolved, "[%s]", host);
+  if (g_ascii_strcasecmp (g_uri_get_host (root), host) != 0)
+    {
+      /* Another host: the server's config is not the user's to trust with
+       * where requests (and credentials) go. The URL connected to answered
+       * /config, so it is the app's root there. */
+      g_autofree char *stripped = strip_trailing_slashes (connected_url);
+
+      resolved = g_string_new (stripped);
+    }
   else
-    g_string_append (resolved, host);
-  if (g_uri_get_port (connected) > 0)
-    g_string_append_printf (resolved, ":%d", g_uri_get_port (connected));
-  path = g_uri_get_path (root);
-  path_len = strlen (path);
-  while (path_len > 0 && path[path_len - 1] == '/')
-    path_len--;
-  g_string_append_len (resolved, path, path_len);
+    {
+      /* A proxy that passes on the host but not the port or scheme (nginx's
+       * "Host $host", TLS ended at the proxy) makes the server name a root the
+       * client cannot reach; Gradio's own page keeps that root's path but uses
+       * the scheme and host:port it was loaded from. So do we. */
+      resolved = g_string_new (g_uri_get_scheme (connected));
+      g_string_append (resolved, "://");
+      if (strchr (host, ':') != NULL)
+        g_string_append_printf (resolved, "[%s]", host);
+      else
+        g_string_append (resolved, host);
+      if (g_uri_get_port (connected) > 0)
+        g_string_append_printf (resolved, ":%d", g_uri_get_port (connected));
+      path = g_uri_get_path (root);
+      path_len = strlen (path);
+      while (path_len > 0 && path[path_len - 1] == '/')
+        path_len--;
+      g_string_append_len (resolved, path, path_len);
+    }
 
   if (g_strcmp0 (resolved->str, self->root) == 0)
     return FALSE;

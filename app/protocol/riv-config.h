@@ -75,8 +75,10 @@ void          riv_config_unref              (RivConfig    *self);
 
 /* Effective root: config "root" when non-empty, else base_url; never a trailing '/'. */
 const char   *riv_config_get_root           (RivConfig    *self);
-/* What Gradio's web page does with a root on the host the user connected to:
- * keep its path, take connected_url's scheme and host:port. TRUE when that
+/* The root requests go to when the user connected to connected_url: on the
+ * host connected to, what Gradio's web page does (keep its path, take
+ * connected_url's scheme and host:port); on another host, connected_url
+ * itself (a config does not send the client elsewhere). TRUE when that
  * changed the root; riv_config_get_reported_root () then gives the server's. */
 gboolean      riv_config_resolve_root       (RivConfig    *self,
                                              const char   *connected_url);
