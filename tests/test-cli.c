@@ -1542,6 +1542,7 @@ test_serve_stalled_readers (void)
       g_autoptr(SoupMessage) msg = serve_join (url, "[1000000]", hash);
       g_autoptr(GBytes) reply = serve_send (session, msg);
 
+      g_assert_cmpuint (g_bytes_get_size (reply), >, 0);   /* the join's event id */
       if (i % 2 == 1)
         {
           g_autoptr(GSocketConnection) connection =
@@ -1566,6 +1567,7 @@ test_serve_stalled_readers (void)
     g_autoptr(GBytes) stream = serve_send (session, get);
     g_autofree char *text = g_strndup (g_bytes_get_data (stream, NULL), g_bytes_get_size (stream));
 
+    g_assert_cmpuint (g_bytes_get_size (reply), >, 0);
     g_assert_nonnull (strstr (text, "\"msg\":\"process_completed\""));
     g_assert_nonnull (strstr (text, "1\\n2\\n3\\n4\\n5\\n6\\n7\\n8\\n9\\n10"));
   }
