@@ -554,13 +554,18 @@ def streaming_rows(t, results):
               fmt(diff * 1000 if diff is not None else None, " ms", 1),
               f"within {gap_goal * 1000:.0f} ms" if gap_goal else "(info)",
               met(diff is not None and diff <= gap_goal) if gap_goal else "")
+        hold_p50, hold_p99 = med("stamps.server_hold_s.p50"), med("stamps.server_hold_s.p99")
+        t.add(f"N = {n:,}: server held, made to written p99 (p50)",
+              fmt(hold_p99 * 1000 if hold_p99 is not None else None, " ms", 1),
+              fmt(hold_p50 * 1000 if hold_p50 is not None else None, " ms", 1), "", "(info)", "")
         t.add(f"N = {n:,}: CPU s, server / rest of the machine (wall)",
               fmt(server_cpu, " s", 2),
               fmt(busy - server_cpu if busy is not None and server_cpu is not None else None, " s", 2),
               fmt(wall, " s", 1), "(info)", "")
-    t.notes.append("9: medians of the runs; delay = the client's handling of an update minus the server's stamp "
-                   "(made when the generator yielded: it holds the server's queue to the socket, loopback and the client); "
-                   "emitted gaps from the stamps, received gaps as the client handled the updates")
+    t.notes.append("9: medians of the runs; client-added delay = the client's handling of an update minus the "
+                   "server's write stamp (loopback and the client); server held = its write minus its making "
+                   "(the generator's yield); emitted gaps between the write stamps, received gaps as the client "
+                   "handled the updates; CPU of the whole machine less the server's is the client's on a quiet machine")
 
 
 def table(results):
