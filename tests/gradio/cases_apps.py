@@ -32,7 +32,7 @@ def engine_cases(suite, py, cli, version, workdir):
         if suite.case(f"{label}: apps: engine app starts", starts) not in ("OK", "FILTERED"):
             return
         run_cases(suite, cli, app.url, label, version, six)
-        streaming_cases(suite, cli, app.url, label)
+        streaming_cases(suite, cli, app.url, label, version)
     finally:
         app.stop()
 
@@ -243,20 +243,30 @@ def run_cases(suite, cli, url, label, version, six):
                profiling)
 
 
-def streaming_cases(suite, cli, url, label):
+def streaming_cases(suite, cli, url, label, version):
     """The streaming figures against a generator whose schedule is known (engine_apps.py's
-    paced: 12 tokens, the first 0.3 s after the start, 0.04 s apart, 1.2 s more after the
-    6th): the first update after start, the gaps, exactly one stall a job where the pause
-    is, and --until-break stopping on a time-to-first-update threshold."""
+    paced: 12 tokens, the first 0.3 s after the start, a fixed gap apart, 1.2 s more after
+    the 6th): the first update after start, the gaps, exactly one stall a job where the
+    pause is, and --until-break stopping on a time-to-first-update threshold.
+
+    Gradio 4.44 and 5.49 hand a session's messages to its stream on a 50 ms poll (routes.py,
+    sse_stream: check_rate = 0.05, asyncio.sleep when the queue is empty); 6.x awaits the
+    queue. What a client sees of a stream there is quantized to that poll: the schedule
+    uses 0.1 s gaps (two polls), and each message can arrive up to one poll late."""
+    polled = not hasattr_version(version, 6, 0)
+    gap_s = 0.1 if polled else 0.04
+    late_s = 0.05 if polled else 0.0
+
     def timings():
-        status, summary, records, stderr = cli.load(url, "paced", 4, [12, 0.3, 0.04, 6, 1.2])
+        status, summary, records, stderr = cli.load(url, "paced", 4, [12, 0.3, gap_s, 6, 1.2])
         check(status == 0 and summary and summary["completed"] == 4,
               f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
         s = summary["streaming"]
         first = s["first_after_start_s"]["p50"]
         gap = s["gap_s"]["p50"]
-        check(abs(first - 0.3) <= 0.02, f"first update after start p50 {first:.4f} s, not 0.3 ± 0.02")
-        check(abs(gap - 0.04) <= 0.01, f"gap p50 {gap:.4f} s, not 0.04 ± 0.01")
+        check(abs(first - 0.3) <= 0.02 + late_s,
+              f"first update after start p50 {first:.4f} s, not 0.3 ± {0.02 + late_s:.2f}")
+        check(abs(gap - gap_s) <= 0.01, f"gap p50 {gap:.4f} s, not {gap_s} ± 0.01")
         check(s["stalls"] == 4 and s["stalled_jobs"] == 4, f"stalls {s['stalls']} in {s['stalled_jobs']} jobs")
         check(s["gaps"] == 4 * 11, f"{s['gaps']} gaps, not 44")
         if records is not None:
