@@ -289,6 +289,14 @@ trace_series (RivChart   *self,
         }
       x = PAD_LEFT + (n == 1 ? plot->w : plot->w * (p->t - t0) / span);
       y = PAD_TOP + plot->h - plot->h * p->v[s] / plot->top;
+      if (!drawing && !fill && (i + 1 == n || g_array_index (self->points, Point, i + 1).n[s] == 0))
+        {
+          /* A point that stands alone (a second in which jobs finished,
+           * between seconds in which none did) is a dot, not nothing. */
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, x, y, 1.5, 0, 2 * G_PI);
+          continue;
+        }
       if (!drawing)
         {
           cairo_move_to (cr, x, y);

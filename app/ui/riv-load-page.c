@@ -32,7 +32,14 @@ struct _RivLoadPage
   RivChart         *in_flight_chart;
   RivChart         *users_chart;
   RivChart         *batches_chart;
-  RivChart         *charts[RIV_LOAD_N_CHARTS];   /* the five above, by RivLoadChart */
+  RivChart         *first_chart;
+  RivChart         *charts[RIV_LOAD_N_CHARTS];   /* the six above, by RivLoadChart */
+
+  /* The latest of the run's per-second figures, for the summary line: a
+   * second in which no job finished has none, the one before still holds. */
+  double            last_p95;
+  double            last_first_p95;
+  guint64           stalls;
 
   /* Owned references */
   RivClient        *client;         /* nullable */
@@ -86,14 +93,31 @@ update_summary (RivLoadPage         *self,
   guint64 completed = riv_load_run_get_completed (run);
   g_autofree char *text = NULL;
 
-  /* TRANSLATORS: the Load mode's live summary: seconds, users, jobs, jobs a second */
+  g_autofree char *p95 = NULL;
+  g_autofree char *first = NULL;
+
+  if (sample != NULL)
+    {
+      if (sample->p95 >= 0)
+        self->last_p95 = sample->p95;
+      if (sample->first_p95 >= 0)
+        self->last_first_p95 = sample->first_p95;
+      self->stalls += sample->stalls;
+    }
+  p95 = self->last_p95 >= 0 ? g_strdup_printf ("%.2f s", self->last_p95) : g_strdup ("—");
+  first = self->last_first_p95 >= 0 ? g_strdup_printf ("%.2f s", self->last_first_p95)
+                                    : g_strdup ("—");
+  /* TRANSLATORS: the Load mode's live summary: seconds, users, jobs, jobs a second, the
+   * latency's and the time to first update's 95th percentiles, the stalls (gaps between
+   * streamed updates over a second) */
   text = g_strdup_printf (_("%.0f s · %u users · %llu completed · %llu failed · %llu lost · "
-                            "%.1f jobs/s"),
+                            "%.1f jobs/s · p95 %s · first update p95 %s · %llu stalls"),
                           elapsed, sample != NULL ? sample->users : riv_load_run_get_active_users (run),
                           (unsigned long long) completed,
                           (unsigned long long) riv_load_run_get_failed (run),
                           (unsigned long long) riv_load_run_get_lost (run),
-                          elapsed > 0 ? completed / elapsed : 0);
+                          elapsed > 0 ? completed / elapsed : 0, p95, first,
+                          (unsigned long long) self->stalls);
   gtk_label_set_label (self->summary, text);
 }
 
@@ -125,6 +149,7 @@ sample_cb (RivLoadPage         *self,
 {
   double throughput[] = { sample->completed, sample->failed };
   double latency[] = { latency_or_none (sample->p50), latency_or_none (sample->p95) };
+  double first[] = { latency_or_none (sample->first_p50), latency_or_none (sample->first_p95) };
   double in_flight[] = { sample->in_flight, sample->queued };
   double users[] = { sample->users };
   double span = sample->t - floor (sample->t - 1e-9);
@@ -141,6 +166,7 @@ sample_cb (RivLoadPage         *self,
   /* Each push queues a redraw: GTK draws the charts once in the next frame. */
   riv_chart_push (self->charts[RIV_LOAD_CHART_THROUGHPUT], sample->t, throughput);
   riv_chart_push (self->charts[RIV_LOAD_CHART_LATENCY], sample->t, latency);
+  riv_chart_push (self->charts[RIV_LOAD_CHART_FIRST], sample->t, first);
   riv_chart_push (self->charts[RIV_LOAD_CHART_IN_FLIGHT], sample->t, in_flight);
   riv_chart_push (self->charts[RIV_LOAD_CHART_USERS], sample->t, users);
   update_batches (self);
@@ -244,6 +270,8 @@ riv_load_page_start (RivLoadPage *self,
 
   for (guint i = 0; i < RIV_LOAD_N_CHARTS; i++)
     riv_chart_clear (self->charts[i]);
+  self->last_p95 = self->last_first_p95 = -1;
+  self->stalls = 0;
   if (!riv_load_run_start (self->run, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not start the load test: %s"),
@@ -397,11 +425,11 @@ static const struct {
   int column, row, width;
 } chart_places[2][RIV_LOAD_N_CHARTS] = {
   { [RIV_LOAD_CHART_THROUGHPUT] = { 0, 0, 1 }, [RIV_LOAD_CHART_LATENCY] = { 1, 0, 1 },
-    [RIV_LOAD_CHART_IN_FLIGHT] = { 0, 1, 1 }, [RIV_LOAD_CHART_USERS] = { 1, 1, 1 },
-    [RIV_LOAD_CHART_BATCHES] = { 0, 2, 2 } },
+    [RIV_LOAD_CHART_FIRST] = { 0, 1, 1 }, [RIV_LOAD_CHART_IN_FLIGHT] = { 1, 1, 1 },
+    [RIV_LOAD_CHART_USERS] = { 0, 2, 1 }, [RIV_LOAD_CHART_BATCHES] = { 1, 2, 1 } },
   { [RIV_LOAD_CHART_THROUGHPUT] = { 0, 0, 1 }, [RIV_LOAD_CHART_LATENCY] = { 0, 1, 1 },
-    [RIV_LOAD_CHART_IN_FLIGHT] = { 0, 2, 1 }, [RIV_LOAD_CHART_USERS] = { 0, 3, 1 },
-    [RIV_LOAD_CHART_BATCHES] = { 0, 4, 1 } },
+    [RIV_LOAD_CHART_FIRST] = { 0, 2, 1 }, [RIV_LOAD_CHART_IN_FLIGHT] = { 0, 3, 1 },
+    [RIV_LOAD_CHART_USERS] = { 0, 4, 1 }, [RIV_LOAD_CHART_BATCHES] = { 0, 5, 1 } },
 };
 
 void
@@ -435,6 +463,7 @@ add_series (RivLoadPage *self)
   charts[RIV_LOAD_CHART_IN_FLIGHT] = self->in_flight_chart;
   charts[RIV_LOAD_CHART_USERS] = self->users_chart;
   charts[RIV_LOAD_CHART_BATCHES] = self->batches_chart;
+  charts[RIV_LOAD_CHART_FIRST] = self->first_chart;
   riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("completed"), COLOR_BLUE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_THROUGHPUT], _("failed"), COLOR_RED);
   riv_chart_add_series (charts[RIV_LOAD_CHART_LATENCY], "p50", COLOR_GREEN);
@@ -443,6 +472,8 @@ add_series (RivLoadPage *self)
   riv_chart_add_series (charts[RIV_LOAD_CHART_IN_FLIGHT], _("queued"), COLOR_PURPLE);
   riv_chart_add_series (charts[RIV_LOAD_CHART_USERS], _("active"), COLOR_GREEN);
   riv_chart_add_series (charts[RIV_LOAD_CHART_BATCHES], _("batches"), COLOR_PURPLE);
+  riv_chart_add_series (charts[RIV_LOAD_CHART_FIRST], "p50", COLOR_GREEN);
+  riv_chart_add_series (charts[RIV_LOAD_CHART_FIRST], "p95", COLOR_ORANGE);
 }
 
 /* Life cycle */
@@ -564,6 +595,7 @@ riv_load_page_class_init (RivLoadPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, in_flight_chart);
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, users_chart);
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, batches_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, first_chart);
 
   gtk_widget_class_install_action (widget_class, "load-page.save-report", NULL,
                                    save_report_action);
@@ -575,6 +607,7 @@ riv_load_page_init (RivLoadPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   riv_a11y_set_name (GTK_WIDGET (self->save_button), _("Save _Report…"));
   add_series (self);
+  self->last_p95 = self->last_first_p95 = -1;
 
   self->cancellable = g_cancellable_new ();
   self->gsettings = riv_settings_new ();

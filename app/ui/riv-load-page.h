@@ -30,6 +30,7 @@ typedef enum
   RIV_LOAD_CHART_IN_FLIGHT,    /* in flight, queued */
   RIV_LOAD_CHART_USERS,        /* active users */
   RIV_LOAD_CHART_BATCHES,      /* batch-size histogram (bars) */
+  RIV_LOAD_CHART_FIRST,        /* time to first update: p50, p95 */
   RIV_LOAD_N_CHARTS
 } RivLoadChart;
 

@@ -157,6 +157,9 @@ test_load_run (Fixture       *fixture,
                                                                         RIV_LOAD_CHART_LATENCY), 1)));
   g_assert_cmpuint (riv_chart_get_n_bars (riv_window_get_load_chart (window,
                                                                      RIV_LOAD_CHART_BATCHES)), >, 0);
+  /* batch_echo answers in one update: its time to first update is its latency. */
+  g_assert_false (isnan (riv_chart_get_peak (riv_window_get_load_chart (window,
+                                                                        RIV_LOAD_CHART_FIRST), 1)));
 
   g_assert_cmpuint (riv_load_run_get_completed (run), >, 0);
   g_assert_cmpuint (riv_load_run_get_failed (run), ==, 0);
@@ -254,6 +257,71 @@ test_metrics (Fixture       *fixture,
   g_assert_null (riv_window_get_load_metrics (window));
   g_assert_true (riv_test_wait_until (run_finished, window, 60));
   g_settings_set_string (settings, "metrics-address", "");
+}
+
+/* The pixels of a chart drawn at 400 × 200 that are near colour. */
+static guint
+count_drawn (RivChart *chart,
+             guint32   color)
+{
+  GtkWidget *window = gtk_window_new ();
+  g_autoptr(GdkPaintable) paintable = NULL;
+  g_autoptr(GtkSnapshot) snapshot = gtk_snapshot_new ();
+  g_autoptr(GskRenderNode) node = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+  g_autofree guchar *pixels = NULL;
+  guint count = 0;
+  int w = 400, h = 200;
+
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (chart));
+  gtk_window_set_default_size (GTK_WINDOW (window), w, h);
+  gtk_window_present (GTK_WINDOW (window));
+  g_assert_true (riv_test_wait_until ((gboolean (*) (gpointer)) gtk_widget_get_mapped, chart, 10));
+  while (gtk_widget_get_width (GTK_WIDGET (chart)) < 100)
+    g_main_context_iteration (NULL, TRUE);
+  w = gtk_widget_get_width (GTK_WIDGET (chart));
+  h = gtk_widget_get_height (GTK_WIDGET (chart));
+  paintable = gtk_widget_paintable_new (GTK_WIDGET (chart));
+  gdk_paintable_snapshot (paintable, GDK_SNAPSHOT (snapshot), w, h);
+  node = gtk_snapshot_free_to_node (g_steal_pointer (&snapshot));
+  texture = gsk_renderer_render_texture (gtk_native_get_renderer (GTK_NATIVE (window)), node,
+                                         &GRAPHENE_RECT_INIT (0, 0, w, h));
+  pixels = g_malloc ((gsize) w * h * 4);
+  gdk_texture_download (texture, pixels, (gsize) w * 4);
+  for (int i = 0; i < w * h; i++)
+    {
+      /* GDK_MEMORY_DEFAULT: B, G, R, A on little-endian machines. */
+      const guchar *p = pixels + (gsize) i * 4;
+
+      if (ABS (p[2] - (int) ((color >> 16) & 0xff)) < 24 &&
+          ABS (p[1] - (int) ((color >> 8) & 0xff)) < 24 && ABS (p[0] - (int) (color & 0xff)) < 24)
+        count++;
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+  return count;
+}
+
+/* A second that stands alone (jobs finished in it, none in the seconds
+ * around it) is drawn: a generator endpoint whose jobs end in waves has only
+ * such seconds in its latency chart. */
+static void
+test_chart_isolated (void)
+{
+  double none[] = { NAN }, one[] = { 0.5 };
+  RivChart *empty = RIV_CHART (riv_chart_new ("empty", "s"));
+  RivChart *alone = RIV_CHART (riv_chart_new ("alone", "s"));
+  guint without, with;
+
+  riv_chart_add_series (empty, "p95", "#e01b24");
+  riv_chart_add_series (alone, "p95", "#e01b24");
+  for (guint t = 1; t <= 5; t++)
+    {
+      riv_chart_push (empty, t, none);
+      riv_chart_push (alone, t, t == 3 ? one : none);
+    }
+  without = count_drawn (empty, 0xe01b24);   /* the legend's swatch */
+  with = count_drawn (alone, 0xe01b24);
+  g_assert_cmpuint (with, >=, without + 5);
 }
 
 static void
@@ -408,6 +476,11 @@ test_page_alone (void)
                                                   (unsigned long long) riv_load_run_get_completed (run));
 
     g_assert_nonnull (strstr (riv_load_page_get_summary (page), completed));
+    /* With the latency and the time to first update (batch_echo: one update, its
+     * latency) of the latest second that had them, and the stalls. */
+    g_assert_nonnull (strstr (riv_load_page_get_summary (page), " · p95 0."));
+    g_assert_nonnull (strstr (riv_load_page_get_summary (page), " · first update p95 0."));
+    g_assert_true (g_str_has_suffix (riv_load_page_get_summary (page), " · 0 stalls"));
   }
 
   gtk_window_destroy (GTK_WINDOW (window));
@@ -423,6 +496,7 @@ main (int   argc,
   riv_ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/load/chart-bounded", test_chart_bounded);
+  g_test_add_func ("/ui/load/chart-isolated", test_chart_isolated);
   g_test_add_func ("/ui/load/page-alone", test_page_alone);
   g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
   g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
