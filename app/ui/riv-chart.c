@@ -293,8 +293,11 @@ trace_series (RivChart   *self,
         {
           /* A point that stands alone (a second in which jobs finished,
            * between seconds in which none did) is a dot, not nothing. */
+          /* Two rings stroked at the line's width make a solid dot. */
           cairo_new_sub_path (cr);
-          cairo_arc (cr, x, y, 1.5, 0, 2 * G_PI);
+          cairo_arc (cr, x, y, 2.0, 0, 2 * G_PI);
+          cairo_new_sub_path (cr);
+          cairo_arc (cr, x, y, 0.8, 0, 2 * G_PI);
           continue;
         }
       if (!drawing)
