@@ -52,6 +52,8 @@ struct _RivJobPanel
   GtkColumnViewColumn *column_wait;
   GtkColumnViewColumn *column_run;
   GtkColumnViewColumn *column_total;
+  GtkColumnViewColumn *column_first;
+  GtkColumnViewColumn *column_gap;
   gboolean             narrow;         /* the wide-only columns are out of the view */
 
   /* Owned references */
@@ -208,6 +210,26 @@ riv_job_panel_format_total (GtkListItem  *item,
   return job != NULL ? riv_format_duration (riv_job_get_total_time (job)) : g_strdup ("");
 }
 
+/* Time to first update: bound to first-output-at, which the completion sets
+ * when no update carried data before it; the status's change re-reads it. */
+static char *
+riv_job_panel_format_first (GtkListItem *item,
+                            RivJob      *job,
+                            double       first_output_at)
+{
+  return job != NULL ? riv_format_duration (riv_job_get_first_update_time (job)) : g_strdup ("");
+}
+
+/* The longest gap between two streamed updates so far; empty for a job that
+ * did not stream. */
+static char *
+riv_job_panel_format_max_gap (GtkListItem *item,
+                              RivJob      *job,
+                              double       max_gap)
+{
+  return job != NULL ? riv_format_duration (max_gap) : g_strdup ("");
+}
+
 /* Sorters: typed getters only. */
 
 #define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
@@ -295,6 +317,23 @@ static int
 compare_total (gconstpointer a, gconstpointer b, gpointer user_data)
 {
   int r = CMP (riv_job_get_total_time ((RivJob *) a), riv_job_get_total_time ((RivJob *) b));
+
+  return r != 0 ? r : compare_number (a, b, NULL);
+}
+
+static int
+compare_first (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  int r = CMP (riv_job_get_first_update_time ((RivJob *) a),
+               riv_job_get_first_update_time ((RivJob *) b));
+
+  return r != 0 ? r : compare_number (a, b, NULL);
+}
+
+static int
+compare_gap (gconstpointer a, gconstpointer b, gpointer user_data)
+{
+  int r = CMP (riv_job_get_max_gap ((RivJob *) a), riv_job_get_max_gap ((RivJob *) b));
 
   return r != 0 ? r : compare_number (a, b, NULL);
 }
@@ -669,7 +708,8 @@ export_csv (RivJobPanel *self)
 {
   GString *out = g_string_new ("number,endpoint,status,event_id,rank,queue_size,batch_id,"
                                "batch_size,batch_index,batch_inferred,n_updates,n_events,"
-                               "n_images,wait_s,run_s,total_s,error,timeline\n");
+                               "n_images,wait_s,run_s,total_s,first_update_s,max_gap_s,error,"
+                               "timeline\n");
 
   for (guint i = 0; i < self->entries->len; i++)
     {
@@ -695,6 +735,10 @@ export_csv (RivJobPanel *self)
       csv_seconds (out, riv_job_get_run_time (job));
       g_string_append_c (out, ',');
       csv_seconds (out, riv_job_get_total_time (job));
+      g_string_append_c (out, ',');
+      csv_seconds (out, riv_job_get_first_update_time (job));
+      g_string_append_c (out, ',');
+      csv_seconds (out, riv_job_get_max_gap (job));
       g_string_append_c (out, ',');
       csv_field (out, riv_job_get_error (job));
       g_string_append_c (out, ',');
@@ -878,6 +922,8 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_wait);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_run);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_total);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_first);
+  gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_gap);
   gtk_widget_class_bind_template_child (widget_class, RivJobPanel, column_logs);
 
 #define BIND_CLOSURE(name) \
@@ -895,6 +941,8 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   BIND_CLOSURE (riv_job_panel_format_wait);
   BIND_CLOSURE (riv_job_panel_format_run);
   BIND_CLOSURE (riv_job_panel_format_total);
+  BIND_CLOSURE (riv_job_panel_format_first);
+  BIND_CLOSURE (riv_job_panel_format_max_gap);
 #undef BIND_CLOSURE
 }
 
@@ -919,6 +967,8 @@ riv_job_panel_init (RivJobPanel *self)
   set_column_sorter (self->column_wait, compare_wait);
   set_column_sorter (self->column_run, compare_run);
   set_column_sorter (self->column_total, compare_total);
+  set_column_sorter (self->column_first, compare_first);
+  set_column_sorter (self->column_gap, compare_gap);
 
   self->filter = gtk_custom_filter_new (riv_job_panel_match, self, NULL);
   /* Not incremental: matching and comparing are a few typed getters, so even
@@ -1122,7 +1172,8 @@ riv_job_panel_set_narrow (RivJobPanel *self,
   GtkColumnViewColumn *columns[] = {
     self->column_number, self->column_endpoint, self->column_status, self->column_queue,
     self->column_batch, self->column_progress, self->column_updates, self->column_logs,
-    self->column_wait, self->column_run, self->column_total,
+    self->column_wait, self->column_run, self->column_total, self->column_first,
+    self->column_gap,
   };
 
   g_return_if_fail (RIV_IS_JOB_PANEL (self));

@@ -393,6 +393,46 @@ test_stream_text (Fixture       *fixture,
   g_assert_cmpstr (text, ==, riv_job_get_output_text (job));
 }
 
+/* The job panel's time to first update and largest gap, on paced_text's known
+ * schedule (the first token 0.4 s in, then 0.05 s apart with 1.5 s more
+ * after the 10th), as its export gives them. */
+static void
+test_streaming_columns (Fixture       *fixture,
+                        gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivOutputView *view = riv_window_get_output_view (window);
+  OutputWait wait = { view };
+  g_autoptr(GBytes) csv = NULL;
+  g_auto(GStrv) lines = NULL;
+  g_auto(GStrv) header = NULL;
+  g_auto(GStrv) cells = NULL;
+  int first = -1, gap = -1;
+
+  g_assert_true (riv_window_select_endpoint (window, "paced_text"));
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.submit", NULL));
+  g_assert_true (riv_test_wait_until (shown_job_finished, &wait, 120));
+
+  csv = riv_job_panel_export (riv_window_get_job_panel (window), RIV_EXPORT_CSV);
+  lines = g_strsplit (g_bytes_get_data (csv, NULL), "\n", -1);
+  header = g_strsplit (lines[0], ",", -1);
+  cells = g_strsplit (lines[1], ",", -1);
+  for (int i = 0; header[i] != NULL; i++)
+    {
+      if (g_str_equal (header[i], "first_update_s"))
+        first = i;
+      if (g_str_equal (header[i], "max_gap_s"))
+        gap = i;
+    }
+  g_assert_cmpint (first, >=, 0);
+  g_assert_cmpint (gap, >=, 0);
+  /* Generous: the window's own work is in these, and the machine may be busy. */
+  g_assert_cmpfloat (g_ascii_strtod (cells[first], NULL), >=, 0.38);
+  g_assert_cmpfloat (g_ascii_strtod (cells[first], NULL), <, 2.0);
+  g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), >=, 1.5);
+  g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), <, 3.0);
+}
+
 static gboolean
 shown_second_job_finished (gpointer user_data)
 {
@@ -666,6 +706,8 @@ main (int   argc,
               test_burst_batch_echo, fixture_teardown);
   g_test_add ("/ui/window/fake-diffusion", Fixture, NULL, fixture_setup,
               test_fake_diffusion, fixture_teardown);
+  g_test_add ("/ui/window/streaming-columns", Fixture, NULL, fixture_setup,
+              test_streaming_columns, fixture_teardown);
   g_test_add ("/ui/window/stream-text", Fixture, NULL, fixture_setup,
               test_stream_text, fixture_teardown);
   g_test_add ("/ui/window/progress-fits-column", Fixture, NULL, fixture_setup,
