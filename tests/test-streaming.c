@@ -22,8 +22,14 @@
 
 #if defined(__SANITIZE_ADDRESS__)
 # define HANG_GUARD 240.0
+/* Under the sanitizers the client and the in-process server run several
+ * times slower: the medians get more room there. */
+# define NEAR_FIRST_S 0.05
+# define NEAR_GAP_S   0.02
 #else
 # define HANG_GUARD 120.0
+# define NEAR_FIRST_S 0.02
+# define NEAR_GAP_S   0.01
 #endif
 
 /* paced_text's schedule in the runs below: 12 tokens, the first 0.3 s after
@@ -124,9 +130,9 @@ path_in (Fixture    *fx,
 static void
 check_streaming (JsonObject *streaming)
 {
-  assert_near (member_at (streaming, "first_after_start_s.p50"), FIRST_S, 0.02,
+  assert_near (member_at (streaming, "first_after_start_s.p50"), FIRST_S, NEAR_FIRST_S,
                "first update after start p50");
-  assert_near (member_at (streaming, "gap_s.p50"), GAP_S, 0.01, "gap p50");
+  assert_near (member_at (streaming, "gap_s.p50"), GAP_S, NEAR_GAP_S, "gap p50");
   assert_near (member_at (streaming, "gap_s.max"), GAP_S + PAUSE_S, 0.1, "gap max");
   assert_near (member_at (streaming, "job_max_gap_s.p50"), GAP_S + PAUSE_S, 0.1,
                "each job's longest gap p50");
@@ -159,9 +165,10 @@ check_records (const char *path)
 
       g_assert_cmpint (json_object_get_int_member (record, "gaps"), ==, TOKENS - 1);
       g_assert_cmpint (json_object_get_int_member (record, "stalls"), ==, 1);
-      /* Each job's own figures with room for a busy machine; the run's
-       * medians (check_streaming ()) are held to the schedule closely. */
-      assert_near (member_at (record, "first_after_start_s"), FIRST_S + 0.09, 0.11,
+      /* Each job's own figures with room for a busy machine (a process_starts
+       * handled late makes it shorter, a first update handled late longer);
+       * the run's medians (check_streaming ()) are held to the schedule. */
+      assert_near (member_at (record, "first_after_start_s"), FIRST_S + 0.075, 0.225,
                    "a record's first update after start");
       g_assert_cmpfloat (member_at (record, "first_update_s"), >=,
                          member_at (record, "first_after_start_s"));
@@ -311,7 +318,7 @@ test_known_timings (Fixture       *fx,
   stamps = json_object_get_object_member (streaming, "stamps");
   g_assert_nonnull (stamps);
   g_assert_cmpint (json_object_get_int_member (stamps, "updates"), ==, JOBS * TOKENS);
-  assert_near (member_at (stamps, "sent_gap_s.p50"), GAP_S, 0.005, "the server's gap p50");
+  assert_near (member_at (stamps, "sent_gap_s.p50"), GAP_S, NEAR_GAP_S, "the server's gap p50");
   g_assert_cmpfloat (member_at (stamps, "delay_s.p99"), <, 1.0);
   g_assert_cmpint (json_object_get_int_member (stamps, "clumped_jobs"), ==, 0);
   /* Made and written within a second of each other, on a server doing so little. */
