@@ -16,6 +16,7 @@
 
 #include "riv-a11y.h"
 #include "riv-file-chooser.h"
+#include "riv-format.h"
 #include "riv-load-page.h"
 #include "riv-settings.h"
 
@@ -27,6 +28,7 @@ struct _RivLoadPage
   GtkLabel         *summary;
   GtkButton        *save_button;
   GtkGrid          *chart_grid;
+  GtkFlowBox       *results;
   RivChart         *throughput_chart;
   RivChart         *latency_chart;
   RivChart         *in_flight_chart;
@@ -180,6 +182,67 @@ update_actions (RivLoadPage *self)
                                  self->run != NULL && riv_load_run_is_finished (self->run));
 }
 
+/* One figure of the results: its value large, what it is below. */
+static void
+add_result (RivLoadPage *self,
+            const char  *what,
+            char        *value,
+            const char  *style)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *number = gtk_label_new (value);
+  GtkWidget *label = gtk_label_new (what);
+
+  gtk_widget_add_css_class (box, "card");
+  gtk_widget_set_margin_top (number, 6);
+  gtk_widget_set_margin_bottom (label, 6);
+  gtk_widget_set_margin_start (box, 0);
+  gtk_widget_add_css_class (number, "title-3");
+  gtk_widget_add_css_class (number, "numeric");
+  if (style != NULL)
+    gtk_widget_add_css_class (number, style);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_box_append (GTK_BOX (box), number);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_flow_box_append (self->results, box);
+  g_free (value);
+}
+
+static char *
+seconds_or_none (double   seconds,
+                 gboolean measured)
+{
+  return measured ? riv_format_duration (seconds) : g_strdup ("—");
+}
+
+/* The headline figures of a run that ended, from its statistics. */
+static void
+show_results (RivLoadPage *self,
+              RivLoadRun  *run)
+{
+  RivLoadSummary s;
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->results))) != NULL)
+    gtk_flow_box_remove (self->results, child);
+  riv_load_stats_summarize (riv_load_run_get_stats (run), &s);
+  add_result (self, _("completed"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.completed), NULL);
+  add_result (self, _("failed"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.failed),
+              s.failed > 0 ? "error" : NULL);
+  add_result (self, _("lost"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.lost),
+              s.lost > 0 ? "error" : NULL);
+  add_result (self, _("jobs per second"), g_strdup_printf ("%.1f", s.throughput_per_s), NULL);
+  add_result (self, _("latency p50"), seconds_or_none (s.p50, s.completed > 0), NULL);
+  add_result (self, _("latency p95"), seconds_or_none (s.p95, s.completed > 0), NULL);
+  add_result (self, _("latency p99"), seconds_or_none (s.p99, s.completed > 0), NULL);
+  add_result (self, _("first update p50"), seconds_or_none (s.first_p50, s.first_n > 0), NULL);
+  add_result (self, _("first update p95"), seconds_or_none (s.first_p95, s.first_n > 0), NULL);
+  add_result (self, _("stalls"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.stalls),
+              s.stalls > 0 ? "warning" : NULL);
+  gtk_widget_set_visible (GTK_WIDGET (self->results), TRUE);
+}
+
 static void
 finished_cb (RivLoadPage *self,
              RivLoadRun  *run)
@@ -189,6 +252,7 @@ finished_cb (RivLoadPage *self,
   if (run != self->run)
     return;
   update_summary (self, NULL);
+  show_results (self, run);
   update_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_RUNNING]);
   text = g_strdup_printf (_("Load test finished: %llu completed, %llu failed, %llu lost"),
@@ -272,6 +336,7 @@ riv_load_page_start (RivLoadPage *self,
     riv_chart_clear (self->charts[i]);
   self->last_p95 = self->last_first_p95 = -1;
   self->stalls = 0;
+  gtk_widget_set_visible (GTK_WIDGET (self->results), FALSE);
   if (!riv_load_run_start (self->run, &error))
     {
       g_autofree char *text = g_strdup_printf (_("Could not start the load test: %s"),
@@ -596,6 +661,7 @@ riv_load_page_class_init (RivLoadPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, users_chart);
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, batches_chart);
   gtk_widget_class_bind_template_child (widget_class, RivLoadPage, first_chart);
+  gtk_widget_class_bind_template_child (widget_class, RivLoadPage, results);
 
   gtk_widget_class_install_action (widget_class, "load-page.save-report", NULL,
                                    save_report_action);
@@ -692,6 +758,28 @@ riv_load_page_get_chart (RivLoadPage  *self,
   g_return_val_if_fail (chart < RIV_LOAD_N_CHARTS, NULL);
 
   return self->charts[chart];
+}
+
+char *
+riv_load_page_dup_results (RivLoadPage *self)
+{
+  GString *text = g_string_new (NULL);
+
+  g_return_val_if_fail (RIV_IS_LOAD_PAGE (self), NULL);
+
+  if (!gtk_widget_get_visible (GTK_WIDGET (self->results)))
+    return g_string_free (text, FALSE);
+  for (GtkWidget *tile = gtk_widget_get_first_child (GTK_WIDGET (self->results)); tile != NULL;
+       tile = gtk_widget_get_next_sibling (tile))
+    {
+      GtkWidget *box = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (tile));
+      GtkWidget *value = gtk_widget_get_first_child (box);
+
+      g_string_append_printf (text, "%s%s %s", text->len > 0 ? "\n" : "",
+                              gtk_label_get_label (GTK_LABEL (gtk_widget_get_next_sibling (value))),
+                              gtk_label_get_label (GTK_LABEL (value)));
+    }
+  return g_string_free (text, FALSE);
 }
 
 const char *

@@ -59,6 +59,9 @@ RivChart        *riv_load_page_get_chart          (RivLoadPage          *self,
                                                    RivLoadChart          chart);
 /* "Start a load test…" while none ran, then the newest run's figures. */
 const char      *riv_load_page_get_summary        (RivLoadPage          *self);
+/* The results card of the run that ended, a line a figure ("latency p95 0.12 s");
+ * empty while none is shown. */
+char            *riv_load_page_dup_results        (RivLoadPage          *self);
 /* Two columns of charts, or one on a narrow window. */
 void             riv_load_page_set_narrow         (RivLoadPage          *self,
                                                    gboolean              narrow);

@@ -482,6 +482,22 @@ test_page_alone (void)
     g_assert_nonnull (strstr (riv_load_page_get_summary (page), " · first update p95 0."));
     g_assert_true (g_str_has_suffix (riv_load_page_get_summary (page), " · 0 stalls"));
   }
+  /* The results card: the run's figures, the same as its statistics. */
+  {
+    g_autofree char *results = riv_load_page_dup_results (page);
+    g_autofree char *completed = g_strdup_printf ("completed %llu\n",
+                                                  (unsigned long long) riv_load_run_get_completed (run));
+    RivLoadSummary s;
+    g_autofree char *p95 = NULL;
+
+    riv_load_stats_summarize (riv_load_run_get_stats (run), &s);
+    p95 = g_strdup_printf ("\nlatency p95 %.2f s\n", s.p95);
+    g_assert_true (g_str_has_prefix (results, completed));
+    g_assert_nonnull (strstr (results, "\nfailed 0\nlost 0\n"));
+    g_assert_nonnull (strstr (results, p95));
+    g_assert_nonnull (strstr (results, "\nfirst update p95 0."));
+    g_assert_true (g_str_has_suffix (results, "\nstalls 0"));
+  }
 
   gtk_window_destroy (GTK_WINDOW (window));
   riv_client_close (client);
