@@ -326,6 +326,24 @@ test_job_streaming_figures (void)
   g_assert_cmpfloat_with_epsilon (riv_job_get_max_gap (job), 1.5, 1e-6);
   g_assert_cmpuint (count_of (&counter, "max-gap"), ==, 2);   /* 0.1, then 1.5 */
   g_assert_cmpuint (riv_job_count_stalls (job, 1.0), ==, 1);
+  /* The stall is on the job's timeline, dated at the update that ended it. */
+  {
+    const RivJobEvent *last = riv_job_get_timeline_event (job, riv_job_get_timeline_length (job) - 1);
+    gboolean found = FALSE;
+
+    for (guint i = 0; i < riv_job_get_timeline_length (job); i++)
+      {
+        const RivJobEvent *event = riv_job_get_timeline_event (job, i);
+
+        if (g_strcmp0 (event->what, "stall: no update for 1.50 s") == 0)
+          {
+            found = TRUE;
+            g_assert_cmpfloat_with_epsilon (event->time, 2.2, 1e-6);
+          }
+      }
+    g_assert_true (found);
+    g_assert_nonnull (last);
+  }
   g_assert_cmpuint (riv_job_count_stalls (job, 2.0), ==, 0);
   g_assert_cmpuint (riv_job_count_stalls (job, 0.05), ==, 4);
   g_assert_cmpfloat (fabs (riv_sketch_quantile (riv_job_get_gaps (job), 0.5) - 0.1), <=,

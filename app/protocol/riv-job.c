@@ -10,6 +10,7 @@
 #include "riv-compat.h"
 #include "riv-job-private.h"
 #include "riv-sketch.h"
+#include "riv-stream-quality.h"
 
 /* The timeline keeps its first TIMELINE_HEAD entries for good and the latest
  * (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD) in a ring; older ring entries are
@@ -1275,6 +1276,9 @@ _riv_job_count_update (RivJob  *self,
 
           riv_sketch_add (stream->gaps, gap);
           stream->n_gaps++;
+          /* Marked where a viewer sees it: the update that ended the stall. */
+          if (gap > RIV_STREAM_STALL_DEFAULT_S)
+            riv_job_add_timeline (self, "stall: no update for %.2f s", gap);
           if (gap > stream->max_gap || stream->n_gaps == 1)
             {
               stream->max_gap = gap;

@@ -11,6 +11,7 @@
 #include "riv-job.h"
 #include "riv-json.h"
 #include "riv-output-view.h"
+#include "riv-stream-quality.h"
 
 struct _RivOutputView
 {
@@ -60,6 +61,7 @@ struct _RivOutputView
   guint           shown_timeline_length;
   guint           shown_timeline_dropped;
   double          shown_timeline_last;
+  guint           shown_timeline_updates;
   RivJobStatus    shown_status;
   gboolean        expect_image;
   gboolean        follow_end;     /* keep the text scrolled to the end */
@@ -152,12 +154,14 @@ riv_output_view_update_timeline (RivOutputView *self)
   GString *text;
 
   if (length == self->shown_timeline_length && dropped == self->shown_timeline_dropped &&
-      last_time == self->shown_timeline_last)
+      last_time == self->shown_timeline_last &&
+      riv_job_get_n_updates (self->job) == self->shown_timeline_updates)
     return;
 
   self->shown_timeline_length = length;
   self->shown_timeline_dropped = dropped;
   self->shown_timeline_last = last_time;
+  self->shown_timeline_updates = riv_job_get_n_updates (self->job);
 
   text = g_string_new (NULL);
   for (guint i = 0; i < length; i++)
@@ -177,9 +181,21 @@ riv_output_view_update_timeline (RivOutputView *self)
                                              dropped),
                                 dropped);
     }
+  if (riv_job_get_n_gaps (self->job) > 0)
+    {
+      g_autofree char *largest = riv_format_duration (riv_job_get_max_gap (self->job));
+      g_autofree char *median = riv_format_duration (
+        riv_sketch_quantile (riv_job_get_gaps (self->job), 0.5));
+      guint stalls = riv_job_count_stalls (self->job, RIV_STREAM_STALL_DEFAULT_S);
+
+      /* TRANSLATORS: the Timeline's last line: the job's streamed updates, the median and the
+       * longest time between two of them, and how many of those were over a second */
+      g_string_append_printf (text, _("%u updates · gap p50 %s · largest %s · %u stalls"),
+                              riv_job_get_n_updates (self->job), median, largest, stalls);
+    }
   if (text->len == 0)
     g_string_append (text, _("No events yet."));
-  else
+  else if (text->str[text->len - 1] == '\n')
     g_string_truncate (text, text->len - 1);
 
   gtk_label_set_text (self->timeline_label, text->str);
@@ -799,6 +815,7 @@ riv_output_view_set_job (RivOutputView *self,
   self->shown_timeline_length = 0;
   self->shown_timeline_dropped = 0;
   self->shown_timeline_last = -1;
+  self->shown_timeline_updates = G_MAXUINT;
   self->follow_end = TRUE;
   g_clear_pointer (&self->shown_image, g_bytes_unref);
   g_clear_pointer (&self->shown_outputs, json_node_unref);
@@ -882,6 +899,14 @@ riv_output_view_get_status_text (RivOutputView *self)
 {
   g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
   return gtk_label_get_text (self->status_label);
+}
+
+char *
+riv_output_view_dup_timeline (RivOutputView *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_VIEW (self), NULL);
+
+  return g_strdup (gtk_label_get_text (self->timeline_label));
 }
 
 char *

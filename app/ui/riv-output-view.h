@@ -51,6 +51,8 @@ guint       riv_output_view_get_n_frames      (RivOutputView *self);
 guint       riv_output_view_get_n_updates     (RivOutputView *self);
 const char *riv_output_view_get_status_text   (RivOutputView *self);
 char       *riv_output_view_dup_text          (RivOutputView *self);
+/* The Timeline as shown: the job's events, and its updates' gaps and stalls. */
+char       *riv_output_view_dup_timeline      (RivOutputView *self);
 /* The cards of the shown job's other outputs, in order (borrowed). */
 guint       riv_output_view_get_n_cards       (RivOutputView *self);
 RivOutputCard *riv_output_view_get_card       (RivOutputView *self,

@@ -431,6 +431,16 @@ test_streaming_columns (Fixture       *fixture,
   g_assert_cmpfloat (g_ascii_strtod (cells[first], NULL), <, 2.0);
   g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), >=, 1.5);
   g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), <, 3.0);
+
+  /* The Timeline shows the stall where the pause was, and the updates' gaps. */
+  riv_output_view_flush (view);
+  {
+    g_autofree char *timeline = riv_output_view_dup_timeline (view);
+
+    g_assert_nonnull (strstr (timeline, "  stall: no update for 1."));
+    g_assert_nonnull (strstr (timeline, "\n21 updates · gap p50 0.05 s · largest 1."));
+    g_assert_true (g_str_has_suffix (timeline, " · 1 stalls"));
+  }
 }
 
 static gboolean
