@@ -2,10 +2,12 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Shared by the demo files: riv-demo.c (the classic four, the config),
- * riv-demo-media.c (chat, gallery, mixed, logs) and riv-demo-shapes.c (the
- * shapes real apps return: updates, plots, five outputs, a ChatInterface's
- * reply, highlighted text, a generator that fails).
+ * Shared by the demo files: riv-demo.c (the config, fake_diffusion,
+ * batch_echo, rapid_generation), riv-demo-text.c (stream_text and
+ * paced_text), riv-demo-media.c (chat, gallery, mixed, logs) and
+ * riv-demo-shapes.c (the shapes real apps return: updates, plots, five
+ * outputs, a ChatInterface's reply, highlighted text, a generator that
+ * fails).
  */
 #pragma once
 
@@ -39,6 +41,8 @@ guint8 *riv_demo_render_rgb     (double      t,
                                  guint      *size);
 
 /* Worker threads. */
+void    riv_demo_run_stream_text (RivRun    *run);
+void    riv_demo_run_paced_text (RivRun     *run);
 void    riv_demo_run_chat       (RivRun     *run);
 void    riv_demo_run_gallery    (RivRun     *run);
 void    riv_demo_run_mixed      (RivRun     *run);
