@@ -9,6 +9,7 @@
 
 #include "riv-compat.h"
 #include "riv-job-private.h"
+#include "riv-job-stream.h"
 #include "riv-sketch.h"
 #include "riv-stream-quality.h"
 
@@ -19,21 +20,6 @@
 #define TIMELINE_RING (RIV_JOB_TIMELINE_MAX - TIMELINE_HEAD)
 
 G_STATIC_ASSERT (RIV_JOB_TIMELINE_MAX > TIMELINE_HEAD);
-
-/* The gaps between a job's generating updates, and with the server's send
- * stamps (rivulet-cli serve --stamp) the gaps it sent them at and how long
- * each took to be handled here. Made at a job's second update: a job that
- * never streams costs nothing. */
-typedef struct
-{
-  guint      n_gaps;
-  double     max_gap;
-  double     last_sent_at;    /* wall clock, Unix seconds; 0 none */
-  RivSketch *gaps;
-  RivSketch *sent_gaps;       /* nullable */
-  RivSketch *delays;          /* nullable */
-  RivSketch *holds;           /* nullable: made → sent, in the server */
-} RivJobStream;
 
 /* _riv_job_set_replay_time (): the job whose changes are dated in the past,
  * and when. Main thread only, like every setter here. */
@@ -174,24 +160,6 @@ notify (RivJob *self,
     g_object_notify_by_pspec ((GObject *) self, properties[prop]);
 }
 
-/* Words as a reader counts them: runs of characters between white space. */
-static guint32
-count_words (const char *text)
-{
-  guint32 words = 0;
-  gboolean in_word = FALSE;
-
-  for (const char *p = text; *p != '\0'; p = g_utf8_next_char (p))
-    {
-      gboolean space = g_unichar_isspace (g_utf8_get_char (p));
-
-      if (!space && !in_word)
-        words++;
-      in_word = !space;
-    }
-  return words;
-}
-
 /* Now, or when the message being replayed arrived. */
 static inline double
 job_now (RivJob *self)
@@ -292,14 +260,7 @@ riv_job_finalize (GObject *object)
   g_clear_pointer (&self->outputs, json_node_unref);
   g_clear_pointer (&self->inputs, json_node_unref);
   g_clear_pointer (&self->image, g_bytes_unref);
-  if (self->stream != NULL)
-    {
-      riv_sketch_free (self->stream->gaps);
-      riv_sketch_free (self->stream->sent_gaps);
-      riv_sketch_free (self->stream->delays);
-      riv_sketch_free (self->stream->holds);
-      g_free (self->stream);
-    }
+  riv_job_stream_free (self->stream);
 
   G_OBJECT_CLASS (riv_job_parent_class)->finalize (object);
 }
@@ -764,14 +725,15 @@ guint
 riv_job_get_n_gaps (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), 0);
-  return self->stream != NULL ? self->stream->n_gaps : 0;
+  return self->stream != NULL ? riv_job_stream_get_n_gaps (self->stream) : 0;
 }
 
 double
 riv_job_get_max_gap (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), -1);
-  return self->stream != NULL && self->stream->n_gaps > 0 ? self->stream->max_gap : -1;
+  return self->stream != NULL && riv_job_stream_get_n_gaps (self->stream) > 0
+         ? riv_job_stream_get_max_gap (self->stream) : -1;
 }
 
 guint
@@ -779,35 +741,36 @@ riv_job_count_stalls (RivJob *self,
                       double  limit)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), 0);
-  return self->stream != NULL ? (guint) riv_sketch_count_over (self->stream->gaps, limit) : 0;
+  return self->stream != NULL
+         ? (guint) riv_sketch_count_over (riv_job_stream_get_gaps (self->stream), limit) : 0;
 }
 
 const RivSketch *
 riv_job_get_gaps (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), NULL);
-  return self->stream != NULL ? self->stream->gaps : NULL;
+  return self->stream != NULL ? riv_job_stream_get_gaps (self->stream) : NULL;
 }
 
 const RivSketch *
 riv_job_get_sent_gaps (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), NULL);
-  return self->stream != NULL ? self->stream->sent_gaps : NULL;
+  return self->stream != NULL ? riv_job_stream_get_sent_gaps (self->stream) : NULL;
 }
 
 const RivSketch *
 riv_job_get_delays (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), NULL);
-  return self->stream != NULL ? self->stream->delays : NULL;
+  return self->stream != NULL ? riv_job_stream_get_delays (self->stream) : NULL;
 }
 
 const RivSketch *
 riv_job_get_holds (RivJob *self)
 {
   g_return_val_if_fail (RIV_IS_JOB (self), NULL);
-  return self->stream != NULL ? self->stream->holds : NULL;
+  return self->stream != NULL ? riv_job_stream_get_holds (self->stream) : NULL;
 }
 
 double
@@ -822,21 +785,16 @@ riv_job_get_text_rate (RivJob *self,
                        double *chars_per_s,
                        double *words_per_s)
 {
-  double span;
-  guint32 chars;
-
   g_return_val_if_fail (RIV_IS_JOB (self), FALSE);
 
-  *chars_per_s = *words_per_s = -1;
-  if (self->output_text == NULL || self->first_text_at <= 0 || self->stream == NULL)
-    return FALSE;
-  span = self->last_update_at - self->first_text_at;
-  chars = (guint32) MIN (g_utf8_strlen (self->output_text, -1), G_MAXUINT32);
-  if (!(span > 0) || chars <= self->first_text_chars)
-    return FALSE;
-  *chars_per_s = (chars - self->first_text_chars) / span;
-  *words_per_s = MAX ((double) count_words (self->output_text) - self->first_text_words, 0) / span;
-  return TRUE;
+  if (self->stream == NULL)
+    {
+      *chars_per_s = *words_per_s = -1;
+      return FALSE;
+    }
+  return riv_job_stream_text_rate (self->first_text_at, self->first_text_chars,
+                                   self->first_text_words, self->last_update_at,
+                                   self->output_text, chars_per_s, words_per_s);
 }
 
 double
@@ -1197,7 +1155,7 @@ _riv_job_publish_outputs (RivJob   *self,
     {
       self->first_text_at = job_now (self);
       self->first_text_chars = (guint32) MIN (g_utf8_strlen (text, -1), G_MAXUINT32);
-      self->first_text_words = count_words (text);
+      self->first_text_words = riv_job_stream_count_words (text);
     }
   notify (self, PROP_OUTPUTS);
   if (text_changed)
@@ -1210,37 +1168,8 @@ static RivJobStream *
 ensure_stream (RivJob *self)
 {
   if (self->stream == NULL)
-    {
-      self->stream = g_new0 (RivJobStream, 1);
-      self->stream->gaps = riv_sketch_new ();
-    }
+    self->stream = riv_job_stream_new ();
   return self->stream;
-}
-
-/* A stamped update: the server's gap since its last write, how long the
- * update took from its write to being handled here, and how long the server
- * held it between making and writing it. */
-static void
-count_stamp (RivJob *self,
-             double  made_at,
-             double  sent_at)
-{
-  RivJobStream *stream = ensure_stream (self);
-  double handled = (double) g_get_real_time () / G_USEC_PER_SEC;
-
-  if (stream->delays == NULL)
-    {
-      stream->delays = riv_sketch_new ();
-      stream->sent_gaps = riv_sketch_new ();
-      stream->holds = riv_sketch_new ();
-    }
-  if (made_at > 0)
-    riv_sketch_add (stream->holds, MAX (sent_at - made_at, 0));
-  /* Clocks of one machine: a delay below zero is the clocks' resolution. */
-  riv_sketch_add (stream->delays, MAX (handled - sent_at, 0));
-  if (stream->last_sent_at > 0)
-    riv_sketch_add (stream->sent_gaps, MAX (sent_at - stream->last_sent_at, 0));
-  stream->last_sent_at = sent_at;
 }
 
 void
@@ -1271,23 +1200,18 @@ _riv_job_count_update (RivJob  *self,
     {
       if (self->last_update_at > 0)
         {
-          RivJobStream *stream = ensure_stream (self);
           double gap = MAX (now - self->last_update_at, 0);
 
-          riv_sketch_add (stream->gaps, gap);
-          stream->n_gaps++;
           /* Marked where a viewer sees it: the update that ended the stall. */
           if (gap > RIV_STREAM_STALL_DEFAULT_S)
             riv_job_add_timeline (self, "stall: no update for %.2f s", gap);
-          if (gap > stream->max_gap || stream->n_gaps == 1)
-            {
-              stream->max_gap = gap;
-              notify (self, PROP_MAX_GAP);
-            }
+          if (riv_job_stream_add_gap (ensure_stream (self), gap))
+            notify (self, PROP_MAX_GAP);
         }
       self->last_update_at = now;
       if (sent_at > 0 && G_LIKELY (self != replay_job))
-        count_stamp (self, made_at, sent_at);
+        riv_job_stream_add_stamp (ensure_stream (self), made_at, sent_at,
+                                  (double) g_get_real_time () / G_USEC_PER_SEC);
     }
 
   thaw (self);
