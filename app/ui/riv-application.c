@@ -9,6 +9,7 @@
 #include "riv-about.h"
 #include "riv-application.h"
 #include "riv-json.h"
+#include "riv-load-run.h"
 #include "riv-preferences-window.h"
 #include "riv-settings.h"
 #include "riv-window.h"
@@ -35,12 +36,25 @@ static const GOptionEntry option_entries[] = {
     N_("Submit N jobs at start (1–10000)"), N_("N") },
   { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, NULL,
     N_("Burst rate in jobs per second (0 = as fast as possible)"), N_("RATE") },
+  /* Strings, read by read_number (): GApplication cannot tell a 0 given from
+   * none given. */
+  { "users", 'U', 0, G_OPTION_ARG_STRING, NULL,
+    N_("Start a load test of N virtual users at start (1–10000), in the Load mode"), N_("N") },
+  { "duration", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Load test: its length in seconds (1–86400)"), N_("SECONDS") },
+  { "think", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Load test: each user's pause between a job's end and the next (0–3600 s)"),
+    N_("SECONDS") },
+  { "stages", 0, 0, G_OPTION_ARG_STRING, NULL,
+    N_("Start a load test whose users ramp in stages, e.g. 10s:50,30s:50,10s:0"),
+    N_("STAGES") },
   { "data", 'd', 0, G_OPTION_ARG_STRING, NULL,
     N_("Input values as a JSON array, one per endpoint input"), N_("JSON_ARRAY") },
   { "no-embedded", 0, 0, G_OPTION_ARG_NONE, NULL,
     N_("Do not start the embedded demo server"), NULL },
   { "quit-after-burst", 0, 0, G_OPTION_ARG_NONE, NULL,
-    N_("Close once the burst has finished (for benchmarks)"), NULL },
+    N_("Close once the burst or the load test has finished (for benchmarks and scripts)"),
+    NULL },
   { "version", 0, 0, G_OPTION_ARG_NONE, NULL, N_("Print the version and exit"), NULL },
   { NULL }
 };
@@ -61,6 +75,90 @@ parse_data_option (const char  *text,
       return NULL;
     }
   return g_steal_pointer (&node);
+}
+
+static gboolean
+wants_load (GVariantDict *options)
+{
+  return g_variant_dict_contains (options, "users") ||
+         g_variant_dict_contains (options, "stages") ||
+         g_variant_dict_contains (options, "duration") ||
+         g_variant_dict_contains (options, "think");
+}
+
+/* Option name as a number within [min, max]: TRUE (and *value) when it
+ * is, or when it is not given (*value untouched); FALSE after saying why. */
+static gboolean
+read_number (GVariantDict *options,
+             const char   *name,
+             double        min,
+             double        max,
+             gboolean      whole,
+             double       *value)
+{
+  const char *text = NULL;
+  char *end = NULL;
+  double number;
+
+  if (!g_variant_dict_lookup (options, name, "&s", &text))
+    return TRUE;
+  number = g_ascii_strtod (text, &end);
+  if (end != text && *end == '\0' && number >= min && number <= max &&
+      (!whole || number == (double) (gint64) number))
+    {
+      *value = number;
+      return TRUE;
+    }
+  if (whole)
+    g_printerr (_("rivulet: --%s must be a whole number between %g and %g\n"), name, min, max);
+  else
+    g_printerr (_("rivulet: --%s must be a number of seconds between %g and %g\n"), name, min,
+                max);
+  return FALSE;
+}
+
+/* The load test's options, read as rivulet-cli load reads them; FALSE after
+ * saying what is wrong. */
+static gboolean
+read_load_options (GVariantDict     *options,
+                   RivWindowStartup *startup)
+{
+  const char *stages = NULL;
+  double users = 0;
+
+  startup->think = -1;
+  if (!wants_load (options))
+    return TRUE;
+  startup->load = TRUE;
+  if (g_variant_dict_contains (options, "burst"))
+    {
+      g_printerr (_("rivulet: --burst and a load test (--users, --stages) are one or the other\n"));
+      return FALSE;
+    }
+  if (!read_number (options, "users", 1, 10000, TRUE, &users) ||
+      !read_number (options, "duration", 1, 86400, FALSE, &startup->duration) ||
+      !read_number (options, "think", 0, 3600, FALSE, &startup->think))
+    return FALSE;
+  startup->users = (guint) users;
+  if (g_variant_dict_lookup (options, "stages", "&s", &stages))
+    {
+      g_autoptr(GArray) parsed = NULL;
+      g_autoptr(GError) error = NULL;
+
+      if (g_variant_dict_contains (options, "users") || g_variant_dict_contains (options, "duration"))
+        {
+          g_printerr (_("rivulet: --stages sets the users and the length: "
+                        "give it without --users and --duration\n"));
+          return FALSE;
+        }
+      if (!riv_load_parse_stages (stages, &parsed, &error))
+        {
+          g_printerr ("rivulet: %s\n", error->message);
+          return FALSE;
+        }
+      startup->stages = g_strdup (stages);
+    }
+  return TRUE;
 }
 
 static int
@@ -102,6 +200,12 @@ riv_application_handle_local_options (GApplication *application,
       return 2;
     }
 
+  {
+    g_autoptr(RivWindowStartup) startup = g_new0 (RivWindowStartup, 1);
+
+    if (!read_load_options (options, startup))
+      return 2;
+  }
   return -1;
 }
 
@@ -157,6 +261,9 @@ riv_application_command_line (GApplication            *application,
   if (g_variant_dict_lookup (options, "burst", "i", &burst))
     startup->burst = (guint) CLAMP (burst, 1, 10000);
   startup->quit_after_burst = g_variant_dict_contains (options, "quit-after-burst");
+  /* Checked in the calling process (handle_local_options). */
+  if (!read_load_options (options, startup))
+    return 2;
   no_embedded = g_variant_dict_contains (options, "no-embedded") ||
                 !g_settings_get_boolean (settings, "start-embedded-server");
 

@@ -127,6 +127,14 @@ riv_load_settings_get_think (RivLoadSettings *self)
   return gtk_spin_button_get_value (self->think);
 }
 
+char *
+riv_load_settings_dup_stages_text (RivLoadSettings *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_SETTINGS (self), NULL);
+
+  return g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->stages))));
+}
+
 gboolean
 riv_load_settings_get_stages (RivLoadSettings  *self,
                               GArray          **stages,
@@ -137,7 +145,7 @@ riv_load_settings_get_stages (RivLoadSettings  *self,
   g_return_val_if_fail (RIV_IS_LOAD_SETTINGS (self), FALSE);
   g_return_val_if_fail (stages != NULL && *stages == NULL, FALSE);
 
-  text = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (self->stages))));
+  text = riv_load_settings_dup_stages_text (self);
   if (*text == '\0' || riv_load_parse_stages (text, stages, error))
     return TRUE;
   gtk_widget_add_css_class (GTK_WIDGET (self->stages), "error");

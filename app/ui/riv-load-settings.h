@@ -24,6 +24,8 @@ void       riv_load_settings_set          (RivLoadSettings  *self,
 guint      riv_load_settings_get_users    (RivLoadSettings  *self);
 double     riv_load_settings_get_duration (RivLoadSettings  *self);
 double     riv_load_settings_get_think    (RivLoadSettings  *self);
+/* The stages as typed, without surrounding white space ("" when none). */
+char      *riv_load_settings_dup_stages_text (RivLoadSettings *self);
 /* The stages typed in (*stages NULL when none). FALSE when they cannot be
  * read: the entry is marked as an error until it changes. */
 gboolean   riv_load_settings_get_stages   (RivLoadSettings  *self,

@@ -11,9 +11,11 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "riv-a11y.h"
 #include "riv-form.h"
+#include "riv-json.h"
 #include "riv-window-load.h"
 #include "riv-window-private.h"
 
@@ -33,6 +35,23 @@ update_button (RivWindow *self)
     gtk_widget_remove_css_class (GTK_WIDGET (self->load_button), "destructive-action");
 }
 
+/* The command line's load test, ended: its summary printed, the window closed. */
+static void
+quit_after_load (RivWindow *self)
+{
+  RivLoadRun *run = riv_load_page_get_run (self->load_page);
+
+  if (self->startup == NULL || !self->startup->load || !self->startup->quit_after_burst ||
+      run == NULL || riv_load_page_get_running (self->load_page))
+    return;
+  g_print ("rivulet: load test: %s\n", riv_load_page_get_summary (self->load_page));
+  /* As rivulet-cli load: 0 only when every job completed. */
+  if (riv_load_run_get_completed (run) != riv_load_run_get_submitted (run) ||
+      riv_load_run_get_submitted (run) == 0)
+    self->exit_status = 1;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 static void
 running_changed_cb (RivWindow   *self,
                     GParamSpec  *pspec,
@@ -40,6 +59,7 @@ running_changed_cb (RivWindow   *self,
 {
   update_button (self);
   _riv_window_update_actions (self);
+  quit_after_load (self);
 }
 
 static void
@@ -89,6 +109,145 @@ riv_window_stop_load (RivWindow *self)
   g_return_if_fail (RIV_IS_WINDOW (self));
 
   riv_load_page_stop (self->load_page);
+}
+
+void
+_riv_window_set_startup_load (RivWindow *self)
+{
+  RivLoadSettings *settings = riv_load_page_get_settings (self->load_page);
+  RivWindowStartup *startup = self->startup;
+  g_autofree char *stages = riv_load_settings_dup_stages_text (settings);
+
+  riv_window_set_load_mode (self, TRUE);
+  riv_load_settings_set (settings,
+                         startup->users > 0 ? startup->users : riv_load_settings_get_users (settings),
+                         startup->duration > 0 ? startup->duration
+                                               : riv_load_settings_get_duration (settings),
+                         startup->think >= 0 ? startup->think
+                                             : riv_load_settings_get_think (settings),
+                         startup->stages != NULL ? startup->stages
+                                                 : startup->users > 0 ? "" : stages);
+}
+
+void
+_riv_window_start_startup_load (RivWindow *self)
+{
+  if (riv_window_start_load (self))
+    return;
+  g_printerr ("rivulet: %s\n", _("Could not start the load test"));
+  self->exit_status = 2;
+  if (self->startup->quit_after_burst)
+    gtk_window_close (GTK_WINDOW (self));
+}
+
+/* One word for a POSIX shell: as it is when plain, else in single quotes. */
+static void
+append_word (GString    *line,
+             const char *word)
+{
+  gboolean plain = *word != '\0';
+
+  for (const char *p = word; *p != '\0' && plain; p++)
+    plain = g_ascii_isalnum (*p) || strchr ("@%+=:,./_-", *p) != NULL;
+  if (line->len > 0)
+    g_string_append_c (line, ' ');
+  if (plain)
+    g_string_append (line, word);
+  else
+    {
+      g_autofree char *quoted = g_shell_quote (word);
+
+      g_string_append (line, quoted);
+    }
+}
+
+static void
+append_number (GString    *line,
+               const char *option,
+               double      value)
+{
+  char number[G_ASCII_DTOSTR_BUF_SIZE];
+
+  append_word (line, option);
+  append_word (line, g_ascii_formatd (number, sizeof number, "%g", value));
+}
+
+/* The server's address without a password in it. */
+static char *
+dup_url_to_share (const char *url)
+{
+  g_autoptr(GUri) uri = g_uri_parse (url, G_URI_FLAGS_NONE, NULL);
+
+  if (uri == NULL || g_uri_get_userinfo (uri) == NULL)
+    return g_strdup (url);
+  return g_uri_join (G_URI_FLAGS_NONE, g_uri_get_scheme (uri), NULL, g_uri_get_host (uri),
+                     g_uri_get_port (uri), g_uri_get_path (uri), g_uri_get_query (uri),
+                     g_uri_get_fragment (uri));
+}
+
+char *
+riv_window_dup_load_command (RivWindow *self)
+{
+  RivLoadSettings *settings;
+  g_autoptr(JsonNode) data = NULL;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *url = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *stages = NULL;
+  GString *line;
+
+  g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
+
+  if (self->client == NULL || riv_form_get_endpoint (self->form) == NULL)
+    return NULL;
+  settings = riv_load_page_get_settings (self->load_page);
+  endpoint = _riv_window_dup_endpoint_name (self);
+  data = riv_form_dup_data (self->form);
+  json = riv_json_to_string (data, NULL);
+  url = dup_url_to_share (riv_client_get_url (self->client));
+  stages = riv_load_settings_dup_stages_text (settings);
+
+  line = g_string_new (NULL);
+  append_word (line, "rivulet-cli");
+  append_word (line, "load");
+  append_word (line, "--url");
+  append_word (line, url);
+  append_word (line, "--endpoint");
+  append_word (line, endpoint);
+  append_word (line, "--data");
+  append_word (line, json);
+  if (*stages != '\0')
+    {
+      append_word (line, "--stages");
+      append_word (line, stages);
+    }
+  else
+    {
+      append_number (line, "--users", riv_load_settings_get_users (settings));
+      append_number (line, "--duration", riv_load_settings_get_duration (settings));
+    }
+  if (riv_load_settings_get_think (settings) > 0)
+    append_number (line, "--think", riv_load_settings_get_think (settings));
+  if (riv_client_get_tls_insecure (self->client))
+    append_word (line, "--insecure");
+  return g_string_free (line, FALSE);
+}
+
+static void
+copy_command_action (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  RivWindow *self = RIV_WINDOW (widget);
+  g_autofree char *command = riv_window_dup_load_command (self);
+
+  if (command == NULL)
+    return;
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), command);
+  /* The token stays out of the clipboard: rivulet-cli reads $RIVULET_TOKEN. */
+  _riv_window_toast (self, self->token != NULL && *self->token != '\0'
+                           ? _("Command copied; it reads the token from RIVULET_TOKEN")
+                           : _("Command copied"));
 }
 
 static void
@@ -205,6 +364,9 @@ _riv_window_load_update_actions (RivWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.load", can_start (self));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-load",
                                  riv_load_page_get_running (self->load_page));
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-load-command",
+                                 self->client != NULL &&
+                                 riv_form_get_endpoint (self->form) != NULL);
 }
 
 void
@@ -219,6 +381,8 @@ _riv_window_class_load_init (GtkWidgetClass *widget_class)
   gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);
   gtk_widget_class_install_action (widget_class, "win.load", NULL, load_action);
   gtk_widget_class_install_action (widget_class, "win.stop-load", NULL, stop_load_action);
+  gtk_widget_class_install_action (widget_class, "win.copy-load-command", NULL,
+                                   copy_command_action);
 }
 
 /* After the template (riv-window.ui) is built. */

@@ -21,6 +21,10 @@ void          riv_window_set_load           (RivWindow     *self,
                                              double         duration,
                                              double         think,
                                              const char    *stages);
+/* What "Copy as Command" copies: the rivulet-cli load line that repeats a
+ * run with these settings, endpoint and inputs (no token, no password); NULL
+ * when not connected or no endpoint is chosen. */
+char         *riv_window_dup_load_command   (RivWindow     *self);
 /* What "Start" does: FALSE (with a toast) when it cannot start. */
 gboolean      riv_window_start_load         (RivWindow     *self);
 void          riv_window_stop_load          (RivWindow     *self);

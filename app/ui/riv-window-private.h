@@ -141,6 +141,10 @@ void  _riv_window_show_jobs            (RivWindow      *self);
 void  _riv_window_class_load_init      (GtkWidgetClass *widget_class);
 void  _riv_window_load_init            (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
+/* The command line's load test (RivWindowStartup.load): its settings shown,
+ * then, once the form's files are sent, the run started. */
+void  _riv_window_set_startup_load     (RivWindow      *self);
+void  _riv_window_start_startup_load   (RivWindow      *self);
 /* riv-window-record.c: the recorder's part in the window (its template callbacks) */
 void  _riv_window_class_record_init    (GtkWidgetClass *widget_class);
 

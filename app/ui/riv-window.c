@@ -25,6 +25,7 @@ riv_window_startup_free (RivWindowStartup *startup)
   g_free (startup->server_url);
   g_free (startup->token);
   g_free (startup->endpoint);
+  g_free (startup->stages);
   g_clear_pointer (&startup->data, json_node_unref);
   g_free (startup);
 }
@@ -722,6 +723,11 @@ riv_window_start_startup_burst (RivWindow *self)
         gtk_window_close (GTK_WINDOW (self));
       return;
     }
+  if (self->startup != NULL && self->startup->load)
+    {
+      _riv_window_start_startup_load (self);
+      return;
+    }
   _riv_window_start_burst (self);
   _riv_window_show_jobs (self);
 }
@@ -769,9 +775,12 @@ riv_window_apply_startup (RivWindow *self)
       return;
     }
 
-  if (startup->burst > 0)
+  if (startup->load)
+    _riv_window_set_startup_load (self);
+  if (startup->burst > 0 || startup->load)
     {
-      riv_window_set_burst (self, startup->burst, startup->rate);
+      if (startup->burst > 0)
+        riv_window_set_burst (self, startup->burst, startup->rate);
       /* Files given with --data are uploaded first. */
       if (riv_form_get_busy (self->form))
         g_signal_connect_object (self->form, "notify::busy",

@@ -26,7 +26,14 @@ typedef struct
   JsonNode *data;            /* nullable, a JSON array */
   guint     burst;           /* 0: none */
   double    rate;
-  gboolean  quit_after_burst;
+  /* A load test instead of a burst: the Load mode's settings, each 0 (NULL)
+   * for the one the window has. */
+  gboolean  load;
+  guint     users;
+  double    duration;
+  double    think;           /* < 0: the window's */
+  char     *stages;
+  gboolean  quit_after_burst;  /* after the burst or the load test */
 } RivWindowStartup;
 
 void riv_window_startup_free (RivWindowStartup *startup);

@@ -186,6 +186,75 @@ test_load_run (Fixture       *fixture,
 }
 
 static void
+clipboard_text_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  char **text = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+is_set (gpointer user_data)
+{
+  return *(char **) user_data != NULL;
+}
+
+/* Copy as Command: the clipboard gets the rivulet-cli line of the window's
+ * settings, endpoint and inputs (quoted for a shell), and that line, run,
+ * repeats the load test against the same server. */
+static void
+test_copy_command (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) data = riv_json_parse (NULL, "[\"it's user {u}\", 0.02]", -1, 0, &error);
+  g_autofree char *command = NULL;
+  g_autofree char *staged = NULL;
+  g_autofree char *copied = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_auto(GStrv) argv = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  riv_form_set_data (riv_window_get_form (window), data, &error);
+  g_assert_no_error (error);
+  riv_window_set_load_mode (window, TRUE);
+
+  riv_window_set_load (window, 2, 2, 0.1, "1s:1, 1s:1");
+  staged = riv_window_dup_load_command (window);
+  g_assert_nonnull (strstr (staged, " --stages '1s:1, 1s:1' --think 0.1"));
+  g_assert_null (strstr (staged, "--users"));
+
+  riv_window_set_load (window, 2, 2, 0, NULL);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-load-command", NULL));
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
+                                 clipboard_text_cb, &copied);
+  g_assert_true (riv_test_wait_until (is_set, &copied, 30));
+  command = riv_window_dup_load_command (window);
+  g_assert_cmpstr (copied, ==, command);
+  g_assert_true (g_str_has_prefix (command, "rivulet-cli load --url http://127.0.0.1:"));
+  g_assert_nonnull (strstr (command, " --endpoint batch_echo --data "));
+  g_assert_nonnull (strstr (command, " --users 2 --duration 2"));
+  g_assert_null (strstr (command, "--think"));
+
+  /* Run as a shell would split it: the same inputs reach the server. */
+  g_assert_true (g_shell_parse_argv (command, NULL, &argv, &error));
+  g_assert_no_error (error);
+  g_assert_cmpstr (argv[0], ==, "rivulet-cli");
+  g_assert_cmpstr (argv[7], ==, "[\"it's user {u}\",0.02]");
+  g_assert_cmpint (riv_test_run_cli ((const char * const *) argv + 1, &out, &err, 120), ==, 0);
+  g_assert_true (g_regex_match_simple ("^users +2 \\(peak\\)$", out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^failed +0$", out, G_REGEX_MULTILINE, 0));
+  g_assert_true (g_regex_match_simple ("^completed +[1-9]", out, G_REGEX_MULTILINE, 0));
+}
+
+static void
 test_stop (Fixture       *fixture,
            gconstpointer  user_data)
 {
@@ -516,6 +585,8 @@ main (int   argc,
   g_test_add_func ("/ui/load/page-alone", test_page_alone);
   g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
   g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
+  g_test_add ("/ui/load/copy-command", Fixture, NULL, fixture_setup, test_copy_command,
+              fixture_teardown);
   g_test_add ("/ui/load/metrics", Fixture, NULL, fixture_setup, test_metrics, fixture_teardown);
 
   return g_test_run ();
