@@ -66,16 +66,23 @@ riv_notice_for_burst (const RivBurstTally *tally,
                       gboolean             enabled,
                       gboolean             window_active)
 {
+  g_return_val_if_fail (tally != NULL, NULL);
+
+  if (!enabled || window_active || burst_running || tally->n_submitted == 0 ||
+      riv_outcomes_finished (&tally->outcomes) < tally->n_submitted)
+    return NULL;
+  return riv_notice_describe_burst (tally);
+}
+
+RivNotice *
+riv_notice_describe_burst (const RivBurstTally *tally)
+{
   /* A burst counts far fewer than G_MAXUINT jobs. */
   guint done, failed, cancelled, lost;
   GString *body;
   char *title;
 
   g_return_val_if_fail (tally != NULL, NULL);
-
-  if (!enabled || window_active || burst_running || tally->n_submitted == 0 ||
-      riv_outcomes_finished (&tally->outcomes) < tally->n_submitted)
-    return NULL;
 
   done = (guint) tally->outcomes.completed;
   failed = (guint) tally->outcomes.failed;
@@ -108,13 +115,22 @@ riv_notice_for_job (guint         number,
                     gboolean      enabled,
                     gboolean      window_active)
 {
-  g_autofree char *duration = NULL;
-  char *title;
-  char *body;
-
   if (!enabled || window_active || in_burst || !RIV_JOB_STATUS_IS_TERMINAL (status) ||
       status == RIV_JOB_STATUS_CANCELLED || !(seconds > RIV_NOTICE_LONG_JOB_SECONDS))
     return NULL;
+  return riv_notice_describe_job (number, endpoint, status, error, seconds);
+}
+
+RivNotice *
+riv_notice_describe_job (guint         number,
+                         const char   *endpoint,
+                         RivJobStatus  status,
+                         const char   *error,
+                         double        seconds)
+{
+  g_autofree char *duration = NULL;
+  char *title;
+  char *body;
 
   duration = riv_format_duration (seconds);
   if (endpoint == NULL)
@@ -125,6 +141,11 @@ riv_notice_for_job (guint         number,
       title = g_strdup_printf (_("Job #%u finished"), number);
       /* Translators: "/fake_diffusion completed in 12.3 s" */
       body = g_strdup_printf (_("%s completed in %s"), endpoint, duration);
+    }
+  else if (status == RIV_JOB_STATUS_CANCELLED)
+    {
+      title = g_strdup_printf (_("Job #%u cancelled"), number);
+      body = NULL;
     }
   else
     {
@@ -137,4 +158,16 @@ riv_notice_for_job (guint         number,
     }
 
   return riv_notice_new ("job-finished", title, body);
+}
+
+char *
+riv_notice_to_sentence (const RivNotice *notice)
+{
+  g_return_val_if_fail (notice != NULL, NULL);
+
+  if (notice->body == NULL)
+    return g_strdup (notice->title);
+  /* Translators: a notification's title and body read out as one: "Job #3
+   * finished. /fake_diffusion completed in 12.3 s" */
+  return g_strdup_printf (_("%s. %s"), notice->title, notice->body);
 }

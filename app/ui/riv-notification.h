@@ -35,6 +35,17 @@ typedef struct
 void           riv_notice_free            (RivNotice           *notice);
 GNotification *riv_notice_to_notification (const RivNotice     *notice);
 
+/* What a notification (or an announcement) says of a burst whose jobs have
+ * all finished, and of one finished job: always a notice. */
+RivNotice     *riv_notice_describe_burst  (const RivBurstTally *tally);
+RivNotice     *riv_notice_describe_job    (guint                number,
+                                           const char          *endpoint,
+                                           RivJobStatus         status,
+                                           const char          *error,
+                                           double               seconds);
+/* Its title and body as one sentence for a screen reader. */
+char          *riv_notice_to_sentence     (const RivNotice     *notice);
+
 /* NULL unless a notification is wanted: notifications enabled, the window
  * not active, and a burst whose submitted jobs have all finished (at least
  * one job; burst_running says whether it still submits). */

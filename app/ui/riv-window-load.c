@@ -57,6 +57,14 @@ running_changed_cb (RivWindow   *self,
                     GParamSpec  *pspec,
                     RivLoadPage *page)
 {
+  if (!riv_load_page_get_running (page) && riv_load_page_get_run (page) != NULL)
+    {
+      /* Translators: told to a screen reader; %s is the run's summary line */
+      g_autofree char *text = g_strdup_printf (_("Load test finished: %s"),
+                                               riv_load_page_get_summary (page));
+
+      riv_a11y_announce (GTK_WIDGET (self), text);
+    }
   update_button (self);
   _riv_window_update_actions (self);
   quit_after_load (self);

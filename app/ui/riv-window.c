@@ -339,6 +339,12 @@ _riv_window_maybe_summarize_burst (RivWindow     *self,
 
   /* Once per burst, whether or not a notification is wanted now. */
   state->summarized = TRUE;
+  {
+    g_autoptr(RivNotice) said = riv_notice_describe_burst (&state->tally);
+    g_autofree char *sentence = riv_notice_to_sentence (said);
+
+    riv_a11y_announce (GTK_WIDGET (self), sentence);
+  }
   notice = riv_notice_for_burst (&state->tally, FALSE,
                                  g_settings_get_boolean (self->settings, "notifications"),
                                  riv_window_is_active (self));
@@ -373,7 +379,18 @@ riv_window_job_finished_cb (RivWindow *self,
     _riv_window_burst_job_finished (self, state, job);
   else
     {
-      RivNotice *notice =
+      RivNotice *notice;
+
+      if (job == riv_output_view_get_job (self->output_view))
+        {
+          g_autoptr(RivNotice) said =
+            riv_notice_describe_job (riv_job_get_number (job), riv_job_get_endpoint (job), status,
+                                     riv_job_get_error (job), riv_job_get_total_time (job));
+          g_autofree char *sentence = riv_notice_to_sentence (said);
+
+          riv_a11y_announce (GTK_WIDGET (self), sentence);
+        }
+      notice =
         riv_notice_for_job (riv_job_get_number (job), riv_job_get_endpoint (job), status,
                             riv_job_get_error (job), riv_job_get_total_time (job), FALSE,
                             g_settings_get_boolean (self->settings, "notifications"),

@@ -12,7 +12,9 @@
 #  - drives one whole demo session with the keyboard only (key events
 #    synthesised through the AT-SPI registry): Tab to the endpoint list, pick
 #    batch_echo, Tab to its text input, type a text, Tab to Submit and press
-#    it, and read the finished job's output text back through AT-SPI.
+#    it, and read the finished job's output text back through AT-SPI;
+#  - hears the finished job announced ("Job #1 finished. /batch_echo
+#    completed in …"), on GTK 4.14 and later (GTK before it cannot announce).
 # It needs python3-pyatspi and the AT-SPI bus (at-spi2-core), and runs
 # inside the test suite's private D-Bus session under Xvfb.
 #
@@ -25,7 +27,7 @@ import sys
 import time
 
 import pyatspi
-from gi.repository import Atspi
+from gi.repository import Atspi, GLib
 
 CONTROL_ROLES = {
     pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_CHECK_BOX,
@@ -39,9 +41,31 @@ MNEMONIC = re.compile(r'(^|\s)_\w')
 ECHO = 'spoken by the keyboard'
 
 
+def gtk_announces():
+    """Whether the GTK the app is built on can announce (4.14 and later)."""
+    proc = subprocess.run(['pkg-config', '--modversion', 'gtk4'], capture_output=True, text=True)
+    parts = proc.stdout.strip().split('.')
+    return proc.returncode == 0 and tuple(int(p) for p in parts[:2]) >= (4, 14)
+
+
+ANNOUNCED = []
+
+
+def on_announcement(event):
+    ANNOUNCED.append(event.any_data if isinstance(event.any_data, str) else str(event.any_data))
+
+
+def pump():
+    """Delivers the AT-SPI events that have arrived."""
+    context = GLib.MainContext.default()
+    while context.pending():
+        context.iteration(False)
+
+
 def wait_for(predicate, timeout, what):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
+        pump()
         try:
             value = predicate()
         except Exception:   # the tree changes under us while the app starts
@@ -141,6 +165,8 @@ def main():
     binary = sys.argv[1]
     env = {k: v for k, v in os.environ.items() if k != 'GTK_A11Y'}
     env.setdefault('GSETTINGS_BACKEND', 'memory')
+    listener = Atspi.EventListener.new(on_announcement)
+    listener.register('object:announcement')
     proc = subprocess.Popen([binary, '--endpoint', 'fake_diffusion'], env=env)
     app_name = os.path.basename(binary)
     results = []
@@ -207,6 +233,21 @@ def main():
                 if node.getRole() == pyatspi.ROLE_TEXT and showing(node):
                     steps.append(f'text “{node.name}” holds “{node.queryText().getText(0, -1)}”')
         results.append((ok, 'keyboard-only session: endpoint, input, submit, output', steps))
+
+        # 3. The finished job, announced.
+        if not gtk_announces():
+            results.append((True, 'the finished job announced # SKIP GTK before 4.14 cannot '
+                            'announce', []))
+        else:
+            heard = None
+            try:
+                heard = wait_for(lambda: next((a for a in ANNOUNCED if re.match(
+                    r'Job #\d+ finished\. /batch_echo completed in ', a)), None), 30,
+                    'the announcement')
+            except TimeoutError:
+                pass
+            results.append((heard is not None, 'the finished job announced',
+                            [f'heard “{a}”' for a in ANNOUNCED] or ['heard nothing']))
     except TimeoutError as error:
         results.append((False, f'the app on the AT-SPI bus: {error}', []))
     finally:

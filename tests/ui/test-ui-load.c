@@ -15,6 +15,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "riv-a11y.h"
 #include "riv-chart.h"
 #include "riv-json.h"
 #include "riv-settings.h"
@@ -143,6 +144,9 @@ test_load_run (Fixture       *fixture,
   /* Samples reach the charts (one a second), then the run ends. */
   g_assert_true (riv_test_wait_until (chart_has_samples, window, 60));
   g_assert_true (riv_test_wait_until (run_finished, window, 120));
+  g_assert_true (g_str_has_prefix (riv_a11y_get_last_announcement (GTK_WIDGET (window)),
+                                   "Load test finished: "));
+  g_assert_nonnull (strstr (riv_a11y_get_last_announcement (GTK_WIDGET (window)), " completed"));
 
   users_chart = riv_window_get_load_chart (window, RIV_LOAD_CHART_USERS);
   g_assert_cmpuint (riv_chart_get_n_samples (users_chart), >=, 3);

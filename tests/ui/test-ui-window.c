@@ -11,6 +11,7 @@
 
 #include <adwaita.h>
 
+#include "riv-a11y.h"
 #include "riv-format.h"
 #include "riv-json.h"
 #include "riv-test-util.h"
@@ -219,6 +220,9 @@ test_burst_batch_echo (Fixture       *fixture,
 
   g_assert_true (riv_test_wait_until (panel_all_finished, &wait, 240));
   g_assert_false (riv_window_is_bursting (window));
+  /* The burst's end is told to a screen reader, once, with its outcome. */
+  g_assert_true (g_str_has_prefix (riv_a11y_get_last_announcement (GTK_WIDGET (window)),
+                                   "Burst of 99 jobs finished. 99 done"));
   /* Cancelled, unless it completed before the cancel reached the server. */
   n_cancelled = riv_job_get_status (blocker) == RIV_JOB_STATUS_CANCELLED;
   if (!n_cancelled)
@@ -365,6 +369,15 @@ test_fake_diffusion (Fixture       *fixture,
   /* …and was replaced frame by frame as the generator yielded. */
   g_assert_cmpuint (riv_output_view_get_n_frames (view), >, 1);
   g_assert_true (g_str_has_prefix (riv_output_view_get_status_text (view), "Completed in"));
+
+  /* The job shown, finished: a screen reader is told. */
+  {
+    g_autofree char *said = g_strdup_printf ("Job #%u finished. /fake_diffusion completed in ",
+                                             riv_job_get_number (job));
+
+    g_assert_cmpuint (riv_a11y_get_n_announcements (GTK_WIDGET (window)), ==, 1);
+    g_assert_true (g_str_has_prefix (riv_a11y_get_last_announcement (GTK_WIDGET (window)), said));
+  }
 }
 
 static void
