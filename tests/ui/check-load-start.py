@@ -9,6 +9,7 @@
 # --quit-after-burst the window prints the run's summary and closes, exit
 # status 0 when every job completed and 1 when some failed. Bad values are
 # refused before any window opens, with exit status 2 and the option named.
+# Each run has a D-Bus session of its own (dbus-run-session).
 #
 # Usage: check-load-start.py RIVULET_BINARY
 
@@ -23,7 +24,10 @@ COMMON = ['--quit-after-burst']
 def run(binary, args):
     env = dict(os.environ)
     env['GSETTINGS_BACKEND'] = 'memory'
-    proc = subprocess.run([binary] + args, capture_output=True, text=True, env=env, timeout=180)
+    # A session bus of its own: on a shared one, a rivulet already running
+    # (another test's) would be handed the command line instead.
+    proc = subprocess.run(['dbus-run-session', '--', binary] + args, capture_output=True,
+                          text=True, env=env, timeout=180)
     return proc.returncode, proc.stdout, proc.stderr
 
 
