@@ -7,33 +7,37 @@ XVFB     := xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp"
 DBUS     := dbus-run-session --
 RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
 
-.PHONY: all deps build run test test-gradio test-debian13 test-asan test-valgrind bench fuzz clean \
+.PHONY: all deps deps-run build run test test-gradio test-debian13 test-asan test-valgrind bench fuzz clean \
         flatpak test-flatpak
 
 all: build
 
+# What the app needs to build and run (make run); deps adds what the tests need.
+deps-run:
+	@bash .ci/deps run
+
 deps:
-	@bash .ci/deps
+	@bash .ci/deps test
 
 $(BUILD)/build.ninja:
 	$(MESON) setup $(BUILD) --buildtype=debugoptimized
 
-build: deps $(BUILD)/build.ninja
+build: deps-run $(BUILD)/build.ninja
 	$(MESON) compile -C $(BUILD)
 
 run: build
 	@if [ -z "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
 	  echo "No display: running Rivulet under Xvfb (set DISPLAY to see it)."; \
-	  $(RUN_ENV) $(XVFB) $(BUILD)/app/ui/rivulet $(ARGS); \
+	  $(RUN_ENV) $(XVFB) $(DBUS) $(BUILD)/app/ui/rivulet $(ARGS); \
 	else \
 	  $(RUN_ENV) $(BUILD)/app/ui/rivulet $(ARGS); \
 	fi
 
-test: build
+test: deps build
 	@bash .ci/test $(BUILD)
 
 # Rivulet against real Gradio 4.44/5.49/6.25 servers (a Debian 13 root, cached; see README).
-test-gradio: build
+test-gradio: deps build
 	@bash tests/gradio/run $(BUILD)
 
 # The Flatpak: a bundle in $(BUILD), against GNOME 50 if installed, else a local Debian 13
@@ -57,7 +61,7 @@ test-asan: deps
 	$(MESON) compile -C $(ASAN)
 	@bash .ci/test $(ASAN) asan
 
-test-valgrind: build
+test-valgrind: deps build
 	@bash .ci/test $(BUILD) valgrind
 
 # Benchmarks measure an optimised build of their own.
