@@ -11,6 +11,8 @@
 
 #include <json-glib/json-glib.h>
 
+#include "riv-run.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -67,7 +69,6 @@ typedef struct
   gboolean          hidden;        /* props.visible false */
 } RivDemoComponent;
 
-typedef struct _RivRun RivRun;
 
 typedef struct
 {
@@ -82,18 +83,6 @@ typedef struct
   const RivDemoComponent *outputs;
   void                  (*run) (RivRun *run);   /* worker thread */
 } RivDemo;
-
-typedef struct
-{
-  double  number;
-  char   *text;
-} RivDemoValue;
-
-typedef struct
-{
-  guint        n;
-  RivDemoValue values[];
-} RivDemoParams;
 
 guint           riv_demo_get_count          (void);
 /* NULL for an unknown index. */
@@ -110,10 +99,6 @@ guint           riv_demo_get_output_id      (guint              fn_index,
 RivDemoParams  *riv_demo_parse_params       (const RivDemo     *demo,
                                              JsonNode          *data,
                                              JsonNode         **detail);
-void            riv_demo_params_free        (RivDemoParams     *params);
-/* The memory the values hold: their texts, the struct and the allocator's
- * share of each allocation. */
-gsize           riv_demo_params_get_size    (const RivDemoParams *params);
 
 /* The /config and /info documents. */
 JsonNode       *riv_demo_build_config       (guint              app_id,
@@ -128,6 +113,5 @@ GBytes         *riv_demo_render_png         (double             t,
 /* The chat demo's whole assistant reply to message. */
 char           *riv_demo_chat_reply         (const char        *message);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivDemoParams, riv_demo_params_free)
 
 G_END_DECLS

@@ -2,18 +2,39 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The worker-side API of a RivRun: what a demo's run function (riv-demo.c)
- * calls on its worker thread to read its inputs, sleep, report progress,
- * yield and return. The queue implements it (riv-queue.c); the demos see
- * only this header, so riv-demo does not depend on riv-queue.
+ * A run's types and its worker-side API: a run's inputs (RivDemoParams,
+ * riv-run.c), and what a demo's run function (riv-demo*.c) calls on its
+ * worker thread to read them, sleep, report progress, yield and return. The
+ * queue implements the calls (riv-queue.c); the demos see only this header,
+ * so riv-demo does not depend on riv-queue.
  */
 #pragma once
 
 #include <glib.h>
 
-#include "riv-demo.h"
-
 G_BEGIN_DECLS
+
+typedef struct _RivRun RivRun;
+
+/* A run's inputs, validated (riv_demo_parse_params ()): one value each. */
+typedef struct
+{
+  double  number;
+  char   *text;
+} RivDemoValue;
+
+typedef struct
+{
+  guint        n;
+  RivDemoValue values[];
+} RivDemoParams;
+
+/* riv-run.c */
+void                 riv_demo_params_free     (RivDemoParams       *params);
+/* The memory the values hold: their texts, the struct and the allocator's
+ * share of each allocation. */
+gsize                riv_demo_params_get_size (const RivDemoParams *params);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivDemoParams, riv_demo_params_free)
 
 /* Any thread. */
 guint                riv_run_get_size       (RivRun      *run);
