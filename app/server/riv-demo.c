@@ -304,6 +304,24 @@ riv_demo_get_count (void)
   return RIV_DEMO_N;
 }
 
+const RivRunEndpoint *
+riv_demo_get_run_endpoints (void)
+{
+  static RivRunEndpoint endpoints[RIV_DEMO_N];
+  static gsize made;
+
+  if (g_once_init_enter (&made))
+    {
+      for (guint i = 0; i < RIV_DEMO_N; i++)
+        endpoints[i] = (RivRunEndpoint) {
+          demos[i].api_name, demos[i].generator, demos[i].batch, demos[i].max_batch_size,
+          demos[i].n_outputs, demos[i].run,
+        };
+      g_once_init_leave (&made, 1);
+    }
+  return endpoints;
+}
+
 const RivDemo *
 riv_demo_get (guint fn_index)
 {

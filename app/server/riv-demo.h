@@ -85,6 +85,9 @@ typedef struct
 } RivDemo;
 
 guint           riv_demo_get_count          (void);
+/* The demos as the queue runs them, in fn_index order (riv_demo_get_count ()
+ * of them). */
+const RivRunEndpoint *riv_demo_get_run_endpoints (void);
 /* NULL for an unknown index. */
 const RivDemo  *riv_demo_get                (guint              fn_index);
 /* Component id of input/output i of demo fn_index (ids are unique in the config). */

@@ -80,7 +80,7 @@ struct _RivRun
   gint           ref_count;
   RivQueue      *queue;
   guint          fn_index;
-  const RivDemo *demo;
+  const RivRunEndpoint *endpoint;
   guint          size;
   char         (*ids)[RIV_EVENT_ID_LEN + 1];
   RivDemoParams **params;
@@ -127,7 +127,9 @@ struct _RivQueue
 
   GThreadPool             *pool;
   GHashTable              *live;       /* id → QueueEvent (owned) */
-  Endpoint                 endpoints[RIV_DEMO_N];
+  const RivRunEndpoint    *ep_table;   /* borrowed, n_endpoints of them */
+  guint                    n_endpoints;
+  Endpoint                *endpoints;  /* their queues, n_endpoints */
   guint                    n_waiting;
   guint64                  session_input_max;
   guint64                  input_max;
@@ -204,7 +206,7 @@ run_new (RivQueue *queue,
   run->ref_count = 1;
   run->queue = queue;
   run->fn_index = fn_index;
-  run->demo = riv_demo_get (fn_index);
+  run->endpoint = &queue->ep_table[fn_index];
   run->size = size;
   run->ids = g_malloc0_n (size, sizeof *run->ids);
   run->params = g_new0 (RivDemoParams *, size);
@@ -313,15 +315,15 @@ frame_failure (QueueEvent *ev,
 /* A completion that keeps @gradio/client 2.7.0's shared stream healthy
  * (protocol.md §6.1, §8e): a data array of nulls plus "cancelled": true. */
 static RivFrame *
-frame_cancelled (QueueEvent *ev,
-                 double      avg)
+frame_cancelled (const RivRunEndpoint *endpoint,
+                 QueueEvent           *ev,
+                 double                avg)
 {
-  const RivDemo *demo = riv_demo_get (ev->fn_index);
   GString *out = g_string_sized_new (360);
 
   riv_wire_begin_frame (out, "process_completed", ev->id);
   g_string_append (out, ",\"output\":{\"data\":[");
-  for (guint i = 0; i < demo->n_outputs; i++)
+  for (guint i = 0; i < endpoint->n_outputs; i++)
     g_string_append (out, i == 0 ? "null" : ",null");
   g_string_append (out, "],\"is_generating\":false,\"cancelled\":true,\"duration\":null"
                    ",\"average_duration\":");
@@ -456,9 +458,9 @@ estimate_eta (RivQueue *self,
               guint     rank)
 {
   Endpoint *ep = &self->endpoints[fn_index];
-  const RivDemo *demo = riv_demo_get (fn_index);
+  const RivRunEndpoint *endpoint = &self->ep_table[fn_index];
   double avg = endpoint_avg (ep);
-  double per_slot = self->concurrency * (demo->batch ? demo->max_batch_size : 1);
+  double per_slot = self->concurrency * (endpoint->batch ? endpoint->max_batch_size : 1);
 
   if (avg < 0 || free_in < 0)
     return -1;
@@ -866,21 +868,21 @@ run_finished (RivRun *run)
       else if (run->results[i] != NULL)
         frame = frame_success (ev, run->results[i], duration, avg, run->queue->stamp);
       else if (run->cancelled)
-        frame = frame_cancelled (ev, avg);
+        frame = frame_cancelled (run->endpoint, ev, avg);
       else
         frame = frame_failure (ev, "The demo ended without a result");
       complete_event (self, ev, frame);
     }
 
-  if (run->demo->batch)
+  if (run->endpoint->batch)
     {
       self->batch_items += run->size;
       if (self->verbose)
         g_printerr ("rivulet: %s batch %" G_GINT64_FORMAT ": size %u, total items %"
                     G_GUINT64_FORMAT "\n",
-                    run->demo->api_name, run->batch_id, run->size, self->batch_items);
+                    run->endpoint->api_name, run->batch_id, run->size, self->batch_items);
       if (self->cb.batch_done != NULL)
-        self->cb.batch_done (run->demo->api_name, run->size, self->batch_items, self->cb_data);
+        self->cb.batch_done (run->endpoint->api_name, run->size, self->batch_items, self->cb_data);
     }
 
   /* Drops the endpoint's reference. */
@@ -906,7 +908,7 @@ worker_func (gpointer data,
   RivRun *run = data;
 
   if (!riv_run_is_cancelled (run))
-    run->demo->run (run);
+    run->endpoint->run (run);
   run->t_end = riv_now ();
   /* Hands the pool's reference to the inbox. */
   riv_inbox_post (run->queue->inbox, run_done_cb, run);
@@ -917,8 +919,8 @@ start_run (RivQueue *self,
            guint     fn_index)
 {
   Endpoint *ep = &self->endpoints[fn_index];
-  const RivDemo *demo = riv_demo_get (fn_index);
-  guint size = demo->batch ? MIN (demo->max_batch_size, ep->waiting.length) : 1;
+  const RivRunEndpoint *endpoint = &self->ep_table[fn_index];
+  guint size = endpoint->batch ? MIN (endpoint->max_batch_size, ep->waiting.length) : 1;
   RivRun *run = run_new (self, fn_index, size);
   g_autoptr(GError) error = NULL;
 
@@ -942,7 +944,7 @@ start_run (RivQueue *self,
       run->params[i] = g_steal_pointer (&ev->params);
     }
 
-  run->batch_id = demo->batch ? ++self->next_batch_id : 0;
+  run->batch_id = endpoint->batch ? ++self->next_batch_id : 0;
   run->avg = endpoint_avg (ep);
   run->t_start = riv_now ();
   run->last_yield = run->t_start;
@@ -974,9 +976,9 @@ schedule_cb (gpointer user_data)
     return G_SOURCE_REMOVE;
 
   /* Endpoints are independent; rotate the starting one for fairness. */
-  for (guint k = 0; k < RIV_DEMO_N; k++)
+  for (guint k = 0; k < self->n_endpoints; k++)
     {
-      guint fn = (self->schedule_start + k) % RIV_DEMO_N;
+      guint fn = (self->schedule_start + k) % self->n_endpoints;
       Endpoint *ep = &self->endpoints[fn];
       gboolean started = FALSE;
 
@@ -988,7 +990,7 @@ schedule_cb (gpointer user_data)
       if (started)
         request_broadcast (self, fn);
     }
-  self->schedule_start = (self->schedule_start + 1) % RIV_DEMO_N;
+  self->schedule_start = (self->schedule_start + 1) % self->n_endpoints;
   return G_SOURCE_REMOVE;
 }
 
@@ -1009,10 +1011,19 @@ schedule_soon (RivQueue *self)
 RivQueue *
 riv_queue_new (GMainContext            *context,
                RivInbox                *inbox,
+               const RivRunEndpoint    *endpoints,
+               guint                    n_endpoints,
                const RivQueueCallbacks *callbacks,
                gpointer                 user_data)
 {
-  RivQueue *self = g_new0 (RivQueue, 1);
+  RivQueue *self;
+
+  g_return_val_if_fail (endpoints != NULL && n_endpoints > 0, NULL);
+
+  self = g_new0 (RivQueue, 1);
+  self->ep_table = endpoints;
+  self->n_endpoints = n_endpoints;
+  self->endpoints = g_new0 (Endpoint, n_endpoints);
 
   self->context = g_main_context_ref (context);
   self->inbox = inbox;
@@ -1022,14 +1033,14 @@ riv_queue_new (GMainContext            *context,
   self->max_waiting = 10000;
   self->live = g_hash_table_new (g_str_hash, g_str_equal);
   self->session_inputs = g_hash_table_new_full (NULL, NULL, NULL, g_free);
-  for (guint i = 0; i < RIV_DEMO_N; i++)
+  for (guint i = 0; i < n_endpoints; i++)
     {
       g_queue_init (&self->endpoints[i].waiting);
       self->endpoints[i].runs = g_ptr_array_new_with_free_func ((GDestroyNotify) run_unref);
     }
   /* Every running demo gets its own thread: demos sleep between steps, and
    * a run waiting for a thread would break the concurrency promise. */
-  self->pool = g_thread_pool_new (worker_func, self, self->concurrency * RIV_DEMO_N, FALSE, NULL);
+  self->pool = g_thread_pool_new (worker_func, self, self->concurrency * n_endpoints, FALSE, NULL);
   return self;
 }
 
@@ -1040,8 +1051,9 @@ riv_queue_free (RivQueue *self)
     return;
 
   riv_queue_shutdown (self);
-  for (guint i = 0; i < RIV_DEMO_N; i++)
+  for (guint i = 0; i < self->n_endpoints; i++)
     g_ptr_array_unref (self->endpoints[i].runs);
+  g_free (self->endpoints);
   g_hash_table_unref (self->live);
   g_hash_table_unref (self->session_inputs);
   g_free (self->output_dir);
@@ -1056,7 +1068,7 @@ riv_queue_set_concurrency (RivQueue *self,
 {
   self->concurrency = MAX (concurrency, 1);
   if (self->pool != NULL)
-    g_thread_pool_set_max_threads (self->pool, self->concurrency * RIV_DEMO_N, NULL);
+    g_thread_pool_set_max_threads (self->pool, self->concurrency * self->n_endpoints, NULL);
   schedule_soon (self);
 }
 
@@ -1120,7 +1132,7 @@ riv_queue_push (RivQueue      *self,
   QueueEvent *ev;
   gsize input_size = riv_demo_params_get_size (params);
 
-  g_return_val_if_fail (fn_index < RIV_DEMO_N, RIV_QUEUE_STOPPED);
+  g_return_val_if_fail (fn_index < self->n_endpoints, RIV_QUEUE_STOPPED);
 
   if (self->shut_down)
     return RIV_QUEUE_STOPPED;
@@ -1193,7 +1205,8 @@ riv_queue_cancel (RivQueue   *self,
   if (ev == NULL || ev->session != session)
     return FALSE;
 
-  end_event (self, ev, frame_cancelled (ev, endpoint_avg (&self->endpoints[ev->fn_index])));
+  end_event (self, ev, frame_cancelled (&self->ep_table[ev->fn_index], ev,
+                                        endpoint_avg (&self->endpoints[ev->fn_index])));
   return TRUE;
 }
 
@@ -1270,7 +1283,7 @@ void
 riv_queue_session_drained (RivQueue *self,
                            gpointer  session)
 {
-  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+  for (guint fn = 0; fn < self->n_endpoints; fn++)
     {
       GPtrArray *runs = self->endpoints[fn].runs;
 
@@ -1305,7 +1318,7 @@ riv_queue_shutdown (RivQueue *self)
       g_source_destroy (self->schedule_source);
       g_clear_pointer (&self->schedule_source, g_source_unref);
     }
-  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+  for (guint fn = 0; fn < self->n_endpoints; fn++)
     {
       Endpoint *ep = &self->endpoints[fn];
 
@@ -1332,7 +1345,7 @@ riv_queue_shutdown (RivQueue *self)
       complete_event (self, ev, frame_failure (ev, "Server shutting down"));
     }
 
-  for (guint fn = 0; fn < RIV_DEMO_N; fn++)
+  for (guint fn = 0; fn < self->n_endpoints; fn++)
     {
       GPtrArray *runs = self->endpoints[fn].runs;
 

@@ -5,7 +5,8 @@
  * The job queue of the embedded server (protocol.md §5, §6): waiting events
  * per endpoint in FIFO order across sessions, a per-endpoint concurrency
  * limit, a global limit on waiting events, ETA estimations, batching, cancel,
- * and the worker pool that runs the demos.
+ * and the worker pool that runs the endpoints' functions (given by whoever
+ * makes the queue: the server gives the demos, riv_demo_get_run_endpoints ()).
  *
  * Everything here runs on the server's GMainContext; the worker side of a
  * run (what the demos call) is riv-run.h, implemented in riv-queue.c.
@@ -16,8 +17,8 @@
 
 #include <glib.h>
 
-#include "riv-demo.h"
 #include "riv-inbox.h"
+#include "riv-run.h"
 #include "riv-wire.h"
 
 G_BEGIN_DECLS
@@ -58,8 +59,12 @@ typedef enum
   RIV_QUEUE_STOPPED,
 } RivQueueStatus;
 
+/* endpoints: what to run for each fn_index (n_endpoints of them), borrowed
+ * for the queue's life. */
 RivQueue       *riv_queue_new              (GMainContext            *context,
                                             RivInbox                *inbox,
+                                            const RivRunEndpoint    *endpoints,
+                                            guint                    n_endpoints,
                                             const RivQueueCallbacks *callbacks,
                                             gpointer                 user_data);
 void            riv_queue_free             (RivQueue                *self);

@@ -29,6 +29,18 @@ typedef struct
   RivDemoValue values[];
 } RivDemoParams;
 
+/* What the queue needs of an endpoint to run its events, given to
+ * riv_queue_new () by whoever makes the queue (the server, from the demos). */
+typedef struct
+{
+  const char  *api_name;             /* without the leading slash */
+  gboolean     generator;
+  gboolean     batch;
+  guint        max_batch_size;
+  guint        n_outputs;            /* a cancelled event completes with as many nulls */
+  void       (*run) (RivRun *run);   /* worker thread */
+} RivRunEndpoint;
+
 /* riv-run.c */
 void                 riv_demo_params_free     (RivDemoParams       *params);
 /* The memory the values hold: their texts, the struct and the allocator's

@@ -15,6 +15,7 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
 #include "riv-inbox.h"

@@ -531,7 +531,8 @@ riv_server_init (RivServer *self)
   self->files = g_hash_table_new (g_str_hash, g_str_equal);
   self->sockets = g_hash_table_new_full (NULL, NULL, g_object_unref, g_free);
   self->inbox = riv_inbox_new (self->context);
-  self->queue = riv_queue_new (self->context, self->inbox, &queue_callbacks, self);
+  self->queue = riv_queue_new (self->context, self->inbox, riv_demo_get_run_endpoints (),
+                               riv_demo_get_count (), &queue_callbacks, self);
   riv_queue_set_input_limits (self->queue, self->session_input_max, self->input_max);
   self->io_pool = g_thread_pool_new (_riv_server_io_func, self, 2, FALSE, NULL);
   self->app_id = g_random_int_range (1, G_MAXINT32);
