@@ -79,11 +79,11 @@ def png_size(path):
     return struct.unpack(">II", head[16:24])
 
 
-def check_screenshots(tap, component, srcdir):
-    # Screenshot URLs point at the repository's raw files; the files they name
-    # must be in the checkout, as PNGs at least as large as AppStream's
-    # composer expects (624x351).
-    prefix = "https://raw.githubusercontent.com/rivulet-app/rivulet/main/"
+def check_screenshots(tap, component, srcdir, version):
+    # Screenshot URLs point at the repository's raw files at this version's
+    # tag; the files they name must be in the checkout, as PNGs at least as
+    # large as AppStream's composer expects (624x351).
+    prefix = f"https://raw.githubusercontent.com/rivulet-app/rivulet/v{version}/"
     shots = component.findall("screenshots/screenshot")
     tap.check(len(shots) >= 1 and sum(1 for s in shots if s.get("type") == "default") == 1,
               "metainfo has screenshots, exactly one of them the default", f"{len(shots)} screenshots")
@@ -108,6 +108,7 @@ def main():
     ap.add_argument("--metainfo", required=True)
     ap.add_argument("--icons", required=True, help="the data/icons directory")
     ap.add_argument("--srcdir", required=True, help="the source tree (for screenshots)")
+    ap.add_argument("--version", required=True, help="the project's version")
     args = ap.parse_args()
     tap = Tap()
 
@@ -233,7 +234,15 @@ def main():
         binaries = [b.text for b in component.findall("provides/binary")]
         tap.check(command in binaries and "rivulet-cli" in binaries,
                   "metainfo provides the manifest command and rivulet-cli", f"binaries = {binaries}")
-        check_screenshots(tap, component, args.srcdir)
+        check_screenshots(tap, component, args.srcdir, args.version)
+        releases = [r.get("version") for r in component.findall("releases/release")]
+        tap.check(args.version in releases, "metainfo has a release entry for this version",
+                  f"version {args.version}, releases {releases}")
+        developer = component.find("developer")
+        named = (developer is not None and developer.get("id") and developer.findtext("name")) \
+            or component.findtext("developer_name")
+        tap.check(bool(named), "metainfo names its developer (with an id on AppStream 1.0)",
+                  "no developer block or developer_name")
 
     # --- Icons -------------------------------------------------------------------
     scalable = os.path.join(args.icons, "hicolor", "scalable", "apps", app_id + ".svg")
