@@ -101,6 +101,8 @@ struct _RivLoadRun
   /* State */
   RivLoadStats *stats;
   GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
+  RivLoadRecordFunc record_func; /* nullable: each record as its job is counted, instead */
+  gpointer      record_data;
   GHashTable   *events;          /* nullable (track_events): event id → EventJob */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
