@@ -160,8 +160,14 @@ _riv_load_run_submit (RivLoadRun  *self,
     {
       self->start = riv_job_get_submitted_at (job);
       self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - self->start);
-      /* The series' first second (the jobs' submitted_at are counted from it). */
-      riv_load_stats_set_start (self->stats, self->start_wall);
+    }
+  if (!self->start_declared)
+    {
+      /* The series' first second: this job's submitted_at as account_job ()
+       * counts it (the earliest of the threads' first jobs). */
+      self->start_declared = TRUE;
+      riv_load_stats_set_start (self->stats,
+                                self->start_wall + (riv_job_get_submitted_at (job) - self->start));
     }
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
