@@ -3,8 +3,9 @@
 
 The built rivulet-cli (RIVULET_CLI) serves the demo server and runs 100 virtual users
 against it, batch_echo with no delay (as fast as it goes), with --output (to /dev/null:
-each record is written as its job is counted) and --timeseries. Not --json nor
---metrics: their live lint (app/trace/riv-lint.c) still keeps every event it saw. While it runs, the load
+each record is written as its job is counted) and --timeseries. Not --json nor --metrics:
+their live lint (app/trace/riv-lint.c) holds the jobs of its last 10 s, a plateau that
+makes the samples of a 2-minute run too uneven for a slope of 1 MB a minute. While it runs, the load
 process's resident memory (VmRSS in /proc) is sampled every few seconds; after a warm-up
 the least-squares slope of those samples must stay under a bound. A fitted slope, not
 the largest minus the smallest sample: on a busy two-core machine single samples jump

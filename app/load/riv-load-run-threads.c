@@ -6,14 +6,15 @@
  * parent of one child run a thread, each a shard of its users (the parent's
  * shard I of M makes thread t shard I + M * t of M * N) working on a thread
  * and a GMainContext of its own (riv_load_run_set_threaded ()). The children
- * share nothing on their hot path but one atomic counter, the job sequence,
- * so that the job numbers, and with them the inputs after "{i}"
- * substitution, the record slots and the numbering of a --shard, are those
- * of one thread. Each child posts its samples and its end to the owner's
- * context with a snapshot of its counters (riv-load-run.c's post ()); the
- * parent merges them there: a sample once every thread has sent its sample
- * of that second (or ended), the statistics, records and server-event index
- * when the last thread has ended.
+ * share one atomic counter, the job sequence, so that the job numbers, and
+ * with them the inputs after "{i}" substitution, the record slots and the
+ * numbering of a --shard, are those of one thread; and the parent's
+ * statistics, each finished job counted into them under their lock (so that
+ * nothing is kept per job: riv-load-stats.h). Each child posts its samples
+ * and its end to the owner's context with a snapshot of its counters
+ * (riv-load-run.c's post ()); the parent merges them there: a sample once
+ * every thread has sent its sample of that second (or ended), the held
+ * records and server-event index when the last thread has ended.
  */
 #include "config.h"
 
