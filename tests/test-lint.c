@@ -303,7 +303,7 @@ test_live_origin (void)
   g_assert_cmpfloat_with_epsilon (f->t, 2.0, 1e-9);
 }
 
-/* A long clean run (20,000 jobs over 200 s of trace, one session): the lint
+/* A long clean run (4,000 jobs over 40 s of trace, one session): the lint
  * holds the jobs of its last seconds, not all of them, finds nothing, and
  * still names a second completion that comes right after the first. */
 static void
@@ -320,7 +320,7 @@ test_long_run_bounded (void)
   g_autoptr(RivLint) lint = NULL;
   g_autoptr(GError) error = NULL;
   GPtrArray *findings;
-  const guint n = 20000;
+  const guint n = 4000;
   double t = 0.01;
 
   g_file_get_contents (base_path, &base, NULL, &error);
