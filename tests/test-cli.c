@@ -219,6 +219,29 @@ record_at (GPtrArray *records,
   return json_node_get_object (g_ptr_array_index (records, i));
 }
 
+static int
+compare_record_index (gconstpointer a,
+                      gconstpointer b)
+{
+  JsonObject *x = json_node_get_object (*(JsonNode * const *) a);
+  JsonObject *y = json_node_get_object (*(JsonNode * const *) b);
+  gint64 i = json_object_get_int_member (x, "index"), j = json_object_get_int_member (y, "index");
+
+  return (i > j) - (i < j);
+}
+
+/* --output's lines come in the order the jobs were counted (as they ended):
+ * sorted here by job number, each number once. */
+static GPtrArray *
+in_job_order (GPtrArray *records)
+{
+  g_ptr_array_sort (records, compare_record_index);
+  for (guint i = 1; i < records->len; i++)
+    g_assert_cmpint (json_object_get_int_member (record_at (records, i - 1), "index"), <,
+                     json_object_get_int_member (record_at (records, i), "index"));
+  return records;
+}
+
 /* The keys every record has, with their types. */
 static void
 assert_record_shape (JsonObject *record)
@@ -259,7 +282,7 @@ test_output_batch (Fixture       *fx,
   g_assert_cmpint (run.status, ==, 0);
   g_assert_nonnull (strstr (run.out, "completed  60"));
 
-  records = read_records (path);
+  records = in_job_order (read_records (path));
   g_assert_cmpuint (records->len, ==, n);
   for (guint i = 0; i < n; i++)
     {
@@ -312,7 +335,7 @@ test_output_stream_stdout (Fixture       *fx,
   g_assert_cmpint (run.status, ==, 0);
 
   /* Standard output holds only the records; the summary went to standard error. */
-  records = parse_lines (run.out);
+  records = in_job_order (parse_lines (run.out));
   g_assert_cmpuint (records->len, ==, 3);
   g_assert_nonnull (strstr (run.err, "completed  3"));
 
@@ -374,7 +397,7 @@ test_output_lost (Fixture       *fx,
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.out, "lost       2"));
 
-  records = read_records (path);
+  records = in_job_order (read_records (path));
   g_assert_cmpuint (records->len, ==, 2);
   for (guint i = 0; i < records->len; i++)
     {
@@ -441,7 +464,7 @@ test_users_iterations (Fixture       *fx,
   /* One session per user (the server keeps them after their streams end). */
   g_assert_cmpuint (riv_server_get_n_sessions (fx->server), ==, 6);
 
-  records = read_records (path);
+  records = in_job_order (read_records (path));
   g_assert_cmpuint (records->len, ==, 24);
   for (guint i = 0; i < records->len; i++)
     {
@@ -1157,7 +1180,7 @@ test_threads_interrupt (Fixture       *fx,
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "interrupted"));
   g_assert_null (strstr (run.err, "one thread"));
-  records = read_records (path);
+  records = in_job_order (read_records (path));
   g_assert_cmpuint (records->len, >, 6);
   for (guint k = 0; k < records->len; k++)
     {

@@ -10,6 +10,8 @@
 
 #include <string.h>
 
+#include <glib/gstdio.h>
+
 #include "riv-compat.h"
 #include "riv-json.h"
 #include "riv-lint.h"
@@ -301,6 +303,77 @@ test_live_origin (void)
   g_assert_cmpfloat_with_epsilon (f->t, 2.0, 1e-9);
 }
 
+/* A long clean run (4,000 jobs over 40 s of trace, one session): the lint
+ * holds the jobs of its last seconds, not all of them, finds nothing, and
+ * still names a second completion that comes right after the first. */
+static void
+test_long_run_bounded (void)
+{
+  g_autofree char *base_path = g_test_build_filename (G_TEST_DIST, "data", "lint",
+                                                      "duplicate-completion.jsonl", NULL);
+  g_autofree char *base = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("riv-test-lint-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "long.jsonl", NULL);
+  g_auto(GStrv) lines = NULL;
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(GPtrArray) events = NULL;
+  g_autoptr(RivLint) lint = NULL;
+  g_autoptr(GError) error = NULL;
+  GPtrArray *findings;
+  const guint n = 4000;
+  double t = 0.01;
+
+  g_file_get_contents (base_path, &base, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (base, "\n", -1);
+  /* /config and /info, then the session's stream. */
+  for (guint i = 0; i < 4; i++)
+    g_string_append_printf (text, "%s\n", lines[i]);
+  g_string_append (text, "{\"t\":0.005,\"kind\":\"request\",\"id\":5,\"stream\":1,\"method\":\"GET\","
+                   "\"path\":\"/gradio_api/queue/data?session_hash=sessa\"}\n"
+                   "{\"t\":0.006,\"kind\":\"response\",\"id\":5,\"stream\":1,\"method\":\"GET\","
+                   "\"path\":\"/gradio_api/queue/data?session_hash=sessa\",\"status\":200}\n");
+  for (guint k = 1; k <= n; k++, t += 0.01)
+    {
+      g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"request\",\"id\":%u,\"method\":\"POST\","
+                              "\"path\":\"/gradio_api/queue/join\",\"body\":{\"data\":[\"hi\"],"
+                              "\"fn_index\":0,\"session_hash\":\"sessa\"}}\n", t, 10 + k);
+      g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"response\",\"id\":%u,\"method\":\"POST\","
+                              "\"path\":\"/gradio_api/queue/join\",\"status\":200,"
+                              "\"body\":{\"event_id\":\"e%08u\"}}\n", t + 0.001, 10 + k, k);
+      g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"sse\",\"stream\":1,\"data\":\"{\\\"msg\\\":"
+                              "\\\"process_starts\\\",\\\"event_id\\\":\\\"e%08u\\\"}\"}\n", t + 0.002, k);
+      g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"sse\",\"stream\":1,\"data\":\"{\\\"msg\\\":"
+                              "\\\"process_completed\\\",\\\"event_id\\\":\\\"e%08u\\\",\\\"output\\\":"
+                              "{\\\"data\\\":[\\\"a\\\"],\\\"is_generating\\\":false},"
+                              "\\\"success\\\":true}\"}\n", t + 0.003, k);
+    }
+  /* The last job's completion again, 1 s later: still known. */
+  g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"sse\",\"stream\":1,\"data\":\"{\\\"msg\\\":"
+                          "\\\"process_completed\\\",\\\"event_id\\\":\\\"e%08u\\\",\\\"output\\\":"
+                          "{\\\"data\\\":[\\\"a\\\"],\\\"is_generating\\\":false},"
+                          "\\\"success\\\":true}\"}\n", t + 1, n);
+  g_string_append_printf (text, "{\"t\":%.4f,\"kind\":\"sse\",\"stream\":1,"
+                          "\"data\":\"{\\\"msg\\\":\\\"close_stream\\\",\\\"event_id\\\":null}\"}\n"
+                          "{\"t\":%.4f,\"kind\":\"sse\",\"stream\":1,\"end\":\"eof\"}\n", t + 1.1, t + 1.1);
+  g_file_set_contents (path, text->str, text->len, &error);
+  g_assert_no_error (error);
+  events = riv_transcript_load (path, &error);
+  g_assert_no_error (error);
+  lint = riv_lint_run_transcript (events, 0);
+  log_findings (lint);
+
+  findings = riv_lint_get_findings (lint);
+  g_assert_cmpuint (findings->len, ==, 1);
+  g_assert_cmpstr (((RivLintFinding *) findings->pdata[0])->rule, ==, "duplicate-completion");
+  /* 100 jobs a second, forgotten 10 s after they completed. */
+  g_test_message ("held at the end: %u of %u jobs", riv_lint_get_n_held (lint), n);
+  g_assert_cmpuint (riv_lint_get_n_held (lint), <=, 1200);
+  g_assert_cmpuint (riv_lint_get_n_held (lint), >=, 800);
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -330,6 +403,7 @@ main (int   argc,
   g_test_add_func ("/riv/lint/heartbeat-interval", test_heartbeat_interval);
   g_test_add_func ("/riv/lint/live-origin", test_live_origin);
   g_test_add_func ("/riv/lint/stream-buffered-spread", test_stream_buffered_spread);
+  g_test_add_func ("/riv/lint/long-run-bounded", test_long_run_bounded);
 
   return g_test_run ();
 }

@@ -343,12 +343,27 @@ metrics_sample_cb (RivLoadRun          *engine,
   riv_cli_record_feed_metrics (run->metrics);
 }
 
+/* One record as its job is counted (any of the run's threads). */
+static void
+stream_record_cb (const char *line,
+                  gpointer    user_data)
+{
+  LoadRun *run = user_data;
+  gboolean failed;
+
+  flockfile (run->output);
+  failed = fputs (line, run->output) < 0 || fputc ('\n', run->output) < 0;
+  funlockfile (run->output);
+  if (failed)
+    g_atomic_int_compare_and_exchange (&run->output_errno, 0, errno != 0 ? errno : EIO);
+}
+
 static gboolean
 write_records (GPtrArray   *records,
                FILE        *out,
                GError     **error)
 {
-  for (guint i = 0; i < records->len; i++)
+  for (guint i = 0; records != NULL && i < records->len; i++)
     {
       const char *line = g_ptr_array_index (records, i);
 
@@ -817,6 +832,12 @@ load_engine_watch (LoadRun *run)
 
   run->server_traces = probe != NULL;
   riv_load_run_set_track_events (run->engine, run->server_traces);
+  /* Each record as its job is counted, unless the server's timings are to
+   * be joined into them after the run: then they are kept until then. */
+  run->streaming = run->output != NULL && !run->server_traces;
+  riv_load_run_set_keep_records (run->engine, run->output != NULL && !run->streaming);
+  if (run->streaming)
+    riv_load_run_set_record_func (run->engine, stream_record_cb, run);
 
   if (run->metrics != NULL)
     {
@@ -954,8 +975,16 @@ load_write_outputs (LoadRun           *run,
   g_autoptr(GError) error = NULL;
   gboolean ok = TRUE;
 
-  if (run->output != NULL &&
-      !write_records (riv_load_run_get_records (run->engine), run->output, &error))
+  if (run->streaming && g_atomic_int_get (&run->output_errno) != 0)
+    {
+      int code = g_atomic_int_get (&run->output_errno);
+
+      g_set_error (&error, G_FILE_ERROR, g_file_error_from_errno (code),
+                   "cannot write the job records: %s", g_strerror (code));
+    }
+  if (error == NULL && run->output != NULL &&
+      !write_records (run->streaming ? NULL : riv_load_run_get_records (run->engine),
+                      run->output, &error))
     {
       g_printerr ("rivulet-cli load: %s\n", error->message);
       g_clear_error (&error);

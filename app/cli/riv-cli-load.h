@@ -24,6 +24,8 @@ typedef struct
   RivLoadRun   *engine;
   GMainLoop    *loop;
   FILE         *output;          /* --output, nullable: a file or standard output */
+  gboolean      streaming;       /* records written to it as jobs are counted */
+  gint          output_errno;    /* the first failure writing them (atomic), 0: none */
   FILE         *summary_out;     /* standard output, or standard error */
   GPtrArray    *thresholds;      /* RivLoadThreshold */
   gboolean      json;

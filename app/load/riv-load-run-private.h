@@ -101,6 +101,9 @@ struct _RivLoadRun
   /* State */
   RivLoadStats *stats;
   GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
+  RivLoadRecordFunc record_func; /* nullable: each record as its job is counted, instead */
+  gboolean      start_declared;  /* riv_load_stats_set_start () called */
+  gpointer      record_data;
   GHashTable   *events;          /* nullable (track_events): event id → EventJob */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */

@@ -6,14 +6,15 @@
  * parent of one child run a thread, each a shard of its users (the parent's
  * shard I of M makes thread t shard I + M * t of M * N) working on a thread
  * and a GMainContext of its own (riv_load_run_set_threaded ()). The children
- * share nothing on their hot path but one atomic counter, the job sequence,
- * so that the job numbers, and with them the inputs after "{i}"
- * substitution, the record slots and the numbering of a --shard, are those
- * of one thread. Each child posts its samples and its end to the owner's
- * context with a snapshot of its counters (riv-load-run.c's post ()); the
- * parent merges them there: a sample once every thread has sent its sample
- * of that second (or ended), the statistics, records and server-event index
- * when the last thread has ended.
+ * share one atomic counter, the job sequence, so that the job numbers, and
+ * with them the inputs after "{i}" substitution, the record slots and the
+ * numbering of a --shard, are those of one thread; and the parent's
+ * statistics, each finished job counted into them under their lock (so that
+ * nothing is kept per job: riv-load-stats.h). Each child posts its samples
+ * and its end to the owner's context with a snapshot of its counters
+ * (riv-load-run.c's post ()); the parent merges them there: a sample once
+ * every thread has sent its sample of that second (or ended), the held
+ * records and server-event index when the last thread has ended.
  */
 #include "config.h"
 
@@ -77,9 +78,12 @@ _riv_load_run_threads_start (RivLoadRun *self)
       if (self->stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->stages));
       child->timeout = self->timeout;
-      riv_load_stats_set_stall (child->stats, riv_load_stats_get_stall (self->stats));
+      /* One set of statistics for the run: its series' seconds close as they pass. */
+      riv_load_stats_free (child->stats);
+      child->stats = riv_load_stats_ref (self->stats);
       child->upload_files = self->upload_files;
       riv_load_run_set_keep_records (child, self->records != NULL);
+      riv_load_run_set_record_func (child, self->record_func, self->record_data);
       riv_load_run_set_track_events (child, self->events != NULL);
       riv_load_run_set_threaded (child, TRUE);
       g_signal_connect (child, "user-started", G_CALLBACK (user_started_cb), self);
@@ -126,20 +130,8 @@ guint64 *
 _riv_load_run_threads_batch_sizes (RivLoadRun *self,
                                    guint      *max_size)
 {
-  guint64 *counts;
-
-  *max_size = 0;
-  for (guint t = 0; t < self->children->len; t++)
-    *max_size = MAX (*max_size, ((RivLoadRun *) g_ptr_array_index (self->children, t))->shown_batch_max);
-  counts = g_new0 (guint64, *max_size + 1);
-  for (guint t = 0; t < self->children->len; t++)
-    {
-      RivLoadRun *child = g_ptr_array_index (self->children, t);
-
-      for (guint s = 0; child->shown_batches != NULL && s <= child->shown_batch_max; s++)
-        counts[s] += child->shown_batches[s];
-    }
-  return counts;
+  /* The threads count into the run's own statistics (one lock). */
+  return riv_load_stats_batch_sizes (self->stats, max_size);
 }
 
 static void
@@ -238,7 +230,6 @@ finish (RivLoadRun *self)
           self->end = MAX (self->end, child->end);
         }
 
-      riv_load_stats_merge (self->stats, child->stats);
       for (guint i = 0; self->records != NULL && child->records != NULL && i < child->records->len; i++)
         {
           if (g_ptr_array_index (child->records, i) == NULL)

@@ -161,6 +161,14 @@ _riv_load_run_submit (RivLoadRun  *self,
       self->start = riv_job_get_submitted_at (job);
       self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - self->start);
     }
+  if (!self->start_declared)
+    {
+      /* The series' first second: this job's submitted_at as account_job ()
+       * counts it (the earliest of the threads' first jobs). */
+      self->start_declared = TRUE;
+      riv_load_stats_set_start (self->stats,
+                                self->start_wall + (riv_job_get_submitted_at (job) - self->start));
+    }
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
   if (self->metrics != NULL)
@@ -233,6 +241,8 @@ account_job (RivLoadRun *self,
       riv_metrics_add_stream (self->metrics, status, stream.first_s, stream.gaps, stream.stalls);
     }
 
+  /* The threads of a run share its statistics: this job's calls together. */
+  riv_load_stats_lock (self->stats);
   riv_load_stats_add (self->stats,
                       self->start_wall + (riv_job_get_submitted_at (job) - self->start),
                       riv_job_get_wait_time (job),
@@ -248,6 +258,7 @@ account_job (RivLoadRun *self,
   riv_load_stats_add_upload (self->stats, riv_job_get_upload_time (job));
   if (riv_job_get_used_cache (job) != NULL && status == RIV_JOB_STATUS_COMPLETED)
     riv_load_stats_count_cached (self->stats);
+  riv_load_stats_unlock (self->stats);
   if (self->events != NULL && riv_job_get_event_id (job) != NULL &&
       status == RIV_JOB_STATUS_COMPLETED)
     {
@@ -258,7 +269,7 @@ account_job (RivLoadRun *self,
       g_hash_table_insert (self->events, g_strdup (riv_job_get_event_id (job)), entry);
     }
 
-  if (self->records != NULL)
+  if (self->records != NULL || self->record_func != NULL)
     {
       g_autoptr(JsonNode) record = riv_job_record_new (job, _riv_load_run_global_index (self, sequence), user);
       guint slot = sequence - 1;
@@ -271,6 +282,13 @@ account_job (RivLoadRun *self,
 
           json_object_set_string_member (object, "status", riv_job_status_to_string (status));
           json_object_set_string_member (object, "error", lost_error);
+        }
+      if (self->record_func != NULL)
+        {
+          g_autofree char *line = riv_json_to_string (record, NULL);
+
+          self->record_func (line, self->record_data);
+          return;
         }
       if (slot >= self->records->len)
         g_ptr_array_set_size (self->records, slot + 1);
@@ -1011,6 +1029,18 @@ riv_load_run_set_keep_records (RivLoadRun *self,
     self->records = g_ptr_array_new_with_free_func (g_free);
   else if (!keep)
     g_clear_pointer (&self->records, g_ptr_array_unref);
+}
+
+void
+riv_load_run_set_record_func (RivLoadRun        *self,
+                              RivLoadRecordFunc  func,
+                              gpointer           user_data)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->record_func = func;
+  self->record_data = user_data;
 }
 
 gboolean

@@ -127,6 +127,15 @@ void          riv_load_run_set_metrics       (RivLoadRun        *self,
 /* Keep one JSON record per job (riv-job-record.h), for --output. */
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);
+/* Each job's record (one JSON line, no newline) as the job is counted, in
+ * that order, instead of keeping it: --output without the server's timings.
+ * With threads (riv_load_run_set_threads ()) it is called from each thread
+ * as its jobs are counted, so it must be thread-safe. NULL: none. */
+typedef void (*RivLoadRecordFunc) (const char *line,
+                                   gpointer    user_data);
+void          riv_load_run_set_record_func   (RivLoadRun        *self,
+                                              RivLoadRecordFunc  func,
+                                              gpointer           user_data);
 
 /* handle_file() values in the inputs are uploaded before each job
  * (riv_client_submit_uploading()), once per path and session. Off by

@@ -2,11 +2,15 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The statistics of a load run, computed from its jobs alone: one compact
- * entry per job (what a per-job record holds), so that a live run, a run read
- * back from its records and several shards merged give the same numbers.
+ * The statistics of a load run, computed from its jobs alone (what a per-job
+ * record holds), so that a live run, a run read back from its records and
+ * several shards merged give the same numbers. Nothing is kept per job once
+ * it is counted: counts and sums are exact, percentiles come from sketches
+ * (riv-sketch.h, within RIV_SKETCH_RELATIVE_ERROR of the exact ones), and
+ * the per-second series is kept one slot a second (riv-load-series.h).
  * Summary, per-second time series, histograms, errors grouped by text, and
- * k6-style thresholds. No GTK: the CLI and the window share it.
+ * k6-style thresholds. No GTK: the CLI and the window share it. The threads
+ * of one run share one RivLoadStats: every call locks it.
  */
 #pragma once
 
@@ -29,7 +33,9 @@ typedef struct
   guint64 lost;
   double  duration_s;        /* first submit → end of the run */
   double  throughput_per_s;  /* completed / duration_s */
-  /* Latency (submit → end) of the completed jobs, seconds; 0 when none. */
+  /* Latency (submit → end) of the completed jobs, seconds; 0 when none.
+   * Every percentile here and in RivLoadSample is within
+   * RIV_SKETCH_RELATIVE_ERROR of the exact one; max and mean are exact. */
   double  p50, p90, p95, p99, max, mean;
   guint64 updates;
   guint   users;             /* peak of the users series */
@@ -121,7 +127,20 @@ typedef struct
 } RivLoadError;
 
 RivLoadStats *riv_load_stats_new          (void);
+RivLoadStats *riv_load_stats_ref          (RivLoadStats       *self);
+/* Drops a reference (the last frees it). */
 void          riv_load_stats_free         (RivLoadStats       *self);
+/* Held around riv_load_stats_add () and riv_load_stats_add_stream () (and
+ * what else belongs to that job) when other threads add to the same stats. */
+void          riv_load_stats_lock         (RivLoadStats       *self);
+void          riv_load_stats_unlock       (RivLoadStats       *self);
+/* The run's first submit (wall clock), declared before its jobs are counted
+ * so that each second of the series is closed once the run is past it
+ * (riv-load-series.h); the earliest of several calls made before the first
+ * job is counted. Without it (records read back) the series is made once
+ * every job is in, from their earliest submit. */
+void          riv_load_stats_set_start    (RivLoadStats       *self,
+                                           double              start_at);
 
 /* One job that ended (or did not: latency_s < 0, lost at the end of the run).
  * submitted_at is wall-clock Unix seconds; durations < 0 are unknown.
@@ -149,10 +168,6 @@ void          riv_load_stats_set_stall    (RivLoadStats       *self,
 double        riv_load_stats_get_stall    (RivLoadStats       *self);
 /* Pooled, of the completed jobs; borrowed. */
 const RivSketch *riv_load_stats_get_gaps  (RivLoadStats       *self);
-/* Adds other's jobs, logs, uploads, cache hits and server timings to self's
- * (the threads of one run, riv_load_run_set_threads ()); other is unchanged. */
-void          riv_load_stats_merge        (RivLoadStats       *self,
-                                           RivLoadStats       *other);
 /* One per-job record (riv-job-record.h). FALSE, naming what is wrong, when
  * the record is not one. */
 gboolean      riv_load_stats_add_record   (RivLoadStats       *self,
@@ -194,9 +209,10 @@ char         *riv_load_stats_timeseries_csv (RivLoadStats     *self);
 gboolean      riv_load_stats_find_outage  (RivLoadStats       *self,
                                            double             *start_s,
                                            double             *end_s);
-/* Latencies of the completed jobs, sorted; borrowed, valid until the next add. */
-const double *riv_load_stats_get_latencies (RivLoadStats      *self,
-                                            guint             *n);
+/* The completed jobs' latencies; borrowed. */
+const RivSketch *riv_load_stats_get_latencies (RivLoadStats   *self);
+/* Memory the statistics hold, bytes (flat in the number of jobs). */
+gsize         riv_load_stats_get_size     (RivLoadStats       *self);
 /* counts[s] = batches of size s, s in 1..*max_size (counts[0] unused); free with g_free. */
 guint64      *riv_load_stats_batch_sizes  (RivLoadStats       *self,
                                            guint              *max_size);

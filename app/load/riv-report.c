@@ -527,25 +527,44 @@ append_time_charts (GString *out,
 }
 
 /* The completed jobs' latencies in LATENCY_BINS bars, when there are any. */
+typedef struct
+{
+  double   width;
+  guint64 *counts;
+} LatencyBins;
+
+static gboolean
+count_latency_bucket (guint64  start_us,
+                      guint64  count,
+                      gpointer user_data)
+{
+  LatencyBins *bins = user_data;
+  double value = (double) start_us / G_USEC_PER_SEC;
+
+  bins->counts[MIN ((guint) (value / bins->width), LATENCY_BINS - 1)] += count;
+  return TRUE;
+}
+
+/* The completed jobs' latencies in LATENCY_BINS bars, when there are any
+ * (each of the sketch's buckets in the bar that holds its first value). */
 static void
 append_latency_histogram (GString      *out,
                           RivLoadStats *stats)
 {
-  guint n_latencies;
-  const double *latencies = riv_load_stats_get_latencies (stats, &n_latencies);
-  double top, width;
+  const RivSketch *latencies = riv_load_stats_get_latencies (stats);
+  double top;
   double edges[LATENCY_BINS + 1];
   guint64 counts[LATENCY_BINS] = { 0 };
+  LatencyBins bins = { 0, counts };
 
-  if (n_latencies == 0)
+  if (riv_sketch_get_count (latencies) == 0)
     return;
   /* Up to the 99.9th percentile, so one straggler does not squash the rest. */
-  top = latencies[MIN (n_latencies - 1, (guint) (0.999 * n_latencies))];
-  width = riv_load_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
+  top = riv_sketch_quantile (latencies, 0.999);
+  bins.width = riv_load_nice_ceiling (MAX (top, 1e-3) / LATENCY_BINS);
   for (guint i = 0; i <= LATENCY_BINS; i++)
-    edges[i] = width * i;
-  for (guint i = 0; i < n_latencies; i++)
-    counts[MIN ((guint) (latencies[i] / width), LATENCY_BINS - 1)]++;
+    edges[i] = bins.width * i;
+  riv_sketch_foreach (latencies, count_latency_bucket, &bins);
   append_bar_chart (out, "latency-histogram", "Latency histogram (completed jobs; the "
                     "last bar holds the slowest)", "s", edges, counts, LATENCY_BINS,
                     "#3584e4");

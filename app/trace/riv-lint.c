@@ -30,6 +30,13 @@ static const char * const rules[] = {
   NULL,
 };
 
+/* A completed job that a join named is forgotten this long (trace time)
+ * after its completion, and a batch this long after its first member: a
+ * load run's lint holds what the last seconds brought, not every job
+ * (issue 37). A message for a forgotten job counts as one for an event no
+ * join returned (unknown-event) instead of after-completion. */
+#define RETIRE_S 10.0
+
 /* Silences shorter than this are not kept for the heartbeat check. */
 #define MIN_GAP 0.2
 #define MAX_GAPS 65536
@@ -58,6 +65,8 @@ typedef struct
   guint          n_updates;      /* process_generating/streaming frames */
   double         first_update_t;
   double         work;           /* sum of the updates' output.duration: the server's time */
+  double         completed_t;
+  GList          retire_link;    /* in completed, once completed */
 } LintEvent;
 
 typedef struct
@@ -85,6 +94,9 @@ typedef struct
   gint64      size;
   GHashTable *members;           /* event ids */
   gboolean    reported;
+  char       *id;                /* borrowed: the batches table's key */
+  double      first_t;
+  GList       retire_link;       /* in batch_ages */
 } LintBatch;
 
 typedef struct
@@ -107,6 +119,8 @@ struct _RivLint
   GHashTable *streams;           /* number → LintStream */
   GHashTable *requests;          /* id → LintRequest */
   GHashTable *batches;           /* batch id → LintBatch */
+  GQueue      completed;         /* LintEvents in the order they completed, until retired */
+  GQueue      batch_ages;        /* LintBatches in the order they began, until retired */
   GArray     *gaps;              /* LintGap */
   GPtrArray  *findings;          /* RivLintFinding */
   RivConfig  *config;            /* nullable */
@@ -193,6 +207,7 @@ lint_batch_free (gpointer data)
   LintBatch *batch = data;
 
   g_hash_table_unref (batch->members);
+  g_free (batch->id);
   g_free (batch);
 }
 
@@ -258,7 +273,7 @@ riv_lint_new (void)
   self->open = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   self->streams = g_hash_table_new_full (NULL, NULL, NULL, lint_stream_free);
   self->requests = g_hash_table_new_full (riv_int64_hash, g_int64_equal, g_free, lint_request_free);
-  self->batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, lint_batch_free);
+  self->batches = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, lint_batch_free);
   self->gaps = g_array_new (FALSE, FALSE, sizeof (LintGap));
   self->findings = g_ptr_array_new_with_free_func (finding_free);
   self->parser = json_parser_new_immutable ();
@@ -577,7 +592,11 @@ check_batch (RivLint          *self,
       batch = g_new0 (LintBatch, 1);
       batch->size = msg->batch_size;
       batch->members = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      g_hash_table_insert (self->batches, g_strdup (msg->batch_id), batch);
+      batch->id = g_strdup (msg->batch_id);
+      batch->first_t = t;
+      batch->retire_link.data = batch;
+      g_hash_table_insert (self->batches, batch->id, batch);
+      g_queue_push_tail_link (&self->batch_ages, &batch->retire_link);
     }
   g_hash_table_add (batch->members, g_strdup (ev->id));
   if (batch->reported)
@@ -685,6 +704,9 @@ feed_event_message (RivLint          *self,
           check_buffered (self, ev, t);
           open_remove (self, ev);
           ev->completed = TRUE;
+          ev->completed_t = t;
+          ev->retire_link.data = ev;
+          g_queue_push_tail_link (&self->completed, &ev->retire_link);
           values_clear (ev);
         }
       else
@@ -765,12 +787,39 @@ feed_end (RivLint                  *self,
     }
 }
 
+/* Forgets the jobs completed and the batches begun more than RETIRE_S
+ * before t; a job no join named stays (unknown-event, at the end). */
+static void
+retire (RivLint *self,
+        double   t)
+{
+  GList *link;
+
+  while ((link = self->completed.head) != NULL &&
+         ((LintEvent *) link->data)->completed_t + RETIRE_S < t)
+    {
+      LintEvent *ev = link->data;
+
+      g_queue_unlink (&self->completed, link);
+      if (ev->joined)
+        g_hash_table_remove (self->events, ev->id);
+    }
+  while ((link = self->batch_ages.head) != NULL &&
+         ((LintBatch *) link->data)->first_t + RETIRE_S < t)
+    {
+      g_queue_unlink (&self->batch_ages, link);
+      g_hash_table_remove (self->batches, ((LintBatch *) link->data)->id);
+    }
+}
+
 void
 riv_lint_feed (RivLint                  *self,
                const RivTapEvent *event)
 {
   g_return_if_fail (self != NULL && event != NULL);
   g_return_if_fail (!self->finished);
+
+  retire (self, event->t);
 
   switch (event->kind)
     {
@@ -870,6 +919,12 @@ GPtrArray *
 riv_lint_get_findings (RivLint *self)
 {
   return self->findings;
+}
+
+guint
+riv_lint_get_n_held (RivLint *self)
+{
+  return g_hash_table_size (self->events) + g_hash_table_size (self->batches);
 }
 
 guint

@@ -71,6 +71,9 @@ void        riv_lint_finish                    (RivLint                  *self,
 GPtrArray  *riv_lint_get_findings              (RivLint                  *self);
 /* Findings past RIV_LINT_MAX_FINDINGS that were dropped. */
 guint       riv_lint_get_n_dropped             (RivLint                  *self);
+/* Jobs and batches it still holds: those of the last seconds (a completed
+ * job a join named is forgotten 10 s after its completion), not every one. */
+guint       riv_lint_get_n_held                (RivLint                  *self);
 /* [{"rule", "event_id", "message", "t"}, …] */
 JsonNode   *riv_lint_findings_to_json          (RivLint                  *self);
 
