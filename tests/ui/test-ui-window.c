@@ -450,9 +450,13 @@ test_streaming_columns (Fixture       *fixture,
   {
     g_autofree char *timeline = riv_output_view_dup_timeline (view);
 
-    g_assert_nonnull (strstr (timeline, "  stall: no update for 1."));
-    g_assert_nonnull (strstr (timeline, "\n21 updates · gap p50 0.05 s · largest 1."));
-    g_assert_true (g_str_has_suffix (timeline, " · 1 stalls"));
+    g_test_message ("timeline:\n%s", timeline);
+    g_assert_nonnull (strstr (timeline, "  stall: no update for "));
+    /* The gaps as the window received them: paced_text sends one every
+     * 0.05 s and one of 1.5 s; a busy machine (the sanitizers) moves them a
+     * little either way. */
+    g_assert_true (g_regex_match_simple ("\n21 updates · gap p50 0\\.0[3-9] s · largest [12]\\.[0-9]+ s"
+                                         " · 1 stalls$", timeline, 0, 0));
   }
 }
 
