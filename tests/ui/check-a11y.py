@@ -27,6 +27,7 @@ import sys
 import time
 
 import pyatspi
+import riv_tap
 from gi.repository import Atspi, GLib
 
 CONTROL_ROLES = {
@@ -254,14 +255,7 @@ def main():
         proc.terminate()
         proc.wait(timeout=30)
 
-    print(f'1..{len(results)}')
-    failed = 0
-    for number, (ok, what, details) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {number} - {what}')
-        for line in details:
-            print(f'# {line}')
-        failed += not ok
-    return 1 if failed else 0
+    return riv_tap.finish(results, always=True)
 
 
 if __name__ == '__main__':

@@ -18,6 +18,8 @@ import re
 import subprocess
 import sys
 
+import riv_tap
+
 COMMON = ['--quit-after-burst']
 
 
@@ -80,15 +82,7 @@ def main():
         results.append((code == 2 and named in err and 'load test:' not in out,
                         f'{" ".join(args)}: refused with exit 2, naming {named}', out + err))
 
-    print(f'1..{len(results)}')
-    failed = 0
-    for number, (ok, what, output) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {number} - {what}')
-        if not ok:
-            failed += 1
-            for line in output.splitlines():
-                print(f'# {line}')
-    return 1 if failed else 0
+    return riv_tap.finish(results)
 
 
 if __name__ == '__main__':

@@ -23,6 +23,8 @@ import sys
 import tempfile
 import time
 
+import riv_tap
+
 APP_ID = 'io.github.rivulet.Rivulet'
 NOT_SAVED = 'settings will not be saved'
 ARGS = ['--burst', '1', '--quit-after-burst', '--endpoint', 'batch_echo']
@@ -116,15 +118,7 @@ def main():
         advised, done, output = heap_advised(binary, tunables)
         results.append((done and advised == want, what, output))
 
-    print(f'1..{len(results)}')
-    failed = 0
-    for number, (ok, what, output) in enumerate(results, 1):
-        print(f'{"ok" if ok else "not ok"} {number} - {what}')
-        if not ok:
-            failed += 1
-            for line in output.splitlines():
-                print(f'# {line}')
-    return 1 if failed else 0
+    return riv_tap.finish(results)
 
 
 if __name__ == '__main__':

@@ -6,6 +6,7 @@
 
 #include <gdk/x11/gdkx.h>
 
+#include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 
 /* GDK 4.8's X11 clipboards answer every change of an X selection owner
@@ -52,4 +53,33 @@ riv_ui_test_init (int    *argc,
   gtk_css_provider_load_from_resource (provider, RIV_RESOURCE_PATH "/style.css");
   gtk_style_context_add_provider_for_display (display, GTK_STYLE_PROVIDER (provider),
                                               GTK_STYLE_PROVIDER_PRIORITY_APPLICATION);
+}
+
+static void
+clipboard_text_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  char **text = user_data;
+  g_autoptr(GError) error = NULL;
+
+  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
+  g_assert_no_error (error);
+}
+
+static gboolean
+text_is_set (gpointer user_data)
+{
+  return *(char **) user_data != NULL;
+}
+
+char *
+riv_ui_test_read_clipboard (GtkWidget *widget)
+{
+  char *text = NULL;
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), NULL, clipboard_text_cb,
+                                 &text);
+  g_assert_true (riv_test_wait_until (text_is_set, &text, 30));
+  return text;
 }

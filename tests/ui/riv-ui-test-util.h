@@ -12,7 +12,9 @@ G_BEGIN_DECLS
 
 /* gtk_test_init() and adw_init() for a test under Xvfb, plus what keeps
  * the sanitizers' reports about Rivulet (see the .c file). */
-void riv_ui_test_init (int    *argc,
-                       char ***argv);
+void  riv_ui_test_init          (int         *argc,
+                                 char      ***argv);
+/* The text on widget's clipboard, read as a paste would (waits up to 30 s). */
+char *riv_ui_test_read_clipboard (GtkWidget   *widget);
 
 G_END_DECLS

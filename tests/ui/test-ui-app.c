@@ -745,18 +745,6 @@ texture_read_cb (GObject      *object,
   g_assert_no_error (error);
 }
 
-static void
-text_read_cb (GObject      *object,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  char **out = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *out = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
-  g_assert_no_error (error);
-}
-
 typedef struct
 {
   const char *path;
@@ -827,8 +815,7 @@ test_copy_save_drag_image (Fixture       *fixture,
   g_assert_true (riv_output_view_has_text (view));
   g_assert_true (gtk_widget_is_sensitive (copy_text));
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-text", NULL));
-  gdk_clipboard_read_text_async (clipboard, NULL, text_read_cb, &text);
-  g_assert_true (riv_test_wait_until (pointer_is_set, &text, 30));
+  text = riv_ui_test_read_clipboard (GTK_WIDGET (window));
   g_assert_cmpstr (text, ==, riv_job_get_output_text (job));
   g_free (text);
 

@@ -189,24 +189,6 @@ test_load_run (Fixture       *fixture,
   g_file_delete (file, NULL, NULL);
 }
 
-static void
-clipboard_text_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  char **text = user_data;
-  g_autoptr(GError) error = NULL;
-
-  *text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (object), result, &error);
-  g_assert_no_error (error);
-}
-
-static gboolean
-is_set (gpointer user_data)
-{
-  return *(char **) user_data != NULL;
-}
-
 /* Copy as Command: the clipboard gets the rivulet-cli line of the window's
  * settings, endpoint and inputs (quoted for a shell), and that line, run,
  * repeats the load test against the same server. */
@@ -237,9 +219,7 @@ test_copy_command (Fixture       *fixture,
 
   riv_window_set_load (window, 2, 2, 0, NULL);
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.copy-load-command", NULL));
-  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (GTK_WIDGET (window)), NULL,
-                                 clipboard_text_cb, &copied);
-  g_assert_true (riv_test_wait_until (is_set, &copied, 30));
+  copied = riv_ui_test_read_clipboard (GTK_WIDGET (window));
   command = riv_window_dup_load_command (window);
   g_assert_cmpstr (copied, ==, command);
   g_assert_true (g_str_has_prefix (command, "rivulet-cli load --url http://127.0.0.1:"));
