@@ -13,8 +13,10 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "riv-load-stats.h"
+#include "riv-report.h"
 #include "riv-test-util.h"
 
 #define ORIGIN 1700000000.0
@@ -275,6 +277,37 @@ test_live_equals_read_back (void)
   g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
 }
 
+/* The report draws a second that stands alone (no neighbour with a value)
+ * as a dot: jobs that end in waves, here at 0 s and 4 s. */
+static void
+test_report_isolated_second (void)
+{
+  g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+  g_autofree char *html = NULL;
+  const char *latency;
+  guint dots = 0;
+
+  for (guint wave = 0; wave < 2; wave++)
+    for (guint i = 0; i < 3; i++)
+      {
+        RivLoadStream stream = { 0 };
+
+        stream.first_s = 0.2;
+        stream.first_start_s = -1;
+        riv_load_stats_add (stats, ORIGIN + wave * 4.0, 0.05, 0.4, 0.5, RIV_JOB_STATUS_COMPLETED,
+                            1, 1 + wave * 3 + i, 0, NULL);
+        riv_load_stats_add_stream (stats, &stream);
+      }
+  html = riv_report_html (stats, NULL, NULL, NULL, 0);
+  latency = strstr (html, "id=\"latency\"");
+  g_assert_nonnull (latency);
+  for (const char *p = strstr (latency, "l0,0"); p != NULL && p < strstr (latency, "</section>");
+       p = strstr (p + 1, "l0,0"))
+    dots++;
+  /* Two lone seconds in each of the latency chart's lines (p50, p95, p99). */
+  g_assert_cmpuint (dots, ==, 6);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -284,5 +317,6 @@ main (int    argc,
   g_test_add_func ("/load-stats/server-share", test_server_share);
   g_test_add_func ("/load-stats/flat", test_flat);
   g_test_add_func ("/load-stats/live-equals-read-back", test_live_equals_read_back);
+  g_test_add_func ("/load-stats/report-isolated-second", test_report_isolated_second);
   return g_test_run ();
 }

@@ -233,8 +233,8 @@ check_report (const char *path)
   g_assert_nonnull (strstr (html, "id=\"gap-histogram\""));
   g_assert_nonnull (strstr (html, "id=\"stamps\""));
   g_assert_nonnull (strstr (html, "<span>stalls</span>"));
-  /* A second standing alone is drawn as a dot. */
-  g_assert_nonnull (strstr (html, "l0,0"));
+  /* (A second standing alone drawn as a dot: test-load-stats, on jobs whose
+   * ends are placed; here they move with the machine's load.) */
 }
 
 /* The thresholds' verdicts, in order: ttfu_p95<5s holds, stalls==0 does

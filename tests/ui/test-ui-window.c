@@ -442,7 +442,10 @@ test_streaming_columns (Fixture       *fixture,
   /* Generous: the window's own work is in these, and the machine may be busy. */
   g_assert_cmpfloat (g_ascii_strtod (cells[first], NULL), >=, 0.38);
   g_assert_cmpfloat (g_ascii_strtod (cells[first], NULL), <, 2.0);
-  g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), >=, 1.5);
+  /* The pause is 1.5 s as sent; as received it is shorter when the update
+   * before it came late (1.28 s under ASan on a busy machine), still far
+   * from the 0.05 s gaps around it. */
+  g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), >=, 1.0);
   g_assert_cmpfloat (g_ascii_strtod (cells[gap], NULL), <, 3.0);
 
   /* The Timeline shows the stall where the pause was, and the updates' gaps. */
