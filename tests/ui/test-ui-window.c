@@ -456,9 +456,10 @@ test_streaming_columns (Fixture       *fixture,
     g_test_message ("timeline:\n%s", timeline);
     g_assert_nonnull (strstr (timeline, "  stall: no update for "));
     /* The gaps as the window received them: paced_text sends one every
-     * 0.05 s and one of 1.5 s; a busy machine (the sanitizers) moves them a
-     * little either way. */
-    g_assert_true (g_regex_match_simple ("\n21 updates · gap p50 0\\.0[3-9] s · largest [12]\\.[0-9]+ s"
+     * 0.05 s and one of 1.5 s, but a busy machine (the sanitizers) hands the
+     * window its updates in clumps (a gap p50 of 0.00 s under ASan): the
+     * median is the run's own, the pause stays the largest. */
+    g_assert_true (g_regex_match_simple ("\n21 updates · gap p50 0\\.[0-9]+ s · largest [12]\\.[0-9]+ s"
                                          " · 1 stalls$", timeline, 0, 0));
   }
 }
