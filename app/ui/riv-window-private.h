@@ -143,6 +143,10 @@ void  _riv_window_load_init            (RivWindow      *self);
 void  _riv_window_load_update_actions  (RivWindow      *self);
 /* The command line's load test (RivWindowStartup.load): its settings shown,
  * then, once the form's files are sent, the run started. */
+/* riv-window-startup.c: the command line's requests, applied once connected;
+ * with --quit-after-burst, the burst's end printed and the window closed. */
+void  _riv_window_apply_startup        (RivWindow      *self);
+void  _riv_window_maybe_quit_after_burst (RivWindow    *self);
 void  _riv_window_set_startup_load     (RivWindow      *self);
 void  _riv_window_start_startup_load   (RivWindow      *self);
 /* riv-window-record.c: the recorder's part in the window (its template callbacks) */
