@@ -23,11 +23,12 @@ The same script is the bench's one-hour soak (tests/bench/load-soak) with other 
 """
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
 import time
+
+from riv_proc import stop
 
 CLI = os.environ.get("RIVULET_CLI")
 
@@ -55,16 +56,6 @@ def slope(points):
     my = sum(y for _, y in points) / n
     var = sum((t - mt) ** 2 for t, _ in points)
     return sum((t - mt) * (y - my) for t, y in points) / var if var > 0 else 0.0
-
-
-def stop(proc):
-    if proc and proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def sample_while_running(load, duration, sample_s, print_s):

@@ -13,7 +13,6 @@ import json
 import os
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -21,6 +20,8 @@ import tempfile
 import time
 import urllib.parse
 import urllib.request
+
+from riv_proc import stop
 
 CLI = os.environ.get("RIVULET_CLI")
 USERS = 1000
@@ -54,16 +55,6 @@ def parse(text):
             raise AssertionError(f"not a sample line: {line!r}")
         samples[(m.group(1), m.group(2) or "")] = float(m.group(3))
     return samples
-
-
-def stop(proc):
-    if proc and proc.poll() is None:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(15)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
 
 
 def main():
