@@ -172,6 +172,9 @@ class Cli:
         if self.has_output and os.path.exists(out):
             with open(out, encoding="utf-8") as f:
                 records = [json.loads(line) for line in f if line.strip()]
+            # --output writes a record as its job is counted (the order jobs
+            # ended); the cases read them in job order.
+            records.sort(key=lambda r: r.get("index", 0))
             os.unlink(out)
         return p.returncode, summary, records, p.stderr
 
