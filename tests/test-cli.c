@@ -19,6 +19,7 @@
 #include "riv-json.h"
 #include "riv-listen.h"
 #include "riv-server.h"
+#include "riv-test-served.h"
 #include "riv-test-util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -27,12 +28,7 @@
 # define HANG_GUARD 60.0
 #endif
 
-typedef struct
-{
-  RivServer *server;
-  char      *url;
-  char      *dir;
-} Fixture;
+typedef RivTestServed Fixture;
 
 typedef struct
 {
@@ -54,26 +50,14 @@ static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fx->server = riv_server_new ();
-  riv_server_listen (fx->server, NULL, 0, &error);
-  g_assert_no_error (error);
-  fx->url = riv_server_dup_url (fx->server);
-  fx->dir = g_dir_make_tmp ("riv-test-cli-XXXXXX", &error);
-  g_assert_no_error (error);
+  riv_test_served_start (fx, NULL, "riv-test-cli");
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  riv_server_shutdown (fx->server);
-  riv_test_drain ();
-  g_clear_object (&fx->server);
-  riv_test_remove_dir (fx->dir);
-  g_clear_pointer (&fx->dir, g_free);
-  g_clear_pointer (&fx->url, g_free);
+  riv_test_served_stop (fx);
 }
 
 static char *

@@ -20,6 +20,7 @@
 #include "riv-lint.h"
 #include "riv-replay.h"
 #include "riv-server.h"
+#include "riv-test-served.h"
 #include "riv-test-util.h"
 #include "riv-transcript.h"
 
@@ -31,37 +32,20 @@
 
 #define SECRET "tok-SECRET-4242"
 
-typedef struct
-{
-  RivServer *server;
-  char      *url;
-  char      *dir;
-} Fixture;
+typedef RivTestServed Fixture;
 
 static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
-
-  fx->server = riv_server_new ();
-  g_assert_true (riv_server_listen (fx->server, NULL, 0, &error));
-  g_assert_no_error (error);
-  fx->url = riv_server_dup_url (fx->server);
-  fx->dir = g_dir_make_tmp ("riv-test-record-XXXXXX", &error);
-  g_assert_no_error (error);
+  riv_test_served_start (fx, NULL, "riv-test-record");
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  riv_test_remove_dir (fx->dir);
-  riv_server_shutdown (fx->server);
-  riv_test_drain ();
-  g_clear_object (&fx->server);
-  g_clear_pointer (&fx->dir, g_free);
-  g_clear_pointer (&fx->url, g_free);
+  riv_test_served_stop (fx);
 }
 
 /* What a tap feeds: a writer and a lint, either may be NULL. */

@@ -18,6 +18,7 @@
 #include "riv-json.h"
 #include "riv-server.h"
 #include "riv-sketch.h"
+#include "riv-test-served.h"
 #include "riv-test-util.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -43,41 +44,26 @@
 #define ITERATIONS   2
 #define JOBS         (USERS * ITERATIONS)
 
-typedef struct
-{
-  RivServer *server;
-  char      *url;
-  char      *dir;
-} Fixture;
+typedef RivTestServed Fixture;
 
 static void
 fixture_setup (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autoptr(GError) error = NULL;
+  RivServer *server = riv_server_new ();
   guint concurrency = GPOINTER_TO_UINT (data);
 
-  fx->server = riv_server_new ();
-  g_object_set (fx->server, "stamp", TRUE, NULL);
+  g_object_set (server, "stamp", TRUE, NULL);
   if (concurrency > 0)
-    g_object_set (fx->server, "concurrency", concurrency, NULL);
-  riv_server_listen (fx->server, NULL, 0, &error);
-  g_assert_no_error (error);
-  fx->url = riv_server_dup_url (fx->server);
-  fx->dir = g_dir_make_tmp ("riv-test-streaming-XXXXXX", &error);
-  g_assert_no_error (error);
+    g_object_set (server, "concurrency", concurrency, NULL);
+  riv_test_served_start (fx, server, "riv-test-streaming");
 }
 
 static void
 fixture_teardown (Fixture       *fx,
                   gconstpointer  data)
 {
-  riv_test_remove_dir (fx->dir);
-  riv_server_shutdown (fx->server);
-  riv_test_drain ();
-  g_clear_object (&fx->server);
-  g_clear_pointer (&fx->dir, g_free);
-  g_clear_pointer (&fx->url, g_free);
+  riv_test_served_stop (fx);
 }
 
 static JsonNode *

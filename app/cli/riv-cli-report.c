@@ -5,6 +5,8 @@
  * rivulet-cli report merge A.jsonl B.jsonl …: the per-job records of several
  * shards (rivulet-cli load --shard I/N --output) as one run: summary, time
  * series and HTML report, computed exactly as a single run computes them.
+ * rivulet-cli report compare A.jsonl B.jsonl: two runs side by side
+ * (riv-compare.h), with thresholds on the change.
  */
 #include "config.h"
 
@@ -15,16 +17,23 @@
 
 #include "riv-cli.h"
 #include "riv-cli-load.h"
+#include "riv-compare.h"
 #include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-report.h"
 #include "riv-stream-quality.h"
 
-/* Reads one JSON Lines file into stats; FALSE naming the file and line. */
+typedef gboolean (*AddRecord) (JsonObject  *record,
+                               gpointer     user_data,
+                               GError     **error);
+
+/* Reads one JSON Lines file, each record to add; FALSE naming the file and
+ * line. */
 static gboolean
-read_records (RivLoadStats  *stats,
-              const char    *path,
-              GError       **error)
+read_records (const char  *path,
+              AddRecord    add,
+              gpointer     user_data,
+              GError     **error)
 {
   g_autoptr(GFile) file = g_file_new_for_commandline_arg (path);
   g_autoptr(GFileInputStream) input = NULL;
@@ -64,7 +73,7 @@ read_records (RivLoadStats  *stats,
                        local != NULL ? local->message : "not a JSON object");
           return FALSE;
         }
-      if (!riv_load_stats_add_record (stats, json_node_get_object (node), &local))
+      if (!add (json_node_get_object (node), user_data, &local))
         {
           g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
                        "%s:%u: not a job record: %s", path, line_number, local->message);
@@ -72,6 +81,28 @@ read_records (RivLoadStats  *stats,
         }
     }
   return TRUE;
+}
+
+/* Writes an output file; FALSE having said why. */
+static gboolean
+write_output (const char *option,
+              const char *path,
+              const char *text)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (g_file_set_contents (path, text, -1, &error))
+    return TRUE;
+  g_printerr ("rivulet-cli report: %s: %s\n", option, riv_cli_safe (error->message));
+  return FALSE;
+}
+
+static gboolean
+add_to_stats (JsonObject  *record,
+              gpointer     user_data,
+              GError     **error)
+{
+  return riv_load_stats_add_record (user_data, record, error);
 }
 
 static JsonNode *
@@ -195,7 +226,7 @@ report_merge (int    argc,
 
   for (int i = 1; i < argc; i++)
     {
-      if (!read_records (stats, argv[i], &error))
+      if (!read_records (argv[i], add_to_stats, stats, &error))
         {
           g_printerr ("rivulet-cli report: %s\n", riv_cli_safe (error->message));
           return 1;
@@ -211,24 +242,396 @@ report_merge (int    argc,
     {
       g_autofree char *csv = riv_load_stats_timeseries_csv (stats);
 
-      if (!g_file_set_contents (timeseries_path, csv, -1, &error))
-        {
-          g_printerr ("rivulet-cli report: --timeseries: %s\n", error->message);
-          return 1;
-        }
+      if (!write_output ("--timeseries", timeseries_path, csv))
+        return 1;
     }
   if (report_path != NULL)
     {
       g_autofree char *html = riv_report_html (stats, NULL, (const char * const *) params->pdata,
                                                NULL, 0);
 
-      if (!g_file_set_contents (report_path, html, -1, &error))
+      if (!write_output ("--report", report_path, html))
+        return 1;
+    }
+  return 0;
+}
+
+/* report compare */
+
+typedef struct
+{
+  RivCompare *compare;
+  guint       run;
+  double      start, end;    /* the span, read first */
+} CompareTarget;
+
+/* The first pass over a run's records: its span. */
+static gboolean
+add_to_span (JsonObject  *record,
+             gpointer     user_data,
+             GError     **error)
+{
+  CompareTarget *target = user_data;
+  double submitted_at, latency_s;
+
+  if (riv_json_get_double (record, "submitted_at", &submitted_at) && isfinite (submitted_at))
+    {
+      target->start = MIN (target->start, submitted_at);
+      target->end = MAX (target->end, submitted_at);
+      if (riv_json_get_double (record, "latency_s", &latency_s) && isfinite (latency_s) &&
+          latency_s >= 0)
+        target->end = MAX (target->end, submitted_at + latency_s);
+    }
+  return TRUE;
+}
+
+static gboolean
+add_to_compare (JsonObject  *record,
+                gpointer     user_data,
+                GError     **error)
+{
+  CompareTarget *target = user_data;
+
+  return riv_compare_add_record (target->compare, target->run, record, error);
+}
+
+static void
+format_figure (char                   *buf,
+               gsize                   size,
+               const RivCompareFigure *f,
+               guint                   run)
+{
+  if (!f->known[run])
+    g_strlcpy (buf, "—", size);
+  else if (strcmp (f->unit, "s") == 0)
+    g_snprintf (buf, size, "%.3f s", f->value[run]);
+  else if (strcmp (f->unit, "/s") == 0)
+    g_snprintf (buf, size, "%.1f /s", f->value[run]);
+  else
+    g_snprintf (buf, size, "%.2f %%", f->value[run] * 100);
+}
+
+static void
+format_change (char                   *buf,
+               gsize                   size,
+               const RivCompareFigure *f)
+{
+  double ratio;
+
+  if (strcmp (f->name, "error_rate") == 0 && f->known[0] && f->known[1])
+    g_snprintf (buf, size, "%+.2f pt", (f->value[1] - f->value[0]) * 100);
+  else if (riv_compare_figure_ratio (f, &ratio))
+    g_snprintf (buf, size, "%+.1f %%", (ratio - 1) * 100);
+  else
+    g_strlcpy (buf, "—", size);
+}
+
+static void
+print_compare_group (RivCompare *compare,
+                     guint       group)
+{
+  const char *name = riv_compare_get_group_name (compare, group);
+  guint n_figures = 0;
+  const RivCompareFigure *figures = riv_compare_get_figures (compare, group, &n_figures);
+  g_autoptr(GArray) errors = riv_compare_get_errors (compare, group);
+  double p_slower, p_value;
+
+  printf ("\n%s (%" G_GUINT64_FORMAT " jobs in A, %" G_GUINT64_FORMAT " in B)\n",
+          name != NULL ? riv_cli_safe (name) : "every endpoint",
+          riv_compare_get_jobs (compare, group, 0), riv_compare_get_jobs (compare, group, 1));
+  printf ("  %-18s %12s %12s %10s  %s\n", "figure", "A", "B", "change", "noise");
+  for (guint i = 0; i < n_figures; i++)
+    {
+      char a[64], b[64], change[64];
+
+      format_figure (a, sizeof a, &figures[i], 0);
+      format_figure (b, sizeof b, &figures[i], 1);
+      format_change (change, sizeof change, &figures[i]);
+      printf ("  %-18s %12s %12s %10s  %s\n", figures[i].label, a, b, change,
+              riv_compare_figure_verdict (&figures[i]));
+    }
+  if (riv_compare_rank_test (compare, group, &p_slower, &p_value))
+    printf ("  a job of B took longer than a job of A in %.0f %% of pairs "
+            "(job against job, p = %.2g)\n", p_slower * 100, p_value);
+  for (guint i = 0; i < errors->len; i++)
+    {
+      const RivCompareError *e = &g_array_index (errors, RivCompareError, i);
+
+      if (i == 0)
+        printf ("  %-42s %8s %8s\n", "errors", "A", "B");
+      printf ("  %-42s %8" G_GUINT64_FORMAT " %8" G_GUINT64_FORMAT "\n",
+              riv_cli_safe (e->text), e->count[0], e->count[1]);
+    }
+}
+
+static void
+add_number_or_null (JsonBuilder *builder,
+                    const char  *name,
+                    gboolean     known,
+                    double       value)
+{
+  json_builder_set_member_name (builder, name);
+  if (known && isfinite (value))
+    json_builder_add_double_value (builder, value);
+  else
+    json_builder_add_null_value (builder);
+}
+
+static void
+add_compare_figure_json (JsonBuilder            *builder,
+                         const RivCompareFigure *f)
+{
+  double ratio;
+  gboolean has_ratio = riv_compare_figure_ratio (f, &ratio);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "figure");
+  json_builder_add_string_value (builder, f->name);
+  add_number_or_null (builder, "a", f->known[0], f->value[0]);
+  add_number_or_null (builder, "b", f->known[1], f->value[1]);
+  add_number_or_null (builder, "ratio", has_ratio, ratio);
+  add_number_or_null (builder, "diff", f->known[0] && f->known[1], f->value[1] - f->value[0]);
+  add_number_or_null (builder, "p_value", f->tested, f->p_value);
+  json_builder_set_member_name (builder, "tested");
+  json_builder_add_boolean_value (builder, f->tested);
+  json_builder_set_member_name (builder, "beyond_noise");
+  json_builder_add_boolean_value (builder, f->beyond_noise);
+  json_builder_set_member_name (builder, "verdict");
+  json_builder_add_string_value (builder, riv_compare_figure_verdict (f));
+  json_builder_end_object (builder);
+}
+
+static void
+add_compare_group_json (JsonBuilder *builder,
+                        RivCompare  *compare,
+                        guint        group)
+{
+  const char *name = riv_compare_get_group_name (compare, group);
+  guint n_figures = 0;
+  const RivCompareFigure *figures = riv_compare_get_figures (compare, group, &n_figures);
+  g_autoptr(GArray) errors = riv_compare_get_errors (compare, group);
+  double p_slower, p_value;
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "endpoint");
+  if (name != NULL)
+    json_builder_add_string_value (builder, name);
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "jobs");
+  json_builder_begin_array (builder);
+  json_builder_add_int_value (builder, riv_compare_get_jobs (compare, group, 0));
+  json_builder_add_int_value (builder, riv_compare_get_jobs (compare, group, 1));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "figures");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < n_figures; i++)
+    add_compare_figure_json (builder, &figures[i]);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "rank_test");
+  if (riv_compare_rank_test (compare, group, &p_slower, &p_value))
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "p_b_slower");
+      json_builder_add_double_value (builder, p_slower);
+      json_builder_set_member_name (builder, "p_value");
+      json_builder_add_double_value (builder, p_value);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+  json_builder_set_member_name (builder, "errors");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < errors->len; i++)
+    {
+      const RivCompareError *e = &g_array_index (errors, RivCompareError, i);
+
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "class");
+      json_builder_add_string_value (builder, e->text);
+      json_builder_set_member_name (builder, "a");
+      json_builder_add_int_value (builder, e->count[0]);
+      json_builder_set_member_name (builder, "b");
+      json_builder_add_int_value (builder, e->count[1]);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+}
+
+static void
+print_compare_json (RivCompare     *compare,
+                    char          **paths,
+                    GPtrArray      *thresholds,
+                    const double   *measured,
+                    const gboolean *held)
+{
+  g_autofree char *method = riv_compare_describe_method (compare);
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  g_autoptr(JsonNode) root = NULL;
+  g_autofree char *text = NULL;
+
+  json_builder_begin_object (builder);
+  for (guint run = 0; run < 2; run++)
+    {
+      json_builder_set_member_name (builder, run == 0 ? "a" : "b");
+      json_builder_add_string_value (builder, paths[run]);
+    }
+  json_builder_set_member_name (builder, "method");
+  json_builder_add_string_value (builder, method);
+  json_builder_set_member_name (builder, "groups");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < riv_compare_get_n_groups (compare); i++)
+    add_compare_group_json (builder, compare, i);
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "thresholds");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < thresholds->len; i++)
+    {
+      json_builder_begin_object (builder);
+      json_builder_set_member_name (builder, "threshold");
+      json_builder_add_string_value (builder,
+        riv_compare_threshold_get_text (g_ptr_array_index (thresholds, i)));
+      add_number_or_null (builder, "measured", TRUE, measured[i]);
+      json_builder_set_member_name (builder, "held");
+      json_builder_add_boolean_value (builder, held[i]);
+      json_builder_end_object (builder);
+    }
+  json_builder_end_array (builder);
+  json_builder_end_object (builder);
+  root = json_builder_get_root (builder);
+  text = riv_json_to_string (root, NULL);
+  printf ("%s\n", text);
+}
+
+static void
+print_compare_text (RivCompare     *compare,
+                    char          **paths,
+                    GPtrArray      *thresholds,
+                    const double   *measured,
+                    const gboolean *held)
+{
+  guint n_groups = riv_compare_get_n_groups (compare);
+  g_autofree char *method = riv_compare_describe_method (compare);
+
+  printf ("A  %s  (%" G_GUINT64_FORMAT " jobs)\n", riv_cli_safe (paths[0]),
+          riv_compare_get_jobs (compare, 0, 0));
+  printf ("B  %s  (%" G_GUINT64_FORMAT " jobs)\n", riv_cli_safe (paths[1]),
+          riv_compare_get_jobs (compare, 0, 1));
+  /* With one endpoint, its own group would say it all again. */
+  for (guint i = 0; i < (n_groups == 2 ? 1 : n_groups); i++)
+    print_compare_group (compare, i);
+  if (thresholds->len > 0)
+    printf ("\nthresholds\n");
+  for (guint i = 0; i < thresholds->len; i++)
+    {
+      char value[64];
+
+      if (isnan (measured[i]))
+        g_strlcpy (value, "not measured", sizeof value);
+      else
+        g_snprintf (value, sizeof value, "%.4g", measured[i]);
+      printf ("  %-32s %-14s %s\n",
+              riv_cli_safe (riv_compare_threshold_get_text (g_ptr_array_index (thresholds, i))),
+              value, held[i] ? "held" : "FAILED");
+    }
+  printf ("\nnoise: %s\n", method);
+}
+
+static int
+report_compare (int    argc,
+                char **argv)
+{
+  g_autofree char *report_path = NULL;
+  g_auto(GStrv) threshold_texts = NULL;
+  gboolean json = FALSE;
+  double min_change = RIV_COMPARE_MIN_CHANGE_DEFAULT * 100;
+  const GOptionEntry entries[] = {
+    { "min-change", 0, 0, G_OPTION_ARG_DOUBLE, &min_change,
+      "Call a change beyond noise only when it is at least PCT percent of A (default 5)",
+      "PCT" },
+    { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &threshold_texts,
+      "Fail (exit 1) unless the change holds, e.g. \"p95 ratio<1.10\", \"throughput "
+      "ratio>0.9\", \"error_rate diff<0.01\", \"ttfu_p95{endpoint:/chat} ratio<1.2\" "
+      "(repeatable)", "EXPR" },
+    { "report", 0, 0, G_OPTION_ARG_FILENAME, &report_path,
+      "Write the comparison as an HTML page to FILE", "FILE" },
+    { "json", 0, 0, G_OPTION_ARG_NONE, &json, "Print the comparison as one JSON object", NULL },
+    { NULL }
+  };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivCompare) compare = riv_compare_new ();
+  g_autoptr(GPtrArray) thresholds =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) riv_compare_threshold_free);
+  g_autofree double *measured = NULL;
+  g_autofree gboolean *held = NULL;
+  gboolean all_held = TRUE;
+
+  context = g_option_context_new ("A.jsonl B.jsonl — compare two runs");
+  g_option_context_set_summary (context,
+    "Reads the per-job records of two runs (rivulet-cli load --output): two servers,\n"
+    "two versions of an app, before and after a change. Prints each run's throughput,\n"
+    "latency and first-update percentiles and error rate, overall and per endpoint,\n"
+    "with the change from A to B and whether it is beyond the runs' own noise.\n"
+    "Exit status: 0, or 1 when a --threshold failed or a file could not be read,\n"
+    "2 for bad arguments.");
+  g_option_context_add_main_entries (context, entries, NULL);
+  if (!g_option_context_parse (context, &argc, &argv, &error))
+    return riv_cli_usage_error ("report", "%s", error->message);
+  if (argc != 3)
+    return riv_cli_usage_error ("report", "compare takes two records files, A and B "
+                                "(rivulet-cli load --output)");
+  if (!(min_change >= 0) || !(min_change < 1e6))
+    return riv_cli_usage_error ("report", "--min-change must be a percentage, 0 or more");
+  riv_compare_set_min_change (compare, min_change / 100);
+  for (guint i = 0; threshold_texts != NULL && threshold_texts[i] != NULL; i++)
+    {
+      RivCompareThreshold *t = riv_compare_threshold_parse (threshold_texts[i], &error);
+
+      if (t == NULL)
+        return riv_cli_usage_error ("report", "%s", error->message);
+      g_ptr_array_add (thresholds, t);
+    }
+
+  for (guint run = 0; run < 2; run++)
+    {
+      CompareTarget target = { compare, run, INFINITY, -INFINITY };
+
+      /* Twice: the span first, then the jobs into the blocks it is cut in. */
+      if (read_records (argv[1 + run], add_to_span, &target, &error))
+        riv_compare_set_span (compare, run, target.start, target.end);
+      if (error != NULL || !read_records (argv[1 + run], add_to_compare, &target, &error))
         {
-          g_printerr ("rivulet-cli report: --report: %s\n", error->message);
+          g_printerr ("rivulet-cli report: %s\n", riv_cli_safe (error->message));
           return 1;
         }
     }
-  return 0;
+
+  measured = g_new0 (double, thresholds->len + 1);
+  held = g_new0 (gboolean, thresholds->len + 1);
+  for (guint i = 0; i < thresholds->len; i++)
+    {
+      held[i] = riv_compare_threshold_check (g_ptr_array_index (thresholds, i), compare,
+                                             &measured[i]);
+      all_held = all_held && held[i];
+    }
+
+  if (json)
+    print_compare_json (compare, argv + 1, thresholds, measured, held);
+  else
+    print_compare_text (compare, argv + 1, thresholds, measured, held);
+
+  if (report_path != NULL)
+    {
+      g_autofree char *html = riv_compare_html (compare, argv[1], argv[2],
+                                                (RivCompareThreshold * const *) thresholds->pdata,
+                                                measured, held, thresholds->len);
+
+      if (!write_output ("--report", report_path, html))
+        return 1;
+    }
+  return all_held ? 0 : 1;
 }
 
 int
@@ -240,14 +643,22 @@ riv_cli_report (int    argc,
       g_set_prgname ("rivulet-cli report merge");
       return report_merge (argc - 1, argv + 1);
     }
+  if (argc >= 2 && strcmp (argv[1], "compare") == 0)
+    {
+      g_set_prgname ("rivulet-cli report compare");
+      return report_compare (argc - 1, argv + 1);
+    }
   if (argc >= 2 && (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0))
     {
-      printf ("Usage:\n  rivulet-cli report merge [OPTION…] A.jsonl B.jsonl …\n\n"
-              "Merges the per-job records of load shards into one summary, report and "
-              "time series.\n");
+      printf ("Usage:\n  rivulet-cli report merge [OPTION…] A.jsonl B.jsonl …\n"
+              "  rivulet-cli report compare [OPTION…] A.jsonl B.jsonl\n\n"
+              "merge: the per-job records of load shards as one summary, report and "
+              "time series.\n"
+              "compare: two runs side by side, with the change and whether it is beyond "
+              "noise.\n");
       return 0;
     }
   return riv_cli_usage_error ("report", "%s",
-                              argc >= 2 ? "unknown report command (the one there is: merge)"
-                                        : "expected a command: merge");
+                              argc >= 2 ? "unknown report command (merge or compare)"
+                                        : "expected a command: merge or compare");
 }

@@ -255,12 +255,86 @@ bad:
   return FALSE;
 }
 
+static gboolean
+status_from_string (const char   *text,
+                    RivJobStatus *status)
+{
+  static const RivJobStatus terminal[] = {
+    RIV_JOB_STATUS_COMPLETED, RIV_JOB_STATUS_FAILED,
+    RIV_JOB_STATUS_CANCELLED, RIV_JOB_STATUS_LOST,
+  };
+
+  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (terminal); i++)
+    if (strcmp (text, riv_job_status_to_string (terminal[i])) == 0)
+      {
+        *status = terminal[i];
+        return TRUE;
+      }
+  return FALSE;
+}
+
+/* A member that is a number, or null / missing (then -1). */
+static gboolean
+get_seconds (JsonObject  *record,
+             const char  *member,
+             double      *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (record, member);
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!riv_json_get_double (record, member, out) || !isfinite (*out))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"%s\" is not a number", member);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+gboolean
+riv_job_record_read_times (JsonObject  *record,
+                           double      *queued_s,
+                           double      *run_s,
+                           double      *latency_s,
+                           GError     **error)
+{
+  return get_seconds (record, "queued_s", queued_s, error) &&
+         get_seconds (record, "run_s", run_s, error) &&
+         get_seconds (record, "latency_s", latency_s, error);
+}
+
+gboolean
+riv_job_record_read_outcome (JsonObject    *record,
+                             RivJobStatus  *status,
+                             double        *submitted_at,
+                             GError       **error)
+{
+  g_return_val_if_fail (record != NULL && status != NULL && submitted_at != NULL, FALSE);
+
+  if (!status_from_string (riv_json_get_string (record, "status"), status))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"status\" is not completed, failed, cancelled or lost");
+      return FALSE;
+    }
+  if (!riv_json_get_double (record, "submitted_at", submitted_at) || !isfinite (*submitted_at))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   "\"submitted_at\" is missing (records from rivulet-cli load --output)");
+      return FALSE;
+    }
+  return TRUE;
+}
+
 /* A number ≥ 0, or null / missing (then -1). */
 static gboolean
-read_known (JsonObject  *object,
-            const char  *member,
-            double      *out,
-            GError     **error)
+read_seconds (JsonObject  *object,
+              const char  *member,
+              double      *out,
+              GError     **error)
 {
   JsonNode *node = json_object_get_member (object, member);
 
@@ -292,10 +366,10 @@ riv_job_record_read_stream (JsonObject     *record,
 
   memset (stream, 0, sizeof *stream);
   stream->gap_p50 = stream->gap_p99 = stream->gap_max = -1;
-  if (!read_known (record, "first_update_s", &stream->first_s, error) ||
-      !read_known (record, "first_after_start_s", &stream->first_start_s, error) ||
-      !read_known (record, "chars_per_s", &stream->chars_per_s, error) ||
-      !read_known (record, "words_per_s", &stream->words_per_s, error) ||
+  if (!read_seconds (record, "first_update_s", &stream->first_s, error) ||
+      !read_seconds (record, "first_after_start_s", &stream->first_start_s, error) ||
+      !read_seconds (record, "chars_per_s", &stream->chars_per_s, error) ||
+      !read_seconds (record, "words_per_s", &stream->words_per_s, error) ||
       !read_hist (record, "gap_hist_us", &gaps, error))
     return FALSE;
   stream->gaps = gaps;

@@ -74,6 +74,19 @@ gboolean  riv_job_record_read_stream (JsonObject         *record,
                                       RivLoadStream      *stream,
                                       GError            **error);
 void      riv_job_record_stream_clear (RivLoadStream     *stream);
+/* A record's status (an end: completed, failed, cancelled or lost) and
+ * submitted_at, which every record has; FALSE naming what is wrong. */
+gboolean  riv_job_record_read_outcome (JsonObject        *record,
+                                       RivJobStatus      *status,
+                                       double            *submitted_at,
+                                       GError           **error);
+/* queued_s, run_s and latency_s: each a number, or null / missing (then
+ * -1); FALSE naming the first that is neither. */
+gboolean  riv_job_record_read_times   (JsonObject        *record,
+                                       double            *queued_s,
+                                       double            *run_s,
+                                       double            *latency_s,
+                                       GError           **error);
 
 /* The "server" object of a record from one trace of Gradio's
  * {P}/profiling/traces (milliseconds → seconds); *server_s gets its total_s.

@@ -400,45 +400,6 @@ riv_load_stats_get_stall (RivLoadStats *self)
 }
 
 
-static gboolean
-status_from_string (const char   *text,
-                    RivJobStatus *status)
-{
-  static const RivJobStatus terminal[] = {
-    RIV_JOB_STATUS_COMPLETED, RIV_JOB_STATUS_FAILED,
-    RIV_JOB_STATUS_CANCELLED, RIV_JOB_STATUS_LOST,
-  };
-
-  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (terminal); i++)
-    if (strcmp (text, riv_job_status_to_string (terminal[i])) == 0)
-      {
-        *status = terminal[i];
-        return TRUE;
-      }
-  return FALSE;
-}
-
-/* A member that is a number, or null / missing (then -1). */
-static gboolean
-get_seconds (JsonObject  *record,
-             const char  *member,
-             double      *out,
-             GError     **error)
-{
-  JsonNode *node = json_object_get_member (record, member);
-
-  *out = -1;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!riv_json_get_double (record, member, out) || !isfinite (*out))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "\"%s\" is not a number", member);
-      return FALSE;
-    }
-  return TRUE;
-}
-
 gboolean
 riv_load_stats_add_record (RivLoadStats  *self,
                            JsonObject    *record,
@@ -457,21 +418,9 @@ riv_load_stats_add_record (RivLoadStats  *self,
   g_return_val_if_fail (self != NULL, FALSE);
   g_return_val_if_fail (record != NULL, FALSE);
 
-  if (!status_from_string (riv_json_get_string (record, "status"), &status))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "\"status\" is not completed, failed, cancelled or lost");
-      return FALSE;
-    }
-  if (!riv_json_get_double (record, "submitted_at", &submitted_at) || !isfinite (submitted_at))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "\"submitted_at\" is missing (records from rivulet-cli load --output)");
-      return FALSE;
-    }
-  if (!get_seconds (record, "queued_s", &queued_s, error) ||
-      !get_seconds (record, "run_s", &run_s, error) ||
-      !get_seconds (record, "latency_s", &latency_s, error))
+  if (!riv_job_record_read_outcome (record, &status, &submitted_at, error))
+    return FALSE;
+  if (!riv_job_record_read_times (record, &queued_s, &run_s, &latency_s, error))
     return FALSE;
   /* Read before anything is counted: a malformed record adds nothing. */
   if (!riv_job_record_read_stream (record, self->stall_s, &stream, error))

@@ -8,13 +8,8 @@
 #include <string.h>
 
 #include "riv-report.h"
+#include "riv-report-private.h"
 
-#define CHART_W       760.0
-#define CHART_H       220.0
-#define PAD_LEFT      56.0
-#define PAD_RIGHT     12.0
-#define PAD_TOP       12.0
-#define PAD_BOTTOM    28.0
 #define MAX_POINTS    600     /* a line never has more points than this, however long the run */
 #define LATENCY_BINS  40
 #define GAP_BINS_PER_DECADE 5
@@ -28,30 +23,30 @@ typedef struct
 } Series;
 
 /* Numbers in SVG and CSS must never follow the locale. */
-static void
-append_num (GString    *out,
-            const char *format,
-            double      value)
+void
+riv_report_append_num (GString    *out,
+                       const char *format,
+                       double      value)
 {
   char buf[G_ASCII_DTOSTR_BUF_SIZE];
 
   g_string_append (out, g_ascii_formatd (buf, sizeof buf, format, value));
 }
 
-static void
-append_escaped (GString    *out,
-                const char *text)
+void
+riv_report_append_escaped (GString    *out,
+                           const char *text)
 {
   g_autofree char *escaped = g_markup_escape_text (text != NULL ? text : "", -1);
 
   g_string_append (out, escaped);
 }
 
-static void
-format_value (char   *buf,
-              gsize   size,
-              double  value,
-              const char *unit)
+void
+riv_report_format_value (char       *buf,
+                         gsize       size,
+                         double      value,
+                         const char *unit)
 {
   char num[G_ASCII_DTOSTR_BUF_SIZE];
 
@@ -78,29 +73,29 @@ append_y_grid (GString    *out,
       double y = PAD_TOP + plot_h - plot_h * i / 4;
       char label[64];
 
-      format_value (label, sizeof label, y_max * i / 4, y_unit);
+      riv_report_format_value (label, sizeof label, y_max * i / 4, y_unit);
       g_string_append (out, "<line class=\"grid\" x1=\"");
-      append_num (out, "%.1f", PAD_LEFT);
+      riv_report_append_num (out, "%.1f", PAD_LEFT);
       g_string_append (out, "\" x2=\"");
-      append_num (out, "%.1f", CHART_W - PAD_RIGHT);
+      riv_report_append_num (out, "%.1f", CHART_W - PAD_RIGHT);
       g_string_append (out, "\" y1=\"");
-      append_num (out, "%.1f", y);
+      riv_report_append_num (out, "%.1f", y);
       g_string_append (out, "\" y2=\"");
-      append_num (out, "%.1f", y);
+      riv_report_append_num (out, "%.1f", y);
       g_string_append (out, "\"/><text class=\"ylabel\" x=\"");
-      append_num (out, "%.1f", PAD_LEFT - 6);
+      riv_report_append_num (out, "%.1f", PAD_LEFT - 6);
       g_string_append (out, "\" y=\"");
-      append_num (out, "%.1f", y + 4);
+      riv_report_append_num (out, "%.1f", y + 4);
       g_string_append_printf (out, "\">%s</text>\n", label);
     }
 }
 
-static void
-append_axes (GString    *out,
-             double      y_max,
-             const char *y_unit,
-             double      x_max,
-             const char *x_unit)
+void
+riv_report_append_axes (GString    *out,
+                        double      y_max,
+                        const char *y_unit,
+                        double      x_max,
+                        const char *x_unit)
 {
   double plot_w = CHART_W - PAD_LEFT - PAD_RIGHT;
 
@@ -110,11 +105,11 @@ append_axes (GString    *out,
       double x = PAD_LEFT + plot_w * i / 5;
       char label[64];
 
-      format_value (label, sizeof label, x_max * i / 5, x_unit);
+      riv_report_format_value (label, sizeof label, x_max * i / 5, x_unit);
       g_string_append (out, "<text class=\"xlabel\" x=\"");
-      append_num (out, "%.1f", x);
+      riv_report_append_num (out, "%.1f", x);
       g_string_append (out, "\" y=\"");
-      append_num (out, "%.1f", CHART_H - 8);
+      riv_report_append_num (out, "%.1f", CHART_H - 8);
       g_string_append_printf (out, "\">%s</text>\n", label);
     }
 }
@@ -164,7 +159,7 @@ append_line_chart (GString      *out,
   g_string_append_printf (out, "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\" "
                           "role=\"img\" aria-label=\"%s\">\n",
                           (int) CHART_W, (int) CHART_H, title);
-  append_axes (out, y_max, y_unit, MAX (n, 2) - 1, "s");   /* point p is second p */
+  riv_report_append_axes (out, y_max, y_unit, MAX (n, 2) - 1, "s");   /* point p is second p */
 
   for (guint s = 0; s < n_series; s++)
     {
@@ -185,9 +180,9 @@ append_line_chart (GString      *out,
           x = PAD_LEFT + (n_points > 1 ? plot_w * p / (n_points - 1) : plot_w / 2);
           y = PAD_TOP + plot_h - plot_h * v / y_max;
           g_string_append_c (out, pen_down ? 'L' : 'M');
-          append_num (out, "%.1f", x);
+          riv_report_append_num (out, "%.1f", x);
           g_string_append_c (out, ',');
-          append_num (out, "%.1f", y);
+          riv_report_append_num (out, "%.1f", y);
           /* A second that stands alone is a dot (a zero-length segment
            * with round caps), not nothing. */
           if (!pen_down && (p + 1 == n_points || points[s * n_points + p + 1] < 0))
@@ -234,24 +229,24 @@ append_bar_chart (GString      *out,
       if (counts[i] > 0)
         {
           g_string_append_printf (out, "<rect class=\"bar\" fill=\"%s\" x=\"", color);
-          append_num (out, "%.2f", x + w * 0.1);
+          riv_report_append_num (out, "%.2f", x + w * 0.1);
           g_string_append (out, "\" y=\"");
-          append_num (out, "%.2f", PAD_TOP + plot_h - h);
+          riv_report_append_num (out, "%.2f", PAD_TOP + plot_h - h);
           g_string_append (out, "\" width=\"");
-          append_num (out, "%.2f", w * 0.8);
+          riv_report_append_num (out, "%.2f", w * 0.8);
           g_string_append (out, "\" height=\"");
-          append_num (out, "%.2f", h);
+          riv_report_append_num (out, "%.2f", h);
           g_string_append_printf (out, "\"><title>%" G_GUINT64_FORMAT "</title></rect>\n",
                                   counts[i]);
         }
       /* At most about twelve labels along the axis. */
       if (n <= 12 || i % ((n + 11) / 12) == 0)
         {
-          format_value (label, sizeof label, edges[i], x_unit);
+          riv_report_format_value (label, sizeof label, edges[i], x_unit);
           g_string_append (out, "<text class=\"xlabel\" x=\"");
-          append_num (out, "%.1f", x + (edges[i + 1] - edges[i] == 1 ? w / 2 : 0));
+          riv_report_append_num (out, "%.1f", x + (edges[i + 1] - edges[i] == 1 ? w / 2 : 0));
           g_string_append (out, "\" y=\"");
-          append_num (out, "%.1f", CHART_H - 8);
+          riv_report_append_num (out, "%.1f", CHART_H - 8);
           g_string_append_printf (out, "\">%s</text>\n", label);
         }
     }
@@ -268,7 +263,7 @@ append_tile (GString    *out,
                           klass, value, label);
 }
 
-static const char style[] =
+const char riv_report_style[] =
   "body{font:14px/1.45 Cantarell,'Noto Sans',system-ui,sans-serif;margin:0;background:#fafafb;"
   "color:#241f31}main{max-width:800px;margin:0 auto;padding:24px}"
   "h1{font-size:24px;margin:0 0 4px}h2{font-size:16px;margin:0 0 6px}"
@@ -304,9 +299,9 @@ append_client_server (GString              *out,
     {
       g_string_append_printf (out, "<tr><th>jobs that sent files</th><td class=\"n\">%"
                               G_GUINT64_FORMAT "</td></tr>\n", s->uploads);
-      format_value (buf, sizeof buf, s->upload_mean, "s");
+      riv_report_format_value (buf, sizeof buf, s->upload_mean, "s");
       g_string_append_printf (out, "<tr><th>upload, mean</th><td class=\"n\">%s</td></tr>\n", buf);
-      format_value (buf, sizeof buf, s->upload_max, "s");
+      riv_report_format_value (buf, sizeof buf, s->upload_max, "s");
       g_string_append_printf (out, "<tr><th>upload, max</th><td class=\"n\">%s</td></tr>\n", buf);
     }
   if (s->cached > 0)
@@ -319,10 +314,10 @@ append_client_server (GString              *out,
 
       g_string_append_printf (out, "<tr><th>jobs timed by the server</th><td class=\"n\">%"
                               G_GUINT64_FORMAT "</td></tr>\n", s->server_timed);
-      format_value (buf, sizeof buf, s->server_p50, "s");
+      riv_report_format_value (buf, sizeof buf, s->server_p50, "s");
       g_string_append_printf (out, "<tr><th>server (queue wait + processing), p50</th>"
                               "<td class=\"n\">%s</td></tr>\n", buf);
-      format_value (buf, sizeof buf, s->rest_p50, "s");
+      riv_report_format_value (buf, sizeof buf, s->rest_p50, "s");
       g_string_append_printf (out, "<tr><th>network + client (latency − server), p50</th>"
                               "<td class=\"n\">%s</td></tr>\n", buf);
       g_string_append_printf (out, "</table>\n<svg role=\"img\" viewBox=\"0 0 600 24\" width=\"600\" "
@@ -348,12 +343,12 @@ append_head (GString    *out,
   g_string_append (out, "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
                         "<meta name=\"viewport\" content=\"width=device-width\">\n"
                         "<title>Rivulet load report</title>\n<style>");
-  g_string_append (out, style);
+  g_string_append (out, riv_report_style);
   g_string_append (out, "</style></head>\n<body><main>\n<h1>Rivulet load report</h1>\n"
                         "<div class=\"meta\">");
-  append_escaped (out, date);
+  riv_report_append_escaped (out, date);
   g_string_append (out, " · server ");
-  append_escaped (out, server_version != NULL ? server_version : "version unknown");
+  riv_report_append_escaped (out, server_version != NULL ? server_version : "version unknown");
   g_string_append (out, " · rivulet " PACKAGE_VERSION "</div>\n");
 }
 
@@ -378,27 +373,27 @@ append_tiles (GString              *out,
   TILE ("lost", s->lost > 0 ? "bad" : "", "%" G_GUINT64_FORMAT, s->lost);
   TILE ("users (peak)", "", "%u", s->users);
 #undef TILE
-  format_value (buf, sizeof buf, s->throughput_per_s, "/s");
+  riv_report_format_value (buf, sizeof buf, s->throughput_per_s, "/s");
   append_tile (out, "throughput", buf, "");
-  format_value (buf, sizeof buf, s->p50, "s");
+  riv_report_format_value (buf, sizeof buf, s->p50, "s");
   append_tile (out, "latency p50", buf, "");
-  format_value (buf, sizeof buf, s->p95, "s");
+  riv_report_format_value (buf, sizeof buf, s->p95, "s");
   append_tile (out, "latency p95", buf, "");
-  format_value (buf, sizeof buf, s->p99, "s");
+  riv_report_format_value (buf, sizeof buf, s->p99, "s");
   append_tile (out, "latency p99", buf, "");
   if (s->first_n > 0)
     {
-      format_value (buf, sizeof buf, s->first_p95, "s");
+      riv_report_format_value (buf, sizeof buf, s->first_p95, "s");
       append_tile (out, "first update p95", buf, "");
     }
   if (s->streamed > 0)
     {
-      format_value (buf, sizeof buf, s->gap_p99, "s");
+      riv_report_format_value (buf, sizeof buf, s->gap_p99, "s");
       append_tile (out, "gap p99", buf, "");
       g_snprintf (buf, sizeof buf, "%" G_GUINT64_FORMAT, s->stalls);
       append_tile (out, "stalls", buf, s->stalls > 0 ? "bad" : "good");
     }
-  format_value (buf, sizeof buf, s->duration_s, "s");
+  riv_report_format_value (buf, sizeof buf, s->duration_s, "s");
   append_tile (out, "duration", buf, "");
   g_string_append (out, "</div>\n");
 }
@@ -422,7 +417,7 @@ append_thresholds (GString                  *out,
 
       g_string_append_printf (out, "<tr><td class=\"%s\">%s</td><td><code>",
                               ok ? "ok" : "fail", ok ? "✓ passed" : "✗ failed");
-      append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
+      riv_report_append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
       g_string_append_printf (out, "</code></td><td class=\"n\">%s</td></tr>\n", value);
     }
   g_string_append (out, "</table></section>\n");
@@ -627,7 +622,7 @@ append_stamp_row (GString    *out,
     {
       char buf[64];
 
-      format_value (buf, sizeof buf, values[i], "s");
+      riv_report_format_value (buf, sizeof buf, values[i], "s");
       g_string_append_printf (out, "<td class=\"n\">%s</td>", buf);
     }
   g_string_append (out, "</tr>\n");
@@ -689,7 +684,7 @@ append_errors (GString *out,
 
           g_string_append_printf (out, "<tr><td class=\"n\">%" G_GUINT64_FORMAT "</td><td>",
                                   e->count);
-          append_escaped (out, e->text);
+          riv_report_append_escaped (out, e->text);
           g_string_append (out, "</td></tr>\n");
         }
       g_string_append (out, "</table>\n");
@@ -707,13 +702,13 @@ append_parameters (GString            *out,
   for (guint i = 0; params != NULL && params[i] != NULL && params[i + 1] != NULL; i += 2)
     {
       g_string_append (out, "<tr><th>");
-      append_escaped (out, params[i]);
+      riv_report_append_escaped (out, params[i]);
       g_string_append (out, "</th><td><code>");
-      append_escaped (out, params[i + 1]);
+      riv_report_append_escaped (out, params[i + 1]);
       g_string_append (out, "</code></td></tr>\n");
     }
   g_string_append (out, "<tr><th>server version</th><td><code>");
-  append_escaped (out, server_version != NULL ? server_version : "unknown");
+  riv_report_append_escaped (out, server_version != NULL ? server_version : "unknown");
   g_string_append (out, "</code></td></tr>\n</table></section>\n</main></body></html>\n");
 }
 

@@ -23,6 +23,7 @@
 
 #include "fuzz-entry.h"
 #include "riv-load-run.h"
+#include "riv-compare.h"
 #include "riv-load-stats.h"
 
 static void
@@ -67,6 +68,35 @@ check_stages (const char *text)
     }
 }
 
+/* report compare's --threshold: the same oracles, and a parsed one judges
+ * an empty comparison as not measured. */
+static void
+check_compare_threshold (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivCompareThreshold) threshold = riv_compare_threshold_parse (text, &error);
+  g_autoptr(RivCompareThreshold) again = NULL;
+  g_autoptr(RivCompare) compare = riv_compare_new ();
+  double measured = 0;
+
+  if (threshold == NULL)
+    {
+      RIV_FUZZ_CHECK (error != NULL, "compare: refused without an error");
+      RIV_FUZZ_CHECK (strstr (error->message, "--threshold") != NULL, "compare: message %s",
+                      error->message);
+      if (g_utf8_validate (text, -1, NULL))
+        RIV_FUZZ_CHECK (g_utf8_validate (error->message, -1, NULL), "compare: message not UTF-8");
+      return;
+    }
+  RIV_FUZZ_CHECK (error == NULL, "compare: parsed, yet error %s", error->message);
+  RIV_FUZZ_CHECK (strcmp (riv_compare_threshold_get_text (threshold), text) == 0,
+                  "compare: text changed");
+  again = riv_compare_threshold_parse (text, NULL);
+  RIV_FUZZ_CHECK (again != NULL, "compare: its own text does not parse again");
+  RIV_FUZZ_CHECK (!riv_compare_threshold_check (threshold, compare, &measured) && isnan (measured),
+                  "compare: held on no jobs");
+}
+
 void
 riv_fuzz_load_options (const guint8 *data,
                        gsize         size)
@@ -79,6 +109,7 @@ riv_fuzz_load_options (const guint8 *data,
   RivLoadSummary summary = { 0 };
 
   check_stages (text);
+  check_compare_threshold (text);
   if (threshold == NULL)
     {
       RIV_FUZZ_CHECK (error != NULL, "refused without an error");

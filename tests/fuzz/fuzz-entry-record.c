@@ -10,7 +10,9 @@
  * job, no gap, no stall); a counted one is one job, and its streaming
  * figures are finite and not negative, its gaps those of its histogram, its
  * stalls at most its gaps; the same record counted twice doubles the jobs,
- * gaps and stalls and leaves every percentile where it was.
+ * gaps and stalls and leaves every percentile where it was. `report
+ * compare` takes a record exactly when `report merge` does, and its figures
+ * of it are finite.
  */
 #include "config.h"
 
@@ -18,6 +20,7 @@
 
 #include "fuzz-entry.h"
 #include "riv-json.h"
+#include "riv-compare.h"
 #include "riv-load-stats.h"
 
 static void
@@ -35,6 +38,28 @@ check_finite (const RivLoadSummary *s)
                   "gaps p50 %g p99 %g max %g", s->gap_p50, s->gap_p99, s->gap_max);
 }
 
+static void
+check_compare (JsonObject *record,
+               gboolean    counted)
+{
+  g_autoptr(RivCompare) compare = riv_compare_new ();
+  g_autoptr(GError) error = NULL;
+  gboolean ok = riv_compare_add_record (compare, 0, record, &error);
+  guint n = 0;
+  const RivCompareFigure *figures;
+
+  RIV_FUZZ_CHECK (ok == (error == NULL), "compare: taken %d with error %s", ok,
+                  error != NULL ? error->message : "none");
+  RIV_FUZZ_CHECK (ok == counted, "compare took it %d, merge %d", ok, counted);
+  RIV_FUZZ_CHECK (riv_compare_get_jobs (compare, 0, 0) == (ok ? 1 : 0), "compare: jobs");
+  riv_compare_add_record (compare, 1, record, NULL);
+  figures = riv_compare_get_figures (compare, 0, &n);
+  for (guint i = 0; i < n; i++)
+    for (guint run = 0; run < 2; run++)
+      RIV_FUZZ_CHECK (!figures[i].known[run] || isfinite (figures[i].value[run]),
+                      "compare: %s is %g", figures[i].name, figures[i].value[run]);
+}
+
 void
 riv_fuzz_record (const guint8 *data,
                  gsize         size)
@@ -48,6 +73,7 @@ riv_fuzz_record (const guint8 *data,
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     return;
   ok = riv_load_stats_add_record (stats, json_node_get_object (node), &error);
+  check_compare (json_node_get_object (node), ok);
   RIV_FUZZ_CHECK (ok == (error == NULL), "counted %d with error %s", ok,
                   error != NULL ? error->message : "none");
   riv_load_stats_summarize (stats, &once);

@@ -1,0 +1,35 @@
+/* riv-test-served.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "riv-test-served.h"
+#include "riv-test-util.h"
+
+void
+riv_test_served_start (RivTestServed *fx,
+                       RivServer     *server,
+                       const char    *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *template = g_strconcat (prefix, "-XXXXXX", NULL);
+
+  fx->server = server != NULL ? server : riv_server_new ();
+  g_assert_true (riv_server_listen (fx->server, NULL, 0, &error));
+  g_assert_no_error (error);
+  fx->url = riv_server_dup_url (fx->server);
+  fx->dir = g_dir_make_tmp (template, &error);
+  g_assert_no_error (error);
+}
+
+void
+riv_test_served_stop (RivTestServed *fx)
+{
+  riv_server_shutdown (fx->server);
+  riv_test_drain ();
+  g_clear_object (&fx->server);
+  riv_test_remove_dir (fx->dir);
+  g_clear_pointer (&fx->dir, g_free);
+  g_clear_pointer (&fx->url, g_free);
+}

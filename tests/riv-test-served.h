@@ -1,0 +1,30 @@
+/* riv-test-served.h
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fixture of the tests that run rivulet-cli (or a client) against the
+ * embedded server in their own process: the server on 127.0.0.1, port 0,
+ * its URL, and a scratch folder for the files the test writes.
+ */
+#pragma once
+
+#include "riv-server.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  RivServer *server;
+  char      *url;
+  char      *dir;
+} RivTestServed;
+
+/* Starts server (taken; NULL: a new one with the defaults) listening and
+ * makes a scratch folder named after prefix ("riv-test-cli"). */
+void riv_test_served_start (RivTestServed *fx,
+                            RivServer     *server,
+                            const char    *prefix);
+/* Shuts the server down, lets its closes run, removes the folder. */
+void riv_test_served_stop  (RivTestServed *fx);
+
+G_END_DECLS
