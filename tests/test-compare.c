@@ -196,6 +196,54 @@ test_groups_and_too_few (void)
   g_assert_false (riv_compare_rank_test (compare, 1, &p_slower, &p));
 }
 
+/* The window's way: no span set, jobs as they end, one run after the other
+ * (riv_compare_shift ()); a long run outgrows its slots and is still cut
+ * into ten blocks. */
+static void
+test_live_and_shift (void)
+{
+  g_autoptr(RivCompare) compare = riv_compare_new ();
+  g_autoptr(GRand) rand = g_rand_new_with_seed (21);
+  double base[] = { 0.2, 0.2, 0.3 };
+  guint n = 0;
+
+  for (guint r = 0; r < G_N_ELEMENTS (base); r++)
+    {
+      const RivCompareFigure *f;
+
+      if (r > 0)
+        riv_compare_shift (compare);
+      g_assert_cmpuint (riv_compare_get_jobs (compare, 0, 1), ==, 0);
+      /* 3,000 jobs over 600 s: 40 slots of a second would hold 40 s. */
+      for (guint i = 0; i < 3000; i++)
+        {
+          double submitted = 5000 + r * 1000 + i * 0.2;
+          double latency = base[r] * exp (0.2 * (g_rand_double (rand) - 0.5));
+
+          riv_compare_add_job (compare, 1, r == 2 ? "/new" : "/echo", "completed", latency, -1,
+                               submitted, submitted + latency, NULL);
+        }
+      f = figure (compare, 0, "p50");
+      if (r == 0)
+        {
+          g_assert_false (f->known[0]);
+          continue;
+        }
+      g_assert_true (f->tested);
+      g_assert_cmpint (f->beyond_noise, ==, r == 2);
+      g_assert_true (figure (compare, 0, "throughput")->tested);
+      g_assert_false (figure (compare, 0, "throughput")->beyond_noise);
+    }
+  riv_compare_get_figures (compare, 0, &n);
+  g_assert_cmpuint (riv_compare_get_n_groups (compare), ==, 3);
+  /* /echo was only in the runs before: the next shift drops it with them. */
+  riv_compare_shift (compare);
+  g_assert_cmpuint (riv_compare_get_n_groups (compare), ==, 2);
+  g_assert_cmpstr (riv_compare_get_group_name (compare, 1), ==, "/new");
+  g_assert_cmpuint (riv_compare_get_jobs (compare, 1, 0), ==, 3000);
+  g_assert_cmpuint (riv_compare_get_jobs (compare, 1, 1), ==, 0);
+}
+
 static void
 test_thresholds (void)
 {
@@ -452,6 +500,7 @@ main (int    argc,
   g_test_add_func ("/compare/small-change-below-min", test_small_change_below_min);
   g_test_add_func ("/compare/throughput-and-errors", test_throughput_and_errors);
   g_test_add_func ("/compare/groups-and-too-few", test_groups_and_too_few);
+  g_test_add_func ("/compare/live-and-shift", test_live_and_shift);
   g_test_add_func ("/compare/thresholds", test_thresholds);
   g_test_add_func ("/compare/html", test_html);
   g_test_add ("/compare/cli/runs", Fixture, NULL, fixture_setup, test_cli_runs,

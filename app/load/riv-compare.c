@@ -18,22 +18,28 @@
 
 #define MAX_ERROR_TEXTS 1000            /* per group and run; the rest are "other" */
 #define ERROR_TEXT_MAX  200             /* characters of an error kept */
-#define N_BLOCKS        10              /* each run's span cut into this many */
-#define MIN_PER_BLOCK   20              /* values a block needs for 10 blocks (10 for 5) */
+#define N_SLOTS         40              /* a run's jobs by submit time, in this many slots */
+#define N_BLOCKS        10              /* the slots in use, cut into this many blocks */
+#define MIN_BLOCKS      5               /* or this many; fewer are not tested */
+#define MIN_PER_BLOCK   20              /* values a block needs */
 #define OTHER_ERRORS    "(other errors)"
 
-/* One run's jobs of one group: the whole run, and the same cut into
- * N_BLOCKS blocks of its span by submit time (for the noise tests). */
+/* What one slot of a run's time holds of one group's jobs. */
+typedef struct
+{
+  RivSketch *latency;
+  RivSketch *first;
+  guint64    jobs, completed, errors;   /* errors: failed and lost */
+} Slot;
+
+/* One run's jobs of one group: the whole run, and the same by submit time in
+ * N_SLOTS slots (cut into blocks for the noise tests). */
 typedef struct
 {
   RivSketch  *latency;      /* completed jobs */
   RivSketch  *first;        /* time to first update */
   guint64     jobs, completed, failed, cancelled, lost;
-  RivSketch  *block_latency[N_BLOCKS];
-  RivSketch  *block_first[N_BLOCKS];
-  guint64     block_jobs[N_BLOCKS];
-  guint64     block_completed[N_BLOCKS];
-  guint64     block_errors[N_BLOCKS];   /* failed and lost */
+  Slot        slots[N_SLOTS];
   GHashTable *errors;       /* class text → guint64 * */
 } Side;
 
@@ -54,6 +60,10 @@ struct _RivCompare
   double      start[2];    /* each run's span: first submit … */
   double      end[2];      /* … last end, as set or as seen */
   gboolean    span_set[2];
+  double      origin[2];   /* each run's slot 0 starts here (NAN: no job yet) … */
+  double      width[2];    /* … and its slots are this wide, seconds */
+  guint       n_slots[2];  /* the slots in use */
+  double      last_submit[2];
 };
 
 static void
@@ -61,10 +71,10 @@ side_init (Side *side)
 {
   side->latency = riv_sketch_new ();
   side->first = riv_sketch_new ();
-  for (guint b = 0; b < N_BLOCKS; b++)
+  for (guint i = 0; i < N_SLOTS; i++)
     {
-      side->block_latency[b] = riv_sketch_new ();
-      side->block_first[b] = riv_sketch_new ();
+      side->slots[i].latency = riv_sketch_new ();
+      side->slots[i].first = riv_sketch_new ();
     }
   side->errors = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
 }
@@ -74,10 +84,10 @@ side_clear (Side *side)
 {
   g_clear_pointer (&side->latency, riv_sketch_free);
   g_clear_pointer (&side->first, riv_sketch_free);
-  for (guint b = 0; b < N_BLOCKS; b++)
+  for (guint i = 0; i < N_SLOTS; i++)
     {
-      g_clear_pointer (&side->block_latency[b], riv_sketch_free);
-      g_clear_pointer (&side->block_first[b], riv_sketch_free);
+      g_clear_pointer (&side->slots[i].latency, riv_sketch_free);
+      g_clear_pointer (&side->slots[i].first, riv_sketch_free);
     }
   g_clear_pointer (&side->errors, g_hash_table_unref);
 }
@@ -117,7 +127,9 @@ riv_compare_new (void)
   for (guint run = 0; run < 2; run++)
     {
       self->start[run] = INFINITY;
-      self->end[run] = -INFINITY;
+      self->end[run] = self->last_submit[run] = -INFINITY;
+      self->origin[run] = NAN;
+      self->width[run] = 1;
     }
   return self;
 }
@@ -165,27 +177,29 @@ count_error (Side       *side,
 
 static void
 side_add (Side       *side,
-          guint       block,
+          guint       slot,
           const char *status,
           double      latency_s,
           double      first_s,
           const char *error_class)
 {
+  Slot *in = &side->slots[slot];
+
   side->jobs++;
-  side->block_jobs[block]++;
+  in->jobs++;
   if (first_s >= 0)
     {
       riv_sketch_add (side->first, first_s);
-      riv_sketch_add (side->block_first[block], first_s);
+      riv_sketch_add (in->first, first_s);
     }
   if (strcmp (status, "completed") == 0)
     {
       side->completed++;
-      side->block_completed[block]++;
+      in->completed++;
       if (latency_s >= 0)
         {
           riv_sketch_add (side->latency, latency_s);
-          riv_sketch_add (side->block_latency[block], latency_s);
+          riv_sketch_add (in->latency, latency_s);
         }
       return;
     }
@@ -196,8 +210,44 @@ side_add (Side       *side,
   else
     side->lost++;
   if (strcmp (status, "cancelled") != 0)
-    side->block_errors[block]++;
+    in->errors++;
   count_error (side, error_class);
+}
+
+/* Slots 2k and 2k+1 become slot k, in every group of the run. */
+static void
+halve_slots (RivCompare *self,
+             guint       run)
+{
+  for (guint g = 0; g < self->groups->len; g++)
+    {
+      Side *side = &((Group *) g_ptr_array_index (self->groups, g))->side[run];
+
+      for (guint k = 0; k < N_SLOTS / 2; k++)
+        {
+          Slot *to = &side->slots[k], *a = &side->slots[2 * k], *b = &side->slots[2 * k + 1];
+          Slot merged = { riv_sketch_new (), riv_sketch_new (), a->jobs + b->jobs,
+                          a->completed + b->completed, a->errors + b->errors };
+
+          riv_sketch_merge (merged.latency, a->latency);
+          riv_sketch_merge (merged.latency, b->latency);
+          riv_sketch_merge (merged.first, a->first);
+          riv_sketch_merge (merged.first, b->first);
+          riv_sketch_free (to->latency);
+          riv_sketch_free (to->first);
+          *to = merged;
+        }
+      for (guint k = N_SLOTS / 2; k < N_SLOTS; k++)
+        {
+          Slot *slot = &side->slots[k];
+
+          riv_sketch_free (slot->latency);
+          riv_sketch_free (slot->first);
+          *slot = (Slot) { riv_sketch_new (), riv_sketch_new (), 0, 0, 0 };
+        }
+    }
+  self->width[run] *= 2;
+  self->n_slots[run] = (self->n_slots[run] + 1) / 2;
 }
 
 void
@@ -212,9 +262,47 @@ riv_compare_set_span (RivCompare *self,
   self->span_set[run] = isfinite (start) && isfinite (end) && end > start;
   if (self->span_set[run])
     {
-      self->start[run] = start;
+      self->start[run] = self->origin[run] = start;
       self->end[run] = end;
+      /* The last instant of the span falls in the last slot. */
+      self->width[run] = (end - start) / N_SLOTS * (1 + 1e-9);
     }
+}
+
+void
+riv_compare_shift (RivCompare *self)
+{
+  g_return_if_fail (self != NULL);
+
+  forget_figures (self);
+  for (guint i = self->groups->len; i-- > 0;)
+    {
+      Group *group = g_ptr_array_index (self->groups, i);
+
+      side_clear (&group->side[0]);
+      group->side[0] = group->side[1];
+      memset (&group->side[1], 0, sizeof group->side[1]);
+      side_init (&group->side[1]);
+      if (group->name != NULL && group->side[0].jobs == 0)
+        {
+          g_hash_table_remove (self->by_name, group->name);
+          g_ptr_array_remove_index (self->groups, i);
+        }
+    }
+  self->start[0] = self->start[1];
+  self->end[0] = self->end[1];
+  self->span_set[0] = self->span_set[1];
+  self->origin[0] = self->origin[1];
+  self->width[0] = self->width[1];
+  self->n_slots[0] = self->n_slots[1];
+  self->last_submit[0] = self->last_submit[1];
+  self->start[1] = INFINITY;
+  self->end[1] = self->last_submit[1] = -INFINITY;
+  self->span_set[1] = FALSE;
+  self->origin[1] = NAN;
+  self->width[1] = 1;
+  self->n_slots[1] = 0;
+  self->sorted = FALSE;
 }
 
 void
@@ -226,19 +314,29 @@ riv_compare_set_min_change (RivCompare *self,
   forget_figures (self);
 }
 
-/* The block a job submitted at t falls in: by its place in the run's span
- * (all in block 0 when the span was not set). */
+/* The slot a job submitted at t falls in: from the first job's submit (or
+ * the span set) in slots a second wide, twice as wide whenever the run
+ * outgrows them. A job that comes before the origin goes in slot 0. */
 static guint
-block_of (RivCompare *self,
-          guint       run,
-          double      submitted_at)
+slot_of (RivCompare *self,
+         guint       run,
+         double      submitted_at)
 {
   double at;
 
-  if (!self->span_set[run] || !isfinite (submitted_at))
+  if (!isfinite (submitted_at))
     return 0;
-  at = (submitted_at - self->start[run]) / (self->end[run] - self->start[run]);
-  return (guint) CLAMP (at * N_BLOCKS, 0, N_BLOCKS - 1);
+  if (isnan (self->origin[run]))
+    self->origin[run] = submitted_at;
+  at = floor ((submitted_at - self->origin[run]) / self->width[run]);
+  while (at >= N_SLOTS && self->width[run] < 1e12)
+    {
+      halve_slots (self, run);
+      at = floor ((submitted_at - self->origin[run]) / self->width[run]);
+    }
+  at = CLAMP (at, 0, N_SLOTS - 1);
+  self->n_slots[run] = MAX (self->n_slots[run], (guint) at + 1);
+  return (guint) at;
 }
 
 void
@@ -254,7 +352,7 @@ riv_compare_add_job (RivCompare *self,
 {
   g_autofree char *error_class = NULL;
   Group *group;
-  guint block;
+  guint slot;
 
   g_return_if_fail (self != NULL && run < 2 && status != NULL);
 
@@ -276,13 +374,15 @@ riv_compare_add_job (RivCompare *self,
     error_class = g_strdup (status);
 
   forget_figures (self);
-  block = block_of (self, run, submitted_at);
+  slot = slot_of (self, run, submitted_at);
+  if (isfinite (submitted_at))
+    self->last_submit[run] = MAX (self->last_submit[run], submitted_at);
   if (!self->span_set[run] && isfinite (submitted_at))
     self->start[run] = MIN (self->start[run], submitted_at);
   if (!self->span_set[run] && isfinite (ended_at))
     self->end[run] = MAX (self->end[run], ended_at);
 
-  side_add (&((Group *) g_ptr_array_index (self->groups, 0))->side[run], block, status,
+  side_add (&((Group *) g_ptr_array_index (self->groups, 0))->side[run], slot, status,
             latency_s, first_update_s, error_class);
   if (endpoint == NULL)
     return;
@@ -294,7 +394,7 @@ riv_compare_add_job (RivCompare *self,
       g_hash_table_insert (self->by_name, group->name, group);
       self->sorted = FALSE;
     }
-  side_add (&group->side[run], block, status, latency_s, first_update_s, error_class);
+  side_add (&group->side[run], slot, status, latency_s, first_update_s, error_class);
 }
 
 gboolean
@@ -502,68 +602,98 @@ typedef struct
   guint  n;
 } Blocks;
 
-/* How many blocks' worth of jobs are merged into one so that each has
- * enough values (1 or 2); 0 when even 5 blocks would be too thin. */
-static guint
-block_step (const guint64 *counts)
+/* What a block's value is made of. */
+typedef enum
 {
-  guint64 least = G_MAXUINT64, least_pair = G_MAXUINT64;
+  BLOCK_LATENCY,      /* a percentile of the completed jobs' latencies */
+  BLOCK_FIRST,        /* a percentile of the times to first update */
+  BLOCK_THROUGHPUT,   /* completed jobs a second */
+  BLOCK_ERROR_RATE,   /* failed and lost jobs of all */
+} BlockKind;
 
-  for (guint b = 0; b < N_BLOCKS; b++)
-    least = MIN (least, counts[b]);
-  for (guint b = 0; b + 1 < N_BLOCKS; b += 2)
-    least_pair = MIN (least_pair, counts[b] + counts[b + 1]);
-  if (least >= MIN_PER_BLOCK)
-    return 1;
-  if (least_pair >= MIN_PER_BLOCK)
-    return 2;
-  return 0;
-}
-
-static void
-percentile_blocks (RivSketch * const *sketches,
-                   double             q,
-                   Blocks            *out)
+/* The values behind a block's figure: the count that must reach
+ * MIN_PER_BLOCK. */
+static guint64
+slot_count (const Slot *slot,
+            BlockKind   kind)
 {
-  guint64 counts[N_BLOCKS];
-  guint step;
-
-  out->n = 0;
-  for (guint b = 0; b < N_BLOCKS; b++)
-    counts[b] = riv_sketch_get_count (sketches[b]);
-  step = block_step (counts);
-  for (guint b = 0; step > 0 && b < N_BLOCKS; b += step)
+  switch (kind)
     {
-      g_autoptr(RivSketch) merged = riv_sketch_new ();
-
-      for (guint k = b; k < b + step; k++)
-        riv_sketch_merge (merged, sketches[k]);
-      out->values[out->n++] = riv_sketch_quantile (merged, q);
+    case BLOCK_LATENCY: return riv_sketch_get_count (slot->latency);
+    case BLOCK_FIRST: return riv_sketch_get_count (slot->first);
+    case BLOCK_THROUGHPUT:
+    case BLOCK_ERROR_RATE:
+    default: return slot->jobs;
     }
 }
 
-/* numerators[b] / denominators[b] (or / per when denominators is NULL). */
-static void
-ratio_blocks (const guint64 *numerators,
-              const guint64 *denominators,
-              double         per,
-              const guint64 *sizes,
-              Blocks        *out)
+/* The figure over slots [from, to) of a side. */
+static double
+block_value (RivCompare *self,
+             guint       run,
+             const Side *side,
+             guint       from,
+             guint       to,
+             BlockKind   kind,
+             double      q)
 {
-  guint step = block_step (sizes);
+  g_autoptr(RivSketch) merged = NULL;
+  guint64 completed = 0, errors = 0, jobs = 0;
+
+  if (kind == BLOCK_LATENCY || kind == BLOCK_FIRST)
+    {
+      merged = riv_sketch_new ();
+      for (guint i = from; i < to; i++)
+        riv_sketch_merge (merged, kind == BLOCK_LATENCY ? side->slots[i].latency
+                                                        : side->slots[i].first);
+      return riv_sketch_quantile (merged, q);
+    }
+  for (guint i = from; i < to; i++)
+    {
+      completed += side->slots[i].completed;
+      errors += side->slots[i].errors;
+      jobs += side->slots[i].jobs;
+    }
+  if (kind == BLOCK_THROUGHPUT)
+    return (double) completed / ((to - from) * self->width[run]);
+  return (double) errors / (double) jobs;
+}
+
+/* A side's figure in each block of the run's slots in use: 10 blocks, or 5
+ * when a block of 10 would hold fewer than MIN_PER_BLOCK values; none when
+ * 5 would too. Throughput leaves out the last slot of a run whose span was
+ * not set (it ends where the last job was submitted, partly empty). */
+static void
+side_blocks (RivCompare *self,
+             guint       run,
+             const Side *side,
+             BlockKind   kind,
+             double      q,
+             Blocks     *out)
+{
+  guint n = self->n_slots[run];
 
   out->n = 0;
-  for (guint b = 0; step > 0 && b < N_BLOCKS; b += step)
+  if (kind == BLOCK_THROUGHPUT && !self->span_set[run] && n > 0)
+    n--;
+  for (guint nb = MIN (N_BLOCKS, n); nb >= MIN_BLOCKS; nb = nb > MIN_BLOCKS ? MIN_BLOCKS : 0)
     {
-      double num = 0, den = 0;
+      gboolean enough = TRUE;
 
-      for (guint k = b; k < b + step; k++)
+      for (guint b = 0; b < nb && enough; b++)
         {
-          num += (double) numerators[k];
-          den += denominators != NULL ? (double) denominators[k] : per;
+          guint64 count = 0;
+
+          for (guint i = b * n / nb; i < (b + 1) * n / nb; i++)
+            count += slot_count (&side->slots[i], kind);
+          enough = count >= MIN_PER_BLOCK;
         }
-      if (den > 0)
-        out->values[out->n++] = num / den;
+      if (!enough)
+        continue;
+      for (guint b = 0; b < nb; b++)
+        out->values[out->n++] = block_value (self, run, side, b * n / nb, (b + 1) * n / nb,
+                                             kind, q);
+      return;
     }
 }
 
@@ -578,7 +708,7 @@ test_blocks (const Blocks *a,
   double ignored;
   const Blocks *runs[2] = { a, b };
 
-  if (a->n < 5 || b->n < 5)
+  if (a->n < MIN_BLOCKS || b->n < MIN_BLOCKS)
     return FALSE;
   for (guint run = 0; run < 2; run++)
     {
@@ -661,6 +791,7 @@ compute_figure (RivCompare       *self,
     {
       const Side *side = &group->side[run];
       double span = self->end[run] - self->start[run];
+      BlockKind kind;
 
       if (figure_specs[spec].q > 0)
         {
@@ -668,23 +799,21 @@ compute_figure (RivCompare       *self,
 
           if (riv_sketch_get_count (whole) > 0)
             set_point (f, run, riv_sketch_quantile (whole, figure_specs[spec].q));
-          percentile_blocks (figure_specs[spec].first ? side->block_first : side->block_latency,
-                             figure_specs[spec].q, &blocks[run]);
+          kind = figure_specs[spec].first ? BLOCK_FIRST : BLOCK_LATENCY;
         }
       else if (f->sense == RIV_COMPARE_HIGHER_IS_BETTER)
         {
           if (isfinite (span) && span > 0)
             set_point (f, run, (double) side->completed / span);
-          ratio_blocks (side->block_completed, NULL, span / N_BLOCKS, side->block_jobs,
-                        &blocks[run]);
+          kind = BLOCK_THROUGHPUT;
         }
       else
         {
           if (side->jobs > 0)
             set_point (f, run, (double) (side->failed + side->lost) / side->jobs);
-          ratio_blocks (side->block_errors, side->block_jobs, 0, side->block_jobs,
-                        &blocks[run]);
+          kind = BLOCK_ERROR_RATE;
         }
+      side_blocks (self, run, side, kind, figure_specs[spec].q, &blocks[run]);
     }
   judge (f, &blocks[0], &blocks[1], self->min_change);
 }

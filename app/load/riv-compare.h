@@ -10,7 +10,8 @@
  * Noise, as stated in every output. Jobs of one run are not independent
  * (a slow second slows every job in it), so a test over jobs would find
  * "changes" between two runs of the same server. Each run's span is cut
- * into 10 blocks by submit time (5 when a block would hold under 20 jobs)
+ * into 10 blocks by submit time (5 when a block would hold under 20 jobs;
+ * the jobs are kept in 40 slots of time, a second wide or wider)
  * and every figure is also computed per block; a change is beyond noise
  * when a Mann–Whitney rank test finds B's block values apart from A's
  * (p < 0.05) and the change is at least the least change asked for
@@ -64,12 +65,17 @@ typedef struct
 RivCompare *riv_compare_new            (void);
 void        riv_compare_free           (RivCompare  *self);
 /* Each run's span (first submit, last end, on the records' clock), before
- * its first job is added: the blocks are cut from it. Without it, a run
- * has one block and no figure of it is tested. */
+ * its first job is added: the blocks are cut from it. Without it, the
+ * blocks are cut from the time between the first job's submit and the
+ * last's, whatever order jobs come in (a job submitted before the first
+ * one added counts in the first block). */
 void        riv_compare_set_span       (RivCompare  *self,
                                         guint        run,
                                         double       start,
                                         double       end);
+/* Run B becomes run A and B is empty again: the window's newest run
+ * becomes the previous one when the next starts. */
+void        riv_compare_shift          (RivCompare  *self);
 /* The least relative change (0.05 is 5 %) called beyond noise. */
 void        riv_compare_set_min_change (RivCompare  *self,
                                         double       min_change);
