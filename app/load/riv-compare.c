@@ -19,6 +19,7 @@
 #define MAX_ERROR_TEXTS 1000            /* per group and run; the rest are "other" */
 #define ERROR_TEXT_MAX  200             /* characters of an error kept */
 #define N_SLOTS         40              /* a run's jobs by submit time, in this many slots */
+#define FIRST_SLOT_S    0.25            /* as wide as this at first, twice as wide as needed */
 #define N_BLOCKS        10              /* the slots in use, cut into this many blocks */
 #define MIN_BLOCKS      5               /* or this many; fewer are not tested */
 #define MIN_PER_BLOCK   20              /* values a block needs */
@@ -53,6 +54,7 @@ typedef struct
 
 struct _RivCompare
 {
+  gint        ref_count;
   GPtrArray  *groups;      /* Group *, [0] is every endpoint */
   GHashTable *by_name;     /* endpoint → Group * (borrowed) */
   gboolean    sorted;
@@ -120,6 +122,7 @@ riv_compare_new (void)
 {
   RivCompare *self = g_new0 (RivCompare, 1);
 
+  self->ref_count = 1;
   self->groups = g_ptr_array_new_with_free_func (group_free);
   self->by_name = g_hash_table_new (g_str_hash, g_str_equal);
   g_ptr_array_add (self->groups, group_new (NULL));
@@ -129,15 +132,23 @@ riv_compare_new (void)
       self->start[run] = INFINITY;
       self->end[run] = self->last_submit[run] = -INFINITY;
       self->origin[run] = NAN;
-      self->width[run] = 1;
+      self->width[run] = FIRST_SLOT_S;
     }
   return self;
 }
 
-void
-riv_compare_free (RivCompare *self)
+RivCompare *
+riv_compare_ref (RivCompare *self)
 {
-  if (self == NULL)
+  g_return_val_if_fail (self != NULL, NULL);
+  g_atomic_int_inc (&self->ref_count);
+  return self;
+}
+
+void
+riv_compare_unref (RivCompare *self)
+{
+  if (self == NULL || !g_atomic_int_dec_and_test (&self->ref_count))
     return;
   g_hash_table_unref (self->by_name);
   g_ptr_array_unref (self->groups);
@@ -300,7 +311,7 @@ riv_compare_shift (RivCompare *self)
   self->end[1] = self->last_submit[1] = -INFINITY;
   self->span_set[1] = FALSE;
   self->origin[1] = NAN;
-  self->width[1] = 1;
+  self->width[1] = FIRST_SLOT_S;
   self->n_slots[1] = 0;
   self->sorted = FALSE;
 }
@@ -315,7 +326,7 @@ riv_compare_set_min_change (RivCompare *self,
 }
 
 /* The slot a job submitted at t falls in: from the first job's submit (or
- * the span set) in slots a second wide, twice as wide whenever the run
+ * the span set) in slots FIRST_SLOT_S wide, twice as wide whenever the run
  * outgrows them. A job that comes before the origin goes in slot 0. */
 static guint
 slot_of (RivCompare *self,

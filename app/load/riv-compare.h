@@ -11,7 +11,7 @@
  * (a slow second slows every job in it), so a test over jobs would find
  * "changes" between two runs of the same server. Each run's span is cut
  * into 10 blocks by submit time (5 when a block would hold under 20 jobs;
- * the jobs are kept in 40 slots of time, a second wide or wider)
+ * the jobs are kept in 40 slots of time, 0.25 s wide or wider)
  * and every figure is also computed per block; a change is beyond noise
  * when a Mann–Whitney rank test finds B's block values apart from A's
  * (p < 0.05) and the change is at least the least change asked for
@@ -19,6 +19,9 @@
  * run: "not enough jobs to say". Besides, the whole latency distributions
  * are rank-tested job against job: P(B > A), the chance that a job of B
  * took longer than one of A, with its p (informative, not a verdict).
+ *
+ * Not thread-safe: one thread adds at a time (a load run adds under its
+ * statistics' lock) and figures are read once the adding is done.
  *
  * Memory is bounded in the number of jobs: the values are kept in sketches
  * (RivSketch, 1/256 relative error) and per-second counts.
@@ -63,7 +66,8 @@ typedef struct
 #define RIV_COMPARE_MIN_CHANGE_DEFAULT 0.05
 
 RivCompare *riv_compare_new            (void);
-void        riv_compare_free           (RivCompare  *self);
+RivCompare *riv_compare_ref            (RivCompare  *self);
+void        riv_compare_unref          (RivCompare  *self);
 /* Each run's span (first submit, last end, on the records' clock), before
  * its first job is added: the blocks are cut from it. Without it, the
  * blocks are cut from the time between the first job's submit and the
@@ -163,7 +167,7 @@ char       *riv_compare_html           (RivCompare                 *self,
                                         const gboolean             *held,
                                         guint                       n_thresholds);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivCompare, riv_compare_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivCompare, riv_compare_unref)
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivCompareThreshold, riv_compare_threshold_free)
 
 G_END_DECLS

@@ -96,6 +96,8 @@ struct _RivLoadRun
   double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
 
   RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
+  RivCompare   *compare;            /* owned ref, nullable: every job also goes in here … */
+  guint         compare_run;        /* … as a job of this run (0 or 1) */
   guint64       user_bytes;         /* stream bytes of users' clients that stopped */
 
   /* State */

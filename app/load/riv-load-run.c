@@ -252,6 +252,11 @@ account_job (RivLoadRun *self,
                         ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
                       error);
   riv_load_stats_add_stream (self->stats, &stream);
+  if (self->compare != NULL)
+    riv_compare_add_job (self->compare, self->compare_run, riv_job_get_endpoint (job),
+                         riv_job_status_to_string (status), latency, stream.first_s,
+                         riv_job_get_submitted_at (job),
+                         latency >= 0 ? riv_job_get_submitted_at (job) + latency : NAN, error);
 
   for (guint i = 0; i < riv_job_get_n_logs (job); i++)
     riv_load_stats_count_log (self->stats, riv_job_get_log (job, i)->level);
@@ -800,6 +805,7 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
   g_clear_pointer (&self->breakpoint, _riv_load_run_breakpoint_free);
   g_clear_pointer (&self->metrics, riv_metrics_unref);
+  g_clear_pointer (&self->compare, riv_compare_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->shown_batches, g_free);
   g_clear_pointer (&self->merging, g_array_unref);
@@ -947,6 +953,20 @@ riv_load_run_set_metrics (RivLoadRun *self,
   g_clear_pointer (&self->metrics, riv_metrics_unref);
   if (metrics != NULL)
     self->metrics = riv_metrics_ref (metrics);
+}
+
+void
+riv_load_run_set_compare (RivLoadRun *self,
+                          RivCompare *compare,
+                          guint       run)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started && run < 2);
+
+  g_clear_pointer (&self->compare, riv_compare_unref);
+  if (compare != NULL)
+    self->compare = riv_compare_ref (compare);
+  self->compare_run = run;
 }
 
 void

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "riv-client.h"
+#include "riv-compare.h"
 #include "riv-load-stats.h"
 #include "riv-metrics.h"
 
@@ -124,6 +125,11 @@ char         *riv_load_breakpoint_describe   (const RivLoadBreakpoint *breakpoin
  * submitted and end, gauges once a second. Holds a reference. */
 void          riv_load_run_set_metrics       (RivLoadRun        *self,
                                               RivMetrics        *metrics);
+/* Adds every job to compare as a job of run (0 or 1), as it is counted: the
+ * window keeps its previous run beside the new one. Holds a reference. */
+void          riv_load_run_set_compare       (RivLoadRun        *self,
+                                              RivCompare        *compare,
+                                              guint              run);
 /* Keep one JSON record per job (riv-job-record.h), for --output. */
 void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);

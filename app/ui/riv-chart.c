@@ -7,6 +7,7 @@
  */
 #include "config.h"
 
+#include <glib/gi18n.h>
 #include <math.h>
 
 #include "riv-chart.h"
@@ -48,6 +49,7 @@ struct _RivChart
   guint64    n_samples;
   GArray    *bars;        /* double; nullable: lines */
   guint      first_label;
+  GArray    *previous;    /* Point; nullable: the previous run's points, drawn dashed */
 };
 
 enum
@@ -163,6 +165,8 @@ typedef struct
   double  w;       /* the plot area, right of the scale and above the labels */
   double  h;
   double  top;     /* the scale's top value */
+  double  t0;      /* the time at the left edge (lines) … */
+  double  span;    /* … and from there to the right edge, seconds */
   GdkRGBA fg;
   GdkRGBA dim;
   GdkRGBA grid;
@@ -187,6 +191,13 @@ snapshot_title (RivChart    *self,
       append_text (self, snapshot, self->series[s].label, legend_x + 14, 0, 0, &plot->dim, &w);
       legend_x += 14 + w + 12;
     }
+  if (self->bars == NULL && self->previous != NULL && self->previous->len > 0)
+    {
+      /* TRANSLATORS: the legend of a chart's dashed lines: the load test before this one */
+      const char *previous = _("dashed: previous run");
+
+      append_text (self, snapshot, previous, legend_x, 0, 0, &plot->dim, NULL);
+    }
 }
 
 /* The top of the scale: the highest value kept, rounded up. */
@@ -209,6 +220,14 @@ scale_top (RivChart *self,
               top = MAX (top, p->v[s]);
           }
     }
+  for (guint i = 0; self->bars == NULL && self->previous != NULL && i < self->previous->len; i++)
+    for (guint s = 0; s < self->n_series; s++)
+      {
+        const Point *p = &g_array_index (self->previous, Point, i);
+
+        if (p->n[s] > 0)
+          top = MAX (top, p->v[s]);
+      }
   return riv_load_nice_ceiling (top);
 }
 
@@ -259,21 +278,19 @@ snapshot_bars (RivChart    *self,
 /* Series s as a path on cr: its line (fill FALSE), or the area under it
  * (fill TRUE), with a gap wherever nothing was measured. */
 static void
-trace_series (RivChart   *self,
+trace_series (GArray     *points,
               cairo_t    *cr,
               const Plot *plot,
               guint       s,
               gboolean    fill)
 {
-  guint n = self->points->len;
-  double t0 = g_array_index (self->points, Point, 0).t;
-  double span = MAX (g_array_index (self->points, Point, n - 1).t - t0, 1e-6);
+  guint n = points->len;
   gboolean drawing = FALSE;
   double first_x = 0, last_x = 0;
 
   for (guint i = 0; i <= n; i++)
     {
-      const Point *p = i < n ? &g_array_index (self->points, Point, i) : NULL;
+      const Point *p = i < n ? &g_array_index (points, Point, i) : NULL;
       double x, y;
 
       if (p == NULL || p->n[s] == 0)
@@ -287,9 +304,9 @@ trace_series (RivChart   *self,
           drawing = FALSE;
           continue;
         }
-      x = PAD_LEFT + (n == 1 ? plot->w : plot->w * (p->t - t0) / span);
+      x = PAD_LEFT + plot->w * (p->t - plot->t0) / plot->span;
       y = PAD_TOP + plot->h - plot->h * p->v[s] / plot->top;
-      if (!drawing && !fill && (i + 1 == n || g_array_index (self->points, Point, i + 1).n[s] == 0))
+      if (!drawing && !fill && (i + 1 == n || g_array_index (points, Point, i + 1).n[s] == 0))
         {
           /* A point that stands alone (a second in which jobs finished,
            * between seconds in which none did) is a dot, not nothing. */
@@ -312,33 +329,61 @@ trace_series (RivChart   *self,
     }
 }
 
-/* Each series as a line over a light shade, and the time span below. */
+/* Each series as a line over a light shade, the previous run's (if kept)
+ * dashed and fainter behind, and the time span below. Both runs start at
+ * the left edge: the previous run's time is its own. */
 static void
 snapshot_lines (RivChart    *self,
                 GtkSnapshot *snapshot,
-                const Plot  *plot)
+                Plot        *plot)
 {
-  const Point *first = &g_array_index (self->points, Point, 0);
-  const Point *last = &g_array_index (self->points, Point, self->points->len - 1);
-  g_autofree char *left = g_strdup_printf ("%.0f s", first->t);
-  g_autofree char *right = g_strdup_printf ("%.0f s", last->t);
+  GArray *runs[2] = { self->previous, self->points };
+  double t_last = 0;
+  g_autofree char *left = NULL;
+  g_autofree char *right = NULL;
   graphene_rect_t bounds = GRAPHENE_RECT_INIT ((float) PAD_LEFT, (float) PAD_TOP - 2,
                                                (float) plot->w, (float) plot->h + 4);
-  cairo_t *cr = gtk_snapshot_append_cairo (snapshot, &bounds);
+  cairo_t *cr;
 
-  cairo_set_line_width (cr, 1.5);
+  plot->t0 = INFINITY;
+  for (guint r = 0; r < 2; r++)
+    if (runs[r] != NULL && runs[r]->len > 0)
+      {
+        plot->t0 = MIN (plot->t0, g_array_index (runs[r], Point, 0).t);
+        t_last = MAX (t_last, g_array_index (runs[r], Point, runs[r]->len - 1).t);
+      }
+  plot->span = MAX (t_last - plot->t0, 1e-6);
+  left = g_strdup_printf ("%.0f s", plot->t0);
+  right = g_strdup_printf ("%.0f s", t_last);
+
+  cr = gtk_snapshot_append_cairo (snapshot, &bounds);
   cairo_set_line_join (cr, CAIRO_LINE_JOIN_ROUND);
-  for (guint s = 0; s < self->n_series; s++)
+  for (guint r = 0; r < 2; r++)
     {
-      GdkRGBA shade = self->series[s].color;
+      static const double dash[] = { 4, 3 };
 
-      shade.alpha = 0.12f;
-      trace_series (self, cr, plot, s, TRUE);
-      gdk_cairo_set_source_rgba (cr, &shade);
-      cairo_fill (cr);
-      trace_series (self, cr, plot, s, FALSE);
-      gdk_cairo_set_source_rgba (cr, &self->series[s].color);
-      cairo_stroke (cr);
+      if (runs[r] == NULL || runs[r]->len == 0)
+        continue;
+      cairo_set_line_width (cr, r == 0 ? 1.0 : 1.5);
+      cairo_set_dash (cr, dash, r == 0 ? 2 : 0, 0);
+      for (guint s = 0; s < self->n_series; s++)
+        {
+          GdkRGBA color = self->series[s].color;
+          GdkRGBA shade = color;
+
+          shade.alpha = 0.12f;
+          if (r == 1)
+            {
+              trace_series (runs[r], cr, plot, s, TRUE);
+              gdk_cairo_set_source_rgba (cr, &shade);
+              cairo_fill (cr);
+            }
+          else
+            color.alpha = 0.55f;
+          trace_series (runs[r], cr, plot, s, FALSE);
+          gdk_cairo_set_source_rgba (cr, &color);
+          cairo_stroke (cr);
+        }
     }
   cairo_destroy (cr);
 
@@ -369,11 +414,10 @@ riv_chart_snapshot (GtkWidget   *widget,
 
   snapshot_title (self, snapshot, &plot);
   snapshot_grid (self, snapshot, &plot);
-  if (n_points == 0)
-    return;
-  if (self->bars != NULL)
+  if (self->bars != NULL && n_points > 0)
     snapshot_bars (self, snapshot, &plot);
-  else
+  else if (self->bars == NULL &&
+           (n_points > 0 || (self->previous != NULL && self->previous->len > 0)))
     snapshot_lines (self, snapshot, &plot);
 }
 
@@ -393,6 +437,7 @@ riv_chart_measure (GtkWidget      *widget,
 static void
 riv_chart_finalize (GObject *object)
 {
+  g_clear_pointer (&RIV_CHART (object)->previous, g_array_unref);
   RivChart *self = RIV_CHART (object);
 
   for (guint s = 0; s < self->n_series; s++)
@@ -585,6 +630,27 @@ riv_chart_clear (RivChart *self)
   for (guint s = 0; s < self->n_series; s++)
     self->series[s].peak = NAN;
   gtk_widget_queue_draw (GTK_WIDGET (self));
+}
+
+void
+riv_chart_clear_to_previous (RivChart *self)
+{
+  g_return_if_fail (RIV_IS_CHART (self));
+
+  if (self->bars == NULL && self->points->len > 0)
+    {
+      g_clear_pointer (&self->previous, g_array_unref);
+      self->previous = g_array_copy (self->points);
+    }
+  riv_chart_clear (self);
+}
+
+guint
+riv_chart_get_n_previous (RivChart *self)
+{
+  g_return_val_if_fail (RIV_IS_CHART (self), 0);
+
+  return self->previous != NULL ? self->previous->len : 0;
 }
 
 guint

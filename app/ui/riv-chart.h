@@ -41,6 +41,12 @@ void        riv_chart_set_bars       (RivChart      *self,
                                       guint          n_values,
                                       guint          first_label);
 void        riv_chart_clear          (RivChart      *self);
+/* Clears the chart, keeping the lines it showed as the previous run's:
+ * drawn dashed and fainter behind the new ones, both from the left edge
+ * (a chart of bars keeps nothing). */
+void        riv_chart_clear_to_previous (RivChart   *self);
+/* Points of the previous run kept (0: none). */
+guint       riv_chart_get_n_previous (RivChart      *self);
 
 guint       riv_chart_get_n_points   (RivChart      *self);
 guint64     riv_chart_get_n_samples  (RivChart      *self);

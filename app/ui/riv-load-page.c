@@ -6,7 +6,10 @@
  * endpoint with the form's inputs, for a duration or k6-style stages, with a
  * think time. Each sample (one a second) goes into the live charts
  * (RivChart), which queue one redraw; "Save Report" writes the HTML of
- * rivulet-cli load --report.
+ * rivulet-cli load --report. The run before stays beside the newest: its
+ * lines dashed in the charts, and each result with its change from it and
+ * whether the change is beyond the runs' noise (riv-compare.h, as
+ * rivulet-cli report compare judges it).
  */
 #include "config.h"
 
@@ -49,6 +52,11 @@ struct _RivLoadPage
   GSettings        *gsettings;      /* the app's: metrics-address */
   RivLoadRun       *run;            /* nullable: the newest run */
   RivMetrics       *metrics;        /* nullable: the newest run's /metrics, kept after it */
+  RivCompare       *compare;        /* the run before (A) and the newest (B), as jobs end */
+  RivLoadSummary    shown;          /* the results shown last (have_shown) … */
+  RivLoadSummary    previous;       /* … and those of the run before (have_previous) */
+  gboolean          have_shown;
+  gboolean          have_previous;
   GCancellable     *cancellable;    /* cancelled on dispose */
 };
 
@@ -182,16 +190,90 @@ update_actions (RivLoadPage *self)
                                  self->run != NULL && riv_load_run_is_finished (self->run));
 }
 
-/* One figure of the results: its value large, what it is below. */
+/* The figure of the comparison with the run before named name, or NULL
+ * when there was no run before. */
+static const RivCompareFigure *
+compared_figure (RivLoadPage *self,
+                 const char  *name)
+{
+  const RivCompareFigure *figures;
+  guint n = 0;
+
+  if (name == NULL || self->compare == NULL || riv_compare_get_jobs (self->compare, 0, 0) == 0)
+    return NULL;
+  figures = riv_compare_get_figures (self->compare, 0, &n);
+  for (guint i = 0; i < n; i++)
+    if (strcmp (figures[i].name, name) == 0)
+      return figures[i].known[0] && figures[i].known[1] ? &figures[i] : NULL;
+  return NULL;
+}
+
+/* A result's change from the run before: "+12 % vs previous", coloured
+ * when it is beyond noise (red worse, green better), dim when it is not. */
+static GtkWidget *
+change_label (const RivCompareFigure *f)
+{
+  double ratio = 1;
+  gboolean worse = FALSE;
+  g_autofree char *text = NULL;
+  const char *verdict;
+  GtkWidget *label;
+
+  if (!riv_compare_figure_ratio (f, &ratio))
+    return NULL;
+  worse = (f->value[1] > f->value[0]) == (f->sense == RIV_COMPARE_LOWER_IS_BETTER);
+  /* TRANSLATORS: under a load test's result: its change from the run before, in percent */
+  text = g_strdup_printf (_("%+.0f %% vs previous"), (ratio - 1) * 100);
+  if (!f->tested)
+    verdict = _("Too few jobs to tell a change from noise");
+  else if (!f->beyond_noise)
+    verdict = _("Within the runs' own noise");
+  else
+    verdict = worse ? _("Worse, beyond the runs' own noise")
+                    : _("Better, beyond the runs' own noise");
+  label = gtk_label_new (text);
+  gtk_widget_set_tooltip_text (label, verdict);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  verdict, -1);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "numeric");
+  if (f->tested && f->beyond_noise)
+    gtk_widget_add_css_class (label, worse ? "error" : "success");
+  else
+    gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+/* One figure of the results: its value large, what it is below, and below
+ * that, after a run before, its change from it (figure: riv-compare.h's
+ * name), or for a count its value then (was: the count then). */
 static void
 add_result (RivLoadPage *self,
             const char  *what,
             char        *value,
-            const char  *style)
+            const char  *style,
+            const char  *figure,
+            guint64      was)
 {
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
   GtkWidget *number = gtk_label_new (value);
   GtkWidget *label = gtk_label_new (what);
+  const RivCompareFigure *compared = compared_figure (self, figure);
+  GtkWidget *change = compared != NULL ? change_label (compared) : NULL;
+
+  /* Every tile has the line when one has: the tiles stay alike. */
+  if (change == NULL && self->have_previous)
+    {
+      g_autofree char *then = figure == NULL
+        /* TRANSLATORS: under a count of a load test's results: the count in the run before */
+        ? g_strdup_printf (_("was %llu"), (unsigned long long) was)
+        /* TRANSLATORS: under a load test's result that the run before did not measure */
+        : g_strdup (_("not measured before"));
+
+      change = gtk_label_new (then);
+      gtk_widget_add_css_class (change, "caption");
+      gtk_widget_add_css_class (change, "dim-label");
+    }
 
   gtk_widget_add_css_class (box, "card");
   gtk_widget_set_margin_top (number, 6);
@@ -205,6 +287,12 @@ add_result (RivLoadPage *self,
   gtk_widget_add_css_class (label, "dim-label");
   gtk_box_append (GTK_BOX (box), number);
   gtk_box_append (GTK_BOX (box), label);
+  if (change != NULL)
+    {
+      gtk_widget_set_margin_bottom (change, 6);
+      gtk_widget_set_margin_bottom (label, 0);
+      gtk_box_append (GTK_BOX (box), change);
+    }
   gtk_flow_box_append (self->results, box);
   g_free (value);
 }
@@ -224,23 +312,31 @@ show_results (RivLoadPage *self,
   RivLoadSummary s;
   GtkWidget *child;
 
+  /* Shown before its tiles change: GTK 4.8's flow box keeps the sizes of
+   * tiles replaced while it was hidden, and taller tiles overflowed. */
+  gtk_widget_set_visible (GTK_WIDGET (self->results), TRUE);
   while ((child = gtk_widget_get_first_child (GTK_WIDGET (self->results))) != NULL)
     gtk_flow_box_remove (self->results, child);
   riv_load_stats_summarize (riv_load_run_get_stats (run), &s);
-  add_result (self, _("completed"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.completed), NULL);
+  add_result (self, _("completed"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.completed), NULL,
+              NULL, self->previous.completed);
   add_result (self, _("failed"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.failed),
-              s.failed > 0 ? "error" : NULL);
+              s.failed > 0 ? "error" : NULL, NULL, self->previous.failed);
   add_result (self, _("lost"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.lost),
-              s.lost > 0 ? "error" : NULL);
-  add_result (self, _("jobs per second"), g_strdup_printf ("%.1f", s.throughput_per_s), NULL);
-  add_result (self, _("latency p50"), seconds_or_none (s.p50, s.completed > 0), NULL);
-  add_result (self, _("latency p95"), seconds_or_none (s.p95, s.completed > 0), NULL);
-  add_result (self, _("latency p99"), seconds_or_none (s.p99, s.completed > 0), NULL);
-  add_result (self, _("first update p50"), seconds_or_none (s.first_p50, s.first_n > 0), NULL);
-  add_result (self, _("first update p95"), seconds_or_none (s.first_p95, s.first_n > 0), NULL);
+              s.lost > 0 ? "error" : NULL, NULL, self->previous.lost);
+  add_result (self, _("jobs per second"), g_strdup_printf ("%.1f", s.throughput_per_s), NULL,
+              "throughput", 0);
+  add_result (self, _("latency p50"), seconds_or_none (s.p50, s.completed > 0), NULL, "p50", 0);
+  add_result (self, _("latency p95"), seconds_or_none (s.p95, s.completed > 0), NULL, "p95", 0);
+  add_result (self, _("latency p99"), seconds_or_none (s.p99, s.completed > 0), NULL, "p99", 0);
+  add_result (self, _("first update p50"), seconds_or_none (s.first_p50, s.first_n > 0), NULL,
+              "ttfu_p50", 0);
+  add_result (self, _("first update p95"), seconds_or_none (s.first_p95, s.first_n > 0), NULL,
+              "ttfu_p95", 0);
   add_result (self, _("stalls"), g_strdup_printf ("%" G_GUINT64_FORMAT, s.stalls),
-              s.stalls > 0 ? "warning" : NULL);
-  gtk_widget_set_visible (GTK_WIDGET (self->results), TRUE);
+              s.stalls > 0 ? "warning" : NULL, NULL, self->previous.stalls);
+  self->shown = s;
+  self->have_shown = TRUE;
 }
 
 static void
@@ -325,6 +421,16 @@ riv_load_page_start (RivLoadPage *self,
                           stages != NULL ? 0 : riv_load_settings_get_duration (self->settings), 0);
   riv_load_run_set_stages (self->run, g_steal_pointer (&stages));
   start_metrics (self);
+  /* The newest run with jobs becomes the one before this one. */
+  if (self->compare == NULL)
+    self->compare = riv_compare_new ();
+  else if (riv_compare_get_jobs (self->compare, 0, 1) > 0)
+    {
+      riv_compare_shift (self->compare);
+      self->previous = self->shown;
+      self->have_previous = self->have_shown;
+    }
+  riv_load_run_set_compare (self->run, self->compare, 1);
   /* Thousands of users' streams and replies are handled on the run's own
    * thread: the main loop only gets one sample a second to draw. */
   riv_load_run_set_threaded (self->run, TRUE);
@@ -333,7 +439,7 @@ riv_load_page_start (RivLoadPage *self,
                            G_CONNECT_SWAPPED);
 
   for (guint i = 0; i < RIV_LOAD_N_CHARTS; i++)
-    riv_chart_clear (self->charts[i]);
+    riv_chart_clear_to_previous (self->charts[i]);
   self->last_p95 = self->last_first_p95 = -1;
   self->stalls = 0;
   gtk_widget_set_visible (GTK_WIDGET (self->results), FALSE);
@@ -560,6 +666,7 @@ riv_load_page_dispose (GObject *object)
   g_clear_object (&self->client);
   g_clear_object (&self->settings);
   g_clear_object (&self->gsettings);
+  g_clear_pointer (&self->compare, riv_compare_unref);
   memset (self->charts, 0, sizeof self->charts);
   /* AdwBin unparents its child itself; let it go before the template does. */
   adw_bin_set_child (ADW_BIN (self), NULL);
@@ -774,10 +881,17 @@ riv_load_page_dup_results (RivLoadPage *self)
     {
       GtkWidget *box = gtk_flow_box_child_get_child (GTK_FLOW_BOX_CHILD (tile));
       GtkWidget *value = gtk_widget_get_first_child (box);
+      GtkWidget *what = gtk_widget_get_next_sibling (value);
+      GtkWidget *change = gtk_widget_get_next_sibling (what);
 
       g_string_append_printf (text, "%s%s %s", text->len > 0 ? "\n" : "",
-                              gtk_label_get_label (GTK_LABEL (gtk_widget_get_next_sibling (value))),
+                              gtk_label_get_label (GTK_LABEL (what)),
                               gtk_label_get_label (GTK_LABEL (value)));
+      if (change != NULL && gtk_widget_get_tooltip_text (change) != NULL)
+        g_string_append_printf (text, " (%s: %s)", gtk_label_get_label (GTK_LABEL (change)),
+                                gtk_widget_get_tooltip_text (change));
+      else if (change != NULL)
+        g_string_append_printf (text, " (%s)", gtk_label_get_label (GTK_LABEL (change)));
     }
   return g_string_free (text, FALSE);
 }

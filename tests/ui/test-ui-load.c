@@ -312,10 +312,12 @@ test_metrics (Fixture       *fixture,
   g_settings_set_string (settings, "metrics-address", "");
 }
 
-/* The pixels of a chart drawn at 400 × 200 that are near colour. */
+/* The pixels of a chart drawn at 400 × 200 that are near colour, or (faint)
+ * red and half transparent. */
 static guint
-count_drawn (RivChart *chart,
-             guint32   color)
+count_pixels (RivChart *chart,
+              guint32   color,
+              gboolean  faint)
 {
   GtkWidget *window = gtk_window_new ();
   g_autoptr(GdkPaintable) paintable = NULL;
@@ -346,12 +348,21 @@ count_drawn (RivChart *chart,
       /* GDK_MEMORY_DEFAULT: B, G, R, A on little-endian machines. */
       const guchar *p = pixels + (gsize) i * 4;
 
-      if (ABS (p[2] - (int) ((color >> 16) & 0xff)) < 24 &&
+      if (faint)
+        count += p[3] > 60 && p[3] < 200 && p[2] > 2 * p[1] && p[2] > 2 * p[0];
+      else if (ABS (p[2] - (int) ((color >> 16) & 0xff)) < 24 &&
           ABS (p[1] - (int) ((color >> 8) & 0xff)) < 24 && ABS (p[0] - (int) (color & 0xff)) < 24)
         count++;
     }
   gtk_window_destroy (GTK_WINDOW (window));
   return count;
+}
+
+static guint
+count_drawn (RivChart *chart,
+             guint32   color)
+{
+  return count_pixels (chart, color, FALSE);
 }
 
 /* A second that stands alone (jobs finished in it, none in the seconds
@@ -375,6 +386,44 @@ test_chart_isolated (void)
   without = count_drawn (empty, 0xe01b24);   /* the legend's swatch */
   with = count_drawn (alone, 0xe01b24);
   g_assert_cmpuint (with, >=, without + 5);
+}
+
+/* A chart cleared to the previous run keeps its lines, drawn faint and
+ * dashed, until the new run's come; a chart of bars keeps nothing. */
+static void
+test_chart_previous (void)
+{
+  RivChart *chart = RIV_CHART (g_object_ref_sink (riv_chart_new ("previous", "s")));
+  RivChart *empty = RIV_CHART (riv_chart_new ("empty", "s"));
+  double bars[] = { 1, 2 };
+  guint faint_empty, faint;
+
+  riv_chart_add_series (chart, "p95", "#e01b24");
+  riv_chart_add_series (empty, "p95", "#e01b24");
+  for (guint t = 1; t <= 30; t++)
+    {
+      double value[] = { t % 2 == 0 ? 0.5 : 0.7 };
+
+      riv_chart_push (chart, t, value);
+    }
+  riv_chart_clear_to_previous (chart);
+  g_assert_cmpuint (riv_chart_get_n_points (chart), ==, 0);
+  g_assert_cmpuint (riv_chart_get_n_previous (chart), ==, 30);
+  /* The faint red of the dashes (the line's colour at 55 %). */
+  faint_empty = count_pixels (empty, 0, TRUE);
+  faint = count_pixels (g_object_ref (chart), 0, TRUE);
+  g_test_message ("faint red pixels: %u drawn, %u on an empty chart", faint, faint_empty);
+  g_assert_cmpuint (faint, >=, faint_empty + 30);
+
+  /* A new run's first second: both are there. */
+  riv_chart_push (chart, 1, (double[]) { 0.6 });
+  g_assert_cmpuint (riv_chart_get_n_points (chart), ==, 1);
+  g_assert_cmpuint (riv_chart_get_n_previous (chart), ==, 30);
+  /* Bars are not lines of a run: nothing is kept of them. */
+  riv_chart_set_bars (chart, bars, 2, 1);
+  riv_chart_clear_to_previous (chart);
+  g_assert_cmpuint (riv_chart_get_n_previous (chart), ==, 30);
+  g_object_unref (chart);
 }
 
 static void
@@ -558,6 +607,79 @@ test_page_alone (void)
   g_assert_finalize_object (server);
 }
 
+/* Two runs on the page, the second's jobs twice as slow: its results say
+ * how each figure changed from the first and that the change is beyond
+ * noise, and the charts keep the first run's lines. */
+static void
+test_page_previous (void)
+{
+  RivEmbeddedServer *server = riv_embedded_server_new ();
+  g_autoptr(RivClient) client = connect_client (server);
+  g_autoptr(JsonNode) fast = riv_json_parse (NULL, "[\"fast {i}\", 0.05]", -1, 0, NULL);
+  g_autoptr(JsonNode) slow = riv_json_parse (NULL, "[\"slow {i}\", 0.1]", -1, 0, NULL);
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *settings = riv_load_settings_new ();
+  RivLoadPage *page = RIV_LOAD_PAGE (riv_load_page_new ());
+  g_autofree char *first = NULL;
+  g_autofree char *second = NULL;
+
+  gtk_box_append (GTK_BOX (box), settings);
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (page));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+  gtk_window_present (GTK_WINDOW (window));
+  riv_load_page_set_client (page, client);
+  riv_load_page_set_settings (page, RIV_LOAD_SETTINGS (settings));
+  riv_load_settings_set (RIV_LOAD_SETTINGS (settings), 6, 6, 0, NULL);
+
+  g_assert_true (riv_load_page_start (page, "batch_echo", fast));
+  g_assert_true (riv_test_wait_until (page_run_finished, page, 60));
+  first = riv_load_page_dup_results (page);
+  g_test_message ("first run:\n%s", first);
+  /* Nothing before the first run to compare with. */
+  g_assert_null (strstr (first, "vs previous"));
+  g_assert_cmpuint (riv_chart_get_n_previous (riv_load_page_get_chart (page, RIV_LOAD_CHART_LATENCY)),
+                    ==, 0);
+
+  g_assert_true (riv_load_page_start (page, "batch_echo", slow));
+  /* The first run's lines stay while the second's come. */
+  g_assert_cmpuint (riv_chart_get_n_previous (riv_load_page_get_chart (page, RIV_LOAD_CHART_LATENCY)),
+                    >, 0);
+  g_assert_true (riv_test_wait_until (page_run_finished, page, 60));
+  second = riv_load_page_dup_results (page);
+  g_test_message ("second run:\n%s", second);
+  g_assert_nonnull (strstr (second, "\nlatency p50 0."));
+  /* Half as many jobs a second, and each about 50 ms slower. */
+  {
+    g_auto(GStrv) lines = g_strsplit (second, "\n", -1);
+    guint worse = 0;
+
+    for (guint i = 0; lines[i] != NULL; i++)
+      if (g_str_has_prefix (lines[i], "jobs per second ") || g_str_has_prefix (lines[i], "latency p50 ") ||
+          g_str_has_prefix (lines[i], "first update p50 "))
+        {
+          g_assert_nonnull (strstr (lines[i], " % vs previous: Worse, beyond the runs' own noise)"));
+          worse++;
+        }
+      else if (g_str_has_prefix (lines[i], "stalls "))
+        g_assert_true (g_str_has_suffix (lines[i], " (was 0)"));
+    /* The counts say what they were: the first run's completed jobs. */
+    {
+      g_autofree char *was = g_strdup_printf (" (was %llu)\n",
+                                              (unsigned long long) g_ascii_strtoull (first + strlen ("completed "), NULL, 10));
+
+      g_assert_true (g_str_has_prefix (second, "completed "));
+      g_assert_nonnull (strstr (second, was));
+    }
+    g_assert_cmpuint (worse, ==, 3);
+  }
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_client_close (client);
+  riv_embedded_server_stop (server);
+  g_assert_finalize_object (server);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -566,6 +688,8 @@ main (int   argc,
 
   g_test_add_func ("/ui/load/chart-bounded", test_chart_bounded);
   g_test_add_func ("/ui/load/chart-isolated", test_chart_isolated);
+  g_test_add_func ("/ui/load/chart-previous", test_chart_previous);
+  g_test_add_func ("/ui/load/page-previous", test_page_previous);
   g_test_add_func ("/ui/load/page-alone", test_page_alone);
   g_test_add ("/ui/load/run", Fixture, NULL, fixture_setup, test_load_run, fixture_teardown);
   g_test_add ("/ui/load/stop", Fixture, NULL, fixture_setup, test_stop, fixture_teardown);
