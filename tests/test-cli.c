@@ -650,7 +650,9 @@ test_bad_flags (Fixture       *fx,
     { "--threads", "two", "--threads \"two\"" },
     { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
     { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
-    { "--data", "{\"x\": 1}", "--data must be a JSON array" },
+    { "--data", "{\"x\": 1}",
+      "--data for /batch_echo: unknown parameter \"x\" (the parameters are: text, delay)" },
+    { "--data", "\"x\"", "--data must be a JSON array (one value per input) or an object" },
     { "--transport", "bogus", "\"bogus\": expected queue or call" },
     /* The demo server is no Gradio 6.13: it has no /call/v2. */
     { "--transport", "call", "has no /call/v2 route" },
@@ -2452,6 +2454,41 @@ test_data_errors (Fixture       *fx,
   g_assert_cmpuint (riv_server_get_n_completed (fx->server), ==, 0);
 }
 
+/* --data as the official clients' keyword arguments: by parameter name,
+ * in any order, the others taking their defaults. */
+static void
+test_data_keywords (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_auto(CliRun) run = { 0 };
+  g_autofree char *records = path_in (fx, "keywords.jsonl");
+  g_autofree char *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
+           "--data", "{\"delay\": 0, \"text\": \"kw {i}\"}", "--output", records, NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_true (g_file_get_contents (records, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (*lines[i] != '\0')
+      {
+        g_autoptr(JsonNode) record = riv_json_parse (NULL, lines[i], -1, 0, NULL);
+        JsonObject *object = json_node_get_object (record);
+        gint64 index = 0;
+        g_autofree char *expected = NULL;
+        JsonArray *outputs = json_object_get_array_member (object, "outputs");
+
+        riv_json_get_int (object, "index", &index);
+        expected = g_strdup_printf ("kw %" G_GINT64_FORMAT, index);
+        g_assert_cmpstr (riv_json_get_string (object, "status"), ==, "completed");
+        g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==, expected);
+        n++;
+      }
+  g_assert_cmpuint (n, ==, 3);
+}
+
 /* A password in a URL is never printed back. */
 static void
 test_url_password (void)
@@ -2559,6 +2596,7 @@ main (int   argc,
   ADD ("/cli/load/until-break/bad-flags", test_until_break_bad_flags);
   ADD ("/cli/load/metrics/bad-address", test_metrics_bad_address);
   ADD ("/cli/load/data-errors", test_data_errors);
+  ADD ("/cli/load/data-keywords", test_data_keywords);
   ADD ("/cli/load/uploaded-files-named", test_uploaded_files_named);
 #undef ADD
   g_test_add_func ("/cli/help-names-command", test_help_names_command);

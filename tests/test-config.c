@@ -187,6 +187,109 @@ test_api_info (void)
   g_assert_null (riv_config_find_endpoint (config, "undoc")->parameters);
 }
 
+/* Maps a keyword call given as JSON text. */
+static JsonNode *
+map_keywords (RivEndpoint  *endpoint,
+              const char   *text,
+              GError      **error)
+{
+  g_autoptr(JsonNode) keywords = json_from_string (text, NULL);
+
+  return riv_endpoint_map_keywords (endpoint, json_node_get_object (keywords), error);
+}
+
+/* A Gradio 6.25 gr.Server app (recorded from the real server): no
+ * components but gr.api's typed parameters, named and described by /info. */
+static void
+test_server_mode (void)
+{
+  g_autoptr(RivConfig) config = load_fixture ("config-gradio6-server.json", "http://127.0.0.1:7902");
+  g_autofree char *info_text = riv_test_load_data ("info-gradio6-server.json", NULL);
+  g_autoptr(JsonNode) info = json_from_string (info_text, NULL);
+  RivEndpoint *add = riv_config_find_endpoint (config, "add");
+  RivEndpoint *greet = riv_config_find_endpoint (config, "greet");
+  RivParameter *p;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) values = NULL;
+  g_autofree char *text = NULL;
+
+  g_assert_true (riv_endpoint_is_api_only (add));
+  g_assert_null (add->api_parameters);
+  g_assert_null (add->description);
+  /* Without /info, a keyword call cannot be mapped. */
+  values = map_keywords (add, "{\"a\": 1}", &error);
+  g_assert_null (values);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED);
+  g_clear_error (&error);
+
+  riv_config_set_api_info (config, info);
+  g_assert_cmpstr (add->description, ==, "Adds two integers.");
+  g_assert_cmpuint (add->api_parameters->len, ==, 2);
+  p = g_ptr_array_index (add->api_parameters, 0);
+  g_assert_cmpstr (p->name, ==, "a");
+  g_assert_cmpstr (p->label, ==, "1st");
+  g_assert_cmpstr (p->python_type, ==, "int");
+  g_assert_cmpstr (p->schema_type, ==, "integer");
+  g_assert_false (p->has_default);
+  p = g_ptr_array_index (add->api_parameters, 1);
+  g_assert_true (p->has_default);
+  g_assert_cmpint (json_node_get_int (p->default_value), ==, 2);
+  g_assert_cmpuint (add->api_returns->len, ==, 1);
+  g_assert_cmpstr (((RivReturn *) g_ptr_array_index (add->api_returns, 0))->python_type, ==, "int");
+
+  g_assert_cmpuint (greet->api_parameters->len, ==, 4);
+  g_assert_cmpstr (((RivParameter *) g_ptr_array_index (greet->api_parameters, 1))->schema_type, ==,
+                   "boolean");
+  g_assert_cmpstr (((RivParameter *) g_ptr_array_index (greet->api_parameters, 2))->schema_type, ==,
+                   "number");
+  g_assert_cmpstr (((RivParameter *) g_ptr_array_index (greet->api_parameters, 3))->python_type, ==,
+                   "list[str]");
+  g_assert_cmpuint (greet->api_returns->len, ==, 2);
+
+  /* Keyword calls: by name in the endpoint's order, defaults filled in. */
+  g_clear_pointer (&values, json_node_unref);
+  values = map_keywords (greet, "{\"tags\": [\"x\"], \"name\": \"Ann\"}", &error);
+  g_assert_no_error (error);
+  text = riv_json_to_string (values, NULL);
+  g_assert_cmpstr (text, ==, "[\"Ann\",false,0.5,[\"x\"]]");
+  g_clear_pointer (&values, json_node_unref);
+  values = map_keywords (greet, "{\"name\": \"Ann\", \"nmae\": 1}", &error);
+  g_assert_null (values);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_cmpstr (error->message, ==,
+                   "unknown parameter \"nmae\" (the parameters are: name, excited, ratio, tags)");
+  g_clear_error (&error);
+  values = map_keywords (greet, "{\"excited\": true}", &error);
+  g_assert_null (values);
+  g_assert_cmpstr (error->message, ==, "missing parameter \"name\", which has no default "
+                   "(the parameters are: name, excited, ratio, tags)");
+}
+
+/* /info names what is not state: a keyword call leaves the state inputs to
+ * the session (null). */
+static void
+test_keywords_with_state (void)
+{
+  g_autoptr(RivConfig) config = parse_ok (
+    "{\"version\": \"5.0\", \"protocol\": \"sse_v3\", \"components\": ["
+    "{\"id\": 1, \"type\": \"state\", \"props\": {}},"
+    "{\"id\": 2, \"type\": \"textbox\", \"props\": {\"value\": \"hi\"}}],"
+    "\"dependencies\": [{\"id\": 0, \"api_name\": \"chat\", \"inputs\": [1, 2], \"outputs\": [2],"
+    "\"queue\": true}]}", "http://127.0.0.1:7860");
+  g_autoptr(JsonNode) info = json_from_string (
+    "{\"named_endpoints\": {\"/chat\": {\"parameters\": [{\"parameter_name\": \"message\","
+    "\"parameter_has_default\": true, \"parameter_default\": \"hi\"}], \"returns\": []}}}", NULL);
+  RivEndpoint *chat = riv_config_find_endpoint (config, "chat");
+  g_autoptr(JsonNode) values = NULL;
+  g_autofree char *text = NULL;
+
+  riv_config_set_api_info (config, info);
+  g_assert_false (riv_endpoint_is_api_only (chat));
+  values = map_keywords (chat, "{}", NULL);
+  text = riv_json_to_string (values, NULL);
+  g_assert_cmpstr (text, ==, "[null,\"hi\"]");
+}
+
 static void
 test_gradio5 (void)
 {
@@ -699,6 +802,8 @@ main (int   argc,
   g_test_add_func ("/riv/config/gradio4", test_gradio4);
   g_test_add_func ("/riv/config/gradio5", test_gradio5);
   g_test_add_func ("/riv/config/api-info", test_api_info);
+  g_test_add_func ("/riv/config/server-mode", test_server_mode);
+  g_test_add_func ("/riv/config/keywords-with-state", test_keywords_with_state);
   g_test_add_func ("/riv/config/mounted-root", test_mounted_root);
   g_test_add_func ("/riv/config/state-components", test_state_components);
   g_test_add_func ("/riv/config/unsupported-protocols", test_unsupported_protocols);

@@ -76,18 +76,33 @@ wait_for_result (GAsyncResult **slot)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* One value per input: what --data gives, then the inputs' defaults. */
+/* One value per input: what --data gives, then the inputs' defaults; or
+ * --data's parameters by name in the endpoint's order, each missing one
+ * its default (as the official clients' keyword arguments). */
 static JsonNode *
 build_template (RivEndpoint  *endpoint,
                 JsonNode     *given,
                 GError      **error)
 {
-  JsonArray *given_array = given ? json_node_get_array (given) : NULL;
-  guint n_given = given_array ? json_array_get_length (given_array) : 0;
+  JsonArray *given_array;
+  guint n_given;
   guint n_inputs = endpoint->inputs->len;
   JsonArray *array;
   JsonNode *node;
 
+  if (given != NULL && JSON_NODE_HOLDS_OBJECT (given))
+    {
+      g_autoptr(GError) local = NULL;
+      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+
+      node = riv_endpoint_map_keywords (endpoint, json_node_get_object (given), &local);
+      if (node == NULL)
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--data for %s: %s",
+                     name, local->message);
+      return node;
+    }
+  given_array = given != NULL ? json_node_get_array (given) : NULL;
+  n_given = given_array != NULL ? json_array_get_length (given_array) : 0;
   if (n_given > n_inputs)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -410,7 +425,8 @@ load_option_context_new (LoadOptions *o)
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
     /* Bytes as given: load_options_parse_target () converts them, naming --data. */
     { "data", 'd', 0, G_OPTION_ARG_FILENAME, &o->data_text,
-      "Input values as a JSON array; missing ones take the inputs' defaults; in strings "
+      "Input values as a JSON array, or an object of parameters by name (from the "
+      "server's /info); missing ones take the inputs' defaults; in strings "
       "\"{i}\" becomes the job number (1…) and \"{u}\" the user number. A file is "
       "{\"path\": \"cat.png\", \"meta\": {\"_type\": \"gradio.FileData\"}} (as gradio_client's "
       "handle_file() writes it, also inside lists): uploaded before the job, once per session "
@@ -645,8 +661,9 @@ load_options_parse_target (LoadOptions  *o,
       g_prefix_error (error, "--data is not valid JSON: ");
       return FALSE;
     }
-  if (!JSON_NODE_HOLDS_ARRAY (o->given))
-    return option_error (error, "--data must be a JSON array (one value per input)");
+  if (!JSON_NODE_HOLDS_ARRAY (o->given) && !JSON_NODE_HOLDS_OBJECT (o->given))
+    return option_error (error, "--data must be a JSON array (one value per input) or an "
+                         "object of the endpoint's parameters by name");
   if (riv_json_find_value (o->given, is_non_finite))
     return option_error (error, "--data holds a number too large for a double (such as "
                          "1e999); JSON has no infinity");

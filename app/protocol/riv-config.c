@@ -62,10 +62,37 @@ riv_component_free (gpointer data)
 }
 
 static void
+riv_parameter_free (gpointer data)
+{
+  RivParameter *parameter = data;
+
+  g_free (parameter->name);
+  g_free (parameter->label);
+  g_free (parameter->python_type);
+  g_free (parameter->schema_type);
+  g_free (parameter->description);
+  g_clear_pointer (&parameter->default_value, json_node_unref);
+  g_free (parameter);
+}
+
+static void
+riv_return_free (gpointer data)
+{
+  RivReturn *value = data;
+
+  g_free (value->label);
+  g_free (value->python_type);
+  g_free (value);
+}
+
+static void
 riv_endpoint_free (gpointer data)
 {
   RivEndpoint *endpoint = data;
 
+  g_clear_pointer (&endpoint->api_parameters, g_ptr_array_unref);
+  g_clear_pointer (&endpoint->api_returns, g_ptr_array_unref);
+  g_free (endpoint->description);
   g_free (endpoint->api_name);
   g_clear_pointer (&endpoint->inputs, g_ptr_array_unref);
   g_clear_pointer (&endpoint->outputs, g_ptr_array_unref);
@@ -797,6 +824,79 @@ riv_endpoint_dup_display_name (RivEndpoint *endpoint)
   return g_strdup_printf ("fn %" G_GINT64_FORMAT, endpoint->fn_index);
 }
 
+/* A string member, or NULL (a copy). */
+static char *
+dup_string_member (JsonObject *object,
+                   const char *member)
+{
+  const char *text = object != NULL ? riv_json_get_string (object, member) : NULL;
+
+  return text != NULL ? g_utf8_make_valid (text, -1) : NULL;
+}
+
+static JsonObject *
+object_member (JsonObject *object,
+               const char *member)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, member) : NULL;
+
+  return node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+}
+
+/* One /info parameter, or NULL when it has no name (a list with a nameless
+ * parameter cannot make a keyword call). */
+static RivParameter *
+parameter_from_info (JsonNode *node)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+  const char *name = object != NULL ? riv_json_get_string (object, "parameter_name") : NULL;
+  JsonObject *schema = object_member (object, "type");
+  JsonNode *fallback;
+  RivParameter *parameter;
+
+  if (name == NULL || *name == '\0')
+    return NULL;
+  parameter = g_new0 (RivParameter, 1);
+  parameter->name = g_utf8_make_valid (name, -1);
+  parameter->label = dup_string_member (object, "label");
+  parameter->python_type = dup_string_member (object_member (object, "python_type"), "type");
+  parameter->schema_type = dup_string_member (schema, "type");
+  parameter->description = dup_string_member (schema, "description");
+  if (parameter->description == NULL)
+    parameter->description = dup_string_member (object_member (object, "python_type"),
+                                                "description");
+  if (parameter->description != NULL && *parameter->description == '\0')
+    g_clear_pointer (&parameter->description, g_free);
+  parameter->has_default = riv_json_get_bool (object, "parameter_has_default", FALSE);
+  fallback = json_object_get_member (object, "parameter_default");
+  if (parameter->has_default)
+    parameter->default_value = fallback != NULL ? json_node_copy (fallback)
+                                                : json_node_new (JSON_NODE_NULL);
+  return parameter;
+}
+
+static GPtrArray *
+returns_from_info (JsonNode *returns)
+{
+  GPtrArray *out = g_ptr_array_new_with_free_func (riv_return_free);
+  JsonArray *array;
+
+  if (returns == NULL || !JSON_NODE_HOLDS_ARRAY (returns))
+    return out;
+  array = json_node_get_array (returns);
+  for (guint k = 0; k < json_array_get_length (array); k++)
+    {
+      JsonNode *node = json_array_get_element (array, k);
+      JsonObject *object = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      RivReturn *value = g_new0 (RivReturn, 1);
+
+      value->label = dup_string_member (object, "label");
+      value->python_type = dup_string_member (object_member (object, "python_type"), "type");
+      g_ptr_array_add (out, value);
+    }
+  return out;
+}
+
 void
 riv_config_set_api_info (RivConfig *self,
                          JsonNode  *info)
@@ -816,43 +916,144 @@ riv_config_set_api_info (RivConfig *self,
     {
       RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
       g_autofree char *key = NULL;
+      g_autoptr(GPtrArray) parameters = NULL;
       g_autoptr(GStrvBuilder) names = NULL;
-      JsonNode *entry, *parameters;
+      JsonObject *entry;
+      JsonNode *list;
       JsonArray *array;
 
       if (endpoint->api_name == NULL)
         continue;
       key = g_strconcat ("/", endpoint->api_name, NULL);
-      entry = json_object_get_member (endpoints, key);
-      if (entry == NULL || !JSON_NODE_HOLDS_OBJECT (entry) ||
-          (parameters = json_object_get_member (json_node_get_object (entry), "parameters")) == NULL ||
-          !JSON_NODE_HOLDS_ARRAY (parameters))
+      entry = object_member (endpoints, key);
+      if (entry == NULL || (list = json_object_get_member (entry, "parameters")) == NULL ||
+          !JSON_NODE_HOLDS_ARRAY (list))
         continue;
 
+      g_free (endpoint->description);
+      endpoint->description = dup_string_member (entry, "description");
+      if (endpoint->description != NULL && *g_strstrip (endpoint->description) == '\0')
+        g_clear_pointer (&endpoint->description, g_free);
+      g_clear_pointer (&endpoint->api_returns, g_ptr_array_unref);
+      endpoint->api_returns = returns_from_info (json_object_get_member (entry, "returns"));
+
+      parameters = g_ptr_array_new_with_free_func (riv_parameter_free);
       names = g_strv_builder_new ();
-      array = json_node_get_array (parameters);
-      if (json_array_get_length (array) == 0)
-        {
-          g_strfreev (endpoint->parameters);
-          endpoint->parameters = g_strv_builder_end (names);   /* takes no input */
-        }
+      array = json_node_get_array (list);
       for (guint k = 0; k < json_array_get_length (array); k++)
         {
-          JsonNode *parameter = json_array_get_element (array, k);
-          const char *name = JSON_NODE_HOLDS_OBJECT (parameter)
-                               ? riv_json_get_string (json_node_get_object (parameter),
-                                                      "parameter_name")
-                               : NULL;
+          RivParameter *parameter = parameter_from_info (json_array_get_element (array, k));
 
-          /* A list with a nameless parameter cannot make a keyword call. */
-          if (name == NULL || *name == '\0')
+          if (parameter == NULL)
             break;
-          g_strv_builder_add (names, name);
-          if (k + 1 == json_array_get_length (array))
-            {
-              g_strfreev (endpoint->parameters);
-              endpoint->parameters = g_strv_builder_end (names);
-            }
+          g_strv_builder_add (names, parameter->name);
+          g_ptr_array_add (parameters, parameter);
+        }
+      if (parameters->len < json_array_get_length (array))
+        continue;
+      g_strfreev (endpoint->parameters);
+      endpoint->parameters = g_strv_builder_end (names);   /* empty: takes no input */
+      g_clear_pointer (&endpoint->api_parameters, g_ptr_array_unref);
+      endpoint->api_parameters = g_steal_pointer (&parameters);
+    }
+}
+
+gboolean
+riv_endpoint_is_api_only (RivEndpoint *endpoint)
+{
+  g_return_val_if_fail (endpoint != NULL, FALSE);
+
+  if (endpoint->inputs->len == 0 && endpoint->outputs->len == 0)
+    return endpoint->api_parameters != NULL;
+  for (guint i = 0; i < endpoint->inputs->len; i++)
+    if (g_strcmp0 (((RivComponent *) g_ptr_array_index (endpoint->inputs, i))->type, "api") != 0)
+      return FALSE;
+  for (guint i = 0; i < endpoint->outputs->len; i++)
+    if (g_strcmp0 (((RivComponent *) g_ptr_array_index (endpoint->outputs, i))->type, "api") != 0)
+      return FALSE;
+  return TRUE;
+}
+
+JsonNode *
+riv_endpoint_map_keywords (RivEndpoint  *endpoint,
+                           JsonObject   *keywords,
+                           GError      **error)
+{
+  g_autoptr(JsonArray) array = NULL;
+  g_autoptr(GString) known = NULL;
+  JsonNode *node;
+  GList *members;
+  guint n_named = 0, k = 0;
+  gboolean skip_state;
+
+  g_return_val_if_fail (endpoint != NULL && keywords != NULL, NULL);
+
+  /* Gradio's /info leaves out the inputs that are session state (gr.State);
+   * a server that names them all is taken at its word too. */
+  for (guint i = 0; i < endpoint->inputs->len; i++)
+    n_named += !((RivComponent *) g_ptr_array_index (endpoint->inputs, i))->is_state;
+  skip_state = endpoint->api_parameters != NULL &&
+               endpoint->api_parameters->len != endpoint->inputs->len;
+  if (endpoint->api_parameters == NULL ||
+      endpoint->api_parameters->len != (skip_state ? n_named : endpoint->inputs->len))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "the server does not name this endpoint's parameters (its /info), so its "
+                   "inputs can only be given as a JSON array");
+      return NULL;
+    }
+  known = g_string_new (NULL);
+  for (guint p = 0; p < endpoint->api_parameters->len; p++)
+    g_string_append_printf (known, "%s%s", p > 0 ? ", " : "",
+                            ((RivParameter *) g_ptr_array_index (endpoint->api_parameters, p))->name);
+
+  members = json_object_get_members (keywords);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      gboolean found = FALSE;
+
+      for (guint p = 0; p < endpoint->api_parameters->len && !found; p++)
+        found = g_strcmp0 (((RivParameter *) g_ptr_array_index (endpoint->api_parameters, p))->name,
+                           l->data) == 0;
+      if (!found)
+        {
+          g_autofree char *name = g_utf8_make_valid (l->data, -1);
+
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "unknown parameter \"%s\" (the parameters are: %s)", name,
+                       known->len > 0 ? known->str : "none");
+          g_list_free (members);
+          return NULL;
         }
     }
+  g_list_free (members);
+
+  array = json_array_sized_new (endpoint->inputs->len);
+  for (guint i = 0; i < endpoint->inputs->len; i++)
+    {
+      RivParameter *parameter;
+      JsonNode *given;
+
+      if (skip_state && ((RivComponent *) g_ptr_array_index (endpoint->inputs, i))->is_state)
+        {
+          json_array_add_null_element (array);
+          continue;
+        }
+      parameter = g_ptr_array_index (endpoint->api_parameters, k++);
+      given = json_object_get_member (keywords, parameter->name);
+      if (given != NULL)
+        json_array_add_element (array, json_node_copy (given));
+      else if (parameter->has_default)
+        json_array_add_element (array, json_node_copy (parameter->default_value));
+      else
+        {
+          g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                       "missing parameter \"%s\", which has no default (the parameters are: %s)",
+                       parameter->name, known->str);
+          return NULL;
+        }
+    }
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_set_array (node, array);
+  return node;
 }

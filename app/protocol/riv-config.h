@@ -41,6 +41,26 @@ typedef struct
                                 text), nullable exactly when choices is */
 } RivComponent;
 
+/* One parameter of an endpoint as /info describes it. */
+typedef struct
+{
+  char       *name;         /* parameter_name: what keyword calls use */
+  char       *label;        /* nullable: the component's label ("1st" for gr.api) */
+  char       *python_type;  /* nullable: "int", "str", "list[str]" … */
+  char       *schema_type;  /* nullable: the JSON schema's type: "integer", "number",
+                               "string", "boolean", "array", "object" */
+  char       *description;  /* nullable: the type's description */
+  gboolean    has_default;  /* FALSE: required */
+  JsonNode   *default_value; /* owned, nullable (JSON null) when has_default */
+} RivParameter;
+
+/* One value an endpoint returns, as /info describes it. */
+typedef struct
+{
+  char       *label;        /* nullable */
+  char       *python_type;  /* nullable */
+} RivReturn;
+
 typedef struct
 {
   gint64      fn_index;     /* dependency id */
@@ -58,6 +78,10 @@ typedef struct
   char       *connection;   /* "sse" or "stream", nullable */
   gboolean    backend_fn;   /* FALSE when the dependency says "backend_fn": false (JS-only) */
   GStrv       parameters;   /* nullable: /info's parameter names, in order (keyword calls) */
+  GPtrArray  *api_parameters; /* RivParameter *, nullable: /info's parameters (when every
+                                 one is named) */
+  GPtrArray  *api_returns;  /* RivReturn *, nullable: /info's returns */
+  char       *description;  /* nullable: /info's description of the endpoint */
 } RivEndpoint;
 
 typedef struct _RivConfig RivConfig;
@@ -105,6 +129,16 @@ char         *riv_config_build_url          (RivConfig    *self,
                                              const char   *path);
 /* Number of values to send for an endpoint's inputs (= inputs->len). */
 guint         riv_endpoint_get_n_inputs     (RivEndpoint  *endpoint);
+/* The values of a keyword call (a JSON object: parameter name → value) in
+ * the endpoint's input order, each parameter not given taking its default.
+ * Needs /info's parameters (riv_config_set_api_info ()); an error names an
+ * unknown parameter (and the ones there are) or a required one missing. */
+JsonNode     *riv_endpoint_map_keywords     (RivEndpoint  *endpoint,
+                                             JsonObject   *keywords,
+                                             GError      **error);
+/* TRUE when the endpoint's inputs are gr.api's (or gr.Server's) typed
+ * parameters, which have no components of their own. */
+gboolean      riv_endpoint_is_api_only      (RivEndpoint  *endpoint);
 /* Display name: "/api_name" or "fn 3". */
 char         *riv_endpoint_dup_display_name (RivEndpoint  *endpoint);
 
