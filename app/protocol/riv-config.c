@@ -47,7 +47,7 @@ static const char * const layout_types[] = {
   "state", "row", "column", "group", "tabs", "tab", "tabitem", "form", "accordion", "box", NULL,
 };
 
-static void
+void
 riv_component_free (gpointer data)
 {
   RivComponent *component = data;
@@ -956,6 +956,36 @@ riv_config_set_api_info (RivConfig *self,
       g_clear_pointer (&endpoint->api_parameters, g_ptr_array_unref);
       endpoint->api_parameters = g_steal_pointer (&parameters);
     }
+}
+
+RivComponent *
+riv_parameter_new_component (const RivParameter *parameter)
+{
+  static const struct { const char *schema; const char *type; } editors[] = {
+    { "integer", "number" }, { "number", "number" }, { "string", "textbox" },
+    { "boolean", "checkbox" },
+  };
+  const char *type = "json";
+  JsonObject *props = json_object_new ();
+  RivComponent *component;
+
+  g_return_val_if_fail (parameter != NULL, NULL);
+
+  for (guint i = 0; i < G_N_ELEMENTS (editors); i++)
+    if (g_strcmp0 (parameter->schema_type, editors[i].schema) == 0)
+      type = editors[i].type;
+  json_object_set_string_member (props, "label", parameter->name);
+  if (g_strcmp0 (parameter->schema_type, "integer") == 0)
+    json_object_set_int_member (props, "precision", 0);
+  if (parameter->has_default && parameter->default_value != NULL)
+    json_object_set_member (props, "value", json_node_copy (parameter->default_value));
+  component = component_new (-1, type, props);
+  json_object_unref (props);
+  component->label = g_strdup (parameter->name);
+  if (parameter->has_default && parameter->default_value != NULL &&
+      !JSON_NODE_HOLDS_NULL (parameter->default_value))
+    component->value = json_node_copy (parameter->default_value);
+  return component;
 }
 
 gboolean

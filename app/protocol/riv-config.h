@@ -136,6 +136,12 @@ guint         riv_endpoint_get_n_inputs     (RivEndpoint  *endpoint);
 JsonNode     *riv_endpoint_map_keywords     (RivEndpoint  *endpoint,
                                              JsonObject   *keywords,
                                              GError      **error);
+/* A component that stands for a typed parameter in a form: its name as the
+ * label, its default as the value, and a type by its JSON schema: integer
+ * (precision 0) and number → "number", string → "textbox", boolean →
+ * "checkbox", anything else → "json". Free with riv_component_free (). */
+RivComponent *riv_parameter_new_component   (const RivParameter *parameter);
+void          riv_component_free            (gpointer      component);
 /* TRUE when the endpoint's inputs are gr.api's (or gr.Server's) typed
  * parameters, which have no components of their own. */
 gboolean      riv_endpoint_is_api_only      (RivEndpoint  *endpoint);

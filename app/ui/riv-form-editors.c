@@ -833,8 +833,18 @@ build_json_row (Input *input)
   RivComponent *component = input->component;
   g_autofree char *text = component->value != NULL ? riv_json_to_string (component->value, NULL)
                                                    : g_strdup ("null");
-  GtkWidget *row = checked_entry_row_new (input, text,
-                                          component->type != NULL ? component->type : "?");
+  const RivParameter *parameter = input->parameter;
+  g_autofree char *badge = NULL;
+  GtkWidget *row;
+
+  /* A typed parameter's badge is its Python type (and whether it is required). */
+  if (parameter != NULL)
+    badge = parameter->has_default || parameter->python_type == NULL
+              ? g_strdup (parameter->python_type != NULL ? parameter->python_type : "json")
+              : g_strdup_printf (_("%s · required"), parameter->python_type);
+  else
+    badge = g_strdup (component->type != NULL ? component->type : "?");
+  row = checked_entry_row_new (input, text, badge);
 
   gtk_widget_add_css_class (row, "monospace");
   input->kind = RIV_FORM_INPUT_JSON;

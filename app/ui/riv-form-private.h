@@ -13,7 +13,9 @@ G_BEGIN_DECLS
 typedef struct
 {
   RivForm          *form;            /* borrowed */
-  RivComponent     *component;       /* borrowed from the form's config */
+  RivComponent     *component;       /* borrowed from the form's config, or owned_component */
+  RivComponent     *owned_component; /* owned, nullable: stands for a typed parameter */
+  const RivParameter *parameter;     /* borrowed from the config, nullable: /info's */
   RivFormInputKind  kind;
   GtkWidget        *row;             /* borrowed (owned by the group), nullable */
   GtkWidget        *widget;          /* borrowed, nullable */

@@ -44,6 +44,7 @@ input_free (gpointer data)
   g_clear_pointer (&input->files, g_ptr_array_unref);
   g_clear_pointer (&input->headers, g_ptr_array_unref);
   g_clear_pointer (&input->datatypes, g_ptr_array_unref);
+  g_clear_pointer (&input->owned_component, riv_component_free);
   g_free (input);
 }
 
@@ -171,6 +172,51 @@ riv_form_new (void)
   return g_object_new (RIV_TYPE_FORM, NULL);
 }
 
+/* A typed parameter's row says its type and whether it is required: as
+ * the subtitle of an action row, as a badge on an entry row (a JSON row
+ * has its badge already); its description is the row's tooltip. */
+static void
+describe_parameter (Input     *input,
+                    GtkWidget *row)
+{
+  const RivParameter *parameter = input->parameter;
+  const char *type = parameter->python_type != NULL ? parameter->python_type
+                                                    : parameter->schema_type;
+  g_autofree char *text = NULL;
+
+  if (type == NULL)
+    type = "";
+  /* TRANSLATORS: under an API parameter: its Python type, then that it must be given */
+  text = parameter->has_default ? g_strdup (type) : g_strdup_printf (_("%s · required"), type);
+  if (ADW_IS_ACTION_ROW (row))
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text);
+  else if (ADW_IS_ENTRY_ROW (row) && input->kind != RIV_FORM_INPUT_JSON)
+    {
+      GtkWidget *badge = gtk_label_new (text);
+
+      gtk_widget_add_css_class (badge, "riv-badge");
+      gtk_widget_set_valign (badge, GTK_ALIGN_CENTER);
+      adw_entry_row_add_suffix (ADW_ENTRY_ROW (row), badge);
+    }
+  if (parameter->description != NULL)
+    gtk_widget_set_tooltip_text (row, parameter->description);
+}
+
+/* Typed parameters stand for gr.api's (and gr.Server's) inputs, which have
+ * no components of their own: each gets an editor by its type. */
+static void
+use_parameter (Input       *input,
+               RivEndpoint *endpoint,
+               guint        position)
+{
+  if (!riv_endpoint_is_api_only (endpoint) || endpoint->api_parameters == NULL ||
+      endpoint->api_parameters->len != endpoint->inputs->len)
+    return;
+  input->parameter = g_ptr_array_index (endpoint->api_parameters, position);
+  input->owned_component = riv_parameter_new_component (input->parameter);
+  input->component = input->owned_component;
+}
+
 void
 riv_form_set_endpoint (RivForm     *self,
                        RivConfig   *config,
@@ -209,10 +255,13 @@ riv_form_set_endpoint (RivForm     *self,
 
       input->form = self;
       input->component = g_ptr_array_index (endpoint->inputs, i);
+      use_parameter (input, endpoint, i);
       g_ptr_array_add (self->inputs, input);
 
       if ((row = _riv_form_build_row (self, input)) != NULL)
         {
+          if (input->parameter != NULL)
+            describe_parameter (input, row);
           adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
           n_shown++;
         }
@@ -221,6 +270,8 @@ riv_form_set_endpoint (RivForm     *self,
   if (endpoint != NULL && n_shown == 0)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                            _("This endpoint takes no inputs."));
+  else if (endpoint != NULL && endpoint->description != NULL)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), endpoint->description);
 
   adw_bin_set_child (ADW_BIN (self), group);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_INPUTS]);

@@ -683,6 +683,14 @@ riv_output_card_set_value (RivOutputCard *self,
 }
 
 const char *
+riv_output_card_get_label (RivOutputCard *self)
+{
+  g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);
+
+  return self->label;
+}
+
+const char *
 riv_output_card_get_component_type (RivOutputCard *self)
 {
   g_return_val_if_fail (RIV_IS_OUTPUT_CARD (self), NULL);

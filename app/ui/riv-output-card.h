@@ -34,6 +34,8 @@ void            riv_output_card_set_value        (RivOutputCard *self,
                                                   JsonNode      *value,
                                                   RivJob        *job);
 const char     *riv_output_card_get_component_type (RivOutputCard *self);
+/* The card's title: the component's label (or type). */
+const char     *riv_output_card_get_label        (RivOutputCard *self);
 
 /* Shows a ChatInterface's response (a JSON output) as the assistant's chat
  * bubble. Before the first value only. */

@@ -222,6 +222,37 @@ is_chat_response (RivEndpoint  *endpoint,
 /* The endpoint's first image is the picture. An endpoint of only that and a
  * textbox keeps the classic view (picture and streaming text); any other
  * shows every other output as a card, each titled with its label. */
+
+/* The card of output i. gr.api's outputs (type "api") are named from /info's
+ * returns: "Result" with its Python type, numbered when there are several. */
+static GtkWidget *
+new_card (RivOutputView *self,
+          RivEndpoint   *endpoint,
+          guint          i,
+          RivComponent  *component)
+{
+  RivComponent named;
+  RivReturn *value;
+  g_autofree char *label = NULL;
+
+  if (g_strcmp0 (component->type, "api") != 0 || endpoint->api_returns == NULL ||
+      i >= endpoint->api_returns->len)
+    return riv_output_card_new (component, self->client);
+  value = g_ptr_array_index (endpoint->api_returns, i);
+  if (endpoint->api_returns->len == 1)
+    label = value->python_type != NULL
+              /* TRANSLATORS: the output of an API endpoint, with its Python type */
+              ? g_strdup_printf (_("Result (%s)"), value->python_type) : g_strdup (_("Result"));
+  else
+    label = value->python_type != NULL
+              /* TRANSLATORS: one of an API endpoint's outputs: its number, its Python type */
+              ? g_strdup_printf (_("Result %u (%s)"), i + 1, value->python_type)
+              : g_strdup_printf (_("Result %u"), i + 1);
+  named = *component;
+  named.label = label;
+  return riv_output_card_new (&named, self->client);
+}
+
 static void
 riv_output_view_set_endpoint (RivOutputView *self,
                               RivEndpoint   *endpoint)
@@ -262,7 +293,7 @@ riv_output_view_set_endpoint (RivOutputView *self,
 
       if (component->is_state || (int) i == self->image_index || (int) i == self->text_index)
         continue;
-      card = riv_output_card_new (component, self->client);
+      card = new_card (self, endpoint, i, component);
       if (is_chat_response (endpoint, component))
         riv_output_card_set_chat_reply (RIV_OUTPUT_CARD (card), TRUE);
       gtk_box_append (self->cards_box, card);

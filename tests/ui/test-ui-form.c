@@ -12,7 +12,11 @@
 
 #include "riv-burst.h"
 #include "riv-form.h"
+#include "riv-job-private.h"
 #include "riv-json.h"
+#include "riv-output-card.h"
+#include "riv-output-view.h"
+#include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 
 typedef struct
@@ -336,6 +340,100 @@ test_form_file_inputs (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The first label under widget whose text is text, or NULL. */
+static GtkWidget *
+find_label (GtkWidget  *widget,
+            const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A Gradio 6.25 gr.Server app (its /config and /info recorded from the real
+ * server): gr.api's typed parameters get editors by type, named, with their
+ * defaults, the required ones marked; the endpoint's description shows; the
+ * outputs are named from /info's returns. */
+static void
+test_form_typed_api (void)
+{
+  g_autofree char *config_text = riv_test_load_data ("config-gradio6-server.json", NULL);
+  g_autofree char *info_text = riv_test_load_data ("info-gradio6-server.json", NULL);
+  g_autoptr(JsonNode) info = riv_json_parse (NULL, info_text, -1, 0, NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivConfig) config = riv_config_new_from_data (config_text, -1, "http://127.0.0.1:9",
+                                                           &error);
+  g_autoptr(RivJob) job = NULL;
+  GtkWidget *window = gtk_window_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  RivForm *form = RIV_FORM (riv_form_new ());
+  RivOutputView *view = RIV_OUTPUT_VIEW (riv_output_view_new ());
+  g_autoptr(JsonNode) given = riv_json_parse (NULL, "[\"Ann\", true, 0.25, [\"x\"]]", -1, 0, NULL);
+  RivEndpoint *greet, *add;
+  GtkWidget *widget;
+  g_autofree char *json = NULL;
+
+  g_assert_no_error (error);
+  riv_config_set_api_info (config, info);
+  greet = riv_config_find_endpoint (config, "greet");
+  add = riv_config_find_endpoint (config, "add");
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (form));
+  gtk_box_append (GTK_BOX (box), GTK_WIDGET (view));
+  gtk_window_set_child (GTK_WINDOW (window), box);
+
+  riv_form_set_endpoint (form, config, greet);
+  g_assert_cmpuint (riv_form_get_n_inputs (form), ==, 4);
+  /* name: str, required, an entry row titled by the parameter's name. */
+  g_assert_cmpint (riv_form_get_input_kind (form, 0), ==, RIV_FORM_INPUT_TEXT);
+  widget = riv_form_get_input_widget (form, 0);
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "name");
+  g_assert_nonnull (find_label (widget, "str · required"));
+  /* excited: bool, a switch, off as its default. */
+  g_assert_cmpint (riv_form_get_input_kind (form, 1), ==, RIV_FORM_INPUT_CHECKBOX);
+  g_assert_true (GTK_IS_SWITCH (riv_form_get_input_widget (form, 1)));
+  g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (riv_form_get_input_row (form, 1))),
+                   ==, "excited");
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (riv_form_get_input_row (form, 1))),
+                   ==, "bool");
+  /* ratio: float, a spin button at 0.5. */
+  g_assert_cmpint (riv_form_get_input_kind (form, 2), ==, RIV_FORM_INPUT_NUMBER);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (riv_form_get_input_widget (form, 2))),
+                     ==, 0.5);
+  /* tags: list[str], JSON with the type as its badge. */
+  g_assert_cmpint (riv_form_get_input_kind (form, 3), ==, RIV_FORM_INPUT_JSON);
+  g_assert_nonnull (find_label (riv_form_get_input_row (form, 3), "list[str]"));
+  g_assert_nonnull (find_label (GTK_WIDGET (form), "Greets someone by name."));
+  g_assert_true (riv_form_set_data (form, given, &error));
+  json = data_json (form);
+  g_assert_cmpstr (json, ==, "[\"Ann\",true,0.25,[\"x\"]]");
+
+  /* add: integers, sent as integers; b's default 2. */
+  riv_form_set_endpoint (form, config, add);
+  g_assert_cmpint (riv_form_get_input_kind (form, 0), ==, RIV_FORM_INPUT_NUMBER);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (riv_form_get_input_row (form, 0))),
+                   ==, "int · required");
+  g_clear_pointer (&json, g_free);
+  json = data_json (form);
+  g_assert_cmpstr (json, ==, "[0,2]");
+
+  /* The outputs, named from /info's returns. */
+  job = _riv_job_new (1, "/greet", greet->fn_index, NULL);
+  riv_output_view_set_job (view, job, config);
+  g_assert_cmpuint (riv_output_view_get_n_cards (view), ==, 2);
+  g_assert_cmpstr (riv_output_card_get_label (riv_output_view_get_card (view, 0)), ==, "Result 1 (str)");
+  g_assert_cmpstr (riv_output_card_get_label (riv_output_view_get_card (view, 1)), ==, "Result 2 (int)");
+
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -349,6 +447,7 @@ main (int   argc,
               fixture_teardown);
   g_test_add_func ("/ui/form/empty", test_form_empty);
   g_test_add_func ("/ui/form/file-inputs", test_form_file_inputs);
+  g_test_add_func ("/ui/form/typed-api", test_form_typed_api);
 
   return g_test_run ();
 }
