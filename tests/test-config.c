@@ -290,6 +290,45 @@ test_keywords_with_state (void)
   g_assert_cmpstr (text, ==, "[null,\"hi\"]");
 }
 
+/* gr.Examples: a dataset whose components are an endpoint's inputs gives
+ * the endpoint its samples, each value in its input's place and the other
+ * inputs' defaults; a loader that sets outputs too means cached. The
+ * fixture also has a dataset with a malformed id and a second that fits. */
+static void
+test_examples (void);
+
+
+static void
+test_examples (void)
+{
+  g_autoptr(RivConfig) config = load_fixture ("config-examples.json", "http://127.0.0.1:7860");
+  RivEndpoint *greet = riv_config_find_endpoint (config, "greet");
+  RivEndpoint *name_only = riv_config_find_endpoint (config, "name_only");
+  RivEndpoint *loader = riv_config_find_endpoint (config, "load_example");
+  g_autoptr(JsonNode) second = NULL;
+  g_autoptr(JsonNode) wrapped = NULL;
+  g_autofree char *text = NULL;
+  g_autofree char *text2 = NULL;
+
+  /* The first dataset that fits: samples of "name", the seed at its default. */
+  g_assert_cmpuint (riv_endpoint_get_n_examples (greet), ==, 2);
+  second = riv_endpoint_dup_example (greet, 1);
+  text = riv_json_to_string (second, NULL);
+  g_assert_cmpstr (text, ==, "[7,\"Grace\"]");
+  wrapped = riv_endpoint_dup_example (greet, 3);   /* 3 mod 2 */
+  text2 = riv_json_to_string (wrapped, NULL);
+  g_assert_cmpstr (text2, ==, "[7,\"Grace\"]");
+  g_assert_cmpstr (greet->example_labels[0], ==, "first");
+  g_assert_cmpstr (greet->example_headers[0], ==, "name");
+  g_assert_cmpuint (greet->n_example_inputs, ==, 1);
+  g_assert_cmpuint (greet->example_inputs[0], ==, 1);
+  /* Its loader sets "out" too: the app caches them. */
+  g_assert_true (greet->examples_cached);
+  g_assert_cmpuint (riv_endpoint_get_n_examples (name_only), ==, 2);
+  /* The dataset itself is no endpoint's example. */
+  g_assert_cmpuint (riv_endpoint_get_n_examples (loader), ==, 0);
+}
+
 static void
 test_gradio5 (void)
 {
@@ -803,6 +842,7 @@ main (int   argc,
   g_test_add_func ("/riv/config/gradio5", test_gradio5);
   g_test_add_func ("/riv/config/api-info", test_api_info);
   g_test_add_func ("/riv/config/server-mode", test_server_mode);
+  g_test_add_func ("/riv/config/examples", test_examples);
   g_test_add_func ("/riv/config/keywords-with-state", test_keywords_with_state);
   g_test_add_func ("/riv/config/mounted-root", test_mounted_root);
   g_test_add_func ("/riv/config/state-components", test_state_components);

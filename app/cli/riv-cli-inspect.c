@@ -13,6 +13,7 @@
 #include "riv-cli.h"
 #include "riv-cli-tls.h"
 #include "riv-client.h"
+#include "riv-json.h"
 
 static char *
 format_number (double value)
@@ -143,8 +144,25 @@ print_endpoint (RivEndpoint *endpoint)
 
   printf ("\n  %s  (fn_index %" G_GINT64_FORMAT ")  %s\n",
           riv_cli_safe (name), endpoint->fn_index, flags->str);
+  if (endpoint->description != NULL)
+    printf ("    %s\n", riv_cli_safe (endpoint->description));
   print_components ("inputs", endpoint->inputs);
   print_components ("outputs", endpoint->outputs);
+  if (riv_endpoint_get_n_examples (endpoint) > 0)
+    {
+      printf ("    examples%s (load --examples):\n",
+              endpoint->examples_cached ? ", cached by the app" : "");
+      for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
+        {
+          g_autoptr(JsonNode) example = riv_endpoint_dup_example (endpoint, i);
+          g_autofree char *values = riv_json_to_string (example, NULL);
+          g_autofree char *line = endpoint->example_labels != NULL
+            ? g_strdup_printf ("      %u. %s  %s", i + 1, endpoint->example_labels[i], values)
+            : g_strdup_printf ("      %u. %s", i + 1, values);
+
+          printf ("%s\n", riv_cli_safe (line));
+        }
+    }
 }
 
 /* The public endpoints. Private ones (api_visibility "private") serve only

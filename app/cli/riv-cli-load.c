@@ -234,6 +234,7 @@ typedef struct
   double        duration;
   gboolean      json;
   gboolean      until_break;
+  gboolean      examples;          /* --examples: each job an example of the endpoint's */
 
   /* From the above */
   gboolean      count_given;
@@ -423,6 +424,9 @@ load_option_context_new (LoadOptions *o)
     { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
+    { "examples", 0, 0, G_OPTION_ARG_NONE, &o->examples,
+      "Each job's inputs from the endpoint's examples (gr.Examples) in turn: job i takes "
+      "example i mod N, \"{i}\" and \"{u}\" replaced in them as in --data", NULL },
     /* Bytes as given: load_options_parse_target () converts them, naming --data. */
     { "data", 'd', 0, G_OPTION_ARG_FILENAME, &o->data_text,
       "Input values as a JSON array, or an object of parameters by name (from the "
@@ -644,6 +648,8 @@ load_options_parse_target (LoadOptions  *o,
   o->normalized_url = riv_client_normalize_url (o->url, error);
   if (o->normalized_url == NULL)
     return FALSE;
+  if (o->examples && o->data_text != NULL)
+    return option_error (error, "--examples and --data: say one of them");
   if (o->data_text == NULL)
     return TRUE;
   data = g_locale_to_utf8 (o->data_text, -1, NULL, NULL, error);
@@ -884,6 +890,21 @@ load_engine_new (LoadRun      *run,
     return FALSE;
 
   run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
+  if (o->examples)
+    {
+      g_autoptr(GPtrArray) examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+
+      for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
+        g_ptr_array_add (examples, riv_endpoint_dup_example (endpoint, i));
+      if (examples->len == 0)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "--examples: %s has no examples in the server's config", name);
+          return FALSE;
+        }
+      riv_load_run_set_templates (run->engine, examples);
+    }
   riv_load_run_set_shard (run->engine, o->shard, o->n_shards);
   load_engine_set_threads (run, o);
   load_engine_set_workload (run, o);

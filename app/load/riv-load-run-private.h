@@ -65,6 +65,7 @@ struct _RivLoadRun
   RivClient    *client;          /* connected; runs open-loop jobs */
   char         *endpoint_name;
   JsonNode     *template;
+  GPtrArray    *templates;          /* JsonNode *, nullable: job i takes (i - 1) mod n */
   guint         count;           /* open loop: jobs; 0 in users mode */
   double        rate;
   double        timeout;

@@ -130,9 +130,10 @@ _riv_load_run_submit (RivLoadRun  *self,
    * threads': the same numbers as on one thread. */
   guint64 sequence = self->shared_sequence != NULL
     ? (guint64) g_atomic_pointer_add (self->shared_sequence, 1) + 1 : self->submitted + 1;
-  g_autoptr(JsonNode) data = riv_json_substitute_index_user (self->template,
-                                                             _riv_load_run_global_index (self, sequence),
-                                                             user);
+  guint64 index = _riv_load_run_global_index (self, sequence);
+  JsonNode *template = self->templates != NULL
+    ? g_ptr_array_index (self->templates, (index - 1) % self->templates->len) : self->template;
+  g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
   RivJob *job;
 
   job = self->upload_files
@@ -787,6 +788,7 @@ riv_load_run_finalize (GObject *object)
 
   g_clear_pointer (&self->endpoint_name, g_free);
   g_clear_pointer (&self->template, json_node_unref);
+  g_clear_pointer (&self->templates, g_ptr_array_unref);
   g_clear_pointer (&self->stages, g_array_unref);
   g_clear_pointer (&self->stats, riv_load_stats_free);
   g_clear_pointer (&self->records, g_ptr_array_unref);
@@ -953,6 +955,18 @@ riv_load_run_set_metrics (RivLoadRun *self,
   g_clear_pointer (&self->metrics, riv_metrics_unref);
   if (metrics != NULL)
     self->metrics = riv_metrics_ref (metrics);
+}
+
+void
+riv_load_run_set_templates (RivLoadRun *self,
+                            GPtrArray  *templates)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  g_clear_pointer (&self->templates, g_ptr_array_unref);
+  if (templates != NULL && templates->len > 0)
+    self->templates = g_ptr_array_ref (templates);
 }
 
 void

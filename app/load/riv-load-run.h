@@ -125,6 +125,12 @@ char         *riv_load_breakpoint_describe   (const RivLoadBreakpoint *breakpoin
  * submitted and end, gauges once a second. Holds a reference. */
 void          riv_load_run_set_metrics       (RivLoadRun        *self,
                                               RivMetrics        *metrics);
+/* Each job's data from templates (JsonNode * arrays) in turn instead of the
+ * one given to riv_load_run_new (): job i takes template (i - 1) mod n,
+ * "{i}" and "{u}" replaced as ever (the endpoint's examples). Holds a
+ * reference; NULL or empty: the one template. */
+void          riv_load_run_set_templates     (RivLoadRun        *self,
+                                              GPtrArray         *templates);
 /* Adds every job to compare as a job of run (0 or 1), as it is counted: the
  * window keeps its previous run beside the new one. Holds a reference. */
 void          riv_load_run_set_compare       (RivLoadRun        *self,

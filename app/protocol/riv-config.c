@@ -93,6 +93,10 @@ riv_endpoint_free (gpointer data)
   g_clear_pointer (&endpoint->api_parameters, g_ptr_array_unref);
   g_clear_pointer (&endpoint->api_returns, g_ptr_array_unref);
   g_free (endpoint->description);
+  g_clear_pointer (&endpoint->examples, g_ptr_array_unref);
+  g_strfreev (endpoint->example_labels);
+  g_strfreev (endpoint->example_headers);
+  g_free (endpoint->example_inputs);
   g_free (endpoint->api_name);
   g_clear_pointer (&endpoint->inputs, g_ptr_array_unref);
   g_clear_pointer (&endpoint->outputs, g_ptr_array_unref);
@@ -507,6 +511,175 @@ parse_protocol (RivConfig   *self,
   return FALSE;
 }
 
+/* Examples */
+
+/* The input position of component id in endpoint, or -1. */
+static int
+input_position (RivEndpoint *endpoint,
+                gint64       id)
+{
+  for (guint i = 0; i < endpoint->inputs->len; i++)
+    if (((RivComponent *) g_ptr_array_index (endpoint->inputs, i))->id == id)
+      return (int) i;
+  return -1;
+}
+
+/* A string array member as a NULL-terminated vector (non-strings as ""),
+ * NULL when absent or not an array. */
+static GStrv
+dup_strings (JsonObject *object,
+             const char *member)
+{
+  JsonNode *node = json_object_get_member (object, member);
+  g_autoptr(GStrvBuilder) builder = NULL;
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  builder = g_strv_builder_new ();
+  array = json_node_get_array (node);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      const char *text = JSON_NODE_HOLDS_VALUE (element) &&
+                         json_node_get_value_type (element) == G_TYPE_STRING
+                         ? json_node_get_string (element) : NULL;
+      g_autofree char *valid = g_utf8_make_valid (text != NULL ? text : "", -1);
+
+      g_strv_builder_add (builder, valid);
+    }
+  return g_strv_builder_end (builder);
+}
+
+/* Whether a dependency the dataset triggers (its inputs: the dataset alone)
+ * sets components the examples do not fill: the app's cached outputs. */
+static gboolean
+examples_cached (RivConfig    *self,
+                 RivComponent *dataset,
+                 JsonArray    *ids)
+{
+  for (guint e = 0; e < self->endpoints->len; e++)
+    {
+      RivEndpoint *loader = g_ptr_array_index (self->endpoints, e);
+
+      if (loader->inputs->len != 1 ||
+          ((RivComponent *) g_ptr_array_index (loader->inputs, 0))->id != dataset->id)
+        continue;
+      for (guint o = 0; o < loader->outputs->len; o++)
+        {
+          gint64 id = ((RivComponent *) g_ptr_array_index (loader->outputs, o))->id;
+          gboolean filled = FALSE;
+
+          for (guint k = 0; k < json_array_get_length (ids) && !filled; k++)
+            filled = json_array_get_int_element (ids, k) == id;
+          if (!filled)
+            return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+/* Gives each endpoint whose inputs hold every component a dataset fills
+ * (gr.Examples) the dataset's samples, as data for its inputs. A
+ * malformed dataset gives nothing. */
+static void
+attach_examples (RivConfig    *self,
+                 RivComponent *dataset)
+{
+  JsonNode *ids_node = json_object_get_member (dataset->props, "component_ids");
+  JsonNode *samples_node = json_object_get_member (dataset->props, "samples");
+  JsonArray *ids, *samples;
+
+  if (ids_node == NULL || !JSON_NODE_HOLDS_ARRAY (ids_node) ||
+      samples_node == NULL || !JSON_NODE_HOLDS_ARRAY (samples_node))
+    return;
+  ids = json_node_get_array (ids_node);
+  samples = json_node_get_array (samples_node);
+  if (json_array_get_length (ids) == 0 || json_array_get_length (samples) == 0)
+    return;
+  for (guint k = 0; k < json_array_get_length (ids); k++)
+    {
+      JsonNode *id = json_array_get_element (ids, k);
+
+      if (!JSON_NODE_HOLDS_VALUE (id) || json_node_get_value_type (id) != G_TYPE_INT64)
+        return;
+    }
+
+  for (guint e = 0; e < self->endpoints->len; e++)
+    {
+      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, e);
+      g_autofree guint *positions = g_new (guint, json_array_get_length (ids));
+      gboolean all = TRUE;
+
+      if (endpoint->examples != NULL || endpoint->inputs->len == 0)
+        continue;
+      for (guint k = 0; k < json_array_get_length (ids) && all; k++)
+        {
+          int position = input_position (endpoint, json_array_get_int_element (ids, k));
+
+          all = position >= 0;
+          positions[k] = (guint) MAX (position, 0);
+        }
+      if (!all)
+        continue;
+
+      endpoint->examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+      for (guint s = 0; s < json_array_get_length (samples); s++)
+        {
+          JsonNode *sample = json_array_get_element (samples, s);
+          JsonArray *values = JSON_NODE_HOLDS_ARRAY (sample) ? json_node_get_array (sample) : NULL;
+          g_autoptr(GPtrArray) cells = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+          JsonArray *data = json_array_sized_new (endpoint->inputs->len);
+          JsonNode *node = json_node_new (JSON_NODE_ARRAY);
+
+          /* The other inputs keep their defaults; each sample value goes in its input's place. */
+          for (guint i = 0; i < endpoint->inputs->len; i++)
+            {
+              RivComponent *input = g_ptr_array_index (endpoint->inputs, i);
+
+              g_ptr_array_add (cells, input->value != NULL && !input->is_state
+                                        ? json_node_copy (input->value)
+                                        : json_node_new (JSON_NODE_NULL));
+            }
+          for (guint k = 0; values != NULL && k < json_array_get_length (ids) &&
+                            k < json_array_get_length (values); k++)
+            {
+              json_node_unref (g_ptr_array_index (cells, positions[k]));
+              g_ptr_array_index (cells, positions[k]) =
+                json_node_copy (json_array_get_element (values, k));
+            }
+          for (guint i = 0; i < cells->len; i++)
+            json_array_add_element (data, json_node_ref (g_ptr_array_index (cells, i)));
+          json_node_take_array (node, data);
+          g_ptr_array_add (endpoint->examples, node);
+        }
+      endpoint->example_labels = dup_strings (dataset->props, "sample_labels");
+      if (endpoint->example_labels != NULL &&
+          g_strv_length (endpoint->example_labels) != endpoint->examples->len)
+        g_clear_pointer (&endpoint->example_labels, g_strfreev);
+      endpoint->example_headers = dup_strings (dataset->props, "headers");
+      endpoint->example_inputs = g_steal_pointer (&positions);
+      endpoint->n_example_inputs = json_array_get_length (ids);
+      endpoint->examples_cached = examples_cached (self, dataset, ids);
+    }
+}
+
+guint
+riv_endpoint_get_n_examples (RivEndpoint *endpoint)
+{
+  g_return_val_if_fail (endpoint != NULL, 0);
+  return endpoint->examples != NULL ? endpoint->examples->len : 0;
+}
+
+JsonNode *
+riv_endpoint_dup_example (RivEndpoint *endpoint,
+                          guint        index)
+{
+  g_return_val_if_fail (endpoint != NULL, NULL);
+  g_return_val_if_fail (riv_endpoint_get_n_examples (endpoint) > 0, NULL);
+  return json_node_copy (g_ptr_array_index (endpoint->examples, index % endpoint->examples->len));
+}
+
 RivConfig *
 riv_config_new_from_data (const char  *data,
                           gssize       len,
@@ -611,6 +784,13 @@ riv_config_new_from_data (const char  *data,
       }
   }
 
+  for (guint i = 0; i < self->components->len; i++)
+    {
+      RivComponent *dataset = g_ptr_array_index (self->components, i);
+
+      if (g_strcmp0 (dataset->type, "dataset") == 0)
+        attach_examples (self, dataset);
+    }
   return g_steal_pointer (&self);
 }
 

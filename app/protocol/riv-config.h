@@ -82,6 +82,14 @@ typedef struct
                                  one is named) */
   GPtrArray  *api_returns;  /* RivReturn *, nullable: /info's returns */
   char       *description;  /* nullable: /info's description of the endpoint */
+  GPtrArray  *examples;     /* JsonNode * (arrays, a value per input), nullable: the
+                               endpoint's examples (gr.Examples, an Interface's examples=):
+                               each sample in its input's place, the other inputs' defaults */
+  GStrv       example_labels;  /* nullable: a label per example (sample_labels) */
+  GStrv       example_headers; /* nullable: the examples' column headers */
+  guint      *example_inputs;  /* the inputs the examples fill, n_example_inputs of them */
+  guint       n_example_inputs;
+  gboolean    examples_cached; /* the app answers them from its cache (cache_examples) */
 } RivEndpoint;
 
 typedef struct _RivConfig RivConfig;
@@ -145,6 +153,11 @@ void          riv_component_free            (gpointer      component);
 /* TRUE when the endpoint's inputs are gr.api's (or gr.Server's) typed
  * parameters, which have no components of their own. */
 gboolean      riv_endpoint_is_api_only      (RivEndpoint  *endpoint);
+/* The examples' number (0: none), and example index (wrapping round) as the
+ * endpoint's data: a new array, a value per input. */
+guint         riv_endpoint_get_n_examples   (RivEndpoint  *endpoint);
+JsonNode     *riv_endpoint_dup_example      (RivEndpoint  *endpoint,
+                                             guint         index);
 /* Display name: "/api_name" or "fn 3". */
 char         *riv_endpoint_dup_display_name (RivEndpoint  *endpoint);
 

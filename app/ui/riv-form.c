@@ -172,6 +172,96 @@ riv_form_new (void)
   return g_object_new (RIV_TYPE_FORM, NULL);
 }
 
+/* A short text of a sample value: a string as it is, a file by its name,
+ * anything else as JSON; cut to a few words. */
+static char *
+describe_value (JsonNode *value)
+{
+  g_autofree char *text = NULL;
+
+  if (JSON_NODE_HOLDS_VALUE (value) && json_node_get_value_type (value) == G_TYPE_STRING)
+    text = g_strdup (json_node_get_string (value));
+  else if (JSON_NODE_HOLDS_OBJECT (value) &&
+           (riv_json_get_string (json_node_get_object (value), "orig_name") != NULL ||
+            riv_json_get_string (json_node_get_object (value), "path") != NULL))
+    {
+      JsonObject *file = json_node_get_object (value);
+      const char *name = riv_json_get_string (file, "orig_name");
+
+      text = g_path_get_basename (name != NULL ? name : riv_json_get_string (file, "path"));
+    }
+  else
+    text = riv_json_to_string (value, NULL);
+  if (g_utf8_strlen (text, -1) > 40)
+    {
+      g_autofree char *cut = g_utf8_substring (text, 0, 39);
+
+      return g_strconcat (cut, "…", NULL);
+    }
+  return g_steal_pointer (&text);
+}
+
+static void
+example_activated_cb (AdwActionRow *row,
+                      RivForm      *self)
+{
+  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (row), "riv-example"));
+  g_autoptr(JsonNode) data = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (self->endpoint == NULL || index >= riv_endpoint_get_n_examples (self->endpoint))
+    return;
+  data = riv_endpoint_dup_example (self->endpoint, index);
+  if (!riv_form_set_data (self, data, &error))
+    g_signal_emit (self, signals[ERROR], 0, error->message);
+}
+
+/* The endpoint's examples (gr.Examples), as Gradio's page lists them under
+ * the inputs: a row each, its label or its values; a click fills the form. */
+static GtkWidget *
+build_examples (RivForm     *self,
+                RivEndpoint *endpoint)
+{
+  GtkWidget *group = adw_preferences_group_new ();
+  guint n = riv_endpoint_get_n_examples (endpoint);
+
+  adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Examples"));
+  if (endpoint->examples_cached)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+      _("Cached: the app answers these from its cache, not by running them"));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(JsonNode) example = riv_endpoint_dup_example (endpoint, i);
+      JsonArray *values = json_node_get_array (example);
+      g_autoptr(GString) text = g_string_new (NULL);
+      GtkWidget *row = adw_action_row_new ();
+      GtkWidget *icon = gtk_image_new_from_icon_name ("go-previous-symbolic");
+
+      for (guint k = 0; k < endpoint->n_example_inputs; k++)
+        {
+          g_autofree char *part = describe_value (json_array_get_element (values,
+                                                                          endpoint->example_inputs[k]));
+
+          g_string_append_printf (text, "%s%s", k > 0 ? " · " : "", part);
+        }
+      if (endpoint->example_labels != NULL)
+        {
+          adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), endpoint->example_labels[i]);
+          adw_action_row_set_subtitle (ADW_ACTION_ROW (row), text->str);
+        }
+      else
+        adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), text->str);
+      adw_preferences_row_set_use_underline (ADW_PREFERENCES_ROW (row), FALSE);
+      gtk_widget_set_tooltip_text (row, _("Fill the inputs with this example"));
+      adw_action_row_add_suffix (ADW_ACTION_ROW (row), icon);
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), TRUE);
+      g_object_set_data (G_OBJECT (row), "riv-example", GUINT_TO_POINTER (i));
+      g_signal_connect_object (row, "activated", G_CALLBACK (example_activated_cb), self, 0);
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+    }
+  return group;
+}
+
 /* A typed parameter's row says its type and whether it is required: as
  * the subtitle of an action row, as a badge on an entry row (a JSON row
  * has its badge already); its description is the row's tooltip. */
@@ -273,7 +363,16 @@ riv_form_set_endpoint (RivForm     *self,
   else if (endpoint != NULL && endpoint->description != NULL)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group), endpoint->description);
 
-  adw_bin_set_child (ADW_BIN (self), group);
+  if (endpoint != NULL && riv_endpoint_get_n_examples (endpoint) > 0)
+    {
+      GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 18);
+
+      gtk_box_append (GTK_BOX (box), group);
+      gtk_box_append (GTK_BOX (box), build_examples (self, endpoint));
+      adw_bin_set_child (ADW_BIN (self), box);
+    }
+  else
+    adw_bin_set_child (ADW_BIN (self), group);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_INPUTS]);
 }
 

@@ -33,8 +33,98 @@ def engine_cases(suite, py, cli, version, workdir):
             return
         run_cases(suite, cli, app.url, label, version, six)
         streaming_cases(suite, cli, app.url, label, version)
+        typed_cases(suite, cli, app.url, label, version, "gr.api")
+        examples_cases(suite, cli, app.url, label)
     finally:
         app.stop()
+    if six:
+        server_cases(suite, py, cli, version, workdir)
+
+
+def examples_cases(suite, cli, url, label):
+    """gr.Examples: inspect lists an endpoint's examples (labels, cached or not); load
+    --examples gives job i example i mod N."""
+    def listed():
+        p = subprocess.run([cli.path, "inspect", "--url", url], capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0, f"inspect exit {p.returncode}: {p.stderr}")
+        out = p.stdout
+        greet = out[out.index("/greet_times"):]
+        check('1. two for Ada  ["Ada",2]' in greet and '3. one for Linus  ["Linus",1]' in greet,
+              f"greet_times' examples not listed:\n{greet[:800]}")
+        check("examples (load --examples)" in greet, f"greet_times not plain examples:\n{greet[:800]}")
+        shout = out[out.index("/shout"):]
+        check("examples, cached by the app (load --examples)" in shout and '2. ["ho"]' in shout,
+              f"shout's cached examples not listed:\n{shout[:800]}")
+        return "three labelled examples; two cached ones"
+
+    def loaded():
+        status, summary, records, stderr = cli.load(url, "greet_times", 6, None, extra=["--examples"])
+        check(status == 0 and summary is not None and summary["completed"] == 6,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        outs = [r["outputs"][0] for r in cli.need_records(records)]
+        expect = ["hi Ada hi Ada", "hi Grace hi Grace hi Grace", "hi Linus"] * 2
+        check(outs == expect, f"outputs {outs}, expected {expect}")
+        status, summary, records, stderr = cli.load(url, "count_up", 1, None, extra=["--examples"])
+        check(status == 2 and "count_up has no examples" in stderr, f"exit {status}: {stderr}")
+        return "6 jobs took the 3 examples twice, in turn"
+
+    suite.case(f"{label}: apps: examples listed by inspect, cached ones marked", listed)
+    suite.case(f"{label}: apps: load --examples gives job i example i mod N", loaded)
+
+
+def server_cases(suite, py, cli, version, workdir):
+    """Gradio 6's gr.Server: an app of typed API endpoints only."""
+    label = f"gradio {version}"
+    app = Server(py, version, "server", workdir, script="engine_apps.py")
+    try:
+        ready = app.wait_ready(suite.args.start_limit)
+
+        def starts():
+            check(ready, f"the gr.Server app did not answer on {app.url}:\n{app.tail()}")
+            return app.url
+        if suite.case(f"{label}: apps: gr.Server app starts", starts) not in ("OK", "FILTERED"):
+            return
+        typed_cases(suite, cli, app.url, label, version, "gr.Server")
+    finally:
+        app.stop()
+
+
+def typed_cases(suite, cli, url, label, version, kind):
+    """Typed API endpoints (gr.api in Blocks on 5.x and 6.x, gr.Server on 6.x): --data as
+    keyword arguments by the parameters' names from /info, defaults filled in, an unknown or a
+    missing parameter refused by name (exit 2)."""
+    if version.startswith("4."):
+        return   # no gr.api before Gradio 5
+
+    def keywords():
+        status, summary, records, stderr = cli.load(url, "typed_add", 3, {"a": 40})
+        check(status == 0 and summary is not None and summary["completed"] == 3,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        records = cli.need_records(records)
+        outs = [r["outputs"] for r in records]
+        check(all(o == [42] for o in outs), f"typed_add(a=40) with b's default 2 gave {outs}")
+        status, summary, records, stderr = cli.load(
+            url, "typed_greet", 2, {"tags": ["x", "y"], "name": "Ann {i}", "excited": True})
+        check(status == 0 and summary is not None and summary["completed"] == 2,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        outs = sorted(r["outputs"][0] for r in cli.need_records(records))
+        check(outs == ["Hello Ann 1!", "Hello Ann 2!"] and
+              all(r["outputs"][1] == 2 for r in cli.need_records(records)), f"typed_greet gave {outs}")
+        return "typed_add(a=40) = 42 thrice; typed_greet by name, in any order"
+
+    def refused():
+        said = []
+        for data, expect in (({"a": 1, "c": 2}, 'unknown parameter "c" (the parameters are: a, b)'),
+                             ({"b": 1}, 'missing parameter "a", which has no default')):
+            status, summary, records, stderr = cli.load(url, "typed_add", 1, data)
+            check(status == 2 and expect in stderr, f"exit {status}: {stderr}\n{cli.last_command}")
+            said.append(stderr.strip().splitlines()[0])
+        return "; ".join(said)
+
+    suite.case(f"{label}: apps: {kind} typed endpoints take keyword --data", keywords)
+    suite.case(f"{label}: apps: {kind} typed endpoints refuse unknown or missing parameters by name",
+               refused)
 
 
 def run_cases(suite, cli, url, label, version, six):

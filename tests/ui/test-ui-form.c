@@ -434,6 +434,62 @@ test_form_typed_api (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* The row under widget whose title is title, or NULL. */
+static GtkWidget *
+find_row (GtkWidget  *widget,
+          const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* gr.Examples under the inputs: a row each, by its label with its values
+ * below; clicking one fills the form; cached ones say so. */
+static void
+test_form_examples (void)
+{
+  g_autofree char *text = riv_test_load_data ("config-examples.json", NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivConfig) config = riv_config_new_from_data (text, -1, "http://127.0.0.1:9", &error);
+  GtkWidget *window = gtk_window_new ();
+  RivForm *form = RIV_FORM (riv_form_new ());
+  GtkWidget *row;
+  g_autofree char *before = NULL;
+  g_autofree char *after = NULL;
+
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (form));
+  riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "greet"));
+  g_assert_nonnull (find_label (GTK_WIDGET (form), "Examples"));
+  g_assert_nonnull (find_label (GTK_WIDGET (form),
+                                "Cached: the app answers these from its cache, not by running them"));
+  row = find_row (GTK_WIDGET (form), "second");
+  g_assert_nonnull (row);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Grace");
+  g_assert_nonnull (find_row (GTK_WIDGET (form), "first"));
+
+  before = data_json (form);
+  g_assert_cmpstr (before, ==, "[7,\"\"]");
+  g_signal_emit_by_name (row, "activated");
+  after = data_json (form);
+  g_assert_cmpstr (after, ==, "[7,\"Grace\"]");
+
+  /* An endpoint without examples has no such group. */
+  riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "load_example"));
+  g_assert_null (find_label (GTK_WIDGET (form), "Examples"));
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -448,6 +504,7 @@ main (int   argc,
   g_test_add_func ("/ui/form/empty", test_form_empty);
   g_test_add_func ("/ui/form/file-inputs", test_form_file_inputs);
   g_test_add_func ("/ui/form/typed-api", test_form_typed_api);
+  g_test_add_func ("/ui/form/examples", test_form_examples);
 
   return g_test_run ();
 }

@@ -126,8 +126,40 @@ def paced(tokens, first_delay, gap, pause_after, pause):
         yield " ".join(words)
 
 
+def greet_times(name, times):
+    return " ".join([f"hi {name}"] * int(times))
+
+
+def shout(word):
+    return word.upper() + "!"
+
+
+def typed_add(a: int, b: int = 2) -> int:
+    """Adds two integers."""
+    return a + b
+
+
+def typed_greet(name: str, excited: bool = False, ratio: float = 0.5,
+                tags: list[str] = []) -> tuple[str, int]:  # noqa: B006 (read only)
+    """Greets someone by name."""
+    return ("Hello " + name + ("!" if excited else ""), len(tags))
+
+
+def build_server():
+    """Gradio 6's Server mode: no Blocks, no components, only typed API endpoints."""
+    server = gr.Server()
+    server.api(typed_add, name="typed_add")
+    server.api(typed_greet, name="typed_greet")
+    return server
+
+
 def build():
     with gr.Blocks() as demo:
+        # gr.api (Gradio 5+): endpoints typed by their functions' hints, no components.
+        if hasattr(gr, "api"):
+            gr.api(typed_add, api_name="typed_add")
+            gr.api(typed_greet, api_name="typed_greet")
+
         img = gr.Image(type="numpy")
         img_out = gr.Textbox()
         gr.Button("image").click(image_info, img, img_out, api_name="image_info")
@@ -163,6 +195,19 @@ def build():
         ct = gr.Textbox()
         gr.Button("count").click(count_up, cn, ct, api_name="count_up")
 
+        # Examples (gr.Examples): a greeting's name and count, labelled; the same inputs'
+        # examples again with cached outputs (cache_examples=True) on a function of its own.
+        en = gr.Textbox(label="name")
+        ek = gr.Number(value=1, label="times", precision=0)
+        eo = gr.Textbox(label="greeting")
+        gr.Button("greet").click(greet_times, [en, ek], eo, api_name="greet_times")
+        gr.Examples([["Ada", 2], ["Grace", 3], ["Linus", 1]], [en, ek], example_labels=
+                    ["two for Ada", "three for Grace", "one for Linus"])
+        cn2 = gr.Textbox(label="word")
+        co2 = gr.Textbox(label="shout")
+        gr.Button("shout").click(shout, cn2, co2, api_name="shout")
+        gr.Examples([["hey"], ["ho"]], cn2, co2, fn=shout, cache_examples=True)
+
         pin = [gr.Number(value=12), gr.Number(value=0.3), gr.Number(value=0.04),
                gr.Number(value=6), gr.Number(value=1.2)]
         pout = gr.Textbox()
@@ -177,12 +222,16 @@ def build():
 
 def main():
     parser = argparse.ArgumentParser()
-    parser.add_argument("app", choices=["engine"])
+    parser.add_argument("app", choices=["engine", "server"])
     parser.add_argument("--port", type=int, required=True)
     parser.add_argument("--logdir", help="accepted like rivulet_apps.py's; nothing is logged")
     args = parser.parse_args()
-    print(f"gradio {gr.__version__}: engine apps on 127.0.0.1:{args.port} "
+    print(f"gradio {gr.__version__}: {args.app} apps on 127.0.0.1:{args.port} "
           f"(profiling {os.environ.get('GRADIO_PROFILING', 'off')})", file=sys.stderr, flush=True)
+    if args.app == "server":
+        build_server().launch(server_name="127.0.0.1", server_port=args.port, _frontend=False,
+                              quiet=True, show_error=True)
+        return
     demo = build()
     demo.queue(default_concurrency_limit=8)
     demo.launch(server_name="127.0.0.1", server_port=args.port, _frontend=False, quiet=True,
