@@ -42,6 +42,7 @@ struct _RivBurst
   GSource      *source;       /* the timer or idle that submits, nullable */
   gulong        joining_id;   /* notify::n-joining while waiting for replies */
   gboolean      has_placeholder;
+  GPtrArray    *examples;        /* JsonNode *, nullable: job i takes (i - 1) mod n */
   gboolean      running;
 };
 
@@ -119,7 +120,11 @@ riv_burst_submit_one (RivBurst  *self,
   if (self->submit != NULL)
     return self->submit (self->submit_data, self->n_submitted + 1, error);
 
-  if (self->has_placeholder)
+  if (self->examples != NULL)
+    data = riv_burst_substitute_index (g_ptr_array_index (self->examples,
+                                                          self->n_submitted % self->examples->len),
+                                       self->n_submitted + 1);
+  else if (self->has_placeholder)
     data = riv_burst_substitute_index (self->data, self->n_submitted + 1);
   else
     data = json_node_ref (self->data);
@@ -270,6 +275,7 @@ riv_burst_finalize (GObject *object)
 
   g_clear_pointer (&self->endpoint, g_free);
   g_clear_pointer (&self->data, json_node_unref);
+  g_clear_pointer (&self->examples, g_ptr_array_unref);
 
   G_OBJECT_CLASS (riv_burst_parent_class)->finalize (object);
 }
@@ -373,6 +379,18 @@ riv_burst_new (RivClient  *client,
   self->has_placeholder = riv_json_has_placeholder (data);
 
   return self;
+}
+
+void
+riv_burst_set_examples (RivBurst  *self,
+                        GPtrArray *examples)
+{
+  g_return_if_fail (RIV_IS_BURST (self));
+  g_return_if_fail (self->data != NULL);
+
+  g_clear_pointer (&self->examples, g_ptr_array_unref);
+  if (examples != NULL && examples->len > 0)
+    self->examples = g_ptr_array_ref (examples);
 }
 
 RivBurst *

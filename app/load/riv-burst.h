@@ -46,6 +46,11 @@ RivBurst  *riv_burst_new                (RivClient  *client,
                                          JsonNode   *data,
                                          guint       count,
                                          double      rate);
+/* Before it starts (a burst made by riv_burst_new ()): job i's data is
+ * examples[(i - 1) mod n] (JsonNode * arrays) with "{i}" replaced, instead
+ * of data. Holds a reference; NULL or empty: data. */
+void       riv_burst_set_examples       (RivBurst   *self,
+                                         GPtrArray  *examples);
 /* Each job is what submit returns (user_data is not owned: it must outlive
  * the burst's submitting, which riv_burst_stop() ends). */
 RivBurst  *riv_burst_new_with_func      (RivClient          *client,

@@ -906,6 +906,73 @@ add_dependency (JsonBuilder *b,
   json_builder_end_object (b);
 }
 
+/* batch_echo's examples, as gr.Examples gives them: a dataset component
+ * whose samples fill its text and delay inputs. */
+static void
+add_examples (JsonBuilder *b,
+              guint        id)
+{
+  static const struct { const char *label; const char *text; double delay; } samples[] = {
+    { "A quick hello", "hello {i}", 0 },
+    { "A river, slowly", "river {i}", 0.2 },
+    { "A stone", "stone", 0.05 },
+  };
+
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "id");
+  json_builder_add_int_value (b, id);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "dataset");
+  json_builder_set_member_name (b, "skip_api");
+  json_builder_add_boolean_value (b, FALSE);
+  json_builder_set_member_name (b, "component_class_id");
+  json_builder_add_string_value (b, "Dataset");
+  json_builder_set_member_name (b, "key");
+  json_builder_add_null_value (b);
+  json_builder_set_member_name (b, "api_info");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "type");
+  json_builder_add_string_value (b, "integer");
+  json_builder_set_member_name (b, "description");
+  json_builder_add_string_value (b, "index of selected example");
+  json_builder_end_object (b);
+  json_builder_set_member_name (b, "props");
+  json_builder_begin_object (b);
+  json_builder_set_member_name (b, "name");
+  json_builder_add_string_value (b, "dataset");
+  json_builder_set_member_name (b, "samples_per_page");
+  json_builder_add_int_value (b, 10);
+  json_builder_set_member_name (b, "label");
+  json_builder_add_string_value (b, "Examples");
+  json_builder_set_member_name (b, "component_ids");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < demos[RIV_DEMO_BATCH_ECHO].n_inputs; i++)
+    json_builder_add_int_value (b, riv_demo_get_input_id (RIV_DEMO_BATCH_ECHO, i));
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "headers");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < demos[RIV_DEMO_BATCH_ECHO].n_inputs; i++)
+    json_builder_add_string_value (b, demos[RIV_DEMO_BATCH_ECHO].inputs[i].name);
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "samples");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    {
+      json_builder_begin_array (b);
+      json_builder_add_string_value (b, samples[i].text);
+      json_builder_add_double_value (b, samples[i].delay);
+      json_builder_end_array (b);
+    }
+  json_builder_end_array (b);
+  json_builder_set_member_name (b, "sample_labels");
+  json_builder_begin_array (b);
+  for (guint i = 0; i < G_N_ELEMENTS (samples); i++)
+    json_builder_add_string_value (b, samples[i].label);
+  json_builder_end_array (b);
+  json_builder_end_object (b);
+  json_builder_end_object (b);
+}
+
 JsonNode *
 riv_demo_build_config (guint   app_id,
                        guint64 max_file_size)
@@ -960,6 +1027,7 @@ riv_demo_build_config (guint   app_id,
       for (guint i = 0; i < demos[fn].n_outputs; i++)
         add_component (b, riv_demo_get_output_id (fn, i), &demos[fn].outputs[i], FALSE);
     }
+  add_examples (b, first_component_id (RIV_DEMO_N));
   json_builder_end_array (b);
 
   json_builder_set_member_name (b, "dependencies");

@@ -58,6 +58,7 @@ struct _RivForm
   /* Borrowed references */
   RivEndpoint  *endpoint;        /* owned by config */
   GtkWidget    *group;
+  GtkWidget    *use_examples;    /* nullable: the examples' switch */
 
   guint         n_uploads;
 };

@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "riv-a11y.h"
 #include "riv-form-private.h"
 #include "riv-json.h"
 
@@ -259,7 +260,36 @@ build_examples (RivForm     *self,
       g_signal_connect_object (row, "activated", G_CALLBACK (example_activated_cb), self, 0);
       adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
     }
+  {
+    GtkWidget *row = adw_action_row_new ();
+
+    self->use_examples = gtk_switch_new ();
+    gtk_widget_set_valign (self->use_examples, GTK_ALIGN_CENTER);
+    adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), _("Burst and Load Test Use Them"));
+    adw_action_row_set_subtitle (ADW_ACTION_ROW (row),
+                                 _("Each job takes the next example, “{i}” and “{u}” replaced"));
+    adw_action_row_add_suffix (ADW_ACTION_ROW (row), self->use_examples);
+    adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), self->use_examples);
+    riv_a11y_set_name (self->use_examples, _("Burst and Load Test Use Them"));
+    adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), row);
+  }
   return group;
+}
+
+GPtrArray *
+riv_form_dup_examples (RivForm *self)
+{
+  GPtrArray *examples;
+
+  g_return_val_if_fail (RIV_IS_FORM (self), NULL);
+
+  if (self->endpoint == NULL || self->use_examples == NULL ||
+      !gtk_switch_get_active (GTK_SWITCH (self->use_examples)))
+    return NULL;
+  examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  for (guint i = 0; i < riv_endpoint_get_n_examples (self->endpoint); i++)
+    g_ptr_array_add (examples, riv_endpoint_dup_example (self->endpoint, i));
+  return examples;
 }
 
 /* A typed parameter's row says its type and whether it is required: as
@@ -327,6 +357,7 @@ riv_form_set_endpoint (RivForm     *self,
         _riv_form_set_busy_delta (self, -1);
     }
   g_ptr_array_set_size (self->inputs, 0);
+  self->use_examples = NULL;
 
   if (config != NULL)
     riv_config_ref (config);

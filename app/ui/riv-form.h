@@ -69,6 +69,9 @@ GtkWidget        *riv_form_get_input_row       (RivForm      *self,
                                                 guint         position);
 /* A JSON array with one value per endpoint input. */
 JsonNode         *riv_form_dup_data            (RivForm      *self);
+/* The endpoint's examples (JsonNode * arrays, a value per input) when the
+ * person chose that Burst and Load Test take them, else NULL. */
+GPtrArray        *riv_form_dup_examples        (RivForm      *self);
 /* Fills the inputs from a JSON array (e.g. --data); values whose type does not
  * fit an input are an error. Image inputs take a FileData object or a path. */
 gboolean          riv_form_set_data            (RivForm      *self,

@@ -53,6 +53,7 @@ struct _RivLoadPage
   RivLoadRun       *run;            /* nullable: the newest run */
   RivMetrics       *metrics;        /* nullable: the newest run's /metrics, kept after it */
   RivCompare       *compare;        /* the run before (A) and the newest (B), as jobs end */
+  GPtrArray        *examples;       /* nullable: the next run's jobs take these in turn */
   RivLoadSummary    shown;          /* the results shown last (have_shown) … */
   RivLoadSummary    previous;       /* … and those of the run before (have_previous) */
   gboolean          have_shown;
@@ -431,6 +432,7 @@ riv_load_page_start (RivLoadPage *self,
       self->have_previous = self->have_shown;
     }
   riv_load_run_set_compare (self->run, self->compare, 1);
+  riv_load_run_set_templates (self->run, self->examples);
   /* Thousands of users' streams and replies are handled on the run's own
    * thread: the main loop only gets one sample a second to draw. */
   riv_load_run_set_threaded (self->run, TRUE);
@@ -667,6 +669,7 @@ riv_load_page_dispose (GObject *object)
   g_clear_object (&self->settings);
   g_clear_object (&self->gsettings);
   g_clear_pointer (&self->compare, riv_compare_unref);
+  g_clear_pointer (&self->examples, g_ptr_array_unref);
   memset (self->charts, 0, sizeof self->charts);
   /* AdwBin unparents its child itself; let it go before the template does. */
   adw_bin_set_child (ADW_BIN (self), NULL);
@@ -894,6 +897,17 @@ riv_load_page_dup_results (RivLoadPage *self)
         g_string_append_printf (text, " (%s)", gtk_label_get_label (GTK_LABEL (change)));
     }
   return g_string_free (text, FALSE);
+}
+
+void
+riv_load_page_set_examples (RivLoadPage *self,
+                            GPtrArray   *examples)
+{
+  g_return_if_fail (RIV_IS_LOAD_PAGE (self));
+
+  g_clear_pointer (&self->examples, g_ptr_array_unref);
+  if (examples != NULL && examples->len > 0)
+    self->examples = g_ptr_array_ref (examples);
 }
 
 const char *

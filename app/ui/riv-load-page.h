@@ -59,6 +59,10 @@ RivChart        *riv_load_page_get_chart          (RivLoadPage          *self,
                                                    RivLoadChart          chart);
 /* "Start a load test…" while none ran, then the newest run's figures. */
 const char      *riv_load_page_get_summary        (RivLoadPage          *self);
+/* The next runs' jobs take these (JsonNode * arrays) in turn instead of the
+ * data riv_load_page_start () is given: the endpoint's examples. NULL: the data. */
+void             riv_load_page_set_examples       (RivLoadPage          *self,
+                                                   GPtrArray            *examples);
 /* The results card of the run that ended, a line a figure ("latency p95 0.12 s");
  * empty while none is shown. */
 char            *riv_load_page_dup_results        (RivLoadPage          *self);

@@ -165,6 +165,11 @@ _riv_window_start_burst (RivWindow *self)
   self->burst_state = g_rc_box_new0 (RivBurstState);
   self->burst_state->submitting = TRUE;
   self->burst = riv_burst_new (self->client, endpoint, data, count, rate);
+  {
+    g_autoptr(GPtrArray) examples = riv_form_dup_examples (self->form);
+
+    riv_burst_set_examples (self->burst, examples);
+  }
   g_signal_connect_object (self->burst, "job-submitted",
                            G_CALLBACK (riv_window_burst_job_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->burst, "finished",

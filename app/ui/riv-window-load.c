@@ -98,6 +98,11 @@ riv_window_start_load (RivWindow *self)
 
   endpoint = _riv_window_dup_endpoint_name (self);
   data = riv_form_dup_data (self->form);
+  {
+    g_autoptr(GPtrArray) examples = riv_form_dup_examples (self->form);
+
+    riv_load_page_set_examples (self->load_page, examples);
+  }
   if (!riv_load_page_start (self->load_page, endpoint, data))
     return FALSE;
 

@@ -182,6 +182,71 @@ burst_all_joined (gpointer user_data)
   return joined == wait->expected;
 }
 
+/* The first widget of type under widget whose row is titled title. */
+static GtkWidget *
+find_titled (GtkWidget  *widget,
+             const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_titled (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* The demo's batch_echo has examples (as gr.Examples gives them): a click
+ * on one fills the form; with "Burst and Load Test Use Them" on, a burst's
+ * job i takes example i mod 3, "{i}" replaced. */
+static void
+test_burst_examples (Fixture       *fixture,
+                     gconstpointer  user_data)
+{
+  RivWindow *window = fixture->window;
+  RivClient *client = riv_window_get_client (window);
+  GListModel *jobs = riv_client_get_jobs (client);
+  PanelWait wait = { riv_window_get_job_panel (window), 4 };
+  GtkWidget *form = GTK_WIDGET (riv_window_get_form (window));
+  GtkWidget *river, *use;
+  g_autoptr(JsonNode) data = NULL;
+  g_autofree char *text = NULL;
+  static const char *const expected[] = { "hello 1", "river 2", "stone", "hello 4" };
+
+  g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
+  river = find_titled (form, "A river, slowly");
+  g_assert_nonnull (river);
+  g_signal_emit_by_name (river, "activated");
+  data = riv_form_dup_data (riv_window_get_form (window));
+  text = riv_json_to_string (data, NULL);
+  g_assert_true (g_str_has_prefix (text, "[\"river {i}\",0.2"));   /* 0.2, to a double's digits */
+
+  use = find_titled (form, "Burst and Load Test Use Them");
+  g_assert_nonnull (use);
+  g_assert_true (GTK_IS_SWITCH (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (use))));
+  gtk_switch_set_active (GTK_SWITCH (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (use))),
+                         TRUE);
+  riv_window_set_burst (window, 4, 0);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (window), "win.burst", NULL));
+  g_assert_true (riv_test_wait_until (panel_all_finished, &wait, 120));
+  g_assert_cmpuint (g_list_model_get_n_items (jobs), ==, 4);
+  for (guint i = 0; i < 4; i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (jobs, i);
+      JsonArray *outputs = json_node_get_array (riv_job_get_outputs (job));
+
+      /* batch_echo answers with its text. */
+      g_assert_cmpint (riv_job_get_status (job), ==, RIV_JOB_STATUS_COMPLETED);
+      g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==,
+                       expected[riv_job_get_number (job) - 1]);
+    }
+}
+
 static void
 test_burst_batch_echo (Fixture       *fixture,
                        gconstpointer  user_data)
@@ -733,6 +798,8 @@ main (int   argc,
   riv_ui_test_init (&argc, &argv);
 
   g_test_add_func ("/ui/window/status-icons-exist", test_status_icons_exist);
+  g_test_add ("/ui/window/burst-examples", Fixture, NULL, fixture_setup, test_burst_examples,
+              fixture_teardown);
   g_test_add ("/ui/window/burst-batch-echo", Fixture, NULL, fixture_setup,
               test_burst_batch_echo, fixture_teardown);
   g_test_add ("/ui/window/fake-diffusion", Fixture, NULL, fixture_setup,
