@@ -83,3 +83,38 @@ riv_ui_test_read_clipboard (GtkWidget *widget)
   g_assert_true (riv_test_wait_until (text_is_set, &text, 30));
   return text;
 }
+
+GtkWidget *
+riv_ui_test_find_row (GtkWidget  *widget,
+                      const char *title)
+{
+  if (ADW_IS_PREFERENCES_ROW (widget) &&
+      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = riv_ui_test_find_row (child, title);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+GtkWidget *
+riv_ui_test_find_label (GtkWidget  *widget,
+                        const char *text)
+{
+  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = riv_ui_test_find_label (child, text);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}

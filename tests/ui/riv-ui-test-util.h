@@ -17,4 +17,11 @@ void  riv_ui_test_init          (int         *argc,
 /* The text on widget's clipboard, read as a paste would (waits up to 30 s). */
 char *riv_ui_test_read_clipboard (GtkWidget   *widget);
 
+/* The first preferences row under widget titled title, or NULL. */
+GtkWidget *riv_ui_test_find_row   (GtkWidget  *widget,
+                                   const char *title);
+/* The first label under widget (or widget itself) whose text is text, or NULL. */
+GtkWidget *riv_ui_test_find_label (GtkWidget  *widget,
+                                   const char *text);
+
 G_END_DECLS

@@ -340,23 +340,6 @@ test_form_file_inputs (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The first label under widget whose text is text, or NULL. */
-static GtkWidget *
-find_label (GtkWidget  *widget,
-            const char *text)
-{
-  if (GTK_IS_LABEL (widget) && g_strcmp0 (gtk_label_get_label (GTK_LABEL (widget)), text) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_label (child, text);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 /* A Gradio 6.25 gr.Server app (its /config and /info recorded from the real
  * server): gr.api's typed parameters get editors by type, named, with their
@@ -395,7 +378,7 @@ test_form_typed_api (void)
   g_assert_cmpint (riv_form_get_input_kind (form, 0), ==, RIV_FORM_INPUT_TEXT);
   widget = riv_form_get_input_widget (form, 0);
   g_assert_cmpstr (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), ==, "name");
-  g_assert_nonnull (find_label (widget, "str · required"));
+  g_assert_nonnull (riv_ui_test_find_label (widget, "str · required"));
   /* excited: bool, a switch, off as its default. */
   g_assert_cmpint (riv_form_get_input_kind (form, 1), ==, RIV_FORM_INPUT_CHECKBOX);
   g_assert_true (GTK_IS_SWITCH (riv_form_get_input_widget (form, 1)));
@@ -409,8 +392,8 @@ test_form_typed_api (void)
                      ==, 0.5);
   /* tags: list[str], JSON with the type as its badge. */
   g_assert_cmpint (riv_form_get_input_kind (form, 3), ==, RIV_FORM_INPUT_JSON);
-  g_assert_nonnull (find_label (riv_form_get_input_row (form, 3), "list[str]"));
-  g_assert_nonnull (find_label (GTK_WIDGET (form), "Greets someone by name."));
+  g_assert_nonnull (riv_ui_test_find_label (riv_form_get_input_row (form, 3), "list[str]"));
+  g_assert_nonnull (riv_ui_test_find_label (GTK_WIDGET (form), "Greets someone by name."));
   g_assert_true (riv_form_set_data (form, given, &error));
   json = data_json (form);
   g_assert_cmpstr (json, ==, "[\"Ann\",true,0.25,[\"x\"]]");
@@ -434,24 +417,6 @@ test_form_typed_api (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
-/* The row under widget whose title is title, or NULL. */
-static GtkWidget *
-find_row (GtkWidget  *widget,
-          const char *title)
-{
-  if (ADW_IS_PREFERENCES_ROW (widget) &&
-      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_row (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 /* gr.Examples under the inputs: a row each, by its label with its values
  * below; clicking one fills the form; cached ones say so. */
@@ -470,13 +435,13 @@ test_form_examples (void)
   g_assert_no_error (error);
   gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (form));
   riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "greet"));
-  g_assert_nonnull (find_label (GTK_WIDGET (form), "Examples"));
-  g_assert_nonnull (find_label (GTK_WIDGET (form),
+  g_assert_nonnull (riv_ui_test_find_label (GTK_WIDGET (form), "Examples"));
+  g_assert_nonnull (riv_ui_test_find_label (GTK_WIDGET (form),
                                 "Cached: the app answers these from its cache, not by running them"));
-  row = find_row (GTK_WIDGET (form), "second");
+  row = riv_ui_test_find_row (GTK_WIDGET (form), "second");
   g_assert_nonnull (row);
   g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (row)), ==, "Grace");
-  g_assert_nonnull (find_row (GTK_WIDGET (form), "first"));
+  g_assert_nonnull (riv_ui_test_find_row (GTK_WIDGET (form), "first"));
 
   before = data_json (form);
   g_assert_cmpstr (before, ==, "[7,\"\"]");
@@ -486,7 +451,7 @@ test_form_examples (void)
 
   /* An endpoint without examples has no such group. */
   riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "load_example"));
-  g_assert_null (find_label (GTK_WIDGET (form), "Examples"));
+  g_assert_null (riv_ui_test_find_label (GTK_WIDGET (form), "Examples"));
   gtk_window_destroy (GTK_WINDOW (window));
 }
 

@@ -182,24 +182,6 @@ burst_all_joined (gpointer user_data)
   return joined == wait->expected;
 }
 
-/* The first widget of type under widget whose row is titled title. */
-static GtkWidget *
-find_titled (GtkWidget  *widget,
-             const char *title)
-{
-  if (ADW_IS_PREFERENCES_ROW (widget) &&
-      g_strcmp0 (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (widget)), title) == 0)
-    return widget;
-  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
-       child = gtk_widget_get_next_sibling (child))
-    {
-      GtkWidget *found = find_titled (child, title);
-
-      if (found != NULL)
-        return found;
-    }
-  return NULL;
-}
 
 /* The demo's batch_echo has examples (as gr.Examples gives them): a click
  * on one fills the form; with "Burst and Load Test Use Them" on, a burst's
@@ -219,14 +201,14 @@ test_burst_examples (Fixture       *fixture,
   static const char *const expected[] = { "hello 1", "river 2", "stone", "hello 4" };
 
   g_assert_true (riv_window_select_endpoint (window, "batch_echo"));
-  river = find_titled (form, "A river, slowly");
+  river = riv_ui_test_find_row (form, "A river, slowly");
   g_assert_nonnull (river);
   g_signal_emit_by_name (river, "activated");
   data = riv_form_dup_data (riv_window_get_form (window));
   text = riv_json_to_string (data, NULL);
   g_assert_true (g_str_has_prefix (text, "[\"river {i}\",0.2"));   /* 0.2, to a double's digits */
 
-  use = find_titled (form, "Burst and Load Test Use Them");
+  use = riv_ui_test_find_row (form, "Burst and Load Test Use Them");
   g_assert_nonnull (use);
   g_assert_true (GTK_IS_SWITCH (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (use))));
   gtk_switch_set_active (GTK_SWITCH (adw_action_row_get_activatable_widget (ADW_ACTION_ROW (use))),
