@@ -18,7 +18,10 @@
  *    api_name or fn_index is that name;
  *  - refcounting (ref + unref) keeps the config alive;
  *  - the document read as /info (riv_config_set_api_info()) names parameters
- *    of named endpoints only, never an empty one.
+ *    of named endpoints only, never an empty one; typed parameters make
+ *    components with a label; a keyword call of nothing maps to one value
+ *    per input or an error, never both;
+ *  - each example (a dataset's samples) is one value per input.
  * When it is rejected, the error is in RIV_CONFIG_ERROR.
  */
 #include "config.h"
@@ -217,8 +220,33 @@ check_config (RivConfig  *config,
 
       RIV_FUZZ_CHECK (endpoint->parameters == NULL || endpoint->api_name != NULL,
                       "parameters for an unnamed endpoint");
+      g_autoptr(JsonObject) none = json_object_new ();
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) mapped = NULL;
+
       for (guint k = 0; endpoint->parameters != NULL && endpoint->parameters[k] != NULL; k++)
         RIV_FUZZ_CHECK (endpoint->parameters[k][0] != '\0', "an empty parameter name");
+      for (guint k = 0; endpoint->api_parameters != NULL && k < endpoint->api_parameters->len; k++)
+        {
+          RivComponent *component =
+            riv_parameter_new_component (g_ptr_array_index (endpoint->api_parameters, k));
+
+          RIV_FUZZ_CHECK (component->label != NULL && component->type != NULL, "a parameter's component");
+          riv_component_free (component);
+        }
+      mapped = riv_endpoint_map_keywords (endpoint, none, &error);
+      RIV_FUZZ_CHECK ((mapped == NULL) != (error == NULL), "keywords mapped %p, error %p",
+                      (void *) mapped, (void *) error);
+      RIV_FUZZ_CHECK (mapped == NULL ||
+                      json_array_get_length (json_node_get_array (mapped)) == endpoint->inputs->len,
+                      "a keyword call's values are not one per input");
+      for (guint k = 0; k < riv_endpoint_get_n_examples (endpoint); k++)
+        {
+          g_autoptr(JsonNode) example = riv_endpoint_dup_example (endpoint, k);
+
+          RIV_FUZZ_CHECK (json_array_get_length (json_node_get_array (example)) == endpoint->inputs->len,
+                          "example %u is not one value per input", k);
+        }
     }
 }
 
