@@ -248,6 +248,7 @@ riv_compare_html (RivCompare                 *self,
       append_group (out, self, i);
     }
   method = riv_compare_describe_method (self);
+  method[0] = g_ascii_toupper (method[0]);   /* a sentence of its own here */
   g_string_append (out, "<section class=\"table\"><h2>How noise is judged</h2><p>");
   riv_report_append_escaped (out, method);
   g_string_append (out, "</p></section>\n");
