@@ -436,7 +436,9 @@ test_cli_runs (Fixture       *fx,
     g_autofree char *html = NULL;
     const char *gate[] = { "report", "compare", "--threshold", "p95 ratio<1.10",
                            "--threshold", "error_rate diff<0.01", "--report", page, a, slow, NULL };
-    const char *pass[] = { "report", "compare", "--threshold", "p95 ratio<1.10", a, same, NULL };
+    /* A run against itself: a ratio of exactly 1 holds (two alike runs can
+     * differ by more than 10 % on a busy machine under ASan). */
+    const char *pass[] = { "report", "compare", "--threshold", "p95 ratio<1.10", a, a, NULL };
 
     g_assert_cmpint (riv_test_run_cli (gate, &out, &err, 60), ==, 1);
     g_assert_nonnull (strstr (out, "latency p95"));

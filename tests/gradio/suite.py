@@ -870,7 +870,7 @@ def main():
     ap.add_argument("--versions", nargs="+", required=True)
     ap.add_argument("--bursts", type=int, default=10)
     ap.add_argument("--jobs", type=int, default=1000)
-    ap.add_argument("--client-limit", type=float, default=60)
+    ap.add_argument("--client-limit", type=float, default=20)
     ap.add_argument("--start-limit", type=float, default=120)
     ap.add_argument("--only", help="run only the cases whose name contains this text")
     args = ap.parse_args()
