@@ -338,9 +338,9 @@ fixture_teardown (Fixture       *fx,
 }
 
 /* One load run of /batch_echo that sleeps delay_s a job; its records' path.
- * Four users, so that the jobs' time is the sleep, not the machine's CPU
- * (under ASan eight users made the runs CPU-bound, and two such runs do
- * differ). */
+ * Sleeps of 0.3 s, so that the jobs' time is the sleep, not the machine's
+ * CPU (under ASan a job costs 10 to 40 ms of CPU: at 0.05 s sleeps two
+ * runs alike differed by 20 % when the machine was busier for one). */
 static char *
 load_run (Fixture    *fx,
           const char *name,
@@ -351,7 +351,7 @@ load_run (Fixture    *fx,
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
-                         "--users", "4", "--duration", "6", "--data", data,
+                         "--users", "8", "--duration", "8", "--data", data,
                          "--output", records, NULL };
 
   g_assert_cmpint (riv_test_run_cli (args, &out, &err, 120), ==, 0);
@@ -398,9 +398,9 @@ static void
 test_cli_runs (Fixture       *fx,
                gconstpointer  data)
 {
-  g_autofree char *a = load_run (fx, "a.jsonl", "0.1");
-  g_autofree char *same = load_run (fx, "same.jsonl", "0.1");
-  g_autofree char *slow = load_run (fx, "slow.jsonl", "0.15");
+  g_autofree char *a = load_run (fx, "a.jsonl", "0.3");
+  g_autofree char *same = load_run (fx, "same.jsonl", "0.3");
+  g_autofree char *slow = load_run (fx, "slow.jsonl", "0.45");
   g_autoptr(JsonNode) same_root = compare_json (a, same, 0);
   g_autoptr(JsonNode) slow_root = compare_json (a, slow, 0);
   static const char *const latencies[] = { "p50", "p90", "p95", "ttfu_p50", "ttfu_p95" };
@@ -416,7 +416,7 @@ test_cli_runs (Fixture       *fx,
     }
   g_assert_false (json_object_get_boolean_member (figure_json (same_root, "throughput"),
                                                   "beyond_noise"));
-  /* Each job 50 ms slower (half the sleep): found, and worse. */
+  /* Each job 150 ms slower (half the sleep): found, and worse. */
   for (guint i = 0; i < G_N_ELEMENTS (latencies); i++)
     {
       JsonObject *f = figure_json (slow_root, latencies[i]);
