@@ -273,25 +273,38 @@ status_from_string (const char   *text,
   return FALSE;
 }
 
-/* A member that is a number, or null / missing (then -1). */
+/* A member that is a number (≥ 0 unless any_sign), or null / missing (then
+ * -1); FALSE naming the member otherwise. */
+static gboolean
+read_number (JsonObject  *object,
+             const char  *member,
+             gboolean     any_sign,
+             double      *out,
+             GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, member);
+
+  *out = -1;
+  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
+    return TRUE;
+  if (!riv_json_get_double (object, member, out) || !isfinite (*out) || (!any_sign && *out < 0))
+    {
+      *out = -1;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
+                   any_sign ? "\"%s\" is not a number" : "\"%s\" is not a number of seconds",
+                   member);
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static gboolean
 get_seconds (JsonObject  *record,
              const char  *member,
              double      *out,
              GError     **error)
 {
-  JsonNode *node = json_object_get_member (record, member);
-
-  *out = -1;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!riv_json_get_double (record, member, out) || !isfinite (*out))
-    {
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "\"%s\" is not a number", member);
-      return FALSE;
-    }
-  return TRUE;
+  return read_number (record, member, TRUE, out, error);
 }
 
 gboolean
@@ -329,26 +342,13 @@ riv_job_record_read_outcome (JsonObject    *record,
   return TRUE;
 }
 
-/* A number ≥ 0, or null / missing (then -1). */
 static gboolean
 read_seconds (JsonObject  *object,
               const char  *member,
               double      *out,
               GError     **error)
 {
-  JsonNode *node = json_object_get_member (object, member);
-
-  *out = -1;
-  if (node == NULL || JSON_NODE_HOLDS_NULL (node))
-    return TRUE;
-  if (!riv_json_get_double (object, member, out) || !isfinite (*out) || *out < 0)
-    {
-      *out = -1;
-      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA,
-                   "\"%s\" is not a number of seconds", member);
-      return FALSE;
-    }
-  return TRUE;
+  return read_number (object, member, FALSE, out, error);
 }
 
 gboolean
