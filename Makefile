@@ -74,7 +74,7 @@ bench: deps
 fuzz:
 	@RIV_DEPS_EXTRA="clang libclang-rt-14-dev" bash .ci/deps
 	@[ -f _build-fuzz/build.ninja ] || CC=clang $(MESON) setup _build-fuzz --werror -Db_sanitize=address,undefined -Db_lundef=false --buildtype=debugoptimized
-	$(MESON) compile -C _build-fuzz
+	ninja -C _build-fuzz fuzz-targets
 	bash tests/fuzz/run _build-fuzz $${FUZZ_SECONDS:-60}
 
 clean:
