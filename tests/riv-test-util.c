@@ -205,6 +205,15 @@ riv_test_run_cli_env (const char          *env,
   return g_subprocess_get_exit_status (process);
 }
 
+int
+riv_test_compare_doubles (gconstpointer a,
+                          gconstpointer b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+
+  return (x > y) - (x < y);
+}
+
 void
 riv_test_remove_dir (const char *path)
 {

@@ -45,6 +45,9 @@ SoupServer *riv_test_server_new   (SoupServerCallback   handler,
                                    char               **url,
                                    guint               *port);
 void      riv_test_server_free    (SoupServer  *server);
+/* Orders doubles, for g_array_sort () and qsort (). */
+int       riv_test_compare_doubles (gconstpointer a,
+                                    gconstpointer b);
 /* Reads tests/data/NAME into a string. */
 /* Removes a scratch folder and the files in it (not below). */
 void      riv_test_remove_dir     (const char  *path);

@@ -21,20 +21,11 @@
 
 #define ORIGIN 1700000000.0
 
-static int
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return (x > y) - (x < y);
-}
-
 static double
 exact (GArray *values,
        double  q)
 {
-  g_array_sort (values, compare_doubles);
+  g_array_sort (values, riv_test_compare_doubles);
   return riv_load_percentile ((const double *) (gpointer) values->data, values->len, q);
 }
 

@@ -258,6 +258,8 @@ typedef struct
   double         *measured;       /* per threshold */
   gboolean       *held;           /* per threshold */
   gboolean        all_held;
+  gboolean        arrival;        /* an arrival-rate run: */
+  RivArrivalsTally tally;         /* what became of its arrivals */
 } SummaryFacts;
 
 static void
@@ -289,6 +291,7 @@ summary_facts_init (SummaryFacts *facts,
   facts->outage = riv_load_stats_find_outage (stats, &facts->outage_start,
                                               &facts->outage_end);
   facts->s.users = MAX (facts->s.users, riv_load_run_get_peak_users (run->engine));
+  facts->arrival = riv_load_run_get_arrivals (run->engine, &facts->tally);
 
   facts->all_held = TRUE;
   for (guint i = 0; i < run->thresholds->len; i++)
@@ -315,6 +318,38 @@ summary_json_add_counts (JsonBuilder        *builder,
   json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
   json_builder_set_member_name (builder, "outage");
   riv_cli_outage_add_json (builder, f->outage, f->outage_start, f->outage_end);
+  json_builder_set_member_name (builder, "arrivals");
+  if (f->arrival)
+    {
+      json_builder_begin_object (builder);
+      add_int (builder, "due", (gint64) f->tally.due);
+      add_int (builder, "started", (gint64) f->tally.started);
+      add_int (builder, "dropped", (gint64) f->tally.dropped);
+      add_int (builder, "late", (gint64) f->tally.late);
+      add_double (builder, "max_lag_s", f->tally.max_lag_s);
+      json_builder_end_object (builder);
+    }
+  else
+    json_builder_add_null_value (builder);
+}
+
+/* The arrival-rate run's line, and what it says when jobs could not start on time. */
+static void
+summary_print_arrivals (const SummaryFacts *f,
+                        FILE               *out)
+{
+  const RivArrivalsTally *t = &f->tally;
+
+  fprintf (out, "arrivals   %" G_GUINT64_FORMAT " due, %" G_GUINT64_FORMAT " started, %"
+           G_GUINT64_FORMAT " dropped; latest start %.3f s after its time\n",
+           t->due, t->started, t->dropped, t->max_lag_s);
+  if (t->dropped > 0)
+    fprintf (out, "           %" G_GUINT64_FORMAT " jobs not started: all %u users were busy "
+             "(raise --max-users, or the server is too slow for the rate)\n",
+             t->dropped, f->s.users);
+  if (t->late > 0)
+    fprintf (out, "           %" G_GUINT64_FORMAT " jobs started over %.0f ms late (this "
+             "machine could not keep up)\n", t->late, RIV_ARRIVALS_LATE_S * 1000);
 }
 
 /* Time, latency, events, batches, uploads, cache and the server's share. */
@@ -455,6 +490,8 @@ summary_print_counts (const SummaryFacts *f,
     fprintf (out, "users      %u (peak), on %u threads\n", s->users, f->threads);
   else if (s->users > 0)
     fprintf (out, "users      %u (peak)\n", s->users);
+  if (f->arrival)
+    summary_print_arrivals (f, out);
   fprintf (out, "wall time  %.3f s\n", s->duration_s);
   fprintf (out, "throughput %.1f jobs/s\n", s->throughput_per_s);
   if (s->completed > 0)

@@ -223,6 +223,7 @@ typedef struct
   char         *transport;
   char         *metrics_address;
   char         *threads_text;
+  char         *arrival_stages_text;
   char        **threshold_texts;
   gint          count;             /* -1: not given */
   gint          users;
@@ -232,6 +233,9 @@ typedef struct
   double        stall;
   double        think;
   double        duration;
+  char         *arrival_rate_text;
+  gint          max_users;         /* -1: not given */
+  gboolean      poisson;
   gboolean      json;
   gboolean      until_break;
   gboolean      examples;          /* --examples: each job an example of the endpoint's */
@@ -243,13 +247,16 @@ typedef struct
   guint         n_shards;
   guint         threads;           /* 0: not given (riv_load_default_threads ()) */
   GArray       *stages;            /* RivLoadStage, nullable */
+  RivArrivals  *arrivals;          /* --arrival-rate, --arrival-stages: nullable */
   GPtrArray    *thresholds;        /* RivLoadThreshold, until the run takes them */
   char         *normalized_url;
   JsonNode     *given;             /* --data, nullable */
 } LoadOptions;
 
 #define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, \
-                            .stall = RIV_STREAM_STALL_DEFAULT_S }
+                            .stall = RIV_STREAM_STALL_DEFAULT_S, .max_users = -1 }
+/* The arrival-rate load's pool of users when --max-users is not given. */
+#define LOAD_DEFAULT_MAX_USERS 1000
 
 static void
 load_options_clear (LoadOptions *options)
@@ -267,6 +274,9 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->transport, g_free);
   g_clear_pointer (&options->metrics_address, g_free);
   g_clear_pointer (&options->threads_text, g_free);
+  g_clear_pointer (&options->arrival_stages_text, g_free);
+  g_clear_pointer (&options->arrival_rate_text, g_free);
+  g_clear_pointer (&options->arrivals, riv_arrivals_free);
   g_clear_pointer (&options->threshold_texts, g_strfreev);
   g_clear_pointer (&options->stages, g_array_unref);
   g_clear_pointer (&options->thresholds, g_ptr_array_unref);
@@ -451,6 +461,19 @@ load_option_context_new (LoadOptions *o)
       "Users: submit for this many seconds", "S" },
     { "iterations", 0, 0, G_OPTION_ARG_INT, &o->iterations,
       "Users: jobs per user (default 1 without --duration or --stages)", "K" },
+    { "arrival-rate", 0, 0, G_OPTION_ARG_STRING, &o->arrival_rate_text,
+      "Arrival rate (an open model): start R jobs a second for --duration S, each on an "
+      "idle virtual user's session (a pool that grows up to --max-users); with "
+      "--arrival-stages, the rate the stages start from (default 0)", "R" },
+    { "arrival-stages", 0, 0, G_OPTION_ARG_STRING, &o->arrival_stages_text,
+      "Arrival rate in stages, k6's ramping-arrival-rate: DURATION:RATE,… e.g. "
+      "\"10s:50,1m:50,10s:0\" (linear ramps of jobs a second)", "STAGES" },
+    { "poisson", 0, 0, G_OPTION_ARG_NONE, &o->poisson,
+      "Arrival rate: jobs arrive as a Poisson process (random gaps, the rate on average) "
+      "instead of evenly spaced", NULL },
+    { "max-users", 0, 0, G_OPTION_ARG_INT, &o->max_users,
+      "Arrival rate: the most users (sessions) the pool may open (default 1000); a job due "
+      "while every one is busy is dropped, and the summary counts it", "N" },
     { "stages", 0, 0, G_OPTION_ARG_STRING, &o->stages_text,
       "Users: ramp the number of users, k6 style: DURATION:TARGET,… e.g. "
       "\"10s:50,30s:50,10s:0\" (linear ramps)", "STAGES" },
@@ -507,11 +530,13 @@ load_option_context_new (LoadOptions *o)
 
   g_option_context_set_summary (context,
     "Connects to a Gradio server (or rivulet-cli serve) and sends jobs to one\n"
-    "endpoint: open loop (--count jobs, at --rate per second, in one session) or\n"
+    "endpoint: open loop (--count jobs, at --rate per second, in one session),\n"
     "closed loop (--users, each with its own session, for --duration, --iterations\n"
-    "or --stages). Prints how many jobs completed, failed, were cancelled or lost,\n"
-    "with latency percentiles. Exits 0 only if every job completed (with\n"
-    "--threshold: if every threshold held), 1 otherwise, 2 for bad arguments.");
+    "or --stages) or arrival rate (--arrival-rate, --arrival-stages: jobs started\n"
+    "on a schedule, each on an idle user's session). Prints how many jobs\n"
+    "completed, failed, were cancelled or lost, with latency percentiles. Exits 0\n"
+    "only if every job completed (with --threshold: if every threshold held),\n"
+    "1 otherwise, 2 for bad arguments.");
   /* The entries are copied: the array may go, the places they fill stay in *o. */
   g_option_context_add_main_entries (context, entries, NULL);
   g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
@@ -531,12 +556,87 @@ load_options_check_required (LoadOptions  *o,
   return TRUE;
 }
 
+/* --timeout and --stall. */
+static gboolean
+load_options_check_limits (LoadOptions  *o,
+                           GError      **error)
+{
+  if (o->timeout != -1 && !(o->timeout > 0))
+    return option_error (error, "--timeout must be positive");
+  if (!(o->stall > 0) || !isfinite (o->stall))
+    return option_error (error, "--stall must be a positive number of seconds");
+  return TRUE;
+}
+
+static gboolean
+arrivals_requested (const LoadOptions *o)
+{
+  return o->arrival_rate_text != NULL || o->arrival_stages_text != NULL;
+}
+
+/* The arrival-rate load: its schedule, built here, and what does not go with it. */
+static gboolean
+load_options_check_arrivals (LoadOptions  *o,
+                             GError      **error)
+{
+  GArray *stages = NULL;
+  double rate = 0;
+  char *end = NULL;
+
+  if (!arrivals_requested (o))
+    {
+      if (o->poisson || o->max_users != -1)
+        return option_error (error, "--poisson and --max-users are for the arrival rate: add "
+                             "--arrival-rate R (or --arrival-stages)");
+      return TRUE;
+    }
+  if (o->users > 0 || o->count != -1 || o->rate > 0 || o->stages_text != NULL ||
+      o->think > 0 || o->iterations > 0 || o->until_break)
+    return option_error (error, "--arrival-rate and --arrival-stages start jobs on a schedule "
+                         "of their own: leave out --users, --count, --rate, --stages, --think, "
+                         "--iterations and --until-break");
+  if (o->arrival_rate_text != NULL)
+    rate = g_ascii_strtod (o->arrival_rate_text, &end);
+  if (o->arrival_rate_text != NULL &&
+      (end == o->arrival_rate_text || *end != '\0' || !(rate >= 0 && rate <= 100000)))
+    return option_error (error, "--arrival-rate \"%s\": expected a rate from 0 to 100000 jobs "
+                         "a second", o->arrival_rate_text);
+  if (o->max_users != -1 && !(o->max_users >= 1 && o->max_users <= 1000000))
+    return option_error (error, "--max-users must be from 1 to 1000000");
+  if (o->arrival_stages_text != NULL)
+    {
+      if (o->duration > 0)
+        return option_error (error, "--arrival-stages sets the run's length; leave out "
+                             "--duration");
+      if (!riv_arrivals_parse_stages (o->arrival_stages_text, &stages, error))
+        return FALSE;
+      o->arrivals = riv_arrivals_new_stages (rate, stages);
+    }
+  else
+    {
+      if (!(o->duration > 0) || !(rate > 0))
+        return option_error (error, "--arrival-rate R needs a rate above 0 and --duration S "
+                             "(or --arrival-stages to ramp it)");
+      o->arrivals = riv_arrivals_new_constant (rate, o->duration);
+    }
+  if (riv_arrivals_expected (o->arrivals, riv_arrivals_get_duration (o->arrivals)) < 1)
+    return option_error (error, "the arrival schedule starts no job: give it a rate above 0 "
+                         "for long enough");
+  if (o->poisson)
+    riv_arrivals_set_poisson (o->arrivals, g_random_int ());
+  return TRUE;
+}
+
 /* The workload: a burst, a rate, virtual users or a breakpoint ramp, and its limits. */
 static gboolean
 load_options_check_workload (LoadOptions  *o,
                              GError      **error)
 {
+  if (arrivals_requested (o))
+    return load_options_check_arrivals (o, error) && load_options_check_limits (o, error);
   o->count_given = o->count != -1;
+  if (!load_options_check_arrivals (o, error))
+    return FALSE;
   if (o->users > 0 && o->count_given)
     return option_error (error, "--users and --count do not go together: use --count N for a "
                          "burst of N jobs in one session, or --users N with --iterations K "
@@ -563,10 +663,8 @@ load_options_check_workload (LoadOptions  *o,
     return option_error (error, "--rate must be positive");
   if (!(o->think >= 0) || !(o->duration >= 0) || o->iterations < 0)
     return option_error (error, "--think, --duration and --iterations cannot be negative");
-  if (o->timeout != -1 && !(o->timeout > 0))
-    return option_error (error, "--timeout must be positive");
-  if (!(o->stall > 0) || !isfinite (o->stall))
-    return option_error (error, "--stall must be a positive number of seconds");
+  if (!load_options_check_limits (o, error))
+    return FALSE;
   if (o->users == 0 && o->stages_text == NULL &&
       (o->think > 0 || o->iterations > 0 ||
        (o->duration > 0 && !(o->until_break && o->rate > 0))))
@@ -795,7 +893,9 @@ load_engine_set_threads (LoadRun           *run,
     : riv_load_default_threads (riv_url_is_loopback (o->normalized_url));
   const char *reason = NULL;
 
-  if (o->users == 0 && o->stages == NULL)
+  if (o->arrivals != NULL)
+    reason = "the arrival rate starts its jobs from one schedule";
+  else if (o->users == 0 && o->stages == NULL)
     reason = "the open loop (--count, --rate) sends its jobs in one session";
   else if (o->until_break)
     reason = "a breakpoint test climbs one ramp to one breaking point";
@@ -813,8 +913,8 @@ load_engine_set_threads (LoadRun           *run,
   riv_load_run_set_threads (run->engine, threads);
 }
 
-/* The open loop (--count, --rate), the closed loop (--users, --stages) or
- * the breakpoint ramp, as the options ask. */
+/* The open loop (--count, --rate), the closed loop (--users, --stages), the
+ * arrival rate or the breakpoint ramp, as the options ask. */
 static void
 load_engine_set_workload (LoadRun     *run,
                           LoadOptions *o)
@@ -832,7 +932,10 @@ load_engine_set_workload (LoadRun     *run,
     }
   if (o->until_break)
     riv_load_run_set_until_break (run->engine, run->thresholds);
-  if (o->until_break && o->stages == NULL)
+  if (o->arrivals != NULL)
+    riv_load_run_set_arrivals (run->engine, g_steal_pointer (&o->arrivals),
+                               o->max_users > 0 ? (guint) o->max_users : LOAD_DEFAULT_MAX_USERS);
+  else if (o->until_break && o->stages == NULL)
     riv_load_run_set_rate_ramp (run->engine, o->rate, o->duration);
   else if (o->users > 0 || o->stages != NULL)
     {

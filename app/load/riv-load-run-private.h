@@ -4,12 +4,15 @@
  *
  * What RivLoadRun's files share: riv-load-run.c (the GObject, jobs, samples,
  * the end, the owner's side), riv-load-run-users.c (virtual users and their
- * schedule), riv-load-run-break.c (breakpoint tests) and riv-load-run-files.c
+ * schedule), riv-load-run-arrivals.c (the arrival-rate load's users),
+ * riv-load-run-break.c (breakpoint tests), riv-load-run-threads.c (a run on
+ * several threads) and riv-load-run-files.c
  * (local files checked before the run, the server's timings joined after it).
  * Not API.
  */
 #pragma once
 
+#include "riv-arrivals.h"
 #include "riv-burst.h"
 #include "riv-load-break.h"
 #include "riv-load-run.h"
@@ -35,6 +38,18 @@ typedef struct
   guint         iterations;      /* jobs submitted */
   gboolean      retiring;        /* stop after the job in flight */
 } LoadUser;
+
+/* The arrival-rate load (riv-load-run-arrivals.c): jobs started at the
+ * schedule's times, each on an idle user of a pool that grows up to the
+ * run's users. */
+typedef struct
+{
+  RivArrivals      *schedule;
+  RivArrivalsTally  tally;
+  double            due;         /* the next job's time, seconds after the start; < 0: none */
+  GSource          *source;      /* ready at that time */
+  GQueue            idle;        /* LoadUser without a job, the latest idle first */
+} ArrivalLoad;
 
 /* What the owner's getters return while the run works on its own thread. */
 typedef struct
@@ -82,6 +97,7 @@ struct _RivLoadRun
   gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
   gboolean      track_events;    /* keep event id → job, for the server's timings */
   double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
+  ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
 
   /* Breakpoint test (riv-load-break.c) */
   gboolean      until_break;
@@ -224,8 +240,19 @@ guint     _riv_load_run_shard_share            (RivLoadRun *self,
 double    _riv_load_run_window_percentile      (GArray     *sorted,
                                                 double      q);
 void      _riv_load_run_user_next              (LoadUser *user);
+/* A new user in the next slot, not started. */
+LoadUser *_riv_load_run_user_add               (RivLoadRun *self);
+/* Starts a user: its client, and its first job. */
+void      _riv_load_run_user_start             (RivLoadRun *self,
+                                                LoadUser   *user);
+void      _riv_load_run_user_stop              (LoadUser   *user);
 void      _riv_load_run_users_free             (RivLoadRun *self);
 void      _riv_load_run_users_start            (RivLoadRun *self);
+/* riv-load-run-arrivals.c */
+void      _riv_load_run_arrivals_start         (RivLoadRun *self);
+/* A user's job ended (from the loop, not the client's signal). */
+void      _riv_load_run_arrivals_user_idle     (LoadUser   *user);
+void      _riv_load_run_arrivals_free          (RivLoadRun *self);
 /* riv-load-run-threads.c */
 gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
 void      _riv_load_run_threads_stop           (RivLoadRun *self,

@@ -54,7 +54,8 @@ _riv_load_run_threads_start (RivLoadRun *self)
 {
   guint n = MIN (self->n_threads, riv_load_run_get_target_users (self));
 
-  if (n < 2 || self->until_break || self->metrics != NULL || self->parent != NULL)
+  if (n < 2 || self->until_break || self->metrics != NULL || self->parent != NULL ||
+      self->arrival != NULL)
     return FALSE;
 
   self->shared_sequence = g_atomic_rc_box_new0 (gsize);

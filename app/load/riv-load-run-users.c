@@ -4,6 +4,7 @@
  *
  * Virtual users: the schedule (users, or --stages), each user a client of its own
  * submitting its jobs one after another, started and retired as the schedule says.
+ * (The arrival-rate load starts their jobs itself: riv-load-run-arrivals.c.)
  */
 #include "config.h"
 
@@ -55,8 +56,8 @@ _riv_load_run_shard_share (RivLoadRun *self,
   return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
 }
 
-static void
-user_stop (LoadUser *user)
+void
+_riv_load_run_user_stop (LoadUser *user)
 {
   RivLoadRun *self = user->run;
 
@@ -82,7 +83,10 @@ user_next_cb (gpointer data)
   LoadUser *user = data;
 
   g_clear_pointer (&user->think_source, g_source_unref);
-  _riv_load_run_user_next (user);
+  if (user->run->arrival != NULL)
+    _riv_load_run_arrivals_user_idle (user);
+  else
+    _riv_load_run_user_next (user);
   _riv_load_run_maybe_done (user->run);
   return G_SOURCE_REMOVE;
 }
@@ -122,7 +126,7 @@ _riv_load_run_user_next (LoadUser *user)
   if (user->retiring || self->schedule_over || self->stopped ||
       (self->iterations > 0 && user->iterations >= self->iterations))
     {
-      user_stop (user);
+      _riv_load_run_user_stop (user);
       return;
     }
 
@@ -133,15 +137,15 @@ _riv_load_run_user_next (LoadUser *user)
       if (self->usage_error == NULL)
         self->usage_error = g_strdup (error->message);
       self->stopped = TRUE;
-      user_stop (user);
+      _riv_load_run_user_stop (user);
       return;
     }
   user->iterations++;
 }
 
-static void
-user_start (RivLoadRun *self,
-            LoadUser   *user)
+void
+_riv_load_run_user_start (RivLoadRun *self,
+                          LoadUser   *user)
 {
   RivClient *like = self->seed != NULL ? self->seed : self->client;
 
@@ -175,6 +179,19 @@ slot_context (RivLoadRun *self,
   while (self->user_contexts->len <= index)
     g_ptr_array_add (self->user_contexts, riv_mux_add (self->mux));
   return g_ptr_array_index (self->user_contexts, index);
+}
+
+LoadUser *
+_riv_load_run_user_add (RivLoadRun *self)
+{
+  guint slot = self->all_users->len;
+  LoadUser *user = g_new0 (LoadUser, 1);
+
+  user->run = self;
+  user->context = slot_context (self, slot);
+  user->number = slot * self->n_shards + self->shard + 1;
+  g_ptr_array_add (self->all_users, user);
+  return user;
 }
 
 static gboolean
@@ -216,15 +233,8 @@ follow_schedule (RivLoadRun *self)
     {
       LoadUser *user;
 
-      if (slot >= self->all_users->len)
-        {
-          user = g_new0 (LoadUser, 1);
-          user->run = self;
-          user->context = slot_context (self, slot);
-          user->number = slot * self->n_shards + self->shard + 1;
-          g_ptr_array_add (self->all_users, user);
-        }
-      user = g_ptr_array_index (self->all_users, slot);
+      user = slot < self->all_users->len ? g_ptr_array_index (self->all_users, slot)
+                                         : _riv_load_run_user_add (self);
       if (user->client != NULL && user->retiring)
         {
           user->retiring = FALSE;
@@ -232,7 +242,7 @@ follow_schedule (RivLoadRun *self)
         }
       else if (user->client == NULL && !user_done (self, user))
         {
-          user_start (self, user);
+          _riv_load_run_user_start (self, user);
           active++;
         }
       else if (user->client == NULL && self->stages == NULL && self->duration == 0)
@@ -249,7 +259,7 @@ follow_schedule (RivLoadRun *self)
           user->retiring = TRUE;
           active--;
           if (user->job == NULL && user->think_source != NULL)
-            user_stop (user);   /* thinking: stop now rather than after the pause */
+            _riv_load_run_user_stop (user);   /* thinking: stop now rather than after the pause */
         }
     }
 }
@@ -275,6 +285,11 @@ _riv_load_run_users_start (RivLoadRun *self)
   self->start = riv_now ();
   self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
 
+  if (self->arrival != NULL)
+    {
+      _riv_load_run_arrivals_start (self);
+      return;
+    }
   if (self->stages == NULL && self->duration == 0)
     {
       /* Iterations only: every user starts now; the run ends when all are done. */
@@ -291,11 +306,12 @@ void
 _riv_load_run_users_free (RivLoadRun *self)
 {
   _riv_load_run_destroy_source (&self->tick_source);
+  _riv_load_run_arrivals_free (self);
   for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
     {
       LoadUser *user = g_ptr_array_index (self->all_users, i);
 
-      user_stop (user);
+      _riv_load_run_user_stop (user);
       g_free (user);
     }
   g_clear_pointer (&self->all_users, g_ptr_array_unref);

@@ -782,6 +782,16 @@ riv_load_run_dispose (GObject *object)
 }
 
 static void
+arrival_free (ArrivalLoad *arrival)
+{
+  if (arrival == NULL)
+    return;
+  g_assert (arrival->source == NULL && g_queue_is_empty (&arrival->idle));
+  riv_arrivals_free (arrival->schedule);
+  g_free (arrival);
+}
+
+static void
 riv_load_run_finalize (GObject *object)
 {
   RivLoadRun *self = RIV_LOAD_RUN (object);
@@ -790,6 +800,7 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->template, json_node_unref);
   g_clear_pointer (&self->templates, g_ptr_array_unref);
   g_clear_pointer (&self->stages, g_array_unref);
+  g_clear_pointer (&self->arrival, arrival_free);
   g_clear_pointer (&self->stats, riv_load_stats_free);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_hash_table_unref);
@@ -930,6 +941,38 @@ riv_load_run_set_open_loop (RivLoadRun *self,
   g_clear_pointer (&self->stages, g_array_unref);
   self->count = _riv_load_run_shard_share (self, count);
   self->rate = self->n_shards > 1 ? rate / self->n_shards : rate;
+}
+
+void
+riv_load_run_set_arrivals (RivLoadRun  *self,
+                           RivArrivals *schedule,
+                           guint        max_users)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+  g_return_if_fail (schedule != NULL && max_users > 0);
+
+  arrival_free (self->arrival);
+  self->arrival = g_new0 (ArrivalLoad, 1);
+  self->arrival->schedule = schedule;
+  if (self->n_shards > 1)
+    riv_arrivals_set_share (schedule, 1.0 / self->n_shards);
+  /* Users with no schedule of their own: the arrivals start their jobs. */
+  riv_load_run_set_users (self, _riv_load_run_shard_share (self, max_users), 0,
+                          riv_arrivals_get_duration (schedule), 0);
+  g_clear_pointer (&self->stages, g_array_unref);
+}
+
+gboolean
+riv_load_run_get_arrivals (RivLoadRun       *self,
+                           RivArrivalsTally *tally)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  if (self->arrival == NULL)
+    return FALSE;
+  *tally = self->arrival->tally;
+  return TRUE;
 }
 
 void
@@ -1353,7 +1396,18 @@ riv_load_run_dup_report (RivLoadRun              *self,
   PARAM ("data", "%s", data);
   if (self->users > 0 || self->stages != NULL)
     {
-      if (self->users > 0)
+      if (self->arrival != NULL)
+        {
+          RivArrivals *schedule = self->arrival->schedule;
+
+          PARAM ("arrivals", "%s, peak %g jobs/s, %.0f jobs expected over %g s",
+                 riv_arrivals_is_poisson (schedule) ? "Poisson" : "evenly spaced",
+                 riv_arrivals_get_peak_rate (schedule),
+                 riv_arrivals_expected (schedule, riv_arrivals_get_duration (schedule)),
+                 riv_arrivals_get_duration (schedule));
+          PARAM ("users", "a pool of at most %u", self->users);
+        }
+      else if (self->users > 0)
         PARAM ("users", "%u", self->users);
       if (self->stages != NULL)
         {

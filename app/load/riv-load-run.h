@@ -7,12 +7,14 @@
  * the connected client's session, sent by a RivBurst as the window's Burst
  * sends them: riv-burst.h) or closed loop (virtual users, each one
  * RivClient with its own session and SSE stream: submit, wait for the end,
- * think, repeat), with k6-style stages. It keeps the run's RivLoadStats, and
+ * think, repeat), with k6-style stages, or the arrival-rate load (jobs
+ * started on a schedule, each on an idle user's session). It keeps the run's RivLoadStats, and
  * once a second on the main context emits "sample" with that second's
  * RivLoadSample; "finished" when the run is over. No GTK.
  */
 #pragma once
 
+#include "riv-arrivals.h"
 #include "riv-client.h"
 #include "riv-compare.h"
 #include "riv-load-stats.h"
@@ -109,6 +111,18 @@ guint         riv_load_default_threads       (gboolean           server_on_this_
  * fails; the jobs in flight then end. thresholds: RivLoadThreshold, nullable. */
 void          riv_load_run_set_until_break   (RivLoadRun        *self,
                                               GPtrArray         *thresholds);
+/* Arrival rate (k6's constant- and ramping-arrival-rate): each job starts
+ * at its time in schedule (riv-arrivals.h; taken) on an idle virtual user's
+ * session; the pool of users grows as needed up to max_users (all shards),
+ * and a job due while every one is busy is dropped and counted. Replaces
+ * the users, stages and open loop; on one thread. */
+void          riv_load_run_set_arrivals      (RivLoadRun        *self,
+                                              RivArrivals       *schedule,
+                                              guint              max_users);
+/* What became of the arrivals; FALSE when the run is not an arrival-rate
+ * run. Final after "finished". */
+gboolean      riv_load_run_get_arrivals      (RivLoadRun        *self,
+                                              RivArrivalsTally  *tally);
 /* Open loop: the arrival rate grows linearly from 0 to rate over seconds
  * (replaces the count). */
 void          riv_load_run_set_rate_ramp     (RivLoadRun        *self,

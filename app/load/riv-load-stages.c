@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The --stages notation of load runs (k6's DURATION:TARGET, comma-separated):
- * reading it, and writing a schedule back in the same notation.
+ * reading it (targets as users, or as rates for --arrival-stages), and
+ * writing a schedule of users back in the same notation.
  */
 #include "config.h"
 
 #include <math.h>
 #include <string.h>
 
+#include "riv-arrivals.h"
 #include "riv-load-run.h"
 
 static gboolean
@@ -36,51 +38,104 @@ parse_duration (const char *text,
   return TRUE;
 }
 
+/* One TARGET of a stage: a whole number of users, or a rate in jobs a second. */
+static gboolean
+parse_target (const char *text,
+              gboolean    rate,
+              double     *target)
+{
+  guint64 users;
+  char *end;
+
+  if (!rate)
+    {
+      if (!g_ascii_string_to_unsigned (text, 10, 0, 1000000, &users, NULL))
+        return FALSE;
+      *target = (double) users;
+      return TRUE;
+    }
+  *target = g_ascii_strtod (text, &end);
+  return end != text && *end == '\0' && *target >= 0 && *target <= 100000;
+}
+
+/* "DURATION:TARGET,…" into stages (RivRateStage: a duration and a target as
+ * parse_target () reads it); option names the flag in the error. */
+static GArray *
+parse_stage_list (const char  *text,
+                  const char  *option,
+                  gboolean     rate,
+                  GError     **error)
+{
+  g_auto(GStrv) parts = g_strsplit (text, ",", -1);
+  g_autoptr(GArray) stages = g_array_new (FALSE, FALSE, sizeof (RivRateStage));
+
+  for (guint i = 0; parts[i] != NULL; i++)
+    {
+      g_autofree char *part = g_strstrip (g_strdup (parts[i]));
+      g_auto(GStrv) pair = g_strsplit (part, ":", -1);
+      RivRateStage stage;
+
+      if (g_strv_length (pair) != 2)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "%s: stage %u \"%s\" is not DURATION:TARGET (e.g. 30s:%s)",
+                       option, i + 1, part, rate ? "20" : "50");
+          return NULL;
+        }
+      if (!parse_duration (g_strstrip (pair[0]), &stage.seconds) || stage.seconds > 7 * 24 * 3600)
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "%s: stage %u \"%s\": \"%s\" is not a duration (e.g. 500ms, 30s, "
+                       "2m, 1h)", option, i + 1, part, pair[0]);
+          return NULL;
+        }
+      if (!parse_target (g_strstrip (pair[1]), rate, &stage.rate))
+        {
+          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                       "%s: stage %u \"%s\": \"%s\" is not %s", option, i + 1, part, pair[1],
+                       rate ? "a rate in jobs a second (0…100000)"
+                            : "a number of users (0…1000000)");
+          return NULL;
+        }
+      g_array_append_val (stages, stage);
+    }
+  return g_steal_pointer (&stages);
+}
+
 gboolean
 riv_load_parse_stages (const char  *text,
                        GArray     **stages,
                        GError     **error)
 {
-  g_auto(GStrv) parts = NULL;
-  g_autoptr(GArray) result = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+  g_autoptr(GArray) read = NULL;
+  GArray *result;
 
   g_return_val_if_fail (text != NULL, FALSE);
 
-  parts = g_strsplit (text, ",", -1);
-  for (guint i = 0; parts[i] != NULL; i++)
+  read = parse_stage_list (text, "--stages", FALSE, error);
+  if (read == NULL)
+    return FALSE;
+  result = g_array_new (FALSE, FALSE, sizeof (RivLoadStage));
+  for (guint i = 0; i < read->len; i++)
     {
-      g_autofree char *part = g_strstrip (g_strdup (parts[i]));
-      g_auto(GStrv) pair = g_strsplit (part, ":", -1);
-      guint64 target;
-      RivLoadStage stage;
+      const RivRateStage *users = &g_array_index (read, RivRateStage, i);
+      RivLoadStage stage = { users->seconds, (guint) users->rate };
 
-      if (g_strv_length (pair) != 2)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--stages: stage %u \"%s\" is not DURATION:TARGET (e.g. 30s:50)",
-                       i + 1, part);
-          return FALSE;
-        }
-      if (!parse_duration (g_strstrip (pair[0]), &stage.seconds) || stage.seconds > 7 * 24 * 3600)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--stages: stage %u \"%s\": \"%s\" is not a duration (e.g. 500ms, 30s, "
-                       "2m, 1h)", i + 1, part, pair[0]);
-          return FALSE;
-        }
-      if (!g_ascii_string_to_unsigned (g_strstrip (pair[1]), 10, 0, 1000000, &target, NULL))
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--stages: stage %u \"%s\": \"%s\" is not a number of users (0…1000000)",
-                       i + 1, part, pair[1]);
-          return FALSE;
-        }
-      stage.target = (guint) target;
       g_array_append_val (result, stage);
     }
-
-  *stages = g_steal_pointer (&result);
+  *stages = result;
   return TRUE;
+}
+
+gboolean
+riv_arrivals_parse_stages (const char  *text,
+                           GArray     **stages,
+                           GError     **error)
+{
+  g_return_val_if_fail (text != NULL, FALSE);
+
+  *stages = parse_stage_list (text, "--arrival-stages", TRUE, error);
+  return *stages != NULL;
 }
 
 char *

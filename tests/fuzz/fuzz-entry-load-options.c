@@ -2,8 +2,8 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Input: one `--threshold` or `--stages` argument (up to the first NUL, as
- * argv carries it); both parsers read it.
+ * Input: one `--threshold`, `--stages` or `--arrival-stages` argument (up to
+ * the first NUL, as argv carries it); every parser reads it.
  *
  * Oracles for --threshold: riv_load_threshold_parse() either returns a threshold or sets an
  * error saying which threshold it refused, never both and never neither; a
@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "fuzz-entry.h"
+#include "riv-arrivals.h"
 #include "riv-load-run.h"
 #include "riv-compare.h"
 #include "riv-load-stats.h"
@@ -70,6 +71,52 @@ check_stages (const char *text)
 
 /* report compare's --threshold: the same oracles, and a parsed one judges
  * an empty comparison as not measured. */
+/* --arrival-stages: a schedule whose jobs come in time order, within it,
+ * and as many as its integral says (evenly spaced: every whole step of it). */
+static void
+check_arrival_stages (const char *text)
+{
+  g_autoptr(GError) error = NULL;
+  GArray *stages = NULL;
+  RivArrivals *schedule;
+  double last = 0, duration, expected;
+  guint64 n = 0;
+
+  if (!riv_arrivals_parse_stages (text, &stages, &error))
+    {
+      RIV_FUZZ_CHECK (error != NULL, "arrival stages refused without an error");
+      RIV_FUZZ_CHECK (g_str_has_prefix (error->message, "--arrival-stages"), "message %s",
+                      error->message);
+      if (g_utf8_validate (text, -1, NULL))
+        RIV_FUZZ_CHECK (g_utf8_validate (error->message, -1, NULL), "message not UTF-8");
+      return;
+    }
+  for (guint i = 0; i < stages->len; i++)
+    {
+      const RivRateStage *stage = &g_array_index (stages, RivRateStage, i);
+
+      RIV_FUZZ_CHECK (isfinite (stage->seconds) && stage->seconds >= 0 &&
+                      stage->rate >= 0 && stage->rate <= 100000,
+                      "arrival stage %u: %g s to %g jobs/s", i + 1, stage->seconds, stage->rate);
+    }
+  schedule = riv_arrivals_new_stages (1, stages);
+  duration = riv_arrivals_get_duration (schedule);
+  expected = riv_arrivals_expected (schedule, duration);
+  /* Only schedules short enough to walk in a moment. */
+  if (expected <= 20000)
+    {
+      for (double t; (t = riv_arrivals_next (schedule)) >= 0; n++)
+        {
+          RIV_FUZZ_CHECK (t >= last - 1e-9 && t < duration, "job %" G_GUINT64_FORMAT
+                          " at %g s (after %g, schedule of %g s)", n + 1, t, last, duration);
+          last = t;
+        }
+      RIV_FUZZ_CHECK (fabs ((double) n - ceil (expected)) <= 1 + 1e-6 * expected,
+                      "%" G_GUINT64_FORMAT " jobs, the integral is %g", n, expected);
+    }
+  riv_arrivals_free (schedule);
+}
+
 static void
 check_compare_threshold (const char *text)
 {
@@ -109,6 +156,7 @@ riv_fuzz_load_options (const guint8 *data,
   RivLoadSummary summary = { 0 };
 
   check_stages (text);
+  check_arrival_stages (text);
   check_compare_threshold (text);
   if (threshold == NULL)
     {
