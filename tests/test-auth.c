@@ -473,23 +473,23 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_data_func ("/riv/auth/login/gradio4", GINT_TO_POINTER (TRUE), test_login);
-  g_test_add_data_func ("/riv/auth/login/gradio6", GINT_TO_POINTER (FALSE), test_login);
-  g_test_add_data_func ("/riv/auth/wrong-password/gradio4", GINT_TO_POINTER (TRUE),
+  g_test_add_data_func ("/auth/login/gradio4", GINT_TO_POINTER (TRUE), test_login);
+  g_test_add_data_func ("/auth/login/gradio6", GINT_TO_POINTER (FALSE), test_login);
+  g_test_add_data_func ("/auth/wrong-password/gradio4", GINT_TO_POINTER (TRUE),
                         test_wrong_password);
-  g_test_add_data_func ("/riv/auth/wrong-password/gradio6", GINT_TO_POINTER (FALSE),
+  g_test_add_data_func ("/auth/wrong-password/gradio6", GINT_TO_POINTER (FALSE),
                         test_wrong_password);
-  g_test_add_data_func ("/riv/auth/login-required/gradio4", GINT_TO_POINTER (TRUE),
+  g_test_add_data_func ("/auth/login-required/gradio4", GINT_TO_POINTER (TRUE),
                         test_login_required);
-  g_test_add_data_func ("/riv/auth/login-required/gradio6", GINT_TO_POINTER (FALSE),
+  g_test_add_data_func ("/auth/login-required/gradio6", GINT_TO_POINTER (FALSE),
                         test_login_required);
-  g_test_add_func ("/riv/auth/no-login-needed", test_no_login_needed);
-  g_test_add_func ("/riv/auth/auth-string", test_auth_string);
-  g_test_add_func ("/riv/auth/authorize-request", test_authorize_request);
-  g_test_add_func ("/riv/auth/cli", test_cli);
-  g_test_add_func ("/riv/auth/cli-users", test_cli_users);
-  g_test_add_func ("/riv/auth/root-elsewhere", test_root_elsewhere);
-  g_test_add_func ("/riv/auth/token-sources", test_token_sources);
+  g_test_add_func ("/auth/no-login-needed", test_no_login_needed);
+  g_test_add_func ("/auth/auth-string", test_auth_string);
+  g_test_add_func ("/auth/authorize-request", test_authorize_request);
+  g_test_add_func ("/auth/cli", test_cli);
+  g_test_add_func ("/auth/cli-users", test_cli_users);
+  g_test_add_func ("/auth/root-elsewhere", test_root_elsewhere);
+  g_test_add_func ("/auth/token-sources", test_token_sources);
 
   return g_test_run ();
 }

@@ -80,9 +80,9 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/cli/malloc/puts-back-what-it-changed", test_puts_back_what_it_changed);
-  g_test_add_func ("/cli/malloc/leaves-the-rest-alone", test_leaves_the_rest_alone);
-  g_test_add_func ("/cli/malloc/puts-back-the-preload", test_puts_back_the_preload);
+  g_test_add_func ("/cli-malloc/puts-back-what-it-changed", test_puts_back_what_it_changed);
+  g_test_add_func ("/cli-malloc/leaves-the-rest-alone", test_leaves_the_rest_alone);
+  g_test_add_func ("/cli-malloc/puts-back-the-preload", test_puts_back_the_preload);
 
   return g_test_run ();
 }

@@ -1862,21 +1862,21 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/client/normalize-url", test_normalize_url);
-  g_test_add_func ("/riv/client/bad-url", test_bad_url);
-  g_test_add_func ("/riv/client/connection-refused", test_connection_refused);
-  g_test_add_func ("/riv/client/not-gradio", test_not_gradio);
-  g_test_add_func ("/riv/client/root-behind-proxy", test_root_behind_proxy);
-  g_test_add_func ("/riv/client/local-stream", test_local_stream);
-  g_test_add_func ("/riv/client/run-time", test_run_time);
-  g_test_add_func ("/riv/client/logs", test_logs);
-  g_test_add_func ("/riv/client/inferred-batches", test_inferred_batches);
-  g_test_add_func ("/riv/client/inferred-batches-completions", test_inferred_batches_completions);
-  g_test_add_func ("/riv/client/loopback-no-proxy", test_loopback_no_proxy);
-  g_test_add_func ("/riv/client/call-transport", test_call_transport);
+  g_test_add_func ("/client/normalize-url", test_normalize_url);
+  g_test_add_func ("/client/bad-url", test_bad_url);
+  g_test_add_func ("/client/connection-refused", test_connection_refused);
+  g_test_add_func ("/client/not-gradio", test_not_gradio);
+  g_test_add_func ("/client/root-behind-proxy", test_root_behind_proxy);
+  g_test_add_func ("/client/local-stream", test_local_stream);
+  g_test_add_func ("/client/run-time", test_run_time);
+  g_test_add_func ("/client/logs", test_logs);
+  g_test_add_func ("/client/inferred-batches", test_inferred_batches);
+  g_test_add_func ("/client/inferred-batches-completions", test_inferred_batches_completions);
+  g_test_add_func ("/client/loopback-no-proxy", test_loopback_no_proxy);
+  g_test_add_func ("/client/call-transport", test_call_transport);
 
 #define ADD(path, func) \
-  g_test_add ("/riv/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/client/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("connect", test_connect);
   ADD ("submit-errors", test_submit_errors);

@@ -838,24 +838,24 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/config/gradio4", test_gradio4);
-  g_test_add_func ("/riv/config/gradio5", test_gradio5);
-  g_test_add_func ("/riv/config/api-info", test_api_info);
-  g_test_add_func ("/riv/config/server-mode", test_server_mode);
-  g_test_add_func ("/riv/config/examples", test_examples);
-  g_test_add_func ("/riv/config/keywords-with-state", test_keywords_with_state);
-  g_test_add_func ("/riv/config/mounted-root", test_mounted_root);
-  g_test_add_func ("/riv/config/state-components", test_state_components);
-  g_test_add_func ("/riv/config/unsupported-protocols", test_unsupported_protocols);
-  g_test_add_func ("/riv/config/supported-protocols", test_supported_protocols);
-  g_test_add_func ("/riv/config/not-a-config", test_not_a_config);
-  g_test_add_func ("/riv/config/api-prefix", test_api_prefix);
-  g_test_add_func ("/riv/config/root-choice", test_root_choice);
-  g_test_add_func ("/riv/config/root-resolve", test_root_resolve);
-  g_test_add_func ("/riv/config/queue-fallback", test_queue_fallback);
-  g_test_add_func ("/riv/config/hostile-entries", test_hostile_entries);
-  g_test_add_func ("/riv/config/refcount-and-boxed", test_refcount_and_boxed);
-  g_test_add_func ("/riv/config/fixture-mutations", test_fixture_mutations);
+  g_test_add_func ("/config/gradio4", test_gradio4);
+  g_test_add_func ("/config/gradio5", test_gradio5);
+  g_test_add_func ("/config/api-info", test_api_info);
+  g_test_add_func ("/config/server-mode", test_server_mode);
+  g_test_add_func ("/config/examples", test_examples);
+  g_test_add_func ("/config/keywords-with-state", test_keywords_with_state);
+  g_test_add_func ("/config/mounted-root", test_mounted_root);
+  g_test_add_func ("/config/state-components", test_state_components);
+  g_test_add_func ("/config/unsupported-protocols", test_unsupported_protocols);
+  g_test_add_func ("/config/supported-protocols", test_supported_protocols);
+  g_test_add_func ("/config/not-a-config", test_not_a_config);
+  g_test_add_func ("/config/api-prefix", test_api_prefix);
+  g_test_add_func ("/config/root-choice", test_root_choice);
+  g_test_add_func ("/config/root-resolve", test_root_resolve);
+  g_test_add_func ("/config/queue-fallback", test_queue_fallback);
+  g_test_add_func ("/config/hostile-entries", test_hostile_entries);
+  g_test_add_func ("/config/refcount-and-boxed", test_refcount_and_boxed);
+  g_test_add_func ("/config/fixture-mutations", test_fixture_mutations);
 
   return g_test_run ();
 }

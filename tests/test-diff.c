@@ -672,26 +672,26 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/diff/replace", test_replace);
-  g_test_add_func ("/riv/diff/append", test_append);
-  g_test_add_func ("/riv/diff/add", test_add);
-  g_test_add_func ("/riv/diff/delete", test_delete);
-  g_test_add_func ("/riv/diff/sequential-indices", test_sequential_indices);
-  g_test_add_func ("/riv/diff/nested", test_nested);
-  g_test_add_func ("/riv/diff/deep-paths", test_deep_paths);
-  g_test_add_func ("/riv/diff/chatbot", test_chatbot);
-  g_test_add_func ("/riv/diff/errors", test_errors);
-  g_test_add_func ("/riv/diff/all-or-nothing", test_all_or_nothing);
-  g_test_add_func ("/riv/diff/previous-value-untouched", test_previous_value_untouched);
-  g_test_add_func ("/riv/diff/value-not-aliased", test_value_not_aliased);
-  g_test_add_func ("/riv/diff/many-edits-one-call", test_many_edits_one_call);
-  g_test_add_func ("/riv/diff/growing-text", test_growing_text);
-  g_test_add_func ("/riv/diff/builders", test_builders);
-  g_test_add_func ("/riv/diff/random-edits", test_random_edits_never_crash);
-  g_test_add_func ("/riv/diff/value-streamed-text", test_value_streamed_text);
-  g_test_add_func ("/riv/diff/value-chatbot", test_value_chatbot);
-  g_test_add_func ("/riv/diff/value-errors-and-set", test_value_errors_and_set);
-  g_test_add_func ("/riv/diff/value-matches-apply", test_value_matches_apply);
+  g_test_add_func ("/diff/replace", test_replace);
+  g_test_add_func ("/diff/append", test_append);
+  g_test_add_func ("/diff/add", test_add);
+  g_test_add_func ("/diff/delete", test_delete);
+  g_test_add_func ("/diff/sequential-indices", test_sequential_indices);
+  g_test_add_func ("/diff/nested", test_nested);
+  g_test_add_func ("/diff/deep-paths", test_deep_paths);
+  g_test_add_func ("/diff/chatbot", test_chatbot);
+  g_test_add_func ("/diff/errors", test_errors);
+  g_test_add_func ("/diff/all-or-nothing", test_all_or_nothing);
+  g_test_add_func ("/diff/previous-value-untouched", test_previous_value_untouched);
+  g_test_add_func ("/diff/value-not-aliased", test_value_not_aliased);
+  g_test_add_func ("/diff/many-edits-one-call", test_many_edits_one_call);
+  g_test_add_func ("/diff/growing-text", test_growing_text);
+  g_test_add_func ("/diff/builders", test_builders);
+  g_test_add_func ("/diff/random-edits", test_random_edits_never_crash);
+  g_test_add_func ("/diff/value-streamed-text", test_value_streamed_text);
+  g_test_add_func ("/diff/value-chatbot", test_value_chatbot);
+  g_test_add_func ("/diff/value-errors-and-set", test_value_errors_and_set);
+  g_test_add_func ("/diff/value-matches-apply", test_value_matches_apply);
 
   return g_test_run ();
 }

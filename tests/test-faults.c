@@ -2141,7 +2141,7 @@ main (int    argc,
                      log_handler, NULL);
 
 #define ADD(path, func) \
-  g_test_add ("/riv/faults/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/faults/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("drop-mid-frame", test_drop_mid_frame);
   ADD ("drop-mid-frame-forever", test_drop_mid_frame_forever);
@@ -2155,15 +2155,15 @@ main (int    argc,
   ADD ("invalid-frames", test_invalid_frames);
   ADD ("unknown-id-flood", test_unknown_id_flood);
   ADD ("server-crash", test_server_crash);
-  g_test_add_func ("/riv/faults/real-server-restart", test_real_server_restart);
+  g_test_add_func ("/faults/real-server-restart", test_real_server_restart);
   ADD ("join-5xx", test_join_5xx);
   ADD ("join-hangs", test_join_hangs);
   ADD ("lone-surrogate", test_lone_surrogate);
   ADD ("poison-forgotten", test_poison_forgotten);
   ADD ("join-reply-huge", test_join_reply_huge);
-  g_test_add_data_func ("/riv/faults/config-endless", GINT_TO_POINTER (CONFIG_ENDLESS),
+  g_test_add_data_func ("/faults/config-endless", GINT_TO_POINTER (CONFIG_ENDLESS),
                         test_config_too_large);
-  g_test_add_data_func ("/riv/faults/config-huge", GINT_TO_POINTER (CONFIG_HUGE),
+  g_test_add_data_func ("/faults/config-huge", GINT_TO_POINTER (CONFIG_HUGE),
                         test_config_too_large);
 
   return g_test_run ();

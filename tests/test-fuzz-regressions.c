@@ -354,7 +354,7 @@ add_dir (const Target *target,
       replay->path = g_build_filename (dir, names->pdata[i], NULL);
       if (strcmp (kind, "regressions") == 0)
         replay->known = g_strdup (g_hash_table_lookup (known_failures, key));
-      test_path = g_strdup_printf ("/fuzz/%s/%s/%s", target->name, kind, (char *) names->pdata[i]);
+      test_path = g_strdup_printf ("/fuzz-regressions/%s/%s/%s", target->name, kind, (char *) names->pdata[i]);
       g_test_add_data_func_full (test_path, replay, test_replay, replay_free);
     }
 }
@@ -387,7 +387,7 @@ main (int   argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (targets); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/fuzz/%s/corpus-present", targets[i].name);
+      g_autofree char *path = g_strdup_printf ("/fuzz-regressions/%s/corpus-present", targets[i].name);
 
       g_test_add_data_func (path, &targets[i], test_corpus_present);
       add_dir (&targets[i], "corpus");

@@ -616,19 +616,19 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/job/defaults", test_job_defaults);
-  g_test_add_func ("/riv/job/monotonic", test_job_monotonic);
-  g_test_add_func ("/riv/job/skip-to-terminal", test_job_skip_to_terminal);
-  g_test_add_func ("/riv/job/run-time-failed", test_job_run_time_failed);
-  g_test_add_func ("/riv/job/notify-once", test_job_notify_once);
-  g_test_add_func ("/riv/job/outputs", test_job_outputs);
-  g_test_add_func ("/riv/job/timeline-bound", test_job_timeline_bound);
-  g_test_add_func ("/riv/job/timeline-texts", test_job_timeline_texts);
-  g_test_add_func ("/riv/job/owner-data", test_job_owner_data);
-  g_test_add_func ("/riv/job/event-id-lengths", test_job_event_id_lengths);
-  g_test_add_func ("/riv/job/trim", test_job_trim);
-  g_test_add_func ("/riv/job/memory", test_job_memory);
-  g_test_add_func ("/riv/job/streaming-figures", test_job_streaming_figures);
+  g_test_add_func ("/job/defaults", test_job_defaults);
+  g_test_add_func ("/job/monotonic", test_job_monotonic);
+  g_test_add_func ("/job/skip-to-terminal", test_job_skip_to_terminal);
+  g_test_add_func ("/job/run-time-failed", test_job_run_time_failed);
+  g_test_add_func ("/job/notify-once", test_job_notify_once);
+  g_test_add_func ("/job/outputs", test_job_outputs);
+  g_test_add_func ("/job/timeline-bound", test_job_timeline_bound);
+  g_test_add_func ("/job/timeline-texts", test_job_timeline_texts);
+  g_test_add_func ("/job/owner-data", test_job_owner_data);
+  g_test_add_func ("/job/event-id-lengths", test_job_event_id_lengths);
+  g_test_add_func ("/job/trim", test_job_trim);
+  g_test_add_func ("/job/memory", test_job_memory);
+  g_test_add_func ("/job/streaming-figures", test_job_streaming_figures);
 
   return g_test_run ();
 }

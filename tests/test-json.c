@@ -357,15 +357,15 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/json/plain-same-tree", test_plain_same_tree);
-  g_test_add_func ("/riv/json/not-json-refused", test_not_json_refused);
-  g_test_add_func ("/riv/json/corners-read", test_corners_read);
-  g_test_add_func ("/riv/json/escapes-json-lacks", test_escapes_json_lacks);
-  g_test_add_func ("/riv/json/depth-limit", test_depth_limit);
-  g_test_add_func ("/riv/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);
-  g_test_add_func ("/riv/json/int64-hash-spreads", test_int64_hash_spreads);
-  g_test_add_func ("/riv/json/numbers-exact", test_numbers_exact);
-  g_test_add_func ("/riv/json/substitute-keeps-order", test_substitute_keeps_order);
+  g_test_add_func ("/json/plain-same-tree", test_plain_same_tree);
+  g_test_add_func ("/json/not-json-refused", test_not_json_refused);
+  g_test_add_func ("/json/corners-read", test_corners_read);
+  g_test_add_func ("/json/escapes-json-lacks", test_escapes_json_lacks);
+  g_test_add_func ("/json/depth-limit", test_depth_limit);
+  g_test_add_func ("/json/parse-seals-like-json-glib", test_parse_seals_like_json_glib);
+  g_test_add_func ("/json/int64-hash-spreads", test_int64_hash_spreads);
+  g_test_add_func ("/json/numbers-exact", test_numbers_exact);
+  g_test_add_func ("/json/substitute-keeps-order", test_substitute_keeps_order);
 
   return g_test_run ();
 }

@@ -385,25 +385,25 @@ main (int   argc,
   rules = riv_lint_get_rules ();
   for (guint i = 0; rules[i] != NULL; i++)
     {
-      g_autofree char *path = g_strdup_printf ("/riv/lint/rule/%s", rules[i]);
+      g_autofree char *path = g_strdup_printf ("/lint/rule/%s", rules[i]);
 
       g_test_add_data_func (path, rules[i], test_rule);
     }
   for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/riv/lint/seed/%s", seeds[i].file);
+      g_autofree char *path = g_strdup_printf ("/lint/seed/%s", seeds[i].file);
 
       g_test_add_data_func (path, &seeds[i], test_seed);
     }
-  g_test_add_func ("/riv/lint/clean", test_clean);
-  g_test_add_func ("/riv/lint/sessions-apart", test_sessions_apart);
-  g_test_add_func ("/riv/lint/close-after-join-only", test_close_after_join_only);
-  g_test_add_func ("/riv/lint/every-rule-has-data", test_every_rule_has_data);
-  g_test_add_func ("/riv/lint/json", test_json);
-  g_test_add_func ("/riv/lint/heartbeat-interval", test_heartbeat_interval);
-  g_test_add_func ("/riv/lint/live-origin", test_live_origin);
-  g_test_add_func ("/riv/lint/stream-buffered-spread", test_stream_buffered_spread);
-  g_test_add_func ("/riv/lint/long-run-bounded", test_long_run_bounded);
+  g_test_add_func ("/lint/clean", test_clean);
+  g_test_add_func ("/lint/sessions-apart", test_sessions_apart);
+  g_test_add_func ("/lint/close-after-join-only", test_close_after_join_only);
+  g_test_add_func ("/lint/every-rule-has-data", test_every_rule_has_data);
+  g_test_add_func ("/lint/json", test_json);
+  g_test_add_func ("/lint/heartbeat-interval", test_heartbeat_interval);
+  g_test_add_func ("/lint/live-origin", test_live_origin);
+  g_test_add_func ("/lint/stream-buffered-spread", test_stream_buffered_spread);
+  g_test_add_func ("/lint/long-run-bounded", test_long_run_bounded);
 
   return g_test_run ();
 }

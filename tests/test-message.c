@@ -771,31 +771,31 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/message/kind-names", test_kind_names);
-  g_test_add_func ("/riv/message/estimation", test_estimation);
-  g_test_add_func ("/riv/message/process-starts", test_process_starts);
-  g_test_add_func ("/riv/message/progress", test_progress);
-  g_test_add_func ("/riv/message/log", test_log);
-  g_test_add_func ("/riv/message/generating", test_generating);
-  g_test_add_func ("/riv/message/streaming", test_streaming);
-  g_test_add_func ("/riv/message/completed-success", test_completed_success);
-  g_test_add_func ("/riv/message/completed-error", test_completed_error);
-  g_test_add_func ("/riv/message/completed-cancelled", test_completed_cancelled);
-  g_test_add_func ("/riv/message/control", test_control_messages);
-  g_test_add_func ("/riv/message/unknown-tolerated", test_unknown_tolerated);
-  g_test_add_func ("/riv/message/event-id-forms", test_event_id_forms);
-  g_test_add_func ("/riv/message/batch", test_batch);
-  g_test_add_func ("/riv/message/invalid", test_invalid);
-  g_test_add_func ("/riv/message/nesting-within-limit", test_nesting_within_limit);
-  g_test_add_func ("/riv/message/unicode-escapes", test_unicode_escapes);
-  g_test_add_func ("/riv/message/checks-at-every-offset", test_checks_at_every_offset);
-  g_test_add_func ("/riv/message/length-argument", test_length_argument);
-  g_test_add_func ("/riv/message/reused-parser", test_reused_parser);
-  g_test_add_func ("/riv/message/new-from-node", test_new_from_node);
-  g_test_add_func ("/riv/message/hostile-numbers", test_hostile_numbers);
-  g_test_add_func ("/riv/message/used-cache", test_used_cache);
-  g_test_add_func ("/riv/message/mutations", test_mutations_never_crash);
+  g_test_add_func ("/message/kind-names", test_kind_names);
+  g_test_add_func ("/message/estimation", test_estimation);
+  g_test_add_func ("/message/process-starts", test_process_starts);
+  g_test_add_func ("/message/progress", test_progress);
+  g_test_add_func ("/message/log", test_log);
+  g_test_add_func ("/message/generating", test_generating);
+  g_test_add_func ("/message/streaming", test_streaming);
+  g_test_add_func ("/message/completed-success", test_completed_success);
+  g_test_add_func ("/message/completed-error", test_completed_error);
+  g_test_add_func ("/message/completed-cancelled", test_completed_cancelled);
+  g_test_add_func ("/message/control", test_control_messages);
+  g_test_add_func ("/message/unknown-tolerated", test_unknown_tolerated);
+  g_test_add_func ("/message/event-id-forms", test_event_id_forms);
+  g_test_add_func ("/message/batch", test_batch);
+  g_test_add_func ("/message/invalid", test_invalid);
+  g_test_add_func ("/message/nesting-within-limit", test_nesting_within_limit);
+  g_test_add_func ("/message/unicode-escapes", test_unicode_escapes);
+  g_test_add_func ("/message/checks-at-every-offset", test_checks_at_every_offset);
+  g_test_add_func ("/message/length-argument", test_length_argument);
+  g_test_add_func ("/message/reused-parser", test_reused_parser);
+  g_test_add_func ("/message/new-from-node", test_new_from_node);
+  g_test_add_func ("/message/hostile-numbers", test_hostile_numbers);
+  g_test_add_func ("/message/used-cache", test_used_cache);
+  g_test_add_func ("/message/mutations", test_mutations_never_crash);
 
-  g_test_add_func ("/riv/message/lean-appends", test_lean_appends);
+  g_test_add_func ("/message/lean-appends", test_lean_appends);
   return g_test_run ();
 }

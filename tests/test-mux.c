@@ -480,16 +480,16 @@ main (int   argc,
 #define TEST_ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
-  TEST_ADD ("/riv/mux/timers", test_mux_timers);
-  TEST_ADD ("/riv/mux/readable", test_mux_readable);
-  TEST_ADD ("/riv/mux/removed", test_mux_removed);
-  TEST_ADD ("/riv/mux/sibling", test_mux_sibling);
-  TEST_ADD ("/riv/mux/own-callbacks", test_mux_own_callbacks);
-  TEST_ADD ("/riv/mux/thread", test_mux_thread);
-  TEST_ADD ("/riv/mux/fd-reused", test_mux_fd_reused);
-  TEST_ADD ("/riv/mux/many", test_mux_many);
-  TEST_ADD ("/riv/mux/free-in-callback", test_mux_free_in_callback);
-  TEST_ADD ("/riv/mux/no-descriptors", test_mux_no_descriptors);
+  TEST_ADD ("/mux/timers", test_mux_timers);
+  TEST_ADD ("/mux/readable", test_mux_readable);
+  TEST_ADD ("/mux/removed", test_mux_removed);
+  TEST_ADD ("/mux/sibling", test_mux_sibling);
+  TEST_ADD ("/mux/own-callbacks", test_mux_own_callbacks);
+  TEST_ADD ("/mux/thread", test_mux_thread);
+  TEST_ADD ("/mux/fd-reused", test_mux_fd_reused);
+  TEST_ADD ("/mux/many", test_mux_many);
+  TEST_ADD ("/mux/free-in-callback", test_mux_free_in_callback);
+  TEST_ADD ("/mux/no-descriptors", test_mux_no_descriptors);
 
   return g_test_run ();
 }

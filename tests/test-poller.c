@@ -402,14 +402,14 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/poller/shared", test_poller_shared);
-  g_test_add_func ("/riv/poller/readable", test_poller_readable);
-  g_test_add_func ("/riv/poller/soon", test_poller_soon);
-  g_test_add_func ("/riv/poller/after", test_poller_after);
-  g_test_add_func ("/riv/poller/free-in-callback", test_poller_free_in_callback);
-  g_test_add_func ("/riv/poller/fd-reused", test_poller_fd_reused);
-  g_test_add_func ("/riv/poller/stale-event", test_poller_stale_event);
-  g_test_add_func ("/riv/poller/many", test_poller_many);
+  g_test_add_func ("/poller/shared", test_poller_shared);
+  g_test_add_func ("/poller/readable", test_poller_readable);
+  g_test_add_func ("/poller/soon", test_poller_soon);
+  g_test_add_func ("/poller/after", test_poller_after);
+  g_test_add_func ("/poller/free-in-callback", test_poller_free_in_callback);
+  g_test_add_func ("/poller/fd-reused", test_poller_fd_reused);
+  g_test_add_func ("/poller/stale-event", test_poller_stale_event);
+  g_test_add_func ("/poller/many", test_poller_many);
 
   return g_test_run ();
 }

@@ -1692,7 +1692,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
 #define ADD(path, func) \
-  g_test_add ("/riv/races/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+  g_test_add ("/races/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
 
   ADD ("smoke", test_echo_smoke);
   ADD ("early-messages", test_early_messages);

@@ -559,19 +559,19 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/riv/record/embedded-clean", Fixture, NULL, fixture_setup, test_embedded_clean,
+  g_test_add ("/record/embedded-clean", Fixture, NULL, fixture_setup, test_embedded_clean,
               fixture_teardown);
-  g_test_add ("/riv/record/round-trip", Fixture, NULL, fixture_setup, test_round_trip,
+  g_test_add ("/record/round-trip", Fixture, NULL, fixture_setup, test_round_trip,
               fixture_teardown);
-  g_test_add ("/riv/record/cli-load-record", Fixture, NULL, fixture_setup, test_cli_load_record,
+  g_test_add ("/record/cli-load-record", Fixture, NULL, fixture_setup, test_cli_load_record,
               fixture_teardown);
-  g_test_add ("/riv/record/cli-users", Fixture, NULL, fixture_setup, test_cli_users,
+  g_test_add ("/record/cli-users", Fixture, NULL, fixture_setup, test_cli_users,
               fixture_teardown);
-  g_test_add ("/riv/record/cli-record-max", Fixture, NULL, fixture_setup, test_cli_record_max,
+  g_test_add ("/record/cli-record-max", Fixture, NULL, fixture_setup, test_cli_record_max,
               fixture_teardown);
-  g_test_add ("/riv/record/cli-lint", Fixture, NULL, fixture_setup, test_cli_lint,
+  g_test_add ("/record/cli-lint", Fixture, NULL, fixture_setup, test_cli_lint,
               fixture_teardown);
-  g_test_add ("/riv/record/cli-lint-file", Fixture, NULL, fixture_setup, test_cli_lint_file,
+  g_test_add ("/record/cli-lint-file", Fixture, NULL, fixture_setup, test_cli_lint_file,
               fixture_teardown);
 
   return g_test_run ();

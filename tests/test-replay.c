@@ -469,16 +469,16 @@ main (int   argc,
 
   for (guint i = 0; i < G_N_ELEMENTS (seeds); i++)
     {
-      g_autofree char *path = g_strdup_printf ("/riv/replay/seed/%s", seeds[i].file);
-      g_autofree char *timed = g_strdup_printf ("/riv/replay/seed-timed/%s", seeds[i].file);
+      g_autofree char *path = g_strdup_printf ("/replay/seed/%s", seeds[i].file);
+      g_autofree char *timed = g_strdup_printf ("/replay/seed-timed/%s", seeds[i].file);
 
       g_test_add_data_func (path, &seeds[i], test_seed);
       g_test_add_data_func (timed, &seeds[i], test_seed_timed);
     }
-  g_test_add_func ("/riv/replay/speed", test_speed);
-  g_test_add_func ("/riv/replay/join-order", test_join_order);
-  g_test_add_func ("/riv/replay/join-delay", test_join_delay);
-  g_test_add_func ("/riv/replay/config-and-errors", test_config_and_errors);
+  g_test_add_func ("/replay/speed", test_speed);
+  g_test_add_func ("/replay/join-order", test_join_order);
+  g_test_add_func ("/replay/join-delay", test_join_delay);
+  g_test_add_func ("/replay/config-and-errors", test_config_and_errors);
 
   return g_test_run ();
 }

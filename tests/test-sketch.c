@@ -160,9 +160,9 @@ int
 main (int argc, char **argv)
 {
   g_test_init (&argc, &argv, NULL);
-  g_test_add_func ("/riv/sketch/log-uniform", test_sketch_log_uniform);
-  g_test_add_func ("/riv/sketch/stream-gaps", test_sketch_stream_gaps);
-  g_test_add_func ("/riv/sketch/merge", test_sketch_merge);
-  g_test_add_func ("/riv/sketch/edges", test_sketch_edges);
+  g_test_add_func ("/sketch/log-uniform", test_sketch_log_uniform);
+  g_test_add_func ("/sketch/stream-gaps", test_sketch_stream_gaps);
+  g_test_add_func ("/sketch/merge", test_sketch_merge);
+  g_test_add_func ("/sketch/edges", test_sketch_edges);
   return g_test_run ();
 }

@@ -657,23 +657,23 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add_func ("/riv/sse-reader/basic", test_basic);
-  g_test_add_func ("/riv/sse-reader/fields", test_fields);
-  g_test_add_func ("/riv/sse-reader/line-endings", test_line_endings);
-  g_test_add_func ("/riv/sse-reader/cr-lf-split", test_cr_lf_split);
-  g_test_add_func ("/riv/sse-reader/reference-stream", test_reference_stream);
-  g_test_add_func ("/riv/sse-reader/split-every-position", test_split_every_position);
-  g_test_add_func ("/riv/sse-reader/random-chunking", test_random_chunking);
-  g_test_add_func ("/riv/sse-reader/bom", test_bom);
-  g_test_add_func ("/riv/sse-reader/nul-bytes", test_nul_bytes);
-  g_test_add_func ("/riv/sse-reader/reset-drops-partial", test_reset_drops_partial);
-  g_test_add_func ("/riv/sse-reader/too-large", test_too_large);
-  g_test_add_func ("/riv/sse-reader/too-large-many-lines", test_too_large_many_lines);
-  g_test_add_func ("/riv/sse-reader/limit-exact", test_limit_exact);
-  g_test_add_func ("/riv/sse-reader/large-frame-released", test_large_frame_released);
-  g_test_add_func ("/riv/sse-reader/reset-in-callback", test_reset_in_callback);
-  g_test_add_func ("/riv/sse-reader/free-in-callback", test_free_in_callback);
-  g_test_add_func ("/riv/sse-reader/many-frames", test_many_frames_one_buffer);
+  g_test_add_func ("/sse-reader/basic", test_basic);
+  g_test_add_func ("/sse-reader/fields", test_fields);
+  g_test_add_func ("/sse-reader/line-endings", test_line_endings);
+  g_test_add_func ("/sse-reader/cr-lf-split", test_cr_lf_split);
+  g_test_add_func ("/sse-reader/reference-stream", test_reference_stream);
+  g_test_add_func ("/sse-reader/split-every-position", test_split_every_position);
+  g_test_add_func ("/sse-reader/random-chunking", test_random_chunking);
+  g_test_add_func ("/sse-reader/bom", test_bom);
+  g_test_add_func ("/sse-reader/nul-bytes", test_nul_bytes);
+  g_test_add_func ("/sse-reader/reset-drops-partial", test_reset_drops_partial);
+  g_test_add_func ("/sse-reader/too-large", test_too_large);
+  g_test_add_func ("/sse-reader/too-large-many-lines", test_too_large_many_lines);
+  g_test_add_func ("/sse-reader/limit-exact", test_limit_exact);
+  g_test_add_func ("/sse-reader/large-frame-released", test_large_frame_released);
+  g_test_add_func ("/sse-reader/reset-in-callback", test_reset_in_callback);
+  g_test_add_func ("/sse-reader/free-in-callback", test_free_in_callback);
+  g_test_add_func ("/sse-reader/many-frames", test_many_frames_one_buffer);
 
   return g_test_run ();
 }

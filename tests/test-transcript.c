@@ -387,14 +387,14 @@ main (int   argc,
 {
   g_test_init (&argc, &argv, NULL);
 
-  g_test_add ("/riv/transcript/round-trip", Fixture, NULL, fixture_setup, test_round_trip, fixture_teardown);
-  g_test_add ("/riv/transcript/secrets", Fixture, NULL, fixture_setup, test_secrets, fixture_teardown);
-  g_test_add ("/riv/transcript/long-body", Fixture, NULL, fixture_setup, test_long_body, fixture_teardown);
-  g_test_add ("/riv/transcript/size-bound", Fixture, NULL, fixture_setup, test_size_bound, fixture_teardown);
-  g_test_add_func ("/riv/transcript/unwritable", test_unwritable);
-  g_test_add_func ("/riv/transcript/bad-files", test_bad_files);
-  g_test_add_func ("/riv/transcript/empty-and-blank", test_empty_and_blank);
-  g_test_add_func ("/riv/transcript/data-files", test_data_files);
+  g_test_add ("/transcript/round-trip", Fixture, NULL, fixture_setup, test_round_trip, fixture_teardown);
+  g_test_add ("/transcript/secrets", Fixture, NULL, fixture_setup, test_secrets, fixture_teardown);
+  g_test_add ("/transcript/long-body", Fixture, NULL, fixture_setup, test_long_body, fixture_teardown);
+  g_test_add ("/transcript/size-bound", Fixture, NULL, fixture_setup, test_size_bound, fixture_teardown);
+  g_test_add_func ("/transcript/unwritable", test_unwritable);
+  g_test_add_func ("/transcript/bad-files", test_bad_files);
+  g_test_add_func ("/transcript/empty-and-blank", test_empty_and_blank);
+  g_test_add_func ("/transcript/data-files", test_data_files);
 
   return g_test_run ();
 }

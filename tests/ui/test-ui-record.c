@@ -788,17 +788,17 @@ main (int   argc,
 {
   riv_ui_test_init (&argc, &argv);
 
-  g_test_add ("/riv/ui/record/record-then-replay", Fixture, NULL, fixture_setup,
+  g_test_add ("/ui/record/record-then-replay", Fixture, NULL, fixture_setup,
               test_record_then_replay, fixture_teardown);
-  g_test_add ("/riv/ui/record/lint-badge", Fixture, NULL, fixture_setup, test_lint_badge,
+  g_test_add ("/ui/record/lint-badge", Fixture, NULL, fixture_setup, test_lint_badge,
               fixture_teardown);
-  g_test_add ("/riv/ui/record/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
+  g_test_add ("/ui/record/bad-file", Fixture, NULL, fixture_setup, test_bad_file,
               fixture_teardown);
-  g_test_add ("/riv/ui/record/recorder-alone", Fixture, NULL, fixture_setup, test_recorder_alone,
+  g_test_add ("/ui/record/recorder-alone", Fixture, NULL, fixture_setup, test_recorder_alone,
               fixture_teardown);
-  g_test_add ("/riv/ui/record/stop-before-config", Fixture, NULL, fixture_setup,
+  g_test_add ("/ui/record/stop-before-config", Fixture, NULL, fixture_setup,
               test_stop_before_config, fixture_teardown);
-  g_test_add ("/riv/ui/record/config-never-comes", Fixture, NULL, fixture_setup,
+  g_test_add ("/ui/record/config-never-comes", Fixture, NULL, fixture_setup,
               test_config_never_comes, fixture_teardown);
 
   return g_test_run ();
