@@ -118,3 +118,52 @@ riv_ui_test_find_label (GtkWidget  *widget,
     }
   return NULL;
 }
+
+static gboolean
+window_connected (gpointer user_data)
+{
+  return riv_window_get_client (user_data) != NULL;
+}
+
+void
+riv_ui_test_window_open (RivEmbeddedServer **server,
+                         RivWindow         **window,
+                         int                 width,
+                         int                 height)
+{
+  if (*server == NULL)
+    *server = riv_embedded_server_new ();
+  *window = riv_window_new (NULL, *server);
+  g_object_add_weak_pointer (G_OBJECT (*window), (gpointer *) window);
+  if (width > 0 && height > 0)
+    gtk_window_set_default_size (GTK_WINDOW (*window), width, height);
+  gtk_window_present (GTK_WINDOW (*window));
+  riv_window_connect_embedded (*window);
+  g_assert_true (riv_test_wait_until (window_connected, *window, 60));
+}
+
+gboolean
+riv_ui_test_gone (gpointer user_data)
+{
+  return *(gpointer *) user_data == NULL;
+}
+
+void
+riv_ui_test_window_destroy (RivWindow **window)
+{
+  if (*window != NULL)
+    gtk_window_destroy (GTK_WINDOW (*window));
+  g_assert_true (riv_test_wait_until (riv_ui_test_gone, window, 30));
+}
+
+void
+riv_ui_test_window_close (RivEmbeddedServer **server,
+                          RivWindow         **window)
+{
+  if (*window != NULL)
+    gtk_window_close (GTK_WINDOW (*window));
+  riv_ui_test_window_destroy (window);
+  riv_embedded_server_stop (*server);
+  g_assert_finalize_object (*server);
+  *server = NULL;
+}

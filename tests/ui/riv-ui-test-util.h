@@ -8,6 +8,9 @@
 
 #include <adwaita.h>
 
+#include "riv-embedded-server.h"
+#include "riv-window.h"
+
 G_BEGIN_DECLS
 
 /* gtk_test_init() and adw_init() for a test under Xvfb, plus what keeps
@@ -23,5 +26,21 @@ GtkWidget *riv_ui_test_find_row   (GtkWidget  *widget,
 /* The first label under widget (or widget itself) whose text is text, or NULL. */
 GtkWidget *riv_ui_test_find_label (GtkWidget  *widget,
                                    const char *text);
+
+/* The fixture most window tests share: a RivWindow on the embedded server
+ * *server (a new one when NULL), given width × height (0: its own default),
+ * presented and connected (waits up to 60 s). *window is a weak pointer. */
+void       riv_ui_test_window_open    (RivEmbeddedServer **server,
+                                       RivWindow         **window,
+                                       int                 width,
+                                       int                 height);
+/* Closes the window as a user would, waits (30 s at most) until it is
+ * gone, stops the server and checks that nothing else holds it. */
+void       riv_ui_test_window_close   (RivEmbeddedServer **server,
+                                       RivWindow         **window);
+/* For riv_test_wait_until (): whether the weak pointer at user_data is NULL. */
+gboolean   riv_ui_test_gone           (gpointer            user_data);
+/* Destroys *window (a weak pointer) and waits (30 s at most) until it is gone. */
+void       riv_ui_test_window_destroy (RivWindow         **window);
 
 G_END_DECLS

@@ -32,19 +32,12 @@ fixture_setup (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
 }
 
-static gboolean
-window_gone (gpointer user_data)
-{
-  return *(gpointer *) user_data == NULL;
-}
-
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  user_data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
   /* Pending callbacks hold references; they drop them once cancelled. */
-  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+  riv_ui_test_window_destroy (&fixture->window);
 
   if (fixture->server != NULL)
     {

@@ -35,18 +35,11 @@ fixture_setup (Fixture       *fixture,
   gtk_window_present (GTK_WINDOW (fixture->window));
 }
 
-static gboolean
-window_gone (gpointer user_data)
-{
-  return *(gpointer *) user_data == NULL;
-}
-
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  user_data)
 {
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+  riv_ui_test_window_destroy (&fixture->window);
   auth_server_stop (&fixture->as);
 }
 
@@ -150,7 +143,7 @@ answer_dialog (const char *user,
   adw_message_dialog_response (dialog, response);
   gtk_window_close (GTK_WINDOW (dialog));
 #endif
-  g_assert_true (riv_test_wait_until (window_gone, &dialog, HANG_GUARD));
+  g_assert_true (riv_test_wait_until (riv_ui_test_gone, &dialog, HANG_GUARD));
 }
 
 static gboolean

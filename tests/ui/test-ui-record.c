@@ -31,14 +31,6 @@ typedef struct
   char              *dir;
 } Fixture;
 
-static gboolean
-is_connected (gpointer user_data)
-{
-  Fixture *fixture = user_data;
-
-  return riv_window_get_client (fixture->window) != NULL;
-}
-
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  user_data)
@@ -47,41 +39,18 @@ fixture_setup (Fixture       *fixture,
 
   fixture->dir = g_dir_make_tmp ("riv-ui-record-XXXXXX", &error);
   g_assert_no_error (error);
-  fixture->server = riv_embedded_server_new ();
-  fixture->window = riv_window_new (NULL, fixture->server);
-  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
-  gtk_window_present (GTK_WINDOW (fixture->window));
-
-  riv_window_connect_embedded (fixture->window);
-  g_assert_true (riv_test_wait_until (is_connected, fixture, 60));
-}
-
-static gboolean
-window_gone (gpointer user_data)
-{
-  return *(gpointer *) user_data == NULL;
+  riv_ui_test_window_open (&fixture->server, &fixture->window, 0, 0);
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  user_data)
 {
-  g_autoptr(GDir) dir = NULL;
-  const char *name;
-
-  gtk_window_destroy (GTK_WINDOW (fixture->window));
-  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
+  /* Destroyed, not closed: a window that records asks before it closes. */
+  riv_ui_test_window_destroy (&fixture->window);
   riv_embedded_server_stop (fixture->server);
   g_assert_finalize_object (fixture->server);
-
-  dir = g_dir_open (fixture->dir, 0, NULL);
-  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
-    {
-      g_autofree char *path = g_build_filename (fixture->dir, name, NULL);
-
-      g_unlink (path);
-    }
-  g_rmdir (fixture->dir);
+  riv_test_remove_dir (fixture->dir);
   g_free (fixture->dir);
 }
 

@@ -25,14 +25,6 @@ typedef struct
   RivWindow         *window;
 } Fixture;
 
-static gboolean
-is_connected (gpointer user_data)
-{
-  Fixture *fixture = user_data;
-
-  return riv_window_get_client (fixture->window) != NULL;
-}
-
 static void
 fixture_setup (Fixture       *fixture,
                gconstpointer  user_data)
@@ -41,33 +33,16 @@ fixture_setup (Fixture       *fixture,
   /* One job (or batch) at a time per endpoint: waiting jobs then batch up
    * however fast or slow (sanitizers) this process submits them. */
   riv_embedded_server_set_concurrency (fixture->server, 1);
-  fixture->window = riv_window_new (NULL, fixture->server);
-  g_object_add_weak_pointer (G_OBJECT (fixture->window), (gpointer *) &fixture->window);
-  gtk_window_present (GTK_WINDOW (fixture->window));
-
-  riv_window_connect_embedded (fixture->window);
-  g_assert_true (riv_test_wait_until (is_connected, fixture, 60));
+  riv_ui_test_window_open (&fixture->server, &fixture->window, 0, 0);
   g_assert_nonnull (riv_embedded_server_get_url (fixture->server));
   g_assert_cmpstr (riv_window_get_status_text (fixture->window), !=, "Not connected");
-}
-
-static gboolean
-window_gone (gpointer user_data)
-{
-  return *(gpointer *) user_data == NULL;
 }
 
 static void
 fixture_teardown (Fixture       *fixture,
                   gconstpointer  user_data)
 {
-  gtk_window_close (GTK_WINDOW (fixture->window));
-  if (fixture->window != NULL)
-    gtk_window_destroy (GTK_WINDOW (fixture->window));
-  g_assert_true (riv_test_wait_until (window_gone, &fixture->window, 30));
-
-  riv_embedded_server_stop (fixture->server);
-  g_assert_finalize_object (fixture->server);
+  riv_ui_test_window_close (&fixture->server, &fixture->window);
 }
 
 static void
