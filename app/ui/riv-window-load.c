@@ -16,7 +16,6 @@
 #include "riv-a11y.h"
 #include "riv-form.h"
 #include "riv-json.h"
-#include "riv-window-load.h"
 #include "riv-window-private.h"
 
 static void

@@ -10,7 +10,7 @@
 #include "riv-notification.h"
 #include "riv-recorder.h"
 #include "riv-stall-monitor.h"
-#include "riv-window.h"
+#include "riv-window-test.h"
 
 G_BEGIN_DECLS
 

@@ -22,7 +22,7 @@
 #include "bench-util.h"
 #include "riv-json.h"
 #include "riv-malloc.h"
-#include "riv-window-load.h"
+#include "riv-window-test.h"
 
 typedef struct
 {

@@ -31,7 +31,7 @@
 #include "bench-util.h"
 #include "riv-application.h"
 #include "riv-malloc.h"
-#include "riv-window.h"
+#include "riv-window-test.h"
 
 #define TIMER_MS 5
 

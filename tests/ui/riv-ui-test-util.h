@@ -9,7 +9,7 @@
 #include <adwaita.h>
 
 #include "riv-embedded-server.h"
-#include "riv-window.h"
+#include "riv-window-test.h"
 
 G_BEGIN_DECLS
 

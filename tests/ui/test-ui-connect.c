@@ -14,7 +14,7 @@
 
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-window.h"
+#include "riv-window-test.h"
 
 typedef struct
 {

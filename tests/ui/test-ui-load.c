@@ -21,7 +21,7 @@
 #include "riv-settings.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-window-load.h"
+#include "riv-window-test.h"
 
 #define USERS 20
 

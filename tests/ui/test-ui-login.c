@@ -15,7 +15,7 @@
 #include "riv-test-auth-server.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-window.h"
+#include "riv-window-test.h"
 
 #define HANG_GUARD 60.0
 

@@ -16,8 +16,7 @@
 #include "riv-json.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
-#include "riv-window.h"
-#include "riv-window-load.h"
+#include "riv-window-test.h"
 
 typedef struct
 {
