@@ -363,16 +363,18 @@ test_cli_dropped (Fixture       *fx,
   g_autofree char *err = NULL;
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
                          "--data", "[\"slow {i}\", 1]", "--arrival-rate", "10", "--duration", "2",
-                         "--max-users", "2", NULL };
+                         "--max-users", "2", "--threshold", "dropped==0", NULL };
 
   /* Two users, each busy for a second: of 20 jobs due, at most 2 start each
-   * second; the rest are dropped, and the summary says why. */
-  g_assert_cmpint (riv_test_run_cli (args, &out, &err, 120), ==, 0);
+   * second; the rest are dropped, the summary says why, and a threshold on
+   * them fails the run. */
+  g_assert_cmpint (riv_test_run_cli (args, &out, &err, 120), ==, 1);
   g_test_message ("%s", out);
   g_assert_nonnull (strstr (out, "users      2 (peak)"));
   g_assert_nonnull (strstr (out, "arrivals   20 due, "));
   g_assert_nonnull (strstr (out, "jobs not started: all 2 users were busy"));
   g_assert_nonnull (strstr (out, "raise --max-users"));
+  g_assert_nonnull (strstr (out, "✗ dropped==0"));
 }
 
 static void

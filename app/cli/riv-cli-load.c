@@ -494,7 +494,7 @@ load_option_context_new (LoadOptions *o)
       "A gap this long between two of a job's streamed updates is a stall (default 1)", "S" },
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
-      "throughput>=100, error_rate<0.01; streaming: ttfu_p95<1s (time to first update), "
+      "throughput>=100, error_rate<0.01, dropped==0 (arrival rate); streaming: ttfu_p95<1s (time to first update), "
       "gap_p99<200ms (gaps between updates), stalls==0, delay_p99<10ms (with serve --stamp); "
       "exit 0 only if every one holds", "EXPR" },
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,

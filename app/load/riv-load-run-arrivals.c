@@ -24,6 +24,7 @@ arrive (RivLoadRun *self,
   if (user == NULL && self->all_users->len >= self->users)
     {
       riv_arrivals_tally_drop (&arrival->tally);
+      riv_load_stats_add_dropped (self->stats);
       return;
     }
   riv_arrivals_tally_start (&arrival->tally, lag_s);

@@ -55,6 +55,7 @@ struct _RivLoadStats
   double         upload_total;
   double         upload_max;
   guint64        cached;
+  guint64        dropped;       /* arrival rate: jobs due but not started */
   /* Completed jobs: latency, time to first update (from submit and from
    * process_starts), each streamed job's longest gap; exact sums and max. */
   RivSketch     *latency;
@@ -244,6 +245,16 @@ riv_load_stats_set_start (RivLoadStats *self,
   g_rec_mutex_lock (&self->lock);
   if (self->series == NULL && isfinite (start_at))
     self->start = self->start >= 0 ? MIN (self->start, start_at) : start_at;
+  g_rec_mutex_unlock (&self->lock);
+}
+
+void
+riv_load_stats_add_dropped (RivLoadStats *self)
+{
+  g_return_if_fail (self != NULL);
+
+  g_rec_mutex_lock (&self->lock);
+  self->dropped++;
   g_rec_mutex_unlock (&self->lock);
 }
 
@@ -714,6 +725,7 @@ riv_load_stats_summarize (RivLoadStats   *self,
   summary->failed = self->outcomes.failed;
   summary->cancelled = self->outcomes.cancelled;
   summary->lost = self->outcomes.lost;
+  summary->dropped = self->dropped;
 
   if (self->n_jobs > 0)
     summary->duration_s = MAX (0, run_end (self) - self->first_submit);

@@ -31,6 +31,7 @@ typedef struct
   guint64 failed;
   guint64 cancelled;
   guint64 lost;
+  guint64 dropped;           /* arrival rate: jobs due but not started (every user busy) */
   double  duration_s;        /* first submit → end of the run */
   double  throughput_per_s;  /* completed / duration_s */
   /* Latency (submit → end) of the completed jobs, seconds; 0 when none.
@@ -161,6 +162,8 @@ void          riv_load_stats_add_stream   (RivLoadStats       *self,
 void          riv_load_stream_from_job    (RivJob             *job,
                                            double              stall_s,
                                            RivLoadStream      *stream);
+/* An arrival-rate job that was due but not started (every user busy). */
+void          riv_load_stats_add_dropped  (RivLoadStats       *self);
 /* The stall limit the summary names (the run's --stall); the stalls
  * themselves are counted per job as it is added. */
 void          riv_load_stats_set_stall    (RivLoadStats       *self,

@@ -70,7 +70,8 @@ static const struct
   { "delay_p50", KIND_LATENCY, BASIS_STAMPS }, { "delay_p99", KIND_LATENCY, BASIS_STAMPS },
   { "delay_max", KIND_LATENCY, BASIS_STAMPS },
   { "completed", KIND_COUNT }, { "failed", KIND_COUNT }, { "cancelled", KIND_COUNT },
-  { "lost", KIND_COUNT }, { "submitted", KIND_COUNT }, { "users", KIND_COUNT },
+  { "lost", KIND_COUNT }, { "dropped", KIND_COUNT }, { "submitted", KIND_COUNT },
+  { "users", KIND_COUNT },
   { "stalls", KIND_COUNT },
   { "throughput", KIND_RATE }, { "error_rate", KIND_RATIO },
 };
@@ -198,8 +199,8 @@ riv_load_threshold_parse (const char  *text,
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                    "threshold \"%s\": unknown metric \"%s\" (p50 p90 p95 p99 max mean, "
                    "ttfu_p50 ttfu_p90 ttfu_p95 ttfu_p99 ttfu_max, gap_p50 gap_p99 gap_max, "
-                   "delay_p50 delay_p99 delay_max, completed failed cancelled lost submitted "
-                   "users stalls, throughput, error_rate)",
+                   "delay_p50 delay_p99 delay_max, completed failed cancelled lost dropped "
+                   "submitted users stalls, throughput, error_rate)",
                    text, name);
       return NULL;
     }
@@ -268,6 +269,7 @@ measure (const RivLoadThreshold *self,
   if (strcmp (m, "failed") == 0) return s->failed;
   if (strcmp (m, "cancelled") == 0) return s->cancelled;
   if (strcmp (m, "lost") == 0) return s->lost;
+  if (strcmp (m, "dropped") == 0) return s->dropped;
   if (strcmp (m, "submitted") == 0) return s->submitted;
   if (strcmp (m, "users") == 0) return s->users;
   if (strcmp (m, "throughput") == 0) return s->throughput_per_s;
