@@ -36,12 +36,12 @@ run: build
 test: deps build
 	@bash .ci/test $(BUILD)
 
-# Rivulet against real Gradio 4.44/5.49/6.25 servers (a Debian 13 root, cached; see README).
+# Rivulet against real Gradio 4.44/5.49/6.25 servers (a Debian 13 root, cached; see app/docs/real-gradio.md).
 test-gradio: deps build
 	@bash tests/gradio/run $(BUILD)
 
 # The Flatpak: a bundle in $(BUILD), against GNOME 50 if installed, else a local Debian 13
-# runtime (cached); then tested as installed from that bundle. See README "Flatpak".
+# runtime (cached); then tested as installed from that bundle. See app/docs/packaging.md.
 FLATPAK_DEPS := flatpak flatpak-builder bubblewrap ostree mmdebstrap elfutils x11-utils
 flatpak:
 	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps
@@ -52,7 +52,7 @@ test-flatpak:
 	@bash tests/flatpak/run $(BUILD)
 
 # The headless and UI suites built (--werror) and run on Debian 13, GTK 4.18 and libadwaita
-# 1.7, inside the real-Gradio suite's Debian 13 root (see README).
+# 1.7, inside the real-Gradio suite's Debian 13 root (see app/docs/packaging.md).
 test-debian13:
 	@bash tests/debian13/run $(BUILD)
 

@@ -508,8 +508,9 @@ load_option_context_new (LoadOptions *o)
       "ADDR:PORT" },
     { "json", 0, 0, G_OPTION_ARG_NONE, &o->json, "Print the summary as one JSON object", NULL },
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &o->output_path,
-      "Write one JSON record per job (JSON Lines, in job order) to FILE when the run ends; "
-      "\"-\" is standard output (the summary then goes to standard error)", "FILE" },
+      "Write one JSON record per job (JSON Lines) to FILE as each job is counted, in the order "
+      "jobs ended (at the end, in job order, when the server's timings are joined); \"-\" is "
+      "standard output (the summary then goes to standard error)", "FILE" },
     { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &o->timeseries_path,
       "Write one CSV line per second of the run to FILE", "FILE" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &o->report_path,

@@ -3,7 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * One job as a per-job record: the lines of `rivulet-cli load --output` and
- * the jobs of the window's JSON export. The keys (README, rivulet-cli):
+ * the jobs of the window's JSON export. The keys (app/docs/cli.md, rivulet-cli):
  *   index       job number, 1-based
  *   endpoint    "/batch_echo"
  *   status      "completed" | "failed" | "cancelled" | "lost"

@@ -18,7 +18,7 @@ SRC=${RIVULET_GRADIO_SRC:-$CHECKOUT/../shared/gradio}
 # Inside the root: /opt/rivulet/gradio-<version> (sources), /opt/rivulet/tests (apps, stubs).
 OPT=/opt/rivulet
 
-# The Debian 13 packages that serve Gradio 4.44 to 6.25 (see README "Compatibility").
+# The Debian 13 packages that serve Gradio 4.44 to 6.25 (see app/docs/real-gradio.md, "Provisioning").
 ROOT_PKGS=(python3 python3-fastapi python3-pydantic python3-starlette python3-uvicorn
   python3-httpx python3-anyio python3-numpy python3-pil python3-pandas python3-orjson
   python3-websockets python3-python-multipart python3-typer python3-tomlkit python3-jinja2

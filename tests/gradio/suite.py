@@ -830,7 +830,7 @@ def record_cases(suite, cli, main, label):
 
 
 def print_table(suite):
-    """The side-by-side table of the README's Compatibility section."""
+    """The side-by-side table of app/docs/real-gradio.md."""
     n = suite.args.jobs
     print(f"\nBursts of {n:,} jobs to batch_echo (max_batch_size 16), Rivulet vs the official Python client:")
     print("| Gradio | Rivulet: completed / lost per burst | Rivulet wall s (min / median / max) "
