@@ -232,13 +232,15 @@ assert_record_shape (JsonObject *record)
 {
   static const char *const keys[] = {
     "index", "endpoint", "status", "error", "outputs", "logs", "batch",
-    "queued_s", "run_s", "latency_s", "updates", "upload_s", "cache", "event_id",
+    "queued_s", "run_s", "latency_s", "updates", "upload_s", "cache", "rendered", "event_id",
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
     if (!json_object_has_member (record, keys[i]))
       g_error ("record has no \"%s\"", keys[i]);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (json_object_get_member (record, "logs")));
+  /* The demo's endpoints render no components. */
+  g_assert_true (JSON_NODE_HOLDS_NULL (json_object_get_member (record, "rendered")));
 }
 
 static const char *

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "riv-config.h"
+#include "riv-message.h"
 #include "riv-json.h"
 #include "riv-test-util.h"
 
@@ -832,6 +833,70 @@ test_fixture_mutations (void)
   g_assert_cmpuint (rejected, >, 0);
 }
 
+/* gr.render, as real Gradio 4.44, 5.49 and 6.25 serve it (tests/data/render/,
+ * recorded from one app on each): the render endpoint is known as such (a
+ * "render_id" on 5 and 6; on 4 a hidden dependency whose one output is a
+ * column), its completion's render_config is read by both message readers,
+ * and what it rendered is named, layout left out. */
+static void
+test_render (void)
+{
+  static const char *const versions[] = { "4", "5", "6" };
+  static const char *const expected[] = { "textbox “box 1”", "textbox “box 2”",
+                                          "textbox “box 3”", "button “done”", NULL };
+
+  for (guint v = 0; v < G_N_ELEMENTS (versions); v++)
+    {
+      g_autofree char *config_name = g_strdup_printf ("render/config-gradio%s.json", versions[v]);
+      g_autofree char *done_name = g_strdup_printf ("render/completed-gradio%s.json", versions[v]);
+      g_autoptr(RivConfig) config = load_fixture (config_name, "http://127.0.0.1:7860");
+      RivEndpoint *endpoint = riv_config_find_endpoint (config, "apply");
+      g_autofree char *text = NULL;
+      g_autoptr(GError) error = NULL;
+      gsize len;
+      RivMessage *read[2];
+
+      g_test_message ("Gradio %s", versions[v]);
+      g_assert_nonnull (endpoint);
+      g_assert_true (endpoint->renders);
+      g_assert_cmpuint (endpoint->outputs->len, ==, 1);
+      g_assert_cmpstr (((RivComponent *) g_ptr_array_index (endpoint->outputs, 0))->type, ==,
+                       "column");
+
+      text = riv_test_load_data (done_name, &len);
+      read[0] = riv_message_parse (NULL, text, len, &error);
+      g_assert_no_error (error);
+      read[1] = riv_message_parse_lean (text, len, &error);
+      g_assert_no_error (error);
+      for (guint r = 0; r < 2; r++)
+        {
+          g_auto(GStrv) rendered = riv_config_describe_render (read[r]->render_config);
+
+          g_assert_nonnull (read[r]->render_config);
+          g_assert_nonnull (rendered);
+          g_assert_cmpstrv (rendered, expected);
+          riv_message_free (read[r]);
+        }
+    }
+}
+
+/* No endpoint of an ordinary Gradio 5 config (each with a "render_id" of
+ * null) is taken for a render endpoint; a render_config that is not an
+ * object, or holds only layout, names nothing. */
+static void
+test_render_not (void)
+{
+  g_autoptr(RivConfig) demo = load_fixture ("config-gradio5.json", "http://h");
+  g_autoptr(JsonNode) list = json_from_string ("[1, 2]", NULL);
+  g_autoptr(JsonNode) empty = json_from_string ("{\"components\": [{\"type\": \"row\"}]}", NULL);
+
+  for (guint i = 0; i < riv_config_get_n_endpoints (demo); i++)
+    g_assert_false (riv_config_get_endpoint (demo, i)->renders);
+  g_assert_null (riv_config_describe_render (NULL));
+  g_assert_null (riv_config_describe_render (list));
+  g_assert_null (riv_config_describe_render (empty));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -856,6 +921,8 @@ main (int   argc,
   g_test_add_func ("/config/hostile-entries", test_hostile_entries);
   g_test_add_func ("/config/refcount-and-boxed", test_refcount_and_boxed);
   g_test_add_func ("/config/fixture-mutations", test_fixture_mutations);
+  g_test_add_func ("/config/render", test_render);
+  g_test_add_func ("/config/render-not", test_render_not);
 
   return g_test_run ();
 }

@@ -139,6 +139,8 @@ print_endpoint (RivEndpoint *endpoint)
   g_string_append (flags, endpoint->queue ? "queued" : "not queued (/run)");
   if (endpoint->undocumented)
     g_string_append (flags, ", undocumented");
+  if (endpoint->renders)
+    g_string_append (flags, ", renders components (gr.render: its output is a new layout)");
   if (g_strcmp0 (endpoint->connection, "stream") == 0)
     g_string_append (flags, ", streaming input");
 
@@ -167,14 +169,22 @@ print_endpoint (RivEndpoint *endpoint)
 
 /* The public endpoints. Private ones (api_visibility "private") serve only
  * the app's own page: not offered, only counted. */
+static gboolean
+offered (RivEndpoint *endpoint)
+{
+  return endpoint->is_public || endpoint->renders;
+}
+
 static void
 print_endpoints (RivConfig *config)
 {
   guint n = riv_config_get_n_endpoints (config);
   guint n_private = 0;
 
+  /* A render endpoint is shown though Gradio 4 and 5 hide it (show_api false):
+   * the app's own page calls it like any other. */
   for (guint i = 0; i < n; i++)
-    if (!riv_config_get_endpoint (config, i)->is_public)
+    if (!offered (riv_config_get_endpoint (config, i)))
       n_private++;
   printf ("\nEndpoints (%u):\n", n - n_private);
 
@@ -182,7 +192,7 @@ print_endpoints (RivConfig *config)
     {
       RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
 
-      if (endpoint->is_public)
+      if (offered (endpoint))
         print_endpoint (endpoint);
     }
 

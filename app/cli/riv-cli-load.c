@@ -867,7 +867,9 @@ load_find_endpoint (LoadRun            *run,
                     o->endpoint_name);
       return NULL;
     }
-  if (!endpoint->is_public)
+  /* A render endpoint (gr.render) is hidden from the API on Gradio 4 and 5,
+   * yet the app's page calls it as any other. */
+  if (!endpoint->is_public && !endpoint->renders)
     {
       option_error (error, "endpoint \"%s\" is private (api_visibility \"private\"): the app "
                     "keeps it for its own page and does not offer it to API clients",

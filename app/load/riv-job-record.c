@@ -48,6 +48,24 @@ batch_node (RivJob *job)
 }
 
 /* null, or {"used": "full"|"partial", "duration_s": seconds or null}. */
+/* gr.render: what the job's completion put on the page, or null. */
+static JsonNode *
+rendered_node (RivJob *job)
+{
+  const char * const *rendered = riv_job_get_rendered (job);
+  JsonArray *list;
+  JsonNode *node;
+
+  if (rendered == NULL)
+    return json_node_new (JSON_NODE_NULL);
+  list = json_array_new ();
+  for (guint i = 0; rendered[i] != NULL; i++)
+    json_array_add_string_element (list, rendered[i]);
+  node = json_node_new (JSON_NODE_ARRAY);
+  json_node_take_array (node, list);
+  return node;
+}
+
 static JsonNode *
 cache_node (RivJob *job)
 {
@@ -120,6 +138,7 @@ riv_job_record_new (RivJob  *job,
   json_object_set_int_member (record, "updates", riv_job_get_n_updates (job));
   set_seconds (record, "upload_s", riv_job_get_upload_time (job));
   json_object_set_member (record, "cache", cache_node (job));
+  json_object_set_member (record, "rendered", rendered_node (job));
   if (riv_job_get_event_id (job) != NULL)
     json_object_set_string_member (record, "event_id", riv_job_get_event_id (job));
   else

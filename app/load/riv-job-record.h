@@ -21,6 +21,8 @@
  *               earlier in the session), null when it sent none
  *   cache       null, or {used: "full"|"partial", duration_s} when the server
  *               answered from its cache (Gradio 6.12 @gr.cache)
+ *   rendered    null, or what a gr.render endpoint's job put on the page: each
+ *               component "type" or "type “label”" (riv_job_get_rendered ())
  *   event_id    the server's event id, null when it never joined
  *   server      (only after riv_load_run_add_server_traces()) the server's own
  *               timings of the job: queue_wait_s, preprocess_s, fn_call_s,

@@ -489,6 +489,13 @@ apply_completion (RivClient   *self,
       final = RIV_JOB_STATUS_FAILED;
       *fail_text = g_strdup (error->message);
     }
+  if (msg->render_config != NULL)
+    {
+      GStrv rendered = riv_config_describe_render (msg->render_config);
+
+      riv_job_add_timeline (job, "rendered %u components", rendered != NULL ? g_strv_length (rendered) : 0);
+      _riv_job_take_rendered (job, rendered);
+    }
   if (msg->used_cache != NULL)
     {
       _riv_job_set_cache (job, msg->used_cache, msg->cache_duration);

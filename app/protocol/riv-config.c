@@ -348,6 +348,26 @@ parse_component_list (RivConfig  *self,
   return list;
 }
 
+/* gr.render: Gradio 5 and 6 name the renderable ("render_id"); Gradio 4 hides
+ * the dependency from the API (show_api false) and gives it one output, the
+ * column or row the components are rendered into. */
+static gboolean
+renders_layout (JsonObject  *dependency,
+                RivEndpoint *endpoint)
+{
+  JsonNode *render_id = json_object_get_member (dependency, "render_id");
+  RivComponent *only;
+
+  if (render_id != NULL && JSON_NODE_HOLDS_VALUE (render_id) &&
+      json_node_get_value_type (render_id) == G_TYPE_INT64)
+    return TRUE;
+  if (json_object_has_member (dependency, "render_id") || endpoint->is_public ||
+      endpoint->outputs->len != 1)
+    return FALSE;
+  only = g_ptr_array_index (endpoint->outputs, 0);
+  return g_strcmp0 (only->type, "column") == 0 || g_strcmp0 (only->type, "row") == 0;
+}
+
 static RivEndpoint *
 parse_endpoint (RivConfig  *self,
                 JsonObject *dependency,
@@ -393,6 +413,7 @@ parse_endpoint (RivConfig  *self,
 
   /* A dependency without a backend function (JS only) has "backend_fn": false. */
   endpoint->backend_fn = riv_json_get_bool (dependency, "backend_fn", TRUE);
+  endpoint->renders = renders_layout (dependency, endpoint);
 
   return endpoint;
 }
@@ -1266,4 +1287,51 @@ riv_endpoint_map_keywords (RivEndpoint  *endpoint,
   node = json_node_new (JSON_NODE_ARRAY);
   json_node_set_array (node, array);
   return node;
+}
+
+GStrv
+riv_config_describe_render (JsonNode *render_config)
+{
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  JsonArray *components;
+  JsonNode *node;
+  guint n = 0;
+
+  if (render_config == NULL || !JSON_NODE_HOLDS_OBJECT (render_config))
+    return NULL;
+  node = json_object_get_member (json_node_get_object (render_config), "components");
+  components = node != NULL && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
+  for (guint i = 0; components != NULL && i < json_array_get_length (components); i++)
+    {
+      JsonNode *element = json_array_get_element (components, i);
+      JsonObject *component;
+      const char *type, *label = NULL;
+
+      if (!JSON_NODE_HOLDS_OBJECT (element))
+        continue;
+      component = json_node_get_object (element);
+      type = riv_json_get_string (component, "type");
+      if (type == NULL || g_strv_contains (layout_types, type))
+        continue;
+      node = json_object_get_member (component, "props");
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        {
+          JsonObject *props = json_node_get_object (node);
+
+          /* A button has no label: its text is its value. */
+          label = riv_json_get_string (props, "label");
+          if (label == NULL && strcmp (type, "button") == 0)
+            label = riv_json_get_string (props, "value");
+        }
+      if (label != NULL && *label != '\0')
+        {
+          g_autofree char *text = g_strdup_printf ("%s “%s”", type, label);
+
+          g_strv_builder_add (builder, text);
+        }
+      else
+        g_strv_builder_add (builder, type);
+      n++;
+    }
+  return n > 0 ? g_strv_builder_end (builder) : NULL;
 }

@@ -90,6 +90,9 @@ typedef struct
   guint      *example_inputs;  /* the inputs the examples fill, n_example_inputs of them */
   guint       n_example_inputs;
   gboolean    examples_cached; /* the app answers them from its cache (cache_examples) */
+  gboolean    renders;      /* gr.render: its output is a new layout of components, not a
+                               value (a "render_id"; on Gradio 4, a hidden dependency whose
+                               one output is a column or a row) */
 } RivEndpoint;
 
 typedef struct _RivConfig RivConfig;
@@ -158,6 +161,12 @@ gboolean      riv_endpoint_is_api_only      (RivEndpoint  *endpoint);
 guint         riv_endpoint_get_n_examples   (RivEndpoint  *endpoint);
 JsonNode     *riv_endpoint_dup_example      (RivEndpoint  *endpoint,
                                              guint         index);
+/* gr.render: what a completion's render_config (the "render_config" of a
+ * render endpoint's output) put on the page: each component that is not
+ * layout, in the config's order, as "type" or "type “label”" (a button's
+ * text is its label). NULL when
+ * render_config is not an object or lists no components. */
+GStrv         riv_config_describe_render    (JsonNode     *render_config);
 /* Display name: "/api_name" or "fn 3". */
 char         *riv_endpoint_dup_display_name (RivEndpoint  *endpoint);
 

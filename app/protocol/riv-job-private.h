@@ -74,6 +74,9 @@ void      _riv_job_set_upload_time   (RivJob       *self,
 void      _riv_job_set_cache         (RivJob       *self,
                                       const char   *used_cache,
                                       double        duration);
+/* gr.render: what the completion rendered (riv_config_describe_render ()); taken. */
+void      _riv_job_take_rendered     (RivJob       *self,
+                                      GStrv         rendered);
 void      _riv_job_trim              (RivJob       *self);
 
 /* One pointer of owner state (the client's per-job context), read for every

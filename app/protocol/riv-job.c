@@ -84,6 +84,7 @@ struct _RivJob
   double        upload_time;       /* seconds uploading its files before the join, < 0 none */
   double        cache_duration;    /* process_completed cache_duration, < 0 none */
   const char   *used_cache;        /* interned "full"/"partial", nullable */
+  GStrv         rendered;          /* gr.render: what its completion rendered, nullable */
 
   guint         number;
   guint         n_images;
@@ -257,6 +258,7 @@ riv_job_finalize (GObject *object)
     g_free (self->event_id);
   g_clear_pointer (&self->batch_id, g_free);
   g_clear_pointer (&self->error, g_free);
+  g_clear_pointer (&self->rendered, g_strfreev);
   g_clear_pointer (&self->outputs, json_node_unref);
   g_clear_pointer (&self->inputs, json_node_unref);
   g_clear_pointer (&self->image, g_bytes_unref);
@@ -1395,6 +1397,23 @@ _riv_job_set_cache (RivJob     *self,
 
   self->used_cache = used_cache != NULL ? g_intern_string (used_cache) : NULL;
   self->cache_duration = used_cache != NULL && duration >= 0 ? duration : -1;
+}
+
+void
+_riv_job_take_rendered (RivJob *self,
+                        GStrv   rendered)
+{
+  g_return_if_fail (RIV_IS_JOB (self));
+
+  g_strfreev (self->rendered);
+  self->rendered = rendered;
+}
+
+const char * const *
+riv_job_get_rendered (RivJob *self)
+{
+  g_return_val_if_fail (RIV_IS_JOB (self), NULL);
+  return (const char * const *) self->rendered;
 }
 
 double

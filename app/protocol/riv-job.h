@@ -107,6 +107,10 @@ double        riv_job_get_upload_time     (RivJob *self);
 /* Gradio 6.12 @gr.cache: "full" or "partial" when the server answered from its
  * cache, else NULL; the cache_duration it sent (seconds, < 0 none). */
 const char   *riv_job_get_used_cache      (RivJob *self);
+/* gr.render: the components a render endpoint's completion put on the page,
+ * each "type" or "type “label”" (riv_config_describe_render ()); NULL when it
+ * rendered none or the endpoint does not render. */
+const char * const *riv_job_get_rendered  (RivJob *self);
 double        riv_job_get_cache_duration  (RivJob *self);
 /* The bounded timeline: at most RIV_JOB_TIMELINE_MAX entries (the first few and
  * the latest are kept; dropped ones are counted). */

@@ -122,6 +122,7 @@ riv_message_free (RivMessage *self)
   g_free (self->log);
   g_free (self->level);
   g_free (self->used_cache);
+  g_clear_pointer (&self->render_config, json_node_unref);
   g_free (self->title);
   g_clear_pointer (&self->output, json_node_unref);
   g_clear_pointer (&self->data, json_node_unref);
@@ -147,7 +148,7 @@ enum
 enum
 {
   OUT_DATA, OUT_ERROR, OUT_IS_GENERATING, OUT_DURATION, OUT_AVERAGE_DURATION, OUT_CANCELLED,
-  OUT_TITLE, N_OUT
+  OUT_TITLE, OUT_RENDER_CONFIG, N_OUT
 };
 
 static const char * const root_names[N_ROOT] = {
@@ -158,6 +159,7 @@ static const char * const root_names[N_ROOT] = {
 
 static const char * const out_names[N_OUT] = {
   "data", "error", "is_generating", "duration", "average_duration", "cancelled", "title",
+  "render_config",
 };
 
 /* A member: a node (from a parsed tree; read from the text, an array or an
@@ -560,6 +562,10 @@ parse_output (RivMessage   *self,
 
   if (self->title == NULL)
     self->title = g_strdup (field_string (&f->out[OUT_TITLE]));
+
+  node = f->out[OUT_RENDER_CONFIG].node;
+  if (self->kind == RIV_MESSAGE_PROCESS_COMPLETED && node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+    self->render_config = json_node_ref (node);
 }
 
 static void
@@ -759,8 +765,10 @@ read_output_member (RivJsonReader *reader,
           return riv_json_reader_skip_span (reader, &f->data_text, &f->data_len);
         }
     }
-  /* An error is shown as the JSON it is when it is not a string: a node. */
-  return i < 0 ? riv_json_reader_skip (reader) : read_into (reader, &f->out[i], i == OUT_ERROR);
+  /* An error is shown as the JSON it is when it is not a string, and a
+   * render_config is kept as it is: nodes. */
+  return i < 0 ? riv_json_reader_skip (reader)
+               : read_into (reader, &f->out[i], i == OUT_ERROR || i == OUT_RENDER_CONFIG);
 }
 
 static gboolean

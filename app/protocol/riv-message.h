@@ -93,6 +93,9 @@ typedef struct
    * "partial", nullable; cache_duration < 0 when absent */
   char           *used_cache;
   double          cache_duration;
+  /* gr.render: the layout a render endpoint's completion put on the page
+   * (output.render_config), nullable */
+  JsonNode       *render_config;
 
   /* Rivulet's batch extension: "batch": {"id": int|string, "size": n, "index": i} */
   gboolean        has_batch;

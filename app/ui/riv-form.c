@@ -388,7 +388,11 @@ riv_form_set_endpoint (RivForm     *self,
         }
     }
 
-  if (endpoint != NULL && n_shown == 0)
+  if (endpoint != NULL && endpoint->renders)
+    adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
+      /* TRANSLATORS: the form of a gr.render endpoint */
+      _("Renders components: its output is a new layout, shown as the list of what it made."));
+  else if (endpoint != NULL && n_shown == 0)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
                                            _("This endpoint takes no inputs."));
   else if (endpoint != NULL && endpoint->description != NULL)

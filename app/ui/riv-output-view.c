@@ -253,6 +253,46 @@ new_card (RivOutputView *self,
   return riv_output_card_new (&named, self->client);
 }
 
+/* gr.render: one card saying what the job rendered (its one output is the
+ * column or row the components go into, no value to show). */
+static void
+add_render_card (RivOutputView *self)
+{
+  g_autoptr(JsonObject) props = json_object_new ();
+  RivComponent rendered = { .id = -1, .type = (char *) "markdown", .props = props, .lines = 1 };
+  GtkWidget *card;
+  guint none = G_MAXUINT;
+
+  self->image_index = -1;
+  self->text_index = -1;
+  /* TRANSLATORS: the output of a gr.render endpoint: the components it put on the page */
+  rendered.label = (char *) _("Rendered components");
+  card = riv_output_card_new (&rendered, self->client);
+  gtk_box_append (self->cards_box, card);
+  g_ptr_array_add (self->cards, card);
+  g_array_append_val (self->card_outputs, none);
+}
+
+/* The render card's text: the components the job's completion rendered. */
+static JsonNode *
+render_summary (RivJob *job)
+{
+  const char * const *rendered = riv_job_get_rendered (job);
+  g_autofree char *list = NULL;
+  g_autofree char *text = NULL;
+  guint n;
+
+  if (riv_job_get_status (job) != RIV_JOB_STATUS_COMPLETED)
+    return NULL;
+  if (rendered == NULL)
+    return json_node_init_string (json_node_alloc (), _("It rendered no components."));
+  n = g_strv_length ((char **) rendered);
+  list = g_strjoinv ("\n- ", (char **) rendered);
+  text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "It rendered %u component:\n\n- %s",
+                                       "It rendered %u components:\n\n- %s", n), n, list);
+  return json_node_init_string (json_node_alloc (), text);
+}
+
 static void
 riv_output_view_set_endpoint (RivOutputView *self,
                               RivEndpoint   *endpoint)
@@ -286,6 +326,11 @@ riv_output_view_set_endpoint (RivOutputView *self,
   if (!classic)
     self->text_index = -1;
 
+  if (endpoint != NULL && endpoint->renders)
+    {
+      add_render_card (self);
+      return;
+    }
   for (guint i = 0; endpoint != NULL && i < endpoint->outputs->len; i++)
     {
       RivComponent *component = g_ptr_array_index (endpoint->outputs, i);
@@ -309,6 +354,13 @@ riv_output_view_update_cards (RivOutputView *self)
   JsonArray *array = outputs != NULL && JSON_NODE_HOLDS_ARRAY (outputs)
                        ? json_node_get_array (outputs) : NULL;
 
+  if (self->endpoint != NULL && self->endpoint->renders && self->cards->len == 1)
+    {
+      g_autoptr(JsonNode) summary = render_summary (self->job);
+
+      riv_output_card_set_value (g_ptr_array_index (self->cards, 0), summary, self->job);
+      return;
+    }
   for (guint i = 0; i < self->cards->len; i++)
     {
       guint index = g_array_index (self->card_outputs, guint, i);

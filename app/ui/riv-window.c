@@ -457,6 +457,9 @@ endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
     {
       RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, position);
 
+      if (endpoint->renders)
+        /* TRANSLATORS: a badge of a gr.render endpoint: its output is new components */
+        add_badge (badges, _("renders"), "accent");
       if (endpoint->generator)
         add_badge (badges, _("generator"), "accent");
       if (endpoint->batch)
@@ -476,8 +479,10 @@ endpoint_badges_text (RivEndpoint *endpoint)
 {
   GString *text = g_string_new (NULL);
 
+  if (endpoint->renders)
+    g_string_append (text, _("renders"));
   if (endpoint->generator)
-    g_string_append (text, _("generator"));
+    g_string_append_printf (text, "%s%s", text->len > 0 ? " · " : "", _("generator"));
   if (endpoint->batch)
     {
       if (text->len > 0)
@@ -538,8 +543,9 @@ riv_window_set_config (RivWindow *self,
     {
       RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
 
-      /* Private endpoints cannot be called from outside. */
-      if (!endpoint->is_public)
+      /* Private endpoints cannot be called from outside; a render endpoint
+       * can, though Gradio 4 and 5 hide it from the API (show_api false). */
+      if (!endpoint->is_public && !endpoint->renders)
         continue;
       g_ptr_array_add (self->endpoints, endpoint);
     }

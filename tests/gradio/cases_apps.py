@@ -35,6 +35,7 @@ def engine_cases(suite, py, cli, version, workdir):
         streaming_cases(suite, cli, app.url, label, version)
         typed_cases(suite, cli, app.url, label, version, "gr.api")
         examples_cases(suite, cli, app.url, label)
+        render_cases(suite, cli, app.url, label)
     finally:
         app.stop()
     if six:
@@ -71,6 +72,41 @@ def examples_cases(suite, cli, url, label):
 
     suite.case(f"{label}: apps: examples listed by inspect, cached ones marked", listed)
     suite.case(f"{label}: apps: load --examples gives job i example i mod N", loaded)
+
+
+def render_cases(suite, cli, url, label):
+    """gr.render: the endpoint known as one (inspect says so, though Gradio 4 and 5 hide it
+    from the API), each job's record names the components it rendered, and the window
+    shows them instead of an empty column."""
+    want = ["textbox \u201cbox 1\u201d", "textbox \u201cbox 2\u201d", "textbox \u201cbox 3\u201d",
+            "button \u201cdone\u201d"]
+
+    def rendered():
+        p = subprocess.run([cli.path, "inspect", "--url", url], capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0, f"inspect exit {p.returncode}: {p.stderr}")
+        at = p.stdout.find("/apply")
+        check(at >= 0 and "renders components" in p.stdout[at:at + 300],
+              f"/apply not listed as a render endpoint:\n{p.stdout[-1500:]}")
+        status, summary, records, stderr = cli.load(url, "apply", 2, [3])
+        check(status == 0 and summary is not None and summary["completed"] == 2,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        recs = cli.need_records(records)
+        got = [r.get("rendered") for r in recs]
+        check(all(g == want for g in got), f"rendered {got}, expected {want} each")
+        return "inspect marks /apply; 2 jobs, each rendered 3 textboxes and a button"
+
+    def window():
+        seen = cli.window(url, "apply", [3])
+        check(seen["status"] == "completed", f"job {seen['status']}: {seen['error']!r}")
+        cards = seen["cards"]
+        check(len(cards) == 1 and "4 components" in (cards[0]["text"] or "")
+              and all(w in cards[0]["text"] for w in want),
+              f"cards {cards!r}: expected one card listing the 4 rendered components")
+        return cards[0]["text"].replace("\n", " ")
+
+    suite.case(f"{label}: apps: gr.render endpoint known, records name what it rendered", rendered)
+    suite.case(f"{label}: apps: the window lists what gr.render rendered", window)
 
 
 def server_cases(suite, py, cli, version, workdir):

@@ -480,30 +480,13 @@ class Cases:
 
     def window(self, url, ca=None, png=None):
         """tests/gradio/riv-gradio-window on one tick job; returns what it reports."""
-        program = os.path.join(os.path.dirname(self.cli.probe_path), "riv-gradio-window")
-        if not os.access(program, os.X_OK):
-            raise CaseSkipped(f"no {program} (built only with GTK 4 and libadwaita)")
-        if not shutil.which("xvfb-run") or not shutil.which("dbus-run-session"):
-            raise CaseSkipped("no xvfb-run / dbus-run-session (make deps installs them)")
-        build = os.path.dirname(os.path.dirname(os.path.dirname(self.cli.probe_path)))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
-        env.update({"GSETTINGS_SCHEMA_DIR": os.path.join(build, "data"),
-                    "GSETTINGS_BACKEND": "memory", "GTK_A11Y": "none", "GDK_BACKEND": "x11",
-                    "GSK_RENDERER": "cairo", "NO_PROXY": "*", "no_proxy": "*"})
+        env = {}
         if ca:
             env["RIV_GRADIO_WINDOW_CA"] = ca
         shots = os.environ.get("RIVULET_GRADIO_SCREENSHOTS")
         if shots and png:
             env["RIV_GRADIO_WINDOW_PNG"] = os.path.join(shots, png)
-        argv = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp",
-                "dbus-run-session", "--", program, url, "tick", "[20, 0.05]"]
-        self.cli.last_command = " ".join(argv)
-        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=300)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        errors = "\n".join(l for l in p.stderr.splitlines() if "DEBUG" not in l)[-2000:]
-        check(p.returncode == 0 and lines, f"{program} exit {p.returncode}:\n{errors}")
-        seen = json.loads(lines[-1])
+        seen = self.cli.window(url, "tick", [20, 0.05], env_extra=env, timeout=300)
         check(seen["status"] == "completed", f"job {seen['status']}: {seen['error']!r}")
         return seen
 

@@ -20,7 +20,8 @@
  * Prints one JSON object on stdout: "status", "error", "updates", "picture"
  * ({"width", "height", "frames", "error"}: the picture of the endpoint's first
  * image output, as decoded), "cards" (one {"type", "items", "textures"
- * ([width, height] per item, null where none), "error"} per output card) and
+ * ([width, height] per item, null where none), "error", "label", "text"} per
+ * output card) and
  * "gallery_counts" (the item counts the first gallery card showed while the
  * job ran, in order). Exits 1 with a message when it cannot get that far.
  */
@@ -162,6 +163,7 @@ report (Watch *watch)
     {
       RivOutputCard *card = riv_output_view_get_card (view, i);
       guint n = riv_output_card_get_n_items (card);
+      g_autofree char *text = riv_output_card_dup_text (card);
 
       json_builder_begin_object (builder);
       json_builder_set_member_name (builder, "type");
@@ -175,6 +177,10 @@ report (Watch *watch)
       json_builder_end_array (builder);
       json_builder_set_member_name (builder, "error");
       json_builder_add_string_value (builder, riv_output_card_get_error (card));
+      json_builder_set_member_name (builder, "label");
+      json_builder_add_string_value (builder, riv_output_card_get_label (card));
+      json_builder_set_member_name (builder, "text");
+      json_builder_add_string_value (builder, text);
       json_builder_end_object (builder);
     }
   json_builder_end_array (builder);

@@ -193,6 +193,32 @@ class Cli:
         lines, _ = self.probe("upload", url, path)
         return lines[0]["path"]
 
+    def window(self, url, endpoint, data, width=None, env_extra=None, timeout=420):
+        """tests/gradio/riv-gradio-window (Rivulet's window, under its own Xvfb) on one job;
+        returns what it reports (see the program's header)."""
+        program = os.path.join(os.path.dirname(self.probe_path), "riv-gradio-window")
+        if not os.access(program, os.X_OK):
+            raise CaseSkipped(f"no {program} (built only with GTK 4 and libadwaita)")
+        if not shutil.which("xvfb-run") or not shutil.which("dbus-run-session"):
+            raise CaseSkipped("no xvfb-run / dbus-run-session (make deps installs them)")
+        build = os.path.dirname(os.path.dirname(os.path.dirname(self.probe_path)))
+        env = {k: v for k, v in os.environ.items()
+               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
+        env.update({"GSETTINGS_SCHEMA_DIR": os.path.join(build, "data"),
+                    "GSETTINGS_BACKEND": "memory", "GTK_A11Y": "none", "GDK_BACKEND": "x11",
+                    "GSK_RENDERER": "cairo", "NO_PROXY": "*", "no_proxy": "*"})
+        env.update(env_extra or {})
+        argv = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp",
+                "dbus-run-session", "--", program, url, endpoint, json.dumps(data)]
+        if width is not None:
+            argv.append(str(width))
+        self.last_command = " ".join(argv)
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
+        errors = "\n".join(l for l in p.stderr.splitlines() if "DEBUG" not in l)[-2000:]
+        check(p.returncode == 0 and lines, f"{program} exit {p.returncode}:\n{errors}")
+        return json.loads(lines[-1])
+
     def need_records(self, records):
         if records is None:
             raise CaseSkipped("rivulet-cli load has no --output (per-job records) yet: "
@@ -631,26 +657,7 @@ def window_case(suite, cli, main, label):
     count, width = 4, 64 + 16 * 3   # the app's last picture is 64 + 16k wide, 48 high
 
     def run():
-        program = os.path.join(os.path.dirname(cli.probe_path), "riv-gradio-window")
-        if not os.access(program, os.X_OK):
-            raise CaseSkipped(f"no {program} (built only with GTK 4 and libadwaita)")
-        if not shutil.which("xvfb-run") or not shutil.which("dbus-run-session"):
-            raise CaseSkipped("no xvfb-run / dbus-run-session (make deps installs them)")
-        build = os.path.dirname(os.path.dirname(os.path.dirname(cli.probe_path)))
-        env = {k: v for k, v in os.environ.items()
-               if k not in ("DISPLAY", "WAYLAND_DISPLAY", "DBUS_SESSION_BUS_ADDRESS")}
-        env.update({"GSETTINGS_SCHEMA_DIR": os.path.join(build, "data"),
-                    "GSETTINGS_BACKEND": "memory", "GTK_A11Y": "none", "GDK_BACKEND": "x11",
-                    "GSK_RENDERER": "cairo", "NO_PROXY": "*", "no_proxy": "*"})
-        argv = ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp",
-                "dbus-run-session", "--", program, main.url, "webp_gallery",
-                json.dumps([count, 0.4]), str(width)]
-        cli.last_command = " ".join(argv)
-        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=420)
-        lines = [l for l in p.stdout.splitlines() if l.startswith("{")]
-        errors = "\n".join(l for l in p.stderr.splitlines() if "DEBUG" not in l)[-2000:]
-        check(p.returncode == 0 and lines, f"{program} exit {p.returncode}:\n{errors}")
-        seen = json.loads(lines[-1])
+        seen = cli.window(main.url, "webp_gallery", [count, 0.4], width)
         check(seen["status"] == "completed", f"job {seen['status']}: {seen['error']!r}")
         pic = seen["picture"]
         check(pic["error"] is None, f"the picture says: {pic['error']}")

@@ -215,6 +215,16 @@ def build():
         # One job at a time: each job's first update waits behind the others.
         gr.Button("paced_one").click(paced, pin, pout, api_name="paced_one", concurrency_limit=1)
 
+        # gr.render: N textboxes and a button, laid out anew by each job (api_name "apply").
+        rn = gr.Number(value=2, label="boxes", precision=0)
+        rb = gr.Button("render")
+
+        @gr.render(inputs=rn, triggers=[rb.click])
+        def render_boxes(count):
+            for i in range(int(count or 0)):
+                gr.Textbox(value=f"box {i + 1}", label=f"box {i + 1}")
+            gr.Button("done")
+
         with gr.Tab("chat"):
             gr.ChatInterface(chat, multimodal=True)
     return demo
