@@ -27,11 +27,17 @@ def main():
         return 2
     half = len(args) // 2
     pairs = sorted(zip(args[:half], args[half:]))
+    env = dict(os.environ)
+    # Listing runs no test: what a program sets up for its cases is not freed
+    # then, and LeakSanitizer would call that a leak (each program's own run
+    # under ASan checks its leaks).
+    if "ASAN_OPTIONS" in env:
+        env["ASAN_OPTIONS"] += ":detect_leaks=0"
     failed = 0
     print(f"1..{len(pairs)}")
     for number, (name, program) in enumerate(pairs, 1):
         listed = subprocess.run([program, "-l"], capture_output=True, text=True, timeout=30,
-                                env=dict(os.environ))
+                                env=env)
         paths = [line.strip() for line in listed.stdout.splitlines() if line.startswith("/")]
         wrong = [path for path in paths if not path.startswith(prefix(name))]
         if listed.returncode != 0 or not paths or wrong:
