@@ -33,3 +33,17 @@ riv_test_served_stop (RivTestServed *fx)
   g_clear_pointer (&fx->dir, g_free);
   g_clear_pointer (&fx->url, g_free);
 }
+
+void
+riv_test_served_setup (RivTestServed *fx,
+                       gconstpointer  prefix)
+{
+  riv_test_served_start (fx, NULL, prefix);
+}
+
+void
+riv_test_served_teardown (RivTestServed *fx,
+                          gconstpointer  data)
+{
+  riv_test_served_stop (fx);
+}

@@ -26,5 +26,11 @@ void riv_test_served_start (RivTestServed *fx,
                             const char    *prefix);
 /* Shuts the server down, lets its closes run, removes the folder. */
 void riv_test_served_stop  (RivTestServed *fx);
+/* The same as a g_test_add () fixture's set-up (a new server with the
+ * defaults; the test's data is the folder's prefix) and teardown. */
+void riv_test_served_setup    (RivTestServed *fx,
+                               gconstpointer  prefix);
+void riv_test_served_teardown (RivTestServed *fx,
+                               gconstpointer  data);
 
 G_END_DECLS

@@ -193,20 +193,6 @@ test_parse (void)
 
 typedef RivTestServed Fixture;
 
-static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
-{
-  riv_test_served_start (fx, NULL, "riv-test-arrivals");
-}
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  riv_test_served_stop (fx);
-}
-
 /* Runs load with the schedule's flags on /batch_echo (delay_s a batch):
  * the summary's JSON, and each job's submit time after the first, in job
  * order, in *offsets. */
@@ -407,7 +393,8 @@ test_cli_bad_input (Fixture       *fx,
       for (guint j = 0; cases[i].args[j] != NULL; j++)
         g_ptr_array_add (args, (char *) cases[i].args[j]);
       g_ptr_array_add (args, NULL);
-      g_assert_cmpint (riv_test_run_cli ((const char * const *) args->pdata, &out, &err, 60), ==, 2);
+      g_assert_cmpint (riv_test_run_cli ((const char * const *) args->pdata, &out, &err, 60),
+                       ==, 2);
       g_test_message ("%s", err);
       g_assert_nonnull (strstr (err, cases[i].says));
     }
@@ -424,15 +411,15 @@ main (int    argc,
   g_test_add_func ("/arrivals/share", test_share);
   g_test_add_func ("/arrivals/poisson", test_poisson);
   g_test_add_func ("/arrivals/parse", test_parse);
-  g_test_add ("/arrivals/cli/constant", Fixture, NULL, fixture_setup, test_cli_constant,
-              fixture_teardown);
-  g_test_add ("/arrivals/cli/stages", Fixture, NULL, fixture_setup, test_cli_stages,
-              fixture_teardown);
-  g_test_add ("/arrivals/cli/poisson", Fixture, NULL, fixture_setup, test_cli_poisson,
-              fixture_teardown);
-  g_test_add ("/arrivals/cli/dropped", Fixture, NULL, fixture_setup, test_cli_dropped,
-              fixture_teardown);
-  g_test_add ("/arrivals/cli/bad-input", Fixture, NULL, fixture_setup, test_cli_bad_input,
-              fixture_teardown);
+  g_test_add ("/arrivals/cli/constant", Fixture, "riv-test-arrivals", riv_test_served_setup,
+              test_cli_constant, riv_test_served_teardown);
+  g_test_add ("/arrivals/cli/stages", Fixture, "riv-test-arrivals", riv_test_served_setup,
+              test_cli_stages, riv_test_served_teardown);
+  g_test_add ("/arrivals/cli/poisson", Fixture, "riv-test-arrivals", riv_test_served_setup,
+              test_cli_poisson, riv_test_served_teardown);
+  g_test_add ("/arrivals/cli/dropped", Fixture, "riv-test-arrivals", riv_test_served_setup,
+              test_cli_dropped, riv_test_served_teardown);
+  g_test_add ("/arrivals/cli/bad-input", Fixture, "riv-test-arrivals", riv_test_served_setup,
+              test_cli_bad_input, riv_test_served_teardown);
   return g_test_run ();
 }

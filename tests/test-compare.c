@@ -323,20 +323,6 @@ test_html (void)
 
 typedef RivTestServed Fixture;
 
-static void
-fixture_setup (Fixture       *fx,
-               gconstpointer  data)
-{
-  riv_test_served_start (fx, NULL, "riv-test-compare");
-}
-
-static void
-fixture_teardown (Fixture       *fx,
-                  gconstpointer  data)
-{
-  riv_test_served_stop (fx);
-}
-
 /* One load run of /batch_echo that sleeps delay_s a batch; its records'
  * path. An open loop, 300 jobs at 30 a second: each of the ten blocks of the
  * comparison holds 30. (Virtual users all start together and move in waves,
@@ -508,9 +494,9 @@ main (int    argc,
   g_test_add_func ("/compare/live-and-shift", test_live_and_shift);
   g_test_add_func ("/compare/thresholds", test_thresholds);
   g_test_add_func ("/compare/html", test_html);
-  g_test_add ("/compare/cli/runs", Fixture, NULL, fixture_setup, test_cli_runs,
-              fixture_teardown);
-  g_test_add ("/compare/cli/bad-input", Fixture, NULL, fixture_setup, test_cli_bad_input,
-              fixture_teardown);
+  g_test_add ("/compare/cli/runs", Fixture, "riv-test-compare", riv_test_served_setup,
+              test_cli_runs, riv_test_served_teardown);
+  g_test_add ("/compare/cli/bad-input", Fixture, "riv-test-compare", riv_test_served_setup,
+              test_cli_bad_input, riv_test_served_teardown);
   return g_test_run ();
 }
