@@ -56,8 +56,8 @@ is_http_url (const char *url)
           g_ascii_strncasecmp (url, "https://", 8) == 0);
 }
 
-static gboolean
-is_file_data (JsonObject *object)
+gboolean
+riv_client_is_file_data (JsonObject *object)
 {
   JsonNode *meta = json_object_get_member (object, "meta");
 
@@ -67,9 +67,9 @@ is_file_data (JsonObject *object)
 }
 
 /* Where to fetch a FileData: its absolute "url", or ROOT + P + "/file=" + path. */
-static char *
-file_data_url (RivClient  *self,
-               JsonObject *object)
+char *
+riv_client_dup_file_url (RivClient  *self,
+                         JsonObject *object)
 {
   const char *url = riv_json_get_string (object, "url");
   const char *path = riv_json_get_string (object, "path");
@@ -85,6 +85,8 @@ file_data_url (RivClient  *self,
   if (g_str_has_prefix (path, "data:"))
     return NULL;
 
+  if (self == NULL || self->config == NULL)
+    return NULL;
   escaped = g_uri_escape_string (path, "/:", FALSE);
   prefix = riv_config_build_url (self->config, "/file=");
   return g_strconcat (prefix, escaped, NULL);
@@ -121,9 +123,9 @@ _riv_client_maybe_download_images (RivClient *self,
         continue;
 
       object = json_node_get_object (value);
-      if (is_file_data (object) || json_object_has_member (object, "path") ||
+      if (riv_client_is_file_data (object) || json_object_has_member (object, "path") ||
           json_object_has_member (object, "url"))
-        url = file_data_url (self, object);
+        url = riv_client_dup_file_url (self, object);
     }
 
   if (url == NULL)
@@ -435,7 +437,7 @@ local_file_path (JsonNode *node)
   if (!JSON_NODE_HOLDS_OBJECT (node))
     return NULL;
   object = json_node_get_object (node);
-  if (!is_file_data (object))
+  if (!riv_client_is_file_data (object))
     return NULL;
   path = riv_json_get_string (object, "path");
   if (path == NULL || *path == '\0' || is_http_url (path) || g_str_has_prefix (path, "data:") ||

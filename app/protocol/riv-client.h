@@ -54,6 +54,14 @@ RivClient      *riv_client_new                 (const char           *url);
 char           *riv_client_normalize_url       (const char           *url,
                                                 GError              **error);
 const char     *riv_client_get_url             (RivClient            *self);
+/* Whether object is a Gradio FileData ({"meta": {"_type": "gradio.FileData"}, …}). */
+gboolean        riv_client_is_file_data        (JsonObject           *object);
+/* Where to download a FileData (an output's or an example's file): its "url"
+ * when that is absolute, else the server's file route for its "path"; NULL
+ * when there is none (a data: URL, no path). self may be NULL (not
+ * connected): then only an absolute address is given. */
+char           *riv_client_dup_file_url        (RivClient            *self,
+                                                JsonObject           *file_data);
 void            riv_client_set_token           (RivClient            *self,
                                                 const char           *token);
 /* HTTPS trust: database (from riv_tls_database_new_from_file ()) replaces

@@ -1261,6 +1261,11 @@ image_set (Input    *input,
       _riv_form_image_use_file (input, file);
       return TRUE;
     }
+  if (JSON_NODE_HOLDS_OBJECT (value) && riv_client_is_file_data (json_node_get_object (value)))
+    {
+      _riv_form_image_use_given (input, value);
+      return TRUE;
+    }
   return JSON_NODE_HOLDS_OBJECT (value) && given_set (input, value);
 }
 

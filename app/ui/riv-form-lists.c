@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "riv-a11y.h"
+#include "riv-fetch.h"
 #include "riv-file-chooser.h"
 #include "riv-form-private.h"
 #include "riv-json.h"
@@ -195,6 +196,116 @@ _riv_form_image_load_cb (GObject      *object,
   }
 }
 
+/* Drops what an image or file input had: its upload, its file, its picture. */
+static void
+image_forget (Input *input)
+{
+  if (input->upload_cancellable != NULL)
+    {
+      g_cancellable_cancel (input->upload_cancellable);
+      g_clear_object (&input->upload_cancellable);
+      _riv_form_set_busy_delta (input->form, -1);
+    }
+  g_clear_pointer (&input->image_path, g_free);
+  g_clear_pointer (&input->image_name, g_free);
+  g_clear_pointer (&input->override, json_node_unref);
+  gtk_picture_set_paintable (GTK_PICTURE (input->thumbnail), NULL);
+  gtk_widget_set_visible (input->thumbnail, FALSE);
+}
+
+/* A picture already on the server (an example's image): downloaded off the
+ * main loop into a GtkPicture, which says in its tooltip why when it cannot. */
+typedef struct
+{
+  GtkWidget *picture;   /* owned */
+  char      *name;
+} PictureFetch;
+
+static void
+picture_fetched_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  PictureFetch *fetch = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = riv_fetch_bytes_finish (result, &error);
+  g_autoptr(GdkTexture) texture = NULL;
+
+  if (bytes != NULL)
+    texture = gdk_texture_new_from_bytes (bytes, &error);
+  if (texture != NULL)
+    {
+      gtk_picture_set_paintable (GTK_PICTURE (fetch->picture), GDK_PAINTABLE (texture));
+      gtk_widget_set_visible (fetch->picture, TRUE);
+    }
+  else if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* Translators: a file name, and why its picture is not shown */
+      g_autofree char *why = g_strdup_printf (_("Could not show %s: %s"), fetch->name, error->message);
+
+      gtk_widget_set_tooltip_text (fetch->picture, why);
+    }
+  g_object_unref (fetch->picture);
+  g_free (fetch->name);
+  g_free (fetch);
+}
+
+char *
+_riv_form_file_name (JsonObject *file)
+{
+  const char *name = riv_json_get_string (file, "orig_name");
+  const char *path = riv_json_get_string (file, "path");
+
+  if (name != NULL && *name != '\0')
+    return g_strdup (name);
+  return path != NULL && *path != '\0' ? g_path_get_basename (path) : g_strdup (_("file"));
+}
+
+void
+_riv_form_fetch_picture (RivForm    *self,
+                         JsonObject *file,
+                         GtkWidget  *picture)
+{
+  g_autofree char *url = riv_client_dup_file_url (self->client, file);
+  PictureFetch *fetch;
+
+  if (url == NULL)
+    {
+      gtk_widget_set_tooltip_text (picture, _("The server gave no address for this picture"));
+      return;
+    }
+  fetch = g_new0 (PictureFetch, 1);
+  fetch->picture = g_object_ref (picture);
+  fetch->name = _riv_form_file_name (file);
+  riv_fetch_bytes_async (self->client, url, self->cancellable, picture_fetched_cb, fetch);
+}
+
+/* An image or file input given a FileData the server has already (an
+ * example's file, or one set with --data): sent as it is, nothing uploaded;
+ * its row names it and shows its picture. */
+void
+_riv_form_image_use_given (Input    *input,
+                           JsonNode *value)
+{
+  JsonObject *file = json_node_get_object (value);
+  g_autofree char *name = _riv_form_file_name (file);
+  g_autofree char *subtitle = NULL;
+  g_autofree char *url = NULL;
+
+  image_forget (input);
+  input->override = json_node_copy (value);
+
+  url = riv_client_dup_file_url (NULL, file);
+  subtitle = url != NULL
+    /* Translators: shown under an image or file input given a file the server has (an example's) */
+    ? g_strdup_printf (_("%s — on the server"), name)
+    /* Translators: shown under an image or file input given a FileData with --data */
+    : g_strdup_printf (_("%s — sent as given"), name);
+  image_show_state (input, subtitle);
+  if (!input->any_file)
+    _riv_form_fetch_picture (input->form, file, input->thumbnail);
+}
+
 /* The upload row's words for images, or for any other file. */
 static const char *
 upload_text (Input      *input,
@@ -239,17 +350,7 @@ _riv_form_image_use_file (Input *input,
 static void
 image_clear (Input *input)
 {
-  if (input->upload_cancellable != NULL)
-    {
-      g_cancellable_cancel (input->upload_cancellable);
-      g_clear_object (&input->upload_cancellable);
-      _riv_form_set_busy_delta (input->form, -1);
-    }
-  g_clear_pointer (&input->image_path, g_free);
-  g_clear_pointer (&input->image_name, g_free);
-  g_clear_pointer (&input->override, json_node_unref);
-  gtk_picture_set_paintable (GTK_PICTURE (input->thumbnail), NULL);
-  gtk_widget_set_visible (input->thumbnail, FALSE);
+  image_forget (input);
   image_show_state (input, upload_text (input, _("No image — choose a file or drop one here"),
                                         _("No file — choose one or drop it here")));
 }

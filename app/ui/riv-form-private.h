@@ -84,6 +84,16 @@ gboolean   _riv_form_input_set_value (Input       *input,
                                       GError     **error);
 void       _riv_form_image_use_file  (Input       *input,
                                       GFile       *file);
+/* A FileData's name: its orig_name, else its path's last part. */
+char      *_riv_form_file_name       (JsonObject  *file);
+/* Downloads the picture of a FileData on the server into picture (a
+ * GtkPicture, shown once it has one); the form's cancellable stops it. */
+void       _riv_form_fetch_picture   (RivForm     *self,
+                                      JsonObject  *file,
+                                      GtkWidget   *picture);
+/* An image or file input given a FileData already on the server. */
+void       _riv_form_image_use_given (Input       *input,
+                                      JsonNode    *value);
 /* Adds a file to a files or multimodal input and uploads it. */
 void       _riv_form_add_file        (Input       *input,
                                       GFile       *file);

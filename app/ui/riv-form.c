@@ -185,12 +185,7 @@ describe_value (JsonNode *value)
   else if (JSON_NODE_HOLDS_OBJECT (value) &&
            (riv_json_get_string (json_node_get_object (value), "orig_name") != NULL ||
             riv_json_get_string (json_node_get_object (value), "path") != NULL))
-    {
-      JsonObject *file = json_node_get_object (value);
-      const char *name = riv_json_get_string (file, "orig_name");
-
-      text = g_path_get_basename (name != NULL ? name : riv_json_get_string (file, "path"));
-    }
+    text = _riv_form_file_name (json_node_get_object (value));
   else
     text = riv_json_to_string (value, NULL);
   if (g_utf8_strlen (text, -1) > 40)
@@ -217,6 +212,57 @@ example_activated_cb (AdwActionRow *row,
     g_signal_emit (self, signals[ERROR], 0, error->message);
 }
 
+/* Whether a file is a picture: an image input's, or one whose type or name says so. */
+static gboolean
+is_picture (RivComponent *input,
+            JsonObject   *file)
+{
+  const char *mime = riv_json_get_string (file, "mime_type");
+  g_autofree char *name = _riv_form_file_name (file);
+  g_autofree char *guessed = g_content_type_guess (name, NULL, 0, NULL);
+
+  return g_strcmp0 (input->type, "image") == 0 ||
+         (mime != NULL && g_str_has_prefix (mime, "image/")) ||
+         g_content_type_is_a (guessed, "image/*");
+}
+
+/* An example's file, at the start of its row: a thumbnail of a picture
+ * (downloaded from the server), an icon for any other file. */
+static void
+add_example_file (RivForm      *self,
+                  GtkWidget    *row,
+                  RivComponent *input,
+                  JsonNode     *value)
+{
+  JsonObject *file;
+  g_autofree char *name = NULL;
+  GtkWidget *prefix;
+
+  if (value == NULL || !JSON_NODE_HOLDS_OBJECT (value) ||
+      !riv_client_is_file_data (file = json_node_get_object (value)))
+    return;
+  name = _riv_form_file_name (file);
+  if (is_picture (input, file))
+    {
+      prefix = gtk_picture_new ();
+      gtk_picture_set_can_shrink (GTK_PICTURE (prefix), TRUE);
+#if GTK_CHECK_VERSION (4, 8, 0)
+      gtk_picture_set_content_fit (GTK_PICTURE (prefix), GTK_CONTENT_FIT_COVER);
+#endif
+      gtk_picture_set_alternative_text (GTK_PICTURE (prefix), name);
+      gtk_widget_set_size_request (prefix, 48, 48);
+      gtk_widget_set_valign (prefix, GTK_ALIGN_CENTER);
+      gtk_widget_add_css_class (prefix, "riv-example-thumbnail");
+      _riv_form_fetch_picture (self, file, prefix);
+    }
+  else
+    {
+      prefix = gtk_image_new_from_icon_name ("text-x-generic-symbolic");
+      gtk_widget_set_tooltip_text (prefix, name);
+    }
+  adw_action_row_add_prefix (ADW_ACTION_ROW (row), prefix);
+}
+
 /* The endpoint's examples (gr.Examples), as Gradio's page lists them under
  * the inputs: a row each, its label or its values; a click fills the form. */
 static GtkWidget *
@@ -227,6 +273,17 @@ build_examples (RivForm     *self,
   guint n = riv_endpoint_get_n_examples (endpoint);
 
   adw_preferences_group_set_title (ADW_PREFERENCES_GROUP (group), _("Examples"));
+  /* The columns' headers, as Gradio's table heads them, in the rows' order. */
+  if (endpoint->example_headers != NULL &&
+      g_strv_length (endpoint->example_headers) == endpoint->n_example_inputs)
+    {
+      g_autofree char *heads = g_strjoinv (" · ", endpoint->example_headers);
+      GtkWidget *label = gtk_label_new (heads);
+
+      gtk_widget_add_css_class (label, "dim-label");
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+      adw_preferences_group_set_header_suffix (ADW_PREFERENCES_GROUP (group), label);
+    }
   if (endpoint->examples_cached)
     adw_preferences_group_set_description (ADW_PREFERENCES_GROUP (group),
       _("Cached: the app answers these from its cache, not by running them"));
@@ -240,10 +297,12 @@ build_examples (RivForm     *self,
 
       for (guint k = 0; k < endpoint->n_example_inputs; k++)
         {
-          g_autofree char *part = describe_value (json_array_get_element (values,
-                                                                          endpoint->example_inputs[k]));
+          JsonNode *value = json_array_get_element (values, endpoint->example_inputs[k]);
+          g_autofree char *part = describe_value (value);
 
           g_string_append_printf (text, "%s%s", k > 0 ? " · " : "", part);
+          add_example_file (self, row, g_ptr_array_index (endpoint->inputs, endpoint->example_inputs[k]),
+                            value);
         }
       if (endpoint->example_labels != NULL)
         {

@@ -44,7 +44,8 @@ def engine_cases(suite, py, cli, version, workdir):
 
 def examples_cases(suite, cli, url, label):
     """gr.Examples: inspect lists an endpoint's examples (labels, cached or not); load
-    --examples gives job i example i mod N."""
+    --examples gives job i example i mod N. An Interface's image examples: listed, taken in
+    turn, and in the window shown as thumbnails that fill the form when clicked."""
     def listed():
         p = subprocess.run([cli.path, "inspect", "--url", url], capture_output=True, text=True,
                            timeout=120)
@@ -70,7 +71,37 @@ def examples_cases(suite, cli, url, label):
         check(status == 2 and "count_up has no examples" in stderr, f"exit {status}: {stderr}")
         return "6 jobs took the 3 examples twice, in turn"
 
+    # The Interface's examples= with images: a red 64x48 and a blue 32x24 picture.
+    pictures = ["red one: 64x48 mean 220,40,40", "blue one: 32x24 mean 40,60,220"]
+
+    def image_listed():
+        p = subprocess.run([cli.path, "inspect", "--url", url], capture_output=True, text=True,
+                           timeout=120)
+        check(p.returncode == 0, f"inspect exit {p.returncode}: {p.stderr}")
+        out = p.stdout[p.stdout.index("/describe"):]
+        check("examples (load --examples)" in out and '"orig_name":"red.png"' in out and
+              '"orig_name":"blue.png"' in out, f"describe's image examples not listed:\n{out[:1200]}")
+        status, summary, records, stderr = cli.load(url, "describe", 4, None, extra=["--examples"])
+        check(status == 0 and summary is not None and summary["completed"] == 4,
+              f"{summary} (exit {status})\n{stderr}\n{cli.last_command}")
+        outs = [r["outputs"][0] for r in cli.need_records(records)]
+        check(outs == pictures * 2, f"outputs {outs}, expected {pictures * 2}")
+        return "two image examples listed; 4 jobs took each picture twice, as the app has it"
+
+    def image_window():
+        seen = cli.window(url, "describe", {"example": "blue.png · blue one"})
+        check(seen["status"] == "completed", f"job {seen['status']}: {seen['error']!r}")
+        shown = seen["examples"]
+        check(shown["thumbnails"] == [[64, 48], [32, 24]],
+              f"the example rows show {shown['thumbnails']}, not the red 64x48 and blue 32x24 pictures")
+        check(shown["input"] == [32, 24], f"the image input shows {shown['input']} after the click")
+        check(seen["text"] == pictures[1], f"the job's output reads {seen['text']!r}, not {pictures[1]!r}")
+        return "thumbnails 64x48 and 32x24; the click filled the picture and the note; the job saw blue"
+
     suite.case(f"{label}: apps: examples listed by inspect, cached ones marked", listed)
+    suite.case(f"{label}: apps: Interface image examples listed and taken in turn", image_listed)
+    suite.case(f"{label}: apps: the window shows image examples and a click fills the form",
+               image_window)
     suite.case(f"{label}: apps: load --examples gives job i example i mod N", loaded)
 
 

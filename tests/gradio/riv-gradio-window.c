@@ -8,6 +8,11 @@
  *
  *   riv-gradio-window URL ENDPOINT DATA_JSON [PICTURE_WIDTH]
  *
+ * DATA_JSON {"example": TITLE} clicks the example row of that title instead
+ * of setting the form, once every example's thumbnail has come (or failed),
+ * and reports them as "examples": {"thumbnails": [[width, height] or null,
+ * …], "input": [width, height] or null (the image input's own picture, as the
+ * click filled it)}.
  * The client fetches an image output's frames on its own, so the last one may
  * come after the job's end: with PICTURE_WIDTH it waits (at most 120 s) until
  * the picture is that wide before it reports.
@@ -17,7 +22,8 @@
  * RIV_GRADIO_WINDOW_CA=PEM connects as a user would to an HTTPS server with
  * its own authority: URL and CA file typed into the connect popover.
  *
- * Prints one JSON object on stdout: "status", "error", "updates", "picture"
+ * Prints one JSON object on stdout: "status", "error", "updates", "text" (the
+ * output's text as shown), "picture"
  * ({"width", "height", "frames", "error"}: the picture of the endpoint's first
  * image output, as decoded), "cards" (one {"type", "items", "textures"
  * ([width, height] per item, null where none), "error", "label", "text"} per
@@ -185,6 +191,12 @@ report (Watch *watch)
     }
   json_builder_end_array (builder);
 
+  json_builder_set_member_name (builder, "text");
+  {
+    g_autofree char *shown = riv_output_view_dup_text (view);
+
+    json_builder_add_string_value (builder, shown);
+  }
   json_builder_set_member_name (builder, "lint_badge");
   if (gtk_widget_get_visible (GTK_WIDGET (badge)))
     json_builder_add_string_value (builder, gtk_label_get_label (badge));
@@ -219,6 +231,77 @@ save_png (const char *path)
     g_error ("%s: %s", command, error->message);
 }
 
+/* The examples' thumbnails (and the image inputs' pictures, with all). */
+static void
+collect_pictures (GtkWidget *widget,
+                  gboolean   all,
+                  GPtrArray *out)
+{
+  if (GTK_IS_PICTURE (widget) &&
+      (all || gtk_widget_has_css_class (widget, "riv-example-thumbnail")))
+    g_ptr_array_add (out, widget);
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_pictures (child, all, out);
+}
+
+/* Each picture shows its image, or says in its tooltip why not. */
+static gboolean
+pictures_settled (gpointer user_data)
+{
+  GPtrArray *pictures = user_data;
+
+  for (guint i = 0; i < pictures->len; i++)
+    if (gtk_picture_get_paintable (g_ptr_array_index (pictures, i)) == NULL &&
+        gtk_widget_get_tooltip_text (g_ptr_array_index (pictures, i)) == NULL)
+      return FALSE;
+  return TRUE;
+}
+
+static JsonNode *
+picture_size (GtkWidget *picture)
+{
+  GdkPaintable *paintable = picture != NULL ? gtk_picture_get_paintable (GTK_PICTURE (picture)) : NULL;
+
+  return size_node (GDK_IS_TEXTURE (paintable) ? GDK_TEXTURE (paintable) : NULL);
+}
+
+/* Waits for the examples' thumbnails, clicks the one titled title, waits for
+ * the image input's picture; returns what was shown. */
+static JsonNode *
+click_example (RivWindow  *window,
+               const char *title)
+{
+  GtkWidget *form = GTK_WIDGET (riv_window_get_form (window));
+  g_autoptr(GPtrArray) thumbnails = g_ptr_array_new ();
+  g_autoptr(GPtrArray) input = g_ptr_array_new ();
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+  GtkWidget *row = title != NULL ? riv_ui_test_find_row (form, title) : NULL;
+
+  if (row == NULL)
+    g_error ("no example row titled “%s”", title);
+  collect_pictures (form, FALSE, thumbnails);
+  if (thumbnails->len == 0)
+    g_error ("the examples show no thumbnail");
+  if (!riv_test_wait_until (pictures_settled, thumbnails, WAIT_S))
+    g_error ("the examples' thumbnails did not come within %.0f s", WAIT_S);
+  g_signal_emit_by_name (row, "activated");
+  collect_pictures (riv_form_get_input_row (RIV_FORM (form), 0), TRUE, input);
+  if (input->len > 0)
+    riv_test_wait_until (pictures_settled, input, WAIT_S);
+
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "thumbnails");
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < thumbnails->len; i++)
+    json_builder_add_value (builder, picture_size (g_ptr_array_index (thumbnails, i)));
+  json_builder_end_array (builder);
+  json_builder_set_member_name (builder, "input");
+  json_builder_add_value (builder, picture_size (input->len > 0 ? g_ptr_array_index (input, 0) : NULL));
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
 static gboolean
 window_gone (gpointer user_data)
 {
@@ -233,6 +316,7 @@ main (int   argc,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) data = NULL;
   g_autoptr(JsonNode) result = NULL;
+  g_autoptr(JsonNode) examples = NULL;
   g_autofree char *text = NULL;
   Watch watch = { NULL, gallery_counts, 0 };
   const char *linger = g_getenv ("RIV_GRADIO_WINDOW_LINGER");
@@ -268,7 +352,9 @@ main (int   argc,
   g_printerr ("connected to %s\n", argv[1]);
   if (!riv_window_select_endpoint (watch.window, argv[2]))
     g_error ("the window does not list the endpoint %s", argv[2]);
-  if (!riv_form_set_data (riv_window_get_form (watch.window), data, &error))
+  if (JSON_NODE_HOLDS_OBJECT (data) && json_object_has_member (json_node_get_object (data), "example"))
+    examples = click_example (watch.window, riv_json_get_string (json_node_get_object (data), "example"));
+  else if (!riv_form_set_data (riv_window_get_form (watch.window), data, &error))
     g_error ("the form refused %s: %s", argv[3], error->message);
   if (!gtk_widget_activate_action (GTK_WIDGET (watch.window), "win.submit", NULL))
     g_error ("win.submit could not be activated");
@@ -283,6 +369,8 @@ main (int   argc,
   riv_test_wait_for (&(gboolean) { FALSE }, 0.3);
 
   result = report (&watch);
+  if (examples != NULL)
+    json_object_set_member (json_node_get_object (result), "examples", g_steal_pointer (&examples));
   text = riv_json_to_string (result, NULL);
   printf ("%s\n", text);
   fflush (stdout);

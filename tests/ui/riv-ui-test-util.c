@@ -119,6 +119,22 @@ riv_ui_test_find_label (GtkWidget  *widget,
   return NULL;
 }
 
+GtkWidget *
+riv_ui_test_find_picture (GtkWidget *widget)
+{
+  if (GTK_IS_PICTURE (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = riv_ui_test_find_picture (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
 static gboolean
 window_connected (gpointer user_data)
 {

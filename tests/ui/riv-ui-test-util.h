@@ -26,6 +26,8 @@ GtkWidget *riv_ui_test_find_row   (GtkWidget  *widget,
 /* The first label under widget (or widget itself) whose text is text, or NULL. */
 GtkWidget *riv_ui_test_find_label (GtkWidget  *widget,
                                    const char *text);
+/* The first GtkPicture at or under widget, or NULL. */
+GtkWidget *riv_ui_test_find_picture (GtkWidget *widget);
 
 /* The fixture most window tests share: a RivWindow on the embedded server
  * *server (a new one when NULL), given width × height (0: its own default),

@@ -455,6 +455,175 @@ test_form_examples (void)
   gtk_window_destroy (GTK_WINDOW (window));
 }
 
+/* Example pictures, as the server serves them: red.png and blue.png by
+ * name, 404 for anything else or once "missing" is set. */
+typedef struct
+{
+  GBytes   *red;
+  GBytes   *blue;
+  gboolean  missing;
+} Pictures;
+
+static GBytes *
+solid_png (guint8 r,
+           guint8 g,
+           guint8 b)
+{
+  g_autoptr(GByteArray) pixels = g_byte_array_new ();
+  g_autoptr(GBytes) data = NULL;
+  g_autoptr(GdkTexture) texture = NULL;
+
+  for (guint i = 0; i < 64 * 48; i++)
+    {
+      guint8 pixel[] = { r, g, b };
+
+      g_byte_array_append (pixels, pixel, 3);
+    }
+  data = g_byte_array_free_to_bytes (g_steal_pointer (&pixels));
+  texture = gdk_memory_texture_new (64, 48, GDK_MEMORY_R8G8B8, data, 64 * 3);
+  return gdk_texture_save_to_png_bytes (texture);
+}
+
+static void
+pictures_cb (SoupServer        *server,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  Pictures *pictures = user_data;
+  GBytes *png = pictures->missing ? NULL
+              : g_str_has_suffix (path, "/red.png") ? pictures->red
+              : g_str_has_suffix (path, "/blue.png") ? pictures->blue : NULL;
+
+  if (png == NULL)
+    {
+      riv_test_reply (msg, SOUP_STATUS_NOT_FOUND, "text/plain", "no such file");
+      return;
+    }
+  soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
+  soup_server_message_set_response (msg, "image/png", SOUP_MEMORY_COPY,
+                                    g_bytes_get_data (png, NULL), g_bytes_get_size (png));
+}
+
+/* The red channel of a picture's first pixel, once it shows a 64×48 one; -1 before. */
+static int
+picture_red (GtkWidget *widget)
+{
+  GdkPaintable *paintable = widget != NULL ? gtk_picture_get_paintable (GTK_PICTURE (widget)) : NULL;
+  guint8 pixels[64 * 48 * 4];
+
+  if (!GDK_IS_TEXTURE (paintable) || gdk_texture_get_width (GDK_TEXTURE (paintable)) != 64 ||
+      gdk_texture_get_height (GDK_TEXTURE (paintable)) != 48)
+    return -1;
+  /* GDK_MEMORY_DEFAULT: B, G, R, A. */
+  gdk_texture_download (GDK_TEXTURE (paintable), pixels, 64 * 4);
+  return pixels[2];
+}
+
+typedef struct
+{
+  GtkWidget *pictures[3];
+} Shown;
+
+static gboolean
+all_shown (gpointer user_data)
+{
+  Shown *shown = user_data;
+
+  for (guint i = 0; i < G_N_ELEMENTS (shown->pictures); i++)
+    if (shown->pictures[i] != NULL && picture_red (shown->pictures[i]) < 0)
+      return FALSE;
+  return TRUE;
+}
+
+static gboolean
+has_tooltip (gpointer user_data)
+{
+  return gtk_widget_get_tooltip_text (user_data) != NULL;
+}
+
+/* An Interface's image examples (recorded from a real Gradio 6.25 app): each
+ * row shows its picture, downloaded from the server; a click puts the
+ * example's file (already on the server) and text in the form, and the
+ * image input shows that picture; a picture the server no longer has says why. */
+static void
+test_form_example_images (void)
+{
+  Pictures pictures = { solid_png (220, 40, 40), solid_png (40, 60, 220), FALSE };
+  g_autofree char *url = NULL;
+  SoupServer *server = riv_test_server_new (pictures_cb, &pictures, &url, NULL);
+  g_autofree char *recorded = riv_test_load_data ("config-image-examples.json", NULL);
+  g_autoptr(GString) text = g_string_new (recorded);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivConfig) config = NULL;
+  g_autoptr(JsonNode) data = NULL;
+  GtkWidget *window = gtk_window_new ();
+  RivForm *form = RIV_FORM (riv_form_new ());
+  GtkWidget *red_row, *blue_row, *image_row;
+  Shown shown = { { NULL } };
+  JsonArray *values;
+  JsonObject *file;
+
+  g_string_replace (text, "@SERVER@", url, 0);
+  config = riv_config_new_from_data (text->str, -1, url, &error);
+  g_assert_no_error (error);
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (form));
+  gtk_window_present (GTK_WINDOW (window));
+  riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "describe"));
+
+  /* The rows, by their values; the columns headed as the app heads them. */
+  red_row = riv_ui_test_find_row (GTK_WIDGET (form), "red.png · red one");
+  blue_row = riv_ui_test_find_row (GTK_WIDGET (form), "blue.png · blue one");
+  g_assert_nonnull (red_row);
+  g_assert_nonnull (blue_row);
+  g_assert_nonnull (riv_ui_test_find_label (GTK_WIDGET (form), "picture · note"));
+
+  /* Each row's own picture. */
+  shown.pictures[0] = riv_ui_test_find_picture (red_row);
+  shown.pictures[1] = riv_ui_test_find_picture (blue_row);
+  g_assert_nonnull (shown.pictures[0]);
+  g_assert_nonnull (shown.pictures[1]);
+  g_assert_true (riv_test_wait_until (all_shown, &shown, 60));
+  g_assert_cmpint (picture_red (shown.pictures[0]), ==, 220);
+  g_assert_cmpint (picture_red (shown.pictures[1]), ==, 40);
+  g_assert_cmpstr (gtk_picture_get_alternative_text (GTK_PICTURE (shown.pictures[0])), ==, "red.png");
+
+  /* A click: the file as the server has it, and the text. */
+  g_signal_emit_by_name (blue_row, "activated");
+  data = riv_form_dup_data (form);
+  values = json_node_get_array (data);
+  g_assert_cmpuint (json_array_get_length (values), ==, 2);
+  file = json_array_get_object_element (values, 0);
+  g_assert_true (riv_client_is_file_data (file));
+  g_assert_true (g_str_has_suffix (json_object_get_string_member (file, "path"), "/blue.png"));
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (file, "url"), url));
+  g_assert_cmpstr (json_array_get_string_element (values, 1), ==, "blue one");
+  image_row = riv_form_get_input_row (form, 0);
+  g_assert_cmpstr (adw_action_row_get_subtitle (ADW_ACTION_ROW (image_row)), ==,
+                   "blue.png — on the server");
+  shown.pictures[2] = riv_ui_test_find_picture (image_row);
+  g_assert_nonnull (shown.pictures[2]);
+  g_assert_true (riv_test_wait_until (all_shown, &shown, 60));
+  g_assert_cmpint (picture_red (shown.pictures[2]), ==, 40);
+
+  /* The server has lost them: no picture, and the row's tooltip says why. */
+  pictures.missing = TRUE;
+  riv_form_set_endpoint (form, config, riv_config_find_endpoint (config, "describe"));
+  red_row = riv_ui_test_find_row (GTK_WIDGET (form), "red.png · red one");
+  g_assert_nonnull (red_row);
+  shown.pictures[0] = riv_ui_test_find_picture (red_row);
+  g_assert_true (riv_test_wait_until (has_tooltip, shown.pictures[0], 60));
+  g_assert_true (g_str_has_prefix (gtk_widget_get_tooltip_text (shown.pictures[0]),
+                                   "Could not show red.png: "));
+  g_assert_cmpint (picture_red (shown.pictures[0]), ==, -1);
+
+  gtk_window_destroy (GTK_WINDOW (window));
+  riv_test_server_free (server);
+  g_bytes_unref (pictures.red);
+  g_bytes_unref (pictures.blue);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -470,6 +639,7 @@ main (int   argc,
   g_test_add_func ("/ui/form/file-inputs", test_form_file_inputs);
   g_test_add_func ("/ui/form/typed-api", test_form_typed_api);
   g_test_add_func ("/ui/form/examples", test_form_examples);
+  g_test_add_func ("/ui/form/example-images", test_form_example_images);
 
   return g_test_run ();
 }

@@ -17,10 +17,13 @@ timings. Endpoints:
   five           image, text, JSON, label and markdown outputs
   chat           a ChatInterface(multimodal=True): says what it got
   count_up       a generator: "1", "1 2", … up to n
+  describe       an Interface with image examples (examples=): a red 64x48 and a blue 32x24
+                 picture, each with a note; "NOTE: WIDTHxHEIGHT mean R,G,B" out
 """
 import argparse
 import os
 import sys
+import tempfile
 import time
 
 # Gradio 6.25 reads a status name that Starlette 0.46 (Debian 13) does not have yet.
@@ -50,6 +53,22 @@ def file_info(path):
         data = f.read()
     first = data.split(b"\n", 1)[0].decode("utf-8", "replace")
     return f"{os.path.basename(path)} {len(data)} {first}"
+
+
+def describe(image, note):
+    return f"{note}: {image_info(image)}"
+
+
+def example_pictures():
+    """The Interface's example images, written where Gradio accepts example files from."""
+    from PIL import Image
+    folder = tempfile.mkdtemp(prefix="rivulet-examples-")
+    paths = []
+    for name, size, colour in (("red", (64, 48), (220, 40, 40)), ("blue", (32, 24), (40, 60, 220))):
+        path = os.path.join(folder, f"{name}.png")
+        Image.new("RGB", size, colour).save(path)
+        paths.append(path)
+    return paths
 
 
 def square(x):
@@ -154,6 +173,11 @@ def build_server():
 
 
 def build():
+    red, blue = example_pictures()
+    # An Interface's examples= (image examples), rendered in the Blocks below.
+    iface = gr.Interface(describe, [gr.Image(type="numpy", label="picture"), gr.Textbox(label="note")],
+                         gr.Textbox(label="description"),
+                         examples=[[red, "red one"], [blue, "blue one"]], api_name="describe")
     with gr.Blocks() as demo:
         # gr.api (Gradio 5+): endpoints typed by their functions' hints, no components.
         if hasattr(gr, "api"):
@@ -227,6 +251,8 @@ def build():
 
         with gr.Tab("chat"):
             gr.ChatInterface(chat, multimodal=True)
+        with gr.Tab("describe"):
+            iface.render()
     return demo
 
 
