@@ -351,6 +351,36 @@ test_substitute_keeps_order (void)
                    "\"b\":true,\"a\":null,\"c\":\"37\"}]");
 }
 
+/* JSON for people: numbers in the fewest digits that read back the same,
+ * everything else as the generator writes it, members in their order. */
+static void
+test_display (void)
+{
+  static const struct { const char *in; const char *out; } cases[] = {
+    { "[\"river {i}\",0.2]", "[\"river {i}\",0.2]" },
+    { "0.05", "0.05" },
+    { "[0.1,0.30000000000000004,1e300,-2.5,3]", "[0.1,0.30000000000000004,1e+300,-2.5,3]" },
+    { "{\"b\":0.2,\"a\":[true,null,\"q\\\"\"]}", "{\"b\":0.2,\"a\":[true,null,\"q\\\"\"]}" },
+    { "0.059711999994760845", "0.059711999994760845" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(JsonNode) node = riv_json_parse (NULL, cases[i].in, -1, 0, &error);
+      g_autofree char *text = NULL;
+      g_autoptr(JsonNode) back = NULL;
+
+      g_assert_no_error (error);
+      text = riv_json_to_display (node);
+      g_assert_cmpstr (text, ==, cases[i].out);
+      /* It reads back as the same values. */
+      back = riv_json_parse (NULL, text, -1, 0, &error);
+      g_assert_no_error (error);
+      g_assert_true (json_node_equal (node, back));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -366,6 +396,7 @@ main (int   argc,
   g_test_add_func ("/json/int64-hash-spreads", test_int64_hash_spreads);
   g_test_add_func ("/json/numbers-exact", test_numbers_exact);
   g_test_add_func ("/json/substitute-keeps-order", test_substitute_keeps_order);
+  g_test_add_func ("/json/display", test_display);
 
   return g_test_run ();
 }

@@ -157,7 +157,7 @@ print_endpoint (RivEndpoint *endpoint)
       for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
         {
           g_autoptr(JsonNode) example = riv_endpoint_dup_example (endpoint, i);
-          g_autofree char *values = riv_json_to_string (example, NULL);
+          g_autofree char *values = riv_json_to_display (example);
           g_autofree char *line = endpoint->example_labels != NULL
             ? g_strdup_printf ("      %u. %s  %s", i + 1, endpoint->example_labels[i], values)
             : g_strdup_printf ("      %u. %s", i + 1, values);

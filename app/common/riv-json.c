@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "riv-json.h"
@@ -16,6 +17,77 @@ riv_json_to_string (JsonNode *node,
 
   json_generator_set_root (gen, node);
   return json_generator_to_data (gen, length);
+}
+
+/* The shortest of %.15g, %.16g and %.17g that reads back as value. */
+static void
+append_short_double (GString *out,
+                     double   value)
+{
+  char buffer[G_ASCII_DTOSTR_BUF_SIZE];
+
+  for (int digits = 15; digits <= 17; digits++)
+    {
+      g_autofree char *format = g_strdup_printf ("%%.%dg", digits);
+
+      g_ascii_formatd (buffer, sizeof buffer, format, value);
+      if (digits == 17 || g_ascii_strtod (buffer, NULL) == value)
+        break;
+    }
+  g_string_append (out, buffer);
+}
+
+static void
+append_display (GString  *out,
+                JsonNode *node)
+{
+  if (JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_DOUBLE &&
+      isfinite (json_node_get_double (node)))
+    append_short_double (out, json_node_get_double (node));
+  else if (JSON_NODE_HOLDS_ARRAY (node))
+    {
+      JsonArray *array = json_node_get_array (node);
+
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          append_display (out, json_array_get_element (array, i));
+        }
+      g_string_append_c (out, ']');
+    }
+  else if (JSON_NODE_HOLDS_OBJECT (node))
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr(GList) names = json_object_get_members (object);
+
+      g_string_append_c (out, '{');
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          g_autoptr(JsonNode) key = json_node_init_string (json_node_alloc (), l->data);
+          g_autofree char *quoted = riv_json_to_string (key, NULL);
+
+          g_string_append_printf (out, "%s%s:", l == names ? "" : ",", quoted);
+          append_display (out, json_object_get_member (object, l->data));
+        }
+      g_string_append_c (out, '}');
+    }
+  else
+    {
+      g_autofree char *text = riv_json_to_string (node, NULL);
+
+      g_string_append (out, text);
+    }
+}
+
+char *
+riv_json_to_display (JsonNode *node)
+{
+  GString *out = g_string_new (NULL);
+
+  append_display (out, node);
+  return g_string_free (out, FALSE);
 }
 
 const char *

@@ -102,6 +102,10 @@ const char *riv_json_string_append (const char *text,
 /* Serialises a JSON node as compact one-line JSON. */
 char     *riv_json_to_string    (JsonNode    *node,
                                  gsize       *length);
+/* node as JSON for people to read: as riv_json_to_string(), but each number
+ * in the fewest digits that read back as the same double ("0.2", where the
+ * generator writes 0.20000000000000001). */
+char     *riv_json_to_display   (JsonNode    *node);
 
 /* Members of an object, tolerant of missing keys and wrong types. */
 const char *riv_json_get_string (JsonObject  *object,

@@ -187,7 +187,7 @@ describe_value (JsonNode *value)
             riv_json_get_string (json_node_get_object (value), "path") != NULL))
     text = _riv_form_file_name (json_node_get_object (value));
   else
-    text = riv_json_to_string (value, NULL);
+    text = riv_json_to_display (value);
   if (g_utf8_strlen (text, -1) > 40)
     {
       g_autofree char *cut = g_utf8_substring (text, 0, 39);
