@@ -260,9 +260,11 @@ def cases(suite, r):
         check(q.returncode == 0,
               f"flatpak install {REMOTE} {APP_ID}: exit {q.returncode}\n{q.stderr}")
         no_criticals(p.stderr, q.stdout, q.stderr)
+        with open(os.path.join(r.build, "flatpak", "source"), encoding="utf-8") as f:
+            subject = f"Rivulet {r.version} (built from git {f.read().strip()})"
         got = r.installed()
-        check(got.get("Origin") == REMOTE and got.get("Commit") == state["first"],
-              f"installed {got}, want origin {REMOTE}, commit {state['first']}")
+        want = {"Origin": REMOTE, "Commit": state["first"], "Subject": subject}
+        check(got == want, f"installed {got}, want {want}")
         check("/repo/summary.idx" in r.server.paths and
               any(x.startswith("/repo/objects/") for x in r.server.paths),
               f"not fetched over HTTP: {r.server.paths[:20]}")
