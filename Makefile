@@ -8,7 +8,7 @@ DBUS     := dbus-run-session --
 RUN_ENV  := GSETTINGS_SCHEMA_DIR=$(BUILD)/data
 
 .PHONY: all deps deps-run build run test test-gradio test-debian13 test-asan test-valgrind bench fuzz clean \
-        flatpak test-flatpak
+        flatpak flatpak-repo test-flatpak
 
 all: build
 
@@ -46,6 +46,12 @@ FLATPAK_DEPS := flatpak flatpak-builder bubblewrap ostree mmdebstrap elfutils x1
 flatpak:
 	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps
 	@bash tests/flatpak/build $(BUILD)
+
+# That build published into a signed OSTree repo with its .flatpakrepo and .flatpakref:
+#   make flatpak-repo GPG_KEY=<id> [GPG_HOMEDIR=dir] [REPO_URL=https://…] [REPO_DIR=dir]
+# (see tests/flatpak/publish and app/docs/packaging.md). It does not build: run make flatpak first.
+flatpak-repo:
+	@bash tests/flatpak/publish $(BUILD)
 
 test-flatpak:
 	@RIV_DEPS_EXTRA="$(FLATPAK_DEPS)" bash .ci/deps

@@ -4,7 +4,8 @@
 Started by tests/flatpak/run once the bundle is built. Installs the bundle with
 `flatpak install --user --bundle`, then runs the sandboxed app: its window under Xvfb
 on the embedded server, rivulet-cli bursts inside the sandbox, a real Gradio 6.25 app
-on loopback (started with tests/gradio's machinery), and its permissions. Each case is
+on loopback (started with tests/gradio's machinery), and its permissions. Then the same
+build as published to Rivulet's own signed repository (tests/flatpak/repo_cases.py). Each case is
 one entry of a meson-style JSON test log (--log) that .ci/summarize.py counts.
 """
 import argparse
@@ -115,6 +116,7 @@ def load_summary(p):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bundle", required=True)
+    ap.add_argument("--build", required=True, help="the build folder (its flatpak/repo is published)")
     ap.add_argument("--manifest", required=True, help="the published manifest (its finish-args)")
     ap.add_argument("--runtime", required=True, help="the runtime the bundle was built against")
     ap.add_argument("--log", required=True)
@@ -244,6 +246,10 @@ def main():
                           "by this suite: files through the portals are not tried")
 
     suite.case("flatpak: files open and save through the portals", portals)
+
+    # Rivulet's own signed repository: published, added, installed, updated, tampered with.
+    from repo_cases import run_cases
+    run_cases(suite, args)
 
     run(["flatpak", "kill", APP_ID], timeout=30)
     return 1 if any(e["result"] == "FAIL" for e in suite.results) else 0
