@@ -166,6 +166,14 @@ _riv_window_show_jobs (RivWindow *self)
   adw_navigation_split_view_set_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view), TRUE);
 }
 
+gboolean
+riv_window_get_jobs_shown (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+
+  return adw_navigation_split_view_get_show_content (ADW_NAVIGATION_SPLIT_VIEW (self->split_view));
+}
+
 #else /* libadwaita 1.2 or GTK 4.8: the template's paned layout as it is */
 
 void
@@ -177,6 +185,14 @@ _riv_window_adaptive_init (RivWindow *self)
 void
 _riv_window_show_jobs (RivWindow *self)
 {
+}
+
+gboolean
+riv_window_get_jobs_shown (RivWindow *self)
+{
+  g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
+
+  return TRUE;
 }
 
 #endif

@@ -112,6 +112,8 @@ riv_window_start_load (RivWindow *self)
       riv_stall_monitor_mark (self->stall_monitor, label);
     }
   gtk_stack_set_visible_child_name (self->view_stack, "charts");
+  /* As Submit and Burst do: a narrow window turns to the charts. */
+  _riv_window_show_jobs (self);
   return TRUE;
 }
 

@@ -44,6 +44,9 @@ void               riv_window_set_narrow           (RivWindow         *self,
                                                     gboolean           narrow);
 gboolean           riv_window_get_narrow           (RivWindow         *self);
 GtkWidget         *riv_window_get_jobs_page        (RivWindow         *self);
+/* Whether the jobs page is the one shown (always, where both panes are side
+ * by side; on libadwaita 1.4 and later, a narrow window shows one of them). */
+gboolean           riv_window_get_jobs_shown       (RivWindow         *self);
 
 /* For tests: the desktop notifications this window sent (or, without an
  * application, would have sent), and whether it counts as active (-1: ask

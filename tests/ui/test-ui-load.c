@@ -106,9 +106,15 @@ test_load_run (Fixture       *fixture,
   riv_window_set_load (window, USERS, 10, 0, "2s:twenty");
   g_assert_false (riv_window_start_load (window));
   g_assert_null (riv_window_get_load_run (window));
+#if ADW_CHECK_VERSION (1, 4, 0) && GTK_CHECK_VERSION (4, 10, 0)
+  /* Still on the form, where the stage can be mended. */
+  g_assert_false (riv_window_get_jobs_shown (window));
+#endif
 
   riv_window_set_load (window, USERS, 10, 0, "2s:20, 2s:20");
   g_assert_true (riv_window_start_load (window));
+  /* A narrow window turns to the charts, as it does for Submit and Burst. */
+  g_assert_true (riv_window_get_jobs_shown (window));
   run = riv_window_get_load_run (window);
   g_assert_nonnull (run);
   g_assert_true (riv_load_run_is_running (run));
