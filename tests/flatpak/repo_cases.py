@@ -150,6 +150,36 @@ class Repo:
             p = flatpak("remote-delete", "--force", REMOTE)
             check(p.returncode == 0, f"flatpak remote-delete {REMOTE}: {p.stderr}")
 
+    def newer_build(self, stamp):
+        """A build folder as make flatpak leaves it, whose app holds one file more than this
+        build's (/app/share/rivulet/newer-build, reading stamp): what publishing after a
+        rebuild with a change sends. Made from this build's app (checked out, the file added,
+        exported again with flatpak build-export), without building anything."""
+        out = os.path.join(self.work, "newer-build")
+        flat = os.path.join(out, "flatpak")
+        repo, tree = os.path.join(flat, "repo"), os.path.join(self.work, "newer-tree")
+        os.makedirs(flat)
+        shutil.copy(os.path.join(self.build, "flatpak", "runtime"), flat)
+        with open(os.path.join(flat, "source"), "w", encoding="utf-8") as f:
+            f.write("a newer build (make test-flatpak)\n")
+        src = os.path.join(self.build, "flatpak", "repo")
+        for argv in (["ostree", "init", "--mode=archive-z2", f"--repo={repo}"],
+                     ["ostree", "checkout", f"--repo={src}", "-U", self.ref, tree]):
+            p = run(argv)
+            check(p.returncode == 0, f"{' '.join(argv)}: {p.stderr}")
+        share = os.path.join(tree, "files", "share", "rivulet")
+        os.makedirs(share, exist_ok=True)
+        with open(os.path.join(share, "newer-build"), "w", encoding="utf-8") as f:
+            f.write(stamp + "\n")
+        p = run(["flatpak", "build-export", "--no-update-summary", repo, tree, "master"])
+        check(p.returncode == 0, f"flatpak build-export of the newer build: {p.stdout}{p.stderr}")
+        return out
+
+    def stamp(self):
+        """What the installed app's /app/share/rivulet/newer-build reads (None: no such file)."""
+        p = run(["flatpak", "run", "--user", "--command=cat", APP_ID, "/app/share/rivulet/newer-build"])
+        return p.stdout.strip() if p.returncode == 0 else None
+
     def tampered_copy(self, name):
         """A copy of the served folder, to be altered and then served at the same address."""
         out = os.path.join(self.work, name)
@@ -279,8 +309,11 @@ def cases(suite, r):
         check(p.returncode == 0 and "nothing new" in p.stdout and
               r.commit_of(repo) == state["first"],
               f"publishing the same build again: exit {p.returncode}\n{p.stdout}{p.stderr}")
+        check(r.stamp() is None, "the first build already has /app/share/rivulet/newer-build")
         subject = f"Rivulet {r.version}: a newer build (make test-flatpak)"
-        p = r.publish(r.served, r.key, r.homes["own"], REPO_FORCE="1", REPO_SUBJECT=subject)
+        stamp = f"newer build {os.getpid()}"
+        p = r.publish(r.served, r.key, r.homes["own"], build=r.newer_build(stamp),
+                      REPO_SUBJECT=subject)
         state["second"] = r.commit_of(repo)
         check(p.returncode == 0 and state["second"] != state["first"],
               f"publishing a newer build: exit {p.returncode}\n{p.stdout}{p.stderr}")
@@ -290,8 +323,11 @@ def cases(suite, r):
         got = r.installed()
         want = {"Origin": REMOTE, "Commit": state["second"], "Subject": subject}
         check(got == want, f"after flatpak update: {got}, want {want}")
+        check(r.stamp() == stamp, f"after flatpak update the app's newer-build file reads "
+              f"{r.stamp()!r}, not {stamp!r}: the newer build's files did not arrive")
         r.runs()
-        return f"{state['first'][:12]} -> {state['second'][:12]}, flatpak info: {subject!r}"
+        return (f"{state['first'][:12]} -> {state['second'][:12]}, flatpak info: {subject!r}; "
+                f"the sandbox reads the newer build's file")
 
     if suite.case("flatpak repo: flatpak update installs a newer build published to the repo",
                   update) != "OK":
