@@ -230,121 +230,14 @@ riv_job_panel_format_max_gap (GtkListItem *item,
   return job != NULL ? riv_format_duration (max_gap) : g_strdup ("");
 }
 
-/* Sorters: typed getters only. */
-
-#define CMP(a, b) ((a) < (b) ? GTK_ORDERING_SMALLER : (a) > (b) ? GTK_ORDERING_LARGER : GTK_ORDERING_EQUAL)
-
-static int
-compare_number (gconstpointer a, gconstpointer b, gpointer user_data)
+/* Sorting: each column's sorter is in the template (ui/riv-job-panel.ui),
+ * its value then the job's number; the progress column sorts by what its
+ * bar shows. */
+static double
+riv_job_panel_sort_fraction (RivJob *job)
 {
-  return CMP (riv_job_get_number ((RivJob *) a), riv_job_get_number ((RivJob *) b));
-}
-
-static int
-compare_endpoint (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = g_strcmp0 (riv_job_get_endpoint ((RivJob *) a), riv_job_get_endpoint ((RivJob *) b));
-
-  return r != 0 ? (r < 0 ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER) : compare_number (a, b, NULL);
-}
-
-static int
-compare_status (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_status ((RivJob *) a), riv_job_get_status ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_queue (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_rank ((RivJob *) a), riv_job_get_rank ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_batch (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = g_strcmp0 (riv_job_get_batch_id ((RivJob *) a), riv_job_get_batch_id ((RivJob *) b));
-
-  if (r != 0)
-    return r < 0 ? GTK_ORDERING_SMALLER : GTK_ORDERING_LARGER;
-  r = CMP (riv_job_get_batch_index ((RivJob *) a), riv_job_get_batch_index ((RivJob *) b));
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_progress (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  double pa = riv_job_panel_format_fraction (NULL, (RivJob *) a, riv_job_get_status ((RivJob *) a),
-                                             riv_job_get_progress ((RivJob *) a),
-                                             riv_job_get_progress_index ((RivJob *) a));
-  double pb = riv_job_panel_format_fraction (NULL, (RivJob *) b, riv_job_get_status ((RivJob *) b),
-                                             riv_job_get_progress ((RivJob *) b),
-                                             riv_job_get_progress_index ((RivJob *) b));
-  int r = CMP (pa, pb);
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_updates (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_n_updates ((RivJob *) a), riv_job_get_n_updates ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_wait (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_wait_time ((RivJob *) a), riv_job_get_wait_time ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_run (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_run_time ((RivJob *) a), riv_job_get_run_time ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_total (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_total_time ((RivJob *) a), riv_job_get_total_time ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_first (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_first_update_time ((RivJob *) a),
-               riv_job_get_first_update_time ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static int
-compare_gap (gconstpointer a, gconstpointer b, gpointer user_data)
-{
-  int r = CMP (riv_job_get_max_gap ((RivJob *) a), riv_job_get_max_gap ((RivJob *) b));
-
-  return r != 0 ? r : compare_number (a, b, NULL);
-}
-
-static void
-set_column_sorter (GtkColumnViewColumn *column,
-                   GCompareDataFunc     func)
-{
-  g_autoptr(GtkCustomSorter) sorter = gtk_custom_sorter_new (func, NULL, NULL);
-
-  gtk_column_view_column_set_sorter (column, GTK_SORTER (sorter));
+  return riv_job_panel_format_fraction (NULL, job, riv_job_get_status (job),
+                                        riv_job_get_progress (job), riv_job_get_progress_index (job));
 }
 
 /* Filter */
@@ -943,6 +836,10 @@ riv_job_panel_class_init (RivJobPanelClass *klass)
   BIND_CLOSURE (riv_job_panel_format_total);
   BIND_CLOSURE (riv_job_panel_format_first);
   BIND_CLOSURE (riv_job_panel_format_max_gap);
+  /* The sorters' */
+  BIND_CLOSURE (riv_job_panel_sort_fraction);
+  BIND_CLOSURE (riv_job_get_status);
+  BIND_CLOSURE (riv_job_get_first_update_time);
 #undef BIND_CLOSURE
 }
 
@@ -957,23 +854,10 @@ riv_job_panel_init (RivJobPanel *self)
   self->entries = g_ptr_array_new_with_free_func (entry_free);
   self->filter_bucket = -1;
 
-  set_column_sorter (self->column_number, compare_number);
-  set_column_sorter (self->column_endpoint, compare_endpoint);
-  set_column_sorter (self->column_status, compare_status);
-  set_column_sorter (self->column_queue, compare_queue);
-  set_column_sorter (self->column_batch, compare_batch);
-  set_column_sorter (self->column_progress, compare_progress);
-  set_column_sorter (self->column_updates, compare_updates);
-  set_column_sorter (self->column_wait, compare_wait);
-  set_column_sorter (self->column_run, compare_run);
-  set_column_sorter (self->column_total, compare_total);
-  set_column_sorter (self->column_first, compare_first);
-  set_column_sorter (self->column_gap, compare_gap);
-
   self->filter = gtk_custom_filter_new (riv_job_panel_match, self, NULL);
-  /* Not incremental: matching and comparing are a few typed getters, so even
-   * thousands of rows refilter or resort within a frame, and the view never
-   * shows a half-filtered list. */
+  /* Not incremental: matching is a few typed getters and the sorters keep a
+   * key per row, so even thousands of rows refilter or resort within a frame,
+   * and the view never shows a half-filtered list. */
   self->filter_model = gtk_filter_list_model_new (NULL, NULL);
 
   view_sorter = gtk_column_view_get_sorter (self->job_view);

@@ -18,8 +18,10 @@
 #include <libsoup/soup.h>
 #include <string.h>
 
+#include "riv-compat.h"
 #include "riv-demo.h"
 #include "riv-format.h"
+#include "riv-job-panel.h"
 #include "riv-job-private.h"
 #include "riv-json.h"
 #include "riv-test-util.h"
@@ -648,14 +650,11 @@ test_highlighted (Fixture       *fixture,
   g_assert_nonnull (strstr (scores_markup, "<span background=\"#805ad5\" bgalpha=\"80%\">flows"));
 }
 
-/* The text of the job panel's cell in the column titled title, first row. */
-static char *
-panel_cell_text (RivJobPanel *panel,
-                 const char  *title)
+/* The job panel's GtkColumnView. */
+static GtkWidget *
+panel_column_view (RivJobPanel *panel)
 {
   GtkWidget *widget = GTK_WIDGET (panel);
-  GListModel *columns;
-  guint column = 0, n;
 
   while (widget != NULL && !GTK_IS_COLUMN_VIEW (widget))
     {
@@ -671,6 +670,18 @@ panel_cell_text (RivJobPanel *panel,
       widget = next;
     }
   g_assert_nonnull (widget);
+  return widget;
+}
+
+/* The text of the job panel's cell in the column titled title, first row. */
+static char *
+panel_cell_text (RivJobPanel *panel,
+                 const char  *title)
+{
+  GtkWidget *widget = panel_column_view (panel);
+  GListModel *columns;
+  guint column = 0, n;
+
   columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (widget));
   n = g_list_model_get_n_items (columns);
   for (guint i = 0; i < n; i++)
@@ -743,6 +754,118 @@ test_failed_run_time (Fixture       *fixture,
   g_assert_cmpstr (shown, ==, expected);
 }
 
+/* The rows' job numbers, top to bottom, as "n n n n". */
+static char *
+panel_order (RivJobPanel *panel)
+{
+  GListModel *rows = riv_job_panel_get_view_model (panel);
+  g_autoptr(GString) order = g_string_new (NULL);
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(RivJob) job = g_list_model_get_item (rows, i);
+
+      g_string_append_printf (order, "%s%u", i > 0 ? " " : "", riv_job_get_number (job));
+    }
+  return g_string_free (g_steal_pointer (&order), FALSE);
+}
+
+/* A job moved through statuses at given seconds after base (a replayed clock). */
+static RivJob *
+sort_job (guint       number,
+          const char *endpoint,
+          double      base,
+          double      started,
+          double      first_update,
+          double      ended,
+          RivJobStatus end_status,
+          const char *batch,
+          gint64      batch_index)
+{
+  RivJob *job = _riv_job_new (number, endpoint, 0, NULL);
+
+  _riv_job_set_batch (job, batch, 4, batch_index, FALSE);
+  if (started >= 0)
+    {
+      _riv_job_set_replay_time (job, base + started);
+      _riv_job_set_status (job, RIV_JOB_STATUS_RUNNING);
+    }
+  if (first_update >= 0)
+    {
+      _riv_job_set_replay_time (job, base + first_update);
+      _riv_job_count_update (job, TRUE, 0, 0);
+      _riv_job_set_progress (job, 0.5, -1, -1, NULL);
+    }
+  if (ended >= 0)
+    {
+      _riv_job_set_replay_time (job, base + ended);
+      _riv_job_finish (job, end_status, end_status == RIV_JOB_STATUS_FAILED ? "boom" : NULL);
+    }
+  _riv_job_set_replay_time (job, 0);
+  return job;
+}
+
+/* Clicking a column's header sorts the jobs by what it shows, ties by job
+ * number, and a second click turns the order round. */
+static void
+test_panel_sorting (void)
+{
+  g_autoptr(GListStore) jobs = g_list_store_new (RIV_TYPE_JOB);
+  GtkWidget *window = gtk_window_new ();
+  RivJobPanel *panel = RIV_JOB_PANEL (riv_job_panel_new ());
+  double base = riv_now ();
+  static const struct { const char *column; const char *up; const char *down; } cases[] = {
+    { "#", "1 2 3 4", "4 3 2 1" },
+    { "Endpoint", "2 1 3 4", "4 3 1 2" },          /* /a, /b (1, 3), /c */
+    { "Status", "3 2 1 4", "4 1 2 3" },            /* pending, running, done, failed */
+    { "Batch", "4 3 2 1", "1 2 3 4" },             /* B0, B1 #0, B1 #1, B2 */
+    { "Progress", "3 4 2 1", "1 2 4 3" },          /* 0, 0 (failed), ½, done */
+    { "Wait", "3 2 4 1", "1 4 2 3" },              /* none, 1 s, 2 s, 3 s */
+    { "First", "3 4 1 2", "2 1 4 3" },             /* none, 2.5 s, 3.2 s, 3.5 s */
+  };
+  GtkColumnView *view;
+  GListModel *columns;
+
+  {
+    g_autoptr(RivJob) j1 = sort_job (1, "/b", base, 3, -1, 3.2, RIV_JOB_STATUS_COMPLETED, "B2", 0);
+    g_autoptr(RivJob) j2 = sort_job (2, "/a", base, 1, 3.5, -1, RIV_JOB_STATUS_PENDING, "B1", 1);
+    g_autoptr(RivJob) j3 = sort_job (3, "/b", base, -1, -1, -1, RIV_JOB_STATUS_PENDING, "B1", 0);
+    g_autoptr(RivJob) j4 = sort_job (4, "/c", base, 2, -1, 2.5, RIV_JOB_STATUS_FAILED, "B0", 0);
+    RivJob *all[] = { j1, j2, j3, j4 };
+
+    g_list_store_splice (jobs, 0, 0, (gpointer *) all, G_N_ELEMENTS (all));
+  }
+  gtk_window_set_child (GTK_WINDOW (window), GTK_WIDGET (panel));
+  riv_job_panel_set_jobs (panel, G_LIST_MODEL (jobs));
+  view = GTK_COLUMN_VIEW (panel_column_view (panel));
+  columns = gtk_column_view_get_columns (view);
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = NULL;
+      g_autofree char *up = NULL;
+      g_autofree char *down = NULL;
+
+      for (guint i = 0; i < g_list_model_get_n_items (columns) && column == NULL; i++)
+        {
+          g_autoptr(GtkColumnViewColumn) candidate = g_list_model_get_item (columns, i);
+
+          if (g_strcmp0 (gtk_column_view_column_get_title (candidate), cases[c].column) == 0)
+            column = g_steal_pointer (&candidate);
+        }
+      g_assert_nonnull (column);
+      g_assert_nonnull (gtk_column_view_column_get_sorter (column));
+      gtk_column_view_sort_by_column (view, column, GTK_SORT_ASCENDING);
+      up = panel_order (panel);
+      gtk_column_view_sort_by_column (view, column, GTK_SORT_DESCENDING);
+      down = panel_order (panel);
+      g_test_message ("%s: %s / %s", cases[c].column, up, down);
+      g_assert_cmpstr (up, ==, cases[c].up);
+      g_assert_cmpstr (down, ==, cases[c].down);
+    }
+  gtk_window_destroy (GTK_WINDOW (window));
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -755,6 +878,7 @@ main (int   argc,
   g_test_add ("/ui/outputs/mixed", Fixture, NULL, fixture_setup, test_mixed, fixture_teardown);
   g_test_add ("/ui/outputs/logs", Fixture, NULL, fixture_setup, test_logs, fixture_teardown);
   g_test_add_func ("/ui/outputs/undecodable-image", test_undecodable_image);
+  g_test_add_func ("/ui/outputs/panel-sorting", test_panel_sorting);
   g_test_add ("/ui/outputs/update", Fixture, NULL, fixture_setup, test_update, fixture_teardown);
   g_test_add_func ("/ui/outputs/update-classic", test_update_classic);
   g_test_add ("/ui/outputs/plot", Fixture, NULL, fixture_setup, test_plot, fixture_teardown);
