@@ -326,8 +326,8 @@ test_preferences (void)
   clear_button = find_button_for_action (GTK_WIDGET (prefs), "preferences.clear-recent-servers");
   g_assert_nonnull (clear_button);
   g_assert_true (gtk_widget_is_sensitive (clear_button));
-  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (prefs),
-                                             "preferences.clear-recent-servers", NULL));
+  /* Clicked, as a user does. */
+  g_signal_emit_by_name (clear_button, "clicked");
   {
     g_auto(GStrv) now = g_settings_get_strv (settings, "recent-urls");
 
