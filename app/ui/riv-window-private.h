@@ -92,7 +92,8 @@ struct _RivWindow
   char                 *url;              /* nullable: of client */
   char                 *pending_url;      /* nullable */
   char                 *token;            /* nullable */
-  char                 *space_id;         /* nullable: the Space (by name) of pending_url or url */
+  char                 *pending_space_id; /* nullable: the Space (by name) being connected to */
+  char                 *space_id;         /* nullable: the Space (by name) of url */
   char                 *hf_token;         /* nullable: the Space's token, for its app */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */

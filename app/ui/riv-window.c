@@ -759,6 +759,7 @@ riv_window_connect_cb (GObject      *object,
 
   g_free (self->url);
   self->url = g_strdup (url);
+  riv_set_str (&self->space_id, self->pending_space_id);
 
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -807,13 +808,13 @@ riv_window_connect_internal (RivWindow  *self,
   self->pending_url = g_strdup (url);
   if (embedded)
     {
-      g_clear_pointer (&self->space_id, g_free);
+      g_clear_pointer (&self->pending_space_id, g_free);
       g_clear_pointer (&self->hf_token, g_free);
     }
 
   /* The popover shows what is being tried (and, on failure, what to fix);
    * a Space's name stays in it while its app is connected to. */
-  if (!embedded && self->space_id == NULL &&
+  if (!embedded && self->pending_space_id == NULL &&
       g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
     riv_connect_popover_set_url (self->connect_popover, url);
 
@@ -931,7 +932,7 @@ riv_window_connect_space (RivWindow  *self,
       riv_window_update_header (self);
       return;
     }
-  riv_set_str (&self->space_id, id);
+  riv_set_str (&self->pending_space_id, id);
   riv_set_str (&self->token, NULL);
   self->resolving_space = TRUE;
   self->connect_cancellable = g_cancellable_new ();
@@ -960,7 +961,7 @@ riv_window_connect_to_url (RivWindow  *self,
       riv_window_connect_space (self, url, token);
       return;
     }
-  g_clear_pointer (&self->space_id, g_free);
+  g_clear_pointer (&self->pending_space_id, g_free);
   g_clear_pointer (&self->hf_token, g_free);
   riv_window_connect_internal (self, url, token,
                                self->embedded != NULL &&
@@ -1191,6 +1192,7 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
   g_clear_pointer (&self->token, g_free);
+  g_clear_pointer (&self->pending_space_id, g_free);
   g_clear_pointer (&self->space_id, g_free);
   g_clear_pointer (&self->hf_token, g_free);
   for (guint i = 0; i < RIV_N_REPORTS; i++)

@@ -279,6 +279,18 @@ space_connected (gpointer user_data)
   return riv_window_get_client (wait->fixture->window) != NULL;
 }
 
+/* Connects to url, which fails, while connected: the client stays. */
+static void
+connect_and_expect_kept (Fixture    *fixture,
+                         const char *url)
+{
+  RivClient *client = riv_window_get_client (fixture->window);
+
+  riv_window_connect_to_url (fixture->window, url, NULL);
+  g_assert_true (riv_test_wait_until (has_error, fixture, 30));
+  g_assert_true (riv_window_get_client (fixture->window) == client);
+}
+
 /* A Space that builds, then runs: the popover says so, then the window is
  * connected to its app, the token typed sent to the app as the Space's. */
 static void
@@ -288,6 +300,7 @@ test_space (Fixture       *fixture,
   SpaceHub sh = { 0 };
   SpaceWait wait = { fixture, FALSE };
   RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+  g_autofree char *command = NULL;
 
   space_hub_start (&sh);
   riv_window_connect_to_url (fixture->window, "demo/building", RIV_TEST_HF_TOKEN);
@@ -299,8 +312,18 @@ test_space (Fixture       *fixture,
   g_assert_cmpuint (sh.app.n_requests, >=, 1);
   g_assert_cmpuint (sh.app.n_hf_bearer, ==, sh.app.n_requests);
   g_assert_cmpuint (sh.app.n_bearer, ==, 0);
-  /* The popover keeps the Space's name, not its host. */
+  /* The popover keeps the Space's name, not its host, and so does Copy as Command. */
   g_assert_cmpstr (riv_connect_popover_get_url (popover), ==, "demo/building");
+  command = riv_window_dup_load_command (fixture->window);
+  g_assert_nonnull (command);
+  g_assert_nonnull (strstr (command, "--url demo/building "));
+  g_assert_null (strstr (command, RIV_TEST_HF_TOKEN));
+
+  /* A Space that fails afterwards leaves the connection as it was. */
+  connect_and_expect_kept (fixture, "demo/paused");
+  g_clear_pointer (&command, g_free);
+  command = riv_window_dup_load_command (fixture->window);
+  g_assert_nonnull (strstr (command, "--url demo/building "));
   space_hub_stop (&sh);
 }
 
