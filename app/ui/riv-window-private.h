@@ -94,7 +94,8 @@ struct _RivWindow
   char                 *token;            /* nullable */
   char                 *pending_space_id; /* nullable: the Space (by name) being connected to */
   char                 *space_id;         /* nullable: the Space (by name) of url */
-  char                 *hf_token;         /* nullable: the Space's token, for its app */
+  char                 *pending_hf_token; /* nullable: pending_space_id's token, for its app */
+  char                 *hf_token;         /* nullable: space_id's */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
 

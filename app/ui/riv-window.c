@@ -760,6 +760,7 @@ riv_window_connect_cb (GObject      *object,
   g_free (self->url);
   self->url = g_strdup (url);
   riv_set_str (&self->space_id, self->pending_space_id);
+  riv_set_str (&self->hf_token, self->pending_hf_token);
 
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -809,7 +810,7 @@ riv_window_connect_internal (RivWindow  *self,
   if (embedded)
     {
       g_clear_pointer (&self->pending_space_id, g_free);
-      g_clear_pointer (&self->hf_token, g_free);
+      g_clear_pointer (&self->pending_hf_token, g_free);
     }
 
   /* The popover shows what is being tried (and, on failure, what to fix);
@@ -841,7 +842,7 @@ riv_window_connect_internal (RivWindow  *self,
   riv_recorder_set_pending_client (self->recorder, self->pending_client);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
-  riv_client_set_hf_token (self->pending_client, self->hf_token);
+  riv_client_set_hf_token (self->pending_client, self->pending_hf_token);
   riv_login_flow_apply (self->login, self->pending_client, normalized);
   self->connect_cancellable = g_cancellable_new ();
 
@@ -900,7 +901,7 @@ riv_window_space_resolved_cb (GObject      *object,
       riv_window_update_header (self);
       return;
     }
-  riv_set_str (&self->hf_token, hf_token);
+  riv_set_str (&self->pending_hf_token, hf_token);
   riv_window_connect_internal (self, host, NULL, FALSE);
 }
 
@@ -920,7 +921,7 @@ riv_window_connect_space (RivWindow  *self,
   riv_window_cancel_connecting (self);
   riv_set_str (&self->pending_url, text);
   self->pending_is_embedded = FALSE;
-  g_clear_pointer (&self->hf_token, g_free);
+  g_clear_pointer (&self->pending_hf_token, g_free);
   if (g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), text) != 0)
     riv_connect_popover_set_url (self->connect_popover, text);
 
@@ -962,7 +963,7 @@ riv_window_connect_to_url (RivWindow  *self,
       return;
     }
   g_clear_pointer (&self->pending_space_id, g_free);
-  g_clear_pointer (&self->hf_token, g_free);
+  g_clear_pointer (&self->pending_hf_token, g_free);
   riv_window_connect_internal (self, url, token,
                                self->embedded != NULL &&
                                riv_embedded_server_is_url (self->embedded, url));
@@ -1195,6 +1196,7 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->pending_space_id, g_free);
   g_clear_pointer (&self->space_id, g_free);
   g_clear_pointer (&self->hf_token, g_free);
+  g_clear_pointer (&self->pending_hf_token, g_free);
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     g_clear_pointer (&self->report_last[i], g_free);
 

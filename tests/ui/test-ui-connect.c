@@ -263,8 +263,9 @@ space_hub_stop (SpaceHub *sh)
 
 typedef struct
 {
-  Fixture  *fixture;
-  gboolean  saw_building;
+  Fixture   *fixture;
+  gboolean   saw_building;
+  RivClient *previous;   /* the client before a reconnection (not dereferenced) */
 } SpaceWait;
 
 static gboolean
@@ -277,6 +278,15 @@ space_connected (gpointer user_data)
   if (strstr (busy, "Space demo/building is building (stage BUILDING)") != NULL)
     wait->saw_building = TRUE;
   return riv_window_get_client (wait->fixture->window) != NULL;
+}
+
+static gboolean
+space_reconnected (gpointer user_data)
+{
+  SpaceWait *wait = user_data;
+  RivClient *client = riv_window_get_client (wait->fixture->window);
+
+  return client != NULL && client != wait->previous && riv_client_get_config (client) != NULL;
 }
 
 /* Connects to url, which fails, while connected: the client stays. */
@@ -298,9 +308,11 @@ test_space (Fixture       *fixture,
             gconstpointer  user_data)
 {
   SpaceHub sh = { 0 };
-  SpaceWait wait = { fixture, FALSE };
+  SpaceWait wait = { fixture, FALSE, NULL };
   RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
   g_autofree char *command = NULL;
+  RivClient *client;
+  guint hub_requests, hub_bearer, app_requests;
 
   space_hub_start (&sh);
   riv_window_connect_to_url (fixture->window, "demo/building", RIV_TEST_HF_TOKEN);
@@ -324,6 +336,19 @@ test_space (Fixture       *fixture,
   g_clear_pointer (&command, g_free);
   command = riv_window_dup_load_command (fixture->window);
   g_assert_nonnull (strstr (command, "--url demo/building "));
+
+  /* Reconnect asks the Hub again by name, and the app gets the token again. */
+  client = wait.previous = riv_window_get_client (fixture->window);
+  hub_requests = sh.hub.n_requests;
+  hub_bearer = sh.hub.n_bearer;
+  app_requests = sh.app.n_requests;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.reconnect", NULL));
+  g_assert_true (riv_test_wait_until (space_reconnected, &wait, 30));
+  g_assert_true (riv_window_get_client (fixture->window) != client);
+  g_assert_cmpuint (sh.hub.n_requests, >, hub_requests);
+  g_assert_cmpuint (sh.hub.n_bearer - hub_bearer, ==, sh.hub.n_requests - hub_requests);
+  g_assert_cmpuint (sh.app.n_requests, >, app_requests);
+  g_assert_cmpuint (sh.app.n_hf_bearer, ==, sh.app.n_requests);
   space_hub_stop (&sh);
 }
 
