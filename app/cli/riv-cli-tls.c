@@ -101,14 +101,10 @@ read_token_file (GError **error)
                    "%s is larger than a token (%d KiB)", token_file, TOKEN_FILE_MAX / 1024);
       return NULL;
     }
-  line = g_strstrip (g_strndup (contents, strcspn (contents, "\r\n")));
-  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
-                   token_file);
-      g_free (line);
-      return NULL;
-    }
+  line = riv_text_token_line (contents, length);
+  if (line == NULL)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
+                 token_file);
   return line;
 }
 

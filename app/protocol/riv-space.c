@@ -19,6 +19,7 @@
 #include "riv-compat.h"
 #include "riv-json.h"
 #include "riv-space.h"
+#include "riv-text.h"
 
 #define POLL_INTERVAL_MS  1000               /* @gradio/client polls the Hub every second */
 #define HUB_TIMEOUT_S     30
@@ -675,21 +676,6 @@ request_info (GTask *task)
                                     g_task_get_cancellable (task), info_cb, task);
 }
 
-/* A token file's first line, without blanks; NULL when it holds none. */
-static char *
-token_from_file (const char *contents,
-                 gsize       length)
-{
-  g_autofree char *line = NULL;
-
-  if (length > TOKEN_FILE_MAX)
-    return NULL;
-  line = g_strstrip (g_strndup (contents, strcspn (contents, "\r\n")));
-  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
-    return NULL;
-  return g_steal_pointer (&line);
-}
-
 static void
 token_file_cb (GObject      *object,
                GAsyncResult *result,
@@ -702,7 +688,7 @@ token_file_cb (GObject      *object,
 
   /* No file, or one that cannot be read: no token, as huggingface_hub does. */
   if (g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, NULL))
-    r->token = token_from_file (contents, length);
+    r->token = length <= TOKEN_FILE_MAX ? riv_text_token_line (contents, length) : NULL;
   request_info (task);
 }
 
