@@ -344,6 +344,7 @@ typedef struct
   char                 *host;
   char                 *stage;          /* the last one told */
   gboolean              woken;
+  gboolean              asked_runtime;  /* the info came: the replies are the runtime's */
   GSource              *timer;
   RivSpaceProgressFunc  progress;
   gpointer              progress_data;
@@ -457,6 +458,9 @@ return_hub_error (GTask       *task,
 }
 
 static void request_runtime (GTask *task);
+static void hub_reply_cb    (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data);
 
 static gboolean
 poll_cb (gpointer user_data)
@@ -589,30 +593,6 @@ finish_hub_reply (GTask        *task,
 }
 
 static void
-runtime_cb (GObject      *object,
-            GAsyncResult *result,
-            gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  g_autoptr(GBytes) body = finish_hub_reply (task, SOUP_SESSION (object), result);
-  g_autofree char *stage = NULL;
-  g_autofree char *message = NULL;
-  g_autoptr(GError) error = NULL;
-  gsize length = 0;
-  const char *data;
-
-  if (body == NULL)
-    return;
-  data = g_bytes_get_data (body, &length);
-  if (!riv_space_parse_runtime (data, length, &stage, &message, &error))
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  handle_stage (task, stage, message);
-}
-
-static void
 request_runtime (GTask *task)
 {
   Resolve *r = g_task_get_task_data (task);
@@ -623,19 +603,22 @@ request_runtime (GTask *task)
       g_object_unref (task);
       return;
     }
+  r->asked_runtime = TRUE;
   soup_session_send_and_read_async (r->session, msg, G_PRIORITY_DEFAULT,
-                                    g_task_get_cancellable (task), runtime_cb, task);
+                                    g_task_get_cancellable (task), hub_reply_cb, task);
 }
 
+/* The Space's info (its host, maybe its stage) or its runtime (its stage). */
 static void
-info_cb (GObject      *object,
-         GAsyncResult *result,
-         gpointer      user_data)
+hub_reply_cb (GObject      *object,
+              GAsyncResult *result,
+              gpointer      user_data)
 {
   g_autoptr(GTask) task = user_data;
   Resolve *r = g_task_get_task_data (task);
   g_autoptr(GBytes) body = finish_hub_reply (task, SOUP_SESSION (object), result);
   g_autofree char *stage = NULL;
+  g_autofree char *message = NULL;
   g_autoptr(GError) error = NULL;
   gsize length = 0;
   const char *data;
@@ -643,7 +626,8 @@ info_cb (GObject      *object,
   if (body == NULL)
     return;
   data = g_bytes_get_data (body, &length);
-  if (!riv_space_parse_info (data, length, &r->host, &stage, &error))
+  if (r->asked_runtime ? !riv_space_parse_runtime (data, length, &stage, &message, &error)
+                       : !riv_space_parse_info (data, length, &r->host, &stage, &error))
     {
       g_prefix_error (&error, "Space %s: ", r->id);
       g_task_return_error (task, g_steal_pointer (&error));
@@ -651,10 +635,10 @@ info_cb (GObject      *object,
     }
   /* The runtime is the stage's own source (the info's may lag); ask it
    * unless the info says the Space is running already. */
-  if (stage != NULL && riv_space_stage_state (stage) == RIV_SPACE_RUNNING)
-    handle_stage (task, stage, NULL);
-  else
+  if (!r->asked_runtime && (stage == NULL || riv_space_stage_state (stage) != RIV_SPACE_RUNNING))
     request_runtime (g_steal_pointer (&task));
+  else
+    handle_stage (task, stage, message);
 }
 
 static void
@@ -673,7 +657,7 @@ request_info (GTask *task)
     }
   r->deadline = riv_now () + r->wait_s;
   soup_session_send_and_read_async (r->session, msg, G_PRIORITY_DEFAULT,
-                                    g_task_get_cancellable (task), info_cb, task);
+                                    g_task_get_cancellable (task), hub_reply_cb, task);
 }
 
 static void
