@@ -110,9 +110,15 @@ handler (SoupServer        *server,
   g_autofree char *data = g_strconcat (prefix (as), "/queue/data", NULL);
   g_autofree char *info = g_strconcat (prefix (as), "/info", NULL);
 
-  if (g_strcmp0 (soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
-                                               "Authorization"), "Bearer " TOKEN) == 0)
+  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
+  const char *hf = soup_message_headers_get_one (headers, "x-hf-authorization");
+
+  as->n_requests++;
+  if (g_strcmp0 (soup_message_headers_get_one (headers, "Authorization"), "Bearer " TOKEN) == 0)
     as->n_bearer++;
+  if (as->hf_token != NULL && hf != NULL && g_str_has_prefix (hf, "Bearer ") &&
+      g_str_equal (hf + strlen ("Bearer "), as->hf_token))
+    as->n_hf_bearer++;
   if (g_str_equal (path, "/login"))
     handle_login (as, msg);
   else if (g_str_equal (path, "/config"))
@@ -128,6 +134,19 @@ handler (SoupServer        *server,
                                                 "Connection", "close"))
         as->n_join_close++;
       riv_test_reply (msg, 200, "application/json", "{\"event_id\":\"e1\"}");
+    }
+  else if (g_str_equal (path, data) && as->fail_texts != NULL)
+    {
+      const char *text = as->fail_texts[as->n_streams++ % g_strv_length ((char **) as->fail_texts)];
+      g_autofree char *quoted = g_strescape (text, NULL);
+      g_autofree char *body = g_strdup_printf (
+        "data: {\"msg\":\"process_starts\",\"event_id\":\"e1\"}\n\n"
+        "data: {\"msg\":\"process_completed\",\"event_id\":\"e1\",\"output\":{\"error\":"
+        "\"%s\",\"title\":\"ZeroGPU quota exceeded\"},\"success\":false,\"title\":"
+        "\"ZeroGPU quota exceeded\"}\n\n"
+        "data: {\"msg\":\"close_stream\",\"event_id\":null}\n\n", quoted);
+
+      riv_test_reply (msg, 200, "text/event-stream", body);
     }
   else if (g_str_equal (path, data))
     {

@@ -4,7 +4,8 @@
  *
  * A scripted server that asks for a login as Gradio apps launched with auth=
  * do: like Gradio 4.44 (routes at the root, "detail" a string) or like
- * Gradio 5 and 6 (routes under /gradio_api, "detail" an object). /config and
+ * Gradio 5 and 6 (routes under /gradio_api, "detail" an object), or without
+ * a login (no_auth: a stand-in app, e.g. a Space's). /config and
  * the queue answer 401 without the session cookie that POST /login sets (two
  * cookies, one of them Secure, as Gradio does); /login itself stays at the
  * app's root in every version. Its one endpoint, "predict", answers "hello".
@@ -33,6 +34,10 @@ typedef struct
   guint       n_join_close; /* joins that asked for "Connection: close" */
   guint       n_streams;
   guint       n_bearer;     /* requests with "Authorization: Bearer " TOKEN */
+  const char *hf_token;     /* nullable: count requests with "x-hf-authorization: Bearer " it */
+  guint       n_hf_bearer;
+  guint       n_requests;
+  const char * const *fail_texts; /* nullable: each stream's job fails with the next text */
 } AuthServer;
 
 void auth_server_start (AuthServer *as);

@@ -175,6 +175,9 @@ riv_test_run_cli_env (const char          *env,
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("RIVULET_CLI");
+  static const char * const hf_names[] = {
+    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "HF_HOME", "HF_ENDPOINT",
+  };
 
   g_assert_nonnull (cli);
   g_ptr_array_add (argv, (char *) cli);
@@ -186,12 +189,19 @@ riv_test_run_cli_env (const char          *env,
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
   g_subprocess_launcher_unsetenv (launcher, "RIVULET_AUTH");
   g_subprocess_launcher_unsetenv (launcher, "RIVULET_TOKEN");
+  for (guint i = 0; i < G_N_ELEMENTS (hf_names); i++)
+    g_subprocess_launcher_unsetenv (launcher, hf_names[i]);
   if (env != NULL)
     {
-      g_auto(GStrv) pair = g_strsplit (env, "=", 2);
+      g_auto(GStrv) lines = g_strsplit (env, "\n", -1);
 
-      g_assert_nonnull (pair[1]);
-      g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+      for (guint i = 0; lines[i] != NULL; i++)
+        {
+          g_auto(GStrv) pair = g_strsplit (lines[i], "=", 2);
+
+          g_assert_nonnull (pair[1]);
+          g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
+        }
     }
   process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
   g_assert_no_error (error);
@@ -203,6 +213,13 @@ riv_test_run_cli_env (const char          *env,
   g_assert_no_error (error);
   g_assert_true (g_subprocess_get_if_exited (process));
   return g_subprocess_get_exit_status (process);
+}
+
+void
+riv_test_cli_run_clear (RivTestCliRun *run)
+{
+  g_clear_pointer (&run->out, g_free);
+  g_clear_pointer (&run->err, g_free);
 }
 
 int

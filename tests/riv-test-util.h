@@ -54,6 +54,17 @@ void      riv_test_remove_dir     (const char  *path);
 char     *riv_test_load_data      (const char  *name,
                                    gsize       *length);
 
+/* A finished rivulet-cli: its exit status and what it wrote. */
+typedef struct
+{
+  int   status;
+  char *out;
+  char *err;
+} RivTestCliRun;
+
+void      riv_test_cli_run_clear  (RivTestCliRun *run);
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (RivTestCliRun, riv_test_cli_run_clear)
+
 /* Runs $RIVULET_CLI with args (NULL-terminated) while the thread-default
  * main context keeps running; *out and *err get its output. Returns the exit
  * status. */
@@ -61,9 +72,10 @@ int       riv_test_run_cli        (const char * const  *args,
                                    char               **out,
                                    char               **err,
                                    double               timeout_s);
-/* The same with one more environment variable, "NAME=VALUE" (or NULL).
- * Both leave out the caller's RIVULET_AUTH and RIVULET_TOKEN: a test names
- * its login and token. */
+/* The same with more environment variables, "NAME=VALUE" lines (or NULL).
+ * Both leave out the caller's RIVULET_AUTH and RIVULET_TOKEN, and its
+ * Hugging Face token and Hub (HF_TOKEN, HF_TOKEN_PATH, HF_HOME,
+ * HF_ENDPOINT): a test names its login and tokens. */
 int       riv_test_run_cli_env    (const char          *env,
                                    const char * const  *args,
                                    char               **out,

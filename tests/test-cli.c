@@ -30,21 +30,7 @@
 
 typedef RivTestServed Fixture;
 
-typedef struct
-{
-  int   status;   /* exit status */
-  char *out;
-  char *err;
-} CliRun;
-
-static void
-cli_run_clear (CliRun *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliRun, cli_run_clear)
+typedef RivTestCliRun CliRun;
 
 static void
 fixture_setup (Fixture       *fx,
@@ -257,7 +243,7 @@ static void
 test_output_batch (Fixture       *fx,
                    gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "jobs.jsonl");
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GHashTable) batches = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -313,7 +299,7 @@ static void
 test_output_stream_stdout (Fixture       *fx,
                            gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(GPtrArray) records = NULL;
 
   run_cli (&run, "load", "--url", fx->url, "--endpoint", "/stream_text", "--count", "3",
@@ -345,7 +331,7 @@ static void
 test_output_failed (Fixture       *fx,
                     gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "failed.jsonl");
   g_autoptr(GPtrArray) records = NULL;
 
@@ -373,7 +359,7 @@ static void
 test_output_lost (Fixture       *fx,
                   gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "lost.jsonl");
   g_autoptr(GPtrArray) records = NULL;
 
@@ -401,7 +387,7 @@ static void
 test_output_unwritable (Fixture       *fx,
                         gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "no-such-dir/jobs.jsonl");
 
   run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo",
@@ -430,7 +416,7 @@ static void
 test_users_iterations (Fixture       *fx,
                        gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "users.jsonl");
   g_autoptr(GPtrArray) records = NULL;
   guint per_user[7] = { 0 };
@@ -477,7 +463,7 @@ static void
 test_users_duration_think (Fixture       *fx,
                            gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "think.jsonl");
   g_autoptr(GPtrArray) records = NULL;
   g_autoptr(GHashTable) last_end = g_hash_table_new_full (NULL, NULL, NULL, g_free);
@@ -530,7 +516,7 @@ static void
 test_stages_timeseries (Fixture       *fx,
                         gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *csv_path = path_in (fx, "series.csv");
   g_autofree char *csv = NULL;
   g_auto(GStrv) lines = NULL;
@@ -574,9 +560,9 @@ static void
 test_thresholds (Fixture       *fx,
                  gconstpointer  data)
 {
-  g_auto(CliRun) pass = { 0 };
-  g_auto(CliRun) fail = { 0 };
-  g_auto(CliRun) json = { 0 };
+  g_auto(RivTestCliRun) pass = { 0 };
+  g_auto(RivTestCliRun) fail = { 0 };
+  g_auto(RivTestCliRun) json = { 0 };
   JsonObject *summary;
   JsonArray *thresholds;
 
@@ -613,7 +599,7 @@ static void
 test_burst_none_lost (Fixture       *fx,
                       gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   JsonObject *summary;
 
   run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "2000",
@@ -662,7 +648,7 @@ test_bad_flags (Fixture       *fx,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
 
       run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "2",
                cases[i].flag, cases[i].value, NULL);
@@ -673,7 +659,7 @@ test_bad_flags (Fixture       *fx,
     }
 
   {
-    g_auto(CliRun) run = { 0 };
+    g_auto(RivTestCliRun) run = { 0 };
 
     run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "5",
              "--count", "10", NULL);
@@ -731,7 +717,7 @@ test_bad_files (Fixture       *fx,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
       g_autofree char *json = file_data (cases[i].path);
 
       run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", json,
@@ -750,7 +736,7 @@ test_bad_files (Fixture       *fx,
   /* Files that are there: each job's own is uploaded (upload_s in its
    * record); the demo then refuses a file for its text, on the server. */
   {
-    g_auto(CliRun) run = { 0 };
+    g_auto(RivTestCliRun) run = { 0 };
     g_autofree char *out = path_in (fx, "files.jsonl");
     g_autofree char *json = file_data (numbered);
     g_autoptr(GPtrArray) records = NULL;
@@ -801,7 +787,7 @@ test_merge_client_server (Fixture       *fx,
   g_autofree char *report = path_in (fx, "cs.html");
   g_autofree char *html = NULL;
   g_autoptr(GString) lines = g_string_new (NULL);
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
 
   for (guint i = 1; i <= 4; i++)
     g_string_append_printf (lines,
@@ -829,7 +815,7 @@ static void
 test_queue_full (Fixture       *fx,
                  gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(GError) error = NULL;
   g_autofree char *report = path_in (fx, "full.html");
   g_autofree char *html = NULL;
@@ -877,8 +863,8 @@ run_shards_and_merge (Fixture            *fx,
   g_autofree char *report = path_in (fx, "merged.html");
   g_autofree char *series = path_in (fx, "merged.csv");
   Running *running = g_new0 (Running, n_shards + 1);
-  g_auto(CliRun) single = { 0 };
-  g_auto(CliRun) merged = { 0 };
+  g_auto(RivTestCliRun) single = { 0 };
+  g_auto(RivTestCliRun) merged = { 0 };
   g_autoptr(GPtrArray) merge_args = g_ptr_array_new ();
   JsonObject *single_summary, *merged_summary;
   static const char *const totals[] = { "submitted", "completed", "failed", "cancelled", "lost" };
@@ -913,7 +899,7 @@ run_shards_and_merge (Fixture            *fx,
     }
   for (guint i = 0; i < n_shards; i++)
     {
-      g_auto(CliRun) shard = { 0 };
+      g_auto(RivTestCliRun) shard = { 0 };
       g_autoptr(GPtrArray) records = NULL;
 
       finish_cli (&running[i], &shard);
@@ -1008,7 +994,7 @@ run_threads (Fixture    *fx,
              guint       users,
              guint       iterations)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *name = g_strdup_printf ("threads-%s.jsonl", threads);
   g_autofree char *path = path_in (fx, name);
   g_autofree char *users_text = g_strdup_printf ("%u", users);
@@ -1097,8 +1083,8 @@ static void
 test_threads_one_thread (Fixture       *fx,
                          gconstpointer  data)
 {
-  g_auto(CliRun) burst = { 0 };
-  g_auto(CliRun) linted = { 0 };
+  g_auto(RivTestCliRun) burst = { 0 };
+  g_auto(RivTestCliRun) linted = { 0 };
 
   run_cli (&burst, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "4",
            "--threads", "2", NULL);
@@ -1122,8 +1108,8 @@ static void
 test_threads_default (Fixture       *fx,
                       gconstpointer  data)
 {
-  g_auto(CliRun) plain = { 0 };
-  g_auto(CliRun) two = { 0 };
+  g_auto(RivTestCliRun) plain = { 0 };
+  g_auto(RivTestCliRun) two = { 0 };
   guint cores = g_get_num_processors ();
   guint expected = cores > 1 ? cores - 1 : 1;
   g_autofree char *line = NULL;
@@ -1154,7 +1140,7 @@ test_threads_interrupt (Fixture       *fx,
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
                          "--users", "6", "--duration", "3600", "--threads", "2",
                          "--data", "[\"i{i}\", 0.3]", "--output", path, NULL };
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(GPtrArray) records = NULL;
   Running running = { 0 };
   gboolean never = FALSE;
@@ -1193,7 +1179,7 @@ static void
 test_merge_bad_records (Fixture       *fx,
                         gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *path = path_in (fx, "bad.jsonl");
   g_autoptr(GError) error = NULL;
 
@@ -1262,7 +1248,7 @@ static void
 test_report_in_browser (Fixture       *fx,
                         gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *report = path_in (fx, "report.html");
   g_autofree char *shot = path_in (fx, "report.png");
   g_autofree char *shot_arg = g_strdup_printf ("--screenshot=%s", shot);
@@ -1458,7 +1444,7 @@ test_serve_budget_options (void)
     { "--session-buffer", "0" }, { "--total-buffer", "-1" }, { "--session-inputs", "-1" },
     { "--total-inputs", "-1" }, { "--reader-timeout", "0" },
   };
-  g_auto(CliRun) help = { 0 };
+  g_auto(RivTestCliRun) help = { 0 };
 
   run_cli (&help, "serve", "--help", NULL);
   g_assert_cmpint (help.status, ==, 0);
@@ -1467,7 +1453,7 @@ test_serve_budget_options (void)
       g_error ("\"serve --help\" does not list %s:\n%s", options[i], help.out);
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
 
       run_cli (&run, "serve", "--port", "0", bad[i][0], bad[i][1], NULL);
       g_assert_cmpint (run.status, ==, 2);
@@ -1614,9 +1600,9 @@ test_outage (Fixture       *fx,
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
                          "--duration", "7", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
                          "--json", "--output", records, NULL };
-  g_auto(CliRun) run = { 0 };
-  g_auto(CliRun) merged = { 0 };
-  g_auto(CliRun) merged_text = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
+  g_auto(RivTestCliRun) merged = { 0 };
+  g_auto(RivTestCliRun) merged_text = { 0 };
   g_autofree char *line = NULL;
   JsonObject *merged_outage;
   g_autoptr(GError) error = NULL;
@@ -1693,7 +1679,7 @@ load_runs_on (Fixture    *fx,
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "2",
                          "--duration", "2", "--think", "0.05", "--data", "[\"u{u}\", 0.02]",
                          "--json", NULL };
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   Running running = { 0 };
   gboolean never = FALSE;
   gboolean found;
@@ -1804,9 +1790,9 @@ test_tls (Fixture       *fx,
   g_assert_true (g_file_set_contents (not_pem, "just some notes\n", -1, NULL));
 
   {
-    g_auto(CliRun) untrusted = { 0 };
-    g_auto(CliRun) trusted = { 0 };
-    g_auto(CliRun) insecure = { 0 };
+    g_auto(RivTestCliRun) untrusted = { 0 };
+    g_auto(RivTestCliRun) trusted = { 0 };
+    g_auto(RivTestCliRun) insecure = { 0 };
 
     /* Not trusted: said, with both ways out. */
     run_cli (&untrusted, "inspect", "--url", url, NULL);
@@ -1839,8 +1825,8 @@ test_tls (Fixture       *fx,
 
     for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
       {
-        g_auto(CliRun) load = { 0 };
-        g_auto(CliRun) inspect = { 0 };
+        g_auto(RivTestCliRun) load = { 0 };
+        g_auto(RivTestCliRun) inspect = { 0 };
         const char *last = bad[i].insecure ? "--insecure" : NULL;
 
         run_cli (&load, "load", "--url", url, "--endpoint", "x", "--ca-file", bad[i].file, last, NULL);
@@ -1863,7 +1849,7 @@ test_help_names_command (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
       g_autofree char *usage = g_strdup_printf ("rivulet-cli %s [OPTION…]", commands[i]);
 
       run_cli (&run, commands[i], "--help", NULL);
@@ -1906,8 +1892,8 @@ static void
 test_until_break_queue_full (Fixture       *fx,
                              gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
-  g_auto(CliRun) text = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
+  g_auto(RivTestCliRun) text = { 0 };
   g_autofree char *report = path_in (fx, "break.html");
   g_autofree char *html = NULL;
   JsonObject *summary, *bp;
@@ -1953,7 +1939,7 @@ static void
 test_until_break_rate (Fixture       *fx,
                        gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   JsonObject *summary, *bp;
 
   restart_with_queue (fx, 1, 5);
@@ -1977,8 +1963,8 @@ static void
 test_until_break_none_and_threshold (Fixture       *fx,
                                      gconstpointer  data)
 {
-  g_auto(CliRun) none = { 0 };
-  g_auto(CliRun) slow = { 0 };
+  g_auto(RivTestCliRun) none = { 0 };
+  g_auto(RivTestCliRun) slow = { 0 };
   JsonObject *summary, *bp;
 
   run_cli (&none, "load", "--url", fx->url, "--endpoint", "batch_echo", "--stages", "2s:4",
@@ -2019,7 +2005,7 @@ test_until_break_bad_flags (Fixture       *fx,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
       const char *const *c = cases[i];
 
       run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
@@ -2030,7 +2016,7 @@ test_until_break_bad_flags (Fixture       *fx,
         g_error ("--until-break %s: no clear error:\n%s", c[0] ? c[0] : "", run.err);
     }
   {
-    g_auto(CliRun) run = { 0 };
+    g_auto(RivTestCliRun) run = { 0 };
 
     run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--until-break",
              "--stages", "5s:5", "--count", "10", NULL);
@@ -2051,7 +2037,7 @@ test_until_break_fd_limit (void)
   g_autoptr(GError) error = NULL;
   g_autofree char *line = NULL;
   g_autofree char *prlimit = g_find_program_in_path ("prlimit");
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   const char *url;
   JsonObject *summary, *bp;
 
@@ -2116,7 +2102,7 @@ test_metrics_bad_address (Fixture       *fx,
   g_assert_no_error (error);
   address = g_strdup_printf ("127.0.0.1:%u", port);
   {
-    g_auto(CliRun) run = { 0 };
+    g_auto(RivTestCliRun) run = { 0 };
 
     run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
              "--metrics", address, NULL);
@@ -2126,7 +2112,7 @@ test_metrics_bad_address (Fixture       *fx,
   }
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
 
       run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "3",
                "--metrics", cases[i].address, NULL);
@@ -2350,7 +2336,7 @@ test_connect_timeout (void)
 {
   g_autofree char *url = NULL;
   SoupServer *server = riv_test_server_new (silent_handler, NULL, &url, NULL);
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   double start = g_get_monotonic_time () / 1e6;
   double took;
 
@@ -2400,8 +2386,8 @@ test_server_text_escaped (void)
 {
   g_autofree char *url = NULL;
   SoupServer *server = riv_test_server_new (hostile_handler, NULL, &url, NULL);
-  g_auto(CliRun) inspect = { 0 };
-  g_auto(CliRun) load = { 0 };
+  g_auto(RivTestCliRun) inspect = { 0 };
+  g_auto(RivTestCliRun) load = { 0 };
   const char *outputs[4];
 
   run_cli (&inspect, "inspect", "--url", url, NULL);
@@ -2444,7 +2430,7 @@ test_data_errors (Fixture       *fx,
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_auto(CliRun) run = { 0 };
+      g_auto(RivTestCliRun) run = { 0 };
 
       run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--data", cases[i][0],
                NULL);
@@ -2462,7 +2448,7 @@ static void
 test_data_keywords (Fixture       *fx,
                     gconstpointer  data)
 {
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autofree char *records = path_in (fx, "keywords.jsonl");
   g_autofree char *text = NULL;
   g_auto(GStrv) lines = NULL;
@@ -2504,8 +2490,8 @@ test_url_password (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (urls); i++)
     {
-      g_auto(CliRun) inspect = { 0 };
-      g_auto(CliRun) load = { 0 };
+      g_auto(RivTestCliRun) inspect = { 0 };
+      g_auto(RivTestCliRun) load = { 0 };
 
       run_cli (&inspect, "inspect", "--url", urls[i], NULL);
       run_cli (&load, "load", "--url", urls[i], "--endpoint", "predict", NULL);
@@ -2536,9 +2522,9 @@ test_uploaded_files_named (Fixture       *fx,
   g_autofree char *each = file_data (numbered);
   g_autofree char *line1 = g_strdup_printf ("uploaded   2 files: %s, %s\n", a, b);
   g_autofree char *line2 = g_strdup_printf ("uploaded   2 files: %s, %s\n", f1, f2);
-  g_auto(CliRun) run1 = { 0 };
-  g_auto(CliRun) run2 = { 0 };
-  g_auto(CliRun) run3 = { 0 };
+  g_auto(RivTestCliRun) run1 = { 0 };
+  g_auto(RivTestCliRun) run2 = { 0 };
+  g_auto(RivTestCliRun) run3 = { 0 };
 
   g_assert_true (g_file_set_contents (a, "text", -1, NULL));
   g_assert_true (g_file_set_contents (b, "RIFF", -1, NULL));

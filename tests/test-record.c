@@ -316,21 +316,7 @@ test_round_trip (Fixture       *fx,
 
 /* rivulet-cli as a user runs it */
 
-typedef struct
-{
-  int   status;
-  char *out;
-  char *err;
-} CliRun;
-
-static void
-cli_run_clear (CliRun *run)
-{
-  g_clear_pointer (&run->out, g_free);
-  g_clear_pointer (&run->err, g_free);
-}
-
-G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (CliRun, cli_run_clear)
+typedef RivTestCliRun CliRun;
 
 static void
 cli (CliRun             *run,
@@ -349,7 +335,7 @@ test_cli_load_record (Fixture       *fx,
     "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "6",
     "--data", "[\"x{i}\", 0.01]", "--json", "--record", path, "--token", SECRET, NULL,
   };
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(JsonNode) summary = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autofree char *contents = NULL;
@@ -381,7 +367,7 @@ test_cli_users (Fixture       *fx,
     "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3", "--iterations", "2",
     "--data", "[\"u{u} x{i}\", 0.01]", "--json", "--record", path, NULL,
   };
-  g_auto(CliRun) run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(JsonNode) summary = NULL;
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GHashTable) sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -428,8 +414,8 @@ test_cli_record_max (Fixture       *fx,
   const char * const bad[] = {
     "load", "--url", fx->url, "--endpoint", "batch_echo", "--record", "/nonexistent-dir/x.jsonl", NULL,
   };
-  g_auto(CliRun) run = { 0 };
-  g_auto(CliRun) bad_run = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
+  g_auto(RivTestCliRun) bad_run = { 0 };
   g_autoptr(GPtrArray) events = NULL;
   g_autoptr(GError) error = NULL;
   GStatBuf st;
@@ -460,9 +446,9 @@ test_cli_lint (Fixture       *fx,
   g_autoptr(RivReplay) replay = NULL;
   g_autofree char *replay_url = NULL;
   g_autoptr(GError) error = NULL;
-  g_auto(CliRun) run = { 0 };
-  g_auto(CliRun) strict = { 0 };
-  g_auto(CliRun) lenient = { 0 };
+  g_auto(RivTestCliRun) run = { 0 };
+  g_auto(RivTestCliRun) strict = { 0 };
+  g_auto(RivTestCliRun) lenient = { 0 };
 
   cli (&run, clean);
   g_assert_cmpint (run.status, ==, 0);
@@ -521,11 +507,11 @@ test_cli_lint_file (Fixture       *fx,
   const char * const bad_args[] = { "lint", "--file", bad, NULL };
   const char * const mixed_args[] = { "lint", "--file", clean, "--url", fx->url, NULL };
   g_autoptr(GError) error = NULL;
-  g_auto(CliRun) strict = { 0 };
-  g_auto(CliRun) lenient = { 0 };
-  g_auto(CliRun) silent = { 0 };
-  g_auto(CliRun) unreadable = { 0 };
-  g_auto(CliRun) mixed = { 0 };
+  g_auto(RivTestCliRun) strict = { 0 };
+  g_auto(RivTestCliRun) lenient = { 0 };
+  g_auto(RivTestCliRun) silent = { 0 };
+  g_auto(RivTestCliRun) unreadable = { 0 };
+  g_auto(RivTestCliRun) mixed = { 0 };
 
   cli (&strict, strict_args);
   g_assert_cmpint (strict.status, ==, 1);

@@ -209,8 +209,9 @@ riv_cli_inspect (int    argc,
   g_autofree char *token = NULL;
   g_autofree char *auth = NULL;
   g_autofree char *normalized = NULL;
+  g_autofree char *space_id = NULL;
   const GOptionEntry entries[] = {
-    { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL (required)", "URL" },
+    { "url", 'u', 0, G_OPTION_ARG_STRING, &url, "Server base URL, or a Hugging Face Space as OWNER/SPACE (required)", "URL" },
     { "token", 0, 0, G_OPTION_ARG_STRING, &token,
       "Bearer token for the server (default: $RIVULET_TOKEN; --token-file keeps it out of "
       "the process list)", "TOKEN" },
@@ -235,9 +236,13 @@ riv_cli_inspect (int    argc,
   if (url == NULL)
     return riv_cli_usage_error ("inspect", "--url is required");
 
-  normalized = riv_client_normalize_url (url, &error);
-  if (normalized == NULL)
+  if (!riv_cli_target_parse (url, &normalized, &space_id, &error))
     return riv_cli_usage_error ("inspect", "%s", error->message);
+  if (space_id != NULL && (normalized = riv_cli_space_resolve (space_id, &error)) == NULL)
+    {
+      g_printerr ("rivulet-cli inspect: %s\n", riv_cli_safe (error->message));
+      return 1;
+    }
   client = riv_cli_client_new (normalized, token, auth, &error);
   if (client == NULL)
     return riv_cli_usage_error ("inspect", "%s", error->message);

@@ -249,7 +249,8 @@ typedef struct
   GArray       *stages;            /* RivLoadStage, nullable */
   RivArrivals  *arrivals;          /* --arrival-rate, --arrival-stages: nullable */
   GPtrArray    *thresholds;        /* RivLoadThreshold, until the run takes them */
-  char         *normalized_url;
+  char         *normalized_url;  /* NULL for a Space until it is resolved */
+  char         *space_id;        /* nullable: --url named a Hugging Face Space */
   JsonNode     *given;             /* --data, nullable */
 } LoadOptions;
 
@@ -281,6 +282,7 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->stages, g_array_unref);
   g_clear_pointer (&options->thresholds, g_ptr_array_unref);
   g_clear_pointer (&options->normalized_url, g_free);
+  g_clear_pointer (&options->space_id, g_free);
   g_clear_pointer (&options->given, json_node_unref);
 }
 
@@ -431,7 +433,7 @@ static GOptionContext *
 load_option_context_new (LoadOptions *o)
 {
   const GOptionEntry entries[] = {
-    { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL (required)", "URL" },
+    { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL, or a Hugging Face Space as OWNER/SPACE (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
       "Endpoint api_name (or fn_index) to call (required)", "NAME" },
     { "examples", 0, 0, G_OPTION_ARG_NONE, &o->examples,
@@ -744,8 +746,7 @@ load_options_parse_target (LoadOptions  *o,
 {
   g_autofree char *data = NULL;
 
-  o->normalized_url = riv_client_normalize_url (o->url, error);
-  if (o->normalized_url == NULL)
+  if (!riv_cli_target_parse (o->url, &o->normalized_url, &o->space_id, error))
     return FALSE;
   if (o->examples && o->data_text != NULL)
     return option_error (error, "--examples and --data: say one of them");
@@ -1165,6 +1166,12 @@ riv_cli_load (int    argc,
 
   if (!load_options_parse (&options, argc, argv, &error))
     return riv_cli_usage_error ("load", "%s", error->message);
+  if (options.space_id != NULL &&
+      (options.normalized_url = riv_cli_space_resolve (options.space_id, &error)) == NULL)
+    {
+      g_printerr ("rivulet-cli load: %s\n", riv_cli_safe (error->message));
+      return 1;
+    }
   run.thresholds = g_steal_pointer (&options.thresholds);
   if (!load_open_outputs (&run, &options, &error) ||
       !load_client_new (&run, &options, &error))

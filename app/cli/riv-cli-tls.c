@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "riv-cli.h"
 #include "riv-cli-tls.h"
+#include "riv-space.h"
 #include "riv-text.h"
 
 #define TOKEN_FILE_MAX (64 * 1024)
@@ -19,6 +21,13 @@ static char *ca_file;
 static char *token_file;
 static gboolean insecure;
 static gboolean follow_root;
+static char *hf_token;
+static double space_wait = RIV_SPACE_DEFAULT_WAIT_S;
+static char *space_token;      /* the token a resolved Space's app gets */
+
+static void connect_done_cb (GObject      *object,
+                             GAsyncResult *result,
+                             gpointer      user_data);
 
 static const GOptionEntry entries[] = {
   { "ca-file", 0, 0, G_OPTION_ARG_FILENAME, &ca_file,
@@ -32,6 +41,12 @@ static const GOptionEntry entries[] = {
   { "follow-root", 0, 0, G_OPTION_ARG_NONE, &follow_root,
     "Send requests to the root the server's config names even on another host or port "
     "(default: warn and stay on --url); the token and login never go there", NULL },
+  { "hf-token", 0, 0, G_OPTION_ARG_STRING, &hf_token,
+    "Hugging Face token for a Space given by name (--url OWNER/SPACE): to the Hub and the "
+    "Space's app (default: $HF_TOKEN, else the Hub's token file)", "TOKEN" },
+  { "space-wait", 0, 0, G_OPTION_ARG_DOUBLE, &space_wait,
+    "Wait at most S seconds for a Space that is building, starting or waking (default 300)",
+    "S" },
   { NULL }
 };
 
@@ -86,14 +101,10 @@ read_token_file (GError **error)
                    "%s is larger than a token (%d KiB)", token_file, TOKEN_FILE_MAX / 1024);
       return NULL;
     }
-  line = g_strstrip (g_strndup (contents, strcspn (contents, "\r\n")));
-  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
-    {
-      g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
-                   token_file);
-      g_free (line);
-      return NULL;
-    }
+  line = riv_text_token_line (contents, length);
+  if (line == NULL)
+    g_set_error (error, G_FILE_ERROR, G_FILE_ERROR_INVAL, "%s holds no token on its first line",
+                 token_file);
   return line;
 }
 
@@ -145,7 +156,72 @@ riv_cli_client_new (const char  *url,
     }
   if (!riv_cli_tls_apply (client, error))
     return NULL;
+  if (space_token != NULL)
+    riv_client_set_hf_token (client, space_token);
   return g_steal_pointer (&client);
+}
+
+gboolean
+riv_cli_target_parse (const char  *text,
+                      char       **url,
+                      char       **space_id,
+                      GError     **error)
+{
+  g_autofree char *hub = NULL;
+
+  *url = NULL;
+  *space_id = NULL;
+  if (!(space_wait >= 0 && space_wait <= 86400))
+    {
+      g_set_error_literal (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                           "--space-wait: give seconds from 0 to 86400");
+      return FALSE;
+    }
+  if (!riv_space_is_spelled (text, NULL) &&
+      !(strstr (text, "://") != NULL && (hub = riv_space_hub_from_env (NULL)) != NULL &&
+        riv_space_is_spelled (text, hub)))
+    {
+      *url = riv_client_normalize_url (text, error);
+      return *url != NULL;
+    }
+  if (hub == NULL && (hub = riv_space_hub_from_env (error)) == NULL)
+    return FALSE;
+  *space_id = riv_space_parse_id (text, hub, error);
+  return *space_id != NULL;
+}
+
+static void
+space_progress_cb (const char *stage,
+                   const char *message,
+                   gpointer    user_data)
+{
+  g_printerr ("%s: %s\n", g_get_prgname (), riv_cli_safe (message));
+}
+
+char *
+riv_cli_space_resolve (const char  *space_id,
+                       GError     **error)
+{
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autofree char *host = NULL;
+  char *url;
+
+  riv_space_resolve_async (space_id, NULL, hf_token, space_wait, space_progress_cb, NULL, NULL,
+                           NULL, connect_done_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_clear_pointer (&space_token, g_free);
+  host = riv_space_resolve_finish (result, &space_token, error);
+  if (host == NULL)
+    return NULL;
+  url = riv_client_normalize_url (host, error);
+  if (url == NULL)
+    {
+      g_prefix_error (error, "Space %s: the Hub names its app ", space_id);
+      return NULL;
+    }
+  g_printerr ("%s: Space %s is at %s\n", g_get_prgname (), space_id, riv_cli_safe (url));
+  return url;
 }
 
 static void

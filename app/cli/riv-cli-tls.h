@@ -4,8 +4,9 @@
  *
  * The connection flags of the subcommands that connect to a server (load,
  * lint, inspect): --ca-file PEM and --insecure, which HTTPS certificates the
- * client trusts; --token-file and --follow-root; the client made with them
- * and the token and login.
+ * client trusts; --token-file and --follow-root; --hf-token and --space-wait
+ * for a Hugging Face Space given by name; the client made with them and the
+ * token and login.
  */
 #pragma once
 
@@ -26,6 +27,18 @@ gboolean            riv_cli_tls_is_insecure (void);
 RivClient          *riv_cli_client_new      (const char  *url,
                                              const char  *token,
                                              const char  *auth,
+                                             GError     **error);
+/* --url as given: a server's address (*url, normalized) or a Space's name
+ * (*space_id, checked; HF_ENDPOINT too); FALSE with a usage error. */
+gboolean            riv_cli_target_parse    (const char  *text,
+                                             char       **url,
+                                             char       **space_id,
+                                             GError     **error);
+/* Asks the Hub where space_id's app is (riv-space.h), iterating the default
+ * main context and saying on standard error what the Space is doing while
+ * it is waited for; the app's URL (normalized), whose clients
+ * riv_cli_client_new () gives the token; NULL with the reason. */
+char               *riv_cli_space_resolve   (const char  *space_id,
                                              GError     **error);
 /* Connects client, iterating the default main context until it is done;
  * then says on standard error when the server's config names a root on

@@ -85,3 +85,18 @@ riv_text_for_terminal (const char *text)
     }
   return g_string_free (out, FALSE);
 }
+
+char *
+riv_text_token_line (const char *contents,
+                     gsize       length)
+{
+  const char *end = contents;
+  g_autofree char *line = NULL;
+
+  while (end < contents + length && *end != '\r' && *end != '\n' && *end != '\0')
+    end++;
+  line = g_strstrip (g_strndup (contents, end - contents));
+  if (*line == '\0' || !g_utf8_validate (line, -1, NULL))
+    return NULL;
+  return g_steal_pointer (&line);
+}

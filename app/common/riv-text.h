@@ -19,5 +19,9 @@ char     *riv_text_redact_urls       (const char  *text);
  * \u00NN, so that no escape sequence reaches the terminal; and the
  * passwords of its URLs redacted (riv_text_redact_urls ()). NULL gives "". */
 char     *riv_text_for_terminal      (const char  *text);
+/* A token file's token: the first line of contents (length bytes), without
+ * its end and surrounding blanks; NULL when that is empty or not UTF-8. */
+char     *riv_text_token_line        (const char  *contents,
+                                      gsize        length);
 
 G_END_DECLS

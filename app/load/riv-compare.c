@@ -367,7 +367,9 @@ riv_compare_add_job (RivCompare *self,
 
   g_return_if_fail (self != NULL && run < 2 && status != NULL);
 
-  if (strcmp (status, "failed") == 0)
+  if (strcmp (status, "failed") == 0 && riv_load_error_class (error_text) != NULL)
+    error_class = g_strdup_printf ("failed: %s", riv_load_error_class (error_text));
+  else if (strcmp (status, "failed") == 0)
     {
       g_autofree char *text = g_utf8_make_valid (error_text != NULL && *error_text != '\0'
                                                  ? error_text : "no message", -1);

@@ -8,6 +8,8 @@
  * message for an evicted session ends the queue's task, jobs on open streams
  * then end with "Server stopped unexpectedly." and every later join is
  * refused with HTTP 503 "Queue is stopped." until the server restarts.
+ * Also the error classes the statistics count texts under
+ * (riv_load_error_class ()).
  */
 #include "config.h"
 
@@ -24,6 +26,42 @@ has (const char *text,
   return strstr (lower, needle) != NULL;
 }
 
+/* A ZeroGPU Space's job errors (raised by its "spaces" package as gr.Error,
+ * the job's error text): today's "You have exceeded your free GPU quota
+ * (60s requested vs. 12s left). Try again in 0:01:05" under the title
+ * "ZeroGPU quota exceeded", and the older "You have exceeded your GPU quota
+ * (150s left vs. 200s requested). Please retry in 0:02:13", with "free",
+ * "Pro" or nothing before "GPU quota"; the daily limit of visitors without
+ * an account ("… ZeroGPU quota …"); and a requested duration over the
+ * tier's limit ("ZeroGPU illegal duration"). */
+static gboolean
+is_zerogpu_quota (const char *text)
+{
+  g_autofree char *lower = g_ascii_strdown (text, -1);
+  const char *exceeded = strstr (lower, "exceeded your ");
+
+  if (exceeded != NULL)
+    {
+      const char *quota = strstr (exceeded, "gpu quota");
+
+      /* "exceeded your [free|pro|…] gpu quota": at most one word between. */
+      if (quota != NULL && quota - exceeded <= (gssize) strlen ("exceeded your ") + 16)
+        return TRUE;
+    }
+  return strstr (lower, "zerogpu quota") != NULL || strstr (lower, "gpu quota exceeded") != NULL ||
+         strstr (lower, "zerogpu illegal duration") != NULL ||
+         (strstr (lower, "zerogpu") != NULL && strstr (lower, "limit") != NULL &&
+          strstr (lower, "quota") != NULL);
+}
+
+const char *
+riv_load_error_class (const char *text)
+{
+  if (text != NULL && is_zerogpu_quota (text))
+    return RIV_LOAD_ERROR_ZEROGPU_QUOTA;
+  return NULL;
+}
+
 RivBreakKind
 _riv_load_break_classify (RivJobStatus  status,
                           const char   *error)
@@ -32,6 +70,8 @@ _riv_load_break_classify (RivJobStatus  status,
 
   if (error == NULL)
     return plain;
+  if (riv_load_error_class (error) != NULL)
+    return RIV_BREAK_ZEROGPU_QUOTA;
   if (has (error, "queue is stopped") || has (error, "server stopped unexpectedly"))
     return RIV_BREAK_QUEUE_STOPPED;
   if (has (error, "queue is full"))
@@ -76,6 +116,8 @@ _riv_load_break_reason (RivBreakKind              kind,
     case RIV_BREAK_QUEUE_STOPPED:
       return g_strdup_printf ("the server stopped its queue after %s session%s", sessions,
                               breakpoint->sessions == 1 ? "" : "s");
+    case RIV_BREAK_ZEROGPU_QUOTA:
+      return g_strdup (RIV_LOAD_ERROR_ZEROGPU_QUOTA);
     case RIV_BREAK_QUEUE_FULL:
       return g_strdup ("queue full");
     case RIV_BREAK_REFUSED:

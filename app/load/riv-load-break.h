@@ -25,6 +25,7 @@ typedef enum
   RIV_BREAK_REFUSED,         /* connection refused */
   RIV_BREAK_QUEUE_FULL,
   RIV_BREAK_QUEUE_STOPPED,   /* Gradio's "Queue is stopped" / "Server stopped unexpectedly" */
+  RIV_BREAK_ZEROGPU_QUOTA,   /* a Space's ZeroGPU quota or limit (riv_load_error_class ()) */
   RIV_BREAK_N_KINDS
 } RivBreakKind;
 

@@ -173,6 +173,8 @@ intern_error (RivLoadStats *self,
     return 0;
   if (*text == '\0')
     text = "(no message)";
+  else if (riv_load_error_class (text) != NULL)
+    text = riv_load_error_class (text);
 
   index = GPOINTER_TO_UINT (g_hash_table_lookup (self->error_index, text));
   if (index == 0)

@@ -219,7 +219,14 @@ gsize         riv_load_stats_get_size     (RivLoadStats       *self);
 /* counts[s] = batches of size s, s in 1..*max_size (counts[0] unused); free with g_free. */
 guint64      *riv_load_stats_batch_sizes  (RivLoadStats       *self,
                                            guint              *max_size);
-/* RivLoadError (texts borrowed from self), most frequent first. */
+/* The class an error text is counted under instead of itself, or NULL: a
+ * Hugging Face ZeroGPU Space's quota and limit errors, whose texts differ
+ * by the seconds asked and left, are RIV_LOAD_ERROR_ZEROGPU_QUOTA
+ * (riv-load-break.c). */
+#define RIV_LOAD_ERROR_ZEROGPU_QUOTA "ZeroGPU quota exceeded"
+const char   *riv_load_error_class        (const char         *text);
+/* RivLoadError (texts borrowed from self), most frequent first; a text with
+ * a class (riv_load_error_class ()) counted under its class. */
 GArray       *riv_load_stats_errors       (RivLoadStats       *self);
 
 /* A threshold, k6 style: METRIC OP VALUE, e.g. "p95<2s", "p99<=500ms",

@@ -43,6 +43,7 @@ struct _RivClient
   /* Owned */
   char           *url;                /* normalised, or as given when invalid */
   char           *token;              /* nullable */
+  char           *hf_token;           /* nullable: a Space's, as x-hf-authorization */
   char           *auth_user;          /* nullable: Gradio login */
   char           *auth_password;      /* nullable */
   char           *auth_cookie;        /* nullable: the "Cookie" header the login earned */

@@ -183,6 +183,12 @@ _riv_client_prepare_message (RivClient   *self,
 
       soup_message_headers_replace (headers, "Authorization", value);
     }
+  if (self->hf_token != NULL)
+    {
+      g_autofree char *value = g_strconcat ("Bearer ", self->hf_token, NULL);
+
+      soup_message_headers_replace (headers, "x-hf-authorization", value);
+    }
 }
 
 void

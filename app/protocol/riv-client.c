@@ -221,6 +221,7 @@ riv_client_finalize (GObject *object)
   g_clear_pointer (&self->config, riv_config_unref);
   g_free (self->url);
   g_free (self->token);
+  g_free (self->hf_token);
   g_free (self->auth_user);
   if (self->auth_password != NULL)
     memset (self->auth_password, 0, strlen (self->auth_password));
@@ -471,6 +472,15 @@ riv_client_set_token (RivClient  *self,
     token = NULL;
   if (riv_set_str (&self->token, token))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
+}
+
+void
+riv_client_set_hf_token (RivClient  *self,
+                         const char *token)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  riv_set_str (&self->hf_token, token != NULL && *token != '\0' ? token : NULL);
 }
 
 void
@@ -995,6 +1005,7 @@ riv_client_connect_like (RivClient *self,
   g_return_if_fail (self->stream == NULL);
 
   riv_set_str (&self->token, connected->token);
+  riv_set_str (&self->hf_token, connected->hf_token);
   riv_set_str (&self->auth_cookie, connected->auth_cookie);
   self->call_transport = connected->call_transport;
   if (connected->tls_database != NULL || connected->tls_insecure)

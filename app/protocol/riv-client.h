@@ -64,6 +64,11 @@ char           *riv_client_dup_file_url        (RivClient            *self,
                                                 JsonObject           *file_data);
 void            riv_client_set_token           (RivClient            *self,
                                                 const char           *token);
+/* A Hugging Face token for a Space's app (riv-space.h): sent to the client's
+ * origin as "x-hf-authorization: Bearer TOKEN", as the official clients send
+ * it; NULL or "" for none. riv_client_connect_like () copies it. */
+void            riv_client_set_hf_token        (RivClient            *self,
+                                                const char           *token);
 /* HTTPS trust: database (from riv_tls_database_new_from_file ()) replaces
  * the system's authorities when not NULL; insecure accepts any certificate.
  * riv_client_connect_like () copies both. */

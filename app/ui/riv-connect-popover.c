@@ -218,6 +218,24 @@ riv_connect_popover_set_busy (RivConnectPopover *self,
 }
 
 void
+riv_connect_popover_set_busy_text (RivConnectPopover *self,
+                                   const char        *text)
+{
+  g_return_if_fail (RIV_IS_CONNECT_POPOVER (self));
+  g_return_if_fail (text != NULL);
+
+  riv_connect_popover_set_busy (self, "");
+  gtk_label_set_text (self->busy_label, text);
+}
+
+const char *
+riv_connect_popover_get_busy_text (RivConnectPopover *self)
+{
+  g_return_val_if_fail (RIV_IS_CONNECT_POPOVER (self), NULL);
+  return gtk_label_get_text (self->busy_label);
+}
+
+void
 riv_connect_popover_set_error (RivConnectPopover   *self,
                                RivConnectErrorKind  kind,
                                const char          *message)

@@ -29,6 +29,10 @@ const char          *riv_connect_popover_get_url         (RivConnectPopover   *s
 /* Shows a connection attempt in progress (or ends it). */
 void                 riv_connect_popover_set_busy        (RivConnectPopover   *self,
                                                           const char          *url);
+/* The same with its own line (what a Space is doing), and the line shown. */
+void                 riv_connect_popover_set_busy_text   (RivConnectPopover   *self,
+                                                          const char          *text);
+const char          *riv_connect_popover_get_busy_text   (RivConnectPopover   *self);
 /* kind NONE clears the error. */
 void                 riv_connect_popover_set_error       (RivConnectPopover   *self,
                                                           RivConnectErrorKind  kind,

@@ -10,6 +10,7 @@
 #include "riv-client.h"
 #include "riv-config.h"
 #include "riv-format.h"
+#include "riv-space.h"
 
 RivBucket
 riv_bucket_for_status (RivJobStatus status)
@@ -302,8 +303,19 @@ riv_format_connect_error (const GError  *error,
       return RIV_CONNECT_ERROR_NONE;
     }
 
-  if (g_error_matches (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL) ||
-      error->domain == G_URI_ERROR)
+  if (error->domain == RIV_SPACE_ERROR)
+    {
+      /* The resolver's words name the Space and what the Hub said. */
+      kind = g_error_matches (error, RIV_SPACE_ERROR, RIV_SPACE_ERROR_BAD_ID) ||
+             g_error_matches (error, RIV_SPACE_ERROR, RIV_SPACE_ERROR_BAD_HUB)
+             ? RIV_CONNECT_ERROR_BAD_URL
+             : g_error_matches (error, RIV_SPACE_ERROR, RIV_SPACE_ERROR_HUB)
+             ? RIV_CONNECT_ERROR_REFUSED : RIV_CONNECT_ERROR_OTHER;
+      text = g_strdup_printf (_("The Hugging Face Space could not be opened.\n%s"),
+                              error->message);
+    }
+  else if (g_error_matches (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL) ||
+           error->domain == G_URI_ERROR)
     {
       kind = RIV_CONNECT_ERROR_BAD_URL;
       text = g_strdup_printf (_("“%s” is not a server address Rivulet can use. "

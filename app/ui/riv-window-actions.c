@@ -481,6 +481,14 @@ riv_window_reconnect_action (GtkWidget  *widget,
 
   if (self->is_embedded || url == NULL)
     riv_window_connect_embedded (self);
+  else if (self->space_id != NULL)
+    {
+      /* A Space by its name again: the Hub may move it, and its app wants the token. */
+      g_autofree char *space = g_strdup (self->space_id);
+      g_autofree char *hf_token = g_strdup (self->hf_token);
+
+      riv_window_connect_to_url (self, space, hf_token);
+    }
   else
     riv_window_connect_to_url (self, url, self->token);
 }

@@ -218,7 +218,9 @@ riv_window_dup_load_command (RivWindow *self)
   endpoint = _riv_window_dup_endpoint_name (self);
   data = riv_form_dup_data (self->form);
   json = riv_json_to_string (data, NULL);
-  url = dup_url_to_share (riv_client_get_url (self->client));
+  /* A Space by its name: the CLI asks the Hub again, as the window did. */
+  url = self->space_id != NULL ? g_strdup (self->space_id)
+                               : dup_url_to_share (riv_client_get_url (self->client));
   stages = riv_load_settings_dup_stages_text (settings);
 
   line = g_string_new (NULL);

@@ -92,6 +92,10 @@ struct _RivWindow
   char                 *url;              /* nullable: of client */
   char                 *pending_url;      /* nullable */
   char                 *token;            /* nullable */
+  char                 *pending_space_id; /* nullable: the Space (by name) being connected to */
+  char                 *space_id;         /* nullable: the Space (by name) of url */
+  char                 *pending_hf_token; /* nullable: pending_space_id's token, for its app */
+  char                 *hf_token;         /* nullable: space_id's */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
 
@@ -113,6 +117,7 @@ struct _RivWindow
   guint                 output_dirty : 1;
   guint                 burst_label_dirty : 1;
   guint                 pending_is_embedded : 1;
+  guint                 resolving_space : 1;  /* asking the Hub where a Space is */
   guint                 is_embedded : 1;
   guint                 closing : 1;
 };

@@ -10,6 +10,7 @@
 #include "riv-compat.h"
 #include "riv-format.h"
 #include "riv-settings.h"
+#include "riv-space.h"
 #include "riv-window-private.h"
 
 #define MAX_RECENT_URLS 8
@@ -41,7 +42,7 @@ riv_window_update_header (RivWindow *self)
 
   if (self->client == NULL)
     {
-      if (self->pending_client != NULL)
+      if (self->pending_client != NULL || self->resolving_space)
         riv_window_set_status (self, _("Connecting…"), "warning");
       else
         riv_window_set_status (self, _("Not connected"), "dim-label");
@@ -758,6 +759,8 @@ riv_window_connect_cb (GObject      *object,
 
   g_free (self->url);
   self->url = g_strdup (url);
+  riv_set_str (&self->space_id, self->pending_space_id);
+  riv_set_str (&self->hf_token, self->pending_hf_token);
 
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
@@ -768,12 +771,28 @@ riv_window_connect_cb (GObject      *object,
     g_settings_set_string (self->settings, "last-server-url", "");
   else if (!riv_recorder_is_replay_url (self->recorder, url))
     {
-      riv_window_remember_url (self, url);
-      riv_connect_popover_set_url (self->connect_popover, url);
+      /* A Space is remembered by name: its host may change, and its token
+       * goes with the name. */
+      const char *typed = self->space_id != NULL ? self->space_id : url;
+
+      riv_window_remember_url (self, typed);
+      riv_connect_popover_set_url (self->connect_popover, typed);
     }
 
   riv_window_set_client (self, client, embedded);
   _riv_window_apply_startup (self);
+}
+
+/* Drops a connection attempt under way (the Hub asked about a Space, or a
+ * client connecting). */
+static void
+riv_window_cancel_connecting (RivWindow *self)
+{
+  if (self->connect_cancellable != NULL)
+    g_cancellable_cancel (self->connect_cancellable);
+  g_clear_object (&self->connect_cancellable);
+  g_clear_object (&self->pending_client);
+  self->resolving_space = FALSE;
 }
 
 static void
@@ -785,16 +804,19 @@ riv_window_connect_internal (RivWindow  *self,
   g_autoptr(GError) error = NULL;
   g_autofree char *normalized = NULL;
 
-  if (self->connect_cancellable != NULL)
-    g_cancellable_cancel (self->connect_cancellable);
-  g_clear_object (&self->connect_cancellable);
-  g_clear_object (&self->pending_client);
-
+  riv_window_cancel_connecting (self);
   g_free (self->pending_url);
   self->pending_url = g_strdup (url);
+  if (embedded)
+    {
+      g_clear_pointer (&self->pending_space_id, g_free);
+      g_clear_pointer (&self->pending_hf_token, g_free);
+    }
 
-  /* The popover shows what is being tried (and, on failure, what to fix). */
-  if (!embedded && g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
+  /* The popover shows what is being tried (and, on failure, what to fix);
+   * a Space's name stays in it while its app is connected to. */
+  if (!embedded && self->pending_space_id == NULL &&
+      g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
     riv_connect_popover_set_url (self->connect_popover, url);
 
   if (!(normalized = riv_client_normalize_url (url, &error)))
@@ -820,6 +842,7 @@ riv_window_connect_internal (RivWindow  *self,
   riv_recorder_set_pending_client (self->recorder, self->pending_client);
   if (token != NULL && *token != '\0')
     riv_client_set_token (self->pending_client, token);
+  riv_client_set_hf_token (self->pending_client, self->pending_hf_token);
   riv_login_flow_apply (self->login, self->pending_client, normalized);
   self->connect_cancellable = g_cancellable_new ();
 
@@ -843,13 +866,104 @@ _riv_window_reconnect (RivWindow  *self,
   riv_window_connect_internal (self, again, token, embedded);
 }
 
+/* A Hugging Face Space by name ------------------------------------------------------ */
+
+static void
+riv_window_space_progress_cb (const char *stage,
+                              const char *message,
+                              gpointer    user_data)
+{
+  RivWindow *self = user_data;
+  g_autofree char *text = g_strdup_printf (_("Waiting for the Space: %s"), message);
+
+  if (self->resolving_space)
+    riv_connect_popover_set_busy_text (self->connect_popover, text);
+}
+
+static void
+riv_window_space_resolved_cb (GObject      *object,
+                              GAsyncResult *result,
+                              gpointer      user_data)
+{
+  g_autoptr(RivWindow) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hf_token = NULL;
+  g_autofree char *host = riv_space_resolve_finish (result, &hf_token, &error);
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || !self->resolving_space)
+    return;
+  self->resolving_space = FALSE;
+  g_clear_object (&self->connect_cancellable);
+  if (host == NULL)
+    {
+      _riv_window_show_connect_error (self, error);
+      g_clear_pointer (&self->pending_url, g_free);
+      riv_window_update_header (self);
+      return;
+    }
+  riv_set_str (&self->pending_hf_token, hf_token);
+  riv_window_connect_internal (self, host, NULL, FALSE);
+}
+
+/* text names a Space (riv_space_is_spelled ()): the Hub is asked where its
+ * app is, the popover saying what the Space does meanwhile; token (from the
+ * popover) is the Hugging Face token, else HF_TOKEN or the token file. */
+static void
+riv_window_connect_space (RivWindow  *self,
+                          const char *text,
+                          const char *token)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *hub = NULL;
+  g_autofree char *id = NULL;
+  g_autofree char *busy = NULL;
+
+  riv_window_cancel_connecting (self);
+  riv_set_str (&self->pending_url, text);
+  self->pending_is_embedded = FALSE;
+  g_clear_pointer (&self->pending_hf_token, g_free);
+  if (g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), text) != 0)
+    riv_connect_popover_set_url (self->connect_popover, text);
+
+  if ((hub = riv_space_hub_from_env (&error)) == NULL ||
+      (id = riv_space_parse_id (text, hub, &error)) == NULL)
+    {
+      _riv_window_show_connect_error (self, error);
+      g_clear_pointer (&self->pending_url, g_free);
+      riv_window_update_header (self);
+      return;
+    }
+  riv_set_str (&self->pending_space_id, id);
+  riv_set_str (&self->token, NULL);
+  self->resolving_space = TRUE;
+  self->connect_cancellable = g_cancellable_new ();
+  riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
+  busy = g_strdup_printf (_("Asking the Hub about the Space %s…"), id);
+  riv_connect_popover_set_busy_text (self->connect_popover, busy);
+  riv_window_update_header (self);
+  riv_space_resolve_async (id, hub, token != NULL && *token != '\0' ? token : NULL,
+                           RIV_SPACE_DEFAULT_WAIT_S, riv_window_space_progress_cb,
+                           g_object_ref (self), g_object_unref, self->connect_cancellable,
+                           riv_window_space_resolved_cb, g_object_ref (self));
+}
+
 void
 riv_window_connect_to_url (RivWindow  *self,
                            const char *url,
                            const char *token)
 {
+  g_autofree char *hub = NULL;
+
   g_return_if_fail (RIV_IS_WINDOW (self));
 
+  hub = riv_space_hub_from_env (NULL);
+  if (riv_space_is_spelled (url, hub))
+    {
+      riv_window_connect_space (self, url, token);
+      return;
+    }
+  g_clear_pointer (&self->pending_space_id, g_free);
+  g_clear_pointer (&self->pending_hf_token, g_free);
   riv_window_connect_internal (self, url, token,
                                self->embedded != NULL &&
                                riv_embedded_server_is_url (self->embedded, url));
@@ -1079,6 +1193,10 @@ riv_window_finalize (GObject *object)
   g_clear_pointer (&self->url, g_free);
   g_clear_pointer (&self->pending_url, g_free);
   g_clear_pointer (&self->token, g_free);
+  g_clear_pointer (&self->pending_space_id, g_free);
+  g_clear_pointer (&self->space_id, g_free);
+  g_clear_pointer (&self->hf_token, g_free);
+  g_clear_pointer (&self->pending_hf_token, g_free);
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     g_clear_pointer (&self->report_last[i], g_free);
 

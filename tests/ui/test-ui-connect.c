@@ -5,6 +5,9 @@
  * The connect UI: a bad URL, an unreachable server, a server that is not
  * Gradio and one with an unsupported protocol each end in the documented
  * error state of the connect popover, and the header never claims a connection.
+ * A Hugging Face Space by name (a fake Hub, riv-test-hub.h): its stage shown
+ * while it builds, then its app connected with the token; a paused one, a
+ * missing one and a bad name in the same error state.
  */
 #include "config.h"
 
@@ -12,6 +15,7 @@
 #include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
+#include "riv-test-hub.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 #include "riv-window-test.h"
@@ -220,6 +224,156 @@ test_unsupported (Fixture       *fixture,
                               riv_window_get_connect_popover (fixture->window)), "ws"));
 }
 
+/* The fake Hub at HF_ENDPOINT, its Spaces' apps on one stand-in app, and
+ * no token but what a test types. */
+typedef struct
+{
+  AuthServer  app;
+  RivTestHub  hub;
+  char       *home;
+} SpaceHub;
+
+static void
+space_hub_start (SpaceHub *sh)
+{
+  sh->app.no_auth = TRUE;
+  sh->app.hf_token = RIV_TEST_HF_TOKEN;
+  auth_server_start (&sh->app);
+  sh->hub.running_host = sh->app.url;
+  sh->hub.app = &sh->app;
+  riv_test_hub_start (&sh->hub);
+  sh->home = g_dir_make_tmp ("riv-test-ui-hub-XXXXXX", NULL);
+  g_setenv ("HF_ENDPOINT", sh->hub.url, TRUE);
+  g_setenv ("HF_HOME", sh->home, TRUE);
+  g_unsetenv ("HF_TOKEN");
+  g_unsetenv ("HUGGING_FACE_HUB_TOKEN");
+  g_unsetenv ("HF_TOKEN_PATH");
+}
+
+static void
+space_hub_stop (SpaceHub *sh)
+{
+  g_unsetenv ("HF_ENDPOINT");
+  g_unsetenv ("HF_HOME");
+  riv_test_hub_stop (&sh->hub);
+  auth_server_stop (&sh->app);
+  riv_test_remove_dir (sh->home);
+  g_free (sh->home);
+}
+
+typedef struct
+{
+  Fixture   *fixture;
+  gboolean   saw_building;
+  RivClient *previous;   /* the client before a reconnection (not dereferenced) */
+} SpaceWait;
+
+static gboolean
+space_connected (gpointer user_data)
+{
+  SpaceWait *wait = user_data;
+  const char *busy = riv_connect_popover_get_busy_text (
+    riv_window_get_connect_popover (wait->fixture->window));
+
+  if (strstr (busy, "Space demo/building is building (stage BUILDING)") != NULL)
+    wait->saw_building = TRUE;
+  return riv_window_get_client (wait->fixture->window) != NULL;
+}
+
+static gboolean
+space_reconnected (gpointer user_data)
+{
+  SpaceWait *wait = user_data;
+  RivClient *client = riv_window_get_client (wait->fixture->window);
+
+  return client != NULL && client != wait->previous && riv_client_get_config (client) != NULL;
+}
+
+/* Connects to url, which fails, while connected: the client stays. */
+static void
+connect_and_expect_kept (Fixture    *fixture,
+                         const char *url)
+{
+  RivClient *client = riv_window_get_client (fixture->window);
+
+  riv_window_connect_to_url (fixture->window, url, NULL);
+  g_assert_true (riv_test_wait_until (has_error, fixture, 30));
+  g_assert_true (riv_window_get_client (fixture->window) == client);
+}
+
+/* A Space that builds, then runs: the popover says so, then the window is
+ * connected to its app, the token typed sent to the app as the Space's. */
+static void
+test_space (Fixture       *fixture,
+            gconstpointer  user_data)
+{
+  SpaceHub sh = { 0 };
+  SpaceWait wait = { fixture, FALSE, NULL };
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+  g_autofree char *command = NULL;
+  RivClient *client;
+  guint hub_requests, hub_bearer, app_requests;
+
+  space_hub_start (&sh);
+  riv_window_connect_to_url (fixture->window, "demo/building", RIV_TEST_HF_TOKEN);
+  g_assert_cmpstr (riv_window_get_status_text (fixture->window), ==, "Connecting…");
+  g_assert_true (riv_test_wait_until (space_connected, &wait, 30));
+  g_assert_true (wait.saw_building);
+  g_assert_cmpstr (riv_client_get_url (riv_window_get_client (fixture->window)), ==, sh.app.url);
+  g_assert_cmpuint (sh.hub.n_bearer, ==, sh.hub.n_requests);
+  g_assert_cmpuint (sh.app.n_requests, >=, 1);
+  g_assert_cmpuint (sh.app.n_hf_bearer, ==, sh.app.n_requests);
+  g_assert_cmpuint (sh.app.n_bearer, ==, 0);
+  /* The popover keeps the Space's name, not its host, and so does Copy as Command. */
+  g_assert_cmpstr (riv_connect_popover_get_url (popover), ==, "demo/building");
+  command = riv_window_dup_load_command (fixture->window);
+  g_assert_nonnull (command);
+  g_assert_nonnull (strstr (command, "--url demo/building "));
+  g_assert_null (strstr (command, RIV_TEST_HF_TOKEN));
+
+  /* A Space that fails afterwards leaves the connection as it was. */
+  connect_and_expect_kept (fixture, "demo/paused");
+  g_clear_pointer (&command, g_free);
+  command = riv_window_dup_load_command (fixture->window);
+  g_assert_nonnull (strstr (command, "--url demo/building "));
+
+  /* Reconnect asks the Hub again by name, and the app gets the token again. */
+  client = wait.previous = riv_window_get_client (fixture->window);
+  hub_requests = sh.hub.n_requests;
+  hub_bearer = sh.hub.n_bearer;
+  app_requests = sh.app.n_requests;
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->window), "win.reconnect", NULL));
+  g_assert_true (riv_test_wait_until (space_reconnected, &wait, 30));
+  g_assert_true (riv_window_get_client (fixture->window) != client);
+  g_assert_cmpuint (sh.hub.n_requests, >, hub_requests);
+  g_assert_cmpuint (sh.hub.n_bearer - hub_bearer, ==, sh.hub.n_requests - hub_requests);
+  g_assert_cmpuint (sh.app.n_requests, >, app_requests);
+  g_assert_cmpuint (sh.app.n_hf_bearer, ==, sh.app.n_requests);
+  space_hub_stop (&sh);
+}
+
+/* Paused, missing, a bad name: the error state, with the Hub's words. */
+static void
+test_space_errors (Fixture       *fixture,
+                   gconstpointer  user_data)
+{
+  SpaceHub sh = { 0 };
+  RivConnectPopover *popover = riv_window_get_connect_popover (fixture->window);
+
+  space_hub_start (&sh);
+  connect_and_expect (fixture, "demo/paused", RIV_CONNECT_ERROR_OTHER);
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover),
+                            "Space demo/paused has been paused by its owner (stage PAUSED)"));
+  connect_and_expect (fixture, "demo/nowhere", RIV_CONNECT_ERROR_REFUSED);
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover),
+                            "HTTP 404, RepoNotFound: Repository not found"));
+  connect_and_expect (fixture, "demo/", RIV_CONNECT_ERROR_BAD_URL);
+  g_assert_nonnull (strstr (riv_connect_popover_get_error_text (popover),
+                            "is not a Space's name"));
+  g_assert_cmpuint (sh.app.n_requests, ==, 0);
+  space_hub_stop (&sh);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -234,6 +388,9 @@ main (int   argc,
   g_test_add ("/ui/connect/not-gradio", Fixture, NULL, fixture_setup, test_not_gradio,
               fixture_teardown);
   g_test_add ("/ui/connect/unsupported-protocol", Fixture, NULL, fixture_setup, test_unsupported,
+              fixture_teardown);
+  g_test_add ("/ui/connect/space", Fixture, NULL, fixture_setup, test_space, fixture_teardown);
+  g_test_add ("/ui/connect/space-errors", Fixture, NULL, fixture_setup, test_space_errors,
               fixture_teardown);
 
   return g_test_run ();
