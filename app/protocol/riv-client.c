@@ -10,7 +10,10 @@
  *   riv-client-jobs.c     a job's client-side state: applying messages, publishing, finishing
  *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness
  *   riv-client-join.c     joining the queue, the join watchdog, cancel and reset
- *   riv-client-files.c    image downloads, uploads
+ *   riv-client-call.c     the other transport: Gradio 6.13's /call/v2, one stream per job
+ *   riv-client-files.c    image downloads, uploads, where a FileData is fetched from
+ *   riv-client-tls.c      which HTTPS servers are trusted, and why one was refused
+ *   riv-client-tap.c      the tap: every request, reply and frame, for recording and lint
  *   riv-early-buffer.c    messages for event ids no join reply has named yet
  *   riv-batch-infer.c     batches inferred from runs of process_starts
  *
