@@ -28,6 +28,7 @@ typedef struct
   gint          output_errno;    /* the first failure writing them (atomic), 0: none */
   FILE         *summary_out;     /* standard output, or standard error */
   GPtrArray    *thresholds;      /* RivLoadThreshold */
+  char         *endpoint_key;    /* without --scenarios: the endpoint as {endpoint:…} names it */
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
   RivMetrics   *metrics;         /* --metrics, nullable */
@@ -61,6 +62,10 @@ void      riv_cli_outage_print     (FILE        *out,
                                     double       end_s);
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);
+/* The statistics a threshold is checked on: the run's, or those of the
+ * scenario or endpoint its tag names; NULL when the run has none such. */
+RivLoadStats *load_threshold_stats (LoadRun                *run,
+                                    const RivLoadThreshold *threshold);
 /* Prints the summary (and each threshold); returns whether every threshold held. */
 gboolean  load_print_summary       (LoadRun     *run,
                                     FILE        *out);

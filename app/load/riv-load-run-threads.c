@@ -79,6 +79,7 @@ _riv_load_run_threads_start (RivLoadRun *self)
       if (self->stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->stages));
       child->timeout = self->timeout;
+      _riv_load_run_scenarios_copy (self, child);
       /* One set of statistics for the run: its series' seconds close as they pass. */
       riv_load_stats_free (child->stats);
       child->stats = riv_load_stats_ref (self->stats);
@@ -252,7 +253,10 @@ finish (RivLoadRun *self)
     }
   self->start_wall = start_wall;
   if (end_wall > 0)
-    riv_load_stats_set_end (self->stats, end_wall);
+    {
+      riv_load_stats_set_end (self->stats, end_wall);
+      _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end, end_wall);
+    }
   self->active_users = 0;
   self->shown.elapsed = _riv_load_run_elapsed (self);
   self->over = TRUE;
