@@ -547,6 +547,33 @@ test_cli_think (Fixture       *fx,
   g_assert_cmpfloat (sum[1] / n[1], <, sum[0] / n[0] - 0.05);
 }
 
+/* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
+ * as it is, shortened by the command line's --users and --duration, which
+ * win over the file's: both scenarios' jobs go out, and its thresholds (the
+ * run's and story's own) hold. */
+static void
+test_cli_example (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autofree char *file = g_test_build_filename (G_TEST_DIST, "data", "scenarios.json", NULL);
+  const char *args[] = { "--scenarios", file, "--users", "4", "--duration", "2", "--json",
+                         NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autofree char *err = NULL;
+  JsonArray *thresholds;
+
+  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "users"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "echo"), "completed"),
+                   >, 0);
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "story"), "completed"),
+                   >, 0);
+  thresholds = json_object_get_array_member (json_node_get_object (summary), "thresholds");
+  g_assert_cmpuint (json_array_get_length (thresholds), ==, 3);
+  g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (thresholds, 2),
+                                                  "threshold"), ==, "ttfu_p95{scenario:story}<500ms");
+}
+
 /* Every bad file, or a file with the wrong options, exits 2 with its error
  * and sends no job (the server counts none). */
 static void
@@ -643,6 +670,8 @@ main (int    argc,
               test_cli_text, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/think", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_think, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/example", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_example, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/bad-file", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_bad_file, riv_test_served_teardown);
   return g_test_run ();

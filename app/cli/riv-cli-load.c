@@ -441,7 +441,7 @@ load_option_context_new (LoadOptions *o)
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
-      "Endpoint api_name (or fn_index) to call (required)", "NAME" },
+      "Endpoint api_name (or fn_index) to call (required, unless --scenarios)", "NAME" },
     { "examples", 0, 0, G_OPTION_ARG_NONE, &o->examples,
       "Each job's inputs from the endpoint's examples (gr.Examples) in turn: job i takes "
       "example i mod N, \"{i}\" and \"{u}\" replaced in them as in --data", NULL },
@@ -511,6 +511,7 @@ load_option_context_new (LoadOptions *o)
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01, dropped==0 (arrival rate); streaming: ttfu_p95<1s (time to first update), "
       "gap_p99<200ms (gaps between updates), stalls==0, delay_p99<10ms (with serve --stamp); "
+      "k6's tags check it on some jobs: p95{scenario:NAME}<2s, p95{endpoint:/chat}<2s; "
       "exit 0 only if every one holds", "EXPR" },
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
@@ -546,11 +547,12 @@ load_option_context_new (LoadOptions *o)
 
   g_option_context_set_summary (context,
     "Connects to a Gradio server (or rivulet-cli serve) and sends jobs to one\n"
-    "endpoint: open loop (--count jobs, at --rate per second, in one session),\n"
-    "closed loop (--users, each with its own session, for --duration, --iterations\n"
-    "or --stages) or arrival rate (--arrival-rate, --arrival-stages: jobs started\n"
-    "on a schedule, each on an idle user's session). Prints how many jobs\n"
-    "completed, failed, were cancelled or lost, with latency percentiles. Exits 0\n"
+    "endpoint (or to several by weight, --scenarios FILE): open loop (--count\n"
+    "jobs, at --rate per second, in one session), closed loop (--users, each with\n"
+    "its own session, for --duration, --iterations or --stages) or arrival rate\n"
+    "(--arrival-rate, --arrival-stages: jobs started on a schedule, each on an\n"
+    "idle user's session). Prints how many jobs completed, failed, were cancelled\n"
+    "or lost, with latency percentiles (and each scenario's). Exits 0\n"
     "only if every job completed (with --threshold: if every threshold held),\n"
     "1 otherwise, 2 for bad arguments.");
   /* The entries are copied: the array may go, the places they fill stay in *o. */
