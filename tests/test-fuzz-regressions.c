@@ -52,6 +52,7 @@ static const Target targets[] = {
   { "json", riv_fuzz_json, NULL },
   { "record", riv_fuzz_record, NULL },
   { "range", riv_fuzz_range, NULL },
+  { "scenarios", riv_fuzz_scenarios, NULL },
 #ifdef RIV_FUZZ_HAVE_PLOT
   { "plot", riv_fuzz_plot, NULL },
 #endif
