@@ -608,6 +608,11 @@ test_cli_bad_file (Fixture       *fx,
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--until-break",
       "--until-break does not go with --scenarios" },
     { "{\"scenarios\": [1]}", NULL, "\"scenarios\": expected an object" },
+    /* A file in one scenario's data is checked before any job, whichever jobs take it. */
+    { "{\"users\": 2, \"duration\": 2, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}, "
+      "\"b\": {\"endpoint\": \"batch_echo\", \"weight\": 0.001, \"data\": [{\"path\": "
+      "\"/nonexistent/cat{u}.png\", \"meta\": {\"_type\": \"gradio.FileData\"}}, 0]}}}", NULL,
+      "--scenarios: scenario \"b\": job 1's file /nonexistent/cat1.png: no such file" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

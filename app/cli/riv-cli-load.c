@@ -1223,7 +1223,7 @@ load_engine_new (LoadRun      *run,
   wait_for_result (&result);
   if (!riv_load_run_check_files_finish (run->engine, result, &run->local_files, error))
     {
-      g_prefix_error (error, "--data: ");
+      g_prefix_error (error, o->scenarios != NULL ? "--scenarios: " : "--data: ");
       return FALSE;
     }
   load_engine_watch (run);
