@@ -547,6 +547,61 @@ test_cli_think (Fixture       *fx,
   g_assert_cmpfloat (sum[1] / n[1], <, sum[0] / n[0] - 0.05);
 }
 
+/* The column "completed" of the --timeseries lines labelled label, summed. */
+static guint
+sum_completed (char      **lines,
+               const char *label)
+{
+  guint sum = 0;
+
+  for (guint i = 1; lines[i] != NULL; i++)
+    {
+      g_auto(GStrv) fields = g_strsplit (lines[i], ",", -1);
+
+      if (*lines[i] != '\0' && strcmp (fields[0], label) == 0)
+        sum += (guint) g_ascii_strtoull (fields[3], NULL, 10);
+    }
+  return sum;
+}
+
+/* --timeseries with scenarios: a first column "scenario", the run's seconds
+ * as "(all)" and each scenario's, whose completions add up to the run's;
+ * --report lists each scenario with what it sends and its figures. */
+static void
+test_cli_outputs (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autofree char *file = write_file (fx, "outputs.json",
+    "{\"users\": 2, \"iterations\": 10, \"seed\": 8, \"scenarios\": {"
+    " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"e\", 0], \"weight\": 2},"
+    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0],"
+    "            \"think\": {\"uniform\": [0, 0.01]}}}}");
+  g_autofree char *csv_path = g_build_filename (fx->dir, "series.csv", NULL);
+  g_autofree char *report_path = g_build_filename (fx->dir, "report.html", NULL);
+  const char *args[] = { "--scenarios", file, "--json", "--timeseries", csv_path,
+                         "--report", report_path, NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autofree char *err = NULL;
+  g_autofree char *csv = NULL;
+  g_autofree char *report = NULL;
+  g_auto(GStrv) lines = NULL;
+  gint64 n_echo;
+
+  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  n_echo = json_object_get_int_member (scenario_object (summary, "echo"), "completed");
+  g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
+  lines = g_strsplit (csv, "\n", -1);
+  g_assert_true (g_str_has_prefix (lines[0], "scenario,t_s,started,completed,"));
+  g_assert_cmpuint (sum_completed (lines, "(all)"), ==, 20);
+  g_assert_cmpuint (sum_completed (lines, "echo"), ==, n_echo);
+  g_assert_cmpuint (sum_completed (lines, "echo") + sum_completed (lines, "story"), ==, 20);
+
+  g_assert_true (g_file_get_contents (report_path, &report, NULL, NULL));
+  g_assert_nonnull (strstr (report, "scenario echo"));
+  g_assert_nonnull (strstr (report, "/stream_text, weight 1, think uniform 0–0.01 s"));
+  g_assert_nonnull (strstr (report, "story: jobs"));
+}
+
 /* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
  * as it is, shortened by the command line's --users and --duration, which
  * win over the file's: both scenarios' jobs go out, and its thresholds (the
@@ -675,6 +730,8 @@ main (int    argc,
               test_cli_text, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/think", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_think, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/outputs", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_outputs, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/example", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_example, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/bad-file", Fixture, "riv-test-scenarios", riv_test_served_setup,

@@ -717,6 +717,46 @@ summary_print_problems (const SummaryFacts *f,
                 f->errors->len - MAX_ERRORS_SHOWN);
 }
 
+/* Each line of csv after its header, prefixed with "label,". */
+static void
+append_labelled (GString    *out,
+                 const char *label,
+                 const char *csv)
+{
+  const char *line = strchr (csv, '\n');
+
+  while (line != NULL && line[1] != '\0')
+    {
+      const char *next = strchr (line + 1, '\n');
+
+      g_string_append_printf (out, "%s,", label);
+      g_string_append_len (out, line + 1, next != NULL ? next - line : (gssize) strlen (line + 1));
+      line = next;
+    }
+}
+
+char *
+load_timeseries_csv (LoadRun *run)
+{
+  g_autofree char *all = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run->engine));
+  guint n = riv_load_run_get_n_scenarios (run->engine);
+  GString *out;
+
+  if (n == 0)
+    return g_steal_pointer (&all);
+  out = g_string_new ("scenario,");
+  g_string_append_len (out, all, strchr (all, '\n') + 1 - all);
+  append_labelled (out, "(all)", all);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *csv =
+        riv_load_stats_timeseries_csv (riv_load_run_get_scenario_stats (run->engine, i));
+
+      append_labelled (out, riv_load_run_get_scenario (run->engine, i, NULL, NULL), csv);
+    }
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 load_print_summary (LoadRun *run,
                     FILE    *out)

@@ -528,7 +528,8 @@ load_option_context_new (LoadOptions *o)
       "jobs ended (at the end, in job order, when the server's timings are joined); \"-\" is "
       "standard output (the summary then goes to standard error)", "FILE" },
     { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &o->timeseries_path,
-      "Write one CSV line per second of the run to FILE", "FILE" },
+      "Write one CSV line per second of the run to FILE (with --scenarios, a first column "
+      "\"scenario\": the run's lines as \"(all)\", then each scenario's)", "FILE" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &o->report_path,
       "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
     { "transport", 0, 0, G_OPTION_ARG_STRING, &o->transport,
@@ -1337,7 +1338,7 @@ load_write_outputs (LoadRun           *run,
     }
   if (o->timeseries_path != NULL)
     {
-      g_autofree char *csv = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run->engine));
+      g_autofree char *csv = load_timeseries_csv (run);
 
       if (!load_write_file (o->timeseries_path, csv, strlen (csv), &error))
         {

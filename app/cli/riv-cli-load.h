@@ -66,6 +66,9 @@ void      load_status_clear        (LoadRun     *run);
  * scenario or endpoint its tag names; NULL when the run has none such. */
 RivLoadStats *load_threshold_stats (LoadRun                *run,
                                     const RivLoadThreshold *threshold);
+/* --timeseries: the run's seconds; with scenarios, a first column "scenario":
+ * the run's lines as "(all)", then each scenario's. */
+char     *load_timeseries_csv      (LoadRun     *run);
 /* Prints the summary (and each threshold); returns whether every threshold held. */
 gboolean  load_print_summary       (LoadRun     *run,
                                     FILE        *out);

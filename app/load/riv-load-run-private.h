@@ -285,6 +285,10 @@ void      _riv_load_run_scenarios_stats_set    (RivLoadRun *self,
                                                 void      (*set) (RivLoadStats *stats,
                                                                   double        value),
                                                 double      value);
+/* The report's parameters for each scenario (name, value, …, added to
+ * params): what it sends, and its figures. */
+void      _riv_load_run_scenarios_add_params   (RivLoadRun *self,
+                                                GPtrArray  *params);
 /* A thread's copy of the parent's scenarios, sharing their statistics. */
 void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
                                                 RivLoadRun *child);

@@ -225,3 +225,48 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
     }
   child->draw_seed = self->draw_seed;
 }
+
+static char *
+describe_think (const RivThink *think)
+{
+  switch (think->kind)
+    {
+    case RIV_THINK_UNIFORM:
+      return g_strdup_printf ("uniform %g–%g s", think->a, think->b);
+    case RIV_THINK_EXPONENTIAL:
+      return g_strdup_printf ("exponential, mean %g s", think->a);
+    case RIV_THINK_CONSTANT:
+    default:
+      return g_strdup_printf ("%g s", think->a);
+    }
+}
+
+void
+_riv_load_run_scenarios_add_params (RivLoadRun *self,
+                                    GPtrArray  *params)
+{
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      g_autofree char *data = riv_json_to_string (g_ptr_array_index (scenario->templates, 0), NULL);
+      g_autofree char *think = describe_think (&scenario->think);
+      RivLoadSummary s;
+
+      riv_load_stats_summarize (scenario->stats, &s);
+      g_ptr_array_add (params, g_strdup_printf ("scenario %s", scenario->name));
+      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g, think %s, data %s%s",
+                                                scenario->endpoint_key, scenario->weight, think,
+                                                data, scenario->templates->len > 1
+                                                  ? " (the first of its examples)" : ""));
+      g_ptr_array_add (params, g_strdup_printf ("%s: jobs", scenario->name));
+      g_ptr_array_add (params,
+                       s.completed > 0
+                         ? g_strdup_printf ("%" G_GUINT64_FORMAT " completed, %" G_GUINT64_FORMAT
+                                            " failed, %" G_GUINT64_FORMAT " lost, %.1f jobs/s; "
+                                            "latency p50 %.3f s, p95 %.3f s, p99 %.3f s",
+                                            s.completed, s.failed, s.lost, s.throughput_per_s,
+                                            s.p50, s.p95, s.p99)
+                         : g_strdup_printf ("0 completed, %" G_GUINT64_FORMAT " failed, %"
+                                            G_GUINT64_FORMAT " lost", s.failed, s.lost));
+    }
+}

@@ -1449,9 +1449,14 @@ riv_load_run_dup_report (RivLoadRun              *self,
     g_ptr_array_add (params, g_strdup_printf (__VA_ARGS__)); \
   } G_STMT_END
   PARAM ("server", "%s", riv_client_get_url (self->client));
-  PARAM ("endpoint", "%s", self->endpoint_name);
-  data = riv_json_to_string (self->template, NULL);
-  PARAM ("data", "%s", data);
+  if (self->scenarios != NULL)
+    _riv_load_run_scenarios_add_params (self, params);
+  else
+    {
+      PARAM ("endpoint", "%s", self->endpoint_name);
+      data = riv_json_to_string (self->template, NULL);
+      PARAM ("data", "%s", data);
+    }
   if (self->users > 0 || self->stages != NULL)
     {
       if (self->arrival != NULL)
@@ -1477,7 +1482,8 @@ riv_load_run_dup_report (RivLoadRun              *self,
         PARAM ("duration", "%g s", self->duration);
       if (self->iterations > 0)
         PARAM ("iterations", "%u per user", self->iterations);
-      PARAM ("think", "%g s", self->think);
+      if (self->scenarios == NULL)
+        PARAM ("think", "%g s", self->think);
     }
   else
     {
