@@ -112,6 +112,9 @@ outage_json (RivLoadStats *stats)
   double start = 0, end = -1;
   gboolean outage = riv_load_stats_find_outage (stats, &start, &end);
 
+  /* A builder takes no value outside an object or array: null as a node of its own. */
+  if (!outage)
+    return json_node_new (JSON_NODE_NULL);
   riv_cli_outage_add_json (builder, outage, start, end);
   return json_builder_get_root (builder);
 }
