@@ -602,6 +602,56 @@ test_cli_outputs (Fixture       *fx,
   g_assert_nonnull (strstr (report, "story: jobs"));
 }
 
+/* Two shards of a run with scenarios, merged by report merge: each
+ * scenario's jobs are the sum of the shards', with its endpoint, in --json
+ * and in the text summary. */
+static void
+test_cli_merge (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autofree char *file = write_file (fx, "merge.json",
+    "{\"users\": 4, \"iterations\": 10, \"seed\": 21, \"scenarios\": {"
+    " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"e\", 0], \"weight\": 3},"
+    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0]}}}");
+  g_autofree char *path0 = g_build_filename (fx->dir, "shard0.jsonl", NULL);
+  g_autofree char *path1 = g_build_filename (fx->dir, "shard1.jsonl", NULL);
+  const char *shard0[] = { "--scenarios", file, "--shard", "0/2", "--json", "-o", path0, NULL };
+  const char *shard1[] = { "--scenarios", file, "--shard", "1/2", "--json", "-o", path1, NULL };
+  const char *merge_json[] = { "report", "merge", "--json", path0, path1, NULL };
+  const char *merge_text[] = { "report", "merge", path0, path1, NULL };
+  g_autoptr(JsonNode) summary0 = NULL;
+  g_autoptr(JsonNode) summary1 = NULL;
+  g_autoptr(JsonNode) merged = NULL;
+  g_autofree char *err0 = NULL, *err1 = NULL, *out = NULL, *err = NULL;
+  g_autofree char *text = NULL, *text_err = NULL;
+  const char *names[] = { "echo", "story" };
+
+  g_assert_cmpint (run_load (fx, shard0, &summary0, &err0), ==, 0);
+  g_assert_cmpint (run_load (fx, shard1, &summary1, &err1), ==, 0);
+  g_assert_cmpint (riv_test_run_cli (merge_json, &out, &err, 60), ==, 0);
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpstr (err, ==, "");
+  merged = riv_json_parse (NULL, out, -1, 0, NULL);
+  g_assert_nonnull (merged);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (merged), "completed"), ==,
+                   40);
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      JsonObject *m = scenario_object (merged, names[i]);
+
+      g_assert_cmpint (json_object_get_int_member (m, "completed"), ==,
+                       json_object_get_int_member (scenario_object (summary0, names[i]),
+                                                   "completed") +
+                       json_object_get_int_member (scenario_object (summary1, names[i]),
+                                                   "completed"));
+      g_assert_cmpstr (json_object_get_string_member (m, "endpoint"), ==,
+                       i == 0 ? "/batch_echo" : "/stream_text");
+    }
+  g_assert_cmpint (riv_test_run_cli (merge_text, &text, &text_err, 60), ==, 0);
+  g_assert_nonnull (strstr (text, "\nscenario   echo (/batch_echo): "));
+  g_assert_nonnull (strstr (text, "\nscenario   story (/stream_text): "));
+}
+
 /* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
  * as it is, shortened by the command line's --users and --duration, which
  * win over the file's: both scenarios' jobs go out, and its thresholds (the
@@ -732,6 +782,8 @@ main (int    argc,
               test_cli_think, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/outputs", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_outputs, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/merge", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_merge, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/example", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_example, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/bad-file", Fixture, "riv-test-scenarios", riv_test_served_setup,

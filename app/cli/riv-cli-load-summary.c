@@ -345,48 +345,82 @@ summary_facts_init (SummaryFacts *facts,
     }
 }
 
+void
+riv_cli_scenario_add_json (JsonBuilder          *builder,
+                           const char           *name,
+                           const char           *endpoint,
+                           double                weight,
+                           const RivLoadSummary *s)
+{
+  static const char *latency[] = { "p50", "p90", "p95", "p99", "max", "mean" };
+  static const char *first[] = { "p50", "p95", "p99" };
+
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "endpoint");
+  if (endpoint != NULL)
+    json_builder_add_string_value (builder, endpoint);
+  else
+    json_builder_add_null_value (builder);
+  if (weight > 0)
+    add_double (builder, "weight", weight);
+  add_int (builder, "submitted", (gint64) s->submitted);
+  add_int (builder, "completed", (gint64) s->completed);
+  add_int (builder, "failed", (gint64) s->failed);
+  add_int (builder, "cancelled", (gint64) s->cancelled);
+  add_int (builder, "lost", (gint64) s->lost);
+  add_double (builder, "throughput_per_s", s->throughput_per_s);
+  ADD_FIGURES (builder, "latency_s", latency, s->p50, s->p90, s->p95, s->p99, s->max, s->mean);
+  if (s->first_n > 0)
+    ADD_FIGURES (builder, "first_update_s", first, s->first_p50, s->first_p95, s->first_p99);
+  else
+    {
+      json_builder_set_member_name (builder, "first_update_s");
+      json_builder_add_null_value (builder);
+    }
+  json_builder_end_object (builder);
+}
+
+void
+riv_cli_scenario_print (FILE                 *out,
+                        const char           *name,
+                        const char           *endpoint,
+                        double                weight,
+                        const RivLoadSummary *s)
+{
+  g_autofree char *weighed = weight > 0 ? g_strdup_printf (", weight %g", weight) : g_strdup ("");
+
+  fprintf (out, "scenario   %s (%s%s): %" G_GUINT64_FORMAT " submitted, %" G_GUINT64_FORMAT
+           " completed, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT " lost, %.1f jobs/s\n",
+           riv_cli_safe (name), endpoint != NULL ? riv_cli_safe (endpoint) : "?", weighed,
+           s->submitted, s->completed, s->failed, s->lost, s->throughput_per_s);
+  if (s->completed == 0)
+    fprintf (out, "           latency (no completed jobs)\n");
+  else if (s->first_n > 0)
+    fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s; first update "
+             "p95 %.3f s\n", s->p50, s->p95, s->p99, s->first_p95);
+  else
+    fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s\n",
+             s->p50, s->p95, s->p99);
+}
+
 /* "scenarios": {NAME: {its endpoint, weight, counts, throughput and latency}, …}. */
 static void
 summary_json_add_scenarios (JsonBuilder        *builder,
                             const SummaryFacts *f,
                             LoadRun            *run)
 {
-  static const char *latency[] = { "p50", "p90", "p95", "p99", "max", "mean" };
-  static const char *first[] = { "p50", "p95", "p99" };
-
   if (f->n_scenarios == 0)
     return;
   json_builder_set_member_name (builder, "scenarios");
   json_builder_begin_object (builder);
   for (guint i = 0; i < f->n_scenarios; i++)
     {
-      const RivLoadSummary *s = &f->scenarios[i];
       const char *endpoint;
       double weight;
       const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
 
-      json_builder_set_member_name (builder, name);
-      json_builder_begin_object (builder);
-      json_builder_set_member_name (builder, "endpoint");
-      json_builder_add_string_value (builder, endpoint);
-      add_double (builder, "weight", weight);
-      add_int (builder, "submitted", (gint64) s->submitted);
-      add_int (builder, "completed", (gint64) s->completed);
-      add_int (builder, "failed", (gint64) s->failed);
-      add_int (builder, "cancelled", (gint64) s->cancelled);
-      add_int (builder, "lost", (gint64) s->lost);
-      add_double (builder, "throughput_per_s", s->throughput_per_s);
-      ADD_FIGURES (builder, "latency_s", latency, s->p50, s->p90, s->p95, s->p99, s->max,
-                   s->mean);
-      if (s->first_n > 0)
-        ADD_FIGURES (builder, "first_update_s", first, s->first_p50, s->first_p95,
-                     s->first_p99);
-      else
-        {
-          json_builder_set_member_name (builder, "first_update_s");
-          json_builder_add_null_value (builder);
-        }
-      json_builder_end_object (builder);
+      riv_cli_scenario_add_json (builder, name, endpoint, weight, &f->scenarios[i]);
     }
   json_builder_end_object (builder);
 }
@@ -399,23 +433,11 @@ summary_print_scenarios (const SummaryFacts *f,
 {
   for (guint i = 0; i < f->n_scenarios; i++)
     {
-      const RivLoadSummary *s = &f->scenarios[i];
       const char *endpoint;
       double weight;
       const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
 
-      fprintf (out, "scenario   %s (%s, weight %g): %" G_GUINT64_FORMAT " submitted, %"
-               G_GUINT64_FORMAT " completed, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT
-               " lost, %.1f jobs/s\n", name, riv_cli_safe (endpoint), weight, s->submitted,
-               s->completed, s->failed, s->lost, s->throughput_per_s);
-      if (s->completed == 0)
-        fprintf (out, "           latency (no completed jobs)\n");
-      else if (s->first_n > 0)
-        fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s; first update "
-                 "p95 %.3f s\n", s->p50, s->p95, s->p99, s->first_p95);
-      else
-        fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s\n",
-                 s->p50, s->p95, s->p99);
+      riv_cli_scenario_print (out, name, endpoint, weight, &f->scenarios[i]);
     }
 }
 

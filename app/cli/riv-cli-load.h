@@ -60,6 +60,19 @@ void      riv_cli_streaming_print  (FILE                 *out,
 void      riv_cli_outage_print     (FILE        *out,
                                     double       start_s,
                                     double       end_s);
+/* One scenario's figures: a member of --json's "scenarios" object, or its
+ * lines of the text summary (endpoint nullable: not known; weight 0: not
+ * known). */
+void      riv_cli_scenario_add_json (JsonBuilder          *builder,
+                                     const char           *name,
+                                     const char           *endpoint,
+                                     double                weight,
+                                     const RivLoadSummary *summary);
+void      riv_cli_scenario_print   (FILE                 *out,
+                                    const char           *name,
+                                    const char           *endpoint,
+                                    double                weight,
+                                    const RivLoadSummary *summary);
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);
 /* The statistics a threshold is checked on: the run's, or those of the
