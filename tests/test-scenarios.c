@@ -17,6 +17,7 @@
 #include "riv-json.h"
 #include "riv-load-run.h"
 #include "riv-load-scenario.h"
+#include "riv-metrics.h"
 #include "riv-server.h"
 #include "riv-test-served.h"
 #include "riv-test-util.h"
@@ -234,6 +235,53 @@ test_draws (void)
   g_assert_cmpuint (riv_load_scenarios_pick (cumulative, 2, 0.7499), ==, 0);
   g_assert_cmpuint (riv_load_scenarios_pick (cumulative, 2, 0.75), ==, 1);
   g_assert_cmpuint (riv_load_scenarios_pick (cumulative, 2, 0.9999), ==, 1);
+}
+
+/* --metrics with scenarios: the jobs' series carry a scenario label, one
+ * series a scenario (the run's figures are their sums); without, the run's
+ * series alone, unlabelled, as before. */
+static void
+test_metrics (void)
+{
+  const char *names[] = { "echo", "story", NULL };
+  g_autoptr(RivMetrics) metrics = riv_metrics_new ();
+  g_autoptr(RivMetrics) plain = riv_metrics_new ();
+  g_autofree char *page = NULL;
+  g_autofree char *plain_page = NULL;
+
+  riv_metrics_set_scenarios (metrics, names);
+  riv_metrics_add_submitted (metrics, 1);
+  riv_metrics_add_submitted (metrics, 2);
+  riv_metrics_add_submitted (metrics, 2);
+  riv_metrics_add_job (metrics, 1, RIV_JOB_STATUS_COMPLETED, 0.001, 0.02);
+  riv_metrics_add_job (metrics, 2, RIV_JOB_STATUS_FAILED, 0.001, -1);
+  riv_metrics_add_stream (metrics, 2, RIV_JOB_STATUS_COMPLETED, 0.3, NULL, 2);
+  page = riv_metrics_render (metrics, FALSE);
+  g_test_message ("%s", page);
+  g_assert_nonnull (strstr (page, "\nrivulet_jobs_submitted_total{scenario=\"echo\"} 1\n"));
+  g_assert_nonnull (strstr (page, "\nrivulet_jobs_submitted_total{scenario=\"story\"} 2\n"));
+  g_assert_null (strstr (page, "\nrivulet_jobs_submitted_total 3"));
+  g_assert_nonnull (strstr (page, "rivulet_jobs_finished_total{scenario=\"echo\","
+                                  "outcome=\"completed\"} 1\n"));
+  g_assert_nonnull (strstr (page, "rivulet_jobs_finished_total{scenario=\"story\","
+                                  "outcome=\"failed\"} 1\n"));
+  g_assert_nonnull (strstr (page, "rivulet_job_latency_seconds_bucket{scenario=\"echo\","
+                                  "le=\"0.025\"} 1\n"));
+  g_assert_nonnull (strstr (page, "rivulet_job_latency_seconds_count{scenario=\"story\"} 0\n"));
+  g_assert_nonnull (strstr (page, "rivulet_job_first_update_seconds_count{scenario=\"story\"} "
+                                  "1\n"));
+  g_assert_nonnull (strstr (page, "rivulet_stream_stalls_total{scenario=\"story\"} 2\n"));
+  /* Each family described once. */
+  g_assert_true (strstr (page, "# TYPE rivulet_jobs_submitted_total counter") ==
+                 g_strrstr (page, "# TYPE rivulet_jobs_submitted_total counter"));
+
+  riv_metrics_add_submitted (plain, 0);
+  riv_metrics_add_job (plain, 0, RIV_JOB_STATUS_COMPLETED, 0.001, 0.02);
+  plain_page = riv_metrics_render (plain, FALSE);
+  g_assert_nonnull (strstr (plain_page, "\nrivulet_jobs_submitted_total 1\n"));
+  g_assert_nonnull (strstr (plain_page, "rivulet_jobs_finished_total{outcome=\"completed\"} 1\n"));
+  g_assert_nonnull (strstr (plain_page, "rivulet_job_latency_seconds_bucket{le=\"0.025\"} 1\n"));
+  g_assert_null (strstr (plain_page, "scenario="));
 }
 
 /* Writes the scenario file into the fixture's folder; returns its path. */
@@ -772,6 +820,7 @@ main (int    argc,
   g_test_add_func ("/scenarios/parse-bad", test_parse_bad);
   g_test_add_func ("/scenarios/tags", test_tags);
   g_test_add_func ("/scenarios/draws", test_draws);
+  g_test_add_func ("/scenarios/metrics", test_metrics);
   g_test_add ("/scenarios/cli/weights", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_weights, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/thresholds", Fixture, "riv-test-scenarios", riv_test_served_setup,

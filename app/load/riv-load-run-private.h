@@ -44,6 +44,7 @@ typedef struct
 typedef struct
 {
   char         *name;
+  guint         number;          /* 1-based, in the order added */
   char         *endpoint_name;   /* what its jobs are submitted to */
   char         *endpoint_key;    /* its endpoint as {endpoint:…} names it ("/chat") */
   GPtrArray    *templates;       /* JsonNode *: job i takes (i - 1) mod n */
@@ -289,6 +290,9 @@ void      _riv_load_run_scenarios_stats_set    (RivLoadRun *self,
  * params): what it sends, and its figures. */
 void      _riv_load_run_scenarios_add_params   (RivLoadRun *self,
                                                 GPtrArray  *params);
+/* The metrics' series by scenario (riv_metrics_set_scenarios ()), when the
+ * run has both. */
+void      _riv_load_run_scenarios_name_metrics (RivLoadRun *self);
 /* A thread's copy of the parent's scenarios, sharing their statistics. */
 void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
                                                 RivLoadRun *child);

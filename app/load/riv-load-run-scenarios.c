@@ -50,6 +50,7 @@ add_scenario (RivLoadRun   *self,
     self->scenarios = g_ptr_array_new_with_free_func ((GDestroyNotify) scenario_free);
   g_ptr_array_add (self->scenarios, scenario);
   n = self->scenarios->len;
+  scenario->number = n;
   self->cumulative = g_renew (double, self->cumulative, n);
   self->cumulative[n - 1] = (n > 1 ? self->cumulative[n - 2] : 0) + scenario->weight;
 }
@@ -269,4 +270,17 @@ _riv_load_run_scenarios_add_params (RivLoadRun *self,
                          : g_strdup_printf ("0 completed, %" G_GUINT64_FORMAT " failed, %"
                                             G_GUINT64_FORMAT " lost", s.failed, s.lost));
     }
+}
+
+void
+_riv_load_run_scenarios_name_metrics (RivLoadRun *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  if (self->metrics == NULL || self->scenarios == NULL)
+    return;
+  for (guint i = 0; i < self->scenarios->len; i++)
+    g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->name);
+  g_ptr_array_add (names, NULL);
+  riv_metrics_set_scenarios (self->metrics, (const char * const *) names->pdata);
 }

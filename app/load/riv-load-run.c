@@ -203,7 +203,7 @@ _riv_load_run_submit (RivLoadRun  *self,
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
   if (self->metrics != NULL)
-    riv_metrics_add_submitted (self->metrics);
+    riv_metrics_add_submitted (self->metrics, scenario != NULL ? scenario->number : 0);
   return job;
 }
 
@@ -300,8 +300,11 @@ account_job (RivLoadRun *self,
   self->window_stalls += stream.stalls;
   if (self->metrics != NULL)
     {
-      riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
-      riv_metrics_add_stream (self->metrics, status, stream.first_s, stream.gaps, stream.stalls);
+      guint number = scenario != NULL ? scenario->number : 0;
+
+      riv_metrics_add_job (self->metrics, number, status, riv_job_get_wait_time (job), latency);
+      riv_metrics_add_stream (self->metrics, number, status, stream.first_s, stream.gaps,
+                              stream.stalls);
     }
 
   count_job (self, self->stats, job, status, latency, error, user, &stream, lost_error != NULL);
@@ -1185,6 +1188,7 @@ riv_load_run_start (RivLoadRun  *self,
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
   g_return_val_if_fail (!self->started, FALSE);
 
+  _riv_load_run_scenarios_name_metrics (self);
   if (self->users == 0 && self->stages == NULL)
     self->threaded = FALSE;   /* the open loop submits in the caller's client */
   if (!self->threaded)
