@@ -293,6 +293,9 @@ void      _riv_load_run_scenarios_add_params   (RivLoadRun *self,
 /* The metrics' series by scenario (riv_metrics_set_scenarios ()), when the
  * run has both. */
 void      _riv_load_run_scenarios_name_metrics (RivLoadRun *self);
+/* Templates (JsonNode *) for another thread: trees of their own, as
+ * json-glib counts references without atomics. */
+GPtrArray *_riv_load_run_copy_templates        (GPtrArray  *templates);
 /* A thread's copy of the parent's scenarios, sharing their statistics. */
 void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
                                                 RivLoadRun *child);

@@ -197,6 +197,20 @@ _riv_load_run_scenarios_stats_set (RivLoadRun *self,
     }
 }
 
+GPtrArray *
+_riv_load_run_copy_templates (GPtrArray *templates)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  for (guint t = 0; t < templates->len; t++)
+    {
+      g_autofree char *text = riv_json_to_string (g_ptr_array_index (templates, t), NULL);
+
+      g_ptr_array_add (copy, riv_json_parse (NULL, text, -1, 0, NULL));
+    }
+  return copy;
+}
+
 void
 _riv_load_run_scenarios_copy (RivLoadRun *self,
                               RivLoadRun *child)
@@ -210,15 +224,7 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
       copy->name = g_strdup (scenario->name);
       copy->endpoint_name = g_strdup (scenario->endpoint_name);
       copy->endpoint_key = g_strdup (scenario->endpoint_key);
-      /* Trees of their own: json-glib counts references without atomics. */
-      copy->templates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-      for (guint t = 0; t < scenario->templates->len; t++)
-        {
-          g_autofree char *text = riv_json_to_string (g_ptr_array_index (scenario->templates, t),
-                                                      NULL);
-
-          g_ptr_array_add (copy->templates, riv_json_parse (NULL, text, -1, 0, NULL));
-        }
+      copy->templates = _riv_load_run_copy_templates (scenario->templates);
       copy->stats = riv_load_stats_ref (scenario->stats);
       if (scenario->endpoint_stats != NULL)
         copy->endpoint_stats = riv_load_stats_ref (scenario->endpoint_stats);

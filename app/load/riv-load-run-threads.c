@@ -79,6 +79,12 @@ _riv_load_run_threads_start (RivLoadRun *self)
       if (self->stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->stages));
       child->timeout = self->timeout;
+      if (self->templates != NULL)
+        {
+          g_autoptr(GPtrArray) templates = _riv_load_run_copy_templates (self->templates);
+
+          riv_load_run_set_templates (child, templates);
+        }
       _riv_load_run_scenarios_copy (self, child);
       /* One set of statistics for the run: its series' seconds close as they pass. */
       riv_load_stats_free (child->stats);
