@@ -808,6 +808,13 @@ test_merge_client_server (Fixture       *fx,
   g_assert_nonnull (strstr (html, "<th>jobs timed by the server</th><td class=\"n\">3</td>"));
   /* 0.75 s of 1 s: the server's three quarters. */
   g_assert_nonnull (strstr (html, "server (blue) 75%, network + client (yellow) 25%"));
+
+  /* No outage: --json says null, and nothing on standard error. */
+  cli_run_clear (&run);
+  run_cli (&run, "report", "merge", path, "--json", NULL);
+  g_assert_cmpint (run.status, ==, 0);
+  g_assert_cmpstr (run.err, ==, "");
+  g_assert_nonnull (strstr (run.out, "\"outage\":null"));
 }
 
 /* A server that refuses joins (a full queue, HTTP 503) is counted, never a crash. */

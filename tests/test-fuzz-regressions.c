@@ -53,6 +53,7 @@ static const Target targets[] = {
   { "record", riv_fuzz_record, NULL },
   { "range", riv_fuzz_range, NULL },
   { "space", riv_fuzz_space, NULL },
+  { "scenarios", riv_fuzz_scenarios, NULL },
 #ifdef RIV_FUZZ_HAVE_PLOT
   { "plot", riv_fuzz_plot, NULL },
 #endif

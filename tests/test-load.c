@@ -505,6 +505,42 @@ test_threads_same_jobs (Fixture       *fx,
     }
 }
 
+/* Each job's data from the templates in turn (load --examples): the same
+ * on two threads as on one (the threads once sent the one template). */
+static void
+test_threads_templates (Fixture       *fx,
+                        gconstpointer  data)
+{
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"plain\", 0]", 4, 0, 3, threads);
+      g_autoptr(GPtrArray) templates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+      g_autoptr(GError) error = NULL;
+      GPtrArray *records;
+      gboolean done = FALSE;
+
+      g_ptr_array_add (templates, json_from_string ("[\"a{i}\", 0]", NULL));
+      g_ptr_array_add (templates, json_from_string ("[\"b{i}\", 0]", NULL));
+      riv_load_run_set_templates (run, templates);
+      g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+      g_assert_true (riv_load_run_start (run, &error));
+      g_assert_no_error (error);
+      g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+      g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, threads);
+      records = riv_load_run_get_records (run);
+      g_assert_cmpuint (records->len, ==, 12);
+      for (guint i = 0; i < records->len; i++)
+        {
+          g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (records, i), NULL);
+          JsonArray *outputs = json_object_get_array_member (json_node_get_object (node),
+                                                             "outputs");
+          g_autofree char *expected = g_strdup_printf ("%c%u", i % 2 == 0 ? 'a' : 'b', i + 1);
+
+          g_assert_cmpstr (json_array_get_string_element (outputs, 0), ==, expected);
+        }
+    }
+}
+
 /* Hundreds of users, eight to a main context of their own (riv-mux.h), on
  * one thread and on two: every job of every user, each with its own output,
  * none lost or duplicated. */
@@ -597,6 +633,8 @@ main (int   argc,
               test_run_bounded_joins, fixture_teardown);
   g_test_add ("/load/open-loop/refused", Fixture, NULL, fixture_setup,
               test_run_refused, fixture_teardown);
+  g_test_add ("/load/threads/templates", Fixture, NULL, fixture_setup,
+              test_threads_templates, fixture_teardown);
   g_test_add ("/load/threads/same-jobs", Fixture, NULL, fixture_setup,
               test_threads_same_jobs, fixture_teardown);
   g_test_add ("/load/threads/stop", Fixture, NULL, fixture_setup,

@@ -260,6 +260,8 @@ typedef struct
   gboolean        all_held;
   gboolean        arrival;        /* an arrival-rate run: */
   RivArrivalsTally tally;         /* what became of its arrivals */
+  guint           n_scenarios;
+  RivLoadSummary *scenarios;      /* each scenario's, nullable */
 } SummaryFacts;
 
 static void
@@ -269,6 +271,32 @@ summary_facts_clear (SummaryFacts *facts)
   g_clear_pointer (&facts->logs, g_free);
   g_clear_pointer (&facts->measured, g_free);
   g_clear_pointer (&facts->held, g_free);
+  g_clear_pointer (&facts->scenarios, g_free);
+}
+
+RivLoadStats *
+load_threshold_stats (LoadRun                *run,
+                      const RivLoadThreshold *threshold)
+{
+  RivLoadStats *stats = riv_load_run_get_stats (run->engine);
+  guint n = riv_load_run_get_n_scenarios (run->engine);
+  const char *value;
+  const char *key = riv_load_threshold_get_tag (threshold, &value);
+
+  if (key == NULL)
+    return stats;
+  if (strcmp (key, "endpoint") == 0)
+    {
+      if (n > 0)
+        return riv_load_run_get_endpoint_stats (run->engine, value);
+      return run->endpoint_key != NULL && riv_load_same_endpoint (run->endpoint_key, value) ? stats : NULL;
+    }
+  if (n == 0)
+    return strcmp (value, "default") == 0 ? stats : NULL;
+  for (guint i = 0; i < n; i++)
+    if (strcmp (riv_load_run_get_scenario (run->engine, i, NULL, NULL), value) == 0)
+      return riv_load_run_get_scenario_stats (run->engine, i);
+  return NULL;
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SummaryFacts, summary_facts_clear)
@@ -293,12 +321,123 @@ summary_facts_init (SummaryFacts *facts,
   facts->s.users = MAX (facts->s.users, riv_load_run_get_peak_users (run->engine));
   facts->arrival = riv_load_run_get_arrivals (run->engine, &facts->tally);
 
+  facts->n_scenarios = riv_load_run_get_n_scenarios (run->engine);
+  if (facts->n_scenarios > 0)
+    facts->scenarios = g_new0 (RivLoadSummary, facts->n_scenarios);
+  for (guint i = 0; i < facts->n_scenarios; i++)
+    riv_load_stats_summarize (riv_load_run_get_scenario_stats (run->engine, i),
+                              &facts->scenarios[i]);
+
   facts->all_held = TRUE;
   for (guint i = 0; i < run->thresholds->len; i++)
     {
-      facts->held[i] = riv_load_threshold_check (g_ptr_array_index (run->thresholds, i),
-                                                 &facts->s, &facts->measured[i]);
+      RivLoadThreshold *threshold = g_ptr_array_index (run->thresholds, i);
+      RivLoadStats *on = load_threshold_stats (run, threshold);
+      RivLoadSummary tagged;
+
+      /* A tag was checked before the run: it names statistics of the run's. */
+      g_assert (on != NULL);
+      if (on != stats)
+        riv_load_stats_summarize (on, &tagged);
+      facts->held[i] = riv_load_threshold_check (threshold, on != stats ? &tagged : &facts->s,
+                                                 &facts->measured[i]);
       facts->all_held = facts->all_held && facts->held[i];
+    }
+}
+
+void
+riv_cli_scenario_add_json (JsonBuilder          *builder,
+                           const char           *name,
+                           const char           *endpoint,
+                           double                weight,
+                           const RivLoadSummary *s)
+{
+  static const char *latency[] = { "p50", "p90", "p95", "p99", "max", "mean" };
+  static const char *first[] = { "p50", "p95", "p99" };
+
+  json_builder_set_member_name (builder, name);
+  json_builder_begin_object (builder);
+  json_builder_set_member_name (builder, "endpoint");
+  if (endpoint != NULL)
+    json_builder_add_string_value (builder, endpoint);
+  else
+    json_builder_add_null_value (builder);
+  if (weight > 0)
+    add_double (builder, "weight", weight);
+  add_int (builder, "submitted", (gint64) s->submitted);
+  add_int (builder, "completed", (gint64) s->completed);
+  add_int (builder, "failed", (gint64) s->failed);
+  add_int (builder, "cancelled", (gint64) s->cancelled);
+  add_int (builder, "lost", (gint64) s->lost);
+  add_double (builder, "throughput_per_s", s->throughput_per_s);
+  ADD_FIGURES (builder, "latency_s", latency, s->p50, s->p90, s->p95, s->p99, s->max, s->mean);
+  if (s->first_n > 0)
+    ADD_FIGURES (builder, "first_update_s", first, s->first_p50, s->first_p95, s->first_p99);
+  else
+    {
+      json_builder_set_member_name (builder, "first_update_s");
+      json_builder_add_null_value (builder);
+    }
+  json_builder_end_object (builder);
+}
+
+void
+riv_cli_scenario_print (FILE                 *out,
+                        const char           *name,
+                        const char           *endpoint,
+                        double                weight,
+                        const RivLoadSummary *s)
+{
+  g_autofree char *weighed = weight > 0 ? g_strdup_printf (", weight %g", weight) : g_strdup ("");
+
+  fprintf (out, "scenario   %s (%s%s): %" G_GUINT64_FORMAT " submitted, %" G_GUINT64_FORMAT
+           " completed, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT " lost, %.1f jobs/s\n",
+           riv_cli_safe (name), endpoint != NULL ? riv_cli_safe (endpoint) : "?", weighed,
+           s->submitted, s->completed, s->failed, s->lost, s->throughput_per_s);
+  if (s->completed == 0)
+    fprintf (out, "           latency (no completed jobs)\n");
+  else if (s->first_n > 0)
+    fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s; first update "
+             "p95 %.3f s\n", s->p50, s->p95, s->p99, s->first_p95);
+  else
+    fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s\n",
+             s->p50, s->p95, s->p99);
+}
+
+/* "scenarios": {NAME: {its endpoint, weight, counts, throughput and latency}, …}. */
+static void
+summary_json_add_scenarios (JsonBuilder        *builder,
+                            const SummaryFacts *f,
+                            LoadRun            *run)
+{
+  if (f->n_scenarios == 0)
+    return;
+  json_builder_set_member_name (builder, "scenarios");
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < f->n_scenarios; i++)
+    {
+      const char *endpoint;
+      double weight;
+      const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
+
+      riv_cli_scenario_add_json (builder, name, endpoint, weight, &f->scenarios[i]);
+    }
+  json_builder_end_object (builder);
+}
+
+/* The text form's lines for each scenario, after the run's. */
+static void
+summary_print_scenarios (const SummaryFacts *f,
+                         LoadRun            *run,
+                         FILE               *out)
+{
+  for (guint i = 0; i < f->n_scenarios; i++)
+    {
+      const char *endpoint;
+      double weight;
+      const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
+
+      riv_cli_scenario_print (out, name, endpoint, weight, &f->scenarios[i]);
     }
 }
 
@@ -460,6 +599,7 @@ summary_print_json (const SummaryFacts *f,
   summary_json_add_timing (builder, f);
   riv_cli_streaming_add_json (builder, &f->s);
   summary_json_add_findings (builder, f, run);
+  summary_json_add_scenarios (builder, f, run);
   if (run->until_break)
     add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
   riv_cli_record_add_lint (builder);
@@ -599,6 +739,46 @@ summary_print_problems (const SummaryFacts *f,
                 f->errors->len - MAX_ERRORS_SHOWN);
 }
 
+/* Each line of csv after its header, prefixed with "label,". */
+static void
+append_labelled (GString    *out,
+                 const char *label,
+                 const char *csv)
+{
+  const char *line = strchr (csv, '\n');
+
+  while (line != NULL && line[1] != '\0')
+    {
+      const char *next = strchr (line + 1, '\n');
+
+      g_string_append_printf (out, "%s,", label);
+      g_string_append_len (out, line + 1, next != NULL ? next - line : (gssize) strlen (line + 1));
+      line = next;
+    }
+}
+
+char *
+load_timeseries_csv (LoadRun *run)
+{
+  g_autofree char *all = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run->engine));
+  guint n = riv_load_run_get_n_scenarios (run->engine);
+  GString *out;
+
+  if (n == 0)
+    return g_steal_pointer (&all);
+  out = g_string_new ("scenario,");
+  g_string_append_len (out, all, strchr (all, '\n') + 1 - all);
+  append_labelled (out, "(all)", all);
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *csv =
+        riv_load_stats_timeseries_csv (riv_load_run_get_scenario_stats (run->engine, i));
+
+      append_labelled (out, riv_load_run_get_scenario (run->engine, i, NULL, NULL), csv);
+    }
+  return g_string_free (out, FALSE);
+}
+
 gboolean
 load_print_summary (LoadRun *run,
                     FILE    *out)
@@ -614,6 +794,7 @@ load_print_summary (LoadRun *run,
       riv_cli_streaming_print (out, &facts.s);
       summary_print_details (&facts, out);
       summary_print_files (&facts, run, out);
+      summary_print_scenarios (&facts, run, out);
       summary_print_verdicts (&facts, run, out);
     }
   summary_print_problems (&facts, run);

@@ -82,6 +82,7 @@ wait_for_result (GAsyncResult **slot)
 static JsonNode *
 build_template (RivEndpoint  *endpoint,
                 JsonNode     *given,
+                const char   *what,
                 GError      **error)
 {
   JsonArray *given_array;
@@ -97,8 +98,8 @@ build_template (RivEndpoint  *endpoint,
 
       node = riv_endpoint_map_keywords (endpoint, json_node_get_object (given), &local);
       if (node == NULL)
-        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "--data for %s: %s",
-                     name, local->message);
+        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s for %s: %s",
+                     what, name, local->message);
       return node;
     }
   given_array = given != NULL ? json_node_get_array (given) : NULL;
@@ -106,7 +107,8 @@ build_template (RivEndpoint  *endpoint,
   if (n_given > n_inputs)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--data has %u values but the endpoint takes %u input(s)", n_given, n_inputs);
+                   "%s has %u values but the endpoint takes %u input(s)", what, n_given,
+                   n_inputs);
       return NULL;
     }
 
@@ -225,6 +227,7 @@ typedef struct
   char         *threads_text;
   char         *arrival_stages_text;
   char        **threshold_texts;
+  char         *scenarios_path;
   gint          count;             /* -1: not given */
   gint          users;
   gint          iterations;
@@ -252,6 +255,8 @@ typedef struct
   char         *normalized_url;  /* NULL for a Space until it is resolved */
   char         *space_id;        /* nullable: --url named a Hugging Face Space */
   JsonNode     *given;             /* --data, nullable */
+  RivLoadScenarios *scenarios;     /* --scenarios, nullable */
+  guint64       seed;              /* of the scenarios' draws */
 } LoadOptions;
 
 #define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, \
@@ -284,6 +289,8 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->normalized_url, g_free);
   g_clear_pointer (&options->space_id, g_free);
   g_clear_pointer (&options->given, json_node_unref);
+  g_clear_pointer (&options->scenarios_path, g_free);
+  g_clear_pointer (&options->scenarios, riv_load_scenarios_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LoadOptions, load_options_clear)
@@ -307,6 +314,7 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->loop, g_main_loop_unref);
   g_clear_pointer (&run->config, riv_config_unref);
   g_clear_pointer (&run->thresholds, g_ptr_array_unref);
+  g_clear_pointer (&run->endpoint_key, g_free);
   g_clear_pointer (&run->metrics, riv_metrics_unref);
   g_clear_pointer (&run->local_files, g_ptr_array_unref);
 }
@@ -435,7 +443,7 @@ load_option_context_new (LoadOptions *o)
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL, or a Hugging Face Space as OWNER/SPACE (required)", "URL" },
     { "endpoint", 'e', 0, G_OPTION_ARG_STRING, &o->endpoint_name,
-      "Endpoint api_name (or fn_index) to call (required)", "NAME" },
+      "Endpoint api_name (or fn_index) to call (required, unless --scenarios)", "NAME" },
     { "examples", 0, 0, G_OPTION_ARG_NONE, &o->examples,
       "Each job's inputs from the endpoint's examples (gr.Examples) in turn: job i takes "
       "example i mod N, \"{i}\" and \"{u}\" replaced in them as in --data", NULL },
@@ -450,6 +458,13 @@ load_option_context_new (LoadOptions *o)
       "time in each record's upload_s; a missing, empty or unreadable file stops the run "
       "before any job",
       "JSON_ARRAY" },
+    { "scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o->scenarios_path,
+      "Several endpoints in one run, from a JSON file: {\"scenarios\": {NAME: {\"endpoint\", "
+      "\"data\" or \"examples\", \"weight\", \"think\", \"thresholds\"}, …}} and the run's "
+      "\"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
+      "\"thresholds\" (the options given here win); each job takes a scenario by weight, and "
+      "the summary, --json and --output give each scenario's figures (instead of --endpoint, "
+      "--data and --examples)", "FILE" },
     { "count", 'n', 0, G_OPTION_ARG_INT, &o->count,
       "Open loop: submit N jobs in one session (default 1)", "N" },
     { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &o->rate,
@@ -498,6 +513,7 @@ load_option_context_new (LoadOptions *o)
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01, dropped==0 (arrival rate); streaming: ttfu_p95<1s (time to first update), "
       "gap_p99<200ms (gaps between updates), stalls==0, delay_p99<10ms (with serve --stamp); "
+      "k6's tags check it on some jobs: p95{scenario:NAME}<2s, p95{endpoint:/chat}<2s; "
       "exit 0 only if every one holds", "EXPR" },
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
@@ -514,7 +530,8 @@ load_option_context_new (LoadOptions *o)
       "jobs ended (at the end, in job order, when the server's timings are joined); \"-\" is "
       "standard output (the summary then goes to standard error)", "FILE" },
     { "timeseries", 0, 0, G_OPTION_ARG_FILENAME, &o->timeseries_path,
-      "Write one CSV line per second of the run to FILE", "FILE" },
+      "Write one CSV line per second of the run to FILE (with --scenarios, a first column "
+      "\"scenario\": the run's lines as \"(all)\", then each scenario's)", "FILE" },
     { "report", 0, 0, G_OPTION_ARG_FILENAME, &o->report_path,
       "Write a self-contained HTML report (charts, histograms, errors) to FILE", "FILE" },
     { "transport", 0, 0, G_OPTION_ARG_STRING, &o->transport,
@@ -533,11 +550,12 @@ load_option_context_new (LoadOptions *o)
 
   g_option_context_set_summary (context,
     "Connects to a Gradio server (or rivulet-cli serve) and sends jobs to one\n"
-    "endpoint: open loop (--count jobs, at --rate per second, in one session),\n"
-    "closed loop (--users, each with its own session, for --duration, --iterations\n"
-    "or --stages) or arrival rate (--arrival-rate, --arrival-stages: jobs started\n"
-    "on a schedule, each on an idle user's session). Prints how many jobs\n"
-    "completed, failed, were cancelled or lost, with latency percentiles. Exits 0\n"
+    "endpoint (or to several by weight, --scenarios FILE): open loop (--count\n"
+    "jobs, at --rate per second, in one session), closed loop (--users, each with\n"
+    "its own session, for --duration, --iterations or --stages) or arrival rate\n"
+    "(--arrival-rate, --arrival-stages: jobs started on a schedule, each on an\n"
+    "idle user's session). Prints how many jobs completed, failed, were cancelled\n"
+    "or lost, with latency percentiles (and each scenario's). Exits 0\n"
     "only if every job completed (with --threshold: if every threshold held),\n"
     "1 otherwise, 2 for bad arguments.");
   /* The entries are copied: the array may go, the places they fill stay in *o. */
@@ -554,8 +572,54 @@ load_options_check_required (LoadOptions  *o,
 {
   if (o->url == NULL)
     return option_error (error, "--url is required");
+  if (o->scenarios_path != NULL)
+    {
+      if (o->endpoint_name != NULL || o->data_text != NULL || o->examples)
+        return option_error (error, "--scenarios names each scenario's endpoint and data: "
+                             "leave out --endpoint, --data and --examples");
+      if (o->until_break)
+        return option_error (error, "--until-break does not go with --scenarios yet: "
+                             "a breakpoint test climbs one endpoint's ramp");
+      return TRUE;
+    }
   if (o->endpoint_name == NULL || *o->endpoint_name == '\0')
-    return option_error (error, "--endpoint is required");
+    return option_error (error, "--endpoint is required (or --scenarios FILE)");
+  return TRUE;
+}
+
+/* --scenarios: the file read and checked, and the run's options it gives
+ * where the command line does not. */
+static gboolean
+load_options_read_scenarios (LoadOptions  *o,
+                             GError      **error)
+{
+  g_autofree char *text = NULL;
+  gsize length;
+  RivLoadScenarios *file;
+
+  if (o->scenarios_path == NULL)
+    return TRUE;
+  if (!g_file_get_contents (o->scenarios_path, &text, &length, error))
+    {
+      g_prefix_error (error, "--scenarios: ");
+      return FALSE;
+    }
+  o->scenarios = riv_load_scenarios_parse (text, (gssize) length, error);
+  if (o->scenarios == NULL)
+    {
+      g_prefix_error (error, "--scenarios %s: ", o->scenarios_path);
+      return FALSE;
+    }
+  file = o->scenarios;
+  if (o->users == 0 && file->users > 0)
+    o->users = file->users;
+  if (o->duration == 0 && file->duration > 0)
+    o->duration = file->duration;
+  if (o->iterations == 0 && file->iterations > 0)
+    o->iterations = file->iterations;
+  if (o->stages_text == NULL && file->stages != NULL)
+    o->stages_text = riv_load_format_stages (file->stages);
+  o->seed = file->has_seed ? file->seed : ((guint64) g_random_int () << 32 | g_random_int ());
   return TRUE;
 }
 
@@ -690,6 +754,40 @@ load_options_check_transport (LoadOptions  *o,
   return TRUE;
 }
 
+/* The scenario file's thresholds (the run's, then each scenario's own) after
+ * the command line's; a {scenario:NAME} tag must name one of its scenarios. */
+static gboolean
+load_options_take_scenario_thresholds (LoadOptions  *o,
+                                       GError      **error)
+{
+  GPtrArray *scenarios = o->scenarios->scenarios;
+
+  g_ptr_array_extend_and_steal (o->thresholds, g_steal_pointer (&o->scenarios->thresholds));
+  for (guint i = 0; i < scenarios->len; i++)
+    {
+      RivLoadScenario *scenario = g_ptr_array_index (scenarios, i);
+
+      while (scenario->thresholds->len > 0)
+        g_ptr_array_add (o->thresholds, g_ptr_array_steal_index (scenario->thresholds, 0));
+    }
+  for (guint i = 0; i < o->thresholds->len; i++)
+    {
+      RivLoadThreshold *threshold = g_ptr_array_index (o->thresholds, i);
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (threshold, &value);
+      gboolean found = FALSE;
+
+      if (g_strcmp0 (key, "scenario") != 0)
+        continue;
+      for (guint k = 0; k < scenarios->len && !found; k++)
+        found = strcmp (((RivLoadScenario *) g_ptr_array_index (scenarios, k))->name, value) == 0;
+      if (!found)
+        return option_error (error, "threshold \"%s\": the file has no scenario \"%s\"",
+                             riv_load_threshold_get_text (threshold), value);
+    }
+  return TRUE;
+}
+
 /* The run's share (--shard), its shape (--stages: a ramp of virtual users)
  * and its pass/fail criteria (--threshold). */
 static gboolean
@@ -727,7 +825,7 @@ load_options_parse_schedule (LoadOptions  *o,
         return FALSE;
       g_ptr_array_add (o->thresholds, threshold);
     }
-  return TRUE;
+  return o->scenarios == NULL || load_options_take_scenario_thresholds (o, error);
 }
 
 /* A number that is not finite: JSON has no infinity, and a value like 1e999
@@ -790,6 +888,7 @@ load_options_parse (LoadOptions   *o,
   if (argc > 1)
     return option_error (error, "unexpected argument \"%s\"", argv[1]);
   return load_options_check_required (o, error) &&
+         load_options_read_scenarios (o, error) &&
          load_options_check_workload (o, error) &&
          load_options_check_transport (o, error) &&
          load_options_parse_schedule (o, error) &&
@@ -858,14 +957,15 @@ load_client_new (LoadRun            *run,
 static RivEndpoint *
 load_find_endpoint (LoadRun            *run,
                     const LoadOptions  *o,
+                    const char         *name,
                     GError            **error)
 {
-  RivEndpoint *endpoint = riv_config_find_endpoint (run->config, o->endpoint_name);
+  RivEndpoint *endpoint = riv_config_find_endpoint (run->config, name);
 
   if (endpoint == NULL)
     {
       option_error (error, "the server has no endpoint \"%s\" (see rivulet-cli inspect)",
-                    o->endpoint_name);
+                    name);
       return NULL;
     }
   /* A render endpoint (gr.render) is hidden from the API on Gradio 4 and 5,
@@ -873,8 +973,7 @@ load_find_endpoint (LoadRun            *run,
   if (!endpoint->is_public && !endpoint->renders)
     {
       option_error (error, "endpoint \"%s\" is private (api_visibility \"private\"): the app "
-                    "keeps it for its own page and does not offer it to API clients",
-                    o->endpoint_name);
+                    "keeps it for its own page and does not offer it to API clients", name);
       return NULL;
     }
   if (o->call && !call_route_offered (run->config, endpoint, error))
@@ -979,6 +1078,105 @@ load_engine_watch (LoadRun *run)
   run->loop = g_main_loop_new (NULL, FALSE);
 }
 
+/* The endpoint's examples (gr.Examples), each a template; NULL (what names
+ * the option or key in the error) when it has none. */
+static GPtrArray *
+endpoint_examples (RivEndpoint  *endpoint,
+                   const char   *what,
+                   GError      **error)
+{
+  g_autoptr(GPtrArray) examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
+
+  for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
+    g_ptr_array_add (examples, riv_endpoint_dup_example (endpoint, i));
+  if (examples->len == 0)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "%s: %s has no examples in the server's config", what, name);
+      return NULL;
+    }
+  return g_steal_pointer (&examples);
+}
+
+/* --scenarios: each scenario's endpoint found and its inputs built (a bad
+ * one is an error naming the scenario and the key), and the engine made
+ * with them. */
+static gboolean
+load_engine_add_scenarios (LoadRun      *run,
+                           LoadOptions  *o,
+                           GError      **error)
+{
+  GPtrArray *scenarios = o->scenarios->scenarios;
+  RivThink default_think = { RIV_THINK_CONSTANT, o->think, 0 };
+
+  /* --think given here wins over the file's. */
+  if (o->scenarios->has_think && !(o->think > 0))
+    default_think = o->scenarios->think;
+  for (guint i = 0; i < scenarios->len; i++)
+    {
+      RivLoadScenario *scenario = g_ptr_array_index (scenarios, i);
+      g_autofree char *what = g_strdup_printf ("scenario \"%s\": \"data\"", scenario->name);
+      g_autofree char *key = NULL;
+      g_autoptr(GPtrArray) templates = NULL;
+      RivEndpoint *endpoint = load_find_endpoint (run, o, scenario->endpoint, error);
+
+      if (endpoint == NULL)
+        {
+          g_prefix_error (error, "scenario \"%s\": \"endpoint\": ", scenario->name);
+          return FALSE;
+        }
+      if (scenario->examples)
+        {
+          g_autofree char *examples_what = g_strdup_printf ("scenario \"%s\": \"examples\"",
+                                                            scenario->name);
+
+          templates = endpoint_examples (endpoint, examples_what, error);
+          if (templates == NULL)
+            return FALSE;
+        }
+      else
+        {
+          JsonNode *template = build_template (endpoint, scenario->data, what, error);
+
+          if (template == NULL)
+            return FALSE;
+          templates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+          g_ptr_array_add (templates, template);
+        }
+      if (run->engine == NULL)
+        run->engine = riv_load_run_new (run->client, scenario->endpoint,
+                                        g_ptr_array_index (templates, 0));
+      key = riv_endpoint_dup_display_name (endpoint);
+      riv_load_run_add_scenario (run->engine, scenario->name, scenario->endpoint, key,
+                                 templates, scenario->weight,
+                                 scenario->has_think ? &scenario->think : &default_think);
+    }
+  riv_load_run_set_seed (run->engine, o->seed);
+  return TRUE;
+}
+
+/* Each tagged threshold names jobs of the run: {scenario:NAME} one of its
+ * scenarios (checked with the file), {endpoint:NAME} an endpoint one of
+ * them sends to. Without scenarios the run is one scenario, "default" (as
+ * k6 names it), sending to --endpoint. */
+static gboolean
+load_check_tags (LoadRun  *run,
+                 GError  **error)
+{
+  for (guint i = 0; i < run->thresholds->len; i++)
+    {
+      RivLoadThreshold *threshold = g_ptr_array_index (run->thresholds, i);
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (threshold, &value);
+
+      if (key != NULL && load_threshold_stats (run, threshold) == NULL)
+        return option_error (error, "threshold \"%s\": the run has no %s \"%s\"",
+                             riv_load_threshold_get_text (threshold), key, value);
+    }
+  return TRUE;
+}
+
 /* The engine for the connected client, ready to start; FALSE: a usage error. */
 static gboolean
 load_engine_new (LoadRun      *run,
@@ -987,31 +1185,35 @@ load_engine_new (LoadRun      *run,
 {
   g_autoptr(GAsyncResult) result = NULL;
   g_autoptr(JsonNode) template = NULL;
-  RivEndpoint *endpoint = load_find_endpoint (run, o, error);
+  RivEndpoint *endpoint;
 
-  if (endpoint == NULL)
-    return FALSE;
   riv_client_set_call_transport (run->client, o->call);
-  template = build_template (endpoint, o->given, error);
-  if (template == NULL)
-    return FALSE;
-
-  run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
-  if (o->examples)
+  if (o->scenarios != NULL)
     {
-      g_autoptr(GPtrArray) examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
-
-      for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
-        g_ptr_array_add (examples, riv_endpoint_dup_example (endpoint, i));
-      if (examples->len == 0)
-        {
-          g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                       "--examples: %s has no examples in the server's config", name);
-          return FALSE;
-        }
-      riv_load_run_set_templates (run->engine, examples);
+      if (!load_engine_add_scenarios (run, o, error))
+        return FALSE;
     }
+  else
+    {
+      endpoint = load_find_endpoint (run, o, o->endpoint_name, error);
+      if (endpoint == NULL)
+        return FALSE;
+      template = build_template (endpoint, o->given, "--data", error);
+      if (template == NULL)
+        return FALSE;
+      run->endpoint_key = riv_endpoint_dup_display_name (endpoint);
+      run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
+      if (o->examples)
+        {
+          g_autoptr(GPtrArray) examples = endpoint_examples (endpoint, "--examples", error);
+
+          if (examples == NULL)
+            return FALSE;
+          riv_load_run_set_templates (run->engine, examples);
+        }
+    }
+  if (!load_check_tags (run, error))
+    return FALSE;
   riv_load_run_set_shard (run->engine, o->shard, o->n_shards);
   load_engine_set_threads (run, o);
   load_engine_set_workload (run, o);
@@ -1023,7 +1225,7 @@ load_engine_new (LoadRun      *run,
   wait_for_result (&result);
   if (!riv_load_run_check_files_finish (run->engine, result, &run->local_files, error))
     {
-      g_prefix_error (error, "--data: ");
+      g_prefix_error (error, o->scenarios != NULL ? "--scenarios: " : "--data: ");
       return FALSE;
     }
   load_engine_watch (run);
@@ -1137,7 +1339,7 @@ load_write_outputs (LoadRun           *run,
     }
   if (o->timeseries_path != NULL)
     {
-      g_autofree char *csv = riv_load_stats_timeseries_csv (riv_load_run_get_stats (run->engine));
+      g_autofree char *csv = load_timeseries_csv (run);
 
       if (!load_write_file (o->timeseries_path, csv, strlen (csv), &error))
         {

@@ -28,6 +28,7 @@ typedef struct
   gint          output_errno;    /* the first failure writing them (atomic), 0: none */
   FILE         *summary_out;     /* standard output, or standard error */
   GPtrArray    *thresholds;      /* RivLoadThreshold */
+  char         *endpoint_key;    /* without --scenarios: the endpoint as {endpoint:…} names it */
   gboolean      json;
   gboolean      until_break;     /* --until-break: the summary names the breaking point */
   RivMetrics   *metrics;         /* --metrics, nullable */
@@ -59,8 +60,28 @@ void      riv_cli_streaming_print  (FILE                 *out,
 void      riv_cli_outage_print     (FILE        *out,
                                     double       start_s,
                                     double       end_s);
+/* One scenario's figures: a member of --json's "scenarios" object, or its
+ * lines of the text summary (endpoint nullable: not known; weight 0: not
+ * known). */
+void      riv_cli_scenario_add_json (JsonBuilder          *builder,
+                                     const char           *name,
+                                     const char           *endpoint,
+                                     double                weight,
+                                     const RivLoadSummary *summary);
+void      riv_cli_scenario_print   (FILE                 *out,
+                                    const char           *name,
+                                    const char           *endpoint,
+                                    double                weight,
+                                    const RivLoadSummary *summary);
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);
+/* The statistics a threshold is checked on: the run's, or those of the
+ * scenario or endpoint its tag names; NULL when the run has none such. */
+RivLoadStats *load_threshold_stats (LoadRun                *run,
+                                    const RivLoadThreshold *threshold);
+/* --timeseries: the run's seconds; with scenarios, a first column "scenario":
+ * the run's lines as "(all)", then each scenario's. */
+char     *load_timeseries_csv      (LoadRun     *run);
 /* Prints the summary (and each threshold); returns whether every threshold held. */
 gboolean  load_print_summary       (LoadRun     *run,
                                     FILE        *out);

@@ -97,12 +97,94 @@ write_output (const char *option,
   return FALSE;
 }
 
+/* The most scenarios a merge keeps figures for (as many as a file may name). */
+#define MERGE_MAX_SCENARIOS 1000
+
+/* What report merge reads the records into: the run's statistics and, for
+ * records of load --scenarios, each scenario's, in the order first seen. */
+typedef struct
+{
+  RivLoadStats *stats;
+  double        stall;
+  double        end;          /* the latest job's end, Unix seconds */
+  GPtrArray    *names;        /* char *, owned */
+  GPtrArray    *endpoints;    /* char *: each one's first record's endpoint, nullable */
+  GPtrArray    *by_scenario;  /* RivLoadStats, in names' order */
+} Merge;
+
+static void
+merge_clear (Merge *merge)
+{
+  g_clear_pointer (&merge->stats, riv_load_stats_free);
+  g_clear_pointer (&merge->names, g_ptr_array_unref);
+  g_clear_pointer (&merge->endpoints, g_ptr_array_unref);
+  g_clear_pointer (&merge->by_scenario, g_ptr_array_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Merge, merge_clear)
+
+/* The statistics of the record's scenario (made on first sight); NULL with
+ * an error past MERGE_MAX_SCENARIOS. */
+static RivLoadStats *
+merge_scenario_stats (Merge       *merge,
+                      const char  *name,
+                      JsonObject  *record,
+                      GError     **error)
+{
+  RivLoadStats *stats;
+
+  for (guint i = 0; i < merge->names->len; i++)
+    if (strcmp (g_ptr_array_index (merge->names, i), name) == 0)
+      return g_ptr_array_index (merge->by_scenario, i);
+  if (merge->names->len >= MERGE_MAX_SCENARIOS)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "more than %d scenarios",
+                   MERGE_MAX_SCENARIOS);
+      return NULL;
+    }
+  stats = riv_load_stats_new ();
+  riv_load_stats_set_stall (stats, merge->stall);
+  g_ptr_array_add (merge->names, g_strdup (name));
+  g_ptr_array_add (merge->endpoints, g_strdup (riv_json_get_string (record, "endpoint")));
+  g_ptr_array_add (merge->by_scenario, stats);
+  return stats;
+}
+
 static gboolean
 add_to_stats (JsonObject  *record,
               gpointer     user_data,
               GError     **error)
 {
-  return riv_load_stats_add_record (user_data, record, error);
+  Merge *merge = user_data;
+  const char *scenario = riv_json_get_string (record, "scenario");
+  double submitted_at, latency_s;
+  RivLoadStats *stats;
+
+  if (!riv_load_stats_add_record (merge->stats, record, error))
+    return FALSE;
+  if (riv_json_get_double (record, "submitted_at", &submitted_at) && isfinite (submitted_at) &&
+      riv_json_get_double (record, "latency_s", &latency_s) && isfinite (latency_s) &&
+      latency_s >= 0)
+    merge->end = MAX (merge->end, submitted_at + latency_s);
+  if (scenario == NULL)
+    return TRUE;
+  stats = merge_scenario_stats (merge, scenario, record, error);
+  return stats != NULL && riv_load_stats_add_record (stats, record, error);
+}
+
+/* Each scenario's figures, over the span of the whole run (as load gives them). */
+static void
+merge_summarize (Merge          *merge,
+                 RivLoadSummary *summaries)
+{
+  for (guint i = 0; i < merge->names->len; i++)
+    {
+      RivLoadStats *stats = g_ptr_array_index (merge->by_scenario, i);
+
+      if (merge->end > 0)
+        riv_load_stats_set_end (stats, merge->end);
+      riv_load_stats_summarize (stats, &summaries[i]);
+    }
 }
 
 static JsonNode *
@@ -112,6 +194,9 @@ outage_json (RivLoadStats *stats)
   double start = 0, end = -1;
   gboolean outage = riv_load_stats_find_outage (stats, &start, &end);
 
+  /* A builder takes no value outside an object or array: null as a node of its own. */
+  if (!outage)
+    return json_node_new (JSON_NODE_NULL);
   riv_cli_outage_add_json (builder, outage, start, end);
   return json_builder_get_root (builder);
 }
@@ -130,14 +215,32 @@ streaming_json (const RivLoadSummary *s)
   return json_node_copy (json_object_get_member (json_node_get_object (root), "streaming"));
 }
 
-static void
-print_summary (RivLoadStats *stats,
-               gboolean      json)
+/* The "scenarios" member alone. */
+static JsonNode *
+scenarios_json (Merge                *merge,
+                const RivLoadSummary *summaries)
 {
+  g_autoptr(JsonBuilder) builder = json_builder_new ();
+
+  json_builder_begin_object (builder);
+  for (guint i = 0; i < merge->names->len; i++)
+    riv_cli_scenario_add_json (builder, g_ptr_array_index (merge->names, i),
+                               g_ptr_array_index (merge->endpoints, i), 0, &summaries[i]);
+  json_builder_end_object (builder);
+  return json_builder_get_root (builder);
+}
+
+static void
+print_summary (Merge    *merge,
+               gboolean  json)
+{
+  RivLoadStats *stats = merge->stats;
   RivLoadSummary s;
+  g_autofree RivLoadSummary *summaries = g_new0 (RivLoadSummary, merge->names->len + 1);
   double outage_start = 0, outage_end = -1;
 
   riv_load_stats_summarize (stats, &s);
+  merge_summarize (merge, summaries);
   if (json)
     {
       g_autoptr(JsonObject) object = json_object_new ();
@@ -163,6 +266,8 @@ print_summary (RivLoadStats *stats,
       json_object_set_int_member (object, "updates", s.updates);
       json_object_set_member (object, "outage", outage_json (stats));
       json_object_set_member (object, "streaming", streaming_json (&s));
+      if (merge->names->len > 0)
+        json_object_set_member (object, "scenarios", scenarios_json (merge, summaries));
       json_node_set_object (node, object);
       text = riv_json_to_string (node, NULL);
       printf ("%s\n", text);
@@ -184,6 +289,9 @@ print_summary (RivLoadStats *stats,
     printf ("latency    p50 %.3f s  p95 %.3f s  p99 %.3f s  max %.3f s\n",
             s.p50, s.p95, s.p99, s.max);
   riv_cli_streaming_print (stdout, &s);
+  for (guint i = 0; i < merge->names->len; i++)
+    riv_cli_scenario_print (stdout, g_ptr_array_index (merge->names, i),
+                            g_ptr_array_index (merge->endpoints, i), 0, &summaries[i]);
 }
 
 static int
@@ -206,14 +314,16 @@ report_merge (int    argc,
   };
   g_autoptr(GOptionContext) context = NULL;
   g_autoptr(GError) error = NULL;
-  g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+  g_auto(Merge) merge = { 0 };
+  RivLoadStats *stats;
   g_autoptr(GPtrArray) params = g_ptr_array_new_with_free_func (g_free);
 
   context = g_option_context_new ("A.jsonl B.jsonl … — merge shards' job records");
   g_option_context_set_summary (context,
     "Reads the per-job records that rivulet-cli load --output wrote (one file per\n"
-    "shard, from --shard I/N runs) and summarises them as one run; --report and\n"
-    "--timeseries write the merged report and time series.");
+    "shard, from --shard I/N runs) and summarises them as one run (and each\n"
+    "scenario of load --scenarios); --report and --timeseries write the merged\n"
+    "report and time series.");
   g_option_context_add_main_entries (context, entries, NULL);
   if (!g_option_context_parse (context, &argc, &argv, &error))
     return riv_cli_usage_error ("report", "%s", error->message);
@@ -222,11 +332,16 @@ report_merge (int    argc,
                                 "name at least one records file (rivulet-cli load --output)");
   if (!(stall > 0) || !isfinite (stall))
     return riv_cli_usage_error ("report", "--stall must be a positive number of seconds");
+  merge.stats = stats = riv_load_stats_new ();
+  merge.stall = stall;
+  merge.names = g_ptr_array_new_with_free_func (g_free);
+  merge.endpoints = g_ptr_array_new_with_free_func (g_free);
+  merge.by_scenario = g_ptr_array_new_with_free_func ((GDestroyNotify) riv_load_stats_free);
   riv_load_stats_set_stall (stats, stall);
 
   for (int i = 1; i < argc; i++)
     {
-      if (!read_records (argv[i], add_to_stats, stats, &error))
+      if (!read_records (argv[i], add_to_stats, &merge, &error))
         {
           g_printerr ("rivulet-cli report: %s\n", riv_cli_safe (error->message));
           return 1;
@@ -236,7 +351,7 @@ report_merge (int    argc,
     }
   g_ptr_array_add (params, NULL);
 
-  print_summary (stats, json);
+  print_summary (&merge, json);
 
   if (timeseries_path != NULL)
     {

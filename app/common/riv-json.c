@@ -104,17 +104,13 @@ riv_json_get_string (JsonObject *object,
 }
 
 gboolean
-riv_json_get_double (JsonObject *object,
-                     const char *member,
-                     double     *out)
+riv_json_node_get_double (JsonNode *node,
+                          double   *out)
 {
-  JsonNode *node;
   GType type;
 
-  if (object == NULL || !(node = json_object_get_member (object, member)) ||
-      !JSON_NODE_HOLDS_VALUE (node))
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node))
     return FALSE;
-
   type = json_node_get_value_type (node);
   if (type == G_TYPE_DOUBLE)
     *out = json_node_get_double (node);
@@ -123,6 +119,14 @@ riv_json_get_double (JsonObject *object,
   else
     return FALSE;
   return TRUE;
+}
+
+gboolean
+riv_json_get_double (JsonObject *object,
+                     const char *member,
+                     double     *out)
+{
+  return object != NULL && riv_json_node_get_double (json_object_get_member (object, member), out);
 }
 
 gboolean

@@ -113,6 +113,9 @@ const char *riv_json_get_string (JsonObject  *object,
 gboolean    riv_json_get_double (JsonObject  *object,
                                  const char  *member,
                                  double      *out);
+/* A number (integer or not) as a double; FALSE for any other node. */
+gboolean    riv_json_node_get_double (JsonNode *node,
+                                      double   *out);
 gboolean    riv_json_get_int    (JsonObject  *object,
                                  const char  *member,
                                  gint64      *out);

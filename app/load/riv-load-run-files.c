@@ -25,9 +25,11 @@ riv_load_run_set_upload_files (RivLoadRun *self,
 
 typedef struct
 {
-  JsonNode *template;
-  GArray   *indexes;   /* guint64: the jobs' numbers */
-  GArray   *users;     /* guint: the users' numbers (0: none) */
+  GPtrArray *templates;   /* JsonNode: every template a job may take (copies) */
+  GPtrArray *labels;      /* char *: each one's scenario, "" without scenarios */
+  GArray    *indexes;     /* guint64: the jobs' numbers */
+  GArray    *picks;       /* guint: the template each of them takes */
+  GArray    *users;       /* guint: the users' numbers (0: none) */
 } FileCheck;
 
 static void
@@ -35,10 +37,58 @@ file_check_free (gpointer data)
 {
   FileCheck *check = data;
 
-  json_node_unref (check->template);
+  g_ptr_array_unref (check->templates);
+  g_ptr_array_unref (check->labels);
   g_array_unref (check->indexes);
+  g_array_unref (check->picks);
   g_array_unref (check->users);
   g_free (check);
+}
+
+/* A tree of its own for the worker thread: json-glib counts references
+ * without atomics. */
+static JsonNode *
+tree_copy (JsonNode *node)
+{
+  g_autofree char *text = riv_json_to_string (node, NULL);
+
+  return riv_json_parse (NULL, text, -1, 0, NULL);
+}
+
+/* The templates of the run (its scenarios' in turn) and the one each job takes. */
+static void
+file_check_add_templates (FileCheck  *check,
+                          RivLoadRun *self)
+{
+  g_autoptr(GHashTable) first = g_hash_table_new (NULL, NULL);   /* LoadScenario → its first */
+
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+
+      g_hash_table_insert (first, scenario, GUINT_TO_POINTER (check->templates->len));
+      for (guint t = 0; t < scenario->templates->len; t++)
+        {
+          g_ptr_array_add (check->templates, tree_copy (g_ptr_array_index (scenario->templates, t)));
+          g_ptr_array_add (check->labels, g_strdup (scenario->name));
+        }
+    }
+  if (check->templates->len == 0)
+    {
+      g_ptr_array_add (check->templates, tree_copy (self->template));
+      g_ptr_array_add (check->labels, g_strdup (""));
+    }
+  for (guint k = 0; k < check->indexes->len; k++)
+    {
+      guint64 index = g_array_index (check->indexes, guint64, k);
+      LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
+      guint pick = scenario != NULL
+        ? GPOINTER_TO_UINT (g_hash_table_lookup (first, scenario)) +
+          (guint) ((index - 1) % scenario->templates->len)
+        : 0;
+
+      g_array_append_val (check->picks, pick);
+    }
 }
 
 /* Whether path can be uploaded: a readable regular file with bytes in it. */
@@ -90,17 +140,21 @@ check_one_file (const char  *path,
   return TRUE;
 }
 
-/* Every distinct path of the jobs' inputs, checked once, added to order. */
+/* Every distinct path of the jobs' inputs (template t of check), checked
+ * once, added to order. */
 static gboolean
-check_paths (JsonNode    *template,
+check_paths (FileCheck   *check,
+             guint        t,
              guint64      index,
              guint        user,
              GHashTable  *seen,
              GPtrArray   *order,
              GError     **error)
 {
-  g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
+  g_autoptr(JsonNode) data = riv_json_substitute_index_user (g_ptr_array_index (check->templates, t),
+                                                             index, user);
   g_autoptr(GPtrArray) paths = riv_client_list_local_files (data);
+  const char *label = g_ptr_array_index (check->labels, t);
 
   for (guint i = 0; i < paths->len; i++)
     {
@@ -109,7 +163,11 @@ check_paths (JsonNode    *template,
       if (g_hash_table_contains (seen, path))
         continue;
       if (!check_one_file (path, index, error))
-        return FALSE;
+        {
+          if (*label != '\0')
+            g_prefix_error (error, "scenario \"%s\": ", label);
+          return FALSE;
+        }
       g_hash_table_add (seen, g_strdup (path));
       g_ptr_array_add (order, g_strdup (path));
     }
@@ -136,20 +194,22 @@ check_files_thread (GTask        *task,
 
       if (g_task_return_error_if_cancelled (task))
         return;
-      if (!check_paths (check->template, index, g_array_index (check->users, guint, k % n_users),
-                        seen, order, &error))
+      if (!check_paths (check, g_array_index (check->picks, guint, k), index,
+                        g_array_index (check->users, guint, k % n_users), seen, order, &error))
         {
           g_task_return_error (task, g_steal_pointer (&error));
           return;
         }
     }
-  for (guint k = 0; k < n_users; k++)
-    if (!check_paths (check->template, g_array_index (check->indexes, guint64, 0),
-                      g_array_index (check->users, guint, k), seen, order, &error))
-      {
-        g_task_return_error (task, g_steal_pointer (&error));
-        return;
-      }
+  /* Each template (each scenario's, whichever jobs take them) with every user. */
+  for (guint t = 0; t < check->templates->len; t++)
+    for (guint k = 0; k < n_users; k++)
+      if (!check_paths (check, t, g_array_index (check->indexes, guint64, 0),
+                        g_array_index (check->users, guint, k), seen, order, &error))
+        {
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
+        }
   g_task_return_pointer (task, g_steal_pointer (&order), (GDestroyNotify) g_ptr_array_unref);
 }
 
@@ -169,7 +229,9 @@ riv_load_run_check_files_async (RivLoadRun          *self,
   g_task_set_source_tag (task, riv_load_run_check_files_async);
 
   check = g_new0 (FileCheck, 1);
-  check->template = json_node_copy (self->template);
+  check->templates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+  check->labels = g_ptr_array_new_with_free_func (g_free);
+  check->picks = g_array_new (FALSE, FALSE, sizeof (guint));
   check->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
   check->users = g_array_new (FALSE, FALSE, sizeof (guint));
   if (self->users == 0 && self->stages == NULL)
@@ -210,6 +272,7 @@ riv_load_run_check_files_async (RivLoadRun          *self,
 
       g_array_append_val (check->indexes, index);
     }
+  file_check_add_templates (check, self);
 
   g_task_set_task_data (task, check, file_check_free);
   if (!self->upload_files)

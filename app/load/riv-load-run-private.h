@@ -16,6 +16,7 @@
 #include "riv-burst.h"
 #include "riv-load-break.h"
 #include "riv-load-run.h"
+#include "riv-load-scenario.h"
 #include "riv-metrics.h"
 #include "riv-mux.h"
 #include "riv-outcomes.h"
@@ -38,6 +39,20 @@ typedef struct
   guint         iterations;      /* jobs submitted */
   gboolean      retiring;        /* stop after the job in flight */
 } LoadUser;
+
+/* One scenario of a run (riv-load-run-scenarios.c). */
+typedef struct
+{
+  char         *name;
+  guint         number;          /* 1-based, in the order added */
+  char         *endpoint_name;   /* what its jobs are submitted to */
+  char         *endpoint_key;    /* its endpoint as {endpoint:…} names it ("/chat") */
+  GPtrArray    *templates;       /* JsonNode *: job i takes (i - 1) mod n */
+  double        weight;
+  RivThink      think;
+  RivLoadStats *stats;           /* its jobs' (a reference; the threads share it) */
+  RivLoadStats *endpoint_stats;  /* its endpoint's, when other scenarios share it; nullable */
+} LoadScenario;
 
 /* The arrival-rate load (riv-load-run-arrivals.c): jobs started at the
  * schedule's times, each on an idle user of a pool that grows up to the
@@ -98,6 +113,9 @@ struct _RivLoadRun
   gboolean      track_events;    /* keep event id → job, for the server's timings */
   double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
   ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
+  GPtrArray    *scenarios;       /* LoadScenario, nullable: each job takes one by weight */
+  double       *cumulative;      /* running sums of their weights */
+  guint64       draw_seed;       /* of the scenarios' draws */
 
   /* Breakpoint test (riv-load-break.c) */
   gboolean      until_break;
@@ -225,6 +243,9 @@ void      _riv_load_run_destroy_source         (GSource **source);
 double    _riv_load_run_elapsed                (RivLoadRun *self);
 guint64   _riv_load_run_global_index           (RivLoadRun *self,
                                                 guint64     sequence);
+/* A job's number (1-based, across threads and shards). */
+guint64   _riv_load_run_job_index              (RivLoadRun *self,
+                                                RivJob     *job);
 void      _riv_load_run_job_finished           (RivLoadRun *self,
                                                 RivJob     *job);
 GQuark    _riv_load_run_load_at_quark          (void);
@@ -253,6 +274,32 @@ void      _riv_load_run_arrivals_start         (RivLoadRun *self);
 /* A user's job ended (from the loop, not the client's signal). */
 void      _riv_load_run_arrivals_user_idle     (LoadUser   *user);
 void      _riv_load_run_arrivals_free          (RivLoadRun *self);
+/* riv-load-run-scenarios.c: the scenario job index takes (NULL without
+ * scenarios), the think after it, and each scenario's statistics kept with
+ * the run's. */
+LoadScenario *_riv_load_run_scenario_for       (RivLoadRun *self,
+                                                guint64     index);
+double    _riv_load_run_think_after            (RivLoadRun *self,
+                                                guint64     index);
+/* set (riv_load_stats_set_start, _end, _stall) on each scenario's statistics. */
+void      _riv_load_run_scenarios_stats_set    (RivLoadRun *self,
+                                                void      (*set) (RivLoadStats *stats,
+                                                                  double        value),
+                                                double      value);
+/* The report's parameters for each scenario (name, value, …, added to
+ * params): what it sends, and its figures. */
+void      _riv_load_run_scenarios_add_params   (RivLoadRun *self,
+                                                GPtrArray  *params);
+/* The metrics' series by scenario (riv_metrics_set_scenarios ()), when the
+ * run has both. */
+void      _riv_load_run_scenarios_name_metrics (RivLoadRun *self);
+/* Templates (JsonNode *) for another thread: trees of their own, as
+ * json-glib counts references without atomics. */
+GPtrArray *_riv_load_run_copy_templates        (GPtrArray  *templates);
+/* A thread's copy of the parent's scenarios, sharing their statistics. */
+void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
+                                                RivLoadRun *child);
+void      _riv_load_run_scenarios_free         (RivLoadRun *self);
 /* riv-load-run-threads.c */
 gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
 void      _riv_load_run_threads_stop           (RivLoadRun *self,

@@ -79,6 +79,13 @@ _riv_load_run_threads_start (RivLoadRun *self)
       if (self->stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->stages));
       child->timeout = self->timeout;
+      if (self->templates != NULL)
+        {
+          g_autoptr(GPtrArray) templates = _riv_load_run_copy_templates (self->templates);
+
+          riv_load_run_set_templates (child, templates);
+        }
+      _riv_load_run_scenarios_copy (self, child);
       /* One set of statistics for the run: its series' seconds close as they pass. */
       riv_load_stats_free (child->stats);
       child->stats = riv_load_stats_ref (self->stats);
@@ -252,7 +259,10 @@ finish (RivLoadRun *self)
     }
   self->start_wall = start_wall;
   if (end_wall > 0)
-    riv_load_stats_set_end (self->stats, end_wall);
+    {
+      riv_load_stats_set_end (self->stats, end_wall);
+      _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end, end_wall);
+    }
   self->active_users = 0;
   self->shown.elapsed = _riv_load_run_elapsed (self);
   self->over = TRUE;

@@ -98,14 +98,17 @@ user_finished_cb (RivClient *client,
 {
   LoadUser *user = data;
   RivLoadRun *self = user->run;
+  double think;
 
   if (job != user->job)
     return;
+  think = self->arrival == NULL
+    ? _riv_load_run_think_after (self, _riv_load_run_job_index (self, job)) : 0;
   _riv_load_run_job_finished (self, job);
 
   /* Not from inside the client's signal: the next step runs from the loop. */
-  if (self->think > 0 && !user->retiring && !self->schedule_over)
-    user->think_source = g_timeout_source_new ((guint) (self->think * 1000));
+  if (think > 0 && !user->retiring && !self->schedule_over)
+    user->think_source = g_timeout_source_new ((guint) (think * 1000));
   else
     user->think_source = g_idle_source_new ();
   g_source_set_callback (user->think_source, user_next_cb, user, NULL);

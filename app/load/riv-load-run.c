@@ -32,6 +32,17 @@ sequence_quark (void)
   return quark;
 }
 
+/* The job's LoadScenario (the run's, borrowed), when the run has scenarios. */
+static GQuark
+scenario_quark (void)
+{
+  static GQuark quark;
+
+  if (quark == 0)
+    quark = g_quark_from_static_string ("riv-load-run-scenario");
+  return quark;
+}
+
 static GQuark
 user_quark (void)
 {
@@ -120,6 +131,14 @@ _riv_load_run_global_index (RivLoadRun *self,
   return (sequence - 1) * self->n_index_shards + self->index_shard + 1;
 }
 
+guint64
+_riv_load_run_job_index (RivLoadRun *self,
+                         RivJob     *job)
+{
+  return _riv_load_run_global_index (
+    self, GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ())));
+}
+
 RivJob *
 _riv_load_run_submit (RivLoadRun  *self,
                       RivClient   *client,
@@ -131,16 +150,25 @@ _riv_load_run_submit (RivLoadRun  *self,
   guint64 sequence = self->shared_sequence != NULL
     ? (guint64) g_atomic_pointer_add (self->shared_sequence, 1) + 1 : self->submitted + 1;
   guint64 index = _riv_load_run_global_index (self, sequence);
-  JsonNode *template = self->templates != NULL
-    ? g_ptr_array_index (self->templates, (index - 1) % self->templates->len) : self->template;
+  LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
+  GPtrArray *templates = scenario != NULL ? scenario->templates : self->templates;
+  const char *endpoint_name = scenario != NULL ? scenario->endpoint_name : self->endpoint_name;
+  JsonNode *template = templates != NULL
+    ? g_ptr_array_index (templates, (index - 1) % templates->len) : self->template;
   g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
   RivJob *job;
 
   job = self->upload_files
-          ? riv_client_submit_uploading (client, self->endpoint_name, data, error)
-          : riv_client_submit (client, self->endpoint_name, data, error);
+          ? riv_client_submit_uploading (client, endpoint_name, data, error)
+          : riv_client_submit (client, endpoint_name, data, error);
   if (job == NULL)
-    return NULL;
+    {
+      if (scenario != NULL)
+        g_prefix_error (error, "scenario \"%s\": ", scenario->name);
+      return NULL;
+    }
+  if (scenario != NULL)
+    g_object_set_qdata (G_OBJECT (job), scenario_quark (), scenario);
 
   g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
   g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
@@ -166,14 +194,16 @@ _riv_load_run_submit (RivLoadRun  *self,
     {
       /* The series' first second: this job's submitted_at as account_job ()
        * counts it (the earliest of the threads' first jobs). */
+      double start_at = self->start_wall + (riv_job_get_submitted_at (job) - self->start);
+
       self->start_declared = TRUE;
-      riv_load_stats_set_start (self->stats,
-                                self->start_wall + (riv_job_get_submitted_at (job) - self->start));
+      riv_load_stats_set_start (self->stats, start_at);
+      _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_start, start_at);
     }
   g_hash_table_add (self->in_flight, g_object_ref (job));
   self->submitted++;
   if (self->metrics != NULL)
-    riv_metrics_add_submitted (self->metrics);
+    riv_metrics_add_submitted (self->metrics, scenario != NULL ? scenario->number : 0);
   return job;
 }
 
@@ -212,6 +242,37 @@ settle (RivLoadRun *self,
     }
 }
 
+/* The job into stats (the run's, or its scenario's). The threads of a run
+ * share them: this job's calls together, under their lock. */
+static void
+count_job (RivLoadRun          *self,
+           RivLoadStats        *stats,
+           RivJob              *job,
+           RivJobStatus         status,
+           double               latency,
+           const char          *error,
+           guint                user,
+           const RivLoadStream *stream,
+           gboolean             lost)
+{
+  riv_load_stats_lock (stats);
+  riv_load_stats_add (stats,
+                      self->start_wall + (riv_job_get_submitted_at (job) - self->start),
+                      riv_job_get_wait_time (job),
+                      lost ? -1 : riv_job_get_run_time (job),
+                      latency, status, riv_job_get_n_updates (job), user,
+                      riv_job_get_batch_id (job) != NULL
+                        ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
+                      error);
+  riv_load_stats_add_stream (stats, stream);
+  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+    riv_load_stats_count_log (stats, riv_job_get_log (job, i)->level);
+  riv_load_stats_add_upload (stats, riv_job_get_upload_time (job));
+  if (riv_job_get_used_cache (job) != NULL && status == RIV_JOB_STATUS_COMPLETED)
+    riv_load_stats_count_cached (stats);
+  riv_load_stats_unlock (stats);
+}
+
 /* Counts the job, keeps its statistics and its record. lost_error: the run
  * stopped before the job ended, it counts as lost with that text. */
 static void
@@ -221,6 +282,7 @@ account_job (RivLoadRun *self,
 {
   guint64 sequence = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ()));
   guint user = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job), user_quark ()));
+  LoadScenario *scenario = g_object_get_qdata (G_OBJECT (job), scenario_quark ());
   RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
   const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
   double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
@@ -238,33 +300,25 @@ account_job (RivLoadRun *self,
   self->window_stalls += stream.stalls;
   if (self->metrics != NULL)
     {
-      riv_metrics_add_job (self->metrics, status, riv_job_get_wait_time (job), latency);
-      riv_metrics_add_stream (self->metrics, status, stream.first_s, stream.gaps, stream.stalls);
+      guint number = scenario != NULL ? scenario->number : 0;
+
+      riv_metrics_add_job (self->metrics, number, status, riv_job_get_wait_time (job), latency);
+      riv_metrics_add_stream (self->metrics, number, status, stream.first_s, stream.gaps,
+                              stream.stalls);
     }
 
-  /* The threads of a run share its statistics: this job's calls together. */
-  riv_load_stats_lock (self->stats);
-  riv_load_stats_add (self->stats,
-                      self->start_wall + (riv_job_get_submitted_at (job) - self->start),
-                      riv_job_get_wait_time (job),
-                      lost_error != NULL ? -1 : riv_job_get_run_time (job),
-                      latency, status, riv_job_get_n_updates (job), user,
-                      riv_job_get_batch_id (job) != NULL
-                        ? (guint) MAX (riv_job_get_batch_size (job), 1) : 0,
-                      error);
-  riv_load_stats_add_stream (self->stats, &stream);
+  count_job (self, self->stats, job, status, latency, error, user, &stream, lost_error != NULL);
+  if (scenario != NULL)
+    count_job (self, scenario->stats, job, status, latency, error, user, &stream,
+               lost_error != NULL);
+  if (scenario != NULL && scenario->endpoint_stats != NULL)
+    count_job (self, scenario->endpoint_stats, job, status, latency, error, user, &stream,
+               lost_error != NULL);
   if (self->compare != NULL)
     riv_compare_add_job (self->compare, self->compare_run, riv_job_get_endpoint (job),
                          riv_job_status_to_string (status), latency, stream.first_s,
                          riv_job_get_submitted_at (job),
                          latency >= 0 ? riv_job_get_submitted_at (job) + latency : NAN, error);
-
-  for (guint i = 0; i < riv_job_get_n_logs (job); i++)
-    riv_load_stats_count_log (self->stats, riv_job_get_log (job, i)->level);
-  riv_load_stats_add_upload (self->stats, riv_job_get_upload_time (job));
-  if (riv_job_get_used_cache (job) != NULL && status == RIV_JOB_STATUS_COMPLETED)
-    riv_load_stats_count_cached (self->stats);
-  riv_load_stats_unlock (self->stats);
   if (self->events != NULL && riv_job_get_event_id (job) != NULL &&
       status == RIV_JOB_STATUS_COMPLETED)
     {
@@ -281,6 +335,9 @@ account_job (RivLoadRun *self,
       guint slot = sequence - 1;
 
       riv_job_record_add_stream (record, &stream);
+      if (scenario != NULL)
+        json_object_set_string_member (json_node_get_object (record), "scenario",
+                                       scenario->name);
 
       if (lost_error != NULL)
         {
@@ -566,6 +623,8 @@ finish_cb (gpointer data)
   for (guint i = 0; i < unfinished->len; i++)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
   riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
+  _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end,
+                                     self->start_wall + (self->end - self->start));
   _riv_load_run_users_free (self);
   /* What closing the clients left to do runs in their contexts (riv-mux.h). */
   riv_mux_wake_all (self->mux);
@@ -799,6 +858,7 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->endpoint_name, g_free);
   g_clear_pointer (&self->template, json_node_unref);
   g_clear_pointer (&self->templates, g_ptr_array_unref);
+  _riv_load_run_scenarios_free (self);
   g_clear_pointer (&self->stages, g_array_unref);
   g_clear_pointer (&self->arrival, arrival_free);
   g_clear_pointer (&self->stats, riv_load_stats_free);
@@ -1074,6 +1134,7 @@ riv_load_run_set_stall (RivLoadRun *self,
   g_return_if_fail (stall_s > 0);
 
   riv_load_stats_set_stall (self->stats, stall_s);
+  _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_stall, stall_s);
 }
 
 void
@@ -1127,6 +1188,7 @@ riv_load_run_start (RivLoadRun  *self,
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
   g_return_val_if_fail (!self->started, FALSE);
 
+  _riv_load_run_scenarios_name_metrics (self);
   if (self->users == 0 && self->stages == NULL)
     self->threaded = FALSE;   /* the open loop submits in the caller's client */
   if (!self->threaded)
@@ -1391,9 +1453,14 @@ riv_load_run_dup_report (RivLoadRun              *self,
     g_ptr_array_add (params, g_strdup_printf (__VA_ARGS__)); \
   } G_STMT_END
   PARAM ("server", "%s", riv_client_get_url (self->client));
-  PARAM ("endpoint", "%s", self->endpoint_name);
-  data = riv_json_to_string (self->template, NULL);
-  PARAM ("data", "%s", data);
+  if (self->scenarios != NULL)
+    _riv_load_run_scenarios_add_params (self, params);
+  else
+    {
+      PARAM ("endpoint", "%s", self->endpoint_name);
+      data = riv_json_to_string (self->template, NULL);
+      PARAM ("data", "%s", data);
+    }
   if (self->users > 0 || self->stages != NULL)
     {
       if (self->arrival != NULL)
@@ -1419,7 +1486,8 @@ riv_load_run_dup_report (RivLoadRun              *self,
         PARAM ("duration", "%g s", self->duration);
       if (self->iterations > 0)
         PARAM ("iterations", "%u per user", self->iterations);
-      PARAM ("think", "%g s", self->think);
+      if (self->scenarios == NULL)
+        PARAM ("think", "%g s", self->think);
     }
   else
     {

@@ -17,6 +17,7 @@
 #include "riv-arrivals.h"
 #include "riv-client.h"
 #include "riv-compare.h"
+#include "riv-load-scenario.h"
 #include "riv-load-stats.h"
 #include "riv-metrics.h"
 
@@ -48,6 +49,10 @@ G_DECLARE_FINAL_TYPE (RivLoadRun, riv_load_run, RIV, LOAD_RUN, GObject)
 gboolean      riv_load_parse_stages          (const char        *text,
                                               GArray           **stages,
                                               GError           **error);
+/* A duration as the stages write it: "500ms", "30s", "2m", "1h", or seconds
+ * without a unit; FALSE when it is not one (or negative). */
+gboolean      riv_load_parse_duration        (const char        *text,
+                                              double            *seconds);
 /* The stages back in their notation ("10s:50,30s:50"). */
 char         *riv_load_format_stages         (GArray            *stages);
 
@@ -145,6 +150,37 @@ void          riv_load_run_set_metrics       (RivLoadRun        *self,
  * reference; NULL or empty: the one template. */
 void          riv_load_run_set_templates     (RivLoadRun        *self,
                                               GPtrArray         *templates);
+/* Scenarios (riv-load-scenario.h): each job takes one of them, drawn by
+ * weight from the seed and its job number (so the same seed makes the same
+ * choices, on any number of threads), and goes to its endpoint with its
+ * templates (JsonNode * arrays, job i takes (i - 1) mod n; held); its user
+ * then thinks as the scenario says. endpoint_key: how {endpoint:…} names
+ * the endpoint ("/chat"). Each scenario's jobs are counted into statistics
+ * of its own besides the run's. Before the run starts; the endpoint and
+ * template given to riv_load_run_new () are then not used. */
+void          riv_load_run_add_scenario      (RivLoadRun        *self,
+                                              const char        *name,
+                                              const char        *endpoint_name,
+                                              const char        *endpoint_key,
+                                              GPtrArray         *templates,
+                                              double             weight,
+                                              const RivThink    *think);
+void          riv_load_run_set_seed          (RivLoadRun        *self,
+                                              guint64            seed);
+guint         riv_load_run_get_n_scenarios   (RivLoadRun        *self);
+/* Scenario i's name, and its endpoint as {endpoint:…} names it. */
+const char   *riv_load_run_get_scenario      (RivLoadRun        *self,
+                                              guint              i,
+                                              const char       **endpoint_key,
+                                              double            *weight);
+/* Its statistics (final after "finished"), or NULL when i is out of range. */
+RivLoadStats *riv_load_run_get_scenario_stats (RivLoadRun       *self,
+                                               guint             i);
+/* The statistics of the jobs sent to an endpoint (key as {endpoint:…} names
+ * it, with or without its "/"), or NULL when no scenario sends to it. */
+RivLoadStats *riv_load_run_get_endpoint_stats (RivLoadRun       *self,
+                                               const char       *endpoint_key);
+
 /* Adds every job to compare as a job of run (0 or 1), as it is counted: the
  * window keeps its previous run beside the new one. Holds a reference. */
 void          riv_load_run_set_compare       (RivLoadRun        *self,

@@ -14,9 +14,9 @@
 #include "riv-arrivals.h"
 #include "riv-load-run.h"
 
-static gboolean
-parse_duration (const char *text,
-                double     *seconds)
+gboolean
+riv_load_parse_duration (const char *text,
+                         double     *seconds)
 {
   char *end;
   double value = g_ascii_strtod (text, &end);
@@ -82,7 +82,7 @@ parse_stage_list (const char  *text,
                        option, i + 1, part, rate ? "20" : "50");
           return NULL;
         }
-      if (!parse_duration (g_strstrip (pair[0]), &stage.seconds) || stage.seconds > 7 * 24 * 3600)
+      if (!riv_load_parse_duration (g_strstrip (pair[0]), &stage.seconds) || stage.seconds > 7 * 24 * 3600)
         {
           g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                        "%s: stage %u \"%s\": \"%s\" is not a duration (e.g. 500ms, 30s, "

@@ -243,6 +243,18 @@ RivLoadThreshold *riv_load_threshold_parse (const char          *text,
                                             GError             **error);
 void          riv_load_threshold_free     (RivLoadThreshold   *self);
 const char   *riv_load_threshold_get_text (const RivLoadThreshold *self);
+/* k6's tag: "p95{scenario:chat}<2s" names the jobs it is checked on. Returns
+ * the key ("scenario" or "endpoint"; NULL: untagged, the whole run), and its
+ * value in *value. */
+const char   *riv_load_threshold_get_tag  (const RivLoadThreshold  *self,
+                                           const char             **value);
+/* A threshold written without a tag, given one (a scenario's own thresholds):
+ * "p95<2s" with scenario, chat reads as "p95{scenario:chat}<2s". A tag in the
+ * text is an error. */
+RivLoadThreshold *riv_load_threshold_parse_tagged (const char  *text,
+                                                   const char  *key,
+                                                   const char  *value,
+                                                   GError     **error);
 /* Whether the summary meets it; *measured gets the metric's value (in
  * seconds for latencies). */
 gboolean      riv_load_threshold_check    (const RivLoadThreshold *self,

@@ -50,6 +50,8 @@ struct _RivLoadThreshold
   Op      op;
   double  value;    /* latencies in seconds */
   double  unit;     /* the unit the threshold was written in: 1, 0.001, 60 */
+  char   *tag_key;  /* k6's tag: "scenario" or "endpoint"; nullable */
+  char   *tag_value;
 };
 
 static const struct
@@ -100,6 +102,8 @@ riv_load_threshold_free (RivLoadThreshold *self)
     return;
   g_free (self->text);
   g_free (self->metric);
+  g_free (self->tag_key);
+  g_free (self->tag_value);
   g_free (self);
 }
 
@@ -108,6 +112,66 @@ riv_load_threshold_get_text (const RivLoadThreshold *self)
 {
   g_return_val_if_fail (self != NULL, NULL);
   return self->text;
+}
+
+const char *
+riv_load_threshold_get_tag (const RivLoadThreshold  *self,
+                            const char             **value)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+  if (value != NULL)
+    *value = self->tag_value;
+  return self->tag_key;
+}
+
+/* Where the comparison starts: the first of "<>=!" outside the tag's braces;
+ * NULL when there is none or the braces do not close. */
+static const char *
+find_op (const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p == '{')
+        {
+          p = strchr (p, '}');
+          if (p == NULL)
+            return NULL;
+        }
+      else if (strchr ("<>=!", *p) != NULL)
+        return p;
+    }
+  return NULL;
+}
+
+/* "p95{scenario:story}" → "p95", with the tag's key and value (k6's syntax). */
+static gboolean
+split_tag (RivLoadThreshold  *self,
+           char              *name,
+           GError           **error)
+{
+  char *open = strchr (name, '{');
+  char *colon;
+  size_t len;
+
+  if (open == NULL)
+    return TRUE;
+  len = strlen (open);
+  colon = strchr (open, ':');
+  if (open[len - 1] != '}' || colon == NULL || colon == open + 1 || colon[1] == '}' ||
+      strchr (open + 1, '{') != NULL || strchr (open, '}') != open + len - 1)
+    goto bad;
+  self->tag_key = g_strndup (open + 1, colon - open - 1);
+  self->tag_value = g_strndup (colon + 1, open + len - 1 - colon - 1);
+  if (strcmp (self->tag_key, "scenario") != 0 && strcmp (self->tag_key, "endpoint") != 0)
+    goto bad;
+  *open = '\0';
+  return TRUE;
+
+bad:
+  g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+               "threshold \"%s\": expected a tag as {scenario:NAME} or {endpoint:NAME}, e.g. "
+               "p95{scenario:chat}<2s", self->text);
+  return FALSE;
 }
 
 /* "p(95)" → "p95", "avg" → "mean", "med" → "p50". */
@@ -151,12 +215,7 @@ riv_load_threshold_parse (const char  *text,
     *w = '\0';
   }
 
-  for (p = stripped; *p != '\0'; p++)
-    if (strchr ("<>=!", *p) != NULL)
-      {
-        op_at = p;
-        break;
-      }
+  op_at = find_op (stripped);
   if (op_at == NULL || op_at == stripped)
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
@@ -186,6 +245,8 @@ riv_load_threshold_parse (const char  *text,
     }
 
   name = g_strndup (stripped, op_at - stripped);
+  if (!split_tag (self, name, error))
+    return NULL;
   self->metric = canonical_metric (name);
   for (guint i = 0; i < G_N_ELEMENTS (metrics); i++)
     if (strcmp (self->metric, metrics[i].name) == 0)
@@ -239,6 +300,32 @@ riv_load_threshold_parse (const char  *text,
     }
 
   return g_steal_pointer (&self);
+}
+
+RivLoadThreshold *
+riv_load_threshold_parse_tagged (const char  *text,
+                                 const char  *key,
+                                 const char  *value,
+                                 GError     **error)
+{
+  g_autofree char *tagged = NULL;
+  size_t metric_len;
+
+  g_return_val_if_fail (text != NULL && key != NULL && value != NULL, NULL);
+
+  if (strchr (text, '{') != NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "threshold \"%s\": it applies to its %s already: leave out the tag",
+                   text, key);
+      return NULL;
+    }
+  metric_len = strcspn (text, "<>=!");
+  while (metric_len > 0 && g_ascii_isspace (text[metric_len - 1]))
+    metric_len--;
+  tagged = g_strdup_printf ("%.*s{%s:%s}%s", (int) metric_len, text, key, value,
+                            text + metric_len);
+  return riv_load_threshold_parse (tagged, error);
 }
 
 static double

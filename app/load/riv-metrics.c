@@ -38,9 +38,9 @@ typedef struct
   double  sum;
 } Histogram;
 
-struct _RivMetrics
+/* What the jobs add up to: the run's, or one scenario's. */
+typedef struct
 {
-  GMutex        lock;              /* guards everything below it */
   guint64       submitted;
   RivOutcomes   outcomes;
   Histogram     latency;
@@ -48,6 +48,14 @@ struct _RivMetrics
   Histogram     first_update;
   Histogram     gaps;
   guint64       stalls;
+} JobMetrics;
+
+struct _RivMetrics
+{
+  GMutex        lock;              /* guards everything below it */
+  JobMetrics    jobs;
+  GStrv         scenarios;         /* nullable: the jobs' series are by scenario */
+  JobMetrics   *by_scenario;       /* one a scenario */
   guint         users;
   guint         in_flight;
   guint         open_streams;
@@ -75,11 +83,12 @@ typedef struct
 
 static void
 outcome_render (GString    *out,
+                const char *label,
                 const char *outcome,
                 guint64     count)
 {
-  g_string_append_printf (out, "rivulet_jobs_finished_total{outcome=\"%s\"} %" G_GUINT64_FORMAT "\n",
-                          outcome, count);
+  g_string_append_printf (out, "rivulet_jobs_finished_total{%s%soutcome=\"%s\"} %"
+                          G_GUINT64_FORMAT "\n", label, *label != '\0' ? "," : "", outcome, count);
 }
 
 static void
@@ -159,6 +168,8 @@ riv_metrics_clear (RivMetrics *self)
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->lint, g_hash_table_unref);
   g_clear_pointer (&self->scrapers, g_hash_table_unref);
+  g_clear_pointer (&self->scenarios, g_strfreev);
+  g_clear_pointer (&self->by_scenario, g_free);
   g_free (self->url);
   g_mutex_clear (&self->lock);
 }
@@ -188,25 +199,88 @@ family (GString    *out,
                           (int) len, name, help, (int) len, name, type);
 }
 
+/* label: "" or 'scenario="NAME"', the series' labels besides le. */
 static void
 histogram_render (GString         *out,
                   const char      *name,
-                  const char      *help,
-                  const Histogram *h,
-                  gboolean         openmetrics)
+                  const char      *label,
+                  const Histogram *h)
 {
   char sum[G_ASCII_DTOSTR_BUF_SIZE];
   guint64 cumulative = 0;
+  g_autofree char *braced = *label != '\0' ? g_strdup_printf ("{%s}", label) : g_strdup ("");
 
-  family (out, name, "histogram", help, openmetrics);
   for (guint i = 0; i <= N_BUCKETS; i++)
     {
       cumulative += h->counts[i];
-      g_string_append_printf (out, "%s_bucket{le=\"%s\"} %" G_GUINT64_FORMAT "\n",
-                              name, bucket_texts[i], cumulative);
+      g_string_append_printf (out, "%s_bucket{%s%sle=\"%s\"} %" G_GUINT64_FORMAT "\n",
+                              name, label, *label != '\0' ? "," : "", bucket_texts[i], cumulative);
     }
-  g_string_append_printf (out, "%s_sum %s\n%s_count %" G_GUINT64_FORMAT "\n",
-                          name, g_ascii_dtostr (sum, sizeof sum, h->sum), name, h->count);
+  g_string_append_printf (out, "%s_sum%s %s\n%s_count%s %" G_GUINT64_FORMAT "\n",
+                          name, braced, g_ascii_dtostr (sum, sizeof sum, h->sum), name, braced,
+                          h->count);
+}
+
+/* The jobs' families: the run's series, or one a scenario (label scenario). */
+static void
+jobs_render (RivMetrics *self,
+             GString    *out,
+             gboolean    openmetrics)
+{
+  static const struct
+  {
+    const char *name;
+    const char *help;
+    gsize       offset;
+  } histograms[] = {
+    { "rivulet_job_latency_seconds", "Submit to end of each completed job.",
+      G_STRUCT_OFFSET (JobMetrics, latency) },
+    { "rivulet_job_queue_wait_seconds", "Submit to start of each job that started.",
+      G_STRUCT_OFFSET (JobMetrics, queue_wait) },
+    { "rivulet_job_first_update_seconds",
+      "Submit to the first output update of each completed job.",
+      G_STRUCT_OFFSET (JobMetrics, first_update) },
+    { "rivulet_update_gap_seconds",
+      "Gaps between consecutive streamed updates of the completed jobs.",
+      G_STRUCT_OFFSET (JobMetrics, gaps) },
+  };
+  guint n = self->scenarios != NULL ? g_strv_length (self->scenarios) : 1;
+  g_auto(GStrv) labels = g_new0 (char *, n + 1);
+  JobMetrics *series = self->scenarios != NULL ? self->by_scenario : &self->jobs;
+
+  for (guint k = 0; k < n; k++)
+    labels[k] = self->scenarios != NULL
+      ? g_strdup_printf ("scenario=\"%s\"", self->scenarios[k]) : g_strdup ("");
+
+  family (out, "rivulet_jobs_submitted_total", "counter", "Jobs the load run submitted.",
+          openmetrics);
+  for (guint k = 0; k < n; k++)
+    g_string_append_printf (out, "rivulet_jobs_submitted_total%s%s%s %" G_GUINT64_FORMAT "\n",
+                            *labels[k] != '\0' ? "{" : "", labels[k],
+                            *labels[k] != '\0' ? "}" : "", series[k].submitted);
+  family (out, "rivulet_jobs_finished_total", "counter",
+          "Jobs that ended, by outcome (completed, failed, cancelled, lost).", openmetrics);
+  for (guint k = 0; k < n; k++)
+    {
+      outcome_render (out, labels[k], "completed", series[k].outcomes.completed);
+      outcome_render (out, labels[k], "failed", series[k].outcomes.failed);
+      outcome_render (out, labels[k], "cancelled", series[k].outcomes.cancelled);
+      outcome_render (out, labels[k], "lost", series[k].outcomes.lost);
+    }
+  for (guint i = 0; i < G_N_ELEMENTS (histograms); i++)
+    {
+      family (out, histograms[i].name, "histogram", histograms[i].help, openmetrics);
+      for (guint k = 0; k < n; k++)
+        histogram_render (out, histograms[i].name, labels[k],
+                          G_STRUCT_MEMBER_P (&series[k], histograms[i].offset));
+    }
+  family (out, "rivulet_stream_stalls_total", "counter",
+          "Gaps between streamed updates longer than the stall limit (load --stall).",
+          openmetrics);
+  for (guint k = 0; k < n; k++)
+    g_string_append_printf (out, "rivulet_stream_stalls_total%s%s%s %" G_GUINT64_FORMAT "\n",
+                            *labels[k] != '\0' ? "{" : "", labels[k],
+                            *labels[k] != '\0' ? "}" : "", series[k].stalls);
 }
 
 static int
@@ -228,31 +302,7 @@ riv_metrics_render (RivMetrics *self,
 
   g_mutex_lock (&self->lock);
 
-  family (out, "rivulet_jobs_submitted_total", "counter", "Jobs the load run submitted.",
-          openmetrics);
-  g_string_append_printf (out, "rivulet_jobs_submitted_total %" G_GUINT64_FORMAT "\n",
-                          self->submitted);
-  family (out, "rivulet_jobs_finished_total", "counter",
-          "Jobs that ended, by outcome (completed, failed, cancelled, lost).", openmetrics);
-  outcome_render (out, "completed", self->outcomes.completed);
-  outcome_render (out, "failed", self->outcomes.failed);
-  outcome_render (out, "cancelled", self->outcomes.cancelled);
-  outcome_render (out, "lost", self->outcomes.lost);
-  histogram_render (out, "rivulet_job_latency_seconds",
-                    "Submit to end of each completed job.", &self->latency, openmetrics);
-  histogram_render (out, "rivulet_job_queue_wait_seconds",
-                    "Submit to start of each job that started.", &self->queue_wait, openmetrics);
-  histogram_render (out, "rivulet_job_first_update_seconds",
-                    "Submit to the first output update of each completed job.",
-                    &self->first_update, openmetrics);
-  histogram_render (out, "rivulet_update_gap_seconds",
-                    "Gaps between consecutive streamed updates of the completed jobs.",
-                    &self->gaps, openmetrics);
-  family (out, "rivulet_stream_stalls_total", "counter",
-          "Gaps between streamed updates longer than the stall limit (load --stall).",
-          openmetrics);
-  g_string_append_printf (out, "rivulet_stream_stalls_total %" G_GUINT64_FORMAT "\n",
-                          self->stalls);
+  jobs_render (self, out, openmetrics);
   family (out, "rivulet_users", "gauge", "Virtual users active.", openmetrics);
   g_string_append_printf (out, "rivulet_users %u\n", self->users);
   family (out, "rivulet_jobs_in_flight", "gauge", "Jobs submitted that have not ended.",
@@ -288,47 +338,94 @@ riv_metrics_render (RivMetrics *self,
 /* ---- updates ---- */
 
 void
-riv_metrics_add_submitted (RivMetrics *self)
+riv_metrics_set_scenarios (RivMetrics         *self,
+                           const char * const *names)
 {
   g_return_if_fail (self != NULL);
 
   g_mutex_lock (&self->lock);
-  self->submitted++;
+  g_clear_pointer (&self->scenarios, g_strfreev);
+  g_clear_pointer (&self->by_scenario, g_free);
+  if (names != NULL && names[0] != NULL)
+    {
+      self->scenarios = g_strdupv ((char **) names);
+      self->by_scenario = g_new0 (JobMetrics, g_strv_length (self->scenarios));
+    }
+  g_mutex_unlock (&self->lock);
+}
+
+/* The run's figures, and those of scenario (0: none; k: the k-th) when the
+ * series are by scenario. Under the lock. */
+static guint
+jobs_for (RivMetrics  *self,
+          guint        scenario,
+          JobMetrics **jobs)
+{
+  jobs[0] = &self->jobs;
+  if (self->scenarios == NULL || scenario == 0 || scenario > g_strv_length (self->scenarios))
+    return 1;
+  jobs[1] = &self->by_scenario[scenario - 1];
+  return 2;
+}
+
+void
+riv_metrics_add_submitted (RivMetrics *self,
+                           guint       scenario)
+{
+  JobMetrics *jobs[2];
+
+  g_return_if_fail (self != NULL);
+
+  g_mutex_lock (&self->lock);
+  for (guint i = jobs_for (self, scenario, jobs); i-- > 0;)
+    jobs[i]->submitted++;
   g_mutex_unlock (&self->lock);
 }
 
 void
 riv_metrics_add_job (RivMetrics   *self,
+                     guint         scenario,
                      RivJobStatus  status,
                      double        queued_s,
                      double        latency_s)
 {
+  JobMetrics *jobs[2];
+
   g_return_if_fail (self != NULL);
 
   g_mutex_lock (&self->lock);
-  if (riv_outcomes_add (&self->outcomes, status) == RIV_JOB_STATUS_COMPLETED && latency_s >= 0)
-    histogram_add (&self->latency, latency_s);
-  if (queued_s >= 0)
-    histogram_add (&self->queue_wait, queued_s);
+  for (guint i = jobs_for (self, scenario, jobs); i-- > 0;)
+    {
+      if (riv_outcomes_add (&jobs[i]->outcomes, status) == RIV_JOB_STATUS_COMPLETED &&
+          latency_s >= 0)
+        histogram_add (&jobs[i]->latency, latency_s);
+      if (queued_s >= 0)
+        histogram_add (&jobs[i]->queue_wait, queued_s);
+    }
   g_mutex_unlock (&self->lock);
 }
 
 void
 riv_metrics_add_stream (RivMetrics      *self,
+                        guint            scenario,
                         RivJobStatus     status,
                         double           first_s,
                         const RivSketch *gaps,
                         guint            stalls)
 {
+  JobMetrics *jobs[2];
+
   g_return_if_fail (self != NULL);
 
   g_mutex_lock (&self->lock);
-  self->stalls += stalls;
-  if (status == RIV_JOB_STATUS_COMPLETED)
+  for (guint i = jobs_for (self, scenario, jobs); i-- > 0;)
     {
+      jobs[i]->stalls += stalls;
+      if (status != RIV_JOB_STATUS_COMPLETED)
+        continue;
       if (first_s >= 0)
-        histogram_add (&self->first_update, first_s);
-      riv_sketch_foreach (gaps, add_sketch_bucket, &self->gaps);
+        histogram_add (&jobs[i]->first_update, first_s);
+      riv_sketch_foreach (gaps, add_sketch_bucket, &jobs[i]->gaps);
     }
   g_mutex_unlock (&self->lock);
 }

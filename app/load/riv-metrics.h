@@ -37,15 +37,25 @@ gboolean    riv_metrics_is_loopback     (RivMetrics   *self);
 /* "http://127.0.0.1:9464/metrics", or NULL before riv_metrics_listen(). */
 const char *riv_metrics_get_url         (RivMetrics   *self);
 
-void        riv_metrics_add_submitted   (RivMetrics   *self);
+/* The jobs' series by scenario (names: NULL-terminated, in order; NULL or
+ * empty: the run's series alone, without a label), each with a label
+ * scenario="NAME"; the run's figures are then the sums of theirs. Clears
+ * what the scenarios had counted. */
+void        riv_metrics_set_scenarios   (RivMetrics         *self,
+                                         const char * const *names);
+/* scenario: 0 none, k the k-th of riv_metrics_set_scenarios (). */
+void        riv_metrics_add_submitted   (RivMetrics   *self,
+                                         guint         scenario);
 /* A job that ended; durations < 0 are unknown (a lost job has no latency). */
 void        riv_metrics_add_job         (RivMetrics   *self,
+                                         guint         scenario,
                                          RivJobStatus  status,
                                          double        queued_s,
                                          double        latency_s);
 /* Its streaming figures: time to first update (< 0 none) and gaps of a
  * completed job, and its stalls whatever its outcome. */
 void        riv_metrics_add_stream      (RivMetrics      *self,
+                                         guint            scenario,
                                          RivJobStatus     status,
                                          double           first_s,
                                          const RivSketch *gaps,

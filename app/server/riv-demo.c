@@ -26,6 +26,7 @@
 
 #include "riv-demo.h"
 #include "riv-demo-private.h"
+#include "riv-json.h"
 #include "riv-run.h"
 #include "riv-wire.h"
 
@@ -370,24 +371,6 @@ add_problem (JsonArray  *problems,
   json_array_add_object_element (problems, problem);
 }
 
-static gboolean
-node_get_number (JsonNode *node,
-                 double   *out)
-{
-  GType type;
-
-  if (!JSON_NODE_HOLDS_VALUE (node))
-    return FALSE;
-  type = json_node_get_value_type (node);
-  if (type == G_TYPE_INT64)
-    *out = (double) json_node_get_int (node);
-  else if (type == G_TYPE_DOUBLE)
-    *out = json_node_get_double (node);
-  else
-    return FALSE;
-  return isfinite (*out);
-}
-
 RivDemoParams *
 riv_demo_parse_params (const RivDemo  *demo,
                        JsonNode       *data,
@@ -447,7 +430,7 @@ riv_demo_parse_params (const RivDemo  *demo,
           continue;
         }
 
-      if (!node_get_number (node, &value->number))
+      if (!riv_json_node_get_double (node, &value->number) || !isfinite (value->number))
         {
           g_autofree char *message = g_strdup_printf ("%s must be a number", input->name);
           add_problem (problems, input->name, message);

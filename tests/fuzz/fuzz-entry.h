@@ -62,6 +62,8 @@ void            riv_fuzz_range            (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_space            (const guint8 *data,
                                            gsize         size);
+void            riv_fuzz_scenarios        (const guint8 *data,
+                                           gsize         size);
 /* Only where the window is built (GDK). */
 void            riv_fuzz_plot             (const guint8 *data,
                                            gsize         size);

@@ -1,0 +1,292 @@
+/* riv-load-run-scenarios.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A run with scenarios (riv_load_run_add_scenario ()): which one each job
+ * takes (a draw by weight from the seed and the job's number, as Locust's
+ * weighted tasks pick, but the same again for the same seed), the think time
+ * after it, and the statistics each scenario (and each endpoint that several
+ * scenarios share) keeps besides the run's: RivLoadStats, bounded in the
+ * number of jobs as the run's are.
+ */
+#include "config.h"
+
+#include <string.h>
+
+#include "riv-json.h"
+#include "riv-load-run-private.h"
+
+enum {
+  DRAW_SCENARIO,
+  DRAW_THINK,
+};
+
+static void
+scenario_free (LoadScenario *scenario)
+{
+  g_free (scenario->name);
+  g_free (scenario->endpoint_name);
+  g_free (scenario->endpoint_key);
+  g_clear_pointer (&scenario->templates, g_ptr_array_unref);
+  g_clear_pointer (&scenario->stats, riv_load_stats_free);
+  g_clear_pointer (&scenario->endpoint_stats, riv_load_stats_free);
+  g_free (scenario);
+}
+
+void
+_riv_load_run_scenarios_free (RivLoadRun *self)
+{
+  g_clear_pointer (&self->scenarios, g_ptr_array_unref);
+  g_clear_pointer (&self->cumulative, g_free);
+}
+
+static void
+add_scenario (RivLoadRun   *self,
+              LoadScenario *scenario)
+{
+  guint n;
+
+  if (self->scenarios == NULL)
+    self->scenarios = g_ptr_array_new_with_free_func ((GDestroyNotify) scenario_free);
+  g_ptr_array_add (self->scenarios, scenario);
+  n = self->scenarios->len;
+  scenario->number = n;
+  self->cumulative = g_renew (double, self->cumulative, n);
+  self->cumulative[n - 1] = (n > 1 ? self->cumulative[n - 2] : 0) + scenario->weight;
+}
+
+void
+riv_load_run_add_scenario (RivLoadRun     *self,
+                           const char     *name,
+                           const char     *endpoint_name,
+                           const char     *endpoint_key,
+                           GPtrArray      *templates,
+                           double          weight,
+                           const RivThink *think)
+{
+  LoadScenario *scenario;
+
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+  g_return_if_fail (name != NULL && endpoint_name != NULL && endpoint_key != NULL);
+  g_return_if_fail (templates != NULL && templates->len > 0);
+  g_return_if_fail (weight > 0 && think != NULL);
+
+  scenario = g_new0 (LoadScenario, 1);
+  scenario->name = g_strdup (name);
+  scenario->endpoint_name = g_strdup (endpoint_name);
+  scenario->endpoint_key = g_strdup (endpoint_key);
+  scenario->templates = g_ptr_array_ref (templates);
+  scenario->weight = weight;
+  scenario->think = *think;
+  scenario->stats = riv_load_stats_new ();
+  riv_load_stats_set_stall (scenario->stats, riv_load_stats_get_stall (self->stats));
+
+  /* An endpoint other scenarios send to too gets statistics of its own. */
+  for (guint i = 0; self->scenarios != NULL && i < self->scenarios->len; i++)
+    {
+      LoadScenario *other = g_ptr_array_index (self->scenarios, i);
+
+      if (!riv_load_same_endpoint (other->endpoint_key, endpoint_key))
+        continue;
+      if (other->endpoint_stats == NULL)
+        {
+          other->endpoint_stats = riv_load_stats_new ();
+          riv_load_stats_set_stall (other->endpoint_stats, riv_load_stats_get_stall (self->stats));
+        }
+      scenario->endpoint_stats = riv_load_stats_ref (other->endpoint_stats);
+      break;
+    }
+  add_scenario (self, scenario);
+}
+
+void
+riv_load_run_set_seed (RivLoadRun *self,
+                       guint64     seed)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  self->draw_seed = seed;
+}
+
+guint
+riv_load_run_get_n_scenarios (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+  return self->scenarios != NULL ? self->scenarios->len : 0;
+}
+
+const char *
+riv_load_run_get_scenario (RivLoadRun  *self,
+                           guint        i,
+                           const char **endpoint_key,
+                           double      *weight)
+{
+  LoadScenario *scenario;
+
+  g_return_val_if_fail (i < riv_load_run_get_n_scenarios (self), NULL);
+  scenario = g_ptr_array_index (self->scenarios, i);
+  if (endpoint_key != NULL)
+    *endpoint_key = scenario->endpoint_key;
+  if (weight != NULL)
+    *weight = scenario->weight;
+  return scenario->name;
+}
+
+RivLoadStats *
+riv_load_run_get_scenario_stats (RivLoadRun *self,
+                                 guint       i)
+{
+  if (i >= riv_load_run_get_n_scenarios (self))
+    return NULL;
+  return ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->stats;
+}
+
+RivLoadStats *
+riv_load_run_get_endpoint_stats (RivLoadRun *self,
+                                 const char *endpoint_key)
+{
+  g_return_val_if_fail (endpoint_key != NULL, NULL);
+
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+
+      if (riv_load_same_endpoint (scenario->endpoint_key, endpoint_key))
+        return scenario->endpoint_stats != NULL ? scenario->endpoint_stats : scenario->stats;
+    }
+  return NULL;
+}
+
+LoadScenario *
+_riv_load_run_scenario_for (RivLoadRun *self,
+                            guint64     index)
+{
+  guint n = riv_load_run_get_n_scenarios (self);
+
+  if (n == 0)
+    return NULL;
+  return g_ptr_array_index (self->scenarios,
+                            riv_load_scenarios_pick (self->cumulative, n,
+                                                     riv_load_draw (self->draw_seed, index,
+                                                                    DRAW_SCENARIO)));
+}
+
+double
+_riv_load_run_think_after (RivLoadRun *self,
+                           guint64     index)
+{
+  LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
+
+  if (scenario == NULL)
+    return self->think;
+  return riv_think_sample (&scenario->think, riv_load_draw (self->draw_seed, index, DRAW_THINK));
+}
+
+void
+_riv_load_run_scenarios_stats_set (RivLoadRun *self,
+                                   void      (*set) (RivLoadStats *stats, double value),
+                                   double      value)
+{
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+
+      set (scenario->stats, value);
+      if (scenario->endpoint_stats != NULL)
+        set (scenario->endpoint_stats, value);
+    }
+}
+
+GPtrArray *
+_riv_load_run_copy_templates (GPtrArray *templates)
+{
+  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
+
+  for (guint t = 0; t < templates->len; t++)
+    {
+      g_autofree char *text = riv_json_to_string (g_ptr_array_index (templates, t), NULL);
+
+      g_ptr_array_add (copy, riv_json_parse (NULL, text, -1, 0, NULL));
+    }
+  return copy;
+}
+
+void
+_riv_load_run_scenarios_copy (RivLoadRun *self,
+                              RivLoadRun *child)
+{
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *copy = g_new0 (LoadScenario, 1);
+
+      *copy = *scenario;
+      copy->name = g_strdup (scenario->name);
+      copy->endpoint_name = g_strdup (scenario->endpoint_name);
+      copy->endpoint_key = g_strdup (scenario->endpoint_key);
+      copy->templates = _riv_load_run_copy_templates (scenario->templates);
+      copy->stats = riv_load_stats_ref (scenario->stats);
+      if (scenario->endpoint_stats != NULL)
+        copy->endpoint_stats = riv_load_stats_ref (scenario->endpoint_stats);
+      add_scenario (child, copy);
+    }
+  child->draw_seed = self->draw_seed;
+}
+
+static char *
+describe_think (const RivThink *think)
+{
+  switch (think->kind)
+    {
+    case RIV_THINK_UNIFORM:
+      return g_strdup_printf ("uniform %g–%g s", think->a, think->b);
+    case RIV_THINK_EXPONENTIAL:
+      return g_strdup_printf ("exponential, mean %g s", think->a);
+    case RIV_THINK_CONSTANT:
+    default:
+      return g_strdup_printf ("%g s", think->a);
+    }
+}
+
+void
+_riv_load_run_scenarios_add_params (RivLoadRun *self,
+                                    GPtrArray  *params)
+{
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      g_autofree char *data = riv_json_to_string (g_ptr_array_index (scenario->templates, 0), NULL);
+      g_autofree char *think = describe_think (&scenario->think);
+      RivLoadSummary s;
+
+      riv_load_stats_summarize (scenario->stats, &s);
+      g_ptr_array_add (params, g_strdup_printf ("scenario %s", scenario->name));
+      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g, think %s, data %s%s",
+                                                scenario->endpoint_key, scenario->weight, think,
+                                                data, scenario->templates->len > 1
+                                                  ? " (the first of its examples)" : ""));
+      g_ptr_array_add (params, g_strdup_printf ("%s: jobs", scenario->name));
+      g_ptr_array_add (params,
+                       s.completed > 0
+                         ? g_strdup_printf ("%" G_GUINT64_FORMAT " completed, %" G_GUINT64_FORMAT
+                                            " failed, %" G_GUINT64_FORMAT " lost, %.1f jobs/s; "
+                                            "latency p50 %.3f s, p95 %.3f s, p99 %.3f s",
+                                            s.completed, s.failed, s.lost, s.throughput_per_s,
+                                            s.p50, s.p95, s.p99)
+                         : g_strdup_printf ("0 completed, %" G_GUINT64_FORMAT " failed, %"
+                                            G_GUINT64_FORMAT " lost", s.failed, s.lost));
+    }
+}
+
+void
+_riv_load_run_scenarios_name_metrics (RivLoadRun *self)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  if (self->metrics == NULL || self->scenarios == NULL)
+    return;
+  for (guint i = 0; i < self->scenarios->len; i++)
+    g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->name);
+  g_ptr_array_add (names, NULL);
+  riv_metrics_set_scenarios (self->metrics, (const char * const *) names->pdata);
+}
