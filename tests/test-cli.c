@@ -810,7 +810,7 @@ test_merge_client_server (Fixture       *fx,
   g_assert_nonnull (strstr (html, "server (blue) 75%, network + client (yellow) 25%"));
 
   /* No outage: --json says null, and nothing on standard error. */
-  cli_run_clear (&run);
+  riv_test_cli_run_clear (&run);
   run_cli (&run, "report", "merge", path, "--json", NULL);
   g_assert_cmpint (run.status, ==, 0);
   g_assert_cmpstr (run.err, ==, "");
