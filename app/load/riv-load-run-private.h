@@ -6,7 +6,8 @@
  * the end, the owner's side), riv-load-run-users.c (virtual users and their
  * schedule), riv-load-run-arrivals.c (the arrival-rate load's users),
  * riv-load-run-break.c (breakpoint tests), riv-load-run-threads.c (a run on
- * several threads) and riv-load-run-files.c
+ * several threads), riv-load-run-scenarios.c (several endpoints by weight),
+ * riv-load-run-state.c (what the owner reads of it) and riv-load-run-files.c
  * (local files checked before the run, the server's timings joined after it).
  * Not API.
  */
@@ -230,6 +231,8 @@ void      _riv_load_run_break_at               (RivLoadRun   *self,
                                                 RivJob       *job);
 void      _riv_load_run_break_check_stalls     (RivLoadRun *self);
 void      _riv_load_run_break_check_thresholds (RivLoadRun *self);
+/* riv-load-run-state.c: messages received by the run's clients. */
+guint64   _riv_load_run_count_events (RivLoadRun *self);
 void      _riv_load_run_break_name             (RivLoadRun *self);
 void      _riv_load_run_breakpoint_free        (RivLoadBreakpoint *bp);
 GSource * _riv_load_run_add_source             (RivLoadRun  *self,

@@ -107,23 +107,6 @@ _riv_load_run_elapsed (RivLoadRun *self)
   return (self->end > 0 ? self->end : riv_now ()) - self->start;
 }
 
-static guint64
-count_events (RivLoadRun *self)
-{
-  /* A thread's run leaves the connected client to its parent (another thread's). */
-  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self) ? riv_client_get_n_messages (self->client) : 0) +
-                   self->user_events;
-
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
-    {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
-
-      if (user->client != NULL)
-        events += riv_client_get_n_messages (user->client);
-    }
-  return events;
-}
-
 guint64
 _riv_load_run_global_index (RivLoadRun *self,
                             guint64     sequence)
@@ -570,7 +553,7 @@ metrics_update (RivLoadRun *self)
     }
   riv_metrics_set_gauges (self->metrics, self->active_users,
                           (guint) (self->submitted - self->finished), streams);
-  riv_metrics_set_received (self->metrics, count_events (self), bytes);
+  riv_metrics_set_received (self->metrics, _riv_load_run_count_events (self), bytes);
 }
 
 static gboolean
@@ -764,7 +747,7 @@ post (RivLoadRun          *self,
   message->snapshot.submitted = self->submitted;
   message->snapshot.finished = self->finished;
   message->snapshot.outcomes = self->outcomes;
-  message->snapshot.events = count_events (self);
+  message->snapshot.events = _riv_load_run_count_events (self);
   message->snapshot.active_users = self->active_users;
   message->snapshot.peak_users = self->peak_users;
   message->snapshot.elapsed = _riv_load_run_elapsed (self);
@@ -929,11 +912,6 @@ riv_load_run_init (RivLoadRun *self)
 }
 
 /* ---- public ---- */
-
-/* A counter as the owner may read it: while the run works on its own thread,
- * as of the last message from there. */
-#define SHOWN(self, field) \
-  ((self)->thread != NULL || (self)->children != NULL ? (self)->shown.field : (self)->field)
 
 RivLoadRun *
 riv_load_run_new (RivClient  *client,
@@ -1262,179 +1240,6 @@ riv_load_run_stop (RivLoadRun *self,
   self->stopped = TRUE;
   self->interrupted = interrupted;
   _riv_load_run_maybe_done (self);
-}
-
-gboolean
-riv_load_run_is_running (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
-
-  return self->started && !self->done;
-}
-
-gboolean
-riv_load_run_is_finished (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
-
-  return self->done;
-}
-
-gboolean
-riv_load_run_was_stopped (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
-
-  return self->stopped;
-}
-
-gboolean
-riv_load_run_was_interrupted (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
-
-  return self->interrupted;
-}
-
-const char *
-riv_load_run_get_usage_error (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
-
-  return self->usage_error;
-}
-
-RivLoadStats *
-riv_load_run_get_stats (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
-
-  return self->stats;
-}
-
-GPtrArray *
-riv_load_run_get_records (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
-
-  return self->records;
-}
-
-double
-riv_load_run_get_elapsed (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return self->thread != NULL || self->children != NULL
-    ? self->shown.elapsed : _riv_load_run_elapsed (self);
-}
-
-guint64
-riv_load_run_get_submitted (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, submitted);
-}
-
-guint64
-riv_load_run_get_finished (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, finished);
-}
-
-guint64
-riv_load_run_get_completed (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, outcomes.completed);
-}
-
-guint64
-riv_load_run_get_failed (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, outcomes.failed);
-}
-
-guint64
-riv_load_run_get_lost (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, outcomes.lost);
-}
-
-guint
-riv_load_run_get_active_users (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, active_users);
-}
-
-guint
-riv_load_run_get_peak_users (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return SHOWN (self, peak_users);
-}
-
-guint
-riv_load_run_get_target_users (RivLoadRun *self)
-{
-  guint target;
-
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  target = self->users;
-  for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
-    target = MAX (target, g_array_index (self->stages, RivLoadStage, i).target);
-  return _riv_load_run_shard_share (self, target);
-}
-
-guint64
-riv_load_run_get_n_events (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  return self->thread != NULL || self->children != NULL ? self->shown.events : count_events (self);
-}
-
-guint64 *
-riv_load_run_dup_batch_sizes (RivLoadRun *self,
-                              guint      *max_size)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
-  g_return_val_if_fail (max_size != NULL, NULL);
-
-  if (self->children != NULL && !self->done)
-    return _riv_load_run_threads_batch_sizes (self, max_size);
-  if (self->thread == NULL)
-    return riv_load_stats_batch_sizes (self->stats, max_size);
-  *max_size = self->shown_batch_max;
-  return self->shown_batches != NULL
-    ? g_memdup2 (self->shown_batches, (self->shown_batch_max + 1) * sizeof (guint64))
-    : g_new0 (guint64, 1);
-}
-
-double
-riv_load_run_get_schedule (RivLoadRun *self)
-{
-  double total = 0;
-
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-
-  if (self->stages == NULL)
-    return self->duration;
-  for (guint i = 0; i < self->stages->len; i++)
-    total += g_array_index (self->stages, RivLoadStage, i).seconds;
-  return total;
 }
 
 char *
