@@ -437,8 +437,10 @@ check_writable (const char  *option,
   return TRUE;
 }
 
-static GOptionContext *
-load_option_context_new (LoadOptions *o)
+/* What the jobs are: the server, the endpoint, the inputs, the scenarios. */
+static void
+add_target_entries (GOptionContext *context,
+                   LoadOptions    *o)
 {
   const GOptionEntry entries[] = {
     { "url", 'u', 0, G_OPTION_ARG_STRING, &o->url, "Server base URL, or a Hugging Face Space as OWNER/SPACE (required)", "URL" },
@@ -465,6 +467,19 @@ load_option_context_new (LoadOptions *o)
       "\"thresholds\" (the options given here win); each job takes a scenario by weight, and "
       "the summary, --json and --output give each scenario's figures (instead of --endpoint, "
       "--data and --examples)", "FILE" },
+    { NULL }
+  };
+
+  /* The entries are copied: the array may go, the places they fill stay in *o. */
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+/* How the jobs go out: open loop, users, arrival rate, stages, shards, threads, limits. */
+static void
+add_shape_entries (GOptionContext *context,
+                  LoadOptions    *o)
+{
+  const GOptionEntry entries[] = {
     { "count", 'n', 0, G_OPTION_ARG_INT, &o->count,
       "Open loop: submit N jobs in one session (default 1)", "N" },
     { "rate", 'r', 0, G_OPTION_ARG_DOUBLE, &o->rate,
@@ -509,6 +524,19 @@ load_option_context_new (LoadOptions *o)
       "fetch of the server's timings may take (default 30 s there)", "S" },
     { "stall", 0, 0, G_OPTION_ARG_DOUBLE, &o->stall,
       "A gap this long between two of a job's streamed updates is a stall (default 1)", "S" },
+    { NULL }
+  };
+
+  /* The entries are copied: the array may go, the places they fill stay in *o. */
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+/* What is checked and written: thresholds, the breakpoint, metrics, outputs, credentials. */
+static void
+add_check_entries (GOptionContext *context,
+                  LoadOptions    *o)
+{
+  const GOptionEntry entries[] = {
     { "threshold", 0, 0, G_OPTION_ARG_STRING_ARRAY, &o->threshold_texts,
       "Pass/fail criterion, k6 style, repeatable: p95<2s, p99<=500ms, failed==0, lost==0, "
       "throughput>=100, error_rate<0.01, dropped==0 (arrival rate); streaming: ttfu_p95<1s (time to first update), "
@@ -546,6 +574,14 @@ load_option_context_new (LoadOptions *o)
       "Log in to a Gradio app launched with auth= (default: $RIVULET_AUTH)", "USER:PASSWORD" },
     { NULL }
   };
+
+  /* The entries are copied: the array may go, the places they fill stay in *o. */
+  g_option_context_add_main_entries (context, entries, NULL);
+}
+
+static GOptionContext *
+load_option_context_new (LoadOptions *o)
+{
   GOptionContext *context = g_option_context_new ("— load-test one endpoint and summarise");
 
   g_option_context_set_summary (context,
@@ -558,8 +594,9 @@ load_option_context_new (LoadOptions *o)
     "or lost, with latency percentiles (and each scenario's). Exits 0\n"
     "only if every job completed (with --threshold: if every threshold held),\n"
     "1 otherwise, 2 for bad arguments.");
-  /* The entries are copied: the array may go, the places they fill stay in *o. */
-  g_option_context_add_main_entries (context, entries, NULL);
+  add_target_entries (context, o);
+  add_shape_entries (context, o);
+  add_check_entries (context, o);
   g_option_context_add_main_entries (context, riv_cli_record_get_entries (), NULL);
   g_option_context_add_main_entries (context, riv_cli_tls_get_entries (), NULL);
   return context;
