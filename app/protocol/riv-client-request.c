@@ -205,7 +205,12 @@ riv_client_authorize_request (RivClient   *self,
 
 /* A reply read whole, up to a bound --------------------------------------------------- */
 
-#define READ_CHUNK (64 * 1024)
+/* A reply is read in chunks of its own length when the server gave one (a
+ * join's answer is a few dozen bytes), else from READ_CHUNK_FIRST doubling
+ * to READ_CHUNK: every read holds a buffer of the chunk's size until the
+ * bytes come, and a load run has thousands of replies on their way at once. */
+#define READ_CHUNK_FIRST (4 * 1024)
+#define READ_CHUNK       (64 * 1024)
 
 typedef struct
 {
@@ -216,6 +221,7 @@ typedef struct
   gulong        caller_handler;
   GByteArray   *data;
   gsize         max_bytes;
+  gsize         chunk;         /* the next read's size */
   int           io_priority;
 } BoundedRead;
 
@@ -279,6 +285,8 @@ bounded_read_cb (GObject      *object,
       bounded_read_too_large (task);
       return;
     }
+  if (g_bytes_get_size (chunk) == br->chunk)
+    br->chunk = MIN (br->chunk * 2, READ_CHUNK);
   g_byte_array_append (br->data, g_bytes_get_data (chunk, NULL), g_bytes_get_size (chunk));
   bounded_read_next (g_steal_pointer (&task));
 }
@@ -289,7 +297,7 @@ bounded_read_next (GTask *task)
 {
   BoundedRead *br = g_task_get_task_data (task);
 
-  g_input_stream_read_bytes_async (br->input, READ_CHUNK, br->io_priority, br->cancellable,
+  g_input_stream_read_bytes_async (br->input, br->chunk, br->io_priority, br->cancellable,
                                    bounded_read_cb, task);
 }
 
@@ -315,6 +323,8 @@ bounded_send_cb (GObject      *object,
       bounded_read_too_large (task);
       return;
     }
+  /* One more byte than announced: the end is then seen by the read after. */
+  br->chunk = length > 0 ? (gsize) MIN ((guint64) length + 1, READ_CHUNK) : READ_CHUNK_FIRST;
   bounded_read_next (g_steal_pointer (&task));
 }
 
