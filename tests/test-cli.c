@@ -18,7 +18,7 @@
 
 #include "riv-json.h"
 #include "riv-listen.h"
-#include "riv-server.h"
+#include "riv-server-test.h"
 #include "riv-test-served.h"
 #include "riv-test-util.h"
 

@@ -18,7 +18,7 @@
 #include "riv-load-run.h"
 #include "riv-load-scenario.h"
 #include "riv-metrics.h"
-#include "riv-server.h"
+#include "riv-server-test.h"
 #include "riv-test-served.h"
 #include "riv-test-util.h"
 

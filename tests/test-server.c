@@ -17,7 +17,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-demo.h"
-#include "riv-server.h"
+#include "riv-server-test.h"
 #include "riv-test-util.h"
 #include "riv-wire.h"
 

@@ -28,6 +28,7 @@
 #include "riv-process.h"
 #include "riv-range.h"
 #include "riv-server-private.h"
+#include "riv-server-test.h"
 
 #define SHUTDOWN_FLUSH_S    2.0
 #define LISTEN_BACKLOG      4096

@@ -92,10 +92,6 @@ char       *riv_server_dup_url      (RivServer    *self);
 /* Ends every open stream with close_stream, fails pending jobs, stops listening.
  * Idempotent. Worker threads are joined. */
 void        riv_server_shutdown     (RivServer    *self);
-/* Counters for tests and benchmarks. */
-guint       riv_server_get_n_sessions (RivServer  *self);
-guint       riv_server_get_n_pending  (RivServer  *self);
-guint64     riv_server_get_n_completed (RivServer *self);
 /* The server's private directory for outputs and uploads (NULL before listen).
  * It is deleted by riv_server_shutdown(). */
 const char *riv_server_get_temp_dir (RivServer  *self);

@@ -9,7 +9,7 @@
  */
 #pragma once
 
-#include "riv-output-card.h"
+#include "riv-output-card-test.h"
 
 G_BEGIN_DECLS
 

@@ -10,7 +10,7 @@
 #include "riv-format.h"
 #include "riv-job.h"
 #include "riv-json.h"
-#include "riv-output-view.h"
+#include "riv-output-view-test.h"
 #include "riv-stream-quality.h"
 
 struct _RivOutputView

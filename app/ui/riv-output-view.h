@@ -43,22 +43,9 @@ GdkTexture *riv_output_view_get_texture       (RivOutputView *self);
 /* The image shown as PNG: the server's bytes when they are a PNG. */
 GBytes     *riv_output_view_dup_png_bytes     (RivOutputView *self);
 gboolean    riv_output_view_has_text          (RivOutputView *self);
-
-/* For tests and screenshots. */
-GtkPicture *riv_output_view_get_picture       (RivOutputView *self);
-GtkTextView*riv_output_view_get_text_view     (RivOutputView *self);
-guint       riv_output_view_get_n_frames      (RivOutputView *self);
-guint       riv_output_view_get_n_updates     (RivOutputView *self);
-const char *riv_output_view_get_status_text   (RivOutputView *self);
+/* The text shown (what Copy puts on the clipboard). */
 char       *riv_output_view_dup_text          (RivOutputView *self);
-/* The Timeline as shown: the job's events, and its updates' gaps and stalls. */
-char       *riv_output_view_dup_timeline      (RivOutputView *self);
-/* The cards of the shown job's other outputs, in order (borrowed). */
-guint       riv_output_view_get_n_cards       (RivOutputView *self);
-RivOutputCard *riv_output_view_get_card       (RivOutputView *self,
-                                               guint          i);
-/* Why the picture cannot be shown, or NULL. */
-const char *riv_output_view_get_image_error   (RivOutputView *self);
+
 /* Lays the view out for a narrow window (TRUE) or a wide one. */
 void        riv_output_view_set_narrow        (RivOutputView *self,
                                                gboolean       narrow);

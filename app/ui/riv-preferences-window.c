@@ -6,7 +6,7 @@
 
 #include <glib/gi18n.h>
 
-#include "riv-preferences-window.h"
+#include "riv-preferences-window-test.h"
 #include "riv-settings.h"
 
 /* The page: every setting, from the template. */

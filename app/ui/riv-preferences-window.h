@@ -25,7 +25,5 @@ G_DECLARE_FINAL_TYPE (RivPreferencesWindow, riv_preferences_window, RIV, PREFERE
 
 /* parent is nullable (a window's transient parent; unused by the dialog). */
 GtkWidget *riv_preferences_window_new            (GtkWindow            *parent);
-/* For tests: the rows showing recent servers. */
-guint      riv_preferences_window_get_n_recent   (RivPreferencesWindow *self);
 
 G_END_DECLS

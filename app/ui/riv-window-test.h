@@ -14,7 +14,7 @@
 #include "riv-job-panel.h"
 #include "riv-load-page.h"
 #include "riv-notification.h"
-#include "riv-output-view.h"
+#include "riv-output-view-test.h"
 #include "riv-recorder.h"
 #include "riv-window.h"
 

@@ -17,7 +17,7 @@
 #include "riv-application.h"
 #include "riv-json.h"
 #include "riv-notification.h"
-#include "riv-preferences-window.h"
+#include "riv-preferences-window-test.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 #include "riv-window-private.h"

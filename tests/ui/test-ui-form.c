@@ -14,8 +14,7 @@
 #include "riv-form.h"
 #include "riv-job-private.h"
 #include "riv-json.h"
-#include "riv-output-card.h"
-#include "riv-output-view.h"
+#include "riv-output-view-test.h"
 #include "riv-test-util.h"
 #include "riv-ui-test-util.h"
 
