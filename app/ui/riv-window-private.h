@@ -5,6 +5,7 @@
 #pragma once
 
 #include "riv-burst.h"
+#include "riv-connection.h"
 #include "riv-load-page.h"
 #include "riv-login-flow.h"
 #include "riv-notification.h"
@@ -77,25 +78,14 @@ struct _RivWindow
   /* Owned references */
   GSettings            *settings;
   RivEmbeddedServer    *embedded;         /* nullable */
-  RivClient            *client;           /* nullable: connected client */
+  RivConnection        *connection;       /* the client, the attempt to replace it */
   GSignalGroup         *client_signals;
-  RivClient            *pending_client;   /* nullable: being connected */
   GCancellable         *cancellable;      /* cancelled when the window closes */
-  GCancellable         *connect_cancellable; /* nullable */
-  RivConfig            *config;           /* nullable */
-  GPtrArray            *endpoints;        /* RivEndpoint*, borrowed from config */
   GtkStringList        *endpoint_names;
   RivBurst             *burst;            /* nullable */
   RivJob               *newest_job;       /* nullable, followed while follow_newest */
   RivWindowStartup     *startup;          /* nullable: applied once connected */
   RivStallMonitor      *stall_monitor;    /* nullable */
-  char                 *url;              /* nullable: of client */
-  char                 *pending_url;      /* nullable */
-  char                 *token;            /* nullable */
-  char                 *pending_space_id; /* nullable: the Space (by name) being connected to */
-  char                 *space_id;         /* nullable: the Space (by name) of url */
-  char                 *pending_hf_token; /* nullable: pending_space_id's token, for its app */
-  char                 *hf_token;         /* nullable: space_id's */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
   RivNotice            *last_notice;      /* nullable: the newest notification sent */
 
@@ -116,9 +106,6 @@ struct _RivWindow
   guint                 follow_newest : 1;
   guint                 output_dirty : 1;
   guint                 burst_label_dirty : 1;
-  guint                 pending_is_embedded : 1;
-  guint                 resolving_space : 1;  /* asking the Hub where a Space is */
-  guint                 is_embedded : 1;
   guint                 closing : 1;
 };
 
