@@ -1091,28 +1091,10 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _riv_window_show_connect_error);
 }
 
+/* What the window hears from its connection. */
 static void
-riv_window_init (RivWindow *self)
+riv_window_init_connection (RivWindow *self)
 {
-  g_autoptr(GtkListItemFactory) list_factory = NULL;
-  g_auto(GStrv) recent = NULL;
-  g_autofree char *last_url = NULL;
-
-  gtk_widget_init_template (GTK_WIDGET (self));
-  _riv_window_load_init (self);
-  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
-  _riv_window_adaptive_init (self);
-
-  /* One spoken name per control (see riv-a11y.h). */
-  riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
-  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
-  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
-
-  self->cancellable = g_cancellable_new ();
-  self->settings = riv_settings_new ();
   self->connection = riv_connection_new ();
   g_signal_connect_swapped (self->connection, "prepare-client",
                             G_CALLBACK (riv_window_prepare_client_cb), self);
@@ -1126,9 +1108,16 @@ riv_window_init (RivWindow *self)
                             G_CALLBACK (riv_window_connect_failed_cb), self);
   g_signal_connect_swapped (self->connection, "connected",
                             G_CALLBACK (riv_window_connected_cb), self);
-  self->follow_newest = TRUE;
-  self->active_override = -1;
+}
 
+/* The window's size, the burst's settings and the servers used before. */
+static void
+riv_window_init_settings (RivWindow *self)
+{
+  g_auto(GStrv) recent = NULL;
+  g_autofree char *last_url = NULL;
+
+  self->settings = riv_settings_new ();
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
@@ -1147,21 +1136,31 @@ riv_window_init (RivWindow *self)
                            G_CALLBACK (riv_window_recent_changed_cb), self, G_CONNECT_SWAPPED);
   recent = g_settings_get_strv (self->settings, "recent-urls");
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) recent);
-  g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
   last_url = g_settings_get_string (self->settings, "last-server-url");
   riv_connect_popover_set_url (self->connect_popover, last_url);
-  g_signal_connect_object (self->connect_popover, "connect",
-                           G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+riv_window_init_endpoint_row (RivWindow *self)
+{
+  g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
 
   self->endpoint_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->endpoint_row, G_LIST_MODEL (self->endpoint_names));
-  list_factory = gtk_signal_list_item_factory_new ();
   g_signal_connect_object (list_factory, "setup", G_CALLBACK (endpoint_list_setup_cb), self, 0);
   g_signal_connect_object (list_factory, "bind", G_CALLBACK (endpoint_list_bind_cb), self, 0);
   adw_combo_row_set_list_factory (self->endpoint_row, list_factory);
   g_signal_connect_object (self->endpoint_row, "notify::selected",
                            G_CALLBACK (riv_window_endpoint_selected_cb), self, G_CONNECT_SWAPPED);
+}
 
+/* The parts' signals, and the connected client's and its jobs'. */
+static void
+riv_window_init_signals (RivWindow *self)
+{
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
+  g_signal_connect_object (self->connect_popover, "connect",
+                           G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "error", G_CALLBACK (riv_window_form_error_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "notify::busy", G_CALLBACK (riv_window_form_busy_cb), self,
@@ -1185,6 +1184,31 @@ riv_window_init (RivWindow *self)
                                  G_CALLBACK (riv_window_job_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->client_signals, "stream-error",
                                  G_CALLBACK (riv_window_stream_error_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+riv_window_init (RivWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  _riv_window_load_init (self);
+  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
+  _riv_window_adaptive_init (self);
+
+  /* One spoken name per control (see riv-a11y.h). */
+  riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
+  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
+  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
+
+  self->cancellable = g_cancellable_new ();
+  self->follow_newest = TRUE;
+  self->active_override = -1;
+  riv_window_init_connection (self);
+  riv_window_init_settings (self);
+  riv_window_init_endpoint_row (self);
+  riv_window_init_signals (self);
 
   if (g_strcmp0 (g_getenv ("RIVULET_STALL_REPORT"), "1") == 0)
     self->stall_monitor = riv_stall_monitor_new (GTK_WIDGET (self));
