@@ -1,4 +1,4 @@
-/* riv-window-reports.c
+/* riv-reports.c
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
