@@ -47,7 +47,7 @@ quit_after_load (RivWindow *self)
   /* As rivulet-cli load: 0 only when every job completed. */
   if (riv_load_run_get_completed (run) != riv_load_run_get_submitted (run) ||
       riv_load_run_get_submitted (run) == 0)
-    self->exit_status = 1;
+    self->startup->exit_status = 1;
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -149,7 +149,7 @@ _riv_window_start_startup_load (RivWindow *self)
   if (riv_window_start_load (self))
     return;
   g_printerr ("rivulet: %s\n", _("Could not start the load test"));
-  self->exit_status = 2;
+  self->startup->exit_status = 2;
   if (self->startup->quit_after_burst)
     gtk_window_close (GTK_WINDOW (self));
 }

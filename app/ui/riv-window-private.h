@@ -10,21 +10,11 @@
 #include "riv-login-flow.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
+#include "riv-reports.h"
 #include "riv-stall-monitor.h"
 #include "riv-window-test.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  RIV_REPORT_FAILED,
-  RIV_REPORT_LOST,
-  RIV_REPORT_STREAM,
-  RIV_REPORT_SUBMIT,
-  RIV_REPORT_INFO,      /* the server's log messages (gr.Info) */
-  RIV_REPORT_WARNING,   /* gr.Warning, and error logs */
-  RIV_N_REPORTS
-} RivReportKind;
 
 /* What became of one burst's jobs. Each job of the burst holds a reference
  * (as qdata), so a burst that is still finishing while the next one runs is
@@ -87,20 +77,12 @@ struct _RivWindow
   RivWindowStartup     *startup;          /* nullable: applied once connected */
   RivStallMonitor      *stall_monitor;    /* nullable */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
-  RivNotice            *last_notice;      /* nullable: the newest notification sent */
 
-  /* Coalesced reports (toasts) */
-  AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
-  GSignalGroup         *jobs_signals;           /* the client's job list */
-  guint                 report_counts[RIV_N_REPORTS];
-  char                 *report_last[RIV_N_REPORTS];
-  guint                 report_timer_id;
-  gint64                last_report_us;
+  RivReports           *reports;          /* coalesced toasts */
+  RivNotifier          *notifier;         /* desktop notifications sent */
+  GSignalGroup         *jobs_signals;     /* the client's job list (their logs reported) */
 
   guint                 tick_id;
-  int                   exit_status;
-  int                   active_override;  /* -1: ask GTK whether the window is active */
-  guint                 n_notices;
   double                burst_started_at;
 
   guint                 follow_newest : 1;

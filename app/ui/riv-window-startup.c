@@ -107,7 +107,7 @@ riv_window_start_startup_burst (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (self->startup != NULL && self->startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;
@@ -146,7 +146,7 @@ _riv_window_apply_startup (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;
@@ -158,7 +158,7 @@ _riv_window_apply_startup (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;

@@ -211,9 +211,7 @@ G_DEFINE_QUARK (riv-window-burst, _riv_window_burst)
 static gboolean
 riv_window_is_active (RivWindow *self)
 {
-  if (self->active_override >= 0)
-    return self->active_override != 0;
-  return gtk_window_is_active (GTK_WINDOW (self));
+  return riv_notifier_is_active (self->notifier, gtk_window_is_active (GTK_WINDOW (self)));
 }
 
 static void
@@ -222,17 +220,8 @@ riv_window_send_notice (RivWindow *self,
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
-  g_assert (notice != NULL);
-
-  self->n_notices++;
-  if (application != NULL)
-    {
-      g_autoptr(GNotification) notification = riv_notice_to_notification (notice);
-
-      g_application_send_notification (G_APPLICATION (application), notice->id, notification);
-    }
-  riv_notice_free (self->last_notice);
-  self->last_notice = notice;
+  riv_notifier_send (self->notifier, application != NULL ? G_APPLICATION (application) : NULL,
+                     notice);
 }
 
 static void
@@ -243,7 +232,8 @@ riv_window_active_cb (RivWindow  *self,
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
   /* Back at the window: what the notifications said is on screen now. */
-  if (application != NULL && self->last_notice != NULL && riv_window_is_active (self))
+  if (application != NULL && riv_notifier_get_last (self->notifier) != NULL &&
+      riv_window_is_active (self))
     {
       g_application_withdraw_notification (G_APPLICATION (application), "burst-finished");
       g_application_withdraw_notification (G_APPLICATION (application), "job-finished");
@@ -682,7 +672,7 @@ _riv_window_show_connect_error (RivWindow    *self,
   if (self->startup != NULL && self->startup->quit_after_burst)
     {
       g_printerr ("rivulet: %s\n", message);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       gtk_window_close (GTK_WINDOW (self));
     }
 }
@@ -878,6 +868,27 @@ riv_window_popover_connect_cb (RivWindow         *self,
     riv_window_connect_to_url (self, url, token);
 }
 
+/* Toasts */
+
+void
+_riv_window_report (RivWindow     *self,
+                    RivReportKind  kind,
+                    const char    *message)
+{
+  g_assert (RIV_IS_WINDOW (self));
+  riv_reports_add (self->reports, kind, message);
+}
+
+void
+_riv_window_toast (RivWindow  *self,
+                   const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+}
+
 /* Selection */
 
 static void
@@ -986,7 +997,7 @@ riv_window_dispose (GObject *object)
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-  g_clear_handle_id (&self->report_timer_id, g_source_remove);
+  g_clear_pointer (&self->reports, riv_reports_free);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
   if (self->recorder != NULL)
     riv_recorder_close (self->recorder);
@@ -1034,10 +1045,8 @@ riv_window_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->burst_state, g_rc_box_release);
-  g_clear_pointer (&self->last_notice, riv_notice_free);
+  g_clear_pointer (&self->notifier, riv_notifier_free);
   g_clear_pointer (&self->startup, riv_window_startup_free);
-  for (guint i = 0; i < RIV_N_REPORTS; i++)
-    g_clear_pointer (&self->report_last[i], g_free);
 
   G_OBJECT_CLASS (riv_window_parent_class)->finalize (object);
 }
@@ -1203,8 +1212,9 @@ riv_window_init (RivWindow *self)
   riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
 
   self->cancellable = g_cancellable_new ();
+  self->reports = riv_reports_new (self->toast_overlay);
   self->follow_newest = TRUE;
-  self->active_override = -1;
+  self->notifier = riv_notifier_new ();
   riv_window_init_connection (self);
   riv_window_init_settings (self);
   riv_window_init_endpoint_row (self);
@@ -1299,7 +1309,7 @@ int
 riv_window_get_exit_status (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), 1);
-  return self->exit_status;
+  return self->startup != NULL ? self->startup->exit_status : 0;
 }
 
 RivForm *
@@ -1334,14 +1344,14 @@ guint
 riv_window_get_n_notices (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), 0);
-  return self->n_notices;
+  return riv_notifier_get_n_sent (self->notifier);
 }
 
 const RivNotice *
 riv_window_get_last_notice (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
-  return self->last_notice;
+  return riv_notifier_get_last (self->notifier);
 }
 
 void
@@ -1349,5 +1359,5 @@ riv_window_set_active_override (RivWindow *self,
                                 int        active)
 {
   g_return_if_fail (RIV_IS_WINDOW (self));
-  self->active_override = active < 0 ? -1 : active != 0;
+  riv_notifier_set_active_override (self->notifier, active);
 }
