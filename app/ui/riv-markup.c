@@ -167,8 +167,10 @@ riv_markup_from_markdown (const char *markdown)
   return g_string_free (spans.out, FALSE);
 }
 
-char *
-riv_markup_from_html (const char *html)
+/* The first pass: tags become the few spans Pango has, each between \x01
+ * and \x02 (other tags are dropped); entities decoded for the common five. */
+static GString *
+mark_tags (const char *html)
 {
   static const struct { const char *tag; const char *markup; } map[] = {
     { "b", "<b>" }, { "/b", "</b>" }, { "strong", "<b>" }, { "/strong", "</b>" },
@@ -177,16 +179,17 @@ riv_markup_from_html (const char *html)
     { "/p", "\n" }, { "/div", "\n" }, { "/h1", "\n" }, { "/h2", "\n" }, { "/h3", "\n" },
     { "li", "  • " }, { "/li", "\n" },
   };
+  static const struct { const char *entity; char c; } entities[] = {
+    { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
+    { "&#39;", '\'' }, { "&nbsp;", ' ' },
+  };
   GString *text = g_string_new (NULL);
-  Spans spans = { g_string_new (NULL) };
   const char *p = html != NULL ? html : "";
 
-  /* Tags become the few spans Pango has (others are dropped); the text
-   * between them goes through the markdown-free escaping path, entities
-   * decoded for the common five. */
   while (*p != '\0')
     {
       const char *close;
+      gboolean found = FALSE;
 
       if (*p == '<' && (close = strchr (p, '>')) != NULL)
         {
@@ -206,28 +209,27 @@ riv_markup_from_html (const char *html)
           p = close + 1;
           continue;
         }
-      if (*p == '&')
-        {
-          static const struct { const char *entity; char c; } entities[] = {
-            { "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' }, { "&quot;", '"' },
-            { "&#39;", '\'' }, { "&nbsp;", ' ' },
-          };
-          gboolean found = FALSE;
-
-          for (guint i = 0; i < G_N_ELEMENTS (entities) && !found; i++)
-            if (g_str_has_prefix (p, entities[i].entity))
-              {
-                g_string_append_c (text, entities[i].c);
-                p += strlen (entities[i].entity);
-                found = TRUE;
-              }
-          if (found)
-            continue;
-        }
-      g_string_append_c (text, *p++);
+      for (guint i = 0; *p == '&' && i < G_N_ELEMENTS (entities) && !found; i++)
+        if (g_str_has_prefix (p, entities[i].entity))
+          {
+            g_string_append_c (text, entities[i].c);
+            p += strlen (entities[i].entity);
+            found = TRUE;
+          }
+      if (!found)
+        g_string_append_c (text, *p++);
     }
+  return text;
+}
 
-  /* Escape the text, keep the mapped spans, balanced. */
+char *
+riv_markup_from_html (const char *html)
+{
+  g_autoptr(GString) text = mark_tags (html);
+  Spans spans = { g_string_new (NULL) };
+
+  /* The text between the marked spans goes through the markdown-free
+   * escaping path; the spans are kept, balanced. */
   for (const char *q = text->str; *q != '\0';)
     {
       const char *start = strchr (q, '\x01');
@@ -254,6 +256,5 @@ riv_markup_from_html (const char *html)
       }
     }
   spans_close_all (&spans);
-  g_string_free (text, TRUE);
   return g_string_free (spans.out, FALSE);
 }

@@ -1,6 +1,9 @@
 /* riv-notification.c
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The notices' decisions and wording (pure), and RivNotifier, what a window
+ * sent.
  */
 #include "config.h"
 
@@ -170,4 +173,73 @@ riv_notice_to_sentence (const RivNotice *notice)
   /* Translators: a notification's title and body read out as one: "Job #3
    * finished. /fake_diffusion completed in 12.3 s" */
   return g_strdup_printf (_("%s. %s"), notice->title, notice->body);
+}
+
+struct _RivNotifier
+{
+  RivNotice *last;             /* nullable: the newest notice sent */
+  guint      n_sent;
+  int        active_override;  /* -1: the window's own answer */
+};
+
+RivNotifier *
+riv_notifier_new (void)
+{
+  RivNotifier *self = g_new0 (RivNotifier, 1);
+
+  self->active_override = -1;
+  return self;
+}
+
+void
+riv_notifier_free (RivNotifier *self)
+{
+  if (self == NULL)
+    return;
+  riv_notice_free (self->last);
+  g_free (self);
+}
+
+void
+riv_notifier_send (RivNotifier  *self,
+                   GApplication *application,
+                   RivNotice    *notice)
+{
+  g_assert (notice != NULL);
+
+  self->n_sent++;
+  if (application != NULL)
+    {
+      g_autoptr(GNotification) notification = riv_notice_to_notification (notice);
+
+      g_application_send_notification (application, notice->id, notification);
+    }
+  riv_notice_free (self->last);
+  self->last = notice;
+}
+
+const RivNotice *
+riv_notifier_get_last (RivNotifier *self)
+{
+  return self->last;
+}
+
+guint
+riv_notifier_get_n_sent (RivNotifier *self)
+{
+  return self->n_sent;
+}
+
+void
+riv_notifier_set_active_override (RivNotifier *self,
+                                  int          active)
+{
+  self->active_override = active < 0 ? -1 : active != 0;
+}
+
+gboolean
+riv_notifier_is_active (RivNotifier *self,
+                        gboolean     is_active)
+{
+  return self->active_override >= 0 ? self->active_override != 0 : is_active;
 }

@@ -68,4 +68,22 @@ RivNotice     *riv_notice_for_job         (guint                number,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivNotice, riv_notice_free)
 
+/* RivNotifier: what one window sent, and whether it counts as active. */
+typedef struct _RivNotifier RivNotifier;
+
+RivNotifier     *riv_notifier_new           (void);
+void             riv_notifier_free          (RivNotifier  *self);
+/* Sends notice (taken) through application (NULL: only kept and counted). */
+void             riv_notifier_send          (RivNotifier  *self,
+                                             GApplication *application,
+                                             RivNotice    *notice);
+const RivNotice *riv_notifier_get_last      (RivNotifier  *self);
+guint            riv_notifier_get_n_sent    (RivNotifier  *self);
+/* For tests: -1 (the window's own answer counts), 0 (in the background), 1 (in front). */
+void             riv_notifier_set_active_override (RivNotifier *self,
+                                                   int          active);
+/* Whether the window counts as active: is_active, unless overridden. */
+gboolean         riv_notifier_is_active     (RivNotifier  *self,
+                                             gboolean      is_active);
+
 G_END_DECLS

@@ -15,7 +15,7 @@
 static gboolean
 riv_window_can_submit (RivWindow *self)
 {
-  return self->client != NULL && riv_form_get_endpoint (self->form) != NULL &&
+  return riv_window_get_client (self) != NULL && riv_form_get_endpoint (self->form) != NULL &&
          !riv_form_get_busy (self->form);
 }
 
@@ -32,14 +32,14 @@ _riv_window_update_actions (RivWindow *self)
   gtk_widget_action_set_enabled (widget, "win.burst", can_submit && !bursting);
   gtk_widget_action_set_enabled (widget, "win.stop-burst", bursting);
   gtk_widget_action_set_enabled (widget, "win.cancel-selected",
-                                 self->client != NULL &&
+                                 riv_window_get_client (self) != NULL &&
                                  ((selected != NULL && !riv_job_is_finished (selected)) ||
                                   (shown != NULL && !riv_job_is_finished (shown))));
-  gtk_widget_action_set_enabled (widget, "win.cancel-all", self->client != NULL);
-  gtk_widget_action_set_enabled (widget, "win.clear-finished", self->client != NULL);
-  gtk_widget_action_set_enabled (widget, "win.export", self->client != NULL);
+  gtk_widget_action_set_enabled (widget, "win.cancel-all", riv_window_get_client (self) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.clear-finished", riv_window_get_client (self) != NULL);
+  gtk_widget_action_set_enabled (widget, "win.export", riv_window_get_client (self) != NULL);
   gtk_widget_action_set_enabled (widget, "win.reconnect",
-                                 self->url != NULL || self->embedded != NULL);
+                                 riv_connection_get_url (self->connection) != NULL || self->embedded != NULL);
   gtk_widget_action_set_enabled (widget, "win.copy-text",
                                  riv_output_view_has_text (self->output_view));
   gtk_widget_action_set_enabled (widget, "win.copy-image",
@@ -80,7 +80,7 @@ _riv_window_submit (RivWindow *self)
 
   endpoint = _riv_window_dup_endpoint_name (self);
   data = riv_form_dup_data (self->form);
-  job = riv_client_submit (self->client, endpoint, data, &error);
+  job = riv_client_submit (riv_window_get_client (self), endpoint, data, &error);
   if (job == NULL)
     {
       g_autofree char *text = g_strdup_printf (_("Could not submit: %s"), error->message);
@@ -164,7 +164,7 @@ _riv_window_start_burst (RivWindow *self)
   g_clear_pointer (&self->burst_state, g_rc_box_release);
   self->burst_state = g_rc_box_new0 (RivBurstState);
   self->burst_state->submitting = TRUE;
-  self->burst = riv_burst_new (self->client, endpoint, data, count, rate);
+  self->burst = riv_burst_new (riv_window_get_client (self), endpoint, data, count, rate);
   {
     g_autoptr(GPtrArray) examples = riv_form_dup_examples (self->form);
 
@@ -232,10 +232,10 @@ riv_window_cancel_selected_action (GtkWidget  *widget,
 
   if (job == NULL)
     job = riv_output_view_get_job (self->output_view);
-  if (job == NULL || self->client == NULL || riv_job_is_finished (job))
+  if (job == NULL || riv_window_get_client (self) == NULL || riv_job_is_finished (job))
     return;
 
-  riv_client_cancel (self->client, job);
+  riv_client_cancel (riv_window_get_client (self), job);
 }
 
 static void
@@ -247,8 +247,8 @@ riv_window_cancel_all_action (GtkWidget  *widget,
 
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
-  if (self->client != NULL)
-    riv_client_cancel_all (self->client);
+  if (riv_window_get_client (self) != NULL)
+    riv_client_cancel_all (riv_window_get_client (self));
 }
 
 static void
@@ -261,10 +261,10 @@ riv_window_clear_finished_action (GtkWidget  *widget,
   g_autofree char *text = NULL;
   guint n;
 
-  if (self->client == NULL)
+  if (riv_window_get_client (self) == NULL)
     return;
 
-  n = riv_client_clear_finished (self->client);
+  n = riv_client_clear_finished (riv_window_get_client (self));
   if (shown != NULL && riv_job_is_finished (shown))
     {
       g_clear_object (&self->newest_job);
@@ -477,20 +477,21 @@ riv_window_reconnect_action (GtkWidget  *widget,
                              GVariant   *param)
 {
   RivWindow *self = RIV_WINDOW (widget);
-  g_autofree char *url = g_strdup (self->url);
+  g_autofree char *url = g_strdup (riv_connection_get_url (self->connection));
+  g_autofree char *token = g_strdup (riv_connection_get_token (self->connection));
 
-  if (self->is_embedded || url == NULL)
+  if (riv_connection_get_embedded (self->connection) || url == NULL)
     riv_window_connect_embedded (self);
-  else if (self->space_id != NULL)
+  else if (riv_connection_get_space_id (self->connection) != NULL)
     {
       /* A Space by its name again: the Hub may move it, and its app wants the token. */
-      g_autofree char *space = g_strdup (self->space_id);
-      g_autofree char *hf_token = g_strdup (self->hf_token);
+      g_autofree char *space = g_strdup (riv_connection_get_space_id (self->connection));
+      g_autofree char *hf_token = g_strdup (riv_connection_get_hf_token (self->connection));
 
       riv_window_connect_to_url (self, space, hf_token);
     }
   else
-    riv_window_connect_to_url (self, url, self->token);
+    riv_window_connect_to_url (self, url, token);
 }
 
 static void

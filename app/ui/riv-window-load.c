@@ -47,7 +47,7 @@ quit_after_load (RivWindow *self)
   /* As rivulet-cli load: 0 only when every job completed. */
   if (riv_load_run_get_completed (run) != riv_load_run_get_submitted (run) ||
       riv_load_run_get_submitted (run) == 0)
-    self->exit_status = 1;
+    self->startup->exit_status = 1;
   gtk_window_close (GTK_WINDOW (self));
 }
 
@@ -80,7 +80,7 @@ page_toast_cb (RivWindow   *self,
 static gboolean
 can_start (RivWindow *self)
 {
-  return self->client != NULL && riv_form_get_endpoint (self->form) != NULL &&
+  return riv_window_get_client (self) != NULL && riv_form_get_endpoint (self->form) != NULL &&
          !riv_form_get_busy (self->form) && !riv_load_page_get_running (self->load_page);
 }
 
@@ -149,7 +149,7 @@ _riv_window_start_startup_load (RivWindow *self)
   if (riv_window_start_load (self))
     return;
   g_printerr ("rivulet: %s\n", _("Could not start the load test"));
-  self->exit_status = 2;
+  self->startup->exit_status = 2;
   if (self->startup->quit_after_burst)
     gtk_window_close (GTK_WINDOW (self));
 }
@@ -212,15 +212,16 @@ riv_window_dup_load_command (RivWindow *self)
 
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
 
-  if (self->client == NULL || riv_form_get_endpoint (self->form) == NULL)
+  if (riv_window_get_client (self) == NULL || riv_form_get_endpoint (self->form) == NULL)
     return NULL;
   settings = riv_load_page_get_settings (self->load_page);
   endpoint = _riv_window_dup_endpoint_name (self);
   data = riv_form_dup_data (self->form);
   json = riv_json_to_string (data, NULL);
   /* A Space by its name: the CLI asks the Hub again, as the window did. */
-  url = self->space_id != NULL ? g_strdup (self->space_id)
-                               : dup_url_to_share (riv_client_get_url (self->client));
+  url = riv_connection_get_space_id (self->connection) != NULL
+          ? g_strdup (riv_connection_get_space_id (self->connection))
+                               : dup_url_to_share (riv_client_get_url (riv_window_get_client (self)));
   stages = riv_load_settings_dup_stages_text (settings);
 
   line = g_string_new (NULL);
@@ -244,7 +245,7 @@ riv_window_dup_load_command (RivWindow *self)
     }
   if (riv_load_settings_get_think (settings) > 0)
     append_number (line, "--think", riv_load_settings_get_think (settings));
-  if (riv_client_get_tls_insecure (self->client))
+  if (riv_client_get_tls_insecure (riv_window_get_client (self)))
     append_word (line, "--insecure");
   return g_string_free (line, FALSE);
 }
@@ -256,12 +257,13 @@ copy_command_action (GtkWidget  *widget,
 {
   RivWindow *self = RIV_WINDOW (widget);
   g_autofree char *command = riv_window_dup_load_command (self);
+  const char *token = riv_connection_get_token (self->connection);
 
   if (command == NULL)
     return;
   gdk_clipboard_set_text (gtk_widget_get_clipboard (widget), command);
   /* The token stays out of the clipboard: rivulet-cli reads $RIVULET_TOKEN. */
-  _riv_window_toast (self, self->token != NULL && *self->token != '\0'
+  _riv_window_toast (self, token != NULL && *token != '\0'
                            ? _("Command copied; it reads the token from RIVULET_TOKEN")
                            : _("Command copied"));
 }
@@ -381,7 +383,7 @@ _riv_window_load_update_actions (RivWindow *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.stop-load",
                                  riv_load_page_get_running (self->load_page));
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.copy-load-command",
-                                 self->client != NULL &&
+                                 riv_window_get_client (self) != NULL &&
                                  riv_form_get_endpoint (self->form) != NULL);
 }
 

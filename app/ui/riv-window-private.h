@@ -5,25 +5,16 @@
 #pragma once
 
 #include "riv-burst.h"
+#include "riv-connection.h"
 #include "riv-load-page.h"
 #include "riv-login-flow.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
+#include "riv-reports.h"
 #include "riv-stall-monitor.h"
 #include "riv-window-test.h"
 
 G_BEGIN_DECLS
-
-typedef enum
-{
-  RIV_REPORT_FAILED,
-  RIV_REPORT_LOST,
-  RIV_REPORT_STREAM,
-  RIV_REPORT_SUBMIT,
-  RIV_REPORT_INFO,      /* the server's log messages (gr.Info) */
-  RIV_REPORT_WARNING,   /* gr.Warning, and error logs */
-  RIV_N_REPORTS
-} RivReportKind;
 
 /* What became of one burst's jobs. Each job of the burst holds a reference
  * (as qdata), so a burst that is still finishing while the next one runs is
@@ -77,48 +68,26 @@ struct _RivWindow
   /* Owned references */
   GSettings            *settings;
   RivEmbeddedServer    *embedded;         /* nullable */
-  RivClient            *client;           /* nullable: connected client */
+  RivConnection        *connection;       /* the client, the attempt to replace it */
   GSignalGroup         *client_signals;
-  RivClient            *pending_client;   /* nullable: being connected */
   GCancellable         *cancellable;      /* cancelled when the window closes */
-  GCancellable         *connect_cancellable; /* nullable */
-  RivConfig            *config;           /* nullable */
-  GPtrArray            *endpoints;        /* RivEndpoint*, borrowed from config */
   GtkStringList        *endpoint_names;
   RivBurst             *burst;            /* nullable */
   RivJob               *newest_job;       /* nullable, followed while follow_newest */
   RivWindowStartup     *startup;          /* nullable: applied once connected */
   RivStallMonitor      *stall_monitor;    /* nullable */
-  char                 *url;              /* nullable: of client */
-  char                 *pending_url;      /* nullable */
-  char                 *token;            /* nullable */
-  char                 *pending_space_id; /* nullable: the Space (by name) being connected to */
-  char                 *space_id;         /* nullable: the Space (by name) of url */
-  char                 *pending_hf_token; /* nullable: pending_space_id's token, for its app */
-  char                 *hf_token;         /* nullable: space_id's */
   RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
-  RivNotice            *last_notice;      /* nullable: the newest notification sent */
 
-  /* Coalesced reports (toasts) */
-  AdwToast             *toasts[RIV_N_REPORTS];  /* weak */
-  GSignalGroup         *jobs_signals;           /* the client's job list */
-  guint                 report_counts[RIV_N_REPORTS];
-  char                 *report_last[RIV_N_REPORTS];
-  guint                 report_timer_id;
-  gint64                last_report_us;
+  RivReports           *reports;          /* coalesced toasts */
+  RivNotifier          *notifier;         /* desktop notifications sent */
+  GSignalGroup         *jobs_signals;     /* the client's job list (their logs reported) */
 
   guint                 tick_id;
-  int                   exit_status;
-  int                   active_override;  /* -1: ask GTK whether the window is active */
-  guint                 n_notices;
   double                burst_started_at;
 
   guint                 follow_newest : 1;
   guint                 output_dirty : 1;
   guint                 burst_label_dirty : 1;
-  guint                 pending_is_embedded : 1;
-  guint                 resolving_space : 1;  /* asking the Hub where a Space is */
-  guint                 is_embedded : 1;
   guint                 closing : 1;
 };
 

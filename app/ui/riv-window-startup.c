@@ -47,10 +47,10 @@ riv_window_median_time (RivWindow *self,
   GListModel *jobs;
   guint n;
 
-  if (self->client == NULL)
+  if (riv_window_get_client (self) == NULL)
     return -1;
 
-  jobs = riv_client_get_jobs (self->client);
+  jobs = riv_client_get_jobs (riv_window_get_client (self));
   n = g_list_model_get_n_items (jobs);
   for (guint i = 0; i < n; i++)
     {
@@ -76,7 +76,7 @@ _riv_window_maybe_quit_after_burst (RivWindow *self)
     return;
   if (self->burst == NULL || riv_burst_is_running (self->burst))
     return;
-  if (self->client != NULL && riv_client_get_n_pending (self->client) > 0)
+  if (riv_window_get_client (self) != NULL && riv_client_get_n_pending (riv_window_get_client (self)) > 0)
     return;
 
   g_print ("rivulet: burst of %u: %u done, %u failed, %u cancelled, %u lost in %.2f s; "
@@ -107,7 +107,7 @@ riv_window_start_startup_burst (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (self->startup != NULL && self->startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;
@@ -146,7 +146,7 @@ _riv_window_apply_startup (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;
@@ -158,7 +158,7 @@ _riv_window_apply_startup (RivWindow *self)
 
       _riv_window_toast (self, text);
       g_printerr ("rivulet: %s\n", text);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       if (startup->quit_after_burst)
         gtk_window_close (GTK_WINDOW (self));
       return;

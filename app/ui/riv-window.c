@@ -36,22 +36,23 @@ riv_window_set_status (RivWindow  *self,
 static void
 riv_window_update_header (RivWindow *self)
 {
-  const char *host = self->url;
+  RivClient *client = riv_connection_get_client (self->connection);
+  const char *host = riv_connection_get_url (self->connection);
   g_autofree char *subtitle = NULL;
   gboolean lost = FALSE;
 
-  if (self->client == NULL)
+  if (client == NULL)
     {
-      if (self->pending_client != NULL || self->resolving_space)
+      if (riv_connection_get_state (self->connection) != RIV_CONNECTION_STATE_IDLE)
         riv_window_set_status (self, _("Connecting…"), "warning");
       else
         riv_window_set_status (self, _("Not connected"), "dim-label");
-      if (self->pending_url != NULL)
-        host = self->pending_url;
+      if (riv_connection_get_pending_url (self->connection) != NULL)
+        host = riv_connection_get_pending_url (self->connection);
     }
   else
     {
-      switch (riv_client_get_stream_state (self->client))
+      switch (riv_client_get_stream_state (client))
         {
         case RIV_STREAM_STATE_IDLE:
           riv_window_set_status (self, _("Connected"), "success");
@@ -75,22 +76,23 @@ riv_window_update_header (RivWindow *self)
 
   if (host == NULL)
     subtitle = g_strdup (_("No server"));
-  else if (self->client != NULL ? self->is_embedded : self->pending_is_embedded)
+  else if (client != NULL ? riv_connection_get_embedded (self->connection)
+                          : riv_connection_get_pending_embedded (self->connection))
     subtitle = g_strdup_printf (_("Embedded demo server · %s"), host);
   else if (riv_recorder_is_replay_url (self->recorder, host))
     subtitle = g_strdup_printf (_("Replay of %s · %s"), riv_recorder_get_replay_name (self->recorder),
                                 host);
-  else if (self->client != NULL && riv_client_get_tls_insecure (self->client))
+  else if (client != NULL && riv_client_get_tls_insecure (client))
     subtitle = g_strdup_printf (_("%s · certificate not checked"), host);
   else
     subtitle = g_strdup (host);
   adw_window_title_set_subtitle (self->window_title, subtitle);
 
   /* The connection's details: the server's root, when Rivulet corrected it. */
-  if (self->client != NULL && riv_client_get_config (self->client) != NULL &&
-      riv_config_get_reported_root (riv_client_get_config (self->client)) != NULL)
+  if (client != NULL && riv_client_get_config (client) != NULL &&
+      riv_config_get_reported_root (riv_client_get_config (client)) != NULL)
     {
-      RivConfig *config = riv_client_get_config (self->client);
+      RivConfig *config = riv_client_get_config (client);
       g_autofree char *details =
         g_strdup_printf (_("%s\nServer root corrected: the server said %s; Rivulet uses %s, the "
                            "address connected to (as Gradio's own page does)"),
@@ -118,7 +120,7 @@ static void
 riv_window_show_job (RivWindow *self,
                      RivJob    *job)
 {
-  riv_output_view_set_job (self->output_view, job, self->config);
+  riv_output_view_set_job (self->output_view, job, riv_connection_get_config (self->connection));
   _riv_window_update_actions (self);
 }
 
@@ -209,9 +211,7 @@ G_DEFINE_QUARK (riv-window-burst, _riv_window_burst)
 static gboolean
 riv_window_is_active (RivWindow *self)
 {
-  if (self->active_override >= 0)
-    return self->active_override != 0;
-  return gtk_window_is_active (GTK_WINDOW (self));
+  return riv_notifier_is_active (self->notifier, gtk_window_is_active (GTK_WINDOW (self)));
 }
 
 static void
@@ -220,17 +220,8 @@ riv_window_send_notice (RivWindow *self,
 {
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
-  g_assert (notice != NULL);
-
-  self->n_notices++;
-  if (application != NULL)
-    {
-      g_autoptr(GNotification) notification = riv_notice_to_notification (notice);
-
-      g_application_send_notification (G_APPLICATION (application), notice->id, notification);
-    }
-  riv_notice_free (self->last_notice);
-  self->last_notice = notice;
+  riv_notifier_send (self->notifier, application != NULL ? G_APPLICATION (application) : NULL,
+                     notice);
 }
 
 static void
@@ -241,7 +232,8 @@ riv_window_active_cb (RivWindow  *self,
   GtkApplication *application = gtk_window_get_application (GTK_WINDOW (self));
 
   /* Back at the window: what the notifications said is on screen now. */
-  if (application != NULL && self->last_notice != NULL && riv_window_is_active (self))
+  if (application != NULL && riv_notifier_get_last (self->notifier) != NULL &&
+      riv_window_is_active (self))
     {
       g_application_withdraw_notification (G_APPLICATION (application), "burst-finished");
       g_application_withdraw_notification (G_APPLICATION (application), "job-finished");
@@ -447,6 +439,7 @@ endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
   GtkWidget *badges = gtk_widget_get_next_sibling (label);
   GtkStringObject *name = gtk_list_item_get_item (item);
   guint position = gtk_list_item_get_position (item);
+  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
   GtkWidget *child;
 
   gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (name));
@@ -454,9 +447,9 @@ endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
   while ((child = gtk_widget_get_first_child (badges)) != NULL)
     gtk_box_remove (GTK_BOX (badges), child);
 
-  if (self->endpoints != NULL && position < self->endpoints->len)
+  if (position < endpoints->len)
     {
-      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, position);
+      RivEndpoint *endpoint = g_ptr_array_index (endpoints, position);
 
       if (endpoint->renders)
         /* TRANSLATORS: a badge of a gr.render endpoint: its output is new components */
@@ -503,12 +496,15 @@ static void
 riv_window_endpoint_selected_cb (RivWindow *self)
 {
   guint position = adw_combo_row_get_selected (self->endpoint_row);
+  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
   RivEndpoint *endpoint = NULL;
 
-  if (self->endpoints != NULL && position < self->endpoints->len)
-    endpoint = g_ptr_array_index (self->endpoints, position);
+  if (position < endpoints->len)
+    endpoint = g_ptr_array_index (endpoints, position);
 
-  riv_form_set_endpoint (self->form, endpoint != NULL ? self->config : NULL, endpoint);
+  riv_form_set_endpoint (self->form,
+                         endpoint != NULL ? riv_connection_get_config (self->connection) : NULL,
+                         endpoint);
 
   if (endpoint != NULL)
     {
@@ -522,55 +518,34 @@ riv_window_endpoint_selected_cb (RivWindow *self)
   _riv_window_update_actions (self);
 }
 
+/* The connection's endpoints in the chooser, the first chosen. */
 static void
-riv_window_set_config (RivWindow *self,
-                       RivConfig *config)
+riv_window_set_endpoints (RivWindow *self)
 {
-  guint selected = 0;
-  guint n;
-
-  if (config != NULL)
-    riv_config_ref (config);
+  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
+  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->endpoint_names));
 
   /* The form and combo row borrow endpoints from the old config: detach first. */
   riv_form_set_endpoint (self->form, NULL, NULL);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  g_clear_pointer (&self->config, riv_config_unref);
-  self->config = config;
-  self->endpoints = g_ptr_array_new ();
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->endpoint_names));
-  for (guint i = 0; config != NULL && i < riv_config_get_n_endpoints (config); i++)
+  for (guint i = 0; i < endpoints->len; i++)
+    g_ptr_array_add (names, riv_endpoint_dup_display_name (g_ptr_array_index (endpoints, i)));
+  g_ptr_array_add (names, NULL);
+  gtk_string_list_splice (self->endpoint_names, 0, n, (const char * const *) names->pdata);
+
+  gtk_widget_set_sensitive (GTK_WIDGET (self->endpoint_row), endpoints->len > 0);
+  if (endpoints->len > 0)
     {
-      RivEndpoint *endpoint = riv_config_get_endpoint (config, i);
-
-      /* Private endpoints cannot be called from outside; a render endpoint
-       * can, though Gradio 4 and 5 hide it from the API (show_api false). */
-      if (!endpoint->is_public && !endpoint->renders)
-        continue;
-      g_ptr_array_add (self->endpoints, endpoint);
-    }
-
-  {
-    g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-
-    for (guint i = 0; i < self->endpoints->len; i++)
-      g_ptr_array_add (names, riv_endpoint_dup_display_name (g_ptr_array_index (self->endpoints, i)));
-    g_ptr_array_add (names, NULL);
-    gtk_string_list_splice (self->endpoint_names, 0, n, (const char * const *) names->pdata);
-  }
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->endpoint_row), self->endpoints->len > 0);
-  if (self->endpoints->len > 0)
-    {
-      adw_combo_row_set_selected (self->endpoint_row, selected);
+      adw_combo_row_set_selected (self->endpoint_row, 0);
       riv_window_endpoint_selected_cb (self);
     }
   else
     {
       adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row),
-                                   config != NULL ? _("This server has no public endpoints")
-                                                  : _("Connect to a server first"));
+                                   riv_connection_get_config (self->connection) != NULL
+                                   ? _("This server has no public endpoints")
+                                   : _("Connect to a server first"));
     }
 }
 
@@ -578,18 +553,18 @@ gboolean
 riv_window_select_endpoint (RivWindow  *self,
                             const char *name)
 {
+  GPtrArray *endpoints;
+
   g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  if (self->endpoints == NULL)
-    return FALSE;
-
+  endpoints = riv_connection_get_endpoints (self->connection);
   if (*name == '/')
     name++;
 
-  for (guint i = 0; i < self->endpoints->len; i++)
+  for (guint i = 0; i < endpoints->len; i++)
     {
-      RivEndpoint *endpoint = g_ptr_array_index (self->endpoints, i);
+      RivEndpoint *endpoint = g_ptr_array_index (endpoints, i);
       char index_text[32];
 
       g_snprintf (index_text, sizeof index_text, "%" G_GINT64_FORMAT, endpoint->fn_index);
@@ -652,39 +627,31 @@ riv_window_recent_changed_cb (RivWindow *self)
 
 static void
 riv_window_set_client (RivWindow *self,
-                       RivClient *client,
-                       gboolean   embedded)
+                       RivClient *client)
 {
+  GListModel *jobs = client != NULL ? riv_client_get_jobs (client) : NULL;
+
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
   g_clear_object (&self->burst);
 
-  if (self->client != NULL)
-    {
-      g_signal_group_set_target (self->client_signals, NULL);
-      riv_client_close (self->client);
-      g_clear_object (&self->client);
-    }
-
+  /* The connection closes the old client once this is done. */
+  g_signal_group_set_target (self->client_signals, client);
   g_clear_object (&self->newest_job);
   riv_window_show_job (self, NULL);
 
-  self->client = client != NULL ? g_object_ref (client) : NULL;
-  self->is_embedded = embedded;
   riv_output_view_set_client (self->output_view, client);
-  g_signal_group_set_target (self->client_signals, client);
-
-  riv_job_panel_set_jobs (self->job_panel, client != NULL ? riv_client_get_jobs (client) : NULL);
-  g_signal_group_set_target (self->jobs_signals, client != NULL ? riv_client_get_jobs (client)
-                                                                : NULL);
+  riv_job_panel_set_jobs (self->job_panel, jobs);
+  g_signal_group_set_target (self->jobs_signals, jobs);
   riv_form_set_client (self->form, client);
   riv_load_page_set_client (self->load_page, client);
-  riv_window_set_config (self, client != NULL ? riv_client_get_config (client) : NULL);
+  riv_window_set_endpoints (self);
 
   riv_window_update_header (self);
   riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
-  riv_recorder_set_client (self->recorder, client, self->url, self->token);
+  riv_recorder_set_client (self->recorder, client, riv_connection_get_url (self->connection),
+                           riv_connection_get_token (self->connection));
 }
 
 void
@@ -694,7 +661,8 @@ _riv_window_show_connect_error (RivWindow    *self,
   g_autofree char *message = NULL;
   RivConnectErrorKind kind;
 
-  kind = riv_format_connect_error (error, self->pending_url, &message);
+  kind = riv_format_connect_error (error, riv_connection_get_pending_url (self->connection),
+                                   &message);
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, kind, message);
   if (gtk_widget_get_mapped (GTK_WIDGET (self)))
@@ -704,154 +672,109 @@ _riv_window_show_connect_error (RivWindow    *self,
   if (self->startup != NULL && self->startup->quit_after_burst)
     {
       g_printerr ("rivulet: %s\n", message);
-      self->exit_status = 2;
+      self->startup->exit_status = 2;
       gtk_window_close (GTK_WINDOW (self));
     }
 }
 
+/* The window's side of its RivConnection: each new client gets the
+ * popover's HTTPS settings, the recorder's tap and a kept login. */
 static void
-riv_window_connect_cb (GObject      *object,
-                       GAsyncResult *result,
-                       gpointer      user_data)
+riv_window_prepare_client_cb (RivWindow     *self,
+                              RivClient     *client,
+                              RivConnection *connection)
 {
-  g_autoptr(RivWindow) self = user_data;
-  g_autoptr(RivClient) client = RIV_CLIENT (g_object_ref (object));
-  g_autoptr(GError) error = NULL;
-  g_autofree char *url = NULL;
-  gboolean embedded;
+  riv_client_set_tls (client, riv_connect_popover_get_tls_database (self->connect_popover),
+                      riv_connect_popover_get_insecure (self->connect_popover));
+  riv_recorder_set_pending_client (self->recorder, client);
+  riv_login_flow_apply (self->login, client, riv_connection_get_pending_url (connection));
+}
 
-  if (!riv_client_connect_finish (client, result, &error))
+static void
+riv_window_connection_state_cb (RivWindow     *self,
+                                GParamSpec    *pspec,
+                                RivConnection *connection)
+{
+  switch (riv_connection_get_state (connection))
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) ||
-          client != self->pending_client)
-        {
-          riv_client_close (client);
-          return;
-        }
+    case RIV_CONNECTION_STATE_RESOLVING:
+      {
+        g_autofree char *busy =
+          g_strdup_printf (_("Asking the Hub about the Space %s…"),
+                           riv_connection_get_pending_space_id (connection));
 
-      riv_client_close (client);
-      g_clear_object (&self->pending_client);
-      g_clear_object (&self->connect_cancellable);
+        riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
+        riv_connect_popover_set_busy_text (self->connect_popover, busy);
+      }
+      break;
+    case RIV_CONNECTION_STATE_CONNECTING:
+      riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
+      riv_connect_popover_set_busy (self->connect_popover,
+                                    riv_connection_get_pending_url (connection));
+      break;
+    case RIV_CONNECTION_STATE_IDLE:
+    default:
+      break;
+    }
+  riv_window_update_header (self);
+}
 
-      /* A login asked for (or refused): the keyring, then the dialog, try again. */
-      if (!(self->startup != NULL && self->startup->quit_after_burst) &&
-          riv_login_flow_handle_error (self->login, GTK_WINDOW (self), self->pending_url,
-                                       self->pending_is_embedded, error))
-        {
-          riv_connect_popover_set_busy (self->connect_popover, NULL);
-          riv_window_update_header (self);
-          return;
-        }
-      _riv_window_show_connect_error (self, error);
+static void
+riv_window_space_progress_cb (RivWindow     *self,
+                              const char    *stage,
+                              const char    *message,
+                              RivConnection *connection)
+{
+  g_autofree char *text = g_strdup_printf (_("Waiting for the Space: %s"), message);
+
+  riv_connect_popover_set_busy_text (self->connect_popover, text);
+}
+
+static void
+riv_window_connect_failed_cb (RivWindow     *self,
+                              const GError  *error,
+                              RivConnection *connection)
+{
+  /* A login asked for (or refused): the keyring, then the dialog, try again. */
+  if (!(self->startup != NULL && self->startup->quit_after_burst) &&
+      riv_login_flow_handle_error (self->login, GTK_WINDOW (self),
+                                   riv_connection_get_pending_url (connection),
+                                   riv_connection_get_pending_embedded (connection), error))
+    {
+      riv_connect_popover_set_busy (self->connect_popover, NULL);
+      riv_window_update_header (self);
       return;
     }
+  _riv_window_show_connect_error (self, error);
+}
 
-  if (client != self->pending_client)
-    {
-      riv_client_close (client);
-      return;
-    }
-
-  url = g_steal_pointer (&self->pending_url);
-  embedded = self->pending_is_embedded;
-  g_clear_object (&self->pending_client);
-  g_clear_object (&self->connect_cancellable);
-
-  g_free (self->url);
-  self->url = g_strdup (url);
-  riv_set_str (&self->space_id, self->pending_space_id);
-  riv_set_str (&self->hf_token, self->pending_hf_token);
+static void
+riv_window_connected_cb (RivWindow     *self,
+                         RivClient     *client,
+                         RivConnection *connection)
+{
+  const char *url = riv_connection_get_url (connection);
 
   riv_connect_popover_set_busy (self->connect_popover, NULL);
   riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
   gtk_popover_popdown (GTK_POPOVER (self->connect_popover));
   riv_login_flow_connected (self->login, url);
 
-  if (embedded)
+  if (riv_connection_get_embedded (connection))
     g_settings_set_string (self->settings, "last-server-url", "");
   else if (!riv_recorder_is_replay_url (self->recorder, url))
     {
       /* A Space is remembered by name: its host may change, and its token
        * goes with the name. */
-      const char *typed = self->space_id != NULL ? self->space_id : url;
+      const char *space_id = riv_connection_get_space_id (connection);
+      const char *typed = space_id != NULL ? space_id : url;
 
       riv_window_remember_url (self, typed);
       riv_connect_popover_set_url (self->connect_popover, typed);
     }
 
-  riv_window_set_client (self, client, embedded);
+  riv_window_set_client (self, client);
   _riv_window_apply_startup (self);
-}
-
-/* Drops a connection attempt under way (the Hub asked about a Space, or a
- * client connecting). */
-static void
-riv_window_cancel_connecting (RivWindow *self)
-{
-  if (self->connect_cancellable != NULL)
-    g_cancellable_cancel (self->connect_cancellable);
-  g_clear_object (&self->connect_cancellable);
-  g_clear_object (&self->pending_client);
-  self->resolving_space = FALSE;
-}
-
-static void
-riv_window_connect_internal (RivWindow  *self,
-                             const char *url,
-                             const char *token,
-                             gboolean    embedded)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *normalized = NULL;
-
-  riv_window_cancel_connecting (self);
-  g_free (self->pending_url);
-  self->pending_url = g_strdup (url);
-  if (embedded)
-    {
-      g_clear_pointer (&self->pending_space_id, g_free);
-      g_clear_pointer (&self->pending_hf_token, g_free);
-    }
-
-  /* The popover shows what is being tried (and, on failure, what to fix);
-   * a Space's name stays in it while its app is connected to. */
-  if (!embedded && self->pending_space_id == NULL &&
-      g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
-    riv_connect_popover_set_url (self->connect_popover, url);
-
-  if (!(normalized = riv_client_normalize_url (url, &error)))
-    {
-      if (error == NULL)
-        g_set_error_literal (&error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_BAD_URL, "bad URL");
-      /* pending_url is url here: the message names what was typed. */
-      _riv_window_show_connect_error (self, error);
-      g_clear_pointer (&self->pending_url, g_free);
-      riv_window_update_header (self);
-      return;
-    }
-
-  g_free (self->pending_url);
-  self->pending_url = g_strdup (normalized);
-  self->pending_is_embedded = embedded;
-  riv_set_str (&self->token, token);
-
-  self->pending_client = riv_client_new (normalized);
-  riv_client_set_tls (self->pending_client,
-                      riv_connect_popover_get_tls_database (self->connect_popover),
-                      riv_connect_popover_get_insecure (self->connect_popover));
-  riv_recorder_set_pending_client (self->recorder, self->pending_client);
-  if (token != NULL && *token != '\0')
-    riv_client_set_token (self->pending_client, token);
-  riv_client_set_hf_token (self->pending_client, self->pending_hf_token);
-  riv_login_flow_apply (self->login, self->pending_client, normalized);
-  self->connect_cancellable = g_cancellable_new ();
-
-  riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
-  riv_connect_popover_set_busy (self->connect_popover, normalized);
-  riv_window_update_header (self);
-
-  riv_client_connect_async (self->pending_client, self->connect_cancellable,
-                            riv_window_connect_cb, g_object_ref (self));
 }
 
 /* The same server again (after a login was given). */
@@ -861,90 +784,13 @@ _riv_window_reconnect (RivWindow  *self,
                        gboolean    embedded)
 {
   g_autofree char *again = g_strdup (url);
-  g_autofree char *token = g_strdup (self->token);
 
-  riv_window_connect_internal (self, again, token, embedded);
-}
-
-/* A Hugging Face Space by name ------------------------------------------------------ */
-
-static void
-riv_window_space_progress_cb (const char *stage,
-                              const char *message,
-                              gpointer    user_data)
-{
-  RivWindow *self = user_data;
-  g_autofree char *text = g_strdup_printf (_("Waiting for the Space: %s"), message);
-
-  if (self->resolving_space)
-    riv_connect_popover_set_busy_text (self->connect_popover, text);
-}
-
-static void
-riv_window_space_resolved_cb (GObject      *object,
-                              GAsyncResult *result,
-                              gpointer      user_data)
-{
-  g_autoptr(RivWindow) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *hf_token = NULL;
-  g_autofree char *host = riv_space_resolve_finish (result, &hf_token, &error);
-
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED) || !self->resolving_space)
-    return;
-  self->resolving_space = FALSE;
-  g_clear_object (&self->connect_cancellable);
-  if (host == NULL)
-    {
-      _riv_window_show_connect_error (self, error);
-      g_clear_pointer (&self->pending_url, g_free);
-      riv_window_update_header (self);
-      return;
-    }
-  riv_set_str (&self->pending_hf_token, hf_token);
-  riv_window_connect_internal (self, host, NULL, FALSE);
-}
-
-/* text names a Space (riv_space_is_spelled ()): the Hub is asked where its
- * app is, the popover saying what the Space does meanwhile; token (from the
- * popover) is the Hugging Face token, else HF_TOKEN or the token file. */
-static void
-riv_window_connect_space (RivWindow  *self,
-                          const char *text,
-                          const char *token)
-{
-  g_autoptr(GError) error = NULL;
-  g_autofree char *hub = NULL;
-  g_autofree char *id = NULL;
-  g_autofree char *busy = NULL;
-
-  riv_window_cancel_connecting (self);
-  riv_set_str (&self->pending_url, text);
-  self->pending_is_embedded = FALSE;
-  g_clear_pointer (&self->pending_hf_token, g_free);
-  if (g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), text) != 0)
-    riv_connect_popover_set_url (self->connect_popover, text);
-
-  if ((hub = riv_space_hub_from_env (&error)) == NULL ||
-      (id = riv_space_parse_id (text, hub, &error)) == NULL)
-    {
-      _riv_window_show_connect_error (self, error);
-      g_clear_pointer (&self->pending_url, g_free);
-      riv_window_update_header (self);
-      return;
-    }
-  riv_set_str (&self->pending_space_id, id);
-  riv_set_str (&self->token, NULL);
-  self->resolving_space = TRUE;
-  self->connect_cancellable = g_cancellable_new ();
-  riv_connect_popover_set_error (self->connect_popover, RIV_CONNECT_ERROR_NONE, NULL);
-  busy = g_strdup_printf (_("Asking the Hub about the Space %s…"), id);
-  riv_connect_popover_set_busy_text (self->connect_popover, busy);
-  riv_window_update_header (self);
-  riv_space_resolve_async (id, hub, token != NULL && *token != '\0' ? token : NULL,
-                           RIV_SPACE_DEFAULT_WAIT_S, riv_window_space_progress_cb,
-                           g_object_ref (self), g_object_unref, self->connect_cancellable,
-                           riv_window_space_resolved_cb, g_object_ref (self));
+  /* The popover shows what is being tried (and, on failure, what to fix);
+   * a Space's name stays in it while its app is connected to. */
+  if (!embedded && riv_connection_get_pending_space_id (self->connection) == NULL &&
+      g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), again) != 0)
+    riv_connect_popover_set_url (self->connect_popover, again);
+  riv_connection_retry (self->connection, again, embedded);
 }
 
 void
@@ -952,21 +798,17 @@ riv_window_connect_to_url (RivWindow  *self,
                            const char *url,
                            const char *token)
 {
-  g_autofree char *hub = NULL;
+  gboolean embedded;
 
   g_return_if_fail (RIV_IS_WINDOW (self));
 
-  hub = riv_space_hub_from_env (NULL);
-  if (riv_space_is_spelled (url, hub))
-    {
-      riv_window_connect_space (self, url, token);
-      return;
-    }
-  g_clear_pointer (&self->pending_space_id, g_free);
-  g_clear_pointer (&self->pending_hf_token, g_free);
-  riv_window_connect_internal (self, url, token,
-                               self->embedded != NULL &&
-                               riv_embedded_server_is_url (self->embedded, url));
+  if (self->embedded != NULL)
+    riv_connection_set_embedded_url (self->connection, riv_embedded_server_get_url (self->embedded));
+  embedded = self->embedded != NULL && riv_embedded_server_is_url (self->embedded, url);
+  /* The popover shows what is being tried, a Space's name too. */
+  if (!embedded && g_strcmp0 (riv_connect_popover_get_url (self->connect_popover), url) != 0)
+    riv_connect_popover_set_url (self->connect_popover, url);
+  riv_connection_connect (self->connection, url, token);
 }
 
 static void
@@ -993,7 +835,8 @@ riv_window_embedded_started_cb (GObject      *object,
       return;
     }
 
-  riv_window_connect_internal (self, url, NULL, TRUE);
+  riv_connection_set_embedded_url (self->connection, url);
+  riv_connection_connect (self->connection, url, NULL);
 }
 
 void
@@ -1023,6 +866,27 @@ riv_window_popover_connect_cb (RivWindow         *self,
     riv_window_connect_embedded (self);
   else
     riv_window_connect_to_url (self, url, token);
+}
+
+/* Toasts */
+
+void
+_riv_window_report (RivWindow     *self,
+                    RivReportKind  kind,
+                    const char    *message)
+{
+  g_assert (RIV_IS_WINDOW (self));
+  riv_reports_add (self->reports, kind, message);
+}
+
+void
+_riv_window_toast (RivWindow  *self,
+                   const char *message)
+{
+  AdwToast *toast = adw_toast_new (message);
+
+  adw_toast_set_timeout (toast, 4);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
 }
 
 /* Selection */
@@ -1104,8 +968,7 @@ riv_window_close_request (GtkWindow *window)
 
   /* Cancel all network work before the widgets go. */
   g_cancellable_cancel (self->cancellable);
-  if (self->connect_cancellable != NULL)
-    g_cancellable_cancel (self->connect_cancellable);
+  riv_connection_cancel (self->connection);
   if (self->burst != NULL)
     riv_burst_stop (self->burst);
 
@@ -1126,16 +989,15 @@ riv_window_dispose (GObject *object)
   RivWindow *self = (RivWindow *) object;
 
   g_cancellable_cancel (self->cancellable);
-  if (self->connect_cancellable != NULL)
-    g_cancellable_cancel (self->connect_cancellable);
-  g_clear_object (&self->connect_cancellable);
+  if (self->connection != NULL)
+    g_signal_handlers_disconnect_by_data (self->connection, self);
 
   if (self->tick_id != 0)
     {
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }
-  g_clear_handle_id (&self->report_timer_id, g_source_remove);
+  g_clear_pointer (&self->reports, riv_reports_free);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
   if (self->recorder != NULL)
     riv_recorder_close (self->recorder);
@@ -1151,10 +1013,8 @@ riv_window_dispose (GObject *object)
   if (self->jobs_signals != NULL)
     g_signal_group_set_target (self->jobs_signals, NULL);
   g_clear_object (&self->jobs_signals);
-  if (self->client != NULL)
-    riv_client_close (self->client);
-  if (self->pending_client != NULL)
-    riv_client_close (self->pending_client);
+  if (self->connection != NULL)
+    riv_connection_close (self->connection);
 
   if (self->job_panel != NULL)
     riv_job_panel_set_jobs (self->job_panel, NULL);
@@ -1168,13 +1028,10 @@ riv_window_dispose (GObject *object)
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
 
-  g_clear_object (&self->client);
-  g_clear_object (&self->pending_client);
+  g_clear_object (&self->connection);
   g_clear_object (&self->client_signals);
   g_clear_object (&self->newest_job);
   g_clear_object (&self->endpoint_names);
-  g_clear_pointer (&self->endpoints, g_ptr_array_unref);
-  g_clear_pointer (&self->config, riv_config_unref);
   g_clear_object (&self->embedded);
   g_clear_object (&self->settings);
 
@@ -1188,17 +1045,8 @@ riv_window_finalize (GObject *object)
 
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->burst_state, g_rc_box_release);
-  g_clear_pointer (&self->last_notice, riv_notice_free);
+  g_clear_pointer (&self->notifier, riv_notifier_free);
   g_clear_pointer (&self->startup, riv_window_startup_free);
-  g_clear_pointer (&self->url, g_free);
-  g_clear_pointer (&self->pending_url, g_free);
-  g_clear_pointer (&self->token, g_free);
-  g_clear_pointer (&self->pending_space_id, g_free);
-  g_clear_pointer (&self->space_id, g_free);
-  g_clear_pointer (&self->hf_token, g_free);
-  g_clear_pointer (&self->pending_hf_token, g_free);
-  for (guint i = 0; i < RIV_N_REPORTS; i++)
-    g_clear_pointer (&self->report_last[i], g_free);
 
   G_OBJECT_CLASS (riv_window_parent_class)->finalize (object);
 }
@@ -1252,31 +1100,33 @@ riv_window_class_init (RivWindowClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, _riv_window_show_connect_error);
 }
 
+/* What the window hears from its connection. */
 static void
-riv_window_init (RivWindow *self)
+riv_window_init_connection (RivWindow *self)
 {
-  g_autoptr(GtkListItemFactory) list_factory = NULL;
+  self->connection = riv_connection_new ();
+  g_signal_connect_swapped (self->connection, "prepare-client",
+                            G_CALLBACK (riv_window_prepare_client_cb), self);
+  g_signal_connect_swapped (self->connection, "notify::state",
+                            G_CALLBACK (riv_window_connection_state_cb), self);
+  g_signal_connect_swapped (self->connection, "notify::pending-url",
+                            G_CALLBACK (riv_window_update_header), self);
+  g_signal_connect_swapped (self->connection, "space-progress",
+                            G_CALLBACK (riv_window_space_progress_cb), self);
+  g_signal_connect_swapped (self->connection, "failed",
+                            G_CALLBACK (riv_window_connect_failed_cb), self);
+  g_signal_connect_swapped (self->connection, "connected",
+                            G_CALLBACK (riv_window_connected_cb), self);
+}
+
+/* The window's size, the burst's settings and the servers used before. */
+static void
+riv_window_init_settings (RivWindow *self)
+{
   g_auto(GStrv) recent = NULL;
   g_autofree char *last_url = NULL;
 
-  gtk_widget_init_template (GTK_WIDGET (self));
-  _riv_window_load_init (self);
-  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
-  _riv_window_adaptive_init (self);
-
-  /* One spoken name per control (see riv-a11y.h). */
-  riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
-  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
-  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
-
-  self->cancellable = g_cancellable_new ();
   self->settings = riv_settings_new ();
-  self->follow_newest = TRUE;
-  self->active_override = -1;
-
   gtk_window_set_default_size (GTK_WINDOW (self),
                                g_settings_get_int (self->settings, "window-width"),
                                g_settings_get_int (self->settings, "window-height"));
@@ -1295,21 +1145,31 @@ riv_window_init (RivWindow *self)
                            G_CALLBACK (riv_window_recent_changed_cb), self, G_CONNECT_SWAPPED);
   recent = g_settings_get_strv (self->settings, "recent-urls");
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) recent);
-  g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
   last_url = g_settings_get_string (self->settings, "last-server-url");
   riv_connect_popover_set_url (self->connect_popover, last_url);
-  g_signal_connect_object (self->connect_popover, "connect",
-                           G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+riv_window_init_endpoint_row (RivWindow *self)
+{
+  g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
 
   self->endpoint_names = gtk_string_list_new (NULL);
   adw_combo_row_set_model (self->endpoint_row, G_LIST_MODEL (self->endpoint_names));
-  list_factory = gtk_signal_list_item_factory_new ();
   g_signal_connect_object (list_factory, "setup", G_CALLBACK (endpoint_list_setup_cb), self, 0);
   g_signal_connect_object (list_factory, "bind", G_CALLBACK (endpoint_list_bind_cb), self, 0);
   adw_combo_row_set_list_factory (self->endpoint_row, list_factory);
   g_signal_connect_object (self->endpoint_row, "notify::selected",
                            G_CALLBACK (riv_window_endpoint_selected_cb), self, G_CONNECT_SWAPPED);
+}
 
+/* The parts' signals, and the connected client's and its jobs'. */
+static void
+riv_window_init_signals (RivWindow *self)
+{
+  g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
+  g_signal_connect_object (self->connect_popover, "connect",
+                           G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "error", G_CALLBACK (riv_window_form_error_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "notify::busy", G_CALLBACK (riv_window_form_busy_cb), self,
@@ -1333,11 +1193,37 @@ riv_window_init (RivWindow *self)
                                  G_CALLBACK (riv_window_job_finished_cb), self, G_CONNECT_SWAPPED);
   g_signal_group_connect_object (self->client_signals, "stream-error",
                                  G_CALLBACK (riv_window_stream_error_cb), self, G_CONNECT_SWAPPED);
+}
+
+static void
+riv_window_init (RivWindow *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+  _riv_window_load_init (self);
+  riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
+  _riv_window_adaptive_init (self);
+
+  /* One spoken name per control (see riv-a11y.h). */
+  riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
+  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
+  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
+  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
+
+  self->cancellable = g_cancellable_new ();
+  self->reports = riv_reports_new (self->toast_overlay);
+  self->follow_newest = TRUE;
+  self->notifier = riv_notifier_new ();
+  riv_window_init_connection (self);
+  riv_window_init_settings (self);
+  riv_window_init_endpoint_row (self);
+  riv_window_init_signals (self);
 
   if (g_strcmp0 (g_getenv ("RIVULET_STALL_REPORT"), "1") == 0)
     self->stall_monitor = riv_stall_monitor_new (GTK_WIDGET (self));
 
-  riv_window_set_config (self, NULL);
+  riv_window_set_endpoints (self);
   riv_window_update_header (self);
   riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
@@ -1384,7 +1270,7 @@ RivClient *
 riv_window_get_client (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
-  return self->client;
+  return riv_connection_get_client (self->connection);
 }
 
 void
@@ -1423,7 +1309,7 @@ int
 riv_window_get_exit_status (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), 1);
-  return self->exit_status;
+  return self->startup != NULL ? self->startup->exit_status : 0;
 }
 
 RivForm *
@@ -1458,14 +1344,14 @@ guint
 riv_window_get_n_notices (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), 0);
-  return self->n_notices;
+  return riv_notifier_get_n_sent (self->notifier);
 }
 
 const RivNotice *
 riv_window_get_last_notice (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
-  return self->last_notice;
+  return riv_notifier_get_last (self->notifier);
 }
 
 void
@@ -1473,5 +1359,5 @@ riv_window_set_active_override (RivWindow *self,
                                 int        active)
 {
   g_return_if_fail (RIV_IS_WINDOW (self));
-  self->active_override = active < 0 ? -1 : active != 0;
+  riv_notifier_set_active_override (self->notifier, active);
 }

@@ -32,6 +32,7 @@ typedef struct
   double    think;           /* < 0: the window's */
   char     *stages;
   gboolean  quit_after_burst;  /* after the burst or the load test */
+  int       exit_status;       /* set by the window: 2 for a start-up error */
 } RivWindowStartup;
 
 void riv_window_startup_free (RivWindowStartup *startup);

@@ -234,7 +234,8 @@ toast_shown (gpointer user_data)
 {
   RivWindow *window = user_data;
 
-  return window->toasts[RIV_REPORT_WARNING] != NULL && window->toasts[RIV_REPORT_INFO] != NULL;
+  return riv_reports_get_toast (window->reports, RIV_REPORT_WARNING) != NULL &&
+         riv_reports_get_toast (window->reports, RIV_REPORT_INFO) != NULL;
 }
 
 static void
@@ -256,11 +257,11 @@ test_logs (Fixture       *fixture,
 
   /* ...and as toasts, a burst of them grouped into one per level. */
   g_assert_true (riv_test_wait_until (toast_shown, fixture->window, 30));
-  g_assert_true (g_str_has_prefix (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_WARNING]),
+  g_assert_true (g_str_has_prefix (adw_toast_get_title (riv_reports_get_toast (fixture->window->reports, RIV_REPORT_WARNING)),
                                    "Job #1: Step "));
-  g_assert_nonnull (strstr (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_WARNING]),
+  g_assert_nonnull (strstr (adw_toast_get_title (riv_reports_get_toast (fixture->window->reports, RIV_REPORT_WARNING)),
                             ": the water is rising"));
-  g_assert_true (g_str_has_prefix (adw_toast_get_title (fixture->window->toasts[RIV_REPORT_INFO]),
+  g_assert_true (g_str_has_prefix (adw_toast_get_title (riv_reports_get_toast (fixture->window->reports, RIV_REPORT_INFO)),
                                    "Job #1: Step "));
 }
 

@@ -1,25 +1,32 @@
-/* riv-window-reports.c
+/* riv-reports.c
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The window's toasts: failures, lost jobs, stream errors, refused
- * submissions and the server's log messages, coalesced per kind.
+ * RivReports: the window's toasts (failures, lost jobs, stream errors,
+ * refused submissions and the server's log messages), coalesced per kind.
  */
 #include "config.h"
 
 #include <glib/gi18n.h>
 
 #include "riv-compat.h"
-#include "riv-window-private.h"
+#include "riv-reports.h"
 
 #define REPORT_INTERVAL_US (1500 * 1000)
 
-/* Toasts, coalesced: during a burst hundreds of jobs can fail within a second;
- * the user gets one toast per kind that counts them. */
+struct _RivReports
+{
+  AdwToastOverlay *overlay;
+  AdwToast        *toasts[RIV_N_REPORTS];  /* weak: cleared when dismissed */
+  guint            counts[RIV_N_REPORTS];
+  char            *last[RIV_N_REPORTS];
+  guint            timer_id;
+  gint64           last_shown_us;
+};
 
 static void
-toast_dismissed_cb (AdwToast  *toast,
-                    RivWindow *self)
+toast_dismissed_cb (AdwToast   *toast,
+                    RivReports *self)
 {
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     if (self->toasts[i] == toast)
@@ -60,19 +67,19 @@ report_text (RivReportKind  kind,
 }
 
 static void
-riv_window_flush_reports (RivWindow *self)
+flush (RivReports *self)
 {
-  self->last_report_us = g_get_monotonic_time ();
+  self->last_shown_us = g_get_monotonic_time ();
 
   for (guint i = 0; i < RIV_N_REPORTS; i++)
     {
       g_autofree char *text = NULL;
 
-      if (self->report_counts[i] == 0)
+      if (self->counts[i] == 0)
         continue;
 
-      text = report_text (i, self->report_counts[i], self->report_last[i]);
-      self->report_counts[i] = 0;
+      text = report_text (i, self->counts[i], self->last[i]);
+      self->counts[i] = 0;
 
       if (self->toasts[i] != NULL)
         {
@@ -92,53 +99,73 @@ riv_window_flush_reports (RivWindow *self)
       adw_toast_set_timeout (self->toasts[i], 5);
       if (i == RIV_REPORT_WARNING)
         adw_toast_set_priority (self->toasts[i], ADW_TOAST_PRIORITY_HIGH);
-      g_signal_connect_object (self->toasts[i], "dismissed",
-                               G_CALLBACK (toast_dismissed_cb), self, 0);
-      adw_toast_overlay_add_toast (self->toast_overlay, self->toasts[i]);
+      g_signal_connect (self->toasts[i], "dismissed", G_CALLBACK (toast_dismissed_cb), self);
+      adw_toast_overlay_add_toast (self->overlay, self->toasts[i]);
     }
 }
 
 static gboolean
-riv_window_report_timer_cb (gpointer user_data)
+timer_cb (gpointer user_data)
 {
-  RivWindow *self = user_data;
+  RivReports *self = user_data;
 
-  self->report_timer_id = 0;
-  riv_window_flush_reports (self);
+  self->timer_id = 0;
+  flush (self);
 
   return G_SOURCE_REMOVE;
 }
 
-void
-_riv_window_report (RivWindow     *self,
-                    RivReportKind  kind,
-                    const char    *message)
+RivReports *
+riv_reports_new (AdwToastOverlay *overlay)
 {
-  gint64 now = g_get_monotonic_time ();
+  RivReports *self = g_new0 (RivReports, 1);
 
-  g_assert (RIV_IS_WINDOW (self));
-  g_assert (kind < RIV_N_REPORTS);
-
-  self->report_counts[kind]++;
-  riv_set_str (&self->report_last[kind], message != NULL ? message : "");
-
-  if (self->report_timer_id != 0)
-    return;
-
-  if (now - self->last_report_us >= REPORT_INTERVAL_US)
-    riv_window_flush_reports (self);
-  else
-    self->report_timer_id =
-      g_timeout_add ((guint) ((REPORT_INTERVAL_US - (now - self->last_report_us)) / 1000) + 1,
-                     riv_window_report_timer_cb, self);
+  self->overlay = overlay;
+  return self;
 }
 
 void
-_riv_window_toast (RivWindow  *self,
-                   const char *message)
+riv_reports_add (RivReports    *self,
+                 RivReportKind  kind,
+                 const char    *message)
 {
-  AdwToast *toast = adw_toast_new (message);
+  gint64 now = g_get_monotonic_time ();
 
-  adw_toast_set_timeout (toast, 4);
-  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  g_assert (kind < RIV_N_REPORTS);
+
+  self->counts[kind]++;
+  riv_set_str (&self->last[kind], message != NULL ? message : "");
+
+  if (self->timer_id != 0)
+    return;
+
+  if (now - self->last_shown_us >= REPORT_INTERVAL_US)
+    flush (self);
+  else
+    self->timer_id =
+      g_timeout_add ((guint) ((REPORT_INTERVAL_US - (now - self->last_shown_us)) / 1000) + 1,
+                     timer_cb, self);
+}
+
+AdwToast *
+riv_reports_get_toast (RivReports    *self,
+                       RivReportKind  kind)
+{
+  g_return_val_if_fail (kind < RIV_N_REPORTS, NULL);
+  return self->toasts[kind];
+}
+
+void
+riv_reports_free (RivReports *self)
+{
+  if (self == NULL)
+    return;
+  g_clear_handle_id (&self->timer_id, g_source_remove);
+  for (guint i = 0; i < RIV_N_REPORTS; i++)
+    {
+      if (self->toasts[i] != NULL)
+        g_signal_handlers_disconnect_by_data (self->toasts[i], self);
+      g_free (self->last[i]);
+    }
+  g_free (self);
 }
