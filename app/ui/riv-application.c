@@ -7,7 +7,7 @@
 #include <glib/gi18n.h>
 
 #include "riv-about.h"
-#include "riv-application.h"
+#include "riv-application-test.h"
 #include "riv-json.h"
 #include "riv-load-run.h"
 #include "riv-preferences-window.h"
@@ -20,6 +20,8 @@ struct _RivApplication
 
   /* Owned references */
   RivEmbeddedServer *embedded;   /* nullable until first needed */
+  GtkCssProvider    *high_contrast; /* nullable before startup */
+  gboolean           high_contrast_on; /* high_contrast is on the display */
   int                exit_status;
 };
 
@@ -391,6 +393,33 @@ static const GActionEntry app_actions[] = {
   { "quit", riv_application_quit_action },
 };
 
+/* riv-high-contrast.css on top of the app's style while high contrast is on. */
+static void
+high_contrast_cb (RivApplication *self)
+{
+  GdkDisplay *display = gdk_display_get_default ();
+  GtkStyleProvider *provider = GTK_STYLE_PROVIDER (self->high_contrast);
+
+  gboolean on = adw_style_manager_get_high_contrast (adw_style_manager_get_default ());
+
+  if (display == NULL || on == self->high_contrast_on)
+    return;
+  if (on)
+    gtk_style_context_add_provider_for_display (display, provider,
+                                                GTK_STYLE_PROVIDER_PRIORITY_APPLICATION + 1);
+  else
+    gtk_style_context_remove_provider_for_display (display, provider);
+  self->high_contrast_on = on;
+}
+
+gboolean
+riv_application_is_high_contrast_styled (RivApplication *self)
+{
+  g_return_val_if_fail (RIV_IS_APPLICATION (self), FALSE);
+
+  return self->high_contrast_on;
+}
+
 static void
 riv_application_startup (GApplication *application)
 {
@@ -417,6 +446,13 @@ riv_application_startup (GApplication *application)
                                    G_N_ELEMENTS (app_actions), self);
   for (guint i = 0; i < G_N_ELEMENTS (accels); i++)
     gtk_application_set_accels_for_action (gtk_app, accels[i].action, accels[i].accels);
+
+  self->high_contrast = gtk_css_provider_new ();
+  gtk_css_provider_load_from_resource (self->high_contrast,
+                                       "/io/github/rivulet/Rivulet/riv-high-contrast.css");
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::high-contrast",
+                           G_CALLBACK (high_contrast_cb), self, G_CONNECT_SWAPPED);
+  high_contrast_cb (self);
 }
 
 static void
@@ -427,6 +463,11 @@ riv_application_dispose (GObject *object)
   if (self->embedded != NULL)
     riv_embedded_server_stop (self->embedded);
   g_clear_object (&self->embedded);
+  if (self->high_contrast_on)
+    gtk_style_context_remove_provider_for_display (gdk_display_get_default (),
+                                                   GTK_STYLE_PROVIDER (self->high_contrast));
+  self->high_contrast_on = FALSE;
+  g_clear_object (&self->high_contrast);
 
   G_OBJECT_CLASS (riv_application_parent_class)->dispose (object);
 }

@@ -39,7 +39,11 @@ riv_ui_test_init (int    *argc,
 
   /* The tests draw with the cairo renderer; never initialise GL (Mesa's EGL
    * setup leaks a little, which would drown real leaks under ASan). */
+#if GTK_CHECK_VERSION (4, 16, 0)
+  g_setenv ("GDK_DISABLE", "gl", FALSE);
+#else
   g_setenv ("GDK_DEBUG", "gl-disable", FALSE);
+#endif
   gtk_test_init (argc, argv, NULL);
   adw_init ();
 

@@ -14,7 +14,7 @@
 #include <glib/gstdio.h>
 
 #include "riv-about.h"
-#include "riv-application.h"
+#include "riv-application-test.h"
 #include "riv-json.h"
 #include "riv-notification.h"
 #include "riv-preferences-window-test.h"
@@ -125,39 +125,86 @@ get_registered_application (void)
 
 /* Shortcuts window and menu */
 
+/* Each shortcut the app lists, as (action name or NULL, accelerator or NULL)
+ * pairs in out: the AdwShortcutsDialog's items on libadwaita 1.8 and later,
+ * else the window's GtkShortcutsWindow. */
+static void
+collect_listed_shortcuts (RivWindow *window,
+                          GPtrArray *out)
+{
+#if ADW_CHECK_VERSION (1, 8, 0)
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/io/github/rivulet/Rivulet/shortcuts-dialog.ui");
+  g_autoptr(GSList) objects = gtk_builder_get_objects (builder);
+
+  g_assert_true (ADW_IS_SHORTCUTS_DIALOG (gtk_builder_get_object (builder, "shortcuts_dialog")));
+  g_assert_null (gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window)));
+  for (GSList *l = objects; l != NULL; l = l->next)
+    if (ADW_IS_SHORTCUTS_ITEM (l->data))
+      {
+        /* An item reads "" for what it was not given. */
+        const char *action = adw_shortcuts_item_get_action_name (l->data);
+        const char *accelerator = adw_shortcuts_item_get_accelerator (l->data);
+
+        g_ptr_array_add (out, action != NULL && *action != '\0' ? g_strdup (action) : NULL);
+        g_ptr_array_add (out, accelerator != NULL && *accelerator != '\0'
+                              ? g_strdup (accelerator) : NULL);
+      }
+#else
+  GtkShortcutsWindow *overlay =
+    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
+  g_autoptr(GPtrArray) shortcuts = g_ptr_array_new ();
+
+  g_assert_nonnull (overlay);
+  collect_widgets (GTK_WIDGET (overlay), GTK_TYPE_SHORTCUTS_SHORTCUT, shortcuts);
+  for (guint i = 0; i < shortcuts->len; i++)
+    {
+      char *action = NULL;
+      char *accelerator = NULL;
+
+      g_object_get (shortcuts->pdata[i], "action-name", &action, "accelerator", &accelerator, NULL);
+      g_ptr_array_add (out, action);
+      g_ptr_array_add (out, accelerator);
+    }
+#endif
+}
+
+/* The action that shows the keyboard shortcuts. */
+#if ADW_CHECK_VERSION (1, 8, 0)
+#define SHORTCUTS_ACTION "app.shortcuts"
+#else
+#define SHORTCUTS_ACTION "win.show-help-overlay"
+#endif
+
 static void
 test_shortcuts_complete (void)
 {
   RivApplication *app = get_registered_application ();
   RivWindow *window = riv_window_new (GTK_APPLICATION (app), NULL);
-  GtkShortcutsWindow *overlay =
-    gtk_application_window_get_help_overlay (GTK_APPLICATION_WINDOW (window));
   g_auto(GStrv) described = gtk_application_list_action_descriptions (GTK_APPLICATION (app));
-  g_autoptr(GPtrArray) shortcuts = g_ptr_array_new ();
+  g_autoptr(GPtrArray) listed = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GPtrArray) overlay_actions = g_ptr_array_new_with_free_func (g_free);
   g_autoptr(GStrvBuilder) overlay_accels_builder = g_strv_builder_new ();
   g_auto(GStrv) overlay_accels = NULL;
   g_autoptr(GListModel) controllers = NULL;
   guint n_bindings = 0;
 
-  g_assert_nonnull (overlay);
-  collect_widgets (GTK_WIDGET (overlay), GTK_TYPE_SHORTCUTS_SHORTCUT, shortcuts);
-  g_assert_cmpuint (shortcuts->len, >=, 10);
-  for (guint i = 0; i < shortcuts->len; i++)
+  collect_listed_shortcuts (window, listed);
+  g_assert_cmpuint (listed->len / 2, >=, 10);
+  for (guint i = 0; i < listed->len; i += 2)
     {
-      g_autofree char *action = NULL;
-      g_autofree char *accelerator = NULL;
+      const char *action = listed->pdata[i];
+      const char *accelerator = listed->pdata[i + 1];
 
-      g_object_get (shortcuts->pdata[i], "action-name", &action, "accelerator", &accelerator, NULL);
       if (action != NULL)
         {
           g_auto(GStrv) accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app),
                                                                           action);
 
           /* A shortcut named by action shows that action's accelerators: it has some. */
-          g_test_message ("overlay: %s", action);
+          g_test_message ("listed: %s", action);
           g_assert_cmpuint (g_strv_length (accels), >, 0);
-          g_ptr_array_add (overlay_actions, g_steal_pointer (&action));
+          g_ptr_array_add (overlay_actions, g_strdup (action));
         }
       else
         {
@@ -210,6 +257,13 @@ test_shortcuts_complete (void)
             continue;
 
           accel.keyval = gtk_keyval_trigger_get_keyval (GTK_KEYVAL_TRIGGER (trigger));
+          /* Newer GTK (4.24 here) binds the keypad's keys beside each Return
+           * and Delete binding (KP_Enter, ISO_Enter, KP_Delete): the same keys
+           * as the ones listed. */
+          if (accel.keyval == GDK_KEY_ISO_Enter || accel.keyval == GDK_KEY_KP_Enter)
+            accel.keyval = GDK_KEY_Return;
+          else if (accel.keyval == GDK_KEY_KP_Delete)
+            accel.keyval = GDK_KEY_Delete;
           accel.mods = gtk_keyval_trigger_get_modifiers (GTK_KEYVAL_TRIGGER (trigger));
           accels = gtk_application_get_accels_for_action (GTK_APPLICATION (app), name);
           trigger_text = gtk_shortcut_trigger_to_string (trigger);
@@ -228,7 +282,7 @@ test_shortcuts_complete (void)
   {
     struct { const char *action; const char *accel; } expected[] = {
       { "app.preferences", "<Control>comma" },
-      { "win.show-help-overlay", "<Control>question" },
+      { SHORTCUTS_ACTION, "<Control>question" },
       { "app.quit", "<Control>q" },
       { "window.close", "<Control>w" },
     };
@@ -280,13 +334,34 @@ test_primary_menu (void)
   g_ptr_array_add (actions, NULL);
   for (guint i = 0; i < 4; i++)
     {
-      const char *expected[] = { "app.preferences", "win.show-help-overlay", "app.about",
+      const char *expected[] = { "app.preferences", SHORTCUTS_ACTION, "app.about",
                                  "win.export" };
 
       g_assert_true (g_strv_contains ((const char * const *) actions->pdata, expected[i]));
     }
 
   destroy_window (GTK_WINDOW (window));
+}
+
+/* High contrast: riv-high-contrast.css goes on top of the app's style when
+ * the desktop asks for it (libadwaita's ADW_DEBUG_HIGH_CONTRAST stands in for
+ * the setting; it is read once, at adw_init (), so the case with it on runs
+ * in a process of its own). */
+static void
+test_high_contrast (void)
+{
+  if (g_test_subprocess ())
+    {
+      g_assert_true (adw_style_manager_get_high_contrast (adw_style_manager_get_default ()));
+      g_assert_true (riv_application_is_high_contrast_styled (get_registered_application ()));
+      return;
+    }
+
+  g_assert_false (riv_application_is_high_contrast_styled (get_registered_application ()));
+  g_setenv ("ADW_DEBUG_HIGH_CONTRAST", "1", TRUE);
+  g_test_trap_subprocess (NULL, 30 * G_USEC_PER_SEC, G_TEST_SUBPROCESS_DEFAULT);
+  g_unsetenv ("ADW_DEBUG_HIGH_CONTRAST");
+  g_test_trap_assert_passed ();
 }
 
 /* Preferences */
@@ -870,6 +945,7 @@ main (int   argc,
 
   g_test_add_func ("/ui/app/shortcuts-complete", test_shortcuts_complete);
   g_test_add_func ("/ui/app/primary-menu", test_primary_menu);
+  g_test_add_func ("/ui/app/high-contrast", test_high_contrast);
   g_test_add_func ("/ui/app/preferences", test_preferences);
   g_test_add_func ("/ui/app/window-size-persisted", test_window_size_persisted);
   g_test_add_func ("/ui/app/icon-in-resources", test_app_icon_in_resources);
