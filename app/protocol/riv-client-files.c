@@ -370,7 +370,7 @@ riv_client_upload_with_progress_async (RivClient             *self,
                                    mime ? mime : "application/octet-stream", contents);
 
   cd = g_new0 (RivClientTaskData, 1);
-  cd->msg = soup_message_new_from_multipart (self->upload_url, multipart);
+  cd->msg = soup_message_new_from_multipart (self->access.upload_url, multipart);
   cd->cancel = _riv_client_op_cancel_new (self, cancellable, UPLOAD_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
   _riv_client_prepare_message (self, cd->msg);
@@ -506,7 +506,7 @@ replace_path_cb (JsonObject *object,
                  gpointer    data)
 {
   RivClient *self = data;
-  RivUploadEntry *entry = g_hash_table_lookup (self->uploads, path);
+  RivUploadEntry *entry = g_hash_table_lookup (self->join.uploads, path);
   g_autofree char *name = NULL;
 
   if (entry == NULL || entry->server_path == NULL)
@@ -544,7 +544,7 @@ upload_entry_failed (RivClient      *self,
   g_autoptr(GPtrArray) waiting = g_ptr_array_ref (entry->waiting);
 
   /* Forgotten: the next job that needs the file tries again. */
-  g_hash_table_steal (self->uploads, entry->path);
+  g_hash_table_steal (self->join.uploads, entry->path);
   for (guint i = 0; i < waiting->len; i++)
     {
       RivJob *job = g_ptr_array_index (waiting, i);
@@ -631,11 +631,11 @@ need_file_cb (JsonObject *object,
   RivUploadEntry *entry;
   g_autoptr(GFile) file = NULL;
 
-  if (self->uploads == NULL)
-    self->uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+  if (self->join.uploads == NULL)
+    self->join.uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
                                            _riv_client_upload_entry_free);
 
-  entry = g_hash_table_lookup (self->uploads, path);
+  entry = g_hash_table_lookup (self->join.uploads, path);
   if (entry != NULL)
     {
       /* Uploaded already (reused), or on its way (wait with the others);
@@ -653,7 +653,7 @@ need_file_cb (JsonObject *object,
   entry->path = g_strdup (path);
   entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
   g_ptr_array_add (entry->waiting, g_object_ref (job));
-  g_hash_table_insert (self->uploads, entry->path, entry);
+  g_hash_table_insert (self->join.uploads, entry->path, entry);
   ctx->uploads_left++;
 
   /* GIO reads a local file on its worker threads: the context never blocks. */

@@ -66,8 +66,8 @@ _riv_client_joining_done (RivClient *self,
     return;
 
   ctx->counted_joining = FALSE;
-  g_assert (self->n_joining > 0);
-  self->n_joining--;
+  g_assert (self->join.n_joining > 0);
+  self->join.n_joining--;
   _riv_client_notify_n_joining (self);
 }
 
@@ -126,12 +126,12 @@ job_reached_terminal (RivClient *self,
 
   _riv_job_trim (job);
 
-  g_assert (self->n_pending > 0);
-  self->n_pending--;
+  g_assert (self->jobs.n_pending > 0);
+  self->jobs.n_pending--;
   if (was_joined)
     {
-      g_assert (self->n_joined > 0);
-      self->n_joined--;
+      g_assert (self->jobs.n_joined > 0);
+      self->jobs.n_joined--;
     }
   _riv_client_liveness_update (self);
   _riv_client_notify_n_pending (self);
@@ -148,7 +148,7 @@ _riv_client_collect_joined_jobs (RivClient *self)
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_iter_init (&iter, self->by_event);
+  g_hash_table_iter_init (&iter, self->jobs.by_event);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       RivJob *job = value;
@@ -215,7 +215,7 @@ publish_wait (RivClient *self,
               RivJobCtx *ctx,
               double     now)
 {
-  double wait = ctx->published_at + self->publish_interval - now;
+  double wait = ctx->published_at + self->jobs.publish_interval - now;
 
   return wait > 0 ? wait : 0;
 }
@@ -228,12 +228,12 @@ publish_later (RivClient *self,
   if (!ctx->unpublished)
     {
       ctx->unpublished = TRUE;
-      if (self->unpublished == NULL)
-        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
-      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
+      if (self->jobs.unpublished == NULL)
+        self->jobs.unpublished = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->jobs.unpublished, g_object_ref (ctx->job));
     }
-  if (self->publish_source == NULL)
-    self->publish_source = _riv_client_attach_timeout (self, ceil (wait * 1000) / 1000,
+  if (self->jobs.publish_source == NULL)
+    self->jobs.publish_source = _riv_client_attach_timeout (self, ceil (wait * 1000) / 1000,
                                                        publish_timeout_cb, self);
 }
 
@@ -241,10 +241,10 @@ static gboolean
 publish_timeout_cb (gpointer user_data)
 {
   RivClient *self = user_data;
-  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->unpublished);
+  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->jobs.unpublished);
   double now = riv_now ();
 
-  g_clear_pointer (&self->publish_source, g_source_unref);
+  g_clear_pointer (&self->jobs.publish_source, g_source_unref);
   for (guint i = 0; jobs != NULL && i < jobs->len; i++)
     {
       RivJobCtx *ctx = _riv_client_job_ctx (g_ptr_array_index (jobs, i));
@@ -504,7 +504,7 @@ apply_completion (RivClient   *self,
   if (msg->has_duration && !streamed)
     _riv_job_set_run_duration (job, msg->duration);
   if (msg->has_duration && msg->has_average_duration && !streamed)
-    riv_batch_infer_completed (&self->batch, job, ctx->endpoint,
+    riv_batch_infer_completed (&self->jobs.batch, job, ctx->endpoint,
                                msg->duration, msg->average_duration);
   return final;
 }

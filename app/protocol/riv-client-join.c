@@ -26,12 +26,12 @@ _riv_client_register_event (RivClient  *self,
   GQueue early = G_QUEUE_INIT;
 
   _riv_job_set_event_id (job, event_id);
-  if (!g_hash_table_contains (self->by_event, riv_job_get_event_id (job)))
-    g_hash_table_insert (self->by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
-  self->session_established = TRUE;
-  self->server_went_away = FALSE;
+  if (!g_hash_table_contains (self->jobs.by_event, riv_job_get_event_id (job)))
+    g_hash_table_insert (self->jobs.by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
+  self->sse.session_established = TRUE;
+  self->sse.server_went_away = FALSE;
 
-  riv_early_buffer_take (self->early, event_id, &early);
+  riv_early_buffer_take (self->jobs.early, event_id, &early);
 
   /* Cancelled while the join was in flight: tell the server now. */
   if (riv_job_is_finished (job) || ctx == NULL)
@@ -42,11 +42,11 @@ _riv_client_register_event (RivClient  *self,
     }
 
   /* Its process_starts may have come already, in an inferred batch. */
-  if (self->infer_batches)
-    riv_batch_infer_claim (&self->batch, event_id, job, ctx->endpoint);
+  if (self->jobs.infer_batches)
+    riv_batch_infer_claim (&self->jobs.batch, event_id, job, ctx->endpoint);
 
   ctx->joined = TRUE;
-  self->n_joined++;
+  self->jobs.n_joined++;
   _riv_client_liveness_update (self);
 
   _riv_job_freeze (job);
@@ -58,7 +58,7 @@ _riv_client_register_event (RivClient  *self,
    * made the client forget dropped ids, a job that was already joining then
    * and has nothing buffered may be one of them: fail it rather than let it
    * wait forever behind heartbeats. */
-  if (riv_early_buffer_lost (self->early, event_id, g_queue_is_empty (&early),
+  if (riv_early_buffer_lost (self->jobs.early, event_id, g_queue_is_empty (&early),
                              riv_job_get_submitted_at (job)))
     {
       g_queue_clear_full (&early, (GDestroyNotify) riv_message_free);
@@ -89,7 +89,7 @@ static char *
 join_timeout_text (RivClient *self)
 {
   return g_strdup_printf ("The server did not answer the join request within %g s",
-                          self->join_timeout);
+                          self->join.timeout);
 }
 
 /* A join that got no reply (no connection, a timeout, cancelled). */
@@ -105,7 +105,7 @@ join_failed (RivClient   *self,
   _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
   /* The server cannot be reached at all: say so, rather than leave the
    * stream state at "idle" (which reads as healthy) with no stream open. */
-  if (!op->timed_out && self->stream == NULL &&
+  if (!op->timed_out && self->sse.stream == NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
 }
@@ -232,7 +232,7 @@ join_cb (GObject      *object,
 
   if (op->queued)
     {
-      g_queue_unlink (&self->joins, &op->link);
+      g_queue_unlink (&self->join.queue, &op->link);
       op->queued = FALSE;
     }
 
@@ -252,7 +252,7 @@ join_cb (GObject      *object,
       g_autofree char *text = join_refused_text (status, detail);
 
       if (_riv_client_gateway_text (status) != NULL)
-        self->server_went_away = TRUE;
+        self->sse.server_went_away = TRUE;
       _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
     }
 
@@ -272,12 +272,12 @@ join_watchdog_cb (gpointer user_data)
   double now = riv_now ();
   GList *link;
 
-  while ((link = self->joins.head) != NULL && ((RivClientOp *) link->data)->deadline <= now)
+  while ((link = self->join.queue.head) != NULL && ((RivClientOp *) link->data)->deadline <= now)
     {
       RivClientOp *op = link->data;
       g_autoptr(RivJob) job = g_object_ref (op->job);
 
-      g_queue_unlink (&self->joins, link);
+      g_queue_unlink (&self->join.queue, link);
       op->queued = FALSE;
       op->timed_out = TRUE;
       /* libsoup 3.2.3 frees a message's I/O when it is cancelled while its
@@ -303,10 +303,10 @@ join_watchdog_cb (gpointer user_data)
         }
     }
 
-  if (self->joins.length == 0 && self->join_source != NULL)
+  if (self->join.queue.length == 0 && self->join.watchdog != NULL)
     {
-      g_source_destroy (self->join_source);
-      g_clear_pointer (&self->join_source, g_source_unref);
+      g_source_destroy (self->join.watchdog);
+      g_clear_pointer (&self->join.watchdog, g_source_unref);
     }
 
   g_object_unref (self);
@@ -336,7 +336,7 @@ build_join_body (RivClient *self,
   json_builder_set_member_name (builder, "trigger_id");
   json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "session_hash");
-  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_add_string_value (builder, self->access.session_hash);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -374,7 +374,7 @@ _riv_client_start_join (RivClient *self,
   g_autoptr(SoupMessage) msg = NULL;
   g_autofree char *run_url = NULL;
   gboolean run = !ctx->endpoint->queue && ctx->endpoint->api_name != NULL;
-  gboolean call = self->call_transport && !run && ctx->endpoint->api_name != NULL &&
+  gboolean call = self->join.call_transport && !run && ctx->endpoint->api_name != NULL &&
                   ctx->endpoint->parameters != NULL;
   RivClientOp *op;
 
@@ -387,7 +387,7 @@ _riv_client_start_join (RivClient *self,
     }
   body = call ? _riv_client_build_call_body (job, ctx->endpoint) : build_join_body (self, job);
 
-  msg = _riv_client_new_json_post (self, run || call ? run_url : self->join_url, body);
+  msg = _riv_client_new_json_post (self, run || call ? run_url : self->access.join_url, body);
   if (msg == NULL)
     {
       _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -395,7 +395,7 @@ _riv_client_start_join (RivClient *self,
       return;
     }
 
-  if (!self->join_keep_alive)
+  if (!self->join.keep_alive)
     soup_message_headers_replace (soup_message_get_request_headers (msg), "Connection", "close");
 
   op = _riv_client_op_new (self, job, msg);
@@ -404,20 +404,20 @@ _riv_client_start_join (RivClient *self,
   op->cancellable = g_cancellable_new ();
   g_signal_connect (msg, "wrote-headers", G_CALLBACK (join_wrote_headers_cb), op);
   g_signal_connect (msg, "wrote-body", G_CALLBACK (join_wrote_body_cb), op);
-  if (self->join_timeout > 0)
+  if (self->join.timeout > 0)
     {
       /* One watchdog for all joins instead of one timer each: a burst of
        * thousands of GSources would slow every main-loop iteration. */
-      op->deadline = riv_now () + self->join_timeout;
-      g_queue_push_tail_link (&self->joins, &op->link);
+      op->deadline = riv_now () + self->join.timeout;
+      g_queue_push_tail_link (&self->join.queue, &op->link);
       op->queued = TRUE;
-      if (self->join_source == NULL)
-        self->join_source = _riv_client_attach_timeout (self,
-                                                        CLAMP (self->join_timeout / 10, 0.05, 0.5),
+      if (self->join.watchdog == NULL)
+        self->join.watchdog = _riv_client_attach_timeout (self,
+                                                        CLAMP (self->join.timeout / 10, 0.05, 0.5),
                                                         join_watchdog_cb, self);
     }
   ctx->counted_joining = TRUE;
-  self->n_joining++;
+  self->join.n_joining++;
   _riv_client_notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
@@ -466,7 +466,7 @@ send_reset (RivClient  *self,
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->reset_url, body);
+  msg = _riv_client_new_json_post (self, self->access.reset_url, body);
   if (msg != NULL)
     _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
                                      reset_cb, _riv_client_op_new (self, NULL, msg));
@@ -531,13 +531,13 @@ _riv_client_send_cancel (RivClient  *self,
   json_builder_set_member_name (builder, "event_id");
   json_builder_add_string_value (builder, event_id);
   json_builder_set_member_name (builder, "session_hash");
-  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_add_string_value (builder, self->access.session_hash);
   json_builder_set_member_name (builder, "fn_index");
   json_builder_add_int_value (builder, riv_job_get_fn_index (job));
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->cancel_url, body);
+  msg = _riv_client_new_json_post (self, self->access.cancel_url, body);
   if (msg != NULL)
     _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
                                      cancel_request_cb, _riv_client_op_new (self, job, msg));

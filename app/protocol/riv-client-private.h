@@ -36,11 +36,12 @@ G_BEGIN_DECLS
 
 typedef struct _RivClientStream RivClientStream;
 
-struct _RivClient
+/* How the server is reached and who the client is to it: the URL the user
+ * named, the credentials that go only to it, which certificates pass, the
+ * session, and the routes built from the config (riv-client.c, -connect.c,
+ * -request.c, -tls.c). */
+typedef struct
 {
-  GObject         parent_instance;
-
-  /* Owned */
   char           *url;                /* normalised, or as given when invalid */
   char           *token;              /* nullable */
   char           *hf_token;           /* nullable: a Space's, as x-hf-authorization */
@@ -48,69 +49,96 @@ struct _RivClient
   char           *auth_password;      /* nullable */
   char           *auth_cookie;        /* nullable: the "Cookie" header the login earned */
   GTlsDatabase   *tls_database;       /* nullable: a CA file's authorities (riv-client-tls.c) */
-  gboolean        tls_insecure;       /* any certificate passes (--insecure) */
   char           *session_hash;
-  RivConfig      *config;             /* nullable until connected */
-  SoupSession    *session;
-  GCancellable   *cancellable;        /* cancelled by close */
-  GMainContext   *context;
-  GListStore     *jobs;
-  GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
-  RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
-  RivBatchInfer   batch;              /* batches inferred from runs of process_starts */
-  gint64          batch_max;          /* largest max_batch_size of the app's batch endpoints */
-  JsonParser     *parser;             /* one plain parser for every frame (see riv-client-jobs.c) */
-  GSource        *reconnect_source;
-  GSource        *liveness_source;
-  GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
-  GSource        *publish_source;     /* publishes throttled outputs; nullable */
-  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
-  GQueue          joins;              /* RivClientOp links of joins in flight, by deadline */
   char           *join_url;
   char           *data_url;
   char           *cancel_url;
   char           *reset_url;
   char           *upload_url;
-  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry (riv-client-files.c) */
+  gboolean        tls_insecure;       /* any certificate passes (--insecure) */
+  guint           follow_root : 1;    /* requests go to a config's root on another host */
+} RivClientAccess;
 
+/* The session's SSE stream and its watchdogs (riv-client-stream.c). */
+typedef struct
+{
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
-
+  JsonParser     *parser;             /* one plain parser for every tapped frame */
+  GSource        *reconnect_source;
+  GSource        *liveness_source;
   double          liveness_timeout;
-  double          join_timeout;
-  double          request_timeout;    /* 0: each one-shot request's own (connect, timings) */
   double          inflight_since;
   double          last_bytes_at;
-  guint64         n_messages;
+  guint64         n_messages;         /* every route's */
   guint64         n_stream_bytes;
-  guint           next_number;
-  guint           n_pending;          /* non-terminal jobs */
-  guint           n_joining;          /* join requests in flight */
-  guint           n_joined;           /* joined, non-terminal jobs */
-  guint           n_streams;
-  guint           stream_failures;
-  guint           empty_closes;
-  RivStreamState  stream_state;
-
-  guint           download_images : 1;
-  guint           join_keep_alive : 1;
-  int             io_priority;        /* GLib priority of every network operation */
-  double          publish_interval;   /* seconds between streamed output hand-overs */
-  guint           closed : 1;
-  guint           disposing : 1;
+  guint           n_streams;          /* GETs issued */
+  guint           failures;           /* consecutive failed (re)connects */
+  guint           empty_closes;       /* close_stream with no news of the jobs joined */
+  RivStreamState  state;
+  guint           local : 1;          /* streams are local (tests, benchmarks) */
   guint           session_established : 1;
   guint           server_went_away : 1; /* a stream failed or a proxy said 502/504 since the
                                            last join the server answered */
-  guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
-  guint           infer_batches : 1;  /* the app has a batch endpoint */
-  guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
-  guint           follow_root : 1;    /* requests go to a config's root on another host */
+} RivClientSse;
 
-  /* The tap (riv-client-tap.c); nullable */
-  RivTapFunc tap;
-  gpointer        tap_data;
-  guint64         tap_ids;            /* requests numbered so far */
+/* Joins in flight and what comes before them (riv-client-join.c). */
+typedef struct
+{
+  GQueue          queue;              /* RivClientOp links of joins in flight, by deadline */
+  GSource        *watchdog;           /* join-timeout watchdog, while joins are in flight */
+  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry */
+  double          timeout;
+  guint           n_joining;          /* join requests in flight */
+  guint           keep_alive : 1;
+  guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
+} RivClientJoins;
+
+/* The jobs and their bookkeeping (riv-client-jobs.c keeps it). */
+typedef struct
+{
+  GListStore     *list;
+  GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
+  RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
+  RivBatchInfer   batch;              /* batches inferred from runs of process_starts */
+  gint64          batch_max;          /* largest max_batch_size of the app's batch endpoints */
+  GSource        *publish_source;     /* publishes throttled outputs; nullable */
+  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
+  double          publish_interval;   /* seconds between streamed output hand-overs */
+  guint           next_number;
+  guint           n_pending;          /* non-terminal jobs */
+  guint           n_joined;           /* joined, non-terminal jobs */
+  guint           infer_batches : 1;  /* the app has a batch endpoint */
+} RivClientJobs;
+
+/* The tap (riv-client-tap.c). */
+typedef struct
+{
+  RivTapFunc      func;               /* nullable */
+  gpointer        data;
+  guint64         ids;                /* requests numbered so far */
+} RivClientTap;
+
+struct _RivClient
+{
+  GObject         parent_instance;
+
+  RivConfig      *config;             /* nullable until connected */
+  SoupSession    *session;
+  GCancellable   *cancellable;        /* cancelled by close */
+  GMainContext   *context;
+  double          request_timeout;    /* 0: each one-shot request's own (connect, timings) */
+  int             io_priority;        /* GLib priority of every network operation */
+  guint           download_images : 1;
+  guint           closed : 1;
+  guint           disposing : 1;
+
+  RivClientAccess access;
+  RivClientSse    sse;
+  RivClientJoins  join;
+  RivClientJobs   jobs;
+  RivClientTap    tap;
 };
 
 /* One SSE GET. */
@@ -352,7 +380,7 @@ gboolean _riv_client_feed_stream_for_testing   (RivClient   *self,
                                                 gsize        len);
 
 /* The tap (riv-client-tap.c): call only when RIV_CLIENT_TAPPED (self). */
-#define RIV_CLIENT_TAPPED(self) G_UNLIKELY ((self)->tap != NULL)
+#define RIV_CLIENT_TAPPED(self) G_UNLIKELY ((self)->tap.func != NULL)
 void _riv_client_tap_request  (RivClient        *self,
                                SoupMessage      *msg,
                                guint             stream,

@@ -173,19 +173,19 @@ _riv_client_prepare_message (RivClient   *self,
 
   soup_message_headers_replace (headers, "x-gradio-user", "api");
   _riv_client_tls_prepare_message (self, msg);
-  if (!same_origin (soup_message_get_uri (msg), self->url))
+  if (!same_origin (soup_message_get_uri (msg), self->access.url))
     return;
-  if (self->auth_cookie != NULL)
-    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
-  if (self->token != NULL && *self->token != '\0')
+  if (self->access.auth_cookie != NULL)
+    soup_message_headers_replace (headers, "Cookie", self->access.auth_cookie);
+  if (self->access.token != NULL && *self->access.token != '\0')
     {
-      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
+      g_autofree char *value = g_strconcat ("Bearer ", self->access.token, NULL);
 
       soup_message_headers_replace (headers, "Authorization", value);
     }
-  if (self->hf_token != NULL)
+  if (self->access.hf_token != NULL)
     {
-      g_autofree char *value = g_strconcat ("Bearer ", self->hf_token, NULL);
+      g_autofree char *value = g_strconcat ("Bearer ", self->access.hf_token, NULL);
 
       soup_message_headers_replace (headers, "x-hf-authorization", value);
     }
