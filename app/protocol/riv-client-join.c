@@ -2,10 +2,12 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Joining the queue (POST queue/join, or /run for a non-queued endpoint):
- * the reply that names a job's event id and replays its early messages, the
- * one watchdog that bounds every join, and cancelling a job (POST /cancel,
- * then /reset, with a grace period for the server's confirmation).
+ * Submitting a job: its local files uploaded first (riv_client_submit_uploading,
+ * once per path and session), then its join: POST queue/join, /run for a
+ * non-queued endpoint, or /call/v2 (riv-client-call.c). The reply that names
+ * a job's event id and replays its early messages, the one watchdog that
+ * bounds every join, and cancelling a job (POST /cancel, then /reset, with a
+ * grace period for the server's confirmation).
  */
 #include "config.h"
 
@@ -14,6 +16,207 @@
 #include "riv-json.h"
 
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
+
+/* A job's local files, uploaded before its join ------------------------------------------ */
+
+/* One local path of the client's session: uploaded once, then reused. */
+typedef struct
+{
+  char      *path;          /* the local path (the table's key) */
+  char      *server_path;   /* nullable until uploaded */
+  GPtrArray *waiting;       /* RivJob refs whose join waits for it */
+} RivUploadEntry;
+
+void
+_riv_client_upload_entry_free (gpointer data)
+{
+  RivUploadEntry *entry = data;
+
+  g_free (entry->path);
+  g_free (entry->server_path);
+  g_ptr_array_unref (entry->waiting);
+  g_free (entry);
+}
+
+static void
+replace_path_cb (JsonObject *object,
+                 const char *path,
+                 gpointer    data)
+{
+  RivClient *self = data;
+  RivUploadEntry *entry = g_hash_table_lookup (self->join.uploads, path);
+  g_autofree char *name = NULL;
+
+  if (entry == NULL || entry->server_path == NULL)
+    return;
+  name = g_path_get_basename (path);
+  if (!json_object_has_member (object, "orig_name"))
+    json_object_set_string_member (object, "orig_name", name);
+  /* Last: path points into the object. */
+  json_object_set_string_member (object, "path", entry->server_path);
+}
+
+static void
+job_file_ready (RivClient *self,
+                RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+
+  /* Cancelled or closed meanwhile: nothing to join. */
+  if (riv_job_is_finished (job) || ctx == NULL || ctx->uploads_left == 0)
+    return;
+  if (--ctx->uploads_left > 0)
+    return;
+
+  _riv_client_walk_local_files (riv_job_get_inputs (job), replace_path_cb, self);
+  _riv_job_set_upload_time (job, riv_now () - riv_job_get_submitted_at (job));
+  riv_job_add_timeline (job, "files uploaded");
+  _riv_client_start_join (self, job);
+}
+
+static void
+upload_entry_failed (RivClient      *self,
+                     RivUploadEntry *entry,
+                     const char     *text)
+{
+  g_autoptr(GPtrArray) waiting = g_ptr_array_ref (entry->waiting);
+
+  /* Forgotten: the next job that needs the file tries again. */
+  g_hash_table_steal (self->join.uploads, entry->path);
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      RivJob *job = g_ptr_array_index (waiting, i);
+
+      if (!riv_job_is_finished (job))
+        _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED, text);
+    }
+  _riv_client_upload_entry_free (entry);
+}
+
+static void
+entry_uploaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  RivClient *self = RIV_CLIENT (object);
+  RivUploadEntry *entry = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) waiting = NULL;
+
+  entry->server_path = riv_client_upload_finish (self, result, &error);
+  if (entry->server_path == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("Could not upload %s: %s", entry->path,
+                                               error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  waiting = g_steal_pointer (&entry->waiting);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < waiting->len && !self->closed; i++)
+    job_file_ready (self, g_ptr_array_index (waiting, i));
+}
+
+static void
+entry_read_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  RivUploadEntry *entry = user_data;
+  /* The file holds a reference to the client until this returns. */
+  RivClient *self = g_object_get_data (object, "riv-client");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Cannot read %s: %s", entry->path, error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+  bytes = g_bytes_new_take (contents, length);
+  if (self->closed)
+    return;
+  if (length == 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%s is empty (0 bytes): nothing to upload",
+                                               entry->path);
+
+      upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  name = g_path_get_basename (entry->path);
+  riv_client_upload_async (self, bytes, name, NULL, entry_uploaded_cb, entry);
+}
+
+static void
+need_file_cb (JsonObject *object,
+              const char *path,
+              gpointer    data)
+{
+  RivJob *job = data;
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  RivClient *self = ctx->client;
+  RivUploadEntry *entry;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->join.uploads == NULL)
+    self->join.uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                           _riv_client_upload_entry_free);
+
+  entry = g_hash_table_lookup (self->join.uploads, path);
+  if (entry != NULL)
+    {
+      /* Uploaded already (reused), or on its way (wait with the others);
+       * a job naming the same path twice waits once. */
+      if (entry->server_path == NULL &&
+          !g_ptr_array_find (entry->waiting, job, NULL))
+        {
+          g_ptr_array_add (entry->waiting, g_object_ref (job));
+          ctx->uploads_left++;
+        }
+      return;
+    }
+
+  entry = g_new0 (RivUploadEntry, 1);
+  entry->path = g_strdup (path);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (entry->waiting, g_object_ref (job));
+  g_hash_table_insert (self->join.uploads, entry->path, entry);
+  ctx->uploads_left++;
+
+  /* GIO reads a local file on its worker threads: the context never blocks. */
+  file = g_file_new_for_path (path);
+  g_object_set_data_full (G_OBJECT (file), "riv-client", g_object_ref (self), g_object_unref);
+  g_file_load_contents_async (file, self->cancellable, entry_read_cb, entry);
+}
+
+gboolean
+_riv_client_upload_job_files (RivClient *self,
+                              RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  g_autoptr(GPtrArray) paths = riv_client_list_local_files (riv_job_get_inputs (job));
+
+  if (paths->len == 0)
+    return FALSE;
+
+  riv_job_add_timeline (job, "uploading %u file(s)", paths->len);
+  /* Counted first, so a file ready at once cannot start the join early. */
+  ctx->uploads_left = 1;
+  _riv_client_walk_local_files (riv_job_get_inputs (job), need_file_cb, job);
+  job_file_ready (self, job);
+  return TRUE;
+}
 
 /* Joining ------------------------------------------------------------------------------ */
 
@@ -237,7 +440,8 @@ join_cb (GObject      *object,
     }
 
   ctx = _riv_client_job_ctx (op->job);
-  _riv_client_joining_done (self, ctx);
+  if (_riv_client_joining_done (self, ctx))
+    _riv_client_notify_n_joining (self);
 
   status = body != NULL ? soup_message_get_status (op->msg) : 0;
   if (body == NULL)

@@ -2,9 +2,17 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the files of RivClient share (riv-client.c and riv-client-*.c; see
- * the map at the top of riv-client.c), and introspection for tests and
- * statistics. Not API.
+ * What the files of RivClient share, and introspection for tests and
+ * statistics. Not API. The files, from the top down, each calling only
+ * those after it (the map at the top of riv-client.c says what each holds):
+ *
+ *   riv-client.c, riv-client-join.c, riv-client-call.c, riv-client-stream.c,
+ *   riv-client-connect.c, riv-client-files.c, riv-client-jobs.c,
+ *   riv-client-request.c, riv-client-tls.c, riv-client-tap.c
+ *
+ * The declarations go the other way: riv-client.c's notifications first
+ * (any file may call them), then from riv-client-tls.c up to
+ * riv-client-join.c; the tap's come last, with the introspection.
  */
 #pragma once
 
@@ -239,6 +247,10 @@ _riv_client_job_ctx (RivJob *job)
   return _riv_job_get_owner_data (job);
 }
 
+/* Calls go one way: riv-client.c → -join.c → -call.c → -stream.c → -files.c →
+ * -jobs.c → -request.c → -tls.c, -tap.c; -connect.c calls -request.c, -tls.c
+ * and -tap.c. The one call up is to these notifications and signals, which
+ * only tell the object's listeners. */
 /* riv-client.c: notifications and signals, the config */
 void         _riv_client_set_config            (RivClient       *self,
                                                 RivConfig       *config);
@@ -250,6 +262,13 @@ void         _riv_client_emit_job_finished     (RivClient       *self,
                                                 RivJob          *job);
 void         _riv_client_emit_stream_error     (RivClient       *self,
                                                 const char      *text);
+
+/* riv-client-tls.c: which certificates pass; a refused one explained */
+void         _riv_client_tls_prepare_message   (RivClient       *self,
+                                                SoupMessage     *msg);
+void         _riv_client_tls_explain_error     (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GError         **error);
 
 /* riv-client-request.c: timers, cancellation, requests */
 GSource     *_riv_client_attach_timeout        (RivClient       *self,
@@ -290,12 +309,69 @@ char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);
 const char  *_riv_client_gateway_text          (guint            status);
 
-/* riv-client-tls.c: which certificates pass; a refused one explained */
-void         _riv_client_tls_prepare_message   (RivClient       *self,
-                                                SoupMessage     *msg);
-void         _riv_client_tls_explain_error     (RivClient       *self,
-                                                SoupMessage     *msg,
-                                                GError         **error);
+/* What applying a message to a job changed (riv-client-jobs.c), for the
+ * caller to act on. On the stack: nothing is allocated but a failure's text. */
+typedef struct
+{
+  RivJobStatus  final;       /* PENDING: the job goes on; else it is to end so */
+  char         *fail_text;   /* owned, nullable: why it failed */
+  double        publish_in;  /* > 0: its outputs wait this long for the publish timer */
+  gboolean      published;   /* outputs were handed to the job (riv_job_get_outputs ()) */
+} RivJobUpdate;
+
+#define RIV_JOB_UPDATE_INIT { RIV_JOB_STATUS_PENDING, NULL, 0, FALSE }
+
+/* What ending a job changed; 0: it was terminal already. */
+typedef enum
+{
+  RIV_JOB_ENDED         = 1 << 0,   /* n-pending went down: liveness, job-finished */
+  RIV_JOB_ENDED_JOINING = 1 << 1,   /* its join was still counted: n-joining went down */
+} RivJobEnded;
+
+/* riv-client-jobs.c: a job's client-side state (pure: calls no transport) */
+void         _riv_client_job_ctx_free          (gpointer         data);
+gboolean     _riv_client_joining_done          (RivClient       *self,
+                                                RivJobCtx       *ctx);
+void         _riv_client_job_apply             (RivClient       *self,
+                                                RivJob          *job,
+                                                RivMessage      *msg,
+                                                RivJobUpdate    *update);
+void         _riv_client_job_publish_due       (RivClient       *self,
+                                                RivJob          *job,
+                                                double           now,
+                                                RivJobUpdate    *update);
+gboolean     _riv_client_job_publish_pending   (RivClient       *self,
+                                                RivJob          *job);
+RivJobEnded  _riv_client_job_end               (RivClient       *self,
+                                                RivJob          *job,
+                                                RivJobStatus     status,
+                                                const char      *error);
+GPtrArray   *_riv_client_collect_joined_jobs   (RivClient       *self);
+
+/* riv-client-files.c: image downloads, the local files in a job's inputs */
+typedef void (*RivLocalFileFunc) (JsonObject *object,
+                                  const char *path,
+                                  gpointer    data);
+void         _riv_client_maybe_download_images (RivClient       *self,
+                                                RivJobCtx       *ctx,
+                                                JsonNode        *outputs);
+void         _riv_client_forget_download       (RivJob          *job);
+void         _riv_client_walk_local_files      (JsonNode        *node,
+                                                RivLocalFileFunc func,
+                                                gpointer         data);
+
+/* riv-client-stream.c: the SSE stream and liveness, and acting on what a
+ * job's update changed (every transport applies and ends jobs through these) */
+void         _riv_client_apply_message         (RivClient       *self,
+                                                RivJob          *job,
+                                                RivMessage      *msg);
+gboolean     _riv_client_finish_job            (RivClient       *self,
+                                                RivJob          *job,
+                                                RivJobStatus     status,
+                                                const char      *error);
+void         _riv_client_ensure_stream         (RivClient       *self);
+void         _riv_client_stream_detach         (RivClientStream *st);
+void         _riv_client_liveness_update       (RivClient       *self);
 
 /* riv-client-call.c: /call/v2 (riv_client_set_call_transport) */
 JsonNode    *_riv_client_build_call_body       (RivJob          *job,
@@ -304,40 +380,12 @@ void         _riv_client_call_start            (RivClient       *self,
                                                 RivJob          *job,
                                                 const char      *event_id);
 
-/* riv-client-files.c: a job's local files uploaded before its join; FALSE
- * when it has none (the caller joins at once). */
+/* riv-client-join.c: a job's uploads, then its join; cancelling */
+/* A job's local files uploaded before its join; FALSE when it has none (the
+ * caller joins at once). */
 gboolean     _riv_client_upload_job_files      (RivClient       *self,
                                                 RivJob          *job);
 void         _riv_client_upload_entry_free     (gpointer         data);
-
-/* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
-void         _riv_client_job_ctx_free          (gpointer         data);
-void         _riv_client_joining_done          (RivClient       *self,
-                                                RivJobCtx       *ctx);
-gboolean     _riv_client_finish_job            (RivClient       *self,
-                                                RivJob          *job,
-                                                RivJobStatus     status,
-                                                const char      *error);
-GPtrArray   *_riv_client_collect_joined_jobs   (RivClient       *self);
-void         _riv_client_finish_joined_jobs    (RivClient       *self,
-                                                RivJobStatus     status,
-                                                const char      *error);
-void         _riv_client_apply_message         (RivClient       *self,
-                                                RivJob          *job,
-                                                RivMessage      *msg);
-
-/* riv-client-files.c: image downloads, uploads */
-void         _riv_client_maybe_download_images (RivClient       *self,
-                                                RivJobCtx       *ctx,
-                                                JsonNode        *outputs);
-void         _riv_client_forget_download       (RivJob          *job);
-
-/* riv-client-stream.c: the SSE stream and liveness */
-void         _riv_client_ensure_stream         (RivClient       *self);
-void         _riv_client_stream_detach         (RivClientStream *st);
-void         _riv_client_liveness_update       (RivClient       *self);
-
-/* riv-client-join.c: joining and cancelling */
 void         _riv_client_register_event        (RivClient       *self,
                                                 RivJob          *job,
                                                 const char      *event_id);

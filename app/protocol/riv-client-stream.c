@@ -10,8 +10,15 @@
  * Streams are epoch-tagged: a stream that was replaced (or detached by close,
  * liveness or close_stream) never touches the client again; its pending
  * callback only frees it.
+ *
+ * It also acts on what riv-client-jobs.c says a job's update changed, for
+ * every transport: an image output fetched (riv-client-files.c), throttled
+ * outputs published by a timer, and a job's end counted (liveness,
+ * n-joining, n-pending, job-finished).
  */
 #include "config.h"
+
+#include <math.h>
 
 #include <gio/gfiledescriptorbased.h>
 
@@ -30,6 +37,101 @@
 
 /* Backoff before reconnect attempt n (1-based): the first one is immediate. */
 static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500 };
+
+/* Acting on a job's update ---------------------------------------------------------- */
+
+static gboolean publish_timeout_cb (gpointer user_data);
+
+/* What the caller of riv-client-jobs.c does with an update, but its end. */
+static void
+act_on_outputs (RivClient          *self,
+                RivJob             *job,
+                const RivJobUpdate *update)
+{
+  RivJobCtx *ctx;
+
+  if (update->published && (ctx = _riv_client_job_ctx (job)) != NULL)
+    _riv_client_maybe_download_images (self, ctx, riv_job_get_outputs (job));
+  /* The timer rounds up to whole milliseconds, so it never fires early. */
+  if (update->publish_in > 0 && self->jobs.publish_source == NULL)
+    self->jobs.publish_source = _riv_client_attach_timeout (self,
+                                                            ceil (update->publish_in * 1000) / 1000,
+                                                            publish_timeout_cb, self);
+}
+
+static gboolean
+publish_timeout_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->jobs.unpublished);
+  double now = riv_now ();
+
+  g_clear_pointer (&self->jobs.publish_source, g_source_unref);
+  for (guint i = 0; jobs != NULL && i < jobs->len; i++)
+    {
+      RivJob *job = g_ptr_array_index (jobs, i);
+      RivJobUpdate update = RIV_JOB_UPDATE_INIT;
+
+      _riv_client_job_publish_due (self, job, now, &update);
+      act_on_outputs (self, job, &update);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Applies one message to a non-terminal job, and acts on what it changed. */
+void
+_riv_client_apply_message (RivClient  *self,
+                           RivJob     *job,
+                           RivMessage *msg)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobUpdate update = RIV_JOB_UPDATE_INIT;
+
+  _riv_client_job_apply (self, job, msg, &update);
+  act_on_outputs (self, job, &update);
+  /* _riv_client_finish_job notifies and emits job-finished after the message's burst. */
+  if (update.final != RIV_JOB_STATUS_PENDING)
+    _riv_client_finish_job (self, job, update.final, update.fail_text);
+  g_free (update.fail_text);
+}
+
+/* Finishes a job (if it is not terminal yet), counts it and announces it. */
+gboolean
+_riv_client_finish_job (RivClient    *self,
+                        RivJob       *job,
+                        RivJobStatus  status,
+                        const char   *error)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobEnded ended;
+
+  /* A job that ends mid-stream keeps the last outputs it was sent. */
+  if (_riv_client_job_publish_pending (self, job))
+    _riv_client_maybe_download_images (self, _riv_client_job_ctx (job), riv_job_get_outputs (job));
+
+  ended = _riv_client_job_end (self, job, status, error);
+  if (ended == 0)
+    return FALSE;
+
+  _riv_client_forget_download (job);
+  _riv_client_liveness_update (self);
+  if (ended & RIV_JOB_ENDED_JOINING)
+    _riv_client_notify_n_joining (self);
+  _riv_client_notify_n_pending (self);
+  _riv_client_emit_job_finished (self, job);
+  return TRUE;
+}
+
+static void
+finish_joined_jobs (RivClient    *self,
+                    RivJobStatus  status,
+                    const char   *error)
+{
+  g_autoptr(GPtrArray) jobs = _riv_client_collect_joined_jobs (self);
+
+  for (guint i = 0; i < jobs->len; i++)
+    _riv_client_finish_job (self, g_ptr_array_index (jobs, i), status, error);
+}
 
 /* The stream -------------------------------------------------------------------------- */
 
@@ -272,10 +374,10 @@ handle_unexpected_error (RivClient  *self,
     {
       /* The server forgot us: a new session starts with the next join. */
       self->sse.session_established = FALSE;
-      _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_LOST, text);
+      finish_joined_jobs (self, RIV_JOB_STATUS_LOST, text);
     }
   else
-    _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_FAILED, text);
+    finish_joined_jobs (self, RIV_JOB_STATUS_FAILED, text);
 
   _riv_client_emit_stream_error (self, text);
 }

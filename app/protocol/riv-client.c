@@ -3,17 +3,29 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * RivClient: the GObject and its public API.
- * The rest of the client lives beside it, sharing riv-client-private.h:
+ * The rest of the client lives beside it, sharing riv-client-private.h. Each
+ * file calls only the files below it in this list:
  *
- *   riv-client-connect.c  connecting: the URL normalised, GET /config, GET /info
- *   riv-client-request.c  timers, cancellation, request helpers
- *   riv-client-jobs.c     a job's client-side state: applying messages, publishing, finishing
- *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness
- *   riv-client-join.c     joining the queue, the join watchdog, cancel and reset
+ *   riv-client.c          the GObject, its properties and signals, the public API
+ *   riv-client-join.c     submitting: a job's uploads, then its join (queue/join, /run, or
+ *                         /call/v2 through -call.c), the join watchdog, cancel and reset
  *   riv-client-call.c     the other transport: Gradio 6.13's /call/v2, one stream per job
- *   riv-client-files.c    image downloads, uploads, where a FileData is fetched from
+ *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness;
+ *                         and acting on what a job's update changed, for every transport
+ *   riv-client-connect.c  connecting: the URL normalised, GET /config, GET /info (beside
+ *                         the transports: it calls -request.c, -tls.c and -tap.c only)
+ *   riv-client-files.c    image downloads, uploads, the local files in a job's inputs,
+ *                         where a FileData is fetched from
+ *   riv-client-jobs.c     a job's client-side state, pure: applying messages, publishing,
+ *                         ending; it returns what changed and calls no transport
+ *   riv-client-request.c  timers, cancellation, one-shot requests and their replies
  *   riv-client-tls.c      which HTTPS servers are trusted, and why one was refused
  *   riv-client-tap.c      the tap: every request, reply and frame, for recording and lint
+ *
+ * The one call up the list: every file may call riv-client.c's notifications
+ * and signals (_riv_client_notify_*, _riv_client_emit_*, _riv_client_set_*),
+ * which only tell the object's listeners. Beside them, not part of the order:
+ *
  *   riv-early-buffer.c    messages for event ids no join reply has named yet
  *   riv-batch-infer.c     batches inferred from runs of process_starts
  *
