@@ -136,9 +136,7 @@ connect_info_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
 
   if (g_cancellable_is_cancelled (cd->cancel->user) || self->closed)
     {
@@ -212,12 +210,8 @@ connect_send_config (RivClient *self,
       g_object_unref (task);
       return;
     }
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, connect_config_cb, task);
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_config_cb, task);
 }
 
 /* Gradio's login (the same route in 4.x, 5.x and 6.x, at the app's root,
@@ -237,9 +231,7 @@ connect_login_cb (GObject      *object,
   GSList *cookies;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "log in to");
@@ -307,12 +299,8 @@ connect_login (RivClient *self,
     }
   /* A redirect means "no password login here": look at it, don't follow it. */
   soup_message_add_flags (cd->msg, SOUP_MESSAGE_NO_REDIRECT);
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
-                                   cd->cancel->cancellable, connect_login_cb, task);
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_login_cb, task);
 }
 
 static void
@@ -331,9 +319,7 @@ connect_config_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "connect to");
@@ -408,12 +394,8 @@ connect_config_cb (GObject      *object,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, connect_info_cb,
-                                   g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_info_cb, g_steal_pointer (&task));
 }
 
 void
@@ -483,9 +465,7 @@ traces_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -564,11 +544,8 @@ riv_client_fetch_server_traces_async (RivClient           *self,
                                                               ? self->request_timeout
                                                               : TRACES_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
 }
 
 JsonNode *

@@ -173,7 +173,7 @@ download_cb (GObject      *object,
   RivClient *self;
   guint status;
 
-  bytes = _riv_client_send_and_read_finish (result, &error);
+  bytes = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
@@ -214,13 +214,12 @@ start_download (RivClient *self,
       return;
     }
 
-  riv_client_authorize_request (self, msg);
-
   ds->busy = TRUE;
   op = _riv_client_op_new (self, job, msg);
   op->url = url;
-  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, self->cancellable,
-                                   download_cb, op);
+  /* A recording holds the protocol, not the pictures. */
+  _riv_client_send (self, msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_UNTAPPED,
+                    self->cancellable, download_cb, op);
 }
 
 /* The job is terminal: its download chain goes with it unless a download is
@@ -275,9 +274,7 @@ upload_cb (GObject      *object,
   g_signal_handlers_disconnect_matched (cd->msg, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                         upload_wrote_body_data_cb, NULL);
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (body != NULL && RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       if (cd->cancel->timed_out)
@@ -375,7 +372,6 @@ riv_client_upload_with_progress_async (RivClient             *self,
   cd->msg = soup_message_new_from_multipart (self->access.upload_url, multipart);
   cd->cancel = _riv_client_op_cancel_new (self, cancellable, UPLOAD_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
-  _riv_client_prepare_message (self, cd->msg);
 
   if (progress != NULL)
     {
@@ -392,10 +388,8 @@ riv_client_upload_with_progress_async (RivClient             *self,
     }
 
   /* Recorded as a request without its body: the file's bytes are not kept. */
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
-                                   cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
 }
 
 char *

@@ -424,14 +424,12 @@ join_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
   self = op->client;
   g_object_ref (self);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, op->msg, 0, body);
 
   if (op->queued)
     {
@@ -591,7 +589,7 @@ _riv_client_start_join (RivClient *self,
     }
   body = call ? _riv_client_build_call_body (job, ctx->endpoint) : build_join_body (self, job);
 
-  msg = _riv_client_new_json_post (self, run || call ? run_url : self->access.join_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, run || call ? run_url : self->access.join_url);
   if (msg == NULL)
     {
       _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -625,8 +623,8 @@ _riv_client_start_join (RivClient *self,
   _riv_client_notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
-  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, op->cancellable,
-                                   join_cb, op);
+  _riv_client_send (self, msg, body, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    op->cancellable, join_cb, op);
 }
 
 /* Cancel ------------------------------------------------------------------------------- */
@@ -639,9 +637,7 @@ reset_cb (GObject      *object,
   G_GNUC_UNUSED g_autoptr(RivClientOp) op = user_data;   /* freed when we return */
   g_autoptr(GBytes) body = NULL;
 
-  body = _riv_client_send_and_read_finish (result, NULL);
-  if (!_riv_client_op_client_gone (op) && RIV_CLIENT_TAPPED (op->client))
-    _riv_client_tap_response (op->client, op->msg, 0, body);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, NULL);
 }
 
 static gboolean
@@ -670,10 +666,10 @@ send_reset (RivClient  *self,
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->access.reset_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, self->access.reset_url);
   if (msg != NULL)
-    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
-                                     reset_cb, _riv_client_op_new (self, NULL, msg));
+    _riv_client_send (self, msg, body, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                      self->cancellable, reset_cb, _riv_client_op_new (self, NULL, msg));
 }
 
 static void
@@ -688,13 +684,11 @@ cancel_request_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
   self = op->client;
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, op->msg, 0, body);
   status = soup_message_get_status (op->msg);
 
   if (riv_job_get_event_id (op->job) != NULL)
@@ -741,9 +735,9 @@ _riv_client_send_cancel (RivClient  *self,
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->access.cancel_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, self->access.cancel_url);
   if (msg != NULL)
-    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
-                                     cancel_request_cb, _riv_client_op_new (self, job, msg));
+    _riv_client_send (self, msg, body, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                      self->cancellable, cancel_request_cb, _riv_client_op_new (self, job, msg));
 }
 

@@ -285,24 +285,38 @@ RivClientOp *_riv_client_op_new                (RivClient       *self,
                                                 SoupMessage     *msg);
 void         _riv_client_op_free               (RivClientOp     *op);
 gboolean     _riv_client_op_client_gone        (RivClientOp     *op);
+RivClient   *_riv_client_op_get_client         (RivClientOp     *op);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivClientOp, _riv_client_op_free)
 void         _riv_client_task_data_free        (RivClientTaskData *cd);
 void         _riv_client_prepare_message       (RivClient       *self,
                                                 SoupMessage     *msg);
-SoupMessage *_riv_client_new_json_post         (RivClient       *self,
-                                                const char      *url,
-                                                JsonNode        *body);
-/* soup_session_send_and_read_async () with a bound: a reply larger than
- * max_bytes (by its Content-Length, or as it arrives) fails with
- * RIV_CLIENT_ERROR_PROTOCOL, saying so, and its connection is dropped. The
- * callback's source object is the session. */
-void         _riv_client_send_and_read_async   (RivClient       *self,
+/* How _riv_client_send () sends. */
+typedef enum
+{
+  RIV_CLIENT_SEND_DEFAULT  = 0,
+  RIV_CLIENT_SEND_UNTAPPED = 1 << 0,   /* the tap does not see it (an image download) */
+} RivClientSendFlags;
+
+/* A one-shot request (every request but the streams): msg gets its headers
+ * and credentials (_riv_client_prepare_message ()) and, with json, that as
+ * its body (a JSON POST); the tap records it; its reply is read whole up to
+ * max_bytes: a larger one (by its Content-Length, or as it arrives) fails
+ * with RIV_CLIENT_ERROR_PROTOCOL, saying so, and its connection is dropped.
+ * The callback's source object is the session; it reads the reply with
+ * _riv_client_read_reply (). */
+void         _riv_client_send                  (RivClient       *self,
                                                 SoupMessage     *msg,
+                                                JsonNode        *json,
                                                 gsize            max_bytes,
+                                                RivClientSendFlags flags,
                                                 GCancellable    *cancellable,
                                                 GAsyncReadyCallback callback,
                                                 gpointer         user_data);
-GBytes      *_riv_client_send_and_read_finish  (GAsyncResult    *result,
+/* The reply's body, or NULL and error; the tap records it. self is NULL
+ * when the client went away meanwhile (_riv_client_op_get_client ()). */
+GBytes      *_riv_client_read_reply            (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GAsyncResult    *result,
                                                 GError         **error);
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,

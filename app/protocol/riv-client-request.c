@@ -4,8 +4,9 @@
  *
  * What every request of RivClient shares: timers on the client's context,
  * cancellation (by the caller, by close, by a timeout), the operation record
- * whose callback may outlive the client, headers, JSON POSTs, and the
- * server's explanation in an error body.
+ * whose callback may outlive the client, headers, one-shot requests
+ * (_riv_client_send () and _riv_client_read_reply (): every request but the
+ * streams), and the server's explanation in an error body.
  */
 #include "config.h"
 
@@ -128,6 +129,13 @@ gboolean
 _riv_client_op_client_gone (RivClientOp *op)
 {
   return g_cancellable_is_cancelled (op->client_cancellable);
+}
+
+/* op's client, or NULL when it is gone or closed. */
+RivClient *
+_riv_client_op_get_client (RivClientOp *op)
+{
+  return _riv_client_op_client_gone (op) ? NULL : op->client;
 }
 
 static int
@@ -318,16 +326,38 @@ bounded_send_cb (GObject      *object,
   bounded_read_next (g_steal_pointer (&task));
 }
 
+/* Sends a one-shot request and reads its reply whole, up to max_bytes. */
 void
-_riv_client_send_and_read_async (RivClient           *self,
-                                 SoupMessage         *msg,
-                                 gsize                max_bytes,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+_riv_client_send (RivClient           *self,
+                  SoupMessage         *msg,
+                  JsonNode            *json,
+                  gsize                max_bytes,
+                  RivClientSendFlags   flags,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
 {
   GTask *task = g_task_new (self->session, NULL, callback, user_data);
   BoundedRead *br = g_new0 (BoundedRead, 1);
+  g_autoptr(GBytes) bytes = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  if (json != NULL)
+    {
+      text = riv_json_to_string (json, &len);
+      bytes = g_bytes_new_take (text, len);
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+      /* libsoup opens a new connection for every non-idempotent request
+       * unless told otherwise: a burst of 1,000 joins would cost 1,000 TCP
+       * connections. The flag only allows reusing a kept-alive connection;
+       * libsoup still never re-sends a POST (its restart logic looks at the
+       * method). */
+      soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+    }
+  _riv_client_prepare_message (self, msg);
+  if (RIV_CLIENT_TAPPED (self) && !(flags & RIV_CLIENT_SEND_UNTAPPED))
+    _riv_client_tap_request (self, msg, 0, text, len);
 
   br->msg = g_object_ref (msg);
   br->cancellable = g_cancellable_new ();
@@ -346,39 +376,16 @@ _riv_client_send_and_read_async (RivClient           *self,
 }
 
 GBytes *
-_riv_client_send_and_read_finish (GAsyncResult  *result,
-                                  GError       **error)
+_riv_client_read_reply (RivClient     *self,
+                        SoupMessage   *msg,
+                        GAsyncResult  *result,
+                        GError       **error)
 {
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
+  GBytes *body = g_task_propagate_pointer (G_TASK (result), error);
 
-SoupMessage *
-_riv_client_new_json_post (RivClient  *self,
-                           const char *url,
-                           JsonNode   *body)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  SoupMessage *msg;
-  gsize len = 0;
-  char *text;
-
-  msg = soup_message_new (SOUP_METHOD_POST, url);
-  if (msg == NULL)
-    return NULL;
-
-  text = riv_json_to_string (body, &len);
-  bytes = g_bytes_new_take (text, len);
-  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-  _riv_client_prepare_message (self, msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, msg, 0, text, len);
-
-  /* libsoup opens a new connection for every non-idempotent request unless
-   * told otherwise: a burst of 1,000 joins would cost 1,000 TCP connections.
-   * The flag only allows reusing a kept-alive connection; libsoup still never
-   * re-sends a POST (its restart logic looks at the method). */
-  soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
-  return msg;
+  if (self != NULL && RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, msg, 0, body);
+  return body;
 }
 
 /* The server's explanation in a FastAPI-style error body: "detail" as a string,
