@@ -42,7 +42,9 @@ static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500
 
 static gboolean publish_timeout_cb (gpointer user_data);
 
-/* What the caller of riv-client-jobs.c does with an update, but its end. */
+/* What the caller of riv-client-jobs.c does with an update, but its end:
+ * the job's state may have gone meanwhile (a handler of the job's
+ * notifications ended it), and then there is no image to fetch. */
 static void
 act_on_outputs (RivClient          *self,
                 RivJob             *job,
@@ -103,11 +105,12 @@ _riv_client_finish_job (RivClient    *self,
                         const char   *error)
 {
   G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobUpdate update = RIV_JOB_UPDATE_INIT;
   RivJobEnded ended;
 
   /* A job that ends mid-stream keeps the last outputs it was sent. */
-  if (_riv_client_job_publish_pending (self, job))
-    _riv_client_maybe_download_images (self, _riv_client_job_ctx (job), riv_job_get_outputs (job));
+  update.published = _riv_client_job_publish_pending (self, job);
+  act_on_outputs (self, job, &update);
 
   ended = _riv_client_job_end (self, job, status, error);
   if (ended == 0)
