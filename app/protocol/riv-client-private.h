@@ -103,7 +103,9 @@ typedef struct
   guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
 } RivClientJoins;
 
-/* The jobs and their bookkeeping (riv-client-jobs.c keeps it). */
+/* The jobs and their bookkeeping: the list and the event ids (riv-client.c,
+ * riv-client-join.c), counts and outputs waiting for their turn
+ * (riv-client-jobs.c; riv-client-stream.c runs the publish timer). */
 typedef struct
 {
   GListStore     *list;
