@@ -250,9 +250,9 @@ _riv_client_job_ctx (RivJob *job)
 }
 
 /* Calls go one way: riv-client.c → -join.c → -call.c → -stream.c → -files.c →
- * -jobs.c → -request.c → -tls.c, -tap.c; -connect.c calls -request.c, -tls.c
- * and -tap.c. The one call up is to these notifications and signals, which
- * only tell the object's listeners. */
+ * -jobs.c → -request.c → -tls.c, -tap.c; -connect.c calls -request.c and
+ * -tls.c. The one call up is to these notifications and signals, which only
+ * tell the object's listeners. */
 /* riv-client.c: notifications and signals, the config */
 void         _riv_client_set_config            (RivClient       *self,
                                                 RivConfig       *config);

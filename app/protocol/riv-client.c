@@ -13,7 +13,7 @@
  *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness;
  *                         and acting on what a job's update changed, for every transport
  *   riv-client-connect.c  connecting: the URL normalised, GET /config, GET /info (beside
- *                         the transports: it calls -request.c, -tls.c and -tap.c only)
+ *                         the transports: it calls -request.c and -tls.c only)
  *   riv-client-files.c    image downloads, uploads, the local files in a job's inputs,
  *                         where a FileData is fetched from
  *   riv-client-jobs.c     a job's client-side state, pure: applying messages, publishing,
