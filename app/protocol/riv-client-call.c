@@ -154,7 +154,7 @@ call_event_cb (const char *event_type,
   node = frame_to_message (cs, event_type, value);
   if (node == NULL)
     return;
-  self->n_messages++;
+  self->sse.n_messages++;
   msg = riv_message_new_from_node (node, NULL);
   if (msg == NULL)
     return;
@@ -307,5 +307,5 @@ riv_client_set_call_transport (RivClient *self,
                                gboolean   call)
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
-  self->call_transport = !!call;
+  self->join.call_transport = !!call;
 }

@@ -136,9 +136,7 @@ connect_info_cb (GObject      *object,
   g_autoptr(GBytes) body = NULL;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
 
   if (g_cancellable_is_cancelled (cd->cancel->user) || self->closed)
     {
@@ -178,7 +176,7 @@ connect_return_io_error (GTask      *task,
     {
       g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_TIMED_OUT,
                                "Could not %s %s: no answer within %g s",
-                               what, self->url, connect_timeout (self));
+                               what, self->access.url, connect_timeout (self));
       g_error_free (error);
     }
   else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -186,7 +184,7 @@ connect_return_io_error (GTask      *task,
   else
     {
       _riv_client_tls_explain_error (self, cd->msg, &error);
-      g_prefix_error (&error, "Could not %s %s: ", what, self->url);
+      g_prefix_error (&error, "Could not %s %s: ", what, self->access.url);
       g_task_return_error (task, error);
     }
 }
@@ -201,7 +199,7 @@ connect_send_config (RivClient *self,
                      GTask     *task)
 {
   RivClientTaskData *cd = g_task_get_task_data (task);
-  g_autofree char *config_url = g_strconcat (self->url, "/config", NULL);
+  g_autofree char *config_url = g_strconcat (self->access.url, "/config", NULL);
 
   g_clear_object (&cd->msg);
   cd->msg = soup_message_new (SOUP_METHOD_GET, config_url);
@@ -212,12 +210,8 @@ connect_send_config (RivClient *self,
       g_object_unref (task);
       return;
     }
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, connect_config_cb, task);
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_config_cb, task);
 }
 
 /* Gradio's login (the same route in 4.x, 5.x and 6.x, at the app's root,
@@ -237,9 +231,7 @@ connect_login_cb (GObject      *object,
   GSList *cookies;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "log in to");
@@ -256,11 +248,11 @@ connect_login_cb (GObject      *object,
         {
           g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
                                    "The server at %s accepted the login but sent no "
-                                   "session cookie", self->url);
+                                   "session cookie", self->access.url);
           return;
         }
-      g_free (self->auth_cookie);
-      self->auth_cookie = soup_cookies_to_cookie_header (cookies);
+      g_free (self->access.auth_cookie);
+      self->access.auth_cookie = soup_cookies_to_cookie_header (cookies);
       soup_cookies_free (cookies);
       connect_send_config (self, g_steal_pointer (&task));
       return;
@@ -270,18 +262,18 @@ connect_login_cb (GObject      *object,
       status == SOUP_STATUS_FORBIDDEN)
     g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
                              "The server at %s did not accept the user name and password%s%s",
-                             self->url, detail ? ": " : "", detail ? detail : "");
+                             self->access.url, detail ? ": " : "", detail ? detail : "");
   else if (SOUP_STATUS_IS_REDIRECTION (status) || status == SOUP_STATUS_NOT_FOUND ||
            status == SOUP_STATUS_METHOD_NOT_ALLOWED)
     /* Gradio redirects a login when the app has no password list: it asks
      * for another kind of login (OAuth, a custom dependency). */
     g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
                              "The server at %s asks for a login but has no user name and "
-                             "password login (HTTP %u)", self->url, status);
+                             "password login (HTTP %u)", self->access.url, status);
   else
     g_task_return_new_error (task, RIV_CLIENT_ERROR,
                              status >= 500 ? RIV_CLIENT_ERROR_SERVER : RIV_CLIENT_ERROR_PROTOCOL,
-                             "Could not log in to %s (HTTP %u)%s%s", self->url, status,
+                             "Could not log in to %s (HTTP %u)%s%s", self->access.url, status,
                              detail ? ": " : "", detail ? detail : "");
 }
 
@@ -290,9 +282,9 @@ connect_login (RivClient *self,
                GTask     *task)
 {
   RivClientTaskData *cd = g_task_get_task_data (task);
-  g_autofree char *login_url = g_strconcat (self->url, "/login", NULL);
-  char *form = soup_form_encode ("username", self->auth_user,
-                                 "password", self->auth_password,
+  g_autofree char *login_url = g_strconcat (self->access.url, "/login", NULL);
+  char *form = soup_form_encode ("username", self->access.auth_user,
+                                 "password", self->access.auth_password,
                                  NULL);
 
   cd->logged_in = TRUE;
@@ -307,12 +299,8 @@ connect_login (RivClient *self,
     }
   /* A redirect means "no password login here": look at it, don't follow it. */
   soup_message_add_flags (cd->msg, SOUP_MESSAGE_NO_REDIRECT);
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
-                                   cd->cancel->cancellable, connect_login_cb, task);
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_login_cb, task);
 }
 
 static void
@@ -331,9 +319,7 @@ connect_config_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       connect_return_io_error (task, g_steal_pointer (&error), "connect to");
@@ -341,7 +327,7 @@ connect_config_cb (GObject      *object,
     }
 
   status = soup_message_get_status (cd->msg);
-  if (status == SOUP_STATUS_UNAUTHORIZED && self->auth_user != NULL && !cd->logged_in)
+  if (status == SOUP_STATUS_UNAUTHORIZED && self->access.auth_user != NULL && !cd->logged_in)
     {
       connect_login (self, g_steal_pointer (&task));
       return;
@@ -353,12 +339,12 @@ connect_config_cb (GObject      *object,
       if (cd->logged_in)
         g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_FAILED,
                                  "The server at %s accepted the login but still refuses "
-                                 "access (HTTP 401%s%s)", self->url,
+                                 "access (HTTP 401%s%s)", self->access.url,
                                  detail ? ": " : "", detail ? detail : "");
       else
         g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_AUTH_REQUIRED,
                                  "The server at %s asks for a login (user name and "
-                                 "password)%s%s", self->url,
+                                 "password)%s%s", self->access.url,
                                  detail ? ": " : "", detail ? detail : "");
       return;
     }
@@ -380,7 +366,7 @@ connect_config_cb (GObject      *object,
     }
 
   data = g_bytes_get_data (body, &len);
-  config = riv_config_new_from_data (data ? data : "", len, self->url, &error);
+  config = riv_config_new_from_data (data ? data : "", len, self->access.url, &error);
   if (config == NULL)
     {
       if (g_error_matches (error, RIV_CONFIG_ERROR, RIV_CONFIG_ERROR_UNSUPPORTED_PROTOCOL))
@@ -389,11 +375,11 @@ connect_config_cb (GObject      *object,
       else
         g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_NOT_GRADIO,
                                  "The server at %s does not look like a Gradio app: %s",
-                                 self->url, error->message);
+                                 self->access.url, error->message);
       return;
     }
 
-  if (!self->follow_root && riv_config_resolve_root (config, self->url))
+  if (!self->access.follow_root && riv_config_resolve_root (config, self->access.url))
     g_debug ("The server's root is %s: using %s",
              riv_config_get_reported_root (config), riv_config_get_root (config));
   cd->config = g_steal_pointer (&config);
@@ -408,12 +394,8 @@ connect_config_cb (GObject      *object,
       g_task_return_boolean (task, TRUE);
       return;
     }
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, connect_info_cb,
-                                   g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, connect_info_cb, g_steal_pointer (&task));
 }
 
 void
@@ -439,7 +421,7 @@ riv_client_connect_async (RivClient           *self,
       return;
     }
 
-  normalized = riv_client_normalize_url (self->url, &error);
+  normalized = riv_client_normalize_url (self->access.url, &error);
   if (normalized == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -483,9 +465,7 @@ traces_cb (GObject      *object,
   guint status;
   gsize len = 0;
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -564,11 +544,8 @@ riv_client_fetch_server_traces_async (RivClient           *self,
                                                               ? self->request_timeout
                                                               : TRACES_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
-  _riv_client_prepare_message (self, cd->msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_DOCUMENT_BYTES,
-                                   cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, traces_cb, g_steal_pointer (&task));
 }
 
 JsonNode *

@@ -3,7 +3,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Files: a job's newest image output fetched for its preview (latest wins),
- * and uploads (POST /upload).
+ * uploads (POST /upload), and the local files named in a job's inputs. It
+ * calls only riv-client-request.c and the tap; the uploads a job waits for
+ * before its join are riv-client-join.c's.
  */
 #include "config.h"
 
@@ -171,7 +173,7 @@ download_cb (GObject      *object,
   RivClient *self;
   guint status;
 
-  bytes = _riv_client_send_and_read_finish (result, &error);
+  bytes = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
@@ -212,13 +214,12 @@ start_download (RivClient *self,
       return;
     }
 
-  riv_client_authorize_request (self, msg);
-
   ds->busy = TRUE;
   op = _riv_client_op_new (self, job, msg);
   op->url = url;
-  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, self->cancellable,
-                                   download_cb, op);
+  /* A recording holds the protocol, not the pictures. */
+  _riv_client_send (self, msg, NULL, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_UNTAPPED,
+                    self->cancellable, download_cb, op);
 }
 
 /* The job is terminal: its download chain goes with it unless a download is
@@ -273,9 +274,7 @@ upload_cb (GObject      *object,
   g_signal_handlers_disconnect_matched (cd->msg, G_SIGNAL_MATCH_FUNC, 0, 0, NULL,
                                         upload_wrote_body_data_cb, NULL);
 
-  body = _riv_client_send_and_read_finish (result, &error);
-  if (body != NULL && RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, cd->msg, 0, body);
+  body = _riv_client_read_reply (self, cd->msg, result, &error);
   if (body == NULL)
     {
       if (cd->cancel->timed_out)
@@ -370,10 +369,9 @@ riv_client_upload_with_progress_async (RivClient             *self,
                                    mime ? mime : "application/octet-stream", contents);
 
   cd = g_new0 (RivClientTaskData, 1);
-  cd->msg = soup_message_new_from_multipart (self->upload_url, multipart);
+  cd->msg = soup_message_new_from_multipart (self->access.upload_url, multipart);
   cd->cancel = _riv_client_op_cancel_new (self, cancellable, UPLOAD_TIMEOUT_S);
   g_task_set_task_data (task, cd, (GDestroyNotify) _riv_client_task_data_free);
-  _riv_client_prepare_message (self, cd->msg);
 
   if (progress != NULL)
     {
@@ -390,10 +388,8 @@ riv_client_upload_with_progress_async (RivClient             *self,
     }
 
   /* Recorded as a request without its body: the file's bytes are not kept. */
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, cd->msg, 0, NULL, 0);
-  _riv_client_send_and_read_async (self, cd->msg, RIV_CLIENT_MAX_ANSWER_BYTES,
-                                   cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
+  _riv_client_send (self, cd->msg, NULL, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    cd->cancel->cancellable, upload_cb, g_steal_pointer (&task));
 }
 
 char *
@@ -406,26 +402,7 @@ riv_client_upload_finish (RivClient     *self,
 }
 
 
-/* A job's local files (handle_file() values), uploaded before its join ------------------- */
-
-/* One local path of the client's session: uploaded once, then reused. */
-typedef struct
-{
-  char      *path;          /* the local path (the table's key) */
-  char      *server_path;   /* nullable until uploaded */
-  GPtrArray *waiting;       /* RivJob refs whose join waits for it */
-} RivUploadEntry;
-
-void
-_riv_client_upload_entry_free (gpointer data)
-{
-  RivUploadEntry *entry = data;
-
-  g_free (entry->path);
-  g_free (entry->server_path);
-  g_ptr_array_unref (entry->waiting);
-  g_free (entry);
-}
+/* Local files (handle_file() values) in a job's inputs ---------------------------------- */
 
 /* {"path": LOCAL, "meta": {"_type": "gradio.FileData"}} with a path that is no URL. */
 static const char *
@@ -447,10 +424,10 @@ local_file_path (JsonNode *node)
 }
 
 /* Calls func on every local FileData object under node. */
-static void
-walk_local_files (JsonNode *node,
-                  void    (*func) (JsonObject *object, const char *path, gpointer data),
-                  gpointer  data)
+void
+_riv_client_walk_local_files (JsonNode            *node,
+                              RivLocalFileFunc     func,
+                              gpointer             data)
 {
   const char *path;
 
@@ -466,7 +443,7 @@ walk_local_files (JsonNode *node,
       JsonArray *array = json_node_get_array (node);
 
       for (guint i = 0; i < json_array_get_length (array); i++)
-        walk_local_files (json_array_get_element (array, i), func, data);
+        _riv_client_walk_local_files (json_array_get_element (array, i), func, data);
     }
   else if (JSON_NODE_HOLDS_OBJECT (node))
     {
@@ -476,7 +453,7 @@ walk_local_files (JsonNode *node,
 
       json_object_iter_init_ordered (&iter, json_node_get_object (node));
       while (json_object_iter_next_ordered (&iter, &name, &member))
-        walk_local_files (member, func, data);
+        _riv_client_walk_local_files (member, func, data);
     }
 }
 
@@ -496,186 +473,6 @@ riv_client_list_local_files (JsonNode *data)
 {
   GPtrArray *paths = g_ptr_array_new_with_free_func (g_free);
 
-  walk_local_files (data, add_path_cb, paths);
+  _riv_client_walk_local_files (data, add_path_cb, paths);
   return paths;
-}
-
-static void
-replace_path_cb (JsonObject *object,
-                 const char *path,
-                 gpointer    data)
-{
-  RivClient *self = data;
-  RivUploadEntry *entry = g_hash_table_lookup (self->uploads, path);
-  g_autofree char *name = NULL;
-
-  if (entry == NULL || entry->server_path == NULL)
-    return;
-  name = g_path_get_basename (path);
-  if (!json_object_has_member (object, "orig_name"))
-    json_object_set_string_member (object, "orig_name", name);
-  /* Last: path points into the object. */
-  json_object_set_string_member (object, "path", entry->server_path);
-}
-
-static void
-job_file_ready (RivClient *self,
-                RivJob    *job)
-{
-  RivJobCtx *ctx = _riv_client_job_ctx (job);
-
-  /* Cancelled or closed meanwhile: nothing to join. */
-  if (riv_job_is_finished (job) || ctx == NULL || ctx->uploads_left == 0)
-    return;
-  if (--ctx->uploads_left > 0)
-    return;
-
-  walk_local_files (riv_job_get_inputs (job), replace_path_cb, self);
-  _riv_job_set_upload_time (job, riv_now () - riv_job_get_submitted_at (job));
-  riv_job_add_timeline (job, "files uploaded");
-  _riv_client_start_join (self, job);
-}
-
-static void
-upload_entry_failed (RivClient      *self,
-                     RivUploadEntry *entry,
-                     const char     *text)
-{
-  g_autoptr(GPtrArray) waiting = g_ptr_array_ref (entry->waiting);
-
-  /* Forgotten: the next job that needs the file tries again. */
-  g_hash_table_steal (self->uploads, entry->path);
-  for (guint i = 0; i < waiting->len; i++)
-    {
-      RivJob *job = g_ptr_array_index (waiting, i);
-
-      if (!riv_job_is_finished (job))
-        _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED, text);
-    }
-  _riv_client_upload_entry_free (entry);
-}
-
-static void
-entry_uploaded_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
-{
-  RivClient *self = RIV_CLIENT (object);
-  RivUploadEntry *entry = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GPtrArray) waiting = NULL;
-
-  entry->server_path = riv_client_upload_finish (self, result, &error);
-  if (entry->server_path == NULL)
-    {
-      g_autofree char *text = g_strdup_printf ("Could not upload %s: %s", entry->path,
-                                               error->message);
-
-      if (!self->closed)
-        upload_entry_failed (self, entry, text);
-      return;
-    }
-
-  waiting = g_steal_pointer (&entry->waiting);
-  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; i < waiting->len && !self->closed; i++)
-    job_file_ready (self, g_ptr_array_index (waiting, i));
-}
-
-static void
-entry_read_cb (GObject      *object,
-               GAsyncResult *result,
-               gpointer      user_data)
-{
-  RivUploadEntry *entry = user_data;
-  /* The file holds a reference to the client until this returns. */
-  RivClient *self = g_object_get_data (object, "riv-client");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  g_autofree char *name = NULL;
-  char *contents = NULL;
-  gsize length = 0;
-
-  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
-    {
-      g_autofree char *text = g_strdup_printf ("Cannot read %s: %s", entry->path, error->message);
-
-      if (!self->closed)
-        upload_entry_failed (self, entry, text);
-      return;
-    }
-  bytes = g_bytes_new_take (contents, length);
-  if (self->closed)
-    return;
-  if (length == 0)
-    {
-      g_autofree char *text = g_strdup_printf ("%s is empty (0 bytes): nothing to upload",
-                                               entry->path);
-
-      upload_entry_failed (self, entry, text);
-      return;
-    }
-
-  name = g_path_get_basename (entry->path);
-  riv_client_upload_async (self, bytes, name, NULL, entry_uploaded_cb, entry);
-}
-
-static void
-need_file_cb (JsonObject *object,
-              const char *path,
-              gpointer    data)
-{
-  RivJob *job = data;
-  RivJobCtx *ctx = _riv_client_job_ctx (job);
-  RivClient *self = ctx->client;
-  RivUploadEntry *entry;
-  g_autoptr(GFile) file = NULL;
-
-  if (self->uploads == NULL)
-    self->uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
-                                           _riv_client_upload_entry_free);
-
-  entry = g_hash_table_lookup (self->uploads, path);
-  if (entry != NULL)
-    {
-      /* Uploaded already (reused), or on its way (wait with the others);
-       * a job naming the same path twice waits once. */
-      if (entry->server_path == NULL &&
-          !g_ptr_array_find (entry->waiting, job, NULL))
-        {
-          g_ptr_array_add (entry->waiting, g_object_ref (job));
-          ctx->uploads_left++;
-        }
-      return;
-    }
-
-  entry = g_new0 (RivUploadEntry, 1);
-  entry->path = g_strdup (path);
-  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
-  g_ptr_array_add (entry->waiting, g_object_ref (job));
-  g_hash_table_insert (self->uploads, entry->path, entry);
-  ctx->uploads_left++;
-
-  /* GIO reads a local file on its worker threads: the context never blocks. */
-  file = g_file_new_for_path (path);
-  g_object_set_data_full (G_OBJECT (file), "riv-client", g_object_ref (self), g_object_unref);
-  g_file_load_contents_async (file, self->cancellable, entry_read_cb, entry);
-}
-
-gboolean
-_riv_client_upload_job_files (RivClient *self,
-                              RivJob    *job)
-{
-  RivJobCtx *ctx = _riv_client_job_ctx (job);
-  g_autoptr(GPtrArray) paths = riv_client_list_local_files (riv_job_get_inputs (job));
-
-  if (paths->len == 0)
-    return FALSE;
-
-  riv_job_add_timeline (job, "uploading %u file(s)", paths->len);
-  /* Counted first, so a file ready at once cannot start the join early. */
-  ctx->uploads_left = 1;
-  walk_local_files (riv_job_get_inputs (job), need_file_cb, job);
-  job_file_ready (self, job);
-  return TRUE;
 }

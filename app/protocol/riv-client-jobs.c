@@ -3,13 +3,15 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The client's side of a job that is not terminal yet (RivJobCtx, the job's
- * owner data): applying each message to it, handing streamed outputs to the
- * job at most once per publish interval, and finishing it with its
- * bookkeeping (counts, liveness, job-finished).
+ * owner data), as pure state: applying each message to it, handing streamed
+ * outputs to the job at most once per publish interval, and ending it with
+ * its counts. It calls no transport and announces nothing: each function
+ * says what changed (RivJobUpdate, RivJobEnded, a boolean) and the caller
+ * acts on it (riv-client-stream.c: an image fetched, the publish timer, the
+ * liveness watchdog, notifications and job-finished).
  */
 #include "config.h"
 
-#include <math.h>
 #include <string.h>
 
 #include "riv-client-private.h"
@@ -57,45 +59,56 @@ _riv_client_job_ctx_free (gpointer data)
   g_free (ctx);
 }
 
-/* The job's join request has its answer, or no longer needs one. */
-void
+/* The job's join request has its answer, or no longer needs one: TRUE when
+ * that took it off "n-joining" (the caller notifies). */
+gboolean
 _riv_client_joining_done (RivClient *self,
                           RivJobCtx *ctx)
 {
   if (ctx == NULL || !ctx->counted_joining)
-    return;
+    return FALSE;
 
   ctx->counted_joining = FALSE;
-  g_assert (self->n_joining > 0);
-  self->n_joining--;
-  _riv_client_notify_n_joining (self);
+  g_assert (self->join.n_joining > 0);
+  self->join.n_joining--;
+  return TRUE;
 }
 
-/* Finishes a job (if it is not terminal yet) and does the bookkeeping. */
-static void publish_outputs      (RivClient *self,
-                                  RivJobCtx *ctx);
-static void job_reached_terminal (RivClient *self,
-                                  RivJob    *job);
+static gboolean publish_outputs (RivClient *self,
+                                 RivJobCtx *ctx);
 
+/* A job that ends mid-stream keeps the last outputs it was sent: hands them
+ * over now. TRUE when it did (the caller fetches their image). */
 gboolean
-_riv_client_finish_job (RivClient    *self,
-                        RivJob       *job,
-                        RivJobStatus  status,
-                        const char   *error)
+_riv_client_job_publish_pending (RivClient *self,
+                                 RivJob    *job)
 {
-  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
   RivJobCtx *ctx = _riv_client_job_ctx (job);
 
-  /* A job that ends mid-stream keeps the last outputs it was sent. */
-  if (ctx != NULL && ctx->unpublished && !self->closed &&
-      !RIV_JOB_STATUS_IS_TERMINAL (riv_job_get_status (job)))
-    publish_outputs (self, ctx);
+  if (ctx == NULL || !ctx->unpublished || self->closed ||
+      RIV_JOB_STATUS_IS_TERMINAL (riv_job_get_status (job)))
+    return FALSE;
+  return publish_outputs (self, ctx);
+}
+
+/* Ends a job that is not terminal yet, and counts it: its client-side state
+ * goes. What the caller acts on (liveness, notifications, job-finished):
+ * 0 when the job was terminal already. */
+RivJobEnded
+_riv_client_job_end (RivClient    *self,
+                     RivJob       *job,
+                     RivJobStatus  status,
+                     const char   *error)
+{
+  RivJobCtx *ctx;
+  RivJobEnded ended = RIV_JOB_ENDED;
+  gboolean was_joined = FALSE;
 
   _riv_job_freeze (job);
   if (!_riv_job_finish (job, status, error))
     {
       _riv_job_thaw (job);
-      return FALSE;
+      return 0;
     }
   if (error != NULL)
     riv_job_add_timeline (job, "%s: %s", riv_job_status_to_string (status), error);
@@ -103,40 +116,25 @@ _riv_client_finish_job (RivClient    *self,
     riv_job_add_timeline (job, "%s", riv_job_status_to_string (status));
   _riv_job_thaw (job);
 
-  job_reached_terminal (self, job);
-  return TRUE;
-}
-
-static void
-job_reached_terminal (RivClient *self,
-                      RivJob    *job)
-{
-  RivJobCtx *ctx = _riv_client_job_ctx (job);
-  gboolean was_joined = FALSE;
-
-  if (ctx != NULL)
+  if ((ctx = _riv_client_job_ctx (job)) != NULL)
     {
       was_joined = ctx->joined;
       /* Finished (cancelled) while its join request is still in flight. */
-      _riv_client_joining_done (self, ctx);
+      if (_riv_client_joining_done (self, ctx))
+        ended |= RIV_JOB_ENDED_JOINING;
       _riv_job_set_owner_data (job, NULL, NULL);
     }
 
-  _riv_client_forget_download (job);
-
   _riv_job_trim (job);
 
-  g_assert (self->n_pending > 0);
-  self->n_pending--;
+  g_assert (self->jobs.n_pending > 0);
+  self->jobs.n_pending--;
   if (was_joined)
     {
-      g_assert (self->n_joined > 0);
-      self->n_joined--;
+      g_assert (self->jobs.n_joined > 0);
+      self->jobs.n_joined--;
     }
-  _riv_client_liveness_update (self);
-  _riv_client_notify_n_pending (self);
-
-  _riv_client_emit_job_finished (self, job);
+  return ended;
 }
 
 /* Non-terminal joined jobs, as new references (safe against handlers that
@@ -148,7 +146,7 @@ _riv_client_collect_joined_jobs (RivClient *self)
   GHashTableIter iter;
   gpointer value;
 
-  g_hash_table_iter_init (&iter, self->by_event);
+  g_hash_table_iter_init (&iter, self->jobs.by_event);
   while (g_hash_table_iter_next (&iter, NULL, &value))
     {
       RivJob *job = value;
@@ -162,16 +160,6 @@ _riv_client_collect_joined_jobs (RivClient *self)
   return jobs;
 }
 
-void
-_riv_client_finish_joined_jobs (RivClient    *self,
-                                RivJobStatus  status,
-                                const char   *error)
-{
-  g_autoptr(GPtrArray) jobs = _riv_client_collect_joined_jobs (self);
-
-  for (guint i = 0; i < jobs->len; i++)
-    _riv_client_finish_job (self, g_ptr_array_index (jobs, i), status, error);
-}
 /* Applying messages -------------------------------------------------------------------- */
 
 /* Replaces the job's outputs: full values (first yield, completion, or no diffs
@@ -182,8 +170,8 @@ _riv_client_finish_joined_jobs (RivClient    *self,
  * text into a JsonNode for every yield is quadratic. Every yield is still
  * counted at once, and full values (first yield, completion) go out at once. */
 
-/* Hands the current output values to the job. */
-static void
+/* Hands the current output values to the job; FALSE when it has none yet. */
+static gboolean
 publish_outputs (RivClient *self,
                  RivJobCtx *ctx)
 {
@@ -191,7 +179,7 @@ publish_outputs (RivClient *self,
   JsonNode *node;
 
   if (!ctx->has_values)
-    return;
+    return FALSE;
 
   outputs = json_array_sized_new (ctx->n_values);
   for (guint i = 0; i < ctx->n_values; i++)
@@ -201,69 +189,62 @@ publish_outputs (RivClient *self,
   json_node_take_array (node, outputs);
   ctx->unpublished = FALSE;
   ctx->published_at = riv_now ();
-  _riv_job_publish_outputs (ctx->job, json_node_ref (node));
-  _riv_client_maybe_download_images (self, ctx, node);
-  json_node_unref (node);
+  _riv_job_publish_outputs (ctx->job, node);
+  return TRUE;
 }
 
-static gboolean publish_timeout_cb (gpointer user_data);
-
-/* Seconds until ctx may publish again (0: now). The timer that waits for
- * it rounds up to whole milliseconds, so it never fires early. */
+/* Seconds until ctx may publish again (0: now). */
 static double
 publish_wait (RivClient *self,
               RivJobCtx *ctx,
               double     now)
 {
-  double wait = ctx->published_at + self->publish_interval - now;
+  double wait = ctx->published_at + self->jobs.publish_interval - now;
 
   return wait > 0 ? wait : 0;
 }
 
+/* ctx's values wait for their turn, in self->jobs.unpublished; the caller
+ * runs the timer (update->publish_in). */
 static void
-publish_later (RivClient *self,
-               RivJobCtx *ctx,
-               double     wait)
+publish_later (RivClient    *self,
+               RivJobCtx    *ctx,
+               double        wait,
+               RivJobUpdate *update)
 {
   if (!ctx->unpublished)
     {
       ctx->unpublished = TRUE;
-      if (self->unpublished == NULL)
-        self->unpublished = g_ptr_array_new_with_free_func (g_object_unref);
-      g_ptr_array_add (self->unpublished, g_object_ref (ctx->job));
+      if (self->jobs.unpublished == NULL)
+        self->jobs.unpublished = g_ptr_array_new_with_free_func (g_object_unref);
+      g_ptr_array_add (self->jobs.unpublished, g_object_ref (ctx->job));
     }
-  if (self->publish_source == NULL)
-    self->publish_source = _riv_client_attach_timeout (self, ceil (wait * 1000) / 1000,
-                                                       publish_timeout_cb, self);
+  update->publish_in = wait;
 }
 
-static gboolean
-publish_timeout_cb (gpointer user_data)
+/* The publish timer fired for job (taken from self->jobs.unpublished): its
+ * values go out now, or, when it published meanwhile, wait again. */
+void
+_riv_client_job_publish_due (RivClient    *self,
+                             RivJob       *job,
+                             double        now,
+                             RivJobUpdate *update)
 {
-  RivClient *self = user_data;
-  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->unpublished);
-  double now = riv_now ();
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  double wait;
 
-  g_clear_pointer (&self->publish_source, g_source_unref);
-  for (guint i = 0; jobs != NULL && i < jobs->len; i++)
+  if (ctx == NULL || !ctx->unpublished)
+    return;
+  /* Published meanwhile (a full value, or an edit once the interval had
+   * passed): this one waits for its own interval to end. */
+  wait = publish_wait (self, ctx, now);
+  if (wait > 0)
     {
-      RivJobCtx *ctx = _riv_client_job_ctx (g_ptr_array_index (jobs, i));
-      double wait;
-
-      if (ctx == NULL || !ctx->unpublished)
-        continue;
-      /* Published meanwhile (a full value, or an edit once the interval had
-       * passed): this one waits for its own interval to end. */
-      wait = publish_wait (self, ctx, now);
-      if (wait > 0)
-        {
-          ctx->unpublished = FALSE;
-          publish_later (self, ctx, wait);
-        }
-      else
-        publish_outputs (self, ctx);
+      ctx->unpublished = FALSE;
+      publish_later (self, ctx, wait, update);
     }
-  return G_SOURCE_REMOVE;
+  else
+    update->published = publish_outputs (self, ctx);
 }
 
 /* Applies msg's edit lists to ctx's values, from output first on. */
@@ -297,11 +278,12 @@ apply_edit_lists (RivJobCtx   *ctx,
 /* Applies one generating or completed message's outputs: full values, or
  * edit lists against the previous values (protocol.md §4). */
 static gboolean
-apply_outputs (RivClient   *self,
-               RivJobCtx   *ctx,
-               RivMessage  *msg,
-               gboolean     full,
-               GError     **error)
+apply_outputs (RivClient     *self,
+               RivJobCtx     *ctx,
+               RivMessage    *msg,
+               gboolean       full,
+               RivJobUpdate  *update,
+               GError       **error)
 {
   double wait;
 
@@ -350,9 +332,9 @@ apply_outputs (RivClient   *self,
    * interval, the last of a run by a timer at the end of its interval. */
   wait = full ? 0 : publish_wait (self, ctx, riv_now ());
   if (wait == 0)
-    publish_outputs (self, ctx);
+    update->published = publish_outputs (self, ctx);
   else
-    publish_later (self, ctx, wait);
+    publish_later (self, ctx, wait, update);
 
   return TRUE;
 }
@@ -429,11 +411,12 @@ apply_progress (RivJob     *job,
 /* A generating or streaming message: the job's final status (PENDING while
  * it goes on) and, for a failure, its text. */
 static RivJobStatus
-apply_generating (RivClient   *self,
-                  RivJob      *job,
-                  RivJobCtx   *ctx,
-                  RivMessage  *msg,
-                  char       **fail_text)
+apply_generating (RivClient     *self,
+                  RivJob        *job,
+                  RivJobCtx     *ctx,
+                  RivMessage    *msg,
+                  RivJobUpdate  *update,
+                  char         **fail_text)
 {
   g_autoptr(GError) error = NULL;
   gboolean full;
@@ -447,7 +430,7 @@ apply_generating (RivClient   *self,
   full = msg->kind == RIV_MESSAGE_PROCESS_STREAMING ||
          !riv_config_uses_diffs (ctx->config) ||
          (ctx->endpoint != NULL && g_strcmp0 (ctx->endpoint->connection, "stream") == 0);
-  if (!apply_outputs (self, ctx, msg, full, &error))
+  if (!apply_outputs (self, ctx, msg, full, update, &error))
     {
       *fail_text = g_strdup_printf ("Could not apply the server's update: %s", error->message);
       return RIV_JOB_STATUS_FAILED;
@@ -459,11 +442,12 @@ apply_generating (RivClient   *self,
 
 /* A completion: the job's final status and, for a failure, its text. */
 static RivJobStatus
-apply_completion (RivClient   *self,
-                  RivJob      *job,
-                  RivJobCtx   *ctx,
-                  RivMessage  *msg,
-                  char       **fail_text)
+apply_completion (RivClient     *self,
+                  RivJob        *job,
+                  RivJobCtx     *ctx,
+                  RivMessage    *msg,
+                  RivJobUpdate  *update,
+                  char         **fail_text)
 {
   g_autoptr(GError) error = NULL;
   RivJobStatus final = RIV_JOB_STATUS_COMPLETED;
@@ -484,7 +468,7 @@ apply_completion (RivClient   *self,
   streamed = riv_job_get_n_updates (job) > 0;
 
   /* Completion values are always full, never a diff. */
-  if (!apply_outputs (self, ctx, msg, TRUE, &error))
+  if (!apply_outputs (self, ctx, msg, TRUE, update, &error))
     {
       final = RIV_JOB_STATUS_FAILED;
       *fail_text = g_strdup (error->message);
@@ -504,22 +488,22 @@ apply_completion (RivClient   *self,
   if (msg->has_duration && !streamed)
     _riv_job_set_run_duration (job, msg->duration);
   if (msg->has_duration && msg->has_average_duration && !streamed)
-    riv_batch_infer_completed (&self->batch, job, ctx->endpoint,
+    riv_batch_infer_completed (&self->jobs.batch, job, ctx->endpoint,
                                msg->duration, msg->average_duration);
   return final;
 }
 
 /* Applies one message to a non-terminal job (from the stream, or replayed
- * from the early buffer). */
+ * from the early buffer): the job's own state only. What else it calls for
+ * (an image to fetch, a publish timer, the job's end) is in update, for the
+ * caller to act on (_riv_client_apply_message () in riv-client-stream.c). */
 void
-_riv_client_apply_message (RivClient  *self,
-                           RivJob     *job,
-                           RivMessage *msg)
+_riv_client_job_apply (RivClient    *self,
+                       RivJob       *job,
+                       RivMessage   *msg,
+                       RivJobUpdate *update)
 {
-  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
-  g_autofree char *fail_text = NULL;
   RivJobCtx *ctx = _riv_client_job_ctx (job);
-  RivJobStatus final = RIV_JOB_STATUS_PENDING;
 
   if (ctx == NULL || riv_job_is_finished (job))
     return;
@@ -552,16 +536,16 @@ _riv_client_apply_message (RivClient  *self,
 
     case RIV_MESSAGE_PROCESS_GENERATING:
     case RIV_MESSAGE_PROCESS_STREAMING:
-      final = apply_generating (self, job, ctx, msg, &fail_text);
+      update->final = apply_generating (self, job, ctx, msg, update, &update->fail_text);
       break;
 
     case RIV_MESSAGE_PROCESS_COMPLETED:
-      final = apply_completion (self, job, ctx, msg, &fail_text);
+      update->final = apply_completion (self, job, ctx, msg, update, &update->fail_text);
       break;
 
     case RIV_MESSAGE_QUEUE_FULL:
-      final = RIV_JOB_STATUS_FAILED;
-      fail_text = g_strdup ("Queue is full");
+      update->final = RIV_JOB_STATUS_FAILED;
+      update->fail_text = g_strdup ("Queue is full");
       break;
 
     case RIV_MESSAGE_UNKNOWN:
@@ -575,8 +559,4 @@ _riv_client_apply_message (RivClient  *self,
     }
 
   _riv_job_thaw (job);
-
-  /* _riv_client_finish_job notifies and emits job-finished after the message's burst. */
-  if (final != RIV_JOB_STATUS_PENDING)
-    _riv_client_finish_job (self, job, final, fail_text);
 }

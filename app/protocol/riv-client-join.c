@@ -2,10 +2,12 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Joining the queue (POST queue/join, or /run for a non-queued endpoint):
- * the reply that names a job's event id and replays its early messages, the
- * one watchdog that bounds every join, and cancelling a job (POST /cancel,
- * then /reset, with a grace period for the server's confirmation).
+ * Submitting a job: its local files uploaded first (riv_client_submit_uploading,
+ * once per path and session), then its join: POST queue/join, /run for a
+ * non-queued endpoint, or /call/v2 (riv-client-call.c). The reply that names
+ * a job's event id and replays its early messages, the one watchdog that
+ * bounds every join, and cancelling a job (POST /cancel, then /reset, with a
+ * grace period for the server's confirmation).
  */
 #include "config.h"
 
@@ -14,6 +16,207 @@
 #include "riv-json.h"
 
 #define CANCEL_GRACE_S        10.0   /* wait this long for the server to confirm a cancel */
+
+/* A job's local files, uploaded before its join ------------------------------------------ */
+
+/* One local path of the client's session: uploaded once, then reused. */
+typedef struct
+{
+  char      *path;          /* the local path (the table's key) */
+  char      *server_path;   /* nullable until uploaded */
+  GPtrArray *waiting;       /* RivJob refs whose join waits for it */
+} RivUploadEntry;
+
+void
+_riv_client_upload_entry_free (gpointer data)
+{
+  RivUploadEntry *entry = data;
+
+  g_free (entry->path);
+  g_free (entry->server_path);
+  g_ptr_array_unref (entry->waiting);
+  g_free (entry);
+}
+
+static void
+replace_path_cb (JsonObject *object,
+                 const char *path,
+                 gpointer    data)
+{
+  RivClient *self = data;
+  RivUploadEntry *entry = g_hash_table_lookup (self->join.uploads, path);
+  g_autofree char *name = NULL;
+
+  if (entry == NULL || entry->server_path == NULL)
+    return;
+  name = g_path_get_basename (path);
+  if (!json_object_has_member (object, "orig_name"))
+    json_object_set_string_member (object, "orig_name", name);
+  /* Last: path points into the object. */
+  json_object_set_string_member (object, "path", entry->server_path);
+}
+
+static void
+job_file_ready (RivClient *self,
+                RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+
+  /* Cancelled or closed meanwhile: nothing to join. */
+  if (riv_job_is_finished (job) || ctx == NULL || ctx->uploads_left == 0)
+    return;
+  if (--ctx->uploads_left > 0)
+    return;
+
+  _riv_client_walk_local_files (riv_job_get_inputs (job), replace_path_cb, self);
+  _riv_job_set_upload_time (job, riv_now () - riv_job_get_submitted_at (job));
+  riv_job_add_timeline (job, "files uploaded");
+  _riv_client_start_join (self, job);
+}
+
+static void
+upload_entry_failed (RivClient      *self,
+                     RivUploadEntry *entry,
+                     const char     *text)
+{
+  g_autoptr(GPtrArray) waiting = g_ptr_array_ref (entry->waiting);
+
+  /* Forgotten: the next job that needs the file tries again. */
+  g_hash_table_steal (self->join.uploads, entry->path);
+  for (guint i = 0; i < waiting->len; i++)
+    {
+      RivJob *job = g_ptr_array_index (waiting, i);
+
+      if (!riv_job_is_finished (job))
+        _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED, text);
+    }
+  _riv_client_upload_entry_free (entry);
+}
+
+static void
+entry_uploaded_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  RivClient *self = RIV_CLIENT (object);
+  RivUploadEntry *entry = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GPtrArray) waiting = NULL;
+
+  entry->server_path = riv_client_upload_finish (self, result, &error);
+  if (entry->server_path == NULL)
+    {
+      g_autofree char *text = g_strdup_printf ("Could not upload %s: %s", entry->path,
+                                               error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  waiting = g_steal_pointer (&entry->waiting);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; i < waiting->len && !self->closed; i++)
+    job_file_ready (self, g_ptr_array_index (waiting, i));
+}
+
+static void
+entry_read_cb (GObject      *object,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  RivUploadEntry *entry = user_data;
+  /* The file holds a reference to the client until this returns. */
+  RivClient *self = g_object_get_data (object, "riv-client");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = NULL;
+  g_autofree char *name = NULL;
+  char *contents = NULL;
+  gsize length = 0;
+
+  if (!g_file_load_contents_finish (G_FILE (object), result, &contents, &length, NULL, &error))
+    {
+      g_autofree char *text = g_strdup_printf ("Cannot read %s: %s", entry->path, error->message);
+
+      if (!self->closed)
+        upload_entry_failed (self, entry, text);
+      return;
+    }
+  bytes = g_bytes_new_take (contents, length);
+  if (self->closed)
+    return;
+  if (length == 0)
+    {
+      g_autofree char *text = g_strdup_printf ("%s is empty (0 bytes): nothing to upload",
+                                               entry->path);
+
+      upload_entry_failed (self, entry, text);
+      return;
+    }
+
+  name = g_path_get_basename (entry->path);
+  riv_client_upload_async (self, bytes, name, NULL, entry_uploaded_cb, entry);
+}
+
+static void
+need_file_cb (JsonObject *object,
+              const char *path,
+              gpointer    data)
+{
+  RivJob *job = data;
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  RivClient *self = ctx->client;
+  RivUploadEntry *entry;
+  g_autoptr(GFile) file = NULL;
+
+  if (self->join.uploads == NULL)
+    self->join.uploads = g_hash_table_new_full (g_str_hash, g_str_equal, NULL,
+                                           _riv_client_upload_entry_free);
+
+  entry = g_hash_table_lookup (self->join.uploads, path);
+  if (entry != NULL)
+    {
+      /* Uploaded already (reused), or on its way (wait with the others);
+       * a job naming the same path twice waits once. */
+      if (entry->server_path == NULL &&
+          !g_ptr_array_find (entry->waiting, job, NULL))
+        {
+          g_ptr_array_add (entry->waiting, g_object_ref (job));
+          ctx->uploads_left++;
+        }
+      return;
+    }
+
+  entry = g_new0 (RivUploadEntry, 1);
+  entry->path = g_strdup (path);
+  entry->waiting = g_ptr_array_new_with_free_func (g_object_unref);
+  g_ptr_array_add (entry->waiting, g_object_ref (job));
+  g_hash_table_insert (self->join.uploads, entry->path, entry);
+  ctx->uploads_left++;
+
+  /* GIO reads a local file on its worker threads: the context never blocks. */
+  file = g_file_new_for_path (path);
+  g_object_set_data_full (G_OBJECT (file), "riv-client", g_object_ref (self), g_object_unref);
+  g_file_load_contents_async (file, self->cancellable, entry_read_cb, entry);
+}
+
+gboolean
+_riv_client_upload_job_files (RivClient *self,
+                              RivJob    *job)
+{
+  RivJobCtx *ctx = _riv_client_job_ctx (job);
+  g_autoptr(GPtrArray) paths = riv_client_list_local_files (riv_job_get_inputs (job));
+
+  if (paths->len == 0)
+    return FALSE;
+
+  riv_job_add_timeline (job, "uploading %u file(s)", paths->len);
+  /* Counted first, so a file ready at once cannot start the join early. */
+  ctx->uploads_left = 1;
+  _riv_client_walk_local_files (riv_job_get_inputs (job), need_file_cb, job);
+  job_file_ready (self, job);
+  return TRUE;
+}
 
 /* Joining ------------------------------------------------------------------------------ */
 
@@ -26,12 +229,12 @@ _riv_client_register_event (RivClient  *self,
   GQueue early = G_QUEUE_INIT;
 
   _riv_job_set_event_id (job, event_id);
-  if (!g_hash_table_contains (self->by_event, riv_job_get_event_id (job)))
-    g_hash_table_insert (self->by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
-  self->session_established = TRUE;
-  self->server_went_away = FALSE;
+  if (!g_hash_table_contains (self->jobs.by_event, riv_job_get_event_id (job)))
+    g_hash_table_insert (self->jobs.by_event, (gpointer) riv_job_get_event_id (job), g_object_ref (job));
+  self->sse.session_established = TRUE;
+  self->sse.server_went_away = FALSE;
 
-  riv_early_buffer_take (self->early, event_id, &early);
+  riv_early_buffer_take (self->jobs.early, event_id, &early);
 
   /* Cancelled while the join was in flight: tell the server now. */
   if (riv_job_is_finished (job) || ctx == NULL)
@@ -42,11 +245,11 @@ _riv_client_register_event (RivClient  *self,
     }
 
   /* Its process_starts may have come already, in an inferred batch. */
-  if (self->infer_batches)
-    riv_batch_infer_claim (&self->batch, event_id, job, ctx->endpoint);
+  if (self->jobs.infer_batches)
+    riv_batch_infer_claim (&self->jobs.batch, event_id, job, ctx->endpoint);
 
   ctx->joined = TRUE;
-  self->n_joined++;
+  self->jobs.n_joined++;
   _riv_client_liveness_update (self);
 
   _riv_job_freeze (job);
@@ -58,7 +261,7 @@ _riv_client_register_event (RivClient  *self,
    * made the client forget dropped ids, a job that was already joining then
    * and has nothing buffered may be one of them: fail it rather than let it
    * wait forever behind heartbeats. */
-  if (riv_early_buffer_lost (self->early, event_id, g_queue_is_empty (&early),
+  if (riv_early_buffer_lost (self->jobs.early, event_id, g_queue_is_empty (&early),
                              riv_job_get_submitted_at (job)))
     {
       g_queue_clear_full (&early, (GDestroyNotify) riv_message_free);
@@ -89,7 +292,7 @@ static char *
 join_timeout_text (RivClient *self)
 {
   return g_strdup_printf ("The server did not answer the join request within %g s",
-                          self->join_timeout);
+                          self->join.timeout);
 }
 
 /* A join that got no reply (no connection, a timeout, cancelled). */
@@ -105,7 +308,7 @@ join_failed (RivClient   *self,
   _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
   /* The server cannot be reached at all: say so, rather than leave the
    * stream state at "idle" (which reads as healthy) with no stream open. */
-  if (!op->timed_out && self->stream == NULL &&
+  if (!op->timed_out && self->sse.stream == NULL &&
       !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
 }
@@ -221,23 +424,22 @@ join_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
   self = op->client;
   g_object_ref (self);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, op->msg, 0, body);
 
   if (op->queued)
     {
-      g_queue_unlink (&self->joins, &op->link);
+      g_queue_unlink (&self->join.queue, &op->link);
       op->queued = FALSE;
     }
 
   ctx = _riv_client_job_ctx (op->job);
-  _riv_client_joining_done (self, ctx);
+  if (_riv_client_joining_done (self, ctx))
+    _riv_client_notify_n_joining (self);
 
   status = body != NULL ? soup_message_get_status (op->msg) : 0;
   if (body == NULL)
@@ -252,7 +454,7 @@ join_cb (GObject      *object,
       g_autofree char *text = join_refused_text (status, detail);
 
       if (_riv_client_gateway_text (status) != NULL)
-        self->server_went_away = TRUE;
+        self->sse.server_went_away = TRUE;
       _riv_client_finish_job (self, op->job, RIV_JOB_STATUS_FAILED, text);
     }
 
@@ -272,12 +474,12 @@ join_watchdog_cb (gpointer user_data)
   double now = riv_now ();
   GList *link;
 
-  while ((link = self->joins.head) != NULL && ((RivClientOp *) link->data)->deadline <= now)
+  while ((link = self->join.queue.head) != NULL && ((RivClientOp *) link->data)->deadline <= now)
     {
       RivClientOp *op = link->data;
       g_autoptr(RivJob) job = g_object_ref (op->job);
 
-      g_queue_unlink (&self->joins, link);
+      g_queue_unlink (&self->join.queue, link);
       op->queued = FALSE;
       op->timed_out = TRUE;
       /* libsoup 3.2.3 frees a message's I/O when it is cancelled while its
@@ -303,10 +505,10 @@ join_watchdog_cb (gpointer user_data)
         }
     }
 
-  if (self->joins.length == 0 && self->join_source != NULL)
+  if (self->join.queue.length == 0 && self->join.watchdog != NULL)
     {
-      g_source_destroy (self->join_source);
-      g_clear_pointer (&self->join_source, g_source_unref);
+      g_source_destroy (self->join.watchdog);
+      g_clear_pointer (&self->join.watchdog, g_source_unref);
     }
 
   g_object_unref (self);
@@ -336,7 +538,7 @@ build_join_body (RivClient *self,
   json_builder_set_member_name (builder, "trigger_id");
   json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "session_hash");
-  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_add_string_value (builder, self->access.session_hash);
   json_builder_end_object (builder);
 
   return json_builder_get_root (builder);
@@ -374,7 +576,7 @@ _riv_client_start_join (RivClient *self,
   g_autoptr(SoupMessage) msg = NULL;
   g_autofree char *run_url = NULL;
   gboolean run = !ctx->endpoint->queue && ctx->endpoint->api_name != NULL;
-  gboolean call = self->call_transport && !run && ctx->endpoint->api_name != NULL &&
+  gboolean call = self->join.call_transport && !run && ctx->endpoint->api_name != NULL &&
                   ctx->endpoint->parameters != NULL;
   RivClientOp *op;
 
@@ -387,7 +589,7 @@ _riv_client_start_join (RivClient *self,
     }
   body = call ? _riv_client_build_call_body (job, ctx->endpoint) : build_join_body (self, job);
 
-  msg = _riv_client_new_json_post (self, run || call ? run_url : self->join_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, run || call ? run_url : self->access.join_url);
   if (msg == NULL)
     {
       _riv_client_finish_job (self, job, RIV_JOB_STATUS_FAILED,
@@ -395,7 +597,7 @@ _riv_client_start_join (RivClient *self,
       return;
     }
 
-  if (!self->join_keep_alive)
+  if (!self->join.keep_alive)
     soup_message_headers_replace (soup_message_get_request_headers (msg), "Connection", "close");
 
   op = _riv_client_op_new (self, job, msg);
@@ -404,25 +606,25 @@ _riv_client_start_join (RivClient *self,
   op->cancellable = g_cancellable_new ();
   g_signal_connect (msg, "wrote-headers", G_CALLBACK (join_wrote_headers_cb), op);
   g_signal_connect (msg, "wrote-body", G_CALLBACK (join_wrote_body_cb), op);
-  if (self->join_timeout > 0)
+  if (self->join.timeout > 0)
     {
       /* One watchdog for all joins instead of one timer each: a burst of
        * thousands of GSources would slow every main-loop iteration. */
-      op->deadline = riv_now () + self->join_timeout;
-      g_queue_push_tail_link (&self->joins, &op->link);
+      op->deadline = riv_now () + self->join.timeout;
+      g_queue_push_tail_link (&self->join.queue, &op->link);
       op->queued = TRUE;
-      if (self->join_source == NULL)
-        self->join_source = _riv_client_attach_timeout (self,
-                                                        CLAMP (self->join_timeout / 10, 0.05, 0.5),
+      if (self->join.watchdog == NULL)
+        self->join.watchdog = _riv_client_attach_timeout (self,
+                                                        CLAMP (self->join.timeout / 10, 0.05, 0.5),
                                                         join_watchdog_cb, self);
     }
   ctx->counted_joining = TRUE;
-  self->n_joining++;
+  self->join.n_joining++;
   _riv_client_notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
-  _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_DOCUMENT_BYTES, op->cancellable,
-                                   join_cb, op);
+  _riv_client_send (self, msg, body, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                    op->cancellable, join_cb, op);
 }
 
 /* Cancel ------------------------------------------------------------------------------- */
@@ -435,9 +637,7 @@ reset_cb (GObject      *object,
   G_GNUC_UNUSED g_autoptr(RivClientOp) op = user_data;   /* freed when we return */
   g_autoptr(GBytes) body = NULL;
 
-  body = _riv_client_send_and_read_finish (result, NULL);
-  if (!_riv_client_op_client_gone (op) && RIV_CLIENT_TAPPED (op->client))
-    _riv_client_tap_response (op->client, op->msg, 0, body);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, NULL);
 }
 
 static gboolean
@@ -466,10 +666,10 @@ send_reset (RivClient  *self,
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->reset_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, self->access.reset_url);
   if (msg != NULL)
-    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
-                                     reset_cb, _riv_client_op_new (self, NULL, msg));
+    _riv_client_send (self, msg, body, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                      self->cancellable, reset_cb, _riv_client_op_new (self, NULL, msg));
 }
 
 static void
@@ -484,13 +684,11 @@ cancel_request_cb (GObject      *object,
   RivJobCtx *ctx;
   guint status;
 
-  body = _riv_client_send_and_read_finish (result, &error);
+  body = _riv_client_read_reply (_riv_client_op_get_client (op), op->msg, result, &error);
   if (_riv_client_op_client_gone (op))
     return;
 
   self = op->client;
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_response (self, op->msg, 0, body);
   status = soup_message_get_status (op->msg);
 
   if (riv_job_get_event_id (op->job) != NULL)
@@ -531,15 +729,15 @@ _riv_client_send_cancel (RivClient  *self,
   json_builder_set_member_name (builder, "event_id");
   json_builder_add_string_value (builder, event_id);
   json_builder_set_member_name (builder, "session_hash");
-  json_builder_add_string_value (builder, self->session_hash);
+  json_builder_add_string_value (builder, self->access.session_hash);
   json_builder_set_member_name (builder, "fn_index");
   json_builder_add_int_value (builder, riv_job_get_fn_index (job));
   json_builder_end_object (builder);
   body = json_builder_get_root (builder);
 
-  msg = _riv_client_new_json_post (self, self->cancel_url, body);
+  msg = soup_message_new (SOUP_METHOD_POST, self->access.cancel_url);
   if (msg != NULL)
-    _riv_client_send_and_read_async (self, msg, RIV_CLIENT_MAX_ANSWER_BYTES, self->cancellable,
-                                     cancel_request_cb, _riv_client_op_new (self, job, msg));
+    _riv_client_send (self, msg, body, RIV_CLIENT_MAX_ANSWER_BYTES, RIV_CLIENT_SEND_DEFAULT,
+                      self->cancellable, cancel_request_cb, _riv_client_op_new (self, job, msg));
 }
 

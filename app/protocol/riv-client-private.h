@@ -2,9 +2,17 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * What the files of RivClient share (riv-client.c and riv-client-*.c; see
- * the map at the top of riv-client.c), and introspection for tests and
- * statistics. Not API.
+ * What the files of RivClient share, and introspection for tests and
+ * statistics. Not API. The files, from the top down, each calling only
+ * those after it (the map at the top of riv-client.c says what each holds):
+ *
+ *   riv-client.c, riv-client-join.c, riv-client-call.c, riv-client-stream.c,
+ *   riv-client-connect.c, riv-client-files.c, riv-client-jobs.c,
+ *   riv-client-request.c, riv-client-tls.c, riv-client-tap.c
+ *
+ * The declarations go the other way: riv-client.c's notifications first
+ * (any file may call them), then from riv-client-tls.c up to
+ * riv-client-join.c; the tap's come last, with the introspection.
  */
 #pragma once
 
@@ -36,11 +44,12 @@ G_BEGIN_DECLS
 
 typedef struct _RivClientStream RivClientStream;
 
-struct _RivClient
+/* How the server is reached and who the client is to it: the URL the user
+ * named, the credentials that go only to it, which certificates pass, the
+ * session, and the routes built from the config (riv-client.c, -connect.c,
+ * -request.c, -tls.c). */
+typedef struct
 {
-  GObject         parent_instance;
-
-  /* Owned */
   char           *url;                /* normalised, or as given when invalid */
   char           *token;              /* nullable */
   char           *hf_token;           /* nullable: a Space's, as x-hf-authorization */
@@ -48,69 +57,98 @@ struct _RivClient
   char           *auth_password;      /* nullable */
   char           *auth_cookie;        /* nullable: the "Cookie" header the login earned */
   GTlsDatabase   *tls_database;       /* nullable: a CA file's authorities (riv-client-tls.c) */
-  gboolean        tls_insecure;       /* any certificate passes (--insecure) */
   char           *session_hash;
-  RivConfig      *config;             /* nullable until connected */
-  SoupSession    *session;
-  GCancellable   *cancellable;        /* cancelled by close */
-  GMainContext   *context;
-  GListStore     *jobs;
-  GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
-  RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
-  RivBatchInfer   batch;              /* batches inferred from runs of process_starts */
-  gint64          batch_max;          /* largest max_batch_size of the app's batch endpoints */
-  JsonParser     *parser;             /* one plain parser for every frame (see riv-client-jobs.c) */
-  GSource        *reconnect_source;
-  GSource        *liveness_source;
-  GSource        *join_source;        /* join-timeout watchdog, while joins are in flight */
-  GSource        *publish_source;     /* publishes throttled outputs; nullable */
-  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
-  GQueue          joins;              /* RivClientOp links of joins in flight, by deadline */
   char           *join_url;
   char           *data_url;
   char           *cancel_url;
   char           *reset_url;
   char           *upload_url;
-  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry (riv-client-files.c) */
+  gboolean        tls_insecure;       /* any certificate passes (--insecure) */
+  guint           follow_root : 1;    /* requests go to a config's root on another host */
+} RivClientAccess;
 
+/* The session's SSE stream and its watchdogs (riv-client-stream.c). */
+typedef struct
+{
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
-
+  JsonParser     *parser;             /* one plain parser for every tapped frame */
+  GSource        *reconnect_source;
+  GSource        *liveness_source;
   double          liveness_timeout;
-  double          join_timeout;
-  double          request_timeout;    /* 0: each one-shot request's own (connect, timings) */
   double          inflight_since;
   double          last_bytes_at;
-  guint64         n_messages;
+  guint64         n_messages;         /* every route's */
   guint64         n_stream_bytes;
-  guint           next_number;
-  guint           n_pending;          /* non-terminal jobs */
-  guint           n_joining;          /* join requests in flight */
-  guint           n_joined;           /* joined, non-terminal jobs */
-  guint           n_streams;
-  guint           stream_failures;
-  guint           empty_closes;
-  RivStreamState  stream_state;
-
-  guint           download_images : 1;
-  guint           join_keep_alive : 1;
-  int             io_priority;        /* GLib priority of every network operation */
-  double          publish_interval;   /* seconds between streamed output hand-overs */
-  guint           closed : 1;
-  guint           disposing : 1;
+  guint           n_streams;          /* GETs issued */
+  guint           failures;           /* consecutive failed (re)connects */
+  guint           empty_closes;       /* close_stream with no news of the jobs joined */
+  RivStreamState  state;
+  guint           local : 1;          /* streams are local (tests, benchmarks) */
   guint           session_established : 1;
   guint           server_went_away : 1; /* a stream failed or a proxy said 502/504 since the
                                            last join the server answered */
-  guint           local_stream : 1;   /* streams are local (tests, benchmarks) */
-  guint           infer_batches : 1;  /* the app has a batch endpoint */
-  guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
-  guint           follow_root : 1;    /* requests go to a config's root on another host */
+} RivClientSse;
 
-  /* The tap (riv-client-tap.c); nullable */
-  RivTapFunc tap;
-  gpointer        tap_data;
-  guint64         tap_ids;            /* requests numbered so far */
+/* Joins in flight and what comes before them (riv-client-join.c). */
+typedef struct
+{
+  GQueue          queue;              /* RivClientOp links of joins in flight, by deadline */
+  GSource        *watchdog;           /* join-timeout watchdog, while joins are in flight */
+  GHashTable     *uploads;            /* nullable: local path → RivUploadEntry */
+  double          timeout;
+  guint           n_joining;          /* join requests in flight */
+  guint           keep_alive : 1;
+  guint           call_transport : 1; /* submit through /call/v2 (riv-client-call.c) */
+} RivClientJoins;
+
+/* The jobs and their bookkeeping: the list and the event ids (riv-client.c,
+ * riv-client-join.c), counts and outputs waiting for their turn
+ * (riv-client-jobs.c; riv-client-stream.c runs the publish timer). */
+typedef struct
+{
+  GListStore     *list;
+  GHashTable     *by_event;           /* event id (borrowed from the job) → RivJob (ref) */
+  RivEarlyBuffer *early;              /* messages for ids no join reply named yet */
+  RivBatchInfer   batch;              /* batches inferred from runs of process_starts */
+  gint64          batch_max;          /* largest max_batch_size of the app's batch endpoints */
+  GSource        *publish_source;     /* publishes throttled outputs; nullable */
+  GPtrArray      *unpublished;        /* RivJob refs with outputs not yet published; nullable */
+  double          publish_interval;   /* seconds between streamed output hand-overs */
+  guint           next_number;
+  guint           n_pending;          /* non-terminal jobs */
+  guint           n_joined;           /* joined, non-terminal jobs */
+  guint           infer_batches : 1;  /* the app has a batch endpoint */
+} RivClientJobs;
+
+/* The tap (riv-client-tap.c). */
+typedef struct
+{
+  RivTapFunc      func;               /* nullable */
+  gpointer        data;
+  guint64         ids;                /* requests numbered so far */
+} RivClientTap;
+
+struct _RivClient
+{
+  GObject         parent_instance;
+
+  RivConfig      *config;             /* nullable until connected */
+  SoupSession    *session;
+  GCancellable   *cancellable;        /* cancelled by close */
+  GMainContext   *context;
+  double          request_timeout;    /* 0: each one-shot request's own (connect, timings) */
+  int             io_priority;        /* GLib priority of every network operation */
+  guint           download_images : 1;
+  guint           closed : 1;
+  guint           disposing : 1;
+
+  RivClientAccess access;
+  RivClientSse    sse;
+  RivClientJoins  join;
+  RivClientJobs   jobs;
+  RivClientTap    tap;
 };
 
 /* One SSE GET. */
@@ -211,6 +249,10 @@ _riv_client_job_ctx (RivJob *job)
   return _riv_job_get_owner_data (job);
 }
 
+/* Calls go one way: riv-client.c → -join.c → -call.c → -stream.c → -files.c →
+ * -jobs.c → -request.c → -tls.c, -tap.c; -connect.c calls -request.c and
+ * -tls.c. The one call up is to these notifications and signals, which only
+ * tell the object's listeners. */
 /* riv-client.c: notifications and signals, the config */
 void         _riv_client_set_config            (RivClient       *self,
                                                 RivConfig       *config);
@@ -222,6 +264,13 @@ void         _riv_client_emit_job_finished     (RivClient       *self,
                                                 RivJob          *job);
 void         _riv_client_emit_stream_error     (RivClient       *self,
                                                 const char      *text);
+
+/* riv-client-tls.c: which certificates pass; a refused one explained */
+void         _riv_client_tls_prepare_message   (RivClient       *self,
+                                                SoupMessage     *msg);
+void         _riv_client_tls_explain_error     (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GError         **error);
 
 /* riv-client-request.c: timers, cancellation, requests */
 GSource     *_riv_client_attach_timeout        (RivClient       *self,
@@ -238,36 +287,107 @@ RivClientOp *_riv_client_op_new                (RivClient       *self,
                                                 SoupMessage     *msg);
 void         _riv_client_op_free               (RivClientOp     *op);
 gboolean     _riv_client_op_client_gone        (RivClientOp     *op);
+RivClient   *_riv_client_op_get_client         (RivClientOp     *op);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivClientOp, _riv_client_op_free)
 void         _riv_client_task_data_free        (RivClientTaskData *cd);
 void         _riv_client_prepare_message       (RivClient       *self,
                                                 SoupMessage     *msg);
-SoupMessage *_riv_client_new_json_post         (RivClient       *self,
-                                                const char      *url,
-                                                JsonNode        *body);
-/* soup_session_send_and_read_async () with a bound: a reply larger than
- * max_bytes (by its Content-Length, or as it arrives) fails with
- * RIV_CLIENT_ERROR_PROTOCOL, saying so, and its connection is dropped. The
- * callback's source object is the session. */
-void         _riv_client_send_and_read_async   (RivClient       *self,
+/* How _riv_client_send () sends. */
+typedef enum
+{
+  RIV_CLIENT_SEND_DEFAULT  = 0,
+  RIV_CLIENT_SEND_UNTAPPED = 1 << 0,   /* the tap does not see it (an image download) */
+} RivClientSendFlags;
+
+/* A one-shot request (every request but the streams): msg gets its headers
+ * and credentials (_riv_client_prepare_message ()) and, with json, that as
+ * its body (a JSON POST); the tap records it; its reply is read whole up to
+ * max_bytes: a larger one (by its Content-Length, or as it arrives) fails
+ * with RIV_CLIENT_ERROR_PROTOCOL, saying so, and its connection is dropped.
+ * The callback's source object is the session; it reads the reply with
+ * _riv_client_read_reply (). */
+void         _riv_client_send                  (RivClient       *self,
                                                 SoupMessage     *msg,
+                                                JsonNode        *json,
                                                 gsize            max_bytes,
+                                                RivClientSendFlags flags,
                                                 GCancellable    *cancellable,
                                                 GAsyncReadyCallback callback,
                                                 gpointer         user_data);
-GBytes      *_riv_client_send_and_read_finish  (GAsyncResult    *result,
+/* The reply's body, or NULL and error; the tap records it. self is NULL
+ * when the client went away meanwhile (_riv_client_op_get_client ()). */
+GBytes      *_riv_client_read_reply            (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GAsyncResult    *result,
                                                 GError         **error);
 char        *_riv_client_extract_detail        (GBytes          *body);
 char        *_riv_client_error_text            (const char      *prefix,
                                                 const char      *detail);
 const char  *_riv_client_gateway_text          (guint            status);
 
-/* riv-client-tls.c: which certificates pass; a refused one explained */
-void         _riv_client_tls_prepare_message   (RivClient       *self,
-                                                SoupMessage     *msg);
-void         _riv_client_tls_explain_error     (RivClient       *self,
-                                                SoupMessage     *msg,
-                                                GError         **error);
+/* What applying a message to a job changed (riv-client-jobs.c), for the
+ * caller to act on. On the stack: nothing is allocated but a failure's text. */
+typedef struct
+{
+  RivJobStatus  final;       /* PENDING: the job goes on; else it is to end so */
+  char         *fail_text;   /* owned, nullable: why it failed */
+  double        publish_in;  /* > 0: its outputs wait this long for the publish timer */
+  gboolean      published;   /* outputs were handed to the job (riv_job_get_outputs ()) */
+} RivJobUpdate;
+
+#define RIV_JOB_UPDATE_INIT { RIV_JOB_STATUS_PENDING, NULL, 0, FALSE }
+
+/* What ending a job changed; 0: it was terminal already. */
+typedef enum
+{
+  RIV_JOB_ENDED         = 1 << 0,   /* n-pending went down: liveness, job-finished */
+  RIV_JOB_ENDED_JOINING = 1 << 1,   /* its join was still counted: n-joining went down */
+} RivJobEnded;
+
+/* riv-client-jobs.c: a job's client-side state (pure: calls no transport) */
+void         _riv_client_job_ctx_free          (gpointer         data);
+gboolean     _riv_client_joining_done          (RivClient       *self,
+                                                RivJobCtx       *ctx);
+void         _riv_client_job_apply             (RivClient       *self,
+                                                RivJob          *job,
+                                                RivMessage      *msg,
+                                                RivJobUpdate    *update);
+void         _riv_client_job_publish_due       (RivClient       *self,
+                                                RivJob          *job,
+                                                double           now,
+                                                RivJobUpdate    *update);
+gboolean     _riv_client_job_publish_pending   (RivClient       *self,
+                                                RivJob          *job);
+RivJobEnded  _riv_client_job_end               (RivClient       *self,
+                                                RivJob          *job,
+                                                RivJobStatus     status,
+                                                const char      *error);
+GPtrArray   *_riv_client_collect_joined_jobs   (RivClient       *self);
+
+/* riv-client-files.c: image downloads, the local files in a job's inputs */
+typedef void (*RivLocalFileFunc) (JsonObject *object,
+                                  const char *path,
+                                  gpointer    data);
+void         _riv_client_maybe_download_images (RivClient       *self,
+                                                RivJobCtx       *ctx,
+                                                JsonNode        *outputs);
+void         _riv_client_forget_download       (RivJob          *job);
+void         _riv_client_walk_local_files      (JsonNode        *node,
+                                                RivLocalFileFunc func,
+                                                gpointer         data);
+
+/* riv-client-stream.c: the SSE stream and liveness, and acting on what a
+ * job's update changed (every transport applies and ends jobs through these) */
+void         _riv_client_apply_message         (RivClient       *self,
+                                                RivJob          *job,
+                                                RivMessage      *msg);
+gboolean     _riv_client_finish_job            (RivClient       *self,
+                                                RivJob          *job,
+                                                RivJobStatus     status,
+                                                const char      *error);
+void         _riv_client_ensure_stream         (RivClient       *self);
+void         _riv_client_stream_detach         (RivClientStream *st);
+void         _riv_client_liveness_update       (RivClient       *self);
 
 /* riv-client-call.c: /call/v2 (riv_client_set_call_transport) */
 JsonNode    *_riv_client_build_call_body       (RivJob          *job,
@@ -276,40 +396,12 @@ void         _riv_client_call_start            (RivClient       *self,
                                                 RivJob          *job,
                                                 const char      *event_id);
 
-/* riv-client-files.c: a job's local files uploaded before its join; FALSE
- * when it has none (the caller joins at once). */
+/* riv-client-join.c: a job's uploads, then its join; cancelling */
+/* A job's local files uploaded before its join; FALSE when it has none (the
+ * caller joins at once). */
 gboolean     _riv_client_upload_job_files      (RivClient       *self,
                                                 RivJob          *job);
 void         _riv_client_upload_entry_free     (gpointer         data);
-
-/* riv-client-jobs.c: a job's client-side state, applying messages, publishing */
-void         _riv_client_job_ctx_free          (gpointer         data);
-void         _riv_client_joining_done          (RivClient       *self,
-                                                RivJobCtx       *ctx);
-gboolean     _riv_client_finish_job            (RivClient       *self,
-                                                RivJob          *job,
-                                                RivJobStatus     status,
-                                                const char      *error);
-GPtrArray   *_riv_client_collect_joined_jobs   (RivClient       *self);
-void         _riv_client_finish_joined_jobs    (RivClient       *self,
-                                                RivJobStatus     status,
-                                                const char      *error);
-void         _riv_client_apply_message         (RivClient       *self,
-                                                RivJob          *job,
-                                                RivMessage      *msg);
-
-/* riv-client-files.c: image downloads, uploads */
-void         _riv_client_maybe_download_images (RivClient       *self,
-                                                RivJobCtx       *ctx,
-                                                JsonNode        *outputs);
-void         _riv_client_forget_download       (RivJob          *job);
-
-/* riv-client-stream.c: the SSE stream and liveness */
-void         _riv_client_ensure_stream         (RivClient       *self);
-void         _riv_client_stream_detach         (RivClientStream *st);
-void         _riv_client_liveness_update       (RivClient       *self);
-
-/* riv-client-join.c: joining and cancelling */
 void         _riv_client_register_event        (RivClient       *self,
                                                 RivJob          *job,
                                                 const char      *event_id);
@@ -352,7 +444,7 @@ gboolean _riv_client_feed_stream_for_testing   (RivClient   *self,
                                                 gsize        len);
 
 /* The tap (riv-client-tap.c): call only when RIV_CLIENT_TAPPED (self). */
-#define RIV_CLIENT_TAPPED(self) G_UNLIKELY ((self)->tap != NULL)
+#define RIV_CLIENT_TAPPED(self) G_UNLIKELY ((self)->tap.func != NULL)
 void _riv_client_tap_request  (RivClient        *self,
                                SoupMessage      *msg,
                                guint             stream,

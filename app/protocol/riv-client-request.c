@@ -4,8 +4,9 @@
  *
  * What every request of RivClient shares: timers on the client's context,
  * cancellation (by the caller, by close, by a timeout), the operation record
- * whose callback may outlive the client, headers, JSON POSTs, and the
- * server's explanation in an error body.
+ * whose callback may outlive the client, headers, one-shot requests
+ * (_riv_client_send () and _riv_client_read_reply (): every request but the
+ * streams), and the server's explanation in an error body.
  */
 #include "config.h"
 
@@ -130,6 +131,13 @@ _riv_client_op_client_gone (RivClientOp *op)
   return g_cancellable_is_cancelled (op->client_cancellable);
 }
 
+/* op's client, or NULL when it is gone or closed. */
+RivClient *
+_riv_client_op_get_client (RivClientOp *op)
+{
+  return _riv_client_op_client_gone (op) ? NULL : op->client;
+}
+
 static int
 port_of (GUri *uri)
 {
@@ -173,19 +181,19 @@ _riv_client_prepare_message (RivClient   *self,
 
   soup_message_headers_replace (headers, "x-gradio-user", "api");
   _riv_client_tls_prepare_message (self, msg);
-  if (!same_origin (soup_message_get_uri (msg), self->url))
+  if (!same_origin (soup_message_get_uri (msg), self->access.url))
     return;
-  if (self->auth_cookie != NULL)
-    soup_message_headers_replace (headers, "Cookie", self->auth_cookie);
-  if (self->token != NULL && *self->token != '\0')
+  if (self->access.auth_cookie != NULL)
+    soup_message_headers_replace (headers, "Cookie", self->access.auth_cookie);
+  if (self->access.token != NULL && *self->access.token != '\0')
     {
-      g_autofree char *value = g_strconcat ("Bearer ", self->token, NULL);
+      g_autofree char *value = g_strconcat ("Bearer ", self->access.token, NULL);
 
       soup_message_headers_replace (headers, "Authorization", value);
     }
-  if (self->hf_token != NULL)
+  if (self->access.hf_token != NULL)
     {
-      g_autofree char *value = g_strconcat ("Bearer ", self->hf_token, NULL);
+      g_autofree char *value = g_strconcat ("Bearer ", self->access.hf_token, NULL);
 
       soup_message_headers_replace (headers, "x-hf-authorization", value);
     }
@@ -328,16 +336,38 @@ bounded_send_cb (GObject      *object,
   bounded_read_next (g_steal_pointer (&task));
 }
 
+/* Sends a one-shot request and reads its reply whole, up to max_bytes. */
 void
-_riv_client_send_and_read_async (RivClient           *self,
-                                 SoupMessage         *msg,
-                                 gsize                max_bytes,
-                                 GCancellable        *cancellable,
-                                 GAsyncReadyCallback  callback,
-                                 gpointer             user_data)
+_riv_client_send (RivClient           *self,
+                  SoupMessage         *msg,
+                  JsonNode            *json,
+                  gsize                max_bytes,
+                  RivClientSendFlags   flags,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
 {
   GTask *task = g_task_new (self->session, NULL, callback, user_data);
   BoundedRead *br = g_new0 (BoundedRead, 1);
+  g_autoptr(GBytes) bytes = NULL;
+  char *text = NULL;
+  gsize len = 0;
+
+  if (json != NULL)
+    {
+      text = riv_json_to_string (json, &len);
+      bytes = g_bytes_new_take (text, len);
+      soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
+      /* libsoup opens a new connection for every non-idempotent request
+       * unless told otherwise: a burst of 1,000 joins would cost 1,000 TCP
+       * connections. The flag only allows reusing a kept-alive connection;
+       * libsoup still never re-sends a POST (its restart logic looks at the
+       * method). */
+      soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
+    }
+  _riv_client_prepare_message (self, msg);
+  if (RIV_CLIENT_TAPPED (self) && !(flags & RIV_CLIENT_SEND_UNTAPPED))
+    _riv_client_tap_request (self, msg, 0, text, len);
 
   br->msg = g_object_ref (msg);
   br->cancellable = g_cancellable_new ();
@@ -356,39 +386,16 @@ _riv_client_send_and_read_async (RivClient           *self,
 }
 
 GBytes *
-_riv_client_send_and_read_finish (GAsyncResult  *result,
-                                  GError       **error)
+_riv_client_read_reply (RivClient     *self,
+                        SoupMessage   *msg,
+                        GAsyncResult  *result,
+                        GError       **error)
 {
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
+  GBytes *body = g_task_propagate_pointer (G_TASK (result), error);
 
-SoupMessage *
-_riv_client_new_json_post (RivClient  *self,
-                           const char *url,
-                           JsonNode   *body)
-{
-  g_autoptr(GBytes) bytes = NULL;
-  SoupMessage *msg;
-  gsize len = 0;
-  char *text;
-
-  msg = soup_message_new (SOUP_METHOD_POST, url);
-  if (msg == NULL)
-    return NULL;
-
-  text = riv_json_to_string (body, &len);
-  bytes = g_bytes_new_take (text, len);
-  soup_message_set_request_body_from_bytes (msg, "application/json", bytes);
-  _riv_client_prepare_message (self, msg);
-  if (RIV_CLIENT_TAPPED (self))
-    _riv_client_tap_request (self, msg, 0, text, len);
-
-  /* libsoup opens a new connection for every non-idempotent request unless
-   * told otherwise: a burst of 1,000 joins would cost 1,000 TCP connections.
-   * The flag only allows reusing a kept-alive connection; libsoup still never
-   * re-sends a POST (its restart logic looks at the method). */
-  soup_message_add_flags (msg, SOUP_MESSAGE_IDEMPOTENT);
-  return msg;
+  if (self != NULL && RIV_CLIENT_TAPPED (self))
+    _riv_client_tap_response (self, msg, 0, body);
+  return body;
 }
 
 /* The server's explanation in a FastAPI-style error body: "detail" as a string,

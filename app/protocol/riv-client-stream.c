@@ -10,8 +10,15 @@
  * Streams are epoch-tagged: a stream that was replaced (or detached by close,
  * liveness or close_stream) never touches the client again; its pending
  * callback only frees it.
+ *
+ * It also acts on what riv-client-jobs.c says a job's update changed, for
+ * every transport: an image output fetched (riv-client-files.c), throttled
+ * outputs published by a timer, and a job's end counted (liveness,
+ * n-joining, n-pending, job-finished).
  */
 #include "config.h"
+
+#include <math.h>
 
 #include <gio/gfiledescriptorbased.h>
 
@@ -31,6 +38,104 @@
 /* Backoff before reconnect attempt n (1-based): the first one is immediate. */
 static const guint reconnect_delay_ms[MAX_STREAM_FAILURES] = { 0, 100, 500, 1500 };
 
+/* Acting on a job's update ---------------------------------------------------------- */
+
+static gboolean publish_timeout_cb (gpointer user_data);
+
+/* What the caller of riv-client-jobs.c does with an update, but its end:
+ * the job's state may have gone meanwhile (a handler of the job's
+ * notifications ended it), and then there is no image to fetch. */
+static void
+act_on_outputs (RivClient          *self,
+                RivJob             *job,
+                const RivJobUpdate *update)
+{
+  RivJobCtx *ctx;
+
+  if (update->published && (ctx = _riv_client_job_ctx (job)) != NULL)
+    _riv_client_maybe_download_images (self, ctx, riv_job_get_outputs (job));
+  /* The timer rounds up to whole milliseconds, so it never fires early. */
+  if (update->publish_in > 0 && self->jobs.publish_source == NULL)
+    self->jobs.publish_source = _riv_client_attach_timeout (self,
+                                                            ceil (update->publish_in * 1000) / 1000,
+                                                            publish_timeout_cb, self);
+}
+
+static gboolean
+publish_timeout_cb (gpointer user_data)
+{
+  RivClient *self = user_data;
+  g_autoptr(GPtrArray) jobs = g_steal_pointer (&self->jobs.unpublished);
+  double now = riv_now ();
+
+  g_clear_pointer (&self->jobs.publish_source, g_source_unref);
+  for (guint i = 0; jobs != NULL && i < jobs->len; i++)
+    {
+      RivJob *job = g_ptr_array_index (jobs, i);
+      RivJobUpdate update = RIV_JOB_UPDATE_INIT;
+
+      _riv_client_job_publish_due (self, job, now, &update);
+      act_on_outputs (self, job, &update);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+/* Applies one message to a non-terminal job, and acts on what it changed. */
+void
+_riv_client_apply_message (RivClient  *self,
+                           RivJob     *job,
+                           RivMessage *msg)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobUpdate update = RIV_JOB_UPDATE_INIT;
+
+  _riv_client_job_apply (self, job, msg, &update);
+  act_on_outputs (self, job, &update);
+  /* _riv_client_finish_job notifies and emits job-finished after the message's burst. */
+  if (update.final != RIV_JOB_STATUS_PENDING)
+    _riv_client_finish_job (self, job, update.final, update.fail_text);
+  g_free (update.fail_text);
+}
+
+/* Finishes a job (if it is not terminal yet), counts it and announces it. */
+gboolean
+_riv_client_finish_job (RivClient    *self,
+                        RivJob       *job,
+                        RivJobStatus  status,
+                        const char   *error)
+{
+  G_GNUC_UNUSED g_autoptr(RivJob) hold = g_object_ref (job);   /* alive until we return */
+  RivJobUpdate update = RIV_JOB_UPDATE_INIT;
+  RivJobEnded ended;
+
+  /* A job that ends mid-stream keeps the last outputs it was sent. */
+  update.published = _riv_client_job_publish_pending (self, job);
+  act_on_outputs (self, job, &update);
+
+  ended = _riv_client_job_end (self, job, status, error);
+  if (ended == 0)
+    return FALSE;
+
+  _riv_client_forget_download (job);
+  _riv_client_liveness_update (self);
+  if (ended & RIV_JOB_ENDED_JOINING)
+    _riv_client_notify_n_joining (self);
+  _riv_client_notify_n_pending (self);
+  _riv_client_emit_job_finished (self, job);
+  return TRUE;
+}
+
+static void
+finish_joined_jobs (RivClient    *self,
+                    RivJobStatus  status,
+                    const char   *error)
+{
+  g_autoptr(GPtrArray) jobs = _riv_client_collect_joined_jobs (self);
+
+  for (guint i = 0; i < jobs->len; i++)
+    _riv_client_finish_job (self, g_ptr_array_index (jobs, i), status, error);
+}
+
 /* The stream -------------------------------------------------------------------------- */
 
 static gboolean
@@ -38,7 +143,7 @@ need_stream (RivClient *self)
 {
   if (self->closed || self->config == NULL)
     return FALSE;
-  return self->n_joined > 0 || (self->n_joining > 0 && self->session_established);
+  return self->jobs.n_joined > 0 || (self->join.n_joining > 0 && self->sse.session_established);
 }
 
 static void stream_read_next  (RivClientStream *st);
@@ -77,8 +182,8 @@ _riv_client_stream_detach (RivClientStream *st)
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_end (self, st->epoch, st->got_close ? RIV_TAP_END_EOF
                                         : st->end_known ? st->end : RIV_TAP_END_CLIENT);
-  if (self->stream == st)
-    self->stream = NULL;
+  if (self->sse.stream == st)
+    self->sse.stream = NULL;
   st->client = NULL;
   g_cancellable_cancel (st->cancellable);
 
@@ -105,28 +210,28 @@ stream_open (RivClient *self)
 {
   RivClientStream *st;
 
-  g_assert (self->stream == NULL);
+  g_assert (self->sse.stream == NULL);
 
   st = g_new0 (RivClientStream, 1);
   st->client = self;
-  st->epoch = ++self->n_streams;
+  st->epoch = ++self->sse.n_streams;
   st->io_priority = self->io_priority;
   st->cancellable = g_cancellable_new ();
   st->reader = riv_sse_reader_new (0);
   st->buffer_size = READ_SIZE_FIRST;
   st->buffer = g_malloc (st->buffer_size);
-  self->stream = st;
+  self->sse.stream = st;
   /* A batch's process_starts come on one stream. */
-  riv_batch_infer_break (&self->batch);
+  riv_batch_infer_break (&self->jobs.batch);
 
-  if (self->local_stream)
+  if (self->sse.local)
     {
       st->local = TRUE;
       _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
       return;
     }
 
-  st->msg = soup_message_new (SOUP_METHOD_GET, self->data_url);
+  st->msg = soup_message_new (SOUP_METHOD_GET, self->access.data_url);
   _riv_client_prepare_message (self, st->msg);
   soup_message_headers_replace (soup_message_get_request_headers (st->msg),
                                 "Accept", "text/event-stream");
@@ -136,7 +241,7 @@ stream_open (RivClient *self)
    * connection, and the stream is what lets their jobs finish. */
   soup_message_set_priority (st->msg, SOUP_MESSAGE_PRIORITY_VERY_HIGH);
 
-  _riv_client_set_stream_state (self, self->stream_failures > 0 ? RIV_STREAM_STATE_RECONNECTING
+  _riv_client_set_stream_state (self, self->sse.failures > 0 ? RIV_STREAM_STATE_RECONNECTING
                                                     : RIV_STREAM_STATE_CONNECTING);
 
   if (RIV_CLIENT_TAPPED (self))
@@ -151,7 +256,7 @@ reconnect_cb (gpointer user_data)
 {
   RivClient *self = user_data;
 
-  g_clear_pointer (&self->reconnect_source, g_source_unref);
+  g_clear_pointer (&self->sse.reconnect_source, g_source_unref);
   _riv_client_ensure_stream (self);
   return G_SOURCE_REMOVE;
 }
@@ -180,7 +285,7 @@ stream_failed (RivClientStream *st,
 {
   RivClient *self = st->client;
   gboolean never_connected = st->input == NULL;
-  double quiet = riv_now () - self->last_bytes_at;
+  double quiet = riv_now () - self->sse.last_bytes_at;
   g_autofree char *cut = NULL;
 
   /* An open stream that ends after a silence, again and again: what a proxy
@@ -192,7 +297,7 @@ stream_failed (RivClientStream *st,
                                     "between closes quiet streams before the server's next "
                                     "heartbeat (e.g. nginx's proxy_read_timeout)", quiet, reason);
 
-  self->server_went_away = TRUE;
+  self->sse.server_went_away = TRUE;
 
   /* Unless the caller said the server ended it, the stream failed. */
   if (!st->end_known)
@@ -206,7 +311,7 @@ stream_failed (RivClientStream *st,
 
   if (!need_stream (self))
     {
-      self->stream_failures = 0;
+      self->sse.failures = 0;
       /* A stream that could not even be opened means the server is out of
        * reach; "idle" would read as healthy. */
       _riv_client_set_stream_state (self, never_connected ? RIV_STREAM_STATE_DISCONNECTED
@@ -214,14 +319,14 @@ stream_failed (RivClientStream *st,
       return;
     }
 
-  self->stream_failures++;
-  if (self->stream_failures > MAX_STREAM_FAILURES)
+  self->sse.failures++;
+  if (self->sse.failures > MAX_STREAM_FAILURES)
     {
       g_autofree char *error = g_strdup_printf ("Connection to the server was lost: %s", reason);
 
-      self->stream_failures = 0;
+      self->sse.failures = 0;
       lose_jobs (self, error);
-      if (self->stream == NULL && !need_stream (self))
+      if (self->sse.stream == NULL && !need_stream (self))
         _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
       else
         _riv_client_ensure_stream (self);
@@ -229,23 +334,23 @@ stream_failed (RivClientStream *st,
     }
 
   _riv_client_set_stream_state (self, RIV_STREAM_STATE_RECONNECTING);
-  if (reconnect_delay_ms[self->stream_failures - 1] == 0)
+  if (reconnect_delay_ms[self->sse.failures - 1] == 0)
     _riv_client_ensure_stream (self);
-  else if (self->reconnect_source == NULL)
-    self->reconnect_source =
-      _riv_client_attach_timeout (self, reconnect_delay_ms[self->stream_failures - 1] / 1000.0,
+  else if (self->sse.reconnect_source == NULL)
+    self->sse.reconnect_source =
+      _riv_client_attach_timeout (self, reconnect_delay_ms[self->sse.failures - 1] / 1000.0,
                                   reconnect_cb, self);
 }
 
 void
 _riv_client_ensure_stream (RivClient *self)
 {
-  if (self->stream != NULL || self->reconnect_source != NULL || self->closed)
+  if (self->sse.stream != NULL || self->sse.reconnect_source != NULL || self->closed)
     return;
 
   if (!need_stream (self))
     {
-      if (self->stream_state != RIV_STREAM_STATE_DISCONNECTED)
+      if (self->sse.state != RIV_STREAM_STATE_DISCONNECTED)
         _riv_client_set_stream_state (self, RIV_STREAM_STATE_IDLE);
       return;
     }
@@ -261,7 +366,7 @@ handle_unexpected_error (RivClient  *self,
 
   /* After the server went away, a session it no longer knows is what a
    * restart looks like: named so. */
-  if (msg->session_not_found && self->server_went_away)
+  if (msg->session_not_found && self->sse.server_went_away)
     text = g_strdup_printf ("The server went away and came back without this session: %s",
                             msg->message ? msg->message : "(no message)");
   else
@@ -271,11 +376,11 @@ handle_unexpected_error (RivClient  *self,
   if (msg->session_not_found)
     {
       /* The server forgot us: a new session starts with the next join. */
-      self->session_established = FALSE;
-      _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_LOST, text);
+      self->sse.session_established = FALSE;
+      finish_joined_jobs (self, RIV_JOB_STATUS_LOST, text);
     }
   else
-    _riv_client_finish_joined_jobs (self, RIV_JOB_STATUS_FAILED, text);
+    finish_joined_jobs (self, RIV_JOB_STATUS_FAILED, text);
 
   _riv_client_emit_stream_error (self, text);
 }
@@ -293,8 +398,8 @@ infer_batch (RivClient  *self,
     return;
 
   /* Unknown members wait as long as the early buffer keeps their messages. */
-  riv_batch_infer_starts (&self->batch, event_id, job, ctx != NULL ? ctx->endpoint : NULL,
-                          self->batch_max, MAX (self->join_timeout, 1.0) + 5.0);
+  riv_batch_infer_starts (&self->jobs.batch, event_id, job, ctx != NULL ? ctx->endpoint : NULL,
+                          self->jobs.batch_max, MAX (self->join.timeout, 1.0) + 5.0);
 }
 
 static void
@@ -307,7 +412,7 @@ dispatch_message (RivClient       *self,
 
   /* Anything between two process_starts ends an inferred batch. */
   if (msg->kind != RIV_MESSAGE_PROCESS_STARTS || msg->has_batch)
-    riv_batch_infer_break (&self->batch);
+    riv_batch_infer_break (&self->jobs.batch);
 
   switch (msg->kind)
     {
@@ -338,8 +443,8 @@ dispatch_message (RivClient       *self,
       return;
     }
 
-  job = g_hash_table_lookup (self->by_event, msg->event_id);
-  if (msg->kind == RIV_MESSAGE_PROCESS_STARTS && !msg->has_batch && self->infer_batches)
+  job = g_hash_table_lookup (self->jobs.by_event, msg->event_id);
+  if (msg->kind == RIV_MESSAGE_PROCESS_STARTS && !msg->has_batch && self->jobs.infer_batches)
     infer_batch (self, job, msg->event_id);
   if (job != NULL)
     {
@@ -347,8 +452,8 @@ dispatch_message (RivClient       *self,
        * a second completion after cancel) are ignored. */
       if (!riv_job_is_finished (job))
         {
-          self->stream_failures = 0;
-          self->empty_closes = 0;
+          self->sse.failures = 0;
+          self->sse.empty_closes = 0;
           _riv_client_apply_message (self, job, msg);
         }
       riv_message_free (msg);
@@ -356,8 +461,8 @@ dispatch_message (RivClient       *self,
     }
 
   /* Its job's times (start, end) are when it came, not when it is replayed. */
-  msg->received_at = self->last_bytes_at;
-  riv_early_buffer_add (self->early, msg, frame_len, self->join_timeout);
+  msg->received_at = self->sse.last_bytes_at;
+  riv_early_buffer_add (self->jobs.early, msg, frame_len, self->join.timeout);
 }
 
 static void
@@ -375,13 +480,13 @@ stream_event_cb (const char *event_type,
   if (self == NULL)
     return;
 
-  self->n_messages++;
+  self->sse.n_messages++;
   /* The tap (a recording, lint) gets the frame parsed once, whole (lint
    * reads the output), before the client acts on it; without one, only what
    * the client uses is read. */
   if (RIV_CLIENT_TAPPED (self))
     {
-      msg = riv_message_parse (self->parser, data, len, &error);
+      msg = riv_message_parse (self->sse.parser, data, len, &error);
       _riv_client_tap_frame (self, st->epoch, data, len, msg);
     }
   else
@@ -420,23 +525,23 @@ stream_end_normally (RivClientStream *st)
   /* Detach, but read the response to its end rather than cancel it: the
    * connection then goes back to the pool instead of being closed (libsoup
    * 3.2 servers never free a connection the client closed). */
-  self->stream = NULL;
+  self->sse.stream = NULL;
   st->client = NULL;
   st->draining = TRUE;
   st->drain_source = _riv_client_attach_timeout (self, DRAIN_TIMEOUT_S, stream_drain_timeout_cb,
                                                  st);
-  self->stream_failures = 0;
+  self->sse.failures = 0;
 
   /* A server sends close_stream when it has nothing pending for the session.
    * Once or twice that crosses a join; over and over, with jobs joined and no
    * news of them, it means the server has forgotten them. */
-  if (self->n_joined > 0 && ++self->empty_closes > MAX_EMPTY_CLOSES)
+  if (self->jobs.n_joined > 0 && ++self->sse.empty_closes > MAX_EMPTY_CLOSES)
     {
       g_autofree char *error = g_strdup_printf ("Connection to the server was lost: it ended the "
                                                 "stream %u times without news of this job",
-                                                self->empty_closes);
+                                                self->sse.empty_closes);
 
-      self->empty_closes = 0;
+      self->sse.empty_closes = 0;
       lose_jobs (self, error);
     }
 
@@ -444,7 +549,7 @@ stream_end_normally (RivClientStream *st)
    * session's messages for the next GET. */
   if (need_stream (self))
     stream_open (self);
-  else if (self->stream_state != RIV_STREAM_STATE_DISCONNECTED)
+  else if (self->sse.state != RIV_STREAM_STATE_DISCONNECTED)
     _riv_client_set_stream_state (self, RIV_STREAM_STATE_IDLE);
 }
 
@@ -506,8 +611,8 @@ stream_take_bytes (RivClientStream *st,
   RivClient *self = st->client;
   g_autoptr(GError) feed_error = NULL;
 
-  self->last_bytes_at = riv_now ();
-  self->n_stream_bytes += n;
+  self->sse.last_bytes_at = riv_now ();
+  self->sse.n_stream_bytes += n;
 
   if (!riv_sse_reader_feed (st->reader, bytes, n, stream_event_cb, st, &feed_error) &&
       st->client != NULL)
@@ -664,10 +769,10 @@ stream_watch (RivClientStream *st)
 
   if (fd < 0)
     return;
-  if (self->poller == NULL)
-    self->poller = riv_poller_get (self->context, st->io_priority);
-  if (self->poller != NULL)
-    st->watch = riv_poller_watch_new (self->poller, fd, stream_poll_cb, st);
+  if (self->sse.poller == NULL)
+    self->sse.poller = riv_poller_get (self->context, st->io_priority);
+  if (self->sse.poller != NULL)
+    st->watch = riv_poller_watch_new (self->sse.poller, fd, stream_poll_cb, st);
 }
 
 /* Reads continuously ready for this long pause, so that a GUI's redraw gets
@@ -834,7 +939,7 @@ stream_send_cb (GObject      *object,
       return;
     }
 
-  self->last_bytes_at = riv_now ();
+  self->sse.last_bytes_at = riv_now ();
   _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
   stream_watch (st);
   stream_read_next (st);
@@ -848,24 +953,24 @@ liveness_cb (gpointer user_data)
   RivClient *self = user_data;
   double silent;
 
-  if (self->n_joined == 0 || self->liveness_timeout <= 0)
+  if (self->jobs.n_joined == 0 || self->sse.liveness_timeout <= 0)
     return G_SOURCE_CONTINUE;
 
-  silent = riv_now () - MAX (self->last_bytes_at, self->inflight_since);
-  if (silent < self->liveness_timeout)
+  silent = riv_now () - MAX (self->sse.last_bytes_at, self->sse.inflight_since);
+  if (silent < self->sse.liveness_timeout)
     return G_SOURCE_CONTINUE;
 
   {
     g_autofree char *error = g_strdup_printf ("No data from the server for %g s",
-                                              self->liveness_timeout);
+                                              self->sse.liveness_timeout);
 
     g_debug ("Liveness: %s", error);
-    if (self->stream != NULL)
-      _riv_client_stream_detach (self->stream);
-    _riv_client_clear_source (&self->reconnect_source);
-    self->stream_failures = 0;
+    if (self->sse.stream != NULL)
+      _riv_client_stream_detach (self->sse.stream);
+    _riv_client_clear_source (&self->sse.reconnect_source);
+    self->sse.failures = 0;
     lose_jobs (self, error);
-    if (self->stream == NULL && !need_stream (self))
+    if (self->sse.stream == NULL && !need_stream (self))
       _riv_client_set_stream_state (self, RIV_STREAM_STATE_DISCONNECTED);
   }
 
@@ -876,18 +981,18 @@ liveness_cb (gpointer user_data)
 void
 _riv_client_liveness_update (RivClient *self)
 {
-  if (self->n_joined > 0 && !self->closed)
+  if (self->jobs.n_joined > 0 && !self->closed)
     {
-      if (self->liveness_source == NULL && self->liveness_timeout > 0)
+      if (self->sse.liveness_source == NULL && self->sse.liveness_timeout > 0)
         {
-          double interval = CLAMP (self->liveness_timeout / 4, 0.05, 1.0);
+          double interval = CLAMP (self->sse.liveness_timeout / 4, 0.05, 1.0);
 
-          self->inflight_since = riv_now ();
-          self->liveness_source = _riv_client_attach_timeout (self, interval, liveness_cb, self);
+          self->sse.inflight_since = riv_now ();
+          self->sse.liveness_source = _riv_client_attach_timeout (self, interval, liveness_cb, self);
         }
     }
   else
-    _riv_client_clear_source (&self->liveness_source);
+    _riv_client_clear_source (&self->sse.liveness_source);
 }
 
 /* Local streams (tests, benchmarks) ---------------------------------------------------- */
@@ -900,9 +1005,9 @@ _riv_client_feed_stream_for_testing (RivClient  *self,
   RivClientStream *st;
 
   g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
-  g_return_val_if_fail (self->local_stream, FALSE);
+  g_return_val_if_fail (self->sse.local, FALSE);
 
-  if ((st = self->stream) == NULL)
+  if ((st = self->sse.stream) == NULL)
     return FALSE;
 
   /* What stream_read_cb does with a read of len bytes; a local stream that

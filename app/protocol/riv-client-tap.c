@@ -22,8 +22,8 @@ riv_client_set_tap (RivClient         *self,
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
 
-  self->tap = func;
-  self->tap_data = func != NULL ? user_data : NULL;
+  self->tap.func = func;
+  self->tap.data = func != NULL ? user_data : NULL;
 }
 
 static char *
@@ -50,7 +50,7 @@ _riv_client_tap_request (RivClient   *self,
   RivTapEvent event = {
     .kind = RIV_TAP_REQUEST,
     .t = riv_now (),
-    .id = ++self->tap_ids,
+    .id = ++self->tap.ids,
     .stream = stream,
     .method = soup_message_get_method (msg),
     .path = path,
@@ -59,7 +59,7 @@ _riv_client_tap_request (RivClient   *self,
   };
 
   g_object_set_qdata (G_OBJECT (msg), tap_id_quark (), GSIZE_TO_POINTER ((gsize) event.id));
-  self->tap (&event, self->tap_data);
+  self->tap.func (&event, self->tap.data);
 }
 
 void
@@ -88,7 +88,7 @@ _riv_client_tap_response (RivClient   *self,
   event.status = status;
   if (body != NULL)
     event.text = g_bytes_get_data (body, &event.text_len);
-  self->tap (&event, self->tap_data);
+  self->tap.func (&event, self->tap.data);
 }
 
 void
@@ -107,7 +107,7 @@ _riv_client_tap_frame (RivClient        *self,
     .message = message,
   };
 
-  self->tap (&event, self->tap_data);
+  self->tap.func (&event, self->tap.data);
 }
 
 void
@@ -122,5 +122,5 @@ _riv_client_tap_end (RivClient        *self,
     .end = end,
   };
 
-  self->tap (&event, self->tap_data);
+  self->tap.func (&event, self->tap.data);
 }

@@ -62,8 +62,8 @@ riv_client_set_tls (RivClient    *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
   g_return_if_fail (database == NULL || G_IS_TLS_DATABASE (database));
 
-  g_set_object (&self->tls_database, database);
-  self->tls_insecure = insecure;
+  g_set_object (&self->access.tls_database, database);
+  self->access.tls_insecure = insecure;
   if (database != NULL)
     soup_session_set_tls_database (self->session, database);
   else
@@ -78,14 +78,14 @@ gboolean
 riv_client_get_tls_insecure (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
-  return self->tls_insecure;
+  return self->access.tls_insecure;
 }
 
 GTlsDatabase *
 riv_client_get_tls_database (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
-  return self->tls_database;
+  return self->access.tls_database;
 }
 
 /* Called when the handshake refused the certificate: on the client's own
@@ -101,12 +101,12 @@ accept_certificate_cb (SoupMessage          *msg,
   g_autoptr(GSocketConnectable) identity = NULL;
   GUri *uri = soup_message_get_uri (msg);
 
-  if (self->tls_insecure)
+  if (self->access.tls_insecure)
     return TRUE;
-  if (self->tls_database == NULL || uri == NULL || g_uri_get_host (uri) == NULL)
+  if (self->access.tls_database == NULL || uri == NULL || g_uri_get_host (uri) == NULL)
     return FALSE;
   identity = g_network_address_new (g_uri_get_host (uri), (guint16) MAX (g_uri_get_port (uri), 0));
-  return g_tls_database_verify_chain (self->tls_database, certificate,
+  return g_tls_database_verify_chain (self->access.tls_database, certificate,
                                       G_TLS_DATABASE_PURPOSE_AUTHENTICATE_SERVER, identity,
                                       NULL, G_TLS_DATABASE_VERIFY_NONE, NULL, NULL) == 0;
 }
@@ -115,7 +115,7 @@ void
 _riv_client_tls_prepare_message (RivClient   *self,
                                  SoupMessage *msg)
 {
-  if (self->tls_insecure || self->tls_database != NULL)
+  if (self->access.tls_insecure || self->access.tls_database != NULL)
     g_signal_connect_object (msg, "accept-certificate", G_CALLBACK (accept_certificate_cb),
                              self, 0);
 }
@@ -153,7 +153,7 @@ _riv_client_tls_explain_error (RivClient    *self,
   if (flags == G_TLS_CERTIFICATE_BAD_IDENTITY)
     g_string_append (text, ". Connect with the name or address it was made for, or skip the "
                      "check with --insecure");
-  else if (self->tls_database != NULL)
+  else if (self->access.tls_database != NULL)
     g_string_append (text, " (nor by the CA file given). Check the CA file, or skip the check "
                      "with --insecure");
   else

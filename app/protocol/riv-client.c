@@ -3,17 +3,29 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * RivClient: the GObject and its public API.
- * The rest of the client lives beside it, sharing riv-client-private.h:
+ * The rest of the client lives beside it, sharing riv-client-private.h. Each
+ * file calls only the files below it in this list:
  *
- *   riv-client-connect.c  connecting: the URL normalised, GET /config, GET /info
- *   riv-client-request.c  timers, cancellation, request helpers
- *   riv-client-jobs.c     a job's client-side state: applying messages, publishing, finishing
- *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness
- *   riv-client-join.c     joining the queue, the join watchdog, cancel and reset
+ *   riv-client.c          the GObject, its properties and signals, the public API
+ *   riv-client-join.c     submitting: a job's uploads, then its join (queue/join, /run, or
+ *                         /call/v2 through -call.c), the join watchdog, cancel and reset
  *   riv-client-call.c     the other transport: Gradio 6.13's /call/v2, one stream per job
- *   riv-client-files.c    image downloads, uploads, where a FileData is fetched from
+ *   riv-client-stream.c   the SSE stream: reading, pacing, dispatch, reconnect, liveness;
+ *                         and acting on what a job's update changed, for every transport
+ *   riv-client-connect.c  connecting: the URL normalised, GET /config, GET /info (beside
+ *                         the transports: it calls -request.c and -tls.c only)
+ *   riv-client-files.c    image downloads, uploads, the local files in a job's inputs,
+ *                         where a FileData is fetched from
+ *   riv-client-jobs.c     a job's client-side state, pure: applying messages, publishing,
+ *                         ending; it returns what changed and calls no transport
+ *   riv-client-request.c  timers, cancellation, one-shot requests and their replies
  *   riv-client-tls.c      which HTTPS servers are trusted, and why one was refused
  *   riv-client-tap.c      the tap: every request, reply and frame, for recording and lint
+ *
+ * The one call up the list: every file may call riv-client.c's notifications
+ * and signals (_riv_client_notify_*, _riv_client_emit_*, _riv_client_set_*),
+ * which only tell the object's listeners. Beside them, not part of the order:
+ *
  *   riv-early-buffer.c    messages for event ids no join reply has named yet
  *   riv-batch-infer.c     batches inferred from runs of process_starts
  *
@@ -80,9 +92,9 @@ void
 _riv_client_set_stream_state (RivClient      *self,
                               RivStreamState  state)
 {
-  if (self->stream_state == state)
+  if (self->sse.state == state)
     return;
-  self->stream_state = state;
+  self->sse.state = state;
   if (!self->disposing)
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_STREAM_STATE]);
 }
@@ -139,31 +151,31 @@ _riv_client_set_config (RivClient *self,
   g_clear_pointer (&self->config, riv_config_unref);
   self->config = riv_config_ref (config);
 
-  self->infer_batches = FALSE;
-  self->batch_max = 0;
+  self->jobs.infer_batches = FALSE;
+  self->jobs.batch_max = 0;
   for (guint i = 0; i < riv_config_get_n_endpoints (config); i++)
     {
       RivEndpoint *ep = riv_config_get_endpoint (config, i);
 
       if (ep->batch)
         {
-          self->infer_batches = TRUE;
-          self->batch_max = MAX (self->batch_max, ep->max_batch_size);
+          self->jobs.infer_batches = TRUE;
+          self->jobs.batch_max = MAX (self->jobs.batch_max, ep->max_batch_size);
         }
     }
 
-  g_free (self->join_url);
-  self->join_url = riv_config_build_url (config, "/queue/join");
-  g_free (self->cancel_url);
-  self->cancel_url = riv_config_build_url (config, "/cancel");
-  g_free (self->reset_url);
-  self->reset_url = riv_config_build_url (config, "/reset");
-  g_free (self->upload_url);
-  self->upload_url = riv_config_build_url (config, "/upload");
+  g_free (self->access.join_url);
+  self->access.join_url = riv_config_build_url (config, "/queue/join");
+  g_free (self->access.cancel_url);
+  self->access.cancel_url = riv_config_build_url (config, "/cancel");
+  g_free (self->access.reset_url);
+  self->access.reset_url = riv_config_build_url (config, "/reset");
+  g_free (self->access.upload_url);
+  self->access.upload_url = riv_config_build_url (config, "/upload");
   data = riv_config_build_url (config, "/queue/data");
-  escaped = g_uri_escape_string (self->session_hash, NULL, FALSE);
-  g_free (self->data_url);
-  self->data_url = g_strconcat (data, "?session_hash=", escaped, NULL);
+  escaped = g_uri_escape_string (self->access.session_hash, NULL, FALSE);
+  g_free (self->access.data_url);
+  self->access.data_url = g_strconcat (data, "?session_hash=", escaped, NULL);
 
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONFIG]);
 }
@@ -178,18 +190,18 @@ riv_client_constructed (GObject *object)
 
   G_OBJECT_CLASS (riv_client_parent_class)->constructed (object);
 
-  normalized = riv_client_normalize_url (self->url, NULL);
+  normalized = riv_client_normalize_url (self->access.url, NULL);
   if (normalized != NULL)
     {
-      g_free (self->url);
-      self->url = normalized;
+      g_free (self->access.url);
+      self->access.url = normalized;
     }
 
   /* A server on this machine is never reached through a proxy, and asking
    * the system's proxy resolver (libproxy) costs a thread hop and several
    * lookups for every new connection: with virtual users, whose joins each
    * open one, that was a tenth of the client's time. */
-  if (riv_url_is_loopback (self->url))
+  if (riv_url_is_loopback (self->access.url))
     soup_session_set_proxy_resolver (self->session, NULL);
 }
 
@@ -209,34 +221,34 @@ riv_client_finalize (GObject *object)
 {
   RivClient *self = RIV_CLIENT (object);
 
-  g_assert (self->stream == NULL);
+  g_assert (self->sse.stream == NULL);
 
-  g_clear_pointer (&self->early, riv_early_buffer_free);
-  riv_batch_infer_clear (&self->batch);
-  g_clear_pointer (&self->by_event, g_hash_table_unref);
-  g_clear_pointer (&self->uploads, g_hash_table_unref);
-  g_clear_object (&self->jobs);
-  g_clear_object (&self->parser);
+  g_clear_pointer (&self->jobs.early, riv_early_buffer_free);
+  riv_batch_infer_clear (&self->jobs.batch);
+  g_clear_pointer (&self->jobs.by_event, g_hash_table_unref);
+  g_clear_pointer (&self->join.uploads, g_hash_table_unref);
+  g_clear_object (&self->jobs.list);
+  g_clear_object (&self->sse.parser);
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->poller, riv_poller_unref);
+  g_clear_pointer (&self->sse.poller, riv_poller_unref);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->config, riv_config_unref);
-  g_free (self->url);
-  g_free (self->token);
-  g_free (self->hf_token);
-  g_free (self->auth_user);
-  if (self->auth_password != NULL)
-    memset (self->auth_password, 0, strlen (self->auth_password));
-  g_free (self->auth_password);
-  g_free (self->auth_cookie);
-  g_clear_object (&self->tls_database);
-  g_free (self->session_hash);
-  g_free (self->join_url);
-  g_free (self->data_url);
-  g_free (self->cancel_url);
-  g_free (self->reset_url);
-  g_free (self->upload_url);
+  g_free (self->access.url);
+  g_free (self->access.token);
+  g_free (self->access.hf_token);
+  g_free (self->access.auth_user);
+  if (self->access.auth_password != NULL)
+    memset (self->access.auth_password, 0, strlen (self->access.auth_password));
+  g_free (self->access.auth_password);
+  g_free (self->access.auth_cookie);
+  g_clear_object (&self->access.tls_database);
+  g_free (self->access.session_hash);
+  g_free (self->access.join_url);
+  g_free (self->access.data_url);
+  g_free (self->access.cancel_url);
+  g_free (self->access.reset_url);
+  g_free (self->access.upload_url);
 
   G_OBJECT_CLASS (riv_client_parent_class)->finalize (object);
 }
@@ -252,40 +264,40 @@ riv_client_get_property (GObject    *object,
   switch (prop_id)
     {
     case PROP_URL:
-      g_value_set_string (value, self->url);
+      g_value_set_string (value, self->access.url);
       break;
     case PROP_TOKEN:
-      g_value_set_string (value, self->token);
+      g_value_set_string (value, self->access.token);
       break;
     case PROP_CONFIG:
       g_value_set_boxed (value, self->config);
       break;
     case PROP_STREAM_STATE:
-      g_value_set_enum (value, self->stream_state);
+      g_value_set_enum (value, self->sse.state);
       break;
     case PROP_JOBS:
-      g_value_set_object (value, self->jobs);
+      g_value_set_object (value, self->jobs.list);
       break;
     case PROP_LIVENESS_TIMEOUT:
-      g_value_set_double (value, self->liveness_timeout);
+      g_value_set_double (value, self->sse.liveness_timeout);
       break;
     case PROP_JOIN_TIMEOUT:
-      g_value_set_double (value, self->join_timeout);
+      g_value_set_double (value, self->join.timeout);
       break;
     case PROP_SESSION_HASH:
-      g_value_set_string (value, self->session_hash);
+      g_value_set_string (value, self->access.session_hash);
       break;
     case PROP_N_PENDING:
-      g_value_set_uint (value, self->n_pending);
+      g_value_set_uint (value, self->jobs.n_pending);
       break;
     case PROP_N_JOINING:
-      g_value_set_uint (value, self->n_joining);
+      g_value_set_uint (value, self->join.n_joining);
       break;
     case PROP_DOWNLOAD_IMAGES:
       g_value_set_boolean (value, self->download_images);
       break;
     case PROP_JOIN_KEEP_ALIVE:
-      g_value_set_boolean (value, self->join_keep_alive);
+      g_value_set_boolean (value, self->join.keep_alive);
       break;
 
     case PROP_IO_PRIORITY:
@@ -293,7 +305,7 @@ riv_client_get_property (GObject    *object,
       break;
 
     case PROP_PUBLISH_INTERVAL:
-      g_value_set_double (value, self->publish_interval);
+      g_value_set_double (value, self->jobs.publish_interval);
       break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
@@ -311,7 +323,7 @@ riv_client_set_property (GObject      *object,
   switch (prop_id)
     {
     case PROP_URL:
-      self->url = g_value_dup_string (value);
+      self->access.url = g_value_dup_string (value);
       break;
     case PROP_TOKEN:
       riv_client_set_token (self, g_value_get_string (value));
@@ -434,20 +446,20 @@ riv_client_init (RivClient *self)
                                                  "max-conns", 24,
                                                  "user-agent", "rivulet/" PACKAGE_VERSION,
                                                  NULL);
-  self->join_keep_alive = TRUE;
-  self->jobs = g_list_store_new (RIV_TYPE_JOB);
-  self->by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
-  self->early = riv_early_buffer_new ();
-  riv_batch_infer_init (&self->batch);
-  g_queue_init (&self->joins);
-  self->parser = json_parser_new ();
-  self->session_hash = generate_session_hash ();
-  self->liveness_timeout = 45;
-  self->join_timeout = 60;
+  self->join.keep_alive = TRUE;
+  self->jobs.list = g_list_store_new (RIV_TYPE_JOB);
+  self->jobs.by_event = g_hash_table_new_full (g_str_hash, g_str_equal, NULL, g_object_unref);
+  self->jobs.early = riv_early_buffer_new ();
+  riv_batch_infer_init (&self->jobs.batch);
+  g_queue_init (&self->join.queue);
+  self->sse.parser = json_parser_new ();
+  self->access.session_hash = generate_session_hash ();
+  self->sse.liveness_timeout = 45;
+  self->join.timeout = 60;
   self->download_images = TRUE;
   self->io_priority = G_PRIORITY_DEFAULT;
-  self->publish_interval = 0.02;
-  self->stream_state = RIV_STREAM_STATE_IDLE;
+  self->jobs.publish_interval = 0.02;
+  self->sse.state = RIV_STREAM_STATE_IDLE;
 }
 
 /* Public API --------------------------------------------------------------------------- */
@@ -462,7 +474,7 @@ const char *
 riv_client_get_url (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
-  return self->url;
+  return self->access.url;
 }
 
 void
@@ -473,7 +485,7 @@ riv_client_set_token (RivClient  *self,
 
   if (token != NULL && *token == '\0')
     token = NULL;
-  if (riv_set_str (&self->token, token))
+  if (riv_set_str (&self->access.token, token))
     g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TOKEN]);
 }
 
@@ -483,7 +495,7 @@ riv_client_set_hf_token (RivClient  *self,
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
 
-  riv_set_str (&self->hf_token, token != NULL && *token != '\0' ? token : NULL);
+  riv_set_str (&self->access.hf_token, token != NULL && *token != '\0' ? token : NULL);
 }
 
 void
@@ -493,17 +505,17 @@ riv_client_set_auth (RivClient  *self,
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
 
-  if (self->auth_password != NULL)
-    memset (self->auth_password, 0, strlen (self->auth_password));
-  g_clear_pointer (&self->auth_password, g_free);
-  g_clear_pointer (&self->auth_user, g_free);
+  if (self->access.auth_password != NULL)
+    memset (self->access.auth_password, 0, strlen (self->access.auth_password));
+  g_clear_pointer (&self->access.auth_password, g_free);
+  g_clear_pointer (&self->access.auth_user, g_free);
   /* A new login is made with the new credentials. */
-  g_clear_pointer (&self->auth_cookie, g_free);
+  g_clear_pointer (&self->access.auth_cookie, g_free);
 
   if (user == NULL)
     return;
-  self->auth_user = g_strdup (user);
-  self->auth_password = g_strdup (password != NULL ? password : "");
+  self->access.auth_user = g_strdup (user);
+  self->access.auth_password = g_strdup (password != NULL ? password : "");
 }
 
 gboolean
@@ -604,7 +616,7 @@ submit_job (RivClient   *self,
   json_node_take_array (inputs, payload);
 
   display = riv_endpoint_dup_display_name (ep);
-  job = _riv_job_new (++self->next_number, display, ep->fn_index, inputs);
+  job = _riv_job_new (++self->jobs.next_number, display, ep->fn_index, inputs);
 
   ctx = g_new0 (RivJobCtx, 1);
   ctx->client = self;
@@ -613,8 +625,8 @@ submit_job (RivClient   *self,
   ctx->endpoint = ep;
   _riv_job_set_owner_data (job, ctx, _riv_client_job_ctx_free);
 
-  self->n_pending++;
-  g_list_store_append (self->jobs, job);
+  self->jobs.n_pending++;
+  g_list_store_append (self->jobs.list, job);
 
   riv_job_add_timeline (job, "submitted");
   _riv_job_set_status (job, RIV_JOB_STATUS_JOINING);
@@ -696,10 +708,10 @@ riv_client_cancel_all (RivClient *self)
 
   g_return_if_fail (RIV_IS_CLIENT (self));
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs.list));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
+      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs.list), i);
 
       if (!riv_job_is_finished (job))
         g_ptr_array_add (pending, g_steal_pointer (&job));
@@ -717,17 +729,17 @@ riv_client_clear_finished (RivClient *self)
 
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs.list));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
+      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs.list), i);
 
       if (riv_job_is_finished (job))
         {
           const char *event_id = riv_job_get_event_id (job);
 
-          if (event_id != NULL && g_hash_table_lookup (self->by_event, event_id) == job)
-            g_hash_table_remove (self->by_event, event_id);
+          if (event_id != NULL && g_hash_table_lookup (self->jobs.by_event, event_id) == job)
+            g_hash_table_remove (self->jobs.by_event, event_id);
         }
       else
         g_ptr_array_add (kept, g_steal_pointer (&job));
@@ -735,7 +747,7 @@ riv_client_clear_finished (RivClient *self)
 
   removed = n - kept->len;
   if (removed > 0)
-    g_list_store_splice (self->jobs, 0, n, kept->pdata, kept->len);
+    g_list_store_splice (self->jobs.list, 0, n, kept->pdata, kept->len);
 
   return removed;
 }
@@ -744,35 +756,35 @@ GListModel *
 riv_client_get_jobs (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
-  return G_LIST_MODEL (self->jobs);
+  return G_LIST_MODEL (self->jobs.list);
 }
 
 RivStreamState
 riv_client_get_stream_state (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), RIV_STREAM_STATE_IDLE);
-  return self->stream_state;
+  return self->sse.state;
 }
 
 guint
 riv_client_get_n_pending (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return self->n_pending;
+  return self->jobs.n_pending;
 }
 
 guint
 riv_client_get_n_joining (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return self->n_joining;
+  return self->join.n_joining;
 }
 
 const char *
 riv_client_get_session_hash (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), NULL);
-  return self->session_hash;
+  return self->access.session_hash;
 }
 
 void
@@ -782,12 +794,12 @@ riv_client_set_liveness_timeout (RivClient *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
 
   seconds = MAX (seconds, 0);
-  if (self->liveness_timeout == seconds)
+  if (self->sse.liveness_timeout == seconds)
     return;
 
-  self->liveness_timeout = seconds;
+  self->sse.liveness_timeout = seconds;
   /* Restart the watchdog with the new interval. */
-  _riv_client_clear_source (&self->liveness_source);
+  _riv_client_clear_source (&self->sse.liveness_source);
   _riv_client_liveness_update (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LIVENESS_TIMEOUT]);
 }
@@ -799,10 +811,10 @@ riv_client_set_join_timeout (RivClient *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
 
   seconds = MAX (seconds, 0);
-  if (self->join_timeout == seconds)
+  if (self->join.timeout == seconds)
     return;
 
-  self->join_timeout = seconds;
+  self->join.timeout = seconds;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOIN_TIMEOUT]);
 }
 
@@ -822,7 +834,7 @@ riv_client_set_follow_root (RivClient *self,
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
 
-  self->follow_root = !!follow;
+  self->access.follow_root = !!follow;
 }
 
 void
@@ -846,10 +858,10 @@ riv_client_set_publish_interval (RivClient *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
 
   seconds = CLAMP (seconds, 0, 10);
-  if (self->publish_interval == seconds)
+  if (self->jobs.publish_interval == seconds)
     return;
 
-  self->publish_interval = seconds;
+  self->jobs.publish_interval = seconds;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PUBLISH_INTERVAL]);
 }
 
@@ -874,10 +886,10 @@ riv_client_set_join_keep_alive (RivClient *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
 
   keep_alive = !!keep_alive;
-  if (self->join_keep_alive == (guint) keep_alive)
+  if (self->join.keep_alive == (guint) keep_alive)
     return;
 
-  self->join_keep_alive = keep_alive;
+  self->join.keep_alive = keep_alive;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOIN_KEEP_ALIVE]);
 }
 
@@ -901,25 +913,25 @@ riv_client_close (RivClient *self)
   /* Every callback checks this first and then leaves the client alone. */
   g_cancellable_cancel (self->cancellable);
 
-  if (self->stream != NULL)
-    _riv_client_stream_detach (self->stream);
-  _riv_client_clear_source (&self->reconnect_source);
-  _riv_client_clear_source (&self->liveness_source);
-  _riv_client_clear_source (&self->join_source);
-  _riv_client_clear_source (&self->publish_source);
-  g_clear_pointer (&self->unpublished, g_ptr_array_unref);
+  if (self->sse.stream != NULL)
+    _riv_client_stream_detach (self->sse.stream);
+  _riv_client_clear_source (&self->sse.reconnect_source);
+  _riv_client_clear_source (&self->sse.liveness_source);
+  _riv_client_clear_source (&self->join.watchdog);
+  _riv_client_clear_source (&self->jobs.publish_source);
+  g_clear_pointer (&self->jobs.unpublished, g_ptr_array_unref);
   /* The joins themselves are cancelled by soup_session_abort() below. */
   {
     GList *link;
 
-    while ((link = g_queue_pop_head_link (&self->joins)) != NULL)
+    while ((link = g_queue_pop_head_link (&self->join.queue)) != NULL)
       ((RivClientOp *) link->data)->queued = FALSE;
   }
 
-  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs));
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->jobs.list));
   for (guint i = 0; i < n; i++)
     {
-      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs), i);
+      g_autoptr(RivJob) job = g_list_model_get_item (G_LIST_MODEL (self->jobs.list), i);
 
       if (!riv_job_is_finished (job))
         g_ptr_array_add (pending, g_steal_pointer (&job));
@@ -928,10 +940,10 @@ riv_client_close (RivClient *self)
     _riv_client_finish_job (self, g_ptr_array_index (pending, i), RIV_JOB_STATUS_CANCELLED,
                             "The client was closed");
 
-  riv_early_buffer_clear (self->early);
-  if (self->n_joining != 0)
+  riv_early_buffer_clear (self->jobs.early);
+  if (self->join.n_joining != 0)
     {
-      self->n_joining = 0;
+      self->join.n_joining = 0;
       _riv_client_notify_n_joining (self);
     }
 
@@ -946,14 +958,14 @@ guint64
 riv_client_get_n_messages (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return self->n_messages;
+  return self->sse.n_messages;
 }
 
 guint64
 riv_client_get_n_stream_bytes (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return self->n_stream_bytes;
+  return self->sse.n_stream_bytes;
 }
 
 /* Private ------------------------------------------------------------------------------ */
@@ -962,28 +974,28 @@ guint
 _riv_client_get_n_early (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return riv_early_buffer_get_n_messages (self->early);
+  return riv_early_buffer_get_n_messages (self->jobs.early);
 }
 
 gsize
 _riv_client_get_early_bytes (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return riv_early_buffer_get_bytes (self->early);
+  return riv_early_buffer_get_bytes (self->jobs.early);
 }
 
 guint64
 _riv_client_get_n_early_dropped (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return riv_early_buffer_get_n_dropped (self->early);
+  return riv_early_buffer_get_n_dropped (self->jobs.early);
 }
 
 guint
 _riv_client_get_n_streams (RivClient *self)
 {
   g_return_val_if_fail (RIV_IS_CLIENT (self), 0);
-  return self->n_streams;
+  return self->sse.n_streams;
 }
 
 void
@@ -992,9 +1004,9 @@ _riv_client_connect_local_for_testing (RivClient *self,
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
   g_return_if_fail (config != NULL);
-  g_return_if_fail (self->stream == NULL);
+  g_return_if_fail (self->sse.stream == NULL);
 
-  self->local_stream = TRUE;
+  self->sse.local = TRUE;
   _riv_client_set_config (self, config);
 }
 
@@ -1005,14 +1017,14 @@ riv_client_connect_like (RivClient *self,
   g_return_if_fail (RIV_IS_CLIENT (self));
   g_return_if_fail (RIV_IS_CLIENT (connected));
   g_return_if_fail (connected->config != NULL);
-  g_return_if_fail (self->stream == NULL);
+  g_return_if_fail (self->sse.stream == NULL);
 
-  riv_set_str (&self->token, connected->token);
-  riv_set_str (&self->hf_token, connected->hf_token);
-  riv_set_str (&self->auth_cookie, connected->auth_cookie);
-  self->call_transport = connected->call_transport;
-  if (connected->tls_database != NULL || connected->tls_insecure)
-    riv_client_set_tls (self, connected->tls_database, connected->tls_insecure);
+  riv_set_str (&self->access.token, connected->access.token);
+  riv_set_str (&self->access.hf_token, connected->access.hf_token);
+  riv_set_str (&self->access.auth_cookie, connected->access.auth_cookie);
+  self->join.call_transport = connected->join.call_transport;
+  if (connected->access.tls_database != NULL || connected->access.tls_insecure)
+    riv_client_set_tls (self, connected->access.tls_database, connected->access.tls_insecure);
   _riv_client_set_config (self, connected->config);
 }
 
