@@ -8,8 +8,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "riv-fetch.h"
 #include "riv-file-chooser.h"
@@ -383,7 +385,185 @@ _riv_output_card_update_files (RivOutputCard *self,
     }
 }
 
-/* Media */
+/* Media: downloaded with the client's credentials (a login cookie, a token;
+ * GStreamer's own HTTP source sent none) into a file of the card's own and
+ * played from there (newer GTK reads a media file through GIO, which knows no
+ * http:// without gvfs). The file is deleted when the card shows another
+ * value or goes. */
+
+/* Deletes a media file off the main loop. */
+static void
+media_delete_thread (GTask        *task,
+                     gpointer      source_object,
+                     gpointer      task_data,
+                     GCancellable *cancellable)
+{
+  g_unlink (task_data);
+  g_task_return_boolean (task, TRUE);
+}
+
+static void
+media_delete (char *path)
+{
+  g_autoptr(GTask) task = NULL;
+
+  if (path == NULL)
+    return;
+  task = g_task_new (NULL, NULL, NULL, NULL);
+  g_task_set_task_data (task, path, g_free);
+  g_task_run_in_thread (task, media_delete_thread);
+}
+
+/* The media's download is over (media_cancellable is set while it goes). */
+static void
+media_fetch_over (RivOutputCard *self)
+{
+  g_clear_object (&self->media_cancellable);
+  self->n_pending--;
+}
+
+void
+_riv_output_card_drop_media (RivOutputCard *self)
+{
+  if (self->media_cancellable != NULL)
+    {
+      g_cancellable_cancel (self->media_cancellable);
+      media_fetch_over (self);
+    }
+  if (self->media != NULL)
+    gtk_media_stream_pause (self->media);
+  g_clear_object (&self->media);
+  media_delete (g_steal_pointer (&self->media_path));
+}
+
+typedef struct
+{
+  GBytes *bytes;
+  char   *name;
+} MediaWrite;
+
+static void
+media_write_free (MediaWrite *write)
+{
+  g_bytes_unref (write->bytes);
+  g_free (write->name);
+  g_free (write);
+}
+
+/* A temporary file's name template that keeps the media's extension (for
+ * GStreamer's type finding), or none when it is not a plain one. */
+static char *
+media_template (const char *name)
+{
+  const char *dot = strrchr (name, '.');
+  gboolean plain = dot != NULL && dot[1] != '\0' && strlen (dot) <= 9;
+
+  for (const char *p = dot != NULL ? dot + 1 : ""; plain && *p != '\0'; p++)
+    plain = g_ascii_isalnum (*p);
+  return g_strconcat ("rivulet-media-XXXXXX", plain ? dot : "", NULL);
+}
+
+static void
+media_write_thread (GTask        *task,
+                    gpointer      source_object,
+                    gpointer      task_data,
+                    GCancellable *cancellable)
+{
+  MediaWrite *write = task_data;
+  g_autofree char *template = media_template (write->name);
+  g_autofree char *path = NULL;
+  GError *error = NULL;
+  int fd = g_file_open_tmp (template, &path, &error);
+  gsize size;
+  const char *data = g_bytes_get_data (write->bytes, &size);
+
+  if (fd < 0)
+    {
+      g_task_return_error (task, error);
+      return;
+    }
+  close (fd);
+  if (!g_file_set_contents (path, data, size, &error))
+    {
+      g_unlink (path);
+      g_task_return_error (task, error);
+      return;
+    }
+  g_task_return_pointer (task, g_steal_pointer (&path), g_free);
+}
+
+static void
+media_show (RivOutputCard *self,
+            GtkMediaStream *media)
+{
+  if (GTK_IS_VIDEO (self->media_widget))
+    gtk_video_set_media_stream (GTK_VIDEO (self->media_widget), media);
+  else
+    gtk_media_controls_set_media_stream (GTK_MEDIA_CONTROLS (self->media_widget), media);
+}
+
+static void
+media_written_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(Fetch) fetch = user_data;
+  RivOutputCard *self = fetch->self;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = g_task_propagate_pointer (G_TASK (result), &error);
+
+  /* Dropped meanwhile (the task does not check its cancellable, so that a
+   * file written after all is still found here and deleted). */
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (G_TASK (result))))
+    {
+      media_delete (g_steal_pointer (&path));
+      return;
+    }
+  media_fetch_over (self);
+  if (path == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not keep %s to play it: %s"),
+                                                  fetch->name, error->message);
+
+      _riv_output_card_set_error (self, message);
+      return;
+    }
+  self->media_path = g_steal_pointer (&path);
+  self->media = gtk_media_file_new_for_filename (self->media_path);
+  media_show (self, self->media);
+}
+
+static void
+media_fetched_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  g_autoptr(Fetch) fetch = user_data;
+  RivOutputCard *self = fetch->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) bytes = riv_fetch_bytes_finish (result, &error);
+  g_autoptr(GTask) task = NULL;
+  MediaWrite *write;
+
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (bytes == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Could not download %s: %s"), fetch->name,
+                                                  error->message);
+
+      media_fetch_over (self);
+      _riv_output_card_set_error (self, message);
+      return;
+    }
+  write = g_new0 (MediaWrite, 1);
+  write->bytes = g_steal_pointer (&bytes);
+  write->name = g_strdup (fetch->name);
+  task = g_task_new (NULL, self->media_cancellable, media_written_cb, g_steal_pointer (&fetch));
+  g_task_set_check_cancellable (task, FALSE);
+  g_task_set_task_data (task, write, (GDestroyNotify) media_write_free);
+  g_task_run_in_thread (task, media_write_thread);
+}
 
 void
 _riv_output_card_update_media (RivOutputCard *self,
@@ -391,7 +571,7 @@ _riv_output_card_update_media (RivOutputCard *self,
 {
   JsonObject *file = _riv_output_card_node_object (value);
   const char *url = _riv_output_card_object_string (file, "url");
-  g_autoptr(GFile) location = NULL;
+  Fetch *fetch;
 
   g_string_truncate (self->plain, 0);
   if (file != NULL)
@@ -400,27 +580,17 @@ _riv_output_card_update_media (RivOutputCard *self,
 
       g_string_append (self->plain, name);
     }
-  if (self->media != NULL)
-    {
-      gtk_media_stream_pause (self->media);
-      g_clear_object (&self->media);
-    }
+  _riv_output_card_drop_media (self);
+  media_show (self, NULL);
   if (url == NULL)
-    {
-      if (GTK_IS_VIDEO (self->media_widget))
-        gtk_video_set_media_stream (GTK_VIDEO (self->media_widget), NULL);
-      else
-        gtk_media_controls_set_media_stream (GTK_MEDIA_CONTROLS (self->media_widget), NULL);
-      return;
-    }
+    return;
 
-  /* GStreamer streams the file from the server itself. */
-  location = g_file_new_for_uri (url);
-  self->media = gtk_media_file_new_for_file (location);
-  if (GTK_IS_VIDEO (self->media_widget))
-    gtk_video_set_media_stream (GTK_VIDEO (self->media_widget), self->media);
-  else
-    gtk_media_controls_set_media_stream (GTK_MEDIA_CONTROLS (self->media_widget), self->media);
+  fetch = g_new0 (Fetch, 1);
+  fetch->self = g_object_ref (self);
+  fetch->name = _riv_output_card_file_data_name (file);
+  self->media_cancellable = g_cancellable_new ();
+  self->n_pending++;
+  riv_fetch_bytes_async (self->client, url, self->media_cancellable, media_fetched_cb, fetch);
 }
 
 /* Plots: read on a worker thread (base64 and picture decoding, JSON of any size). */

@@ -61,6 +61,8 @@ struct _RivOutputCard
   GPtrArray      *item_texts;     /* char*: chat contents / gallery URLs */
   GPtrArray      *textures;       /* GdkTexture* or NULL, per gallery item (or the image) */
   GtkMediaStream *media;
+  GCancellable   *media_cancellable; /* the media's download, nullable */
+  char           *media_path;     /* nullable: the media's file of this card's own, deleted with it */
   GString        *plain;          /* the text shown, for search and tests */
   char           *error;
   guint           n_pending;
@@ -89,6 +91,7 @@ void         _riv_output_card_update_files          (RivOutputCard *self,
                                                      JsonNode      *value);
 void         _riv_output_card_update_gallery        (RivOutputCard *self,
                                                      JsonNode      *value);
+void         _riv_output_card_drop_media            (RivOutputCard *self);
 void         _riv_output_card_update_media          (RivOutputCard *self,
                                                      JsonNode      *value);
 void         _riv_output_card_update_plot           (RivOutputCard *self,

@@ -276,9 +276,7 @@ riv_output_card_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
-  if (self->media != NULL)
-    gtk_media_stream_pause (self->media);
-  g_clear_object (&self->media);
+  _riv_output_card_drop_media (self);
   g_clear_object (&self->job);
   g_clear_object (&self->client);
   g_clear_pointer (&self->shown, json_node_unref);

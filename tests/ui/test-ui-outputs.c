@@ -159,6 +159,18 @@ picture_shown (gpointer user_data)
          riv_output_view_get_image_error (user_data) != NULL;
 }
 
+static gboolean
+media_ready (gpointer user_data)
+{
+  return riv_output_card_get_n_pending (user_data) == 0;
+}
+
+static gboolean
+file_gone (gpointer user_data)
+{
+  return !g_file_test (user_data, G_FILE_TEST_EXISTS);
+}
+
 static void
 test_mixed (Fixture       *fixture,
             gconstpointer  user_data)
@@ -172,7 +184,9 @@ test_mixed (Fixture       *fixture,
   g_autofree char *markdown = NULL;
   g_autofree char *file = NULL;
   g_autofree char *sound = NULL;
-  g_autofree char *uri = NULL;
+  g_autofree char *media_path = NULL;
+  g_autofree char *media = NULL;
+  gsize media_size = 0;
   RivJobPanel *panel;
 
   /* The picture (WebP when the server has libwebp) decoded at its size; the
@@ -209,14 +223,26 @@ test_mixed (Fixture       *fixture,
   g_assert_cmpstr (file, ==, "report.txt");
   g_assert_cmpuint (riv_output_card_get_n_items (card), ==, 1);
 
+  /* The sound, downloaded with the client's credentials into a file of the
+   * card's own (a .wav, as the server's), plays from there; the file goes
+   * with the card. */
   card = card_of_type (view, "audio");
   sound = riv_output_card_dup_text (card);
   g_assert_cmpstr (sound, ==, "tone.wav");
+  g_assert_true (riv_test_wait_until (media_ready, card, 60));
+  g_assert_null (riv_output_card_get_error (card));
   stream = riv_output_card_get_media_stream (card);
   g_assert_true (GTK_IS_MEDIA_FILE (stream));
-  uri = g_file_get_uri (gtk_media_file_get_file (GTK_MEDIA_FILE (stream)));
-  g_assert_true (g_str_has_prefix (uri, riv_embedded_server_get_url (fixture->server)));
-  g_assert_true (g_str_has_suffix (uri, "-sound.wav"));
+  media_path = g_file_get_path (gtk_media_file_get_file (GTK_MEDIA_FILE (stream)));
+  g_assert_nonnull (media_path);
+  g_assert_true (g_str_has_suffix (media_path, ".wav"));
+  g_assert_true (g_file_get_contents (media_path, &media, &media_size, NULL));
+  g_assert_cmpuint (media_size, >, 44);
+  g_assert_cmpmem (media, 4, "RIFF", 4);
+  g_assert_cmpmem (media + 8, 4, "WAVE", 4);
+  riv_output_card_set_value (card, NULL, NULL);
+  g_assert_null (riv_output_card_get_media_stream (card));
+  g_assert_true (riv_test_wait_until (file_gone, media_path, 30));
 
   /* The job panel's search finds text inside any output. */
   panel = riv_window_get_job_panel (fixture->window);
