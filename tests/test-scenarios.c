@@ -141,6 +141,12 @@ test_parse_bad (void)
       "\"stages\": stage 1" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\"}}, \"stages\": \"10s:x\"}", "\"stages\"" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\"}}, \"seed\": -1}", "\"seed\": expected" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 0}}}",
+      "scenario \"a\": \"turns\": expected a whole number from 1 to 10000" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 2.5}}}",
+      "scenario \"a\": \"turns\"" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 10001}}}",
+      "scenario \"a\": \"turns\"" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -700,6 +706,118 @@ test_cli_merge (Fixture       *fx,
   g_assert_nonnull (strstr (text, "\nscenario   story (/stream_text): "));
 }
 
+#define SESSION_FILE \
+  "{\"users\": 3, \"iterations\": 12, \"seed\": 21, \"scenarios\": {" \
+  " \"talk\": {\"endpoint\": \"session_chat\", \"data\": [\"user {u} job {i}\"], \"turns\": 3}," \
+  " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"echo {i}\", 0]}}}"
+
+/* A conversation of three turns with session_chat, whose gr.State the
+ * server keeps per session: users draw "talk" or "echo" by weight per
+ * conversation. Each talk job's reply names its turn and the message of the
+ * turn before it in its session, the user's own (so a conversation kept its
+ * state, and no user saw another's); its State output comes back as null;
+ * its three turns share one session, and every conversation has a session
+ * no other job had. */
+static void
+test_cli_session (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autofree char *file = write_file (fx, "session.json", SESSION_FILE);
+  g_autofree char *records_path = g_build_filename (fx->dir, "session.jsonl", NULL);
+  const char *args[] = { "--scenarios", file, "--json", "--output", records_path, NULL };
+  g_autoptr(GHashTable) sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  g_autofree char *err = NULL;
+  guint talk = 0, talk_jobs = 0, full = 0;
+
+  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  talk_jobs = json_object_get_int_member (scenario_object (summary, "talk"), "completed");
+  records = read_records (records_path);
+  g_assert_cmpuint (records->len, ==, 36);
+
+  /* Each user's jobs in the order it sent them (one at a time). */
+  for (gint64 u = 1; u <= 3; u++)
+    {
+      g_autofree char *previous = NULL;
+      g_autofree char *session = NULL;
+      gint64 last_index = 0;
+      guint expected_turn = 1;
+
+      for (;;)
+        {
+          JsonObject *next = NULL;
+          const char *scenario, *reply, *record_session;
+          g_autofree char *message = NULL;
+          g_autofree char *expected = NULL;
+          JsonArray *outputs;
+
+          /* The user's next job: the lowest index above the last. */
+          for (guint i = 0; i < records->len; i++)
+            {
+              JsonObject *record = json_node_get_object (g_ptr_array_index (records, i));
+              gint64 index = json_object_get_int_member (record, "index");
+
+              if (json_object_get_int_member (record, "user") == u && index > last_index &&
+                  (next == NULL || index < json_object_get_int_member (next, "index")))
+                next = record;
+            }
+          if (next == NULL)
+            break;
+          last_index = json_object_get_int_member (next, "index");
+          g_assert_cmpstr (json_object_get_string_member (next, "status"), ==, "completed");
+          scenario = json_object_get_string_member (next, "scenario");
+          if (strcmp (scenario, "echo") == 0)
+            {
+              g_assert_false (json_object_has_member (next, "turn"));
+              /* A conversation that ended gave its session up. */
+              g_assert_cmpuint (expected_turn, ==, 1);
+              g_clear_pointer (&previous, g_free);
+              continue;
+            }
+          g_assert_cmpstr (scenario, ==, "talk");
+          talk++;
+          g_assert_cmpint (json_object_get_int_member (next, "turn"), ==, expected_turn);
+          record_session = json_object_get_string_member (next, "session");
+          g_assert_nonnull (record_session);
+          if (expected_turn == 1)
+            {
+              /* A new conversation: a session no job had before. */
+              g_assert_false (g_hash_table_contains (sessions, record_session));
+              g_hash_table_add (sessions, g_strdup (record_session));
+              g_free (session);
+              session = g_strdup (record_session);
+              g_clear_pointer (&previous, g_free);
+            }
+          else
+            g_assert_cmpstr (record_session, ==, session);
+
+          message = g_strdup_printf ("user %" G_GINT64_FORMAT " job %" G_GINT64_FORMAT, u,
+                                     last_index);
+          expected = previous != NULL
+            ? g_strdup_printf ("Turn %u of this session. You said “%s”; before that, “%s”.",
+                               expected_turn, message, previous)
+            : g_strdup_printf ("Turn %u of this session. You said “%s”; nothing before.",
+                               expected_turn, message);
+          outputs = json_object_get_array_member (next, "outputs");
+          reply = json_array_get_string_element (outputs, 0);
+          g_assert_cmpstr (reply, ==, expected);
+          /* The State stays on the server. */
+          g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (outputs, 1)));
+          g_free (previous);
+          previous = g_steal_pointer (&message);
+          full += expected_turn == 3;
+          expected_turn = expected_turn % 3 + 1;
+        }
+    }
+  g_assert_cmpuint (talk, ==, talk_jobs);
+  /* Seed 21 gives each kind some conversations; and at least one talk ran
+   * all three turns. */
+  g_assert_cmpuint (talk, >, 0);
+  g_assert_cmpuint (talk, <, 36);
+  g_assert_cmpuint (full, >, 0);
+}
+
 /* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
  * as it is, shortened by the command line's --users and --duration, which
  * win over the file's: both scenarios' jobs go out, and its thresholds (the
@@ -761,6 +879,8 @@ test_cli_bad_file (Fixture       *fx,
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--until-break",
       "--until-break does not go with --scenarios" },
     { "{\"scenarios\": [1]}", NULL, "\"scenarios\": expected an object" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"session_chat\", \"turns\": 3}}}", NULL,
+      "scenario \"a\": \"turns\" is a virtual user's conversation: give users" },
     /* A file in one scenario's data is checked before any job, whichever jobs take it. */
     { "{\"users\": 2, \"duration\": 2, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}, "
       "\"b\": {\"endpoint\": \"batch_echo\", \"weight\": 0.001, \"data\": [{\"path\": "
@@ -833,6 +953,8 @@ main (int    argc,
               test_cli_outputs, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/merge", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_merge, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/session", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_session, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/example", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_example, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/bad-file", Fixture, "riv-test-scenarios", riv_test_served_setup,

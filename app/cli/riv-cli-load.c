@@ -462,11 +462,13 @@ add_target_entries (GOptionContext *context,
       "JSON_ARRAY" },
     { "scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o->scenarios_path,
       "Several endpoints in one run, from a JSON file: {\"scenarios\": {NAME: {\"endpoint\", "
-      "\"data\" or \"examples\", \"weight\", \"think\", \"thresholds\"}, …}} and the run's "
-      "\"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
+      "\"data\" or \"examples\", \"weight\", \"turns\", \"think\", \"thresholds\"}, …}} and "
+      "the run's \"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
       "\"thresholds\" (the options given here win); each job takes a scenario by weight, and "
       "the summary, --json and --output give each scenario's figures (instead of --endpoint, "
-      "--data and --examples)", "FILE" },
+      "--data and --examples). \"turns\": N makes a scenario a conversation: a user that "
+      "draws it sends N jobs in a row in a new session of their own (a gr.State starts "
+      "empty and is kept across them), and the weights then pick conversations", "FILE" },
     { NULL }
   };
 
@@ -732,10 +734,32 @@ load_options_check_arrivals (LoadOptions  *o,
 }
 
 /* The workload: a burst, a rate, virtual users or a breakpoint ramp, and its limits. */
+/* A scenario's turns are a virtual user's conversation in a session of its
+ * own: neither the open loop's one session nor the arrival rate's jobs. */
+static gboolean
+load_options_check_turns (const LoadOptions  *o,
+                          GError            **error)
+{
+  for (guint i = 0; o->scenarios != NULL && i < o->scenarios->scenarios->len; i++)
+    {
+      RivLoadScenario *scenario = g_ptr_array_index (o->scenarios->scenarios, i);
+
+      if (scenario->turns > 0 &&
+          (arrivals_requested (o) || (o->users == 0 && o->stages_text == NULL)))
+        return option_error (error, "scenario \"%s\": \"turns\" is a virtual user's "
+                             "conversation: give users (\"users\", --users or --stages), not %s",
+                             scenario->name, arrivals_requested (o)
+                               ? "the arrival rate" : "the open loop (--count, --rate)");
+    }
+  return TRUE;
+}
+
 static gboolean
 load_options_check_workload (LoadOptions  *o,
                              GError      **error)
 {
+  if (!load_options_check_turns (o, error))
+    return FALSE;
   if (arrivals_requested (o))
     return load_options_check_arrivals (o, error) && load_options_check_limits (o, error);
   o->count_given = o->count != -1;
@@ -1186,7 +1210,7 @@ load_engine_add_scenarios (LoadRun      *run,
                                         g_ptr_array_index (templates, 0));
       key = riv_endpoint_dup_display_name (endpoint);
       riv_load_run_add_scenario (run->engine, scenario->name, scenario->endpoint, key,
-                                 templates, scenario->weight,
+                                 templates, scenario->weight, scenario->turns,
                                  scenario->has_think ? &scenario->think : &default_think);
     }
   riv_load_run_set_seed (run->engine, o->seed);

@@ -19,6 +19,7 @@
 enum {
   DRAW_SCENARIO,
   DRAW_THINK,
+  DRAW_CONVERSATION,
 };
 
 static void
@@ -62,6 +63,7 @@ riv_load_run_add_scenario (RivLoadRun     *self,
                            const char     *endpoint_key,
                            GPtrArray      *templates,
                            double          weight,
+                           guint           turns,
                            const RivThink *think)
 {
   LoadScenario *scenario;
@@ -78,7 +80,9 @@ riv_load_run_add_scenario (RivLoadRun     *self,
   scenario->endpoint_key = g_strdup (endpoint_key);
   scenario->templates = g_ptr_array_ref (templates);
   scenario->weight = weight;
+  scenario->turns = MIN (turns, RIV_TURNS_MAX);
   scenario->think = *think;
+  self->conversations |= turns > 0;
   scenario->stats = riv_load_stats_new ();
   riv_load_stats_set_stall (scenario->stats, riv_load_stats_get_stall (self->stats));
 
@@ -171,15 +175,32 @@ _riv_load_run_scenario_for (RivLoadRun *self,
                                                                     DRAW_SCENARIO)));
 }
 
+LoadScenario *
+_riv_load_run_conversation_for (RivLoadRun *self,
+                                guint       user,
+                                guint       k)
+{
+  guint n = riv_load_run_get_n_scenarios (self);
+
+  g_return_val_if_fail (n > 0, NULL);
+  return g_ptr_array_index (self->scenarios,
+                            riv_load_scenarios_pick (self->cumulative, n,
+                                                     riv_load_draw (self->draw_seed,
+                                                                    (guint64) user << 32 | k,
+                                                                    DRAW_CONVERSATION)));
+}
+
 double
 _riv_load_run_think_after (RivLoadRun *self,
-                           guint64     index)
+                           RivJob     *job)
 {
-  LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
+  LoadScenario *scenario = _riv_load_run_job_scenario (job);
 
   if (scenario == NULL)
     return self->think;
-  return riv_think_sample (&scenario->think, riv_load_draw (self->draw_seed, index, DRAW_THINK));
+  return riv_think_sample (&scenario->think,
+                          riv_load_draw (self->draw_seed, _riv_load_run_job_index (self, job),
+                                         DRAW_THINK));
 }
 
 void
@@ -231,6 +252,7 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
       add_scenario (child, copy);
     }
   child->draw_seed = self->draw_seed;
+  child->conversations = self->conversations;
 }
 
 static char *
@@ -257,13 +279,15 @@ _riv_load_run_scenarios_add_params (RivLoadRun *self,
       LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
       g_autofree char *data = riv_json_to_string (g_ptr_array_index (scenario->templates, 0), NULL);
       g_autofree char *think = describe_think (&scenario->think);
+      g_autofree char *turns = scenario->turns > 0
+        ? g_strdup_printf (", %u turns a session", scenario->turns) : g_strdup ("");
       RivLoadSummary s;
 
       riv_load_stats_summarize (scenario->stats, &s);
       g_ptr_array_add (params, g_strdup_printf ("scenario %s", scenario->name));
-      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g, think %s, data %s%s",
-                                                scenario->endpoint_key, scenario->weight, think,
-                                                data, scenario->templates->len > 1
+      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g%s, think %s, data %s%s",
+                                                scenario->endpoint_key, scenario->weight, turns,
+                                                think, data, scenario->templates->len > 1
                                                   ? " (the first of its examples)" : ""));
       g_ptr_array_add (params, g_strdup_printf ("%s: jobs", scenario->name));
       g_ptr_array_add (params,

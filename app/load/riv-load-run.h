@@ -157,13 +157,20 @@ void          riv_load_run_set_templates     (RivLoadRun        *self,
  * then thinks as the scenario says. endpoint_key: how {endpoint:…} names
  * the endpoint ("/chat"). Each scenario's jobs are counted into statistics
  * of its own besides the run's. Before the run starts; the endpoint and
- * template given to riv_load_run_new () are then not used. */
+ * template given to riv_load_run_new () are then not used.
+ * turns > 0 makes the scenario a conversation (virtual users only): once
+ * if any scenario has turns, each user draws a scenario per conversation
+ * (from the seed, its number and how many it has had) instead of per job,
+ * sends a conversation's turns jobs in a row in a new session of their own
+ * (a new client: its gr.State starts empty), and after one, takes a new
+ * session again; a scenario without turns is a conversation of one job. */
 void          riv_load_run_add_scenario      (RivLoadRun        *self,
                                               const char        *name,
                                               const char        *endpoint_name,
                                               const char        *endpoint_key,
                                               GPtrArray         *templates,
                                               double             weight,
+                                              guint              turns,
                                               const RivThink    *think);
 void          riv_load_run_set_seed          (RivLoadRun        *self,
                                               guint64            seed);

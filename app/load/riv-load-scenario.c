@@ -23,7 +23,7 @@ static const char *const run_keys[] = {
   "scenarios", "users", "duration", "iterations", "stages", "think", "seed", "thresholds", NULL
 };
 static const char *const scenario_keys[] = {
-  "endpoint", "data", "examples", "weight", "think", "thresholds", NULL
+  "endpoint", "data", "examples", "weight", "turns", "think", "thresholds", NULL
 };
 
 /* Sets the error: 'scenario "NAME": "KEY": …' (the run's keys without the scenario). */
@@ -402,6 +402,18 @@ parse_scenario (const char  *name,
     {
       fail (error, name, "weight", "expected a number above 0 (at most %.0f)", MAX_WEIGHT);
       return NULL;
+    }
+  if ((member = json_object_get_member (object, "turns")) != NULL)
+    {
+      gint64 turns;
+
+      if (!get_whole (member, 1, RIV_TURNS_MAX, &turns))
+        {
+          fail (error, name, "turns", "expected a whole number from 1 to %d (the jobs of one "
+                "conversation, in one session)", RIV_TURNS_MAX);
+          return NULL;
+        }
+      scenario->turns = (guint) turns;
     }
   if ((member = json_object_get_member (object, "think")) != NULL)
     {

@@ -32,6 +32,9 @@ typedef struct
   double       b;
 } RivThink;
 
+/* Most turns a conversation may have. */
+#define RIV_TURNS_MAX 10000
+
 /* Longest think the file may ask for, and longest one drawn (an
  * exponential's tail is cut there). */
 #define RIV_THINK_MAX_S 3600.0
@@ -48,6 +51,8 @@ typedef struct
   JsonNode  *data;         /* an array or an object of parameters; nullable: the defaults */
   gboolean   examples;     /* each job one of the endpoint's examples in turn */
   double     weight;       /* > 0; 1 when not given */
+  guint      turns;        /* a conversation: this many jobs in a row in a session of
+                              their own; 0 when not given (one job, in the user's session) */
   gboolean   has_think;
   RivThink   think;
   GPtrArray *thresholds;   /* RivLoadThreshold, tagged {scenario:NAME} */
