@@ -204,8 +204,9 @@ void        _riv_server_session_drop          (Session *session);
 Session    *_riv_server_session_get_or_create (RivServer  *self,
                                                const char *hash);
 void        _riv_server_session_update_linger (Session *session);
-/* gr.State (protocol.md): the session's value of State name of endpoint
- * fn_index, kept (value_json) and given back (NULL before the first). */
+/* gr.State, kept per session as Gradio keeps it (riv-run.h): the session's
+ * value of State name of endpoint fn_index, kept (value_json) and given back
+ * (NULL before the first). */
 void        _riv_server_session_keep_state    (Session    *session,
                                                guint       fn_index,
                                                const char *name,
