@@ -283,20 +283,12 @@ load_threshold_stats (LoadRun                *run,
   const char *value;
   const char *key = riv_load_threshold_get_tag (threshold, &value);
 
-  if (key == NULL)
-    return stats;
+  if (key == NULL || n > 0)
+    return riv_load_run_get_tagged_stats (run->engine, key, value);
+  /* Without scenarios the run is the one scenario "default", to its endpoint. */
   if (strcmp (key, "endpoint") == 0)
-    {
-      if (n > 0)
-        return riv_load_run_get_endpoint_stats (run->engine, value);
-      return run->endpoint_key != NULL && riv_load_same_endpoint (run->endpoint_key, value) ? stats : NULL;
-    }
-  if (n == 0)
-    return strcmp (value, "default") == 0 ? stats : NULL;
-  for (guint i = 0; i < n; i++)
-    if (strcmp (riv_load_run_get_scenario (run->engine, i, NULL, NULL), value) == 0)
-      return riv_load_run_get_scenario_stats (run->engine, i);
-  return NULL;
+    return run->endpoint_key != NULL && riv_load_same_endpoint (run->endpoint_key, value) ? stats : NULL;
+  return strcmp (value, "default") == 0 ? stats : NULL;
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SummaryFacts, summary_facts_clear)

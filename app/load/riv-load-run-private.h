@@ -58,6 +58,8 @@ typedef struct
   double        weight;
   guint         turns;           /* a conversation's jobs, in a session of their own; 0: one,
                                     in the user's session */
+  guint         users;           /* users of its own (not drawn by weight); 0: none */
+  guint         first_user;      /* the number of the first of them */
   RivThink      think;
   RivLoadStats *stats;           /* its jobs' (a reference; the threads share it) */
   RivLoadStats *endpoint_stats;  /* its endpoint's, when other scenarios share it; nullable */
@@ -124,8 +126,9 @@ struct _RivLoadRun
   ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
   GPtrArray    *scenarios;       /* LoadScenario, nullable: each job takes one by weight */
   double       *cumulative;      /* running sums of their weights */
-  gboolean      conversations;   /* one of them has turns: each user draws a scenario per
-                                    conversation, not per job */
+  gboolean      conversations;   /* one of them has turns or users of its own: each user
+                                    draws a scenario per conversation, not per job */
+  guint         own_users;       /* the scenarios' users of their own, numbered first */
   guint64       draw_seed;       /* of the scenarios' draws */
 
   /* Breakpoint test (riv-load-break.c) */
@@ -300,8 +303,9 @@ LoadScenario *_riv_load_run_scenario_for       (RivLoadRun *self,
                                                 guint64     index);
 double    _riv_load_run_think_after            (RivLoadRun *self,
                                                 RivJob     *job);
-/* The scenario of conversation k (0-based) of user number (1-based): a draw
- * by weight from the seed, the user and k, whatever the threads. */
+/* The scenario of conversation k (0-based) of user number (1-based): the
+ * one the user belongs to, or a draw by weight from the seed, the user and
+ * k, whatever the threads. */
 LoadScenario *_riv_load_run_conversation_for   (RivLoadRun *self,
                                                 guint       user,
                                                 guint       k);
