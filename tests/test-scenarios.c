@@ -630,7 +630,10 @@ sum_completed (char      **lines,
 
 /* --timeseries with scenarios: a first column "scenario", the run's seconds
  * as "(all)" and each scenario's, whose completions add up to the run's;
- * --report lists each scenario with what it sends and its figures. */
+ * --report lists each scenario with what it sends and its figures, draws
+ * each one's throughput and p95 over time, one line a scenario, and checks
+ * a tagged threshold on its scenario's jobs (echo's quick p95, not the
+ * run's, which story's slower jobs make). */
 static void
 test_cli_outputs (Fixture       *fx,
                   gconstpointer  data)
@@ -638,12 +641,14 @@ test_cli_outputs (Fixture       *fx,
   g_autofree char *file = write_file (fx, "outputs.json",
     "{\"users\": 2, \"iterations\": 10, \"seed\": 8, \"scenarios\": {"
     " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"e\", 0], \"weight\": 2},"
-    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0],"
+    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0.05],"
     "            \"think\": {\"uniform\": [0, 0.01]}}}}");
   g_autofree char *csv_path = g_build_filename (fx->dir, "series.csv", NULL);
   g_autofree char *report_path = g_build_filename (fx->dir, "report.html", NULL);
   const char *args[] = { "--scenarios", file, "--json", "--timeseries", csv_path,
-                         "--report", report_path, NULL };
+                         "--report", report_path, "--threshold", "p95{scenario:echo}<1s", NULL };
+  g_autofree char *measured = NULL;
+  double echo_p95, run_p95;
   g_autoptr(JsonNode) summary = NULL;
   g_autofree char *err = NULL;
   g_autofree char *csv = NULL;
@@ -664,6 +669,22 @@ test_cli_outputs (Fixture       *fx,
   g_assert_nonnull (strstr (report, "scenario echo"));
   g_assert_nonnull (strstr (report, "/stream_text, weight 1, think uniform 0–0.01 s"));
   g_assert_nonnull (strstr (report, "story: jobs"));
+  /* A line a scenario in each chart by scenario, and the table. */
+  g_assert_nonnull (strstr (report, "id=\"scenario-throughput\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-throughput\""),
+                            "data-series=\"story\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-latency\""), "data-series=\"echo\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-latency\""), "data-series=\"story\""));
+  g_assert_nonnull (strstr (report, "id=\"scenarios\""));
+  /* The tagged threshold's measured value is echo's p95. */
+  echo_p95 = json_object_get_double_member (
+    json_object_get_object_member (scenario_object (summary, "echo"), "latency_s"), "p95");
+  run_p95 = json_object_get_double_member (
+    json_object_get_object_member (json_node_get_object (summary), "latency_s"), "p95");
+  g_assert_cmpfloat (run_p95, >, echo_p95 + 0.01);
+  measured = g_strdup_printf ("p95{scenario:echo}&lt;1s</code></td><td class=\"n\">%.3fs</td>",
+                              echo_p95);
+  g_assert_nonnull (strstr (report, measured));
 }
 
 /* Two shards of a run with scenarios, merged by report merge: each
@@ -760,6 +781,7 @@ test_cli_session (Fixture       *fx,
 
   run_recorded (fx, "session", SESSION_FILE, &summary, &records);
   talk_jobs = json_object_get_int_member (scenario_object (summary, "talk"), "completed");
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "talk"), "turns"), ==, 3);
   g_assert_cmpuint (records->len, ==, 36);
 
   /* Each user's jobs in the order it sent them (one at a time). */
@@ -866,6 +888,11 @@ test_cli_own_users (Fixture       *fx,
                    30);
   g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "own"), "completed"), ==,
                    18);
+  /* Its users, not a weight: it is not drawn. */
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "own"), "users"), ==, 3);
+  g_assert_false (json_object_has_member (scenario_object (summary, "own"), "weight"));
+  g_assert_cmpfloat (json_object_get_double_member (scenario_object (summary, "a"), "weight"), ==,
+                     1);
   g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "a"), "completed") +
                    json_object_get_int_member (scenario_object (summary, "b"), "completed"), ==,
                    12);

@@ -328,6 +328,12 @@ GPtrArray *_riv_load_run_copy_templates        (GPtrArray  *templates);
 void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
                                                 RivLoadRun *child);
 void      _riv_load_run_scenarios_free         (RivLoadRun *self);
+/* The HTML report (riv_report_html_for ()): the run's, each scenario's, and
+ * each threshold checked on the jobs its tag names. */
+char     *_riv_load_run_report                 (RivLoadRun               *self,
+                                                const char * const       *params,
+                                                RivLoadThreshold * const *thresholds,
+                                                guint                     n_thresholds);
 /* riv-load-run-threads.c */
 gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
 void      _riv_load_run_threads_stop           (RivLoadRun *self,

@@ -15,6 +15,7 @@
 
 #include "riv-json.h"
 #include "riv-load-run-private.h"
+#include "riv-report.h"
 
 enum {
   DRAW_SCENARIO,
@@ -137,6 +138,20 @@ riv_load_run_get_scenario (RivLoadRun  *self,
   if (weight != NULL)
     *weight = scenario->weight;
   return scenario->name;
+}
+
+void
+riv_load_run_get_scenario_counts (RivLoadRun *self,
+                                  guint       i,
+                                  guint      *users,
+                                  guint      *turns)
+{
+  LoadScenario *scenario;
+
+  g_return_if_fail (i < riv_load_run_get_n_scenarios (self));
+  scenario = g_ptr_array_index (self->scenarios, i);
+  *users = scenario->users;
+  *turns = scenario->turns;
 }
 
 RivLoadStats *
@@ -358,4 +373,35 @@ _riv_load_run_scenarios_name_metrics (RivLoadRun *self)
     g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->name);
   g_ptr_array_add (names, NULL);
   riv_metrics_set_scenarios (self->metrics, (const char * const *) names->pdata);
+}
+
+char *
+_riv_load_run_report (RivLoadRun               *self,
+                      const char * const       *params,
+                      RivLoadThreshold * const *thresholds,
+                      guint                     n_thresholds)
+{
+  guint n = riv_load_run_get_n_scenarios (self);
+  g_autofree const char **names = g_new0 (const char *, MAX (n, 1));
+  g_autofree RivLoadStats **stats = g_new0 (RivLoadStats *, MAX (n, 1));
+  g_autofree RivLoadStats **tagged = g_new0 (RivLoadStats *, MAX (n_thresholds, 1));
+  RivReportInput in = {
+    riv_config_get_version (riv_client_get_config (self->client)), params,
+    thresholds, tagged, n_thresholds, names, stats, n,
+  };
+
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = riv_load_run_get_scenario (self, i, NULL, NULL);
+      stats[i] = riv_load_run_get_scenario_stats (self, i);
+    }
+  /* Without scenarios a tag names the run's one (checked by the caller). */
+  for (guint i = 0; i < n_thresholds && n > 0; i++)
+    {
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (thresholds[i], &value);
+
+      tagged[i] = riv_load_run_get_tagged_stats (self, key, value);
+    }
+  return riv_report_html_for (self->stats, &in);
 }

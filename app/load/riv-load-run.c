@@ -17,7 +17,6 @@
 #include "riv-json.h"
 #include "riv-load-run-private.h"
 #include "riv-process.h"
-#include "riv-report.h"
 
 guint _riv_load_run_signals[N_SIGNALS];
 
@@ -1371,7 +1370,6 @@ riv_load_run_dup_report (RivLoadRun              *self,
 #undef PARAM
   g_ptr_array_add (params, NULL);
 
-  return riv_report_html (self->stats,
-                          riv_config_get_version (riv_client_get_config (self->client)),
-                          (const char * const *) params->pdata, thresholds, n_thresholds);
+  return _riv_load_run_report (self, (const char * const *) params->pdata, thresholds,
+                               n_thresholds);
 }

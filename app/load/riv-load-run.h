@@ -183,6 +183,11 @@ const char   *riv_load_run_get_scenario      (RivLoadRun        *self,
                                               guint              i,
                                               const char       **endpoint_key,
                                               double            *weight);
+/* Scenario i's users of its own and turns (0: none). */
+void          riv_load_run_get_scenario_counts (RivLoadRun     *self,
+                                                guint           i,
+                                                guint          *users,
+                                                guint          *turns);
 /* Its statistics (final after "finished"), or NULL when i is out of range. */
 RivLoadStats *riv_load_run_get_scenario_stats (RivLoadRun       *self,
                                                guint             i);
