@@ -45,6 +45,7 @@ typedef struct
   guint         n_conversations; /* begun */
   guint         session_jobs;    /* jobs sent in the client's session */
   gboolean      session_private; /* that session is a conversation's */
+  GQueue        spent;           /* Spent: its ended conversations' clients, not closed yet */
 } LoadUser;
 
 /* One scenario of a run (riv-load-run-scenarios.c). */

@@ -72,6 +72,34 @@ retire_client (LoadUser *user)
   g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
 }
 
+/* An ended conversation's client, closed once idle SPENT_S (its server
+ * ended its stream long before: closing it cancels nothing), so that a run
+ * of many conversations does not keep them all until its end. */
+#define SPENT_S 30.0
+
+typedef struct
+{
+  RivClient *client;   /* owned */
+  double     at;       /* riv_now () when its conversation ended */
+} Spent;
+
+/* Closes the user's spent clients that are old enough (all of them with all). */
+static void
+close_spent (LoadUser *user,
+             gboolean  all)
+{
+  double now = riv_now ();
+  Spent *head;
+
+  while ((head = g_queue_peek_head (&user->spent)) != NULL && (all || now - head->at >= SPENT_S))
+    {
+      g_queue_pop_head (&user->spent);
+      riv_client_close (head->client);
+      g_object_unref (head->client);
+      g_free (head);
+    }
+}
+
 static void user_finished_cb (RivClient *client,
                               RivJob    *job,
                               gpointer   data);
@@ -113,7 +141,13 @@ next_turn (LoadUser *user)
                                                  user->n_conversations++);
       if (user->session_jobs > 0 && (scenario->turns > 0 || user->session_private))
         {
+          Spent *spent = g_new (Spent, 1);
+
+          close_spent (user, FALSE);
           retire_client (user);
+          spent->client = g_ptr_array_steal_index (user->run->retired, user->run->retired->len - 1);
+          spent->at = riv_now ();
+          g_queue_push_tail (&user->spent, spent);
           connect_client (user);
         }
       user->session_private = scenario->turns > 0;
@@ -375,6 +409,7 @@ _riv_load_run_users_free (RivLoadRun *self)
       LoadUser *user = g_ptr_array_index (self->all_users, i);
 
       _riv_load_run_user_stop (user);
+      close_spent (user, TRUE);
       g_free (user);
     }
   g_clear_pointer (&self->all_users, g_ptr_array_unref);
