@@ -7,7 +7,10 @@
  * think-time distributions, then rivulet-cli load --scenarios against the
  * embedded server: jobs spread over the scenarios by weight, each record
  * naming its scenario, each scenario's figures and thresholds, the think
- * time its users take, and every bad file refused before a job is sent.
+ * time its users take, conversations of several turns in a session of their
+ * own (a gr.State kept), scenarios with users of their own, --until-break
+ * naming a scenario's threshold, and every bad file refused before a job
+ * is sent.
  */
 #include "config.h"
 
@@ -45,7 +48,8 @@ test_parse (void)
     " \"scenarios\": {"
     "  \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"hi {i}\", 0], \"weight\": 3,"
     "            \"think\": {\"exponential\": 0.2}},"
-    "  \"story\": {\"endpoint\": 1, \"think\": {\"uniform\": [0.1, 0.5]},"
+    "  \"story\": {\"endpoint\": 1, \"think\": {\"uniform\": [0.1, 0.5]}, \"users\": 4,"
+    "             \"turns\": 3,"
     "             \"thresholds\": [\"p95 < 2s\"]},"
     "  \"ex\": {\"endpoint\": \"/batch_echo\", \"examples\": true, \"weight\": 0.5}}}");
   RivLoadScenario *echo, *story, *ex;
@@ -78,6 +82,10 @@ test_parse (void)
   g_assert_cmpfloat (echo->think.a, ==, 0.2);
   g_assert_true (JSON_NODE_HOLDS_ARRAY (echo->data));
   g_assert_cmpstr (story->endpoint, ==, "1");
+  g_assert_cmpuint (story->users, ==, 4);
+  g_assert_cmpuint (story->turns, ==, 3);
+  g_assert_cmpuint (echo->users, ==, 0);
+  g_assert_cmpuint (echo->turns, ==, 0);
   g_assert_null (story->data);
   g_assert_cmpfloat (story->weight, ==, 1);
   g_assert_cmpint (story->think.kind, ==, RIV_THINK_UNIFORM);
@@ -141,6 +149,14 @@ test_parse_bad (void)
       "\"stages\": stage 1" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\"}}, \"stages\": \"10s:x\"}", "\"stages\"" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\"}}, \"seed\": -1}", "\"seed\": expected" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"users\": 0}}}",
+      "scenario \"a\": \"users\": expected a whole number from 1 to 1000000" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 0}}}",
+      "scenario \"a\": \"turns\": expected a whole number from 1 to 10000" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 2.5}}}",
+      "scenario \"a\": \"turns\"" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"x\", \"turns\": 10001}}}",
+      "scenario \"a\": \"turns\"" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -614,7 +630,10 @@ sum_completed (char      **lines,
 
 /* --timeseries with scenarios: a first column "scenario", the run's seconds
  * as "(all)" and each scenario's, whose completions add up to the run's;
- * --report lists each scenario with what it sends and its figures. */
+ * --report lists each scenario with what it sends and its figures, draws
+ * each one's throughput and p95 over time, one line a scenario, and checks
+ * a tagged threshold on its scenario's jobs (echo's quick p95, not the
+ * run's, which story's jobs (a second each) make). */
 static void
 test_cli_outputs (Fixture       *fx,
                   gconstpointer  data)
@@ -622,12 +641,14 @@ test_cli_outputs (Fixture       *fx,
   g_autofree char *file = write_file (fx, "outputs.json",
     "{\"users\": 2, \"iterations\": 10, \"seed\": 8, \"scenarios\": {"
     " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"e\", 0], \"weight\": 2},"
-    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0],"
+    " \"story\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 2, 0.5],"
     "            \"think\": {\"uniform\": [0, 0.01]}}}}");
   g_autofree char *csv_path = g_build_filename (fx->dir, "series.csv", NULL);
   g_autofree char *report_path = g_build_filename (fx->dir, "report.html", NULL);
   const char *args[] = { "--scenarios", file, "--json", "--timeseries", csv_path,
-                         "--report", report_path, NULL };
+                         "--report", report_path, "--threshold", "p95{scenario:echo}<1s", NULL };
+  g_autofree char *measured = NULL;
+  double echo_p95, run_p95;
   g_autoptr(JsonNode) summary = NULL;
   g_autofree char *err = NULL;
   g_autofree char *csv = NULL;
@@ -648,6 +669,22 @@ test_cli_outputs (Fixture       *fx,
   g_assert_nonnull (strstr (report, "scenario echo"));
   g_assert_nonnull (strstr (report, "/stream_text, weight 1, think uniform 0–0.01 s"));
   g_assert_nonnull (strstr (report, "story: jobs"));
+  /* A line a scenario in each chart by scenario, and the table. */
+  g_assert_nonnull (strstr (report, "id=\"scenario-throughput\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-throughput\""),
+                            "data-series=\"story\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-latency\""), "data-series=\"echo\""));
+  g_assert_nonnull (strstr (strstr (report, "id=\"scenario-latency\""), "data-series=\"story\""));
+  g_assert_nonnull (strstr (report, "id=\"scenarios\""));
+  /* The tagged threshold's measured value is echo's p95. */
+  echo_p95 = json_object_get_double_member (
+    json_object_get_object_member (scenario_object (summary, "echo"), "latency_s"), "p95");
+  run_p95 = json_object_get_double_member (
+    json_object_get_object_member (json_node_get_object (summary), "latency_s"), "p95");
+  g_assert_cmpfloat (run_p95, >, echo_p95 + 0.01);
+  measured = g_strdup_printf ("p95{scenario:echo}&lt;1s</code></td><td class=\"n\">%.3fs</td>",
+                              echo_p95);
+  g_assert_nonnull (strstr (report, measured));
 }
 
 /* Two shards of a run with scenarios, merged by report merge: each
@@ -698,6 +735,214 @@ test_cli_merge (Fixture       *fx,
   g_assert_cmpint (riv_test_run_cli (merge_text, &text, &text_err, 60), ==, 0);
   g_assert_nonnull (strstr (text, "\nscenario   echo (/batch_echo): "));
   g_assert_nonnull (strstr (text, "\nscenario   story (/stream_text): "));
+}
+
+/* Runs load --scenarios with the file text (written as name.json), which
+ * must exit 0; *summary its --json summary, *records its --output records. */
+static void
+run_recorded (Fixture     *fx,
+              const char  *name,
+              const char  *text,
+              JsonNode   **summary,
+              GPtrArray  **records)
+{
+  g_autofree char *base = g_strconcat (name, ".json", NULL);
+  g_autofree char *lines = g_strconcat (name, ".jsonl", NULL);
+  g_autofree char *file = write_file (fx, base, text);
+  g_autofree char *records_path = g_build_filename (fx->dir, lines, NULL);
+  const char *args[] = { "--scenarios", file, "--json", "--output", records_path, NULL };
+  g_autofree char *err = NULL;
+
+  g_assert_cmpint (run_load (fx, args, summary, &err), ==, 0);
+  g_assert_nonnull (*summary);
+  *records = read_records (records_path);
+}
+
+#define SESSION_FILE \
+  "{\"users\": 3, \"iterations\": 12, \"seed\": 21, \"scenarios\": {" \
+  " \"talk\": {\"endpoint\": \"session_chat\", \"data\": [\"user {u} job {i}\"], \"turns\": 3}," \
+  " \"echo\": {\"endpoint\": \"batch_echo\", \"data\": [\"echo {i}\", 0]}}}"
+
+/* A conversation of three turns with session_chat, whose gr.State the
+ * server keeps per session: users draw "talk" or "echo" by weight per
+ * conversation. Each talk job's reply names its turn and the message of the
+ * turn before it in its session, the user's own (so a conversation kept its
+ * state, and no user saw another's); its State output comes back as null;
+ * its three turns share one session, and every conversation has a session
+ * no other job had. */
+static void
+test_cli_session (Fixture       *fx,
+                  gconstpointer  data)
+{
+  g_autoptr(GHashTable) sessions = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+  guint talk = 0, talk_jobs = 0, full = 0;
+
+  run_recorded (fx, "session", SESSION_FILE, &summary, &records);
+  talk_jobs = json_object_get_int_member (scenario_object (summary, "talk"), "completed");
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "talk"), "turns"), ==, 3);
+  g_assert_cmpuint (records->len, ==, 36);
+
+  /* Each user's jobs in the order it sent them (one at a time). */
+  for (gint64 u = 1; u <= 3; u++)
+    {
+      g_autofree char *previous = NULL;
+      g_autofree char *session = NULL;
+      gint64 last_index = 0;
+      guint expected_turn = 1;
+
+      for (;;)
+        {
+          JsonObject *next = NULL;
+          const char *scenario, *reply, *record_session;
+          g_autofree char *message = NULL;
+          g_autofree char *expected = NULL;
+          JsonArray *outputs;
+
+          /* The user's next job: the lowest index above the last. */
+          for (guint i = 0; i < records->len; i++)
+            {
+              JsonObject *record = json_node_get_object (g_ptr_array_index (records, i));
+              gint64 index = json_object_get_int_member (record, "index");
+
+              if (json_object_get_int_member (record, "user") == u && index > last_index &&
+                  (next == NULL || index < json_object_get_int_member (next, "index")))
+                next = record;
+            }
+          if (next == NULL)
+            break;
+          last_index = json_object_get_int_member (next, "index");
+          g_assert_cmpstr (json_object_get_string_member (next, "status"), ==, "completed");
+          scenario = json_object_get_string_member (next, "scenario");
+          if (strcmp (scenario, "echo") == 0)
+            {
+              g_assert_false (json_object_has_member (next, "turn"));
+              /* A conversation that ended gave its session up. */
+              g_assert_cmpuint (expected_turn, ==, 1);
+              g_clear_pointer (&previous, g_free);
+              continue;
+            }
+          g_assert_cmpstr (scenario, ==, "talk");
+          talk++;
+          g_assert_cmpint (json_object_get_int_member (next, "turn"), ==, expected_turn);
+          record_session = json_object_get_string_member (next, "session");
+          g_assert_nonnull (record_session);
+          if (expected_turn == 1)
+            {
+              /* A new conversation: a session no job had before. */
+              g_assert_false (g_hash_table_contains (sessions, record_session));
+              g_hash_table_add (sessions, g_strdup (record_session));
+              g_free (session);
+              session = g_strdup (record_session);
+              g_clear_pointer (&previous, g_free);
+            }
+          else
+            g_assert_cmpstr (record_session, ==, session);
+
+          message = g_strdup_printf ("user %" G_GINT64_FORMAT " job %" G_GINT64_FORMAT, u,
+                                     last_index);
+          expected = previous != NULL
+            ? g_strdup_printf ("Turn %u of this session. You said “%s”; before that, “%s”.",
+                               expected_turn, message, previous)
+            : g_strdup_printf ("Turn %u of this session. You said “%s”; nothing before.",
+                               expected_turn, message);
+          outputs = json_object_get_array_member (next, "outputs");
+          reply = json_array_get_string_element (outputs, 0);
+          g_assert_cmpstr (reply, ==, expected);
+          /* The State stays on the server. */
+          g_assert_true (JSON_NODE_HOLDS_NULL (json_array_get_element (outputs, 1)));
+          g_free (previous);
+          previous = g_steal_pointer (&message);
+          full += expected_turn == 3;
+          expected_turn = expected_turn % 3 + 1;
+        }
+    }
+  g_assert_cmpuint (talk, ==, talk_jobs);
+  /* Seed 21 gives each kind some conversations; and at least one talk ran
+   * all three turns. */
+  g_assert_cmpuint (talk, >, 0);
+  g_assert_cmpuint (talk, <, 36);
+  g_assert_cmpuint (full, >, 0);
+}
+
+#define OWN_USERS_FILE \
+  "{\"users\": 2, \"iterations\": 6, \"seed\": 3, \"scenarios\": {" \
+  " \"own\": {\"endpoint\": \"batch_echo\", \"data\": [\"own {i}\", 0], \"users\": 3}," \
+  " \"a\": {\"endpoint\": \"batch_echo\", \"data\": [\"a {i}\", 0]}," \
+  " \"b\": {\"endpoint\": \"stream_text\", \"data\": [\"b\", 2, 0]}}}"
+
+/* A scenario with users of its own: "own" has 3, besides the run's 2, which
+ * draw "a" or "b". The run has 5 users; users 1 to 3 send only own's jobs
+ * (6 each), users 4 and 5 never. */
+static void
+test_cli_own_users (Fixture       *fx,
+                    gconstpointer  data)
+{
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(GPtrArray) records = NULL;
+
+  run_recorded (fx, "own", OWN_USERS_FILE, &summary, &records);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "users"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "completed"), ==,
+                   30);
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "own"), "completed"), ==,
+                   18);
+  /* Its users, not a weight: it is not drawn. */
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "own"), "users"), ==, 3);
+  g_assert_false (json_object_has_member (scenario_object (summary, "own"), "weight"));
+  g_assert_cmpfloat (json_object_get_double_member (scenario_object (summary, "a"), "weight"), ==,
+                     1);
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "a"), "completed") +
+                   json_object_get_int_member (scenario_object (summary, "b"), "completed"), ==,
+                   12);
+  g_assert_cmpuint (records->len, ==, 30);
+  for (guint i = 0; i < records->len; i++)
+    {
+      JsonObject *record = json_node_get_object (g_ptr_array_index (records, i));
+      gint64 user = json_object_get_int_member (record, "user");
+      const char *scenario = json_object_get_string_member (record, "scenario");
+
+      g_assert_cmpint (user, >=, 1);
+      g_assert_cmpint (user, <=, 5);
+      g_assert_cmpint (strcmp (scenario, "own") == 0, ==, user <= 3);
+    }
+}
+
+/* --until-break with scenarios: "slow" (a tenth of the jobs, each 2.5 s)
+ * has its own p50<1s, which its jobs fail from the first one while the
+ * run's p50 (mostly "fast", batch_echo without delay) stays far under it.
+ * The ramp stops there, and the breakpoint names slow's threshold. */
+static void
+test_cli_until_break (Fixture       *fx,
+                      gconstpointer  data)
+{
+  g_autofree char *file = write_file (fx, "break.json",
+    "{\"stages\": \"20s:10\", \"seed\": 5, \"scenarios\": {"
+    " \"fast\": {\"endpoint\": \"batch_echo\", \"data\": [\"f {i}\", 0], \"weight\": 9,"
+    "           \"thresholds\": [\"p95<5s\"]},"
+    " \"slow\": {\"endpoint\": \"stream_text\", \"data\": [\"s\", 5, 0.5],"
+    "           \"thresholds\": [\"p50<1s\"]}}}");
+  const char *args[] = { "--scenarios", file, "--until-break", "--json", NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *bp;
+  const char *reason;
+
+  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_nonnull (summary);
+  bp = json_object_get_object_member (json_node_get_object (summary), "breakpoint");
+  g_assert_nonnull (bp);
+  reason = json_object_get_string_member (bp, "reason");
+  g_assert_true (g_str_has_prefix (reason, "scenario slow: latency p50 went over 1.000s "
+                                           "(threshold p50{scenario:slow}<1s, measured "));
+  g_assert_cmpfloat (json_object_get_double_member (bp, "t_s"), <, 15);
+  /* The run's p50, all jobs together, was under that bound. */
+  g_assert_cmpfloat (json_object_get_double_member (
+                       json_object_get_object_member (json_node_get_object (summary), "latency_s"),
+                       "p50"), <, 1);
+  g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "fast"), "completed"),
+                   >, 0);
 }
 
 /* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
@@ -758,9 +1003,16 @@ test_cli_bad_file (Fixture       *fx,
       "threshold \"p95{scenario:b}<1s\": the file has no scenario \"b\"" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--tag-endpoint",
       "threshold \"p95{endpoint:/chat}<1s\": the run has no endpoint \"/chat\"" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--until-break",
-      "--until-break does not go with --scenarios" },
     { "{\"scenarios\": [1]}", NULL, "\"scenarios\": expected an object" },
+    { "{\"users\": 2, \"duration\": 1, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", "
+      "\"users\": 2}}}", NULL, "the run's 2 users have no scenario to draw" },
+    { "{\"duration\": 1, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"users\": 2}, "
+      "\"b\": {\"endpoint\": \"batch_echo\"}}}", NULL,
+      "scenario \"b\" has no users of its own, and the run has none to draw it" },
+    { "{\"stages\": \"2s:2\", \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", "
+      "\"users\": 2}}}", NULL, "a scenario's own \"users\" run the whole run" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"session_chat\", \"turns\": 3}}}", NULL,
+      "scenario \"a\": \"turns\" is a virtual user's conversation: give users" },
     /* A file in one scenario's data is checked before any job, whichever jobs take it. */
     { "{\"users\": 2, \"duration\": 2, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}, "
       "\"b\": {\"endpoint\": \"batch_echo\", \"weight\": 0.001, \"data\": [{\"path\": "
@@ -773,7 +1025,7 @@ test_cli_bad_file (Fixture       *fx,
       g_autofree char *file = write_file (fx, "bad.json", cases[i].text);
       g_autofree char *err = NULL;
       const char *option = cases[i].option;
-      const char *args[] = { "--scenarios", file, NULL, NULL, NULL, NULL, NULL };
+      const char *args[] = { "--scenarios", file, NULL, NULL, NULL };
 
       if (g_strcmp0 (option, "--endpoint") == 0)
         {
@@ -794,12 +1046,6 @@ test_cli_bad_file (Fixture       *fx,
         {
           args[2] = "--threshold";
           args[3] = "p95{endpoint:/chat}<1s";
-        }
-      else if (g_strcmp0 (option, "--until-break") == 0)
-        {
-          args[2] = "--until-break";
-          args[3] = "--stages";
-          args[4] = "1s:1";
         }
       g_assert_cmpint (run_load (fx, args, NULL, &err), ==, 2);
       g_assert_nonnull (strstr (err, cases[i].says));
@@ -833,6 +1079,12 @@ main (int    argc,
               test_cli_outputs, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/merge", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_merge, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/session", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_session, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/own-users", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_own_users, riv_test_served_teardown);
+  g_test_add ("/scenarios/cli/until-break", Fixture, "riv-test-scenarios", riv_test_served_setup,
+              test_cli_until_break, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/example", Fixture, "riv-test-scenarios", riv_test_served_setup,
               test_cli_example, riv_test_served_teardown);
   g_test_add ("/scenarios/cli/bad-file", Fixture, "riv-test-scenarios", riv_test_served_setup,

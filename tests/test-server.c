@@ -599,7 +599,7 @@ test_config (Fixture       *f,
   static const char * const names[] = {
     "fake_diffusion", "stream_text", "batch_echo", "rapid_generation", "chat", "gallery",
     "mixed", "logs", "shapes_update", "shapes_plot", "shapes_five", "shapes_chat", "shapes_text",
-    "shapes_fail", "paced_text",
+    "shapes_fail", "paced_text", "session_chat",
   };
   static const char * const json_get[] = { "Content-Type", "application/json", NULL };
   g_autoptr(Reply) reply = NULL;

@@ -283,20 +283,12 @@ load_threshold_stats (LoadRun                *run,
   const char *value;
   const char *key = riv_load_threshold_get_tag (threshold, &value);
 
-  if (key == NULL)
-    return stats;
+  if (key == NULL || n > 0)
+    return riv_load_run_get_tagged_stats (run->engine, key, value);
+  /* Without scenarios the run is the one scenario "default", to its endpoint. */
   if (strcmp (key, "endpoint") == 0)
-    {
-      if (n > 0)
-        return riv_load_run_get_endpoint_stats (run->engine, value);
-      return run->endpoint_key != NULL && riv_load_same_endpoint (run->endpoint_key, value) ? stats : NULL;
-    }
-  if (n == 0)
-    return strcmp (value, "default") == 0 ? stats : NULL;
-  for (guint i = 0; i < n; i++)
-    if (strcmp (riv_load_run_get_scenario (run->engine, i, NULL, NULL), value) == 0)
-      return riv_load_run_get_scenario_stats (run->engine, i);
-  return NULL;
+    return run->endpoint_key != NULL && riv_load_same_endpoint (run->endpoint_key, value) ? stats : NULL;
+  return strcmp (value, "default") == 0 ? stats : NULL;
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (SummaryFacts, summary_facts_clear)
@@ -347,23 +339,25 @@ summary_facts_init (SummaryFacts *facts,
 
 void
 riv_cli_scenario_add_json (JsonBuilder          *builder,
-                           const char           *name,
-                           const char           *endpoint,
-                           double                weight,
+                           const RivCliScenario *scenario,
                            const RivLoadSummary *s)
 {
   static const char *latency[] = { "p50", "p90", "p95", "p99", "max", "mean" };
   static const char *first[] = { "p50", "p95", "p99" };
 
-  json_builder_set_member_name (builder, name);
+  json_builder_set_member_name (builder, scenario->name);
   json_builder_begin_object (builder);
   json_builder_set_member_name (builder, "endpoint");
-  if (endpoint != NULL)
-    json_builder_add_string_value (builder, endpoint);
+  if (scenario->endpoint != NULL)
+    json_builder_add_string_value (builder, scenario->endpoint);
   else
     json_builder_add_null_value (builder);
-  if (weight > 0)
-    add_double (builder, "weight", weight);
+  if (scenario->weight > 0)
+    add_double (builder, "weight", scenario->weight);
+  if (scenario->users > 0)
+    add_int (builder, "users", scenario->users);
+  if (scenario->turns > 0)
+    add_int (builder, "turns", scenario->turns);
   add_int (builder, "submitted", (gint64) s->submitted);
   add_int (builder, "completed", (gint64) s->completed);
   add_int (builder, "failed", (gint64) s->failed);
@@ -383,16 +377,22 @@ riv_cli_scenario_add_json (JsonBuilder          *builder,
 
 void
 riv_cli_scenario_print (FILE                 *out,
-                        const char           *name,
-                        const char           *endpoint,
-                        double                weight,
+                        const RivCliScenario *scenario,
                         const RivLoadSummary *s)
 {
-  g_autofree char *weighed = weight > 0 ? g_strdup_printf (", weight %g", weight) : g_strdup ("");
+  g_autoptr(GString) weighed = g_string_new (NULL);
+
+  if (scenario->weight > 0)
+    g_string_append_printf (weighed, ", weight %g", scenario->weight);
+  if (scenario->users > 0)
+    g_string_append_printf (weighed, ", %u users of its own", scenario->users);
+  if (scenario->turns > 0)
+    g_string_append_printf (weighed, ", %u turns a session", scenario->turns);
 
   fprintf (out, "scenario   %s (%s%s): %" G_GUINT64_FORMAT " submitted, %" G_GUINT64_FORMAT
            " completed, %" G_GUINT64_FORMAT " failed, %" G_GUINT64_FORMAT " lost, %.1f jobs/s\n",
-           riv_cli_safe (name), endpoint != NULL ? riv_cli_safe (endpoint) : "?", weighed,
+           riv_cli_safe (scenario->name),
+           scenario->endpoint != NULL ? riv_cli_safe (scenario->endpoint) : "?", weighed->str,
            s->submitted, s->completed, s->failed, s->lost, s->throughput_per_s);
   if (s->completed == 0)
     fprintf (out, "           latency (no completed jobs)\n");
@@ -402,6 +402,19 @@ riv_cli_scenario_print (FILE                 *out,
   else
     fprintf (out, "           latency p50 %.3f s  p95 %.3f s  p99 %.3f s\n",
              s->p50, s->p95, s->p99);
+}
+
+/* What the engine knows of scenario i. */
+static void
+load_scenario_facts (LoadRun        *run,
+                     guint           i,
+                     RivCliScenario *scenario)
+{
+  scenario->name = riv_load_run_get_scenario (run->engine, i, &scenario->endpoint,
+                                              &scenario->weight);
+  riv_load_run_get_scenario_counts (run->engine, i, &scenario->users, &scenario->turns);
+  if (scenario->users > 0)
+    scenario->weight = 0;   /* not drawn */
 }
 
 /* "scenarios": {NAME: {its endpoint, weight, counts, throughput and latency}, …}. */
@@ -416,11 +429,10 @@ summary_json_add_scenarios (JsonBuilder        *builder,
   json_builder_begin_object (builder);
   for (guint i = 0; i < f->n_scenarios; i++)
     {
-      const char *endpoint;
-      double weight;
-      const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
+      RivCliScenario scenario;
 
-      riv_cli_scenario_add_json (builder, name, endpoint, weight, &f->scenarios[i]);
+      load_scenario_facts (run, i, &scenario);
+      riv_cli_scenario_add_json (builder, &scenario, &f->scenarios[i]);
     }
   json_builder_end_object (builder);
 }
@@ -433,11 +445,10 @@ summary_print_scenarios (const SummaryFacts *f,
 {
   for (guint i = 0; i < f->n_scenarios; i++)
     {
-      const char *endpoint;
-      double weight;
-      const char *name = riv_load_run_get_scenario (run->engine, i, &endpoint, &weight);
+      RivCliScenario scenario;
 
-      riv_cli_scenario_print (out, name, endpoint, weight, &f->scenarios[i]);
+      load_scenario_facts (run, i, &scenario);
+      riv_cli_scenario_print (out, &scenario, &f->scenarios[i]);
     }
 }
 

@@ -257,6 +257,7 @@ typedef struct
   JsonNode     *given;             /* --data, nullable */
   RivLoadScenarios *scenarios;     /* --scenarios, nullable */
   guint64       seed;              /* of the scenarios' draws */
+  gint          own_users;         /* the scenarios' users of their own (in users) */
 } LoadOptions;
 
 #define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, \
@@ -462,11 +463,16 @@ add_target_entries (GOptionContext *context,
       "JSON_ARRAY" },
     { "scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o->scenarios_path,
       "Several endpoints in one run, from a JSON file: {\"scenarios\": {NAME: {\"endpoint\", "
-      "\"data\" or \"examples\", \"weight\", \"think\", \"thresholds\"}, …}} and the run's "
-      "\"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
+      "\"data\" or \"examples\", \"weight\", \"users\", \"turns\", \"think\", \"thresholds\"}, "
+      "…}} and "
+      "the run's \"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
       "\"thresholds\" (the options given here win); each job takes a scenario by weight, and "
       "the summary, --json and --output give each scenario's figures (instead of --endpoint, "
-      "--data and --examples)", "FILE" },
+      "--data and --examples). \"turns\": N makes a scenario a conversation: a user that "
+      "draws it sends N jobs in a row in a new session of their own (a gr.State starts "
+      "empty and is kept across them), and the weights then pick conversations. A "
+      "scenario's own \"users\": N run only it, besides the run's users (--users), which "
+      "draw by weight among the others", "FILE" },
     { NULL }
   };
 
@@ -546,8 +552,9 @@ add_check_entries (GOptionContext *context,
     { "until-break", 0, 0, G_OPTION_ARG_NONE, &o->until_break,
       "Breakpoint test: ramp (--stages; --users N or --rate R with --duration S: from 0 to N "
       "users or R jobs/s over S) until the first failed, lost or timed-out job (a join "
-      "unanswered for 30 s) or a failing --threshold, "
-      "then stop the ramp, let the jobs in flight end and name the breaking point", NULL },
+      "unanswered for 30 s) or a failing --threshold (a tagged one on the jobs it names, "
+      "with --scenarios), then stop the ramp, let the jobs in flight end and name the "
+      "breaking point", NULL },
     { "metrics", 0, 0, G_OPTION_ARG_STRING, &o->metrics_address,
       "Serve live Prometheus metrics at http://ADDR:PORT/metrics while the run goes "
       "(e.g. 127.0.0.1:9464; a port alone means 127.0.0.1; port 0 picks a free one)",
@@ -614,9 +621,6 @@ load_options_check_required (LoadOptions  *o,
       if (o->endpoint_name != NULL || o->data_text != NULL || o->examples)
         return option_error (error, "--scenarios names each scenario's endpoint and data: "
                              "leave out --endpoint, --data and --examples");
-      if (o->until_break)
-        return option_error (error, "--until-break does not go with --scenarios yet: "
-                             "a breakpoint test climbs one endpoint's ramp");
       return TRUE;
     }
   if (o->endpoint_name == NULL || *o->endpoint_name == '\0')
@@ -656,6 +660,11 @@ load_options_read_scenarios (LoadOptions  *o,
     o->iterations = file->iterations;
   if (o->stages_text == NULL && file->stages != NULL)
     o->stages_text = riv_load_format_stages (file->stages);
+  /* Users of a scenario's own come besides the run's, which draw by weight. */
+  for (guint i = 0; i < file->scenarios->len; i++)
+    o->own_users += ((RivLoadScenario *) g_ptr_array_index (file->scenarios, i))->users;
+  if (o->own_users > 0 && o->users >= 0)
+    o->users += o->own_users;
   o->seed = file->has_seed ? file->seed : ((guint64) g_random_int () << 32 | g_random_int ());
   return TRUE;
 }
@@ -732,10 +741,51 @@ load_options_check_arrivals (LoadOptions  *o,
 }
 
 /* The workload: a burst, a rate, virtual users or a breakpoint ramp, and its limits. */
+/* A scenario's turns are a virtual user's conversation (not the open loop's
+ * one session, nor the arrival rate's jobs); its own users run the whole
+ * run, and the run's others have scenarios to draw, and those users. */
+static gboolean
+load_options_check_scenario_users (const LoadOptions  *o,
+                                   GError            **error)
+{
+  GPtrArray *scenarios = o->scenarios != NULL ? o->scenarios->scenarios : NULL;
+  RivLoadScenario *drawn = NULL;
+
+  for (guint i = 0; scenarios != NULL && i < scenarios->len; i++)
+    {
+      RivLoadScenario *scenario = g_ptr_array_index (scenarios, i);
+
+      if (scenario->turns > 0 &&
+          (arrivals_requested (o) || (o->users == 0 && o->stages_text == NULL)))
+        return option_error (error, "scenario \"%s\": \"turns\" is a virtual user's "
+                             "conversation: give users (\"users\", --users or --stages), not %s",
+                             scenario->name, arrivals_requested (o)
+                               ? "the arrival rate" : "the open loop (--count, --rate)");
+      if (drawn == NULL && scenario->users == 0)
+        drawn = scenario;
+    }
+  if (o->own_users == 0)
+    return TRUE;
+  if (o->stages_text != NULL || arrivals_requested (o) || o->until_break)
+    return option_error (error, "a scenario's own \"users\" run the whole run: give "
+                         "\"duration\" or \"iterations\", not stages, the arrival rate or "
+                         "--until-break");
+  if (drawn != NULL && o->users == o->own_users)
+    return option_error (error, "scenario \"%s\" has no users of its own, and the run has "
+                         "none to draw it by weight: give the run's \"users\" (or --users)",
+                         drawn->name);
+  if (drawn == NULL && o->users > o->own_users)
+    return option_error (error, "the run's %d users have no scenario to draw: every scenario "
+                         "has \"users\" of its own", o->users - o->own_users);
+  return TRUE;
+}
+
 static gboolean
 load_options_check_workload (LoadOptions  *o,
                              GError      **error)
 {
+  if (!load_options_check_scenario_users (o, error))
+    return FALSE;
   if (arrivals_requested (o))
     return load_options_check_arrivals (o, error) && load_options_check_limits (o, error);
   o->count_given = o->count != -1;
@@ -1185,8 +1235,7 @@ load_engine_add_scenarios (LoadRun      *run,
         run->engine = riv_load_run_new (run->client, scenario->endpoint,
                                         g_ptr_array_index (templates, 0));
       key = riv_endpoint_dup_display_name (endpoint);
-      riv_load_run_add_scenario (run->engine, scenario->name, scenario->endpoint, key,
-                                 templates, scenario->weight,
+      riv_load_run_add_scenario (run->engine, scenario, key, templates,
                                  scenario->has_think ? &scenario->think : &default_think);
     }
   riv_load_run_set_seed (run->engine, o->seed);

@@ -60,18 +60,23 @@ void      riv_cli_streaming_print  (FILE                 *out,
 void      riv_cli_outage_print     (FILE        *out,
                                     double       start_s,
                                     double       end_s);
+/* What is known of a scenario, for its figures. */
+typedef struct
+{
+  const char *name;
+  const char *endpoint;   /* nullable: not known */
+  double      weight;     /* 0: not known, or not drawn (users of its own) */
+  guint       users;      /* of its own; 0: none or not known */
+  guint       turns;      /* a conversation's; 0: none or not known */
+} RivCliScenario;
+
 /* One scenario's figures: a member of --json's "scenarios" object, or its
- * lines of the text summary (endpoint nullable: not known; weight 0: not
- * known). */
+ * lines of the text summary. */
 void      riv_cli_scenario_add_json (JsonBuilder          *builder,
-                                     const char           *name,
-                                     const char           *endpoint,
-                                     double                weight,
+                                     const RivCliScenario *scenario,
                                      const RivLoadSummary *summary);
 void      riv_cli_scenario_print   (FILE                 *out,
-                                    const char           *name,
-                                    const char           *endpoint,
-                                    double                weight,
+                                    const RivCliScenario *scenario,
                                     const RivLoadSummary *summary);
 void      load_status_start        (LoadRun     *run);
 void      load_status_clear        (LoadRun     *run);

@@ -224,8 +224,12 @@ scenarios_json (Merge                *merge,
 
   json_builder_begin_object (builder);
   for (guint i = 0; i < merge->names->len; i++)
-    riv_cli_scenario_add_json (builder, g_ptr_array_index (merge->names, i),
-                               g_ptr_array_index (merge->endpoints, i), 0, &summaries[i]);
+    {
+      RivCliScenario scenario = { g_ptr_array_index (merge->names, i),
+                                  g_ptr_array_index (merge->endpoints, i), 0, 0, 0 };
+
+      riv_cli_scenario_add_json (builder, &scenario, &summaries[i]);
+    }
   json_builder_end_object (builder);
   return json_builder_get_root (builder);
 }
@@ -290,8 +294,12 @@ print_summary (Merge    *merge,
             s.p50, s.p95, s.p99, s.max);
   riv_cli_streaming_print (stdout, &s);
   for (guint i = 0; i < merge->names->len; i++)
-    riv_cli_scenario_print (stdout, g_ptr_array_index (merge->names, i),
-                            g_ptr_array_index (merge->endpoints, i), 0, &summaries[i]);
+    {
+      RivCliScenario scenario = { g_ptr_array_index (merge->names, i),
+                                  g_ptr_array_index (merge->endpoints, i), 0, 0, 0 };
+
+      riv_cli_scenario_print (stdout, &scenario, &summaries[i]);
+    }
 }
 
 static int

@@ -3,7 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Breakpoint tests (--until-break): the first failed, lost or stalled job, or a
- * live threshold that fails, stops the ramp and keeps where the run was.
+ * live threshold that fails (on the jobs its tag names: a scenario's, an
+ * endpoint's), stops the ramp and keeps where the run was.
  */
 #include "config.h"
 
@@ -118,17 +119,25 @@ _riv_load_run_break_check_thresholds (RivLoadRun *self)
   if (!self->until_break || self->break_thresholds == NULL || self->breakpoint != NULL ||
       self->submitting_done)
     return;
-  riv_load_stats_summarize (self->stats, &summary);
   for (guint i = 0; i < self->break_thresholds->len; i++)
     {
       RivLoadThreshold *threshold = g_ptr_array_index (self->break_thresholds, i);
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (threshold, &value);
+      /* A tag names some jobs: a scenario's, or an endpoint's (the caller
+       * checked it names the run's; without scenarios, its one). */
+      RivLoadStats *stats = riv_load_run_get_tagged_stats (self, key, value);
       g_autofree char *text = NULL;
+      g_autofree char *failure = NULL;
       double measured;
 
+      riv_load_stats_summarize (stats != NULL ? stats : self->stats, &summary);
       if (!riv_load_threshold_is_live (threshold, &summary) ||
           riv_load_threshold_check (threshold, &summary, &measured))
         continue;
-      text = riv_load_threshold_describe_failure (threshold, measured);
+      failure = riv_load_threshold_describe_failure (threshold, measured);
+      text = key != NULL ? g_strdup_printf ("%s %s: %s", key, value, failure)
+                         : g_steal_pointer (&failure);
       _riv_load_run_break_at (self, RIV_BREAK_THRESHOLD, text, NULL);
       return;
     }

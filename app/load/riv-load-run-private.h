@@ -39,6 +39,13 @@ typedef struct
   guint         number;          /* 1-based, global across shards */
   guint         iterations;      /* jobs submitted */
   gboolean      retiring;        /* stop after the job in flight */
+  /* Conversations (scenarios with turns, riv-load-run-users.c) */
+  gpointer      conversation;    /* LoadScenario of the one going on, borrowed; nullable */
+  guint         turn;            /* its jobs sent so far */
+  guint         n_conversations; /* begun */
+  guint         session_jobs;    /* jobs sent in the client's session */
+  gboolean      session_private; /* that session is a conversation's */
+  GQueue        spent;           /* Spent: its ended conversations' clients, not closed yet */
 } LoadUser;
 
 /* One scenario of a run (riv-load-run-scenarios.c). */
@@ -50,6 +57,10 @@ typedef struct
   char         *endpoint_key;    /* its endpoint as {endpoint:…} names it ("/chat") */
   GPtrArray    *templates;       /* JsonNode *: job i takes (i - 1) mod n */
   double        weight;
+  guint         turns;           /* a conversation's jobs, in a session of their own; 0: one,
+                                    in the user's session */
+  guint         users;           /* users of its own (not drawn by weight); 0: none */
+  guint         first_user;      /* the number of the first of them */
   RivThink      think;
   RivLoadStats *stats;           /* its jobs' (a reference; the threads share it) */
   RivLoadStats *endpoint_stats;  /* its endpoint's, when other scenarios share it; nullable */
@@ -116,6 +127,9 @@ struct _RivLoadRun
   ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
   GPtrArray    *scenarios;       /* LoadScenario, nullable: each job takes one by weight */
   double       *cumulative;      /* running sums of their weights */
+  gboolean      conversations;   /* one of them has turns or users of its own: each user
+                                    draws a scenario per conversation, not per job */
+  guint         own_users;       /* the scenarios' users of their own, numbered first */
   guint64       draw_seed;       /* of the scenarios' draws */
 
   /* Breakpoint test (riv-load-break.c) */
@@ -254,10 +268,16 @@ void      _riv_load_run_job_finished           (RivLoadRun *self,
 GQuark    _riv_load_run_load_at_quark          (void);
 void      _riv_load_run_maybe_done             (RivLoadRun *self);
 void      _riv_load_run_open_loop_stop         (RivLoadRun *self);
-RivJob *  _riv_load_run_submit                 (RivLoadRun  *self,
-                                                RivClient   *client,
-                                                guint        user,
-                                                GError     **error);
+/* scenario: the job's, or NULL to draw it by the job's number; turn: its
+ * place in a conversation (1-based), 0 when it is none. */
+RivJob *  _riv_load_run_submit                 (RivLoadRun    *self,
+                                                RivClient     *client,
+                                                guint          user,
+                                                LoadScenario  *scenario,
+                                                guint          turn,
+                                                GError       **error);
+/* The job's scenario (NULL without scenarios). */
+LoadScenario *_riv_load_run_job_scenario       (RivJob *job);
 guint     _riv_load_run_shard_share            (RivLoadRun *self,
                                                 guint       n);
 /* A percentile of sorted latencies; -1 when there are none. */
@@ -283,7 +303,13 @@ void      _riv_load_run_arrivals_free          (RivLoadRun *self);
 LoadScenario *_riv_load_run_scenario_for       (RivLoadRun *self,
                                                 guint64     index);
 double    _riv_load_run_think_after            (RivLoadRun *self,
-                                                guint64     index);
+                                                RivJob     *job);
+/* The scenario of conversation k (0-based) of user number (1-based): the
+ * one the user belongs to, or a draw by weight from the seed, the user and
+ * k, whatever the threads. */
+LoadScenario *_riv_load_run_conversation_for   (RivLoadRun *self,
+                                                guint       user,
+                                                guint       k);
 /* set (riv_load_stats_set_start, _end, _stall) on each scenario's statistics. */
 void      _riv_load_run_scenarios_stats_set    (RivLoadRun *self,
                                                 void      (*set) (RivLoadStats *stats,
@@ -303,6 +329,12 @@ GPtrArray *_riv_load_run_copy_templates        (GPtrArray  *templates);
 void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
                                                 RivLoadRun *child);
 void      _riv_load_run_scenarios_free         (RivLoadRun *self);
+/* The HTML report (riv_report_html_for ()): the run's, each scenario's, and
+ * each threshold checked on the jobs its tag names. */
+char     *_riv_load_run_report                 (RivLoadRun               *self,
+                                                const char * const       *params,
+                                                RivLoadThreshold * const *thresholds,
+                                                guint                     n_thresholds);
 /* riv-load-run-threads.c */
 gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
 void      _riv_load_run_threads_stop           (RivLoadRun *self,

@@ -15,10 +15,12 @@
 
 #include "riv-json.h"
 #include "riv-load-run-private.h"
+#include "riv-report.h"
 
 enum {
   DRAW_SCENARIO,
   DRAW_THINK,
+  DRAW_CONVERSATION,
 };
 
 static void
@@ -52,35 +54,41 @@ add_scenario (RivLoadRun   *self,
   n = self->scenarios->len;
   scenario->number = n;
   self->cumulative = g_renew (double, self->cumulative, n);
-  self->cumulative[n - 1] = (n > 1 ? self->cumulative[n - 2] : 0) + scenario->weight;
+  /* A scenario with users of its own is not drawn. */
+  self->cumulative[n - 1] = (n > 1 ? self->cumulative[n - 2] : 0) +
+                            (scenario->users > 0 ? 0 : scenario->weight);
 }
 
 void
-riv_load_run_add_scenario (RivLoadRun     *self,
-                           const char     *name,
-                           const char     *endpoint_name,
-                           const char     *endpoint_key,
-                           GPtrArray      *templates,
-                           double          weight,
-                           const RivThink *think)
+riv_load_run_add_scenario (RivLoadRun            *self,
+                           const RivLoadScenario *spec,
+                           const char            *endpoint_key,
+                           GPtrArray             *templates,
+                           const RivThink        *think)
 {
   LoadScenario *scenario;
 
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
-  g_return_if_fail (name != NULL && endpoint_name != NULL && endpoint_key != NULL);
+  g_return_if_fail (spec != NULL && spec->name != NULL && spec->endpoint != NULL);
+  g_return_if_fail (endpoint_key != NULL);
   g_return_if_fail (templates != NULL && templates->len > 0);
-  g_return_if_fail (weight > 0 && think != NULL);
+  g_return_if_fail (spec->weight > 0 && think != NULL);
 
   scenario = g_new0 (LoadScenario, 1);
-  scenario->name = g_strdup (name);
-  scenario->endpoint_name = g_strdup (endpoint_name);
+  scenario->name = g_strdup (spec->name);
+  scenario->endpoint_name = g_strdup (spec->endpoint);
   scenario->endpoint_key = g_strdup (endpoint_key);
   scenario->templates = g_ptr_array_ref (templates);
-  scenario->weight = weight;
+  scenario->weight = spec->weight;
+  scenario->turns = MIN (spec->turns, RIV_TURNS_MAX);
+  scenario->users = spec->users;
+  scenario->first_user = self->own_users + 1;
   scenario->think = *think;
   scenario->stats = riv_load_stats_new ();
   riv_load_stats_set_stall (scenario->stats, riv_load_stats_get_stall (self->stats));
+  self->own_users += spec->users;
+  self->conversations |= spec->turns > 0 || spec->users > 0;
 
   /* An endpoint other scenarios send to too gets statistics of its own. */
   for (guint i = 0; self->scenarios != NULL && i < self->scenarios->len; i++)
@@ -132,6 +140,20 @@ riv_load_run_get_scenario (RivLoadRun  *self,
   return scenario->name;
 }
 
+void
+riv_load_run_get_scenario_counts (RivLoadRun *self,
+                                  guint       i,
+                                  guint      *users,
+                                  guint      *turns)
+{
+  LoadScenario *scenario;
+
+  g_return_if_fail (i < riv_load_run_get_n_scenarios (self));
+  scenario = g_ptr_array_index (self->scenarios, i);
+  *users = scenario->users;
+  *turns = scenario->turns;
+}
+
 RivLoadStats *
 riv_load_run_get_scenario_stats (RivLoadRun *self,
                                  guint       i)
@@ -157,6 +179,28 @@ riv_load_run_get_endpoint_stats (RivLoadRun *self,
   return NULL;
 }
 
+RivLoadStats *
+riv_load_run_get_tagged_stats (RivLoadRun *self,
+                               const char *key,
+                               const char *value)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
+
+  if (key == NULL)
+    return self->stats;
+  g_return_val_if_fail (value != NULL, NULL);
+  if (strcmp (key, "endpoint") == 0)
+    return riv_load_run_get_endpoint_stats (self, value);
+  for (guint i = 0; strcmp (key, "scenario") == 0 && i < riv_load_run_get_n_scenarios (self); i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+
+      if (strcmp (scenario->name, value) == 0)
+        return scenario->stats;
+    }
+  return NULL;
+}
+
 LoadScenario *
 _riv_load_run_scenario_for (RivLoadRun *self,
                             guint64     index)
@@ -171,15 +215,39 @@ _riv_load_run_scenario_for (RivLoadRun *self,
                                                                     DRAW_SCENARIO)));
 }
 
+LoadScenario *
+_riv_load_run_conversation_for (RivLoadRun *self,
+                                guint       user,
+                                guint       k)
+{
+  guint n = riv_load_run_get_n_scenarios (self);
+
+  g_return_val_if_fail (n > 0, NULL);
+  for (guint i = 0; user <= self->own_users && i < n; i++)
+    {
+      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+
+      if (user >= scenario->first_user && user < scenario->first_user + scenario->users)
+        return scenario;
+    }
+  return g_ptr_array_index (self->scenarios,
+                            riv_load_scenarios_pick (self->cumulative, n,
+                                                     riv_load_draw (self->draw_seed,
+                                                                    (guint64) user << 32 | k,
+                                                                    DRAW_CONVERSATION)));
+}
+
 double
 _riv_load_run_think_after (RivLoadRun *self,
-                           guint64     index)
+                           RivJob     *job)
 {
-  LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
+  LoadScenario *scenario = _riv_load_run_job_scenario (job);
 
   if (scenario == NULL)
     return self->think;
-  return riv_think_sample (&scenario->think, riv_load_draw (self->draw_seed, index, DRAW_THINK));
+  return riv_think_sample (&scenario->think,
+                          riv_load_draw (self->draw_seed, _riv_load_run_job_index (self, job),
+                                         DRAW_THINK));
 }
 
 void
@@ -231,6 +299,8 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
       add_scenario (child, copy);
     }
   child->draw_seed = self->draw_seed;
+  child->conversations = self->conversations;
+  child->own_users = self->own_users;
 }
 
 static char *
@@ -248,6 +318,19 @@ describe_think (const RivThink *think)
     }
 }
 
+/* ", 3 turns a session, 4 users of its own", as the scenario has them. */
+static char *
+describe_counts (const LoadScenario *scenario)
+{
+  GString *out = g_string_new (NULL);
+
+  if (scenario->turns > 0)
+    g_string_append_printf (out, ", %u turns a session", scenario->turns);
+  if (scenario->users > 0)
+    g_string_append_printf (out, ", %u users of its own", scenario->users);
+  return g_string_free (out, FALSE);
+}
+
 void
 _riv_load_run_scenarios_add_params (RivLoadRun *self,
                                     GPtrArray  *params)
@@ -257,13 +340,14 @@ _riv_load_run_scenarios_add_params (RivLoadRun *self,
       LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
       g_autofree char *data = riv_json_to_string (g_ptr_array_index (scenario->templates, 0), NULL);
       g_autofree char *think = describe_think (&scenario->think);
+      g_autofree char *turns = describe_counts (scenario);
       RivLoadSummary s;
 
       riv_load_stats_summarize (scenario->stats, &s);
       g_ptr_array_add (params, g_strdup_printf ("scenario %s", scenario->name));
-      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g, think %s, data %s%s",
-                                                scenario->endpoint_key, scenario->weight, think,
-                                                data, scenario->templates->len > 1
+      g_ptr_array_add (params, g_strdup_printf ("%s, weight %g%s, think %s, data %s%s",
+                                                scenario->endpoint_key, scenario->weight, turns,
+                                                think, data, scenario->templates->len > 1
                                                   ? " (the first of its examples)" : ""));
       g_ptr_array_add (params, g_strdup_printf ("%s: jobs", scenario->name));
       g_ptr_array_add (params,
@@ -289,4 +373,35 @@ _riv_load_run_scenarios_name_metrics (RivLoadRun *self)
     g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->name);
   g_ptr_array_add (names, NULL);
   riv_metrics_set_scenarios (self->metrics, (const char * const *) names->pdata);
+}
+
+char *
+_riv_load_run_report (RivLoadRun               *self,
+                      const char * const       *params,
+                      RivLoadThreshold * const *thresholds,
+                      guint                     n_thresholds)
+{
+  guint n = riv_load_run_get_n_scenarios (self);
+  g_autofree const char **names = g_new0 (const char *, MAX (n, 1));
+  g_autofree RivLoadStats **stats = g_new0 (RivLoadStats *, MAX (n, 1));
+  g_autofree RivLoadStats **tagged = g_new0 (RivLoadStats *, MAX (n_thresholds, 1));
+  RivReportInput in = {
+    riv_config_get_version (riv_client_get_config (self->client)), params,
+    thresholds, tagged, n_thresholds, names, stats, n,
+  };
+
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = riv_load_run_get_scenario (self, i, NULL, NULL);
+      stats[i] = riv_load_run_get_scenario_stats (self, i);
+    }
+  /* Without scenarios a tag names the run's one (checked by the caller). */
+  for (guint i = 0; i < n_thresholds && n > 0; i++)
+    {
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (thresholds[i], &value);
+
+      tagged[i] = riv_load_run_get_tagged_stats (self, key, value);
+    }
+  return riv_report_html_for (self->stats, &in);
 }

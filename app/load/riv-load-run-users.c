@@ -56,14 +56,12 @@ _riv_load_run_shard_share (RivLoadRun *self,
   return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
 }
 
-void
-_riv_load_run_user_stop (LoadUser *user)
+/* The user's client leaves it, its messages and bytes counted. */
+static void
+retire_client (LoadUser *user)
 {
   RivLoadRun *self = user->run;
 
-  if (user->client == NULL)
-    return;
-  _riv_load_run_destroy_source (&user->think_source);
   g_clear_signal_handler (&user->finished_handler, user->client);
   self->user_events += riv_client_get_n_messages (user->client);
   self->user_bytes += riv_client_get_n_stream_bytes (user->client);
@@ -72,6 +70,103 @@ _riv_load_run_user_stop (LoadUser *user)
    * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
    * are closed and freed when the run ends. */
   g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
+}
+
+/* An ended conversation's client, closed once idle SPENT_S (its server
+ * ended its stream long before: closing it cancels nothing), so that a run
+ * of many conversations does not keep them all until its end. */
+#define SPENT_S 30.0
+
+typedef struct
+{
+  RivClient *client;   /* owned */
+  double     at;       /* riv_now () when its conversation ended */
+} Spent;
+
+/* Closes the user's spent clients that are old enough (all of them with all). */
+static void
+close_spent (LoadUser *user,
+             gboolean  all)
+{
+  double now = riv_now ();
+  Spent *head;
+
+  while ((head = g_queue_peek_head (&user->spent)) != NULL && (all || now - head->at >= SPENT_S))
+    {
+      g_queue_pop_head (&user->spent);
+      riv_client_close (head->client);
+      g_object_unref (head->client);
+      g_free (head);
+    }
+}
+
+static void user_finished_cb (RivClient *client,
+                              RivJob    *job,
+                              gpointer   data);
+
+/* A new client for the user, connected like the run's: a session of its own. */
+static void
+connect_client (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+  RivClient *like = self->seed != NULL ? self->seed : self->client;
+
+  /* The client and all it starts belong to the user's context. */
+  g_main_context_push_thread_default (user->context);
+  user->client = riv_client_new (riv_client_get_url (like));
+  riv_client_set_download_images (user->client, FALSE);
+  riv_client_set_join_keep_alive (user->client, FALSE);
+  riv_client_connect_like (user->client, like);
+  g_signal_emit (self, _riv_load_run_signals[SIGNAL_USER_STARTED], 0, user->client);
+  user->finished_handler = g_signal_connect (user->client, "job-finished",
+                                             G_CALLBACK (user_finished_cb), user);
+  g_main_context_pop_thread_default (user->context);
+  user->session_jobs = 0;
+  user->session_private = FALSE;
+  self->sessions++;
+}
+
+/* The scenario of the user's next job when the run has conversations: the
+ * next turn of the one going on, or the first of one drawn by weight. A
+ * conversation with turns starts in a new session, and so does the job
+ * after it (a session is not reused once a conversation had it). */
+static LoadScenario *
+next_turn (LoadUser *user)
+{
+  LoadScenario *scenario = user->conversation;
+
+  if (scenario == NULL || user->turn >= MAX (scenario->turns, 1))
+    {
+      scenario = _riv_load_run_conversation_for (user->run, user->number,
+                                                 user->n_conversations++);
+      if (user->session_jobs > 0 && (scenario->turns > 0 || user->session_private))
+        {
+          Spent *spent = g_new (Spent, 1);
+
+          close_spent (user, FALSE);
+          retire_client (user);
+          spent->client = g_ptr_array_steal_index (user->run->retired, user->run->retired->len - 1);
+          spent->at = riv_now ();
+          g_queue_push_tail (&user->spent, spent);
+          connect_client (user);
+        }
+      user->session_private = scenario->turns > 0;
+      user->conversation = scenario;
+      user->turn = 0;
+    }
+  user->turn++;
+  return scenario;
+}
+
+void
+_riv_load_run_user_stop (LoadUser *user)
+{
+  RivLoadRun *self = user->run;
+
+  if (user->client == NULL)
+    return;
+  _riv_load_run_destroy_source (&user->think_source);
+  retire_client (user);
   g_clear_object (&user->job);
   user->retiring = FALSE;
   self->active_users--;
@@ -102,8 +197,7 @@ user_finished_cb (RivClient *client,
 
   if (job != user->job)
     return;
-  think = self->arrival == NULL
-    ? _riv_load_run_think_after (self, _riv_load_run_job_index (self, job)) : 0;
+  think = self->arrival == NULL ? _riv_load_run_think_after (self, job) : 0;
   _riv_load_run_job_finished (self, job);
 
   /* Not from inside the client's signal: the next step runs from the loop. */
@@ -133,7 +227,15 @@ _riv_load_run_user_next (LoadUser *user)
       return;
     }
 
-  user->job = _riv_load_run_submit (self, user->client, user->number, &error);
+  if (self->conversations && self->arrival == NULL)
+    {
+      LoadScenario *scenario = next_turn (user);
+
+      user->job = _riv_load_run_submit (self, user->client, user->number, scenario,
+                                        scenario->turns > 0 ? user->turn : 0, &error);
+    }
+  else
+    user->job = _riv_load_run_submit (self, user->client, user->number, NULL, 0, &error);
   if (user->job == NULL)
     {
       /* Only bad inputs get here (network failures are the job's status). */
@@ -144,26 +246,18 @@ _riv_load_run_user_next (LoadUser *user)
       return;
     }
   user->iterations++;
+  user->session_jobs++;
 }
 
 void
 _riv_load_run_user_start (RivLoadRun *self,
                           LoadUser   *user)
 {
-  RivClient *like = self->seed != NULL ? self->seed : self->client;
-
-  /* The client and all it starts belong to the user's context. */
-  g_main_context_push_thread_default (user->context);
-  user->client = riv_client_new (riv_client_get_url (like));
-  riv_client_set_download_images (user->client, FALSE);
-  riv_client_set_join_keep_alive (user->client, FALSE);
-  riv_client_connect_like (user->client, like);
-  g_signal_emit (self, _riv_load_run_signals[SIGNAL_USER_STARTED], 0, user->client);
-  user->finished_handler = g_signal_connect (user->client, "job-finished",
-                                             G_CALLBACK (user_finished_cb), user);
+  connect_client (user);
+  user->conversation = NULL;   /* a user started again starts a new conversation */
   self->active_users++;
-  self->sessions++;
   self->peak_users = MAX (self->peak_users, self->active_users);
+  g_main_context_push_thread_default (user->context);
   _riv_load_run_user_next (user);
   g_main_context_pop_thread_default (user->context);
   /* Started from outside the user's context (riv-mux.h). */
@@ -315,6 +409,7 @@ _riv_load_run_users_free (RivLoadRun *self)
       LoadUser *user = g_ptr_array_index (self->all_users, i);
 
       _riv_load_run_user_stop (user);
+      close_spent (user, TRUE);
       g_free (user);
     }
   g_clear_pointer (&self->all_users, g_ptr_array_unref);

@@ -10,13 +10,13 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
 #include "riv-load-run-private.h"
 #include "riv-process.h"
-#include "riv-report.h"
 
 guint _riv_load_run_signals[N_SIGNALS];
 
@@ -41,6 +41,29 @@ scenario_quark (void)
   if (quark == 0)
     quark = g_quark_from_static_string ("riv-load-run-scenario");
   return quark;
+}
+
+/* A conversation's job: its turn (1-based) and the session it went in. */
+typedef struct
+{
+  guint turn;
+  char  session[];   /* its session_hash */
+} Turn;
+
+static GQuark
+turn_quark (void)
+{
+  static GQuark quark;
+
+  if (G_UNLIKELY (quark == 0))
+    quark = g_quark_from_static_string ("riv-load-turn");
+  return quark;
+}
+
+LoadScenario *
+_riv_load_run_job_scenario (RivJob *job)
+{
+  return g_object_get_qdata (G_OBJECT (job), scenario_quark ());
 }
 
 static GQuark
@@ -123,24 +146,33 @@ _riv_load_run_job_index (RivLoadRun *self,
 }
 
 RivJob *
-_riv_load_run_submit (RivLoadRun  *self,
-                      RivClient   *client,
-                      guint        user,
-                      GError     **error)
+_riv_load_run_submit (RivLoadRun    *self,
+                      RivClient     *client,
+                      guint          user,
+                      LoadScenario  *scenario,
+                      guint          turn,
+                      GError       **error)
 {
   /* A thread's jobs take their numbers from one sequence with the other
    * threads': the same numbers as on one thread. */
   guint64 sequence = self->shared_sequence != NULL
     ? (guint64) g_atomic_pointer_add (self->shared_sequence, 1) + 1 : self->submitted + 1;
   guint64 index = _riv_load_run_global_index (self, sequence);
-  LoadScenario *scenario = _riv_load_run_scenario_for (self, index);
-  GPtrArray *templates = scenario != NULL ? scenario->templates : self->templates;
-  const char *endpoint_name = scenario != NULL ? scenario->endpoint_name : self->endpoint_name;
-  JsonNode *template = templates != NULL
-    ? g_ptr_array_index (templates, (index - 1) % templates->len) : self->template;
-  g_autoptr(JsonNode) data = riv_json_substitute_index_user (template, index, user);
+  GPtrArray *templates;
+  const char *endpoint_name;
+  JsonNode *template;
+  g_autoptr(JsonNode) data = NULL;
   RivJob *job;
 
+  if (scenario == NULL)
+    scenario = _riv_load_run_scenario_for (self, index);
+  templates = scenario != NULL ? scenario->templates : self->templates;
+  endpoint_name = scenario != NULL ? scenario->endpoint_name : self->endpoint_name;
+  /* A conversation's turn k takes its scenario's template k (its examples
+   * in turn, a script); any other job, the one of its number. */
+  template = templates == NULL ? self->template
+    : g_ptr_array_index (templates, (turn > 0 ? turn - 1 : index - 1) % templates->len);
+  data = riv_json_substitute_index_user (template, index, user);
   job = self->upload_files
           ? riv_client_submit_uploading (client, endpoint_name, data, error)
           : riv_client_submit (client, endpoint_name, data, error);
@@ -152,6 +184,15 @@ _riv_load_run_submit (RivLoadRun  *self,
     }
   if (scenario != NULL)
     g_object_set_qdata (G_OBJECT (job), scenario_quark (), scenario);
+  if (turn > 0)
+    {
+      const char *hash = riv_client_get_session_hash (client);
+      Turn *mark = g_malloc (sizeof (Turn) + strlen (hash) + 1);
+
+      mark->turn = turn;
+      strcpy (mark->session, hash);
+      g_object_set_qdata_full (G_OBJECT (job), turn_quark (), mark, g_free);
+    }
 
   g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
   g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
@@ -266,6 +307,7 @@ account_job (RivLoadRun *self,
   guint64 sequence = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (job), sequence_quark ()));
   guint user = GPOINTER_TO_UINT (g_object_get_qdata (G_OBJECT (job), user_quark ()));
   LoadScenario *scenario = g_object_get_qdata (G_OBJECT (job), scenario_quark ());
+  const Turn *mark = g_object_get_qdata (G_OBJECT (job), turn_quark ());
   RivJobStatus status = lost_error != NULL ? RIV_JOB_STATUS_LOST : riv_job_get_status (job);
   const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
   double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
@@ -321,6 +363,11 @@ account_job (RivLoadRun *self,
       if (scenario != NULL)
         json_object_set_string_member (json_node_get_object (record), "scenario",
                                        scenario->name);
+      if (mark != NULL)
+        {
+          json_object_set_int_member (json_node_get_object (record), "turn", mark->turn);
+          json_object_set_string_member (json_node_get_object (record), "session", mark->session);
+        }
 
       if (lost_error != NULL)
         {
@@ -406,7 +453,7 @@ open_loop_submit (gpointer   user_data,
 {
   RivLoadRun *self = user_data;
 
-  return _riv_load_run_submit (self, self->client, 0, error);
+  return _riv_load_run_submit (self, self->client, 0, NULL, 0, error);
 }
 
 static void
@@ -1323,7 +1370,6 @@ riv_load_run_dup_report (RivLoadRun              *self,
 #undef PARAM
   g_ptr_array_add (params, NULL);
 
-  return riv_report_html (self->stats,
-                          riv_config_get_version (riv_client_get_config (self->client)),
-                          (const char * const *) params->pdata, thresholds, n_thresholds);
+  return _riv_load_run_report (self, (const char * const *) params->pdata, thresholds,
+                               n_thresholds);
 }

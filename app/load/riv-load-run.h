@@ -154,17 +154,27 @@ void          riv_load_run_set_templates     (RivLoadRun        *self,
  * weight from the seed and its job number (so the same seed makes the same
  * choices, on any number of threads), and goes to its endpoint with its
  * templates (JsonNode * arrays, job i takes (i - 1) mod n; held); its user
- * then thinks as the scenario says. endpoint_key: how {endpoint:…} names
- * the endpoint ("/chat"). Each scenario's jobs are counted into statistics
- * of its own besides the run's. Before the run starts; the endpoint and
- * template given to riv_load_run_new () are then not used. */
-void          riv_load_run_add_scenario      (RivLoadRun        *self,
-                                              const char        *name,
-                                              const char        *endpoint_name,
-                                              const char        *endpoint_key,
-                                              GPtrArray         *templates,
-                                              double             weight,
-                                              const RivThink    *think);
+ * then thinks as think says (the scenario's, or the run's default).
+ * endpoint_key: how {endpoint:…} names the endpoint ("/chat"). Each
+ * scenario's jobs are counted into statistics of its own besides the run's.
+ * Before the run starts; the endpoint and template given to
+ * riv_load_run_new () are then not used. From spec: its name, endpoint,
+ * weight, turns and users:
+ * - turns > 0 makes the scenario a conversation (virtual users only): once
+ *   any scenario has turns, each user draws a scenario per conversation
+ *   (from the seed, its number and how many it has had) instead of per job,
+ *   sends a conversation's turns jobs in a row in a new session of their own
+ *   (a new client: its gr.State starts empty), and after one, takes a new
+ *   session again; a scenario without turns is a conversation of one job.
+ * - users > 0 gives it virtual users of its own, that run only it: the
+ *   lowest user numbers, in the order the scenarios are added (the run's
+ *   users, riv_load_run_set_users (), count them too); the users above them
+ *   draw by weight among the scenarios without users of their own. */
+void          riv_load_run_add_scenario      (RivLoadRun            *self,
+                                              const RivLoadScenario *spec,
+                                              const char            *endpoint_key,
+                                              GPtrArray             *templates,
+                                              const RivThink        *think);
 void          riv_load_run_set_seed          (RivLoadRun        *self,
                                               guint64            seed);
 guint         riv_load_run_get_n_scenarios   (RivLoadRun        *self);
@@ -173,6 +183,11 @@ const char   *riv_load_run_get_scenario      (RivLoadRun        *self,
                                               guint              i,
                                               const char       **endpoint_key,
                                               double            *weight);
+/* Scenario i's users of its own and turns (0: none). */
+void          riv_load_run_get_scenario_counts (RivLoadRun     *self,
+                                                guint           i,
+                                                guint          *users,
+                                                guint          *turns);
 /* Its statistics (final after "finished"), or NULL when i is out of range. */
 RivLoadStats *riv_load_run_get_scenario_stats (RivLoadRun       *self,
                                                guint             i);
@@ -180,6 +195,12 @@ RivLoadStats *riv_load_run_get_scenario_stats (RivLoadRun       *self,
  * it, with or without its "/"), or NULL when no scenario sends to it. */
 RivLoadStats *riv_load_run_get_endpoint_stats (RivLoadRun       *self,
                                                const char       *endpoint_key);
+/* The statistics a threshold tagged key:value names ({scenario:NAME}: that
+ * scenario's, {endpoint:/chat}: riv_load_run_get_endpoint_stats ()), or
+ * NULL when no scenario is so named; key NULL: the run's. */
+RivLoadStats *riv_load_run_get_tagged_stats  (RivLoadRun       *self,
+                                              const char       *key,
+                                              const char       *value);
 
 /* Adds every job to compare as a job of run (0 or 1), as it is counted: the
  * window keeps its previous run beside the new one. Holds a reference. */

@@ -23,7 +23,7 @@ static const char *const run_keys[] = {
   "scenarios", "users", "duration", "iterations", "stages", "think", "seed", "thresholds", NULL
 };
 static const char *const scenario_keys[] = {
-  "endpoint", "data", "examples", "weight", "think", "thresholds", NULL
+  "endpoint", "data", "examples", "weight", "users", "turns", "think", "thresholds", NULL
 };
 
 /* Sets the error: 'scenario "NAME": "KEY": …' (the run's keys without the scenario). */
@@ -366,6 +366,44 @@ parse_inputs (JsonObject       *object,
   return TRUE;
 }
 
+/* The member key of object, when given: a whole number from 1 to max into
+ * *value (left alone when not given); else the error, "expected a whole
+ * number from 1 to MAX" and why. */
+static gboolean
+parse_count (JsonObject  *object,
+             const char  *key,
+             gint64       max,
+             const char  *scenario,
+             const char  *why,
+             gint64      *value,
+             GError     **error)
+{
+  JsonNode *member = json_object_get_member (object, key);
+
+  if (member == NULL || get_whole (member, 1, max, value))
+    return TRUE;
+  return fail (error, scenario, key, "expected a whole number from 1 to %" G_GINT64_FORMAT "%s",
+               max, why);
+}
+
+/* "turns" and "users". */
+static gboolean
+parse_counts (JsonObject       *object,
+              RivLoadScenario  *scenario,
+              GError          **error)
+{
+  gint64 turns = 0, users = 0;
+
+  if (!parse_count (object, "turns", RIV_TURNS_MAX, scenario->name,
+                    " (the jobs of one conversation, in one session)", &turns, error) ||
+      !parse_count (object, "users", MAX_USERS, scenario->name,
+                    " (virtual users that run only this scenario)", &users, error))
+    return FALSE;
+  scenario->turns = (guint) turns;
+  scenario->users = (guint) users;
+  return TRUE;
+}
+
 static RivLoadScenario *
 parse_scenario (const char  *name,
                 JsonNode    *node,
@@ -403,6 +441,8 @@ parse_scenario (const char  *name,
       fail (error, name, "weight", "expected a number above 0 (at most %.0f)", MAX_WEIGHT);
       return NULL;
     }
+  if (!parse_counts (object, scenario, error))
+    return NULL;
   if ((member = json_object_get_member (object, "think")) != NULL)
     {
       scenario->has_think = TRUE;
@@ -464,12 +504,10 @@ parse_run_options (JsonObject        *root,
   JsonNode *member;
   gint64 whole;
 
-  if ((member = json_object_get_member (root, "users")) != NULL)
-    {
-      if (!get_whole (member, 1, MAX_USERS, &whole))
-        return fail (error, NULL, "users", "expected a whole number from 1 to %d", MAX_USERS);
-      self->users = (gint) whole;
-    }
+  whole = -1;
+  if (!parse_count (root, "users", MAX_USERS, NULL, "", &whole, error))
+    return FALSE;
+  self->users = (gint) whole;
   if ((member = json_object_get_member (root, "iterations")) != NULL)
     {
       if (!get_whole (member, 1, G_MAXINT32, &whole))

@@ -4,7 +4,8 @@
  *
  * Scenarios (rivulet-cli load --scenarios FILE): several endpoints in one
  * run, read from a JSON file in the spirit of k6's options ("scenarios",
- * each named, with its endpoint, data, weight, think time and thresholds,
+ * each named, with its endpoint, data, weight or users of its own, turns (a
+ * conversation in one session), think time and thresholds,
  * and the run's users, duration or stages beside them). Read strictly: an
  * unknown key or a bad value is an error naming the scenario and the key.
  * Also the think-time distributions and the seeded draws a run makes from
@@ -32,6 +33,9 @@ typedef struct
   double       b;
 } RivThink;
 
+/* Most turns a conversation may have. */
+#define RIV_TURNS_MAX 10000
+
 /* Longest think the file may ask for, and longest one drawn (an
  * exponential's tail is cut there). */
 #define RIV_THINK_MAX_S 3600.0
@@ -48,6 +52,10 @@ typedef struct
   JsonNode  *data;         /* an array or an object of parameters; nullable: the defaults */
   gboolean   examples;     /* each job one of the endpoint's examples in turn */
   double     weight;       /* > 0; 1 when not given */
+  guint      turns;        /* a conversation: this many jobs in a row in a session of
+                              their own; 0 when not given (one job, in the user's session) */
+  guint      users;        /* virtual users of its own, that run only it; 0 when not given
+                              (the run's users draw it by weight) */
   gboolean   has_think;
   RivThink   think;
   GPtrArray *thresholds;   /* RivLoadThreshold, tagged {scenario:NAME} */

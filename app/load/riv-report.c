@@ -278,7 +278,7 @@ const char riv_report_style[] =
   ".line{fill:none;stroke-width:2;stroke-linejoin:round;stroke-linecap:round}"
   ".ylabel{font-size:11px;fill:#5e5c64;text-anchor:end}"
   ".xlabel{font-size:11px;fill:#5e5c64;text-anchor:middle}"
-  ".legend span{margin-right:14px;font-size:12px}.legend i{display:inline-block;width:10px;"
+  ".legend span{margin-right:14px;font-size:12px}.legend i,th i{display:inline-block;width:10px;"
   "height:10px;border-radius:2px;margin-right:4px}"
   "table{border-collapse:collapse;width:100%}td,th{text-align:left;padding:3px 6px;"
   "border-bottom:1px solid #eeeeec;vertical-align:top}td.n{text-align:right;white-space:nowrap}"
@@ -398,26 +398,33 @@ append_tiles (GString              *out,
   g_string_append (out, "</div>\n");
 }
 
-/* Each threshold, passed or failed, with what was measured. */
+/* Each threshold, passed or failed, with what was measured (on the jobs its
+ * tag names, when the input says which). */
 static void
-append_thresholds (GString                  *out,
-                   const RivLoadSummary     *s,
-                   RivLoadThreshold * const *thresholds,
-                   guint                     n_thresholds)
+append_thresholds (GString              *out,
+                   const RivLoadSummary *s,
+                   const RivReportInput *in)
 {
-  if (n_thresholds == 0)
+  if (in->n_thresholds == 0)
     return;
   g_string_append (out, "<section class=\"table\" id=\"thresholds\"><h2>Thresholds</h2>"
                         "<table><tr><th></th><th>threshold</th><th>measured</th></tr>\n");
-  for (guint i = 0; i < n_thresholds; i++)
+  for (guint i = 0; i < in->n_thresholds; i++)
     {
+      RivLoadThreshold *threshold = in->thresholds[i];
+      RivLoadStats *tagged = in->threshold_stats != NULL ? in->threshold_stats[i] : NULL;
+      RivLoadSummary own;
       double measured;
-      gboolean ok = riv_load_threshold_check (thresholds[i], s, &measured);
-      g_autofree char *value = riv_load_threshold_format_value (thresholds[i], measured);
+      gboolean ok;
+      g_autofree char *value = NULL;
 
+      if (tagged != NULL)
+        riv_load_stats_summarize (tagged, &own);
+      ok = riv_load_threshold_check (threshold, tagged != NULL ? &own : s, &measured);
+      value = riv_load_threshold_format_value (threshold, measured);
       g_string_append_printf (out, "<tr><td class=\"%s\">%s</td><td><code>",
                               ok ? "ok" : "fail", ok ? "✓ passed" : "✗ failed");
-      riv_report_append_escaped (out, riv_load_threshold_get_text (thresholds[i]));
+      riv_report_append_escaped (out, riv_load_threshold_get_text (threshold));
       g_string_append_printf (out, "</code></td><td class=\"n\">%s</td></tr>\n", value);
     }
   g_string_append (out, "</table></section>\n");
@@ -712,6 +719,130 @@ append_parameters (GString            *out,
   g_string_append (out, "</code></td></tr>\n</table></section>\n</main></body></html>\n");
 }
 
+/* Colours of the scenarios' lines, in turn. */
+static const char *const scenario_colors[] = {
+  "#3584e4", "#ff7800", "#26a269", "#9141ac", "#e01b24", "#986a44", "#1c71d8", "#5e5c64",
+};
+
+/* A table of each scenario's figures. */
+static void
+append_scenario_table (GString              *out,
+                       const RivReportInput *in)
+{
+  g_string_append (out, "<section class=\"table\" id=\"scenarios\"><h2>Scenarios</h2><table>"
+                        "<tr><th>scenario</th><th>completed</th><th>failed or lost</th>"
+                        "<th>jobs/s</th><th>p50</th><th>p95</th><th>p99</th></tr>\n");
+  for (guint i = 0; i < in->n_scenarios; i++)
+    {
+      RivLoadSummary s;
+      char buf[64];
+
+      riv_load_stats_summarize (in->scenario_stats[i], &s);
+      g_string_append_printf (out, "<tr><th><i style=\"background:%s\"></i>",
+                              scenario_colors[i % G_N_ELEMENTS (scenario_colors)]);
+      riv_report_append_escaped (out, in->scenario_names[i]);
+      g_string_append_printf (out, "</th><td class=\"n\">%" G_GUINT64_FORMAT "</td><td class=\"n\">%"
+                              G_GUINT64_FORMAT "</td><td class=\"n\">%.1f</td>", s.completed,
+                              s.failed + s.lost, s.throughput_per_s);
+      for (guint q = 0; q < 3; q++)
+        {
+          double v = q == 0 ? s.p50 : q == 1 ? s.p95 : s.p99;
+
+          riv_report_format_value (buf, sizeof buf, v, "s");
+          g_string_append_printf (out, "<td class=\"n\">%s</td>", s.completed > 0 ? buf : "–");
+        }
+      g_string_append (out, "</tr>\n");
+    }
+  g_string_append (out, "</table></section>\n");
+}
+
+/* Each scenario's jobs completed a second and their p95 latency, one line a
+ * scenario over the run's seconds, then their figures. */
+static void
+append_scenarios (GString              *out,
+                  const RivReportInput *in)
+{
+  guint k = in->n_scenarios;
+  g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func (g_free);
+  g_autofree Series *completed = g_new0 (Series, MAX (k, 1));
+  g_autofree Series *p95 = g_new0 (Series, MAX (k, 1));
+  g_autofree GArray **series = g_new0 (GArray *, MAX (k, 1));
+  guint n = 0;
+
+  if (k == 0)
+    return;
+  for (guint i = 0; i < k; i++)
+    {
+      series[i] = riv_load_stats_timeseries (in->scenario_stats[i]);
+      n = MAX (n, series[i]->len);
+    }
+  for (guint i = 0; i < k && n > 0; i++)
+    {
+      double *done = g_new (double, n);
+      double *late = g_new (double, n);
+      char *name = g_markup_escape_text (in->scenario_names[i], -1);
+      const char *color = scenario_colors[i % G_N_ELEMENTS (scenario_colors)];
+
+      /* A scenario's seconds after its last are no value, not zero. */
+      for (guint t = 0; t < n; t++)
+        {
+          const RivLoadSample *x = t < series[i]->len
+            ? &g_array_index (series[i], RivLoadSample, t) : NULL;
+
+          done[t] = x != NULL ? (double) x->completed : -1;
+          late[t] = x != NULL ? x->p95 : -1;
+        }
+      g_ptr_array_add (kept, done);
+      g_ptr_array_add (kept, late);
+      g_ptr_array_add (kept, name);
+      completed[i] = (Series) { name, color, done };
+      p95[i] = (Series) { name, color, late };
+    }
+  for (guint i = 0; i < k; i++)
+    g_array_unref (series[i]);
+  if (n > 0)
+    {
+      append_line_chart (out, "scenario-throughput", "Throughput by scenario (jobs completed "
+                         "per second)", "", completed, k, n);
+      append_line_chart (out, "scenario-latency", "Latency p95 by scenario (of its jobs "
+                         "completed each second)", "s", p95, k, n);
+    }
+  append_scenario_table (out, in);
+}
+
+char *
+riv_report_html_for (RivLoadStats         *stats,
+                     const RivReportInput *in)
+{
+  GString *out;
+  g_autoptr(GArray) series = NULL;
+  g_autoptr(GArray) errors = NULL;
+  RivLoadSummary s;
+
+  g_return_val_if_fail (stats != NULL && in != NULL, NULL);
+
+  out = g_string_new (NULL);
+  riv_load_stats_summarize (stats, &s);
+  series = riv_load_stats_timeseries (stats);
+  errors = riv_load_stats_errors (stats);
+
+  append_head (out, in->server_version);
+  append_tiles (out, &s);
+  append_thresholds (out, &s, in);
+  if (series->len > 0)
+    append_time_charts (out, series);
+  append_scenarios (out, in);
+  append_latency_histogram (out, stats);
+  append_gap_histogram (out, stats);
+  append_stamps (out, &s);
+  append_batch_histogram (out, stats);
+  append_client_server (out, &s);
+  append_errors (out, errors);
+  append_parameters (out, in->params, in->server_version);
+
+  return g_string_free (out, FALSE);
+}
+
 char *
 riv_report_html (RivLoadStats             *stats,
                  const char               *server_version,
@@ -719,30 +850,7 @@ riv_report_html (RivLoadStats             *stats,
                  RivLoadThreshold * const *thresholds,
                  guint                     n_thresholds)
 {
-  GString *out;
-  g_autoptr(GArray) series = NULL;
-  g_autoptr(GArray) errors = NULL;
-  RivLoadSummary s;
+  RivReportInput in = { server_version, params, thresholds, NULL, n_thresholds, NULL, NULL, 0 };
 
-  g_return_val_if_fail (stats != NULL, NULL);
-
-  out = g_string_new (NULL);
-  riv_load_stats_summarize (stats, &s);
-  series = riv_load_stats_timeseries (stats);
-  errors = riv_load_stats_errors (stats);
-
-  append_head (out, server_version);
-  append_tiles (out, &s);
-  append_thresholds (out, &s, thresholds, n_thresholds);
-  if (series->len > 0)
-    append_time_charts (out, series);
-  append_latency_histogram (out, stats);
-  append_gap_histogram (out, stats);
-  append_stamps (out, &s);
-  append_batch_histogram (out, stats);
-  append_client_server (out, &s);
-  append_errors (out, errors);
-  append_parameters (out, params, server_version);
-
-  return g_string_free (out, FALSE);
+  return riv_report_html_for (stats, &in);
 }

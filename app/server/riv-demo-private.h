@@ -7,7 +7,7 @@
  * paced_text), riv-demo-media.c (chat, gallery, mixed, logs) and
  * riv-demo-shapes.c (the shapes real apps return: updates, plots, five
  * outputs, a ChatInterface's reply, highlighted text, a generator that
- * fails).
+ * fails, a chat with a gr.State).
  */
 #pragma once
 
@@ -53,5 +53,6 @@ void    riv_demo_run_shapes_five   (RivRun  *run);
 void    riv_demo_run_shapes_chat   (RivRun  *run);
 void    riv_demo_run_shapes_text   (RivRun  *run);
 void    riv_demo_run_shapes_fail   (RivRun  *run);
+void    riv_demo_run_session_chat  (RivRun  *run);
 
 G_END_DECLS

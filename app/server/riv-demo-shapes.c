@@ -27,6 +27,11 @@
  *    scored in [-1, 1] with no spaces in its tokens.
  *  - shapes_fail: a generator that yields "step 1", then "step 2" (a replace
  *    edit) DELAY later, and fails DELAY after that ("The river ran dry").
+ *  - session_chat: a chat that keeps its session's memory in a gr.State
+ *    (kept by the server per session, sent as null both ways, as Gradio
+ *    does): [reply, memory], the reply "Turn N of this session. You said
+ *    “MESSAGE”; before that, “PREVIOUS”." ("…; nothing before." on turn 1),
+ *    the memory {"turns": N, "last": MESSAGE}.
  */
 #include "config.h"
 
@@ -38,6 +43,7 @@
 #endif
 
 #include "riv-demo-private.h"
+#include "riv-json.h"
 #include "riv-wire.h"
 
 #define PLOT_SIZE 256
@@ -466,4 +472,36 @@ riv_demo_run_shapes_fail (RivRun *run)
       !riv_run_yield (run, second, strlen (second), NULL, 0) || !riv_run_sleep (run, delay))
     return;
   riv_run_fail (run, "The river ran dry");
+}
+
+/* session_chat */
+
+void
+riv_demo_run_session_chat (RivRun *run)
+{
+  const RivDemoParams *params = riv_run_get_params (run, 0);
+  const char *message = params->values[0].text != NULL ? params->values[0].text : "";
+  g_autoptr(JsonNode) memory = params->values[1].text != NULL
+    ? riv_json_parse (NULL, params->values[1].text, -1, 0, NULL) : NULL;
+  JsonObject *last = memory != NULL && JSON_NODE_HOLDS_OBJECT (memory)
+    ? json_node_get_object (memory) : NULL;
+  const char *previous = last != NULL ? riv_json_get_string (last, "last") : NULL;
+  gint64 turns = 0;
+  g_autoptr(GString) data = g_string_new ("[");
+  g_autofree char *reply = NULL;
+
+  if (last == NULL || !riv_json_get_int (last, "turns", &turns) || turns < 0)
+    turns = 0;
+  turns++;
+  if (previous != NULL)
+    reply = g_strdup_printf ("Turn %" G_GINT64_FORMAT " of this session. You said “%s”; "
+                             "before that, “%s”.", turns, message, previous);
+  else
+    reply = g_strdup_printf ("Turn %" G_GINT64_FORMAT " of this session. You said “%s”; "
+                             "nothing before.", turns, message);
+  riv_wire_append_string (data, reply, -1);
+  g_string_append_printf (data, ",{\"turns\":%" G_GINT64_FORMAT ",\"last\":", turns);
+  riv_wire_append_string (data, message, -1);
+  g_string_append (data, "}]");
+  riv_run_return (run, 0, g_string_free (g_steal_pointer (&data), FALSE));
 }

@@ -169,6 +169,15 @@ static const RivDemoComponent shapes_text_outputs[] = {
   { RIV_COMPONENT_HIGHLIGHTEDTEXT, "entities", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
   { RIV_COMPONENT_HIGHLIGHTEDTEXT, "sentiment", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
 };
+static const RivDemoComponent session_chat_inputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "message", "What the user says this turn", 0, 0, 0, 0,
+    "Hello", FALSE, 1 },
+  { RIV_COMPONENT_STATE, "memory", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
+static const RivDemoComponent session_chat_outputs[] = {
+  { RIV_COMPONENT_TEXTBOX, "reply", NULL, 0, 0, 0, 0, "", FALSE, 2 },
+  { RIV_COMPONENT_STATE, "memory", NULL, 0, 0, 0, 0, NULL, FALSE, 0 },
+};
 static const RivDemoComponent shapes_fail_inputs[] = {
   { RIV_COMPONENT_NUMBER, "delay", "Seconds per step (0 to 10)", 0, 10, 0.01, 0.07, NULL, FALSE, 0 },
 };
@@ -297,6 +306,14 @@ static const RivDemo demos[RIV_DEMO_N] = {
     G_N_ELEMENTS (stream_text_outputs), stream_text_outputs,
     riv_demo_run_paced_text,
   },
+  [RIV_DEMO_SESSION_CHAT] = {
+    "session_chat",
+    "A chat that remembers its session (gr.State): each reply names its turn and the message before.",
+    FALSE, FALSE, 1,
+    G_N_ELEMENTS (session_chat_inputs), session_chat_inputs,
+    G_N_ELEMENTS (session_chat_outputs), session_chat_outputs,
+    riv_demo_run_session_chat,
+  },
 };
 
 guint
@@ -314,10 +331,17 @@ riv_demo_get_run_endpoints (void)
   if (g_once_init_enter (&made))
     {
       for (guint i = 0; i < RIV_DEMO_N; i++)
-        endpoints[i] = (RivRunEndpoint) {
-          demos[i].api_name, demos[i].generator, demos[i].batch, demos[i].max_batch_size,
-          demos[i].n_outputs, demos[i].run,
-        };
+        {
+          guint state_outputs = 0;
+
+          for (guint k = 0; k < demos[i].n_outputs && k < 32; k++)
+            if (demos[i].outputs[k].kind == RIV_COMPONENT_STATE)
+              state_outputs |= 1u << k;
+          endpoints[i] = (RivRunEndpoint) {
+            demos[i].api_name, demos[i].generator, demos[i].batch, demos[i].max_batch_size,
+            demos[i].n_outputs, state_outputs, demos[i].run,
+          };
+        }
       g_once_init_leave (&made, 1);
     }
   return endpoints;
@@ -410,6 +434,10 @@ riv_demo_parse_params (const RivDemo  *demo,
       RivDemoValue *value = &params->values[i];
       gboolean is_null = JSON_NODE_HOLDS_NULL (node);
 
+      /* Whatever is sent for a State: the server gives the session's own
+       * value (riv_run.h), as Gradio does. */
+      if (input->kind == RIV_COMPONENT_STATE)
+        continue;
       if (input->kind == RIV_COMPONENT_TEXTBOX)
         {
           if (is_null)
@@ -1088,7 +1116,8 @@ riv_demo_build_info (void)
       json_builder_set_member_name (b, "parameters");
       json_builder_begin_array (b);
       for (guint i = 0; i < demo->n_inputs; i++)
-        add_info_entry (b, &demo->inputs[i], TRUE);
+        if (demo->inputs[i].kind != RIV_COMPONENT_STATE)   /* as Gradio's /info */
+          add_info_entry (b, &demo->inputs[i], TRUE);
       json_builder_end_array (b);
       json_builder_set_member_name (b, "returns");
       json_builder_begin_array (b);

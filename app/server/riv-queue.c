@@ -22,6 +22,7 @@
 #include <glib/gstdio.h>
 
 #include "riv-compat.h"
+#include "riv-json.h"
 #include "riv-queue.h"
 #include "riv-run.h"
 
@@ -840,6 +841,37 @@ riv_run_fail (RivRun     *run,
 
 /* Run lifecycle (main context) */
 
+/* The gr.State outputs of a member's result go to its session (keep_state)
+ * and leave null in their place, as Gradio sends them. */
+static void
+keep_states (RivQueue   *self,
+             RivRun     *run,
+             QueueEvent *ev,
+             char      **result)
+{
+  g_autoptr(JsonNode) root = NULL;
+  JsonArray *values;
+
+  if (run->endpoint->state_outputs == 0 || self->cb.keep_state == NULL)
+    return;
+  root = riv_json_parse (NULL, *result, -1, 0, NULL);
+  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
+    return;
+  values = json_node_get_array (root);
+  for (guint k = 0; k < json_array_get_length (values) && k < 32; k++)
+    {
+      g_autofree char *value = NULL;
+
+      if ((run->endpoint->state_outputs & (1u << k)) == 0)
+        continue;
+      value = riv_json_to_string (json_array_get_element (values, k), NULL);
+      self->cb.keep_state (ev->session, run->fn_index, k, value, self->cb_data);
+      json_node_init_null (json_array_get_element (values, k));
+    }
+  g_free (*result);
+  *result = riv_json_to_string (root, NULL);
+}
+
 static void
 run_finished (RivRun *run)
 {
@@ -866,7 +898,10 @@ run_finished (RivRun *run)
       if (run->error != NULL)
         frame = frame_failure (ev, run->error);
       else if (run->results[i] != NULL)
-        frame = frame_success (ev, run->results[i], duration, avg, run->queue->stamp);
+        {
+          keep_states (self, run, ev, &run->results[i]);
+          frame = frame_success (ev, run->results[i], duration, avg, run->queue->stamp);
+        }
       else if (run->cancelled)
         frame = frame_cancelled (run->endpoint, ev, avg);
       else

@@ -47,6 +47,13 @@ typedef struct
                              guint       size,
                              guint64     total_items,
                              gpointer    user_data);
+  /* A gr.State output's new value (JSON text) for the session, from a
+   * completed event of endpoint fn_index (nullable: no State to keep). */
+  void     (*keep_state)    (gpointer    session,
+                             guint       fn_index,
+                             guint       output,
+                             const char *value_json,
+                             gpointer    user_data);
 } RivQueueCallbacks;
 
 typedef struct _RivQueue RivQueue;

@@ -38,6 +38,8 @@ typedef struct
   gboolean     batch;
   guint        max_batch_size;
   guint        n_outputs;            /* a cancelled event completes with as many nulls */
+  guint        state_outputs;        /* bit i: output i is a gr.State, kept by the session
+                                        (RivQueueCallbacks.keep_state) and sent as null */
   void       (*run) (RivRun *run);   /* worker thread */
 } RivRunEndpoint;
 
@@ -83,7 +85,11 @@ gboolean             riv_run_yield          (RivRun      *run,
                                              gsize        len,
                                              char        *file,
                                              gsize        file_size);
-/* The final full output values (JSON text of output.data) of a member. */
+/* The final full output values (JSON text of output.data) of a member. A
+ * gr.State output's value there is the session's next one: the queue hands
+ * it to the session and sends null in its place, as Gradio does; a State
+ * input's value in the params is the session's (JSON text, NULL before its
+ * first). */
 void                 riv_run_return         (RivRun      *run,
                                              guint        member,
                                              char        *data_json);

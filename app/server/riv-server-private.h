@@ -48,6 +48,7 @@ struct _Session
   gint64      reader_left;   /* when its last reader went (or it was made), µs */
   gboolean    congested;
   gboolean    in_table;
+  GHashTable *state;         /* nullable: "FN/NAME" → its gr.State's value (JSON text) */
 };
 
 /* An SSE response. libsoup writes its headers; then the stream takes the
@@ -203,6 +204,16 @@ void        _riv_server_session_drop          (Session *session);
 Session    *_riv_server_session_get_or_create (RivServer  *self,
                                                const char *hash);
 void        _riv_server_session_update_linger (Session *session);
+/* gr.State, kept per session as Gradio keeps it (riv-run.h): the session's
+ * value of State name of endpoint fn_index, kept (value_json) and given back
+ * (NULL before the first). */
+void        _riv_server_session_keep_state    (Session    *session,
+                                               guint       fn_index,
+                                               const char *name,
+                                               const char *value_json);
+const char *_riv_server_session_get_state     (Session    *session,
+                                               guint       fn_index,
+                                               const char *name);
 void        _riv_server_session_push          (Session  *session,
                                                RivFrame *frame);
 void        _riv_server_stream_free           (Stream *stream);

@@ -149,6 +149,25 @@ join_enqueue (RivServer          *self,
   return FALSE;
 }
 
+/* A gr.State input takes the session's value (riv-run.h), whatever was sent. */
+static void
+join_fill_state (RivServer     *self,
+                 const RivDemo *demo,
+                 guint          fn_index,
+                 const char    *hash,
+                 RivDemoParams *params)
+{
+  Session *session = _riv_server_session_lookup (self, hash);
+
+  for (guint i = 0; i < demo->n_inputs && session != NULL; i++)
+    if (demo->inputs[i].kind == RIV_COMPONENT_STATE)
+      {
+        g_free (params->values[i].text);
+        params->values[i].text = g_strdup (_riv_server_session_get_state (session, fn_index,
+                                                                           demo->inputs[i].name));
+      }
+}
+
 static void
 handle_join (RivServer         *self,
              SoupServerMessage *msg)
@@ -181,6 +200,7 @@ handle_join (RivServer         *self,
       _riv_server_reply_detail (msg, SOUP_STATUS_SERVICE_UNAVAILABLE, "Queue is stopped.");
       return;
     }
+  join_fill_state (self, demo, (guint) fn_index, hash, params);
   if (!join_enqueue (self, msg, (guint) fn_index, hash, &params, event_id))
     return;
 

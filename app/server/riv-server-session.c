@@ -67,8 +67,34 @@ _riv_server_session_unref (Session *session)
   g_queue_clear_full (&session->fifo, (GDestroyNotify) riv_frame_free);
   _riv_server_clear_source (&session->linger);
   g_hash_table_unref (session->pending);
+  g_clear_pointer (&session->state, g_hash_table_unref);
   g_free (session->hash);
   g_free (session);
+}
+
+void
+_riv_server_session_keep_state (Session    *session,
+                                guint       fn_index,
+                                const char *name,
+                                const char *value_json)
+{
+  if (session->state == NULL)
+    session->state = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  g_hash_table_replace (session->state, g_strdup_printf ("%u/%s", fn_index, name),
+                        g_strdup (value_json));
+}
+
+const char *
+_riv_server_session_get_state (Session    *session,
+                               guint       fn_index,
+                               const char *name)
+{
+  g_autofree char *key = NULL;
+
+  if (session->state == NULL)
+    return NULL;
+  key = g_strdup_printf ("%u/%s", fn_index, name);
+  return g_hash_table_lookup (session->state, key);
 }
 
 Session *

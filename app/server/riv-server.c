@@ -200,6 +200,21 @@ queue_batch_done_cb (const char *api_name,
   g_signal_emit (user_data, signals[BATCH_DONE], 0, api_name, size, total_items);
 }
 
+/* A State shares its name between the endpoint's inputs and outputs
+ * (riv-demo.c): the session keeps it by that name. */
+static void
+queue_keep_state_cb (gpointer    session,
+                     guint       fn_index,
+                     guint       output,
+                     const char *value_json,
+                     gpointer    user_data)
+{
+  const RivDemo *demo = riv_demo_get (fn_index);
+
+  if (demo != NULL && output < demo->n_outputs)
+    _riv_server_session_keep_state (session, fn_index, demo->outputs[output].name, value_json);
+}
+
 static const RivQueueCallbacks queue_callbacks = {
   queue_emit_cb,
   queue_congested_cb,
@@ -208,6 +223,7 @@ static const RivQueueCallbacks queue_callbacks = {
   queue_file_created_cb,
   queue_file_expired_cb,
   queue_batch_done_cb,
+  queue_keep_state_cb,
 };
 
 /* GObject */

@@ -25,6 +25,7 @@ import uuid
 import zlib
 
 import cases_breakpoint
+import cases_scenarios
 import cases_spaces
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -381,6 +382,7 @@ def run_version(suite, py, cli, version):
         lint_silent(suite, cli, label)
         from cases_apps import engine_cases   # issue 23's apps (apps/engine_apps.py)
         engine_cases(suite, py, cli, version, workdir)
+        cases_scenarios.run(sys.modules[__name__], suite, py, cli, version, workdir)   # issue 40
         cases_breakpoint.run(sys.modules[__name__], suite, py, cli, version, workdir)
         cases_spaces.run(sys.modules[__name__], suite, cli, main, label)   # issue 40: Spaces by name
     finally:
