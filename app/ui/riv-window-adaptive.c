@@ -133,7 +133,7 @@ add_narrow_breakpoint (RivWindow *self,
   adw_breakpoint_add_setters (narrow,
                               G_OBJECT (self->split_view), "collapsed", TRUE,
                               G_OBJECT (jobs_button), "visible", TRUE,
-                              G_OBJECT (self->window_title), "visible", FALSE,
+                              G_OBJECT (self->status_title), "show-server", FALSE,
                               G_OBJECT (job_scroller), "hscrollbar-policy", GTK_POLICY_NEVER,
                               NULL);
   g_signal_connect_object (narrow, "apply", G_CALLBACK (narrow_apply_cb), self, G_CONNECT_SWAPPED);
@@ -147,7 +147,7 @@ _riv_window_adaptive_init (RivWindow *self)
 {
   GtkWidget *form_column = gtk_paned_get_start_child (self->main_paned);
   GtkWidget *job_view = gtk_paned_get_end_child (self->main_paned);
-  GtkWidget *button_box = gtk_widget_get_parent (GTK_WIDGET (self->submit_button));
+  GtkWidget *button_box = GTK_WIDGET (self->submit_bar);
   GtkWidget *separator = gtk_widget_get_prev_sibling (button_box);
   g_autoptr(GtkWidget) header_bar = NULL;
   g_autoptr(GtkWidget) lost = NULL;
@@ -162,7 +162,7 @@ _riv_window_adaptive_init (RivWindow *self)
   gtk_paned_set_start_child (self->main_paned, NULL);
   gtk_paned_set_end_child (self->main_paned, NULL);
   header_bar = take_from_box (GTK_WIDGET (self->header_bar));
-  lost = take_from_box (GTK_WIDGET (self->lost_revealer));
+  lost = take_from_box (GTK_WIDGET (self->lost_strip));
   buttons = take_from_box (button_box);
   if (GTK_IS_SEPARATOR (separator))
     gtk_box_remove (GTK_BOX (form_column), separator);

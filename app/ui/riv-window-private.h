@@ -4,27 +4,22 @@
  */
 #pragma once
 
-#include "riv-burst.h"
+#include "riv-burst-controller.h"
+#include "riv-burst-settings.h"
 #include "riv-connection.h"
+#include "riv-endpoint-row.h"
 #include "riv-load-page.h"
 #include "riv-login-flow.h"
+#include "riv-lost-strip.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
 #include "riv-reports.h"
 #include "riv-stall-monitor.h"
+#include "riv-status-title.h"
+#include "riv-submit-bar.h"
 #include "riv-window-test.h"
 
 G_BEGIN_DECLS
-
-/* What became of one burst's jobs. Each job of the burst holds a reference
- * (as qdata), so a burst that is still finishing while the next one runs is
- * still summed up — once. */
-typedef struct
-{
-  RivBurstTally tally;
-  gboolean      submitting;   /* the burst still submits */
-  gboolean      summarized;   /* every job finished; notified (or not wanted) */
-} RivBurstState;
 
 struct _RivWindow
 {
@@ -37,18 +32,12 @@ struct _RivWindow
   GtkPaned             *main_paned;
   GtkMenuButton        *connect_button;
   RivConnectPopover    *connect_popover;
-  AdwWindowTitle       *window_title;
-  GtkLabel             *status_dot;
-  GtkLabel             *status_label;
-  GtkRevealer          *lost_revealer;
-  GtkLabel             *lost_label;
-  AdwComboRow          *endpoint_row;
+  RivStatusTitle       *status_title;
+  RivLostStrip         *lost_strip;
+  RivEndpointRow       *endpoint_row;
   RivForm              *form;
-  GtkSpinButton        *burst_count;
-  GtkSpinButton        *burst_rate;
-  GtkButton            *submit_button;
-  GtkButton            *reconnect_button;
-  GtkButton            *burst_button;
+  RivBurstSettings     *burst_settings;
+  RivSubmitBar         *submit_bar;       /* Submit, and Burst or Start/Stop Load */
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
   RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
@@ -57,7 +46,6 @@ struct _RivWindow
   GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
   GtkStack             *view_stack;       /* "output" | "charts" (right) */
   RivLoadPage          *load_page;
-  GtkButton            *load_button;      /* Start / Stop, beside Burst's */
 
   /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
   GtkWidget            *split_view;       /* AdwNavigationSplitView */
@@ -71,24 +59,15 @@ struct _RivWindow
   RivConnection        *connection;       /* the client, the attempt to replace it */
   GSignalGroup         *client_signals;
   GCancellable         *cancellable;      /* cancelled when the window closes */
-  GtkStringList        *endpoint_names;
-  RivBurst             *burst;            /* nullable */
-  RivJob               *newest_job;       /* nullable, followed while follow_newest */
   RivWindowStartup     *startup;          /* nullable: applied once connected */
   RivStallMonitor      *stall_monitor;    /* nullable */
-  RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
+  RivBurstController   *bursts;           /* the Burst button's bursts */
 
   RivReports           *reports;          /* coalesced toasts */
   RivNotifier          *notifier;         /* desktop notifications sent */
   GSignalGroup         *jobs_signals;     /* the client's job list (their logs reported) */
 
-  guint                 tick_id;
-  double                burst_started_at;
-
-  guint                 follow_newest : 1;
-  guint                 output_dirty : 1;
-  guint                 burst_label_dirty : 1;
-  guint                 closing : 1;
+  gboolean              closing;
 };
 
 /* riv-window.c */
@@ -134,13 +113,6 @@ void  _riv_window_toast                (RivWindow      *self,
                                         const char     *message);
 void  _riv_window_follow_job           (RivWindow      *self,
                                         RivJob         *job);
-void  _riv_window_queue_update         (RivWindow      *self);
 char *_riv_window_dup_endpoint_name    (RivWindow      *self);
-GQuark _riv_window_burst_quark         (void);
-void  _riv_window_burst_job_finished   (RivWindow      *self,
-                                        RivBurstState  *state,
-                                        RivJob         *job);
-void  _riv_window_maybe_summarize_burst (RivWindow     *self,
-                                         RivBurstState *state);
 
 G_END_DECLS
