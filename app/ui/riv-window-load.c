@@ -373,12 +373,6 @@ _riv_window_load_update_actions (RivWindow *self)
 void
 _riv_window_class_load_init (GtkWidgetClass *widget_class)
 {
-  g_type_ensure (RIV_TYPE_LOAD_PAGE);
-  g_type_ensure (RIV_TYPE_LOAD_SETTINGS);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, mode_stack);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_page);
-  gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);
   gtk_widget_class_install_action (widget_class, "win.load", NULL, load_action);
   gtk_widget_class_install_action (widget_class, "win.stop-load", NULL, stop_load_action);
   gtk_widget_class_install_action (widget_class, "win.copy-load-command", NULL,
@@ -393,5 +387,7 @@ _riv_window_load_init (RivWindow *self)
                            G_CALLBACK (running_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->load_page, "toast", G_CALLBACK (page_toast_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->mode_stack, "notify::visible-child-name",
+                           G_CALLBACK (mode_changed_cb), self, G_CONNECT_SWAPPED);
   mode_changed_cb (self, NULL, self->mode_stack);
 }

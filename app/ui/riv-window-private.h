@@ -5,12 +5,13 @@
 #pragma once
 
 #include "riv-burst-controller.h"
-#include "riv-burst-settings.h"
 #include "riv-connection.h"
-#include "riv-endpoint-row.h"
+#include "riv-form-column.h"
+#include "riv-job-view.h"
 #include "riv-load-page.h"
 #include "riv-login-flow.h"
 #include "riv-lost-strip.h"
+#include "riv-menu-button.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
 #include "riv-reports.h"
@@ -25,33 +26,32 @@ struct _RivWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  /* Template widgets */
+  /* Template widgets (riv-window.ui, or riv-window-adaptive.ui on libadwaita 1.4+) */
   AdwToastOverlay      *toast_overlay;
-  AdwHeaderBar         *header_bar;
-  GtkMenuButton        *menu_button;
-  GtkPaned             *main_paned;
   GtkMenuButton        *connect_button;
   RivConnectPopover    *connect_popover;
   RivStatusTitle       *status_title;
   RivLostStrip         *lost_strip;
+  RivFormColumn        *form_column;
+  RivSubmitBar         *submit_bar;       /* Submit, and Burst or Start/Stop Load */
+  RivJobView           *job_view;
+  RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
+  RivLoginFlow         *login;            /* a Gradio login: keyring, then the dialog */
+  /* The split view (riv-window-adaptive.ui), else NULL */
+  GtkWidget            *split_view;       /* AdwNavigationSplitView */
+  /* The jobs: the split view's content page there, else the job view */
+  GtkWidget            *jobs_page;
+  gboolean              narrow;
+
+  /* The form column's and the job view's parts (borrowed) */
   RivEndpointRow       *endpoint_row;
   RivForm              *form;
   RivBurstSettings     *burst_settings;
-  RivSubmitBar         *submit_bar;       /* Submit, and Burst or Start/Stop Load */
+  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left; riv-window-load.c) */
   RivOutputView        *output_view;
   RivJobPanel          *job_panel;
-  RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
-  RivLoginFlow         *login;            /* a Gradio login: keyring, then the dialog */
-  /* The Load mode (riv-window-load.c) */
-  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
   GtkStack             *view_stack;       /* "output" | "charts" (right) */
   RivLoadPage          *load_page;
-
-  /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
-  GtkWidget            *split_view;       /* AdwNavigationSplitView */
-  /* The jobs: the split view's content page there, else the paned's end */
-  GtkWidget            *jobs_page;
-  gboolean              narrow;
 
   /* Owned references */
   GSettings            *settings;
@@ -85,7 +85,9 @@ void  _riv_window_start_burst          (RivWindow      *self);
 void  _riv_window_save_image_to        (RivWindow      *self,
                                         GFile          *file);
 
-/* riv-window-adaptive.c: the split view and its breakpoint where libadwaita has them */
+/* riv-window-adaptive.c: the layout of this libadwaita (its template), the split
+ * view and its breakpoint where libadwaita has them */
+void  _riv_window_class_adaptive_init  (GtkWidgetClass *widget_class);
 void  _riv_window_adaptive_init        (RivWindow      *self);
 /* On a narrow window (or once it is narrow), shows the job view (after a submission). */
 void  _riv_window_show_jobs            (RivWindow      *self);

@@ -815,30 +815,23 @@ riv_window_class_init (RivWindowClass *klass)
 
   g_type_ensure (RIV_TYPE_CONNECT_POPOVER);
   g_type_ensure (RIV_TYPE_STATUS_TITLE);
-  g_type_ensure (RIV_TYPE_ENDPOINT_ROW);
-  g_type_ensure (RIV_TYPE_BURST_SETTINGS);
-  g_type_ensure (RIV_TYPE_SUBMIT_BAR);
+  g_type_ensure (RIV_TYPE_MENU_BUTTON);
   g_type_ensure (RIV_TYPE_LOST_STRIP);
-  g_type_ensure (RIV_TYPE_FORM);
-  g_type_ensure (RIV_TYPE_OUTPUT_VIEW);
-  g_type_ensure (RIV_TYPE_JOB_PANEL);
+  g_type_ensure (RIV_TYPE_FORM_COLUMN);
+  g_type_ensure (RIV_TYPE_SUBMIT_BAR);
+  g_type_ensure (RIV_TYPE_JOB_VIEW);
   g_type_ensure (RIV_TYPE_LOGIN_FLOW);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
+  /* The template of this libadwaita's layout (riv-window-adaptive.c); the same parts in each. */
+  _riv_window_class_adaptive_init (widget_class);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, header_bar);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, main_paned);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_popover);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, status_title);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_strip);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, endpoint_row);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, form);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_settings);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, form_column);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, submit_bar);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, job_view);
   gtk_widget_class_bind_template_callback (widget_class, _riv_window_toast);
 
   _riv_window_class_actions_init (widget_class);
@@ -892,6 +885,22 @@ riv_window_init_settings (RivWindow *self)
   riv_connect_popover_set_recent (self->connect_popover, (const char * const *) recent);
   last_url = g_settings_get_string (self->settings, "last-server-url");
   riv_connect_popover_set_url (self->connect_popover, last_url);
+}
+
+/* The form column's and the job view's parts, which the window drives. */
+static void
+riv_window_init_parts (RivWindow *self)
+{
+  self->endpoint_row = riv_form_column_get_endpoint_row (self->form_column);
+  self->form = riv_form_column_get_form (self->form_column);
+  self->burst_settings = riv_form_column_get_burst_settings (self->form_column);
+  self->mode_stack = riv_form_column_get_mode_stack (self->form_column);
+  self->output_view = riv_job_view_get_output_view (self->job_view);
+  self->job_panel = riv_job_view_get_job_panel (self->job_view);
+  self->view_stack = riv_job_view_get_view_stack (self->job_view);
+  self->load_page = riv_job_view_get_load_page (self->job_view);
+  riv_load_page_set_settings (self->load_page,
+                              riv_form_column_get_load_settings (self->form_column));
 }
 
 /* The bursts: their jobs followed, their ends said. */
@@ -949,6 +958,7 @@ static void
 riv_window_init (RivWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  riv_window_init_parts (self);
   riv_window_init_bursts (self);
   _riv_window_load_init (self);
   riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
