@@ -780,6 +780,16 @@ riv_window_dispose (GObject *object)
     }
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
+  /* The parts went with the form column and the job view. */
+  self->endpoint_row = NULL;
+  self->form = NULL;
+  self->burst_settings = NULL;
+  self->mode_stack = NULL;
+  self->output_view = NULL;
+  self->job_panel = NULL;
+  self->view_stack = NULL;
+  self->load_page = NULL;
+  self->jobs_page = NULL;
 
   g_clear_object (&self->connection);
   g_clear_object (&self->client_signals);
