@@ -41,6 +41,7 @@ struct _RivOutputView
 
   /* Owned references */
   RivJob         *job;            /* nullable */
+  RivJob         *newest;         /* nullable: followed, shown at the next frame */
   GSignalGroup   *job_signals;
   GBytes         *shown_image;    /* nullable: the newest image bytes of the job */
   GBytes         *texture_bytes;  /* nullable: the bytes the picture's texture came from */
@@ -66,12 +67,14 @@ struct _RivOutputView
   gboolean        expect_image;
   gboolean        follow_end;     /* keep the text scrolled to the end */
   gboolean        has_text;
+  gboolean        following;      /* showing the newest job given (follow_job ()) */
 };
 
 enum {
   PROP_0,
   PROP_HAS_IMAGE,
   PROP_HAS_TEXT,
+  PROP_JOB,
   N_PROPS
 };
 
@@ -610,6 +613,20 @@ riv_output_view_update (RivOutputView *self)
   riv_output_view_update_timeline (self);
 }
 
+static void riv_output_view_replace_job (RivOutputView *self,
+                                         RivJob        *job,
+                                         RivConfig     *config);
+
+/* Switches to the newest job followed, once per frame however many came. */
+static void
+riv_output_view_catch_up (RivOutputView *self)
+{
+  if (self->following && self->newest != self->job)
+    riv_output_view_replace_job (self, self->newest,
+                                 self->client != NULL ? riv_client_get_config (self->client)
+                                                      : NULL);
+}
+
 static gboolean
 riv_output_view_tick_cb (GtkWidget     *widget,
                          GdkFrameClock *frame_clock,
@@ -617,6 +634,7 @@ riv_output_view_tick_cb (GtkWidget     *widget,
 {
   RivOutputView *self = RIV_OUTPUT_VIEW (widget);
 
+  riv_output_view_catch_up (self);
   self->tick_id = 0;
   riv_output_view_update (self);
 
@@ -707,6 +725,9 @@ riv_output_view_get_property (GObject    *object,
     case PROP_HAS_TEXT:
       g_value_set_boolean (value, riv_output_view_has_text (self));
       break;
+    case PROP_JOB:
+      g_value_set_object (value, self->job);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -726,6 +747,7 @@ riv_output_view_dispose (GObject *object)
     g_signal_group_set_target (self->job_signals, NULL);
   g_clear_object (&self->job_signals);
   g_clear_object (&self->job);
+  g_clear_object (&self->newest);
   g_clear_pointer (&self->shown_image, g_bytes_unref);
   g_clear_pointer (&self->texture_bytes, g_bytes_unref);
   g_clear_pointer (&self->shown_outputs, json_node_unref);
@@ -769,6 +791,9 @@ riv_output_view_class_init (RivOutputViewClass *klass)
   properties[PROP_HAS_TEXT] =
     g_param_spec_boolean ("has-text", NULL, NULL, FALSE,
                           (G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  properties[PROP_JOB] =
+    g_param_spec_object ("job", NULL, NULL, RIV_TYPE_JOB,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
   g_object_class_install_properties (object_class, N_PROPS, properties);
 
   gtk_widget_class_set_template_from_resource (widget_class,
@@ -866,15 +891,14 @@ riv_output_view_set_client (RivOutputView *self,
   g_set_object (&self->client, client);
 }
 
-void
-riv_output_view_set_job (RivOutputView *self,
-                         RivJob        *job,
-                         RivConfig     *config)
+static void
+riv_output_view_replace_job (RivOutputView *self,
+                             RivJob        *job,
+                             RivConfig     *config)
 {
-  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
-  g_return_if_fail (job == NULL || RIV_IS_JOB (job));
+  gboolean new_job = job != self->job;
 
-  if (job == self->job && config == self->config)
+  if (!new_job && config == self->config)
     return;
 
   if (config != self->config)
@@ -908,6 +932,34 @@ riv_output_view_set_job (RivOutputView *self,
   riv_output_view_set_texture_bytes (self, NULL);
   riv_output_view_set_has_text (self, FALSE);
 
+  riv_output_view_queue_update (self);
+  if (new_job)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOB]);
+}
+
+void
+riv_output_view_set_job (RivOutputView *self,
+                         RivJob        *job,
+                         RivConfig     *config)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+  g_return_if_fail (job == NULL || RIV_IS_JOB (job));
+
+  self->following = FALSE;
+  g_clear_object (&self->newest);
+  riv_output_view_replace_job (self, job, config);
+}
+
+void
+riv_output_view_follow_job (RivOutputView *self,
+                            RivJob        *job)
+{
+  g_return_if_fail (RIV_IS_OUTPUT_VIEW (self));
+  g_return_if_fail (job == NULL || RIV_IS_JOB (job));
+
+  /* Called per submission: only remembered; the view switches once per frame. */
+  self->following = TRUE;
+  g_set_object (&self->newest, job);
   riv_output_view_queue_update (self);
 }
 
@@ -943,6 +995,7 @@ riv_output_view_flush (RivOutputView *self)
 
   if (self->tick_id != 0)
     {
+      riv_output_view_catch_up (self);
       gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
       self->tick_id = 0;
     }

@@ -25,10 +25,16 @@ GtkWidget  *riv_output_view_new               (void);
 /* job and config are nullable. With the config, the job's endpoint gets one
  * card per output component in the config's order: its first image output
  * is the picture, its first textbox the text, every other output a card
- * (riv-output-card.h). */
+ * (riv-output-card.h). Stops following the newest job. */
 void        riv_output_view_set_job           (RivOutputView *self,
                                                RivJob        *job,
                                                RivConfig     *config);
+/* Follows the newest job (nullable; each submission gives it): shown from
+ * the next frame with the client's config, and so is each one given after
+ * it, until riv_output_view_set_job () shows another. */
+void        riv_output_view_follow_job        (RivOutputView *self,
+                                               RivJob        *job);
+/* The job shown (property "job"). */
 RivJob     *riv_output_view_get_job           (RivOutputView *self);
 /* The client whose credentials fetch the files the cards show (nullable);
  * cards made afterwards use it. */

@@ -24,7 +24,7 @@ _riv_window_update_actions (RivWindow *self)
 {
   GtkWidget *widget = GTK_WIDGET (self);
   gboolean can_submit = riv_window_can_submit (self);
-  gboolean bursting = self->burst != NULL && riv_burst_is_running (self->burst);
+  gboolean bursting = riv_burst_controller_is_running (self->bursts);
   RivJob *shown = riv_output_view_get_job (self->output_view);
   RivJob *selected = riv_job_panel_get_selected_job (self->job_panel);
 
@@ -93,89 +93,24 @@ _riv_window_submit (RivWindow *self)
   _riv_window_follow_job (self, job);
 }
 
-static void
-riv_window_burst_job_cb (RivWindow *self,
-                         RivJob    *job,
-                         RivBurst  *burst)
-{
-  RivBurstState *state = self->burst_state;
-
-  /* The job carries its burst's tally, so its completion is summed up even
-   * after the next burst has started. */
-  g_assert (state != NULL);
-  state->tally.n_submitted++;
-  g_object_set_qdata_full (G_OBJECT (job), _riv_window_burst_quark (),
-                           g_rc_box_acquire (state), (GDestroyNotify) g_rc_box_release);
-  if (riv_job_is_finished (job))
-    _riv_window_burst_job_finished (self, state, job);
-
-  _riv_window_follow_job (self, job);
-  self->burst_label_dirty = TRUE;
-}
-
-static void
-riv_window_burst_finished_cb (RivWindow *self,
-                              RivBurst  *burst)
-{
-  if (self->burst_state != NULL)
-    {
-      self->burst_state->submitting = FALSE;
-      _riv_window_maybe_summarize_burst (self, self->burst_state);
-    }
-
-  self->burst_label_dirty = TRUE;
-  _riv_window_queue_update (self);
-  _riv_window_update_actions (self);
-}
-
-static void
-riv_window_burst_failed_cb (RivWindow    *self,
-                            const GError *error,
-                            RivBurst     *burst)
-{
-  guint n = riv_burst_get_n_submitted (burst);
-  g_autofree char *text =
-    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The burst stopped after %u job: %s",
-                                  "The burst stopped after %u jobs: %s", n),
-                     n, error->message);
-
-  _riv_window_report (self, RIV_REPORT_SUBMIT, text);
-}
-
 void
 _riv_window_start_burst (RivWindow *self)
 {
   g_autoptr(JsonNode) data = NULL;
+  g_autoptr(GPtrArray) examples = NULL;
   g_autofree char *endpoint = NULL;
   guint count;
   double rate;
 
-  if (!riv_window_can_submit (self) ||
-      (self->burst != NULL && riv_burst_is_running (self->burst)) ||
+  if (!riv_window_can_submit (self) || riv_burst_controller_is_running (self->bursts) ||
       !riv_window_check_form (self))
     return;
 
-  count = (guint) gtk_spin_button_get_value_as_int (self->burst_count);
-  rate = gtk_spin_button_get_value (self->burst_rate);
+  count = riv_burst_settings_get_count (self->burst_settings);
+  rate = riv_burst_settings_get_rate (self->burst_settings);
   endpoint = _riv_window_dup_endpoint_name (self);
   data = riv_form_dup_data (self->form);
-
-  g_clear_object (&self->burst);
-  g_clear_pointer (&self->burst_state, g_rc_box_release);
-  self->burst_state = g_rc_box_new0 (RivBurstState);
-  self->burst_state->submitting = TRUE;
-  self->burst = riv_burst_new (riv_window_get_client (self), endpoint, data, count, rate);
-  {
-    g_autoptr(GPtrArray) examples = riv_form_dup_examples (self->form);
-
-    riv_burst_set_examples (self->burst, examples);
-  }
-  g_signal_connect_object (self->burst, "job-submitted",
-                           G_CALLBACK (riv_window_burst_job_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->burst, "finished",
-                           G_CALLBACK (riv_window_burst_finished_cb), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->burst, "failed",
-                           G_CALLBACK (riv_window_burst_failed_cb), self, G_CONNECT_SWAPPED);
+  examples = riv_form_dup_examples (self->form);
 
   if (self->stall_monitor != NULL)
     {
@@ -183,13 +118,9 @@ _riv_window_start_burst (RivWindow *self)
 
       riv_stall_monitor_mark (self->stall_monitor, label);
     }
-  self->burst_started_at = riv_now ();
-
   riv_job_panel_unselect (self->job_panel);
-  riv_burst_start (self->burst);
-
-  self->burst_label_dirty = TRUE;
-  _riv_window_queue_update (self);
+  riv_burst_controller_start (self->bursts, riv_window_get_client (self), endpoint, data, examples,
+                              count, rate);
   _riv_window_update_actions (self);
 }
 
@@ -216,10 +147,7 @@ riv_window_stop_burst_action (GtkWidget  *widget,
                               const char *action_name,
                               GVariant   *param)
 {
-  RivWindow *self = RIV_WINDOW (widget);
-
-  if (self->burst != NULL)
-    riv_burst_stop (self->burst);
+  riv_burst_controller_stop (RIV_WINDOW (widget)->bursts);
 }
 
 static void
@@ -245,8 +173,7 @@ riv_window_cancel_all_action (GtkWidget  *widget,
 {
   RivWindow *self = RIV_WINDOW (widget);
 
-  if (self->burst != NULL)
-    riv_burst_stop (self->burst);
+  riv_burst_controller_stop (self->bursts);
   if (riv_window_get_client (self) != NULL)
     riv_client_cancel_all (riv_window_get_client (self));
 }
@@ -266,10 +193,7 @@ riv_window_clear_finished_action (GtkWidget  *widget,
 
   n = riv_client_clear_finished (riv_window_get_client (self));
   if (shown != NULL && riv_job_is_finished (shown))
-    {
-      g_clear_object (&self->newest_job);
-      riv_output_view_set_job (self->output_view, NULL, NULL);
-    }
+    riv_output_view_set_job (self->output_view, NULL, NULL);
 
   text = g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "Removed %u finished job",
                                        "Removed %u finished jobs", n), n);

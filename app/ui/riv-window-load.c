@@ -18,22 +18,6 @@
 #include "riv-json.h"
 #include "riv-window-private.h"
 
-static void
-update_button (RivWindow *self)
-{
-  gboolean running = riv_load_page_get_running (self->load_page);
-  const char *label = running ? _("St_op Load") : _("Start _Load");
-
-  gtk_button_set_label (self->load_button, label);
-  riv_a11y_set_name (GTK_WIDGET (self->load_button), label);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->load_button),
-                                  running ? "win.stop-load" : "win.load");
-  if (running)
-    gtk_widget_add_css_class (GTK_WIDGET (self->load_button), "destructive-action");
-  else
-    gtk_widget_remove_css_class (GTK_WIDGET (self->load_button), "destructive-action");
-}
-
 /* The command line's load test, ended: its summary printed, the window closed. */
 static void
 quit_after_load (RivWindow *self)
@@ -64,7 +48,7 @@ running_changed_cb (RivWindow   *self,
 
       riv_a11y_announce (GTK_WIDGET (self), text);
     }
-  update_button (self);
+  riv_submit_bar_set_load_running (self->submit_bar, riv_load_page_get_running (page));
   _riv_window_update_actions (self);
   quit_after_load (self);
 }
@@ -312,8 +296,7 @@ mode_changed_cb (RivWindow  *self,
 {
   gboolean loading = g_strcmp0 (gtk_stack_get_visible_child_name (stack), "load") == 0;
 
-  gtk_widget_set_visible (GTK_WIDGET (self->burst_button), !loading);
-  gtk_widget_set_visible (GTK_WIDGET (self->load_button), loading);
+  riv_submit_bar_set_load_mode (self->submit_bar, loading);
   gtk_stack_set_visible_child_name (self->view_stack, loading ? "charts" : "output");
   /* The users' jobs are not the window's: the charts take the job panel's room. */
   gtk_widget_set_visible (GTK_WIDGET (self->job_panel), !loading);
@@ -390,13 +373,6 @@ _riv_window_load_update_actions (RivWindow *self)
 void
 _riv_window_class_load_init (GtkWidgetClass *widget_class)
 {
-  g_type_ensure (RIV_TYPE_LOAD_PAGE);
-  g_type_ensure (RIV_TYPE_LOAD_SETTINGS);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, mode_stack);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, view_stack);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_page);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, load_button);
-  gtk_widget_class_bind_template_callback (widget_class, mode_changed_cb);
   gtk_widget_class_install_action (widget_class, "win.load", NULL, load_action);
   gtk_widget_class_install_action (widget_class, "win.stop-load", NULL, stop_load_action);
   gtk_widget_class_install_action (widget_class, "win.copy-load-command", NULL,
@@ -407,10 +383,11 @@ _riv_window_class_load_init (GtkWidgetClass *widget_class)
 void
 _riv_window_load_init (RivWindow *self)
 {
-  update_button (self);
   g_signal_connect_object (self->load_page, "notify::running",
                            G_CALLBACK (running_changed_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->load_page, "toast", G_CALLBACK (page_toast_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->mode_stack, "notify::visible-child-name",
+                           G_CALLBACK (mode_changed_cb), self, G_CONNECT_SWAPPED);
   mode_changed_cb (self, NULL, self->mode_stack);
 }

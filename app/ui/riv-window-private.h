@@ -4,66 +4,54 @@
  */
 #pragma once
 
-#include "riv-burst.h"
+#include "riv-burst-controller.h"
 #include "riv-connection.h"
+#include "riv-form-column.h"
+#include "riv-job-view.h"
 #include "riv-load-page.h"
 #include "riv-login-flow.h"
+#include "riv-lost-strip.h"
+#include "riv-menu-button.h"
 #include "riv-notification.h"
 #include "riv-recorder.h"
 #include "riv-reports.h"
 #include "riv-stall-monitor.h"
+#include "riv-status-title.h"
+#include "riv-submit-bar.h"
 #include "riv-window-test.h"
 
 G_BEGIN_DECLS
-
-/* What became of one burst's jobs. Each job of the burst holds a reference
- * (as qdata), so a burst that is still finishing while the next one runs is
- * still summed up — once. */
-typedef struct
-{
-  RivBurstTally tally;
-  gboolean      submitting;   /* the burst still submits */
-  gboolean      summarized;   /* every job finished; notified (or not wanted) */
-} RivBurstState;
 
 struct _RivWindow
 {
   AdwApplicationWindow  parent_instance;
 
-  /* Template widgets */
+  /* Template widgets (riv-window.ui, or riv-window-adaptive.ui on libadwaita 1.4+) */
   AdwToastOverlay      *toast_overlay;
-  AdwHeaderBar         *header_bar;
-  GtkMenuButton        *menu_button;
-  GtkPaned             *main_paned;
   GtkMenuButton        *connect_button;
   RivConnectPopover    *connect_popover;
-  AdwWindowTitle       *window_title;
-  GtkLabel             *status_dot;
-  GtkLabel             *status_label;
-  GtkRevealer          *lost_revealer;
-  GtkLabel             *lost_label;
-  AdwComboRow          *endpoint_row;
-  RivForm              *form;
-  GtkSpinButton        *burst_count;
-  GtkSpinButton        *burst_rate;
-  GtkButton            *submit_button;
-  GtkButton            *reconnect_button;
-  GtkButton            *burst_button;
-  RivOutputView        *output_view;
-  RivJobPanel          *job_panel;
+  RivStatusTitle       *status_title;
+  RivLostStrip         *lost_strip;
+  RivFormColumn        *form_column;
+  RivSubmitBar         *submit_bar;       /* Submit, and Burst or Start/Stop Load */
+  RivJobView           *job_view;
   RivRecorder          *recorder;         /* recording, replay, lint (riv-window-record.c) */
   RivLoginFlow         *login;            /* a Gradio login: keyring, then the dialog */
-  /* The Load mode (riv-window-load.c) */
-  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left) */
-  GtkStack             *view_stack;       /* "output" | "charts" (right) */
-  RivLoadPage          *load_page;
-  GtkButton            *load_button;      /* Start / Stop, beside Burst's */
-
-  /* Built in code on libadwaita 1.4 and later (riv-window-adaptive.c), else NULL */
+  /* The split view (riv-window-adaptive.ui), else NULL */
   GtkWidget            *split_view;       /* AdwNavigationSplitView */
-  /* The jobs: the split view's content page there, else the paned's end */
+  /* The jobs: the split view's content page there, else the job view */
   GtkWidget            *jobs_page;
   gboolean              narrow;
+
+  /* The form column's and the job view's parts (borrowed) */
+  RivEndpointRow       *endpoint_row;
+  RivForm              *form;
+  RivBurstSettings     *burst_settings;
+  GtkStack             *mode_stack;       /* "burst" | "load" (settings, left; riv-window-load.c) */
+  RivOutputView        *output_view;
+  RivJobPanel          *job_panel;
+  GtkStack             *view_stack;       /* "output" | "charts" (right) */
+  RivLoadPage          *load_page;
 
   /* Owned references */
   GSettings            *settings;
@@ -71,24 +59,15 @@ struct _RivWindow
   RivConnection        *connection;       /* the client, the attempt to replace it */
   GSignalGroup         *client_signals;
   GCancellable         *cancellable;      /* cancelled when the window closes */
-  GtkStringList        *endpoint_names;
-  RivBurst             *burst;            /* nullable */
-  RivJob               *newest_job;       /* nullable, followed while follow_newest */
   RivWindowStartup     *startup;          /* nullable: applied once connected */
   RivStallMonitor      *stall_monitor;    /* nullable */
-  RivBurstState        *burst_state;      /* nullable, g_rc_box: of the newest burst */
+  RivBurstController   *bursts;           /* the Burst button's bursts */
 
   RivReports           *reports;          /* coalesced toasts */
   RivNotifier          *notifier;         /* desktop notifications sent */
   GSignalGroup         *jobs_signals;     /* the client's job list (their logs reported) */
 
-  guint                 tick_id;
-  double                burst_started_at;
-
-  guint                 follow_newest : 1;
-  guint                 output_dirty : 1;
-  guint                 burst_label_dirty : 1;
-  guint                 closing : 1;
+  gboolean              closing;
 };
 
 /* riv-window.c */
@@ -107,7 +86,9 @@ void  _riv_window_start_burst          (RivWindow      *self);
 void  _riv_window_save_image_to        (RivWindow      *self,
                                         GFile          *file);
 
-/* riv-window-adaptive.c: the split view and its breakpoint where libadwaita has them */
+/* riv-window-adaptive.c: the layout of this libadwaita (its template), the split
+ * view and its breakpoint where libadwaita has them */
+void  _riv_window_class_adaptive_init  (GtkWidgetClass *widget_class);
 void  _riv_window_adaptive_init        (RivWindow      *self);
 /* On a narrow window (or once it is narrow), shows the job view (after a submission). */
 void  _riv_window_show_jobs            (RivWindow      *self);
@@ -135,13 +116,6 @@ void  _riv_window_toast                (RivWindow      *self,
                                         const char     *message);
 void  _riv_window_follow_job           (RivWindow      *self,
                                         RivJob         *job);
-void  _riv_window_queue_update         (RivWindow      *self);
 char *_riv_window_dup_endpoint_name    (RivWindow      *self);
-GQuark _riv_window_burst_quark         (void);
-void  _riv_window_burst_job_finished   (RivWindow      *self,
-                                        RivBurstState  *state,
-                                        RivJob         *job);
-void  _riv_window_maybe_summarize_burst (RivWindow     *self,
-                                         RivBurstState *state);
 
 G_END_DECLS

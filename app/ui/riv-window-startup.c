@@ -71,22 +71,23 @@ void
 _riv_window_maybe_quit_after_burst (RivWindow *self)
 {
   RivJobPanel *panel = self->job_panel;
+  RivBurst *burst = riv_burst_controller_get_burst (self->bursts);
 
   if (self->startup == NULL || !self->startup->quit_after_burst || self->closing)
     return;
-  if (self->burst == NULL || riv_burst_is_running (self->burst))
+  if (burst == NULL || riv_burst_is_running (burst))
     return;
   if (riv_window_get_client (self) != NULL && riv_client_get_n_pending (riv_window_get_client (self)) > 0)
     return;
 
   g_print ("rivulet: burst of %u: %u done, %u failed, %u cancelled, %u lost in %.2f s; "
            "median wait %.3f s, median total %.3f s\n",
-           riv_burst_get_n_submitted (self->burst),
+           riv_burst_get_n_submitted (burst),
            riv_job_panel_get_count (panel, RIV_BUCKET_DONE),
            riv_job_panel_get_count (panel, RIV_BUCKET_FAILED),
            riv_job_panel_get_count (panel, RIV_BUCKET_CANCELLED),
            riv_job_panel_get_count (panel, RIV_BUCKET_LOST),
-           riv_now () - self->burst_started_at,
+           riv_now () - riv_burst_controller_get_started_at (self->bursts),
            riv_window_median_time (self, riv_job_get_wait_time),
            riv_window_median_time (self, riv_job_get_total_time));
   if (self->stall_monitor != NULL)

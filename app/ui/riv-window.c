@@ -19,18 +19,40 @@ G_DEFINE_FINAL_TYPE (RivWindow, riv_window, ADW_TYPE_APPLICATION_WINDOW)
 
 /* Header: where we are connected and how the stream is. */
 
-static void
-riv_window_set_status (RivWindow  *self,
-                       const char *text,
-                       const char *css_class)
+/* The state in the title's pill; TRUE when the connection is lost. */
+static gboolean
+riv_window_update_state (RivWindow *self,
+                         RivClient *client)
 {
-  static const char *classes[] = { "success", "warning", "error", "accent", "dim-label" };
+  if (client == NULL)
+    {
+      if (riv_connection_get_state (self->connection) != RIV_CONNECTION_STATE_IDLE)
+        riv_status_title_set_state (self->status_title, _("Connecting…"), "warning");
+      else
+        riv_status_title_set_state (self->status_title, _("Not connected"), "dim-label");
+      return FALSE;
+    }
 
-  gtk_label_set_text (self->status_label, text);
-  for (guint i = 0; i < G_N_ELEMENTS (classes); i++)
-    gtk_widget_remove_css_class (GTK_WIDGET (self->status_dot), classes[i]);
-  gtk_widget_add_css_class (GTK_WIDGET (self->status_dot), css_class);
-  gtk_widget_set_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (self->status_dot)), text);
+  switch (riv_client_get_stream_state (client))
+    {
+    case RIV_STREAM_STATE_IDLE:
+      riv_status_title_set_state (self->status_title, _("Connected"), "success");
+      break;
+    case RIV_STREAM_STATE_CONNECTING:
+      riv_status_title_set_state (self->status_title, _("Connected · opening stream"), "success");
+      break;
+    case RIV_STREAM_STATE_CONNECTED:
+      riv_status_title_set_state (self->status_title, _("Connected · streaming"), "success");
+      break;
+    case RIV_STREAM_STATE_RECONNECTING:
+      riv_status_title_set_state (self->status_title, _("Reconnecting…"), "warning");
+      break;
+    case RIV_STREAM_STATE_DISCONNECTED:
+    default:
+      riv_status_title_set_state (self->status_title, _("Disconnected"), "error");
+      return TRUE;
+    }
+  return FALSE;
 }
 
 static void
@@ -39,40 +61,10 @@ riv_window_update_header (RivWindow *self)
   RivClient *client = riv_connection_get_client (self->connection);
   const char *host = riv_connection_get_url (self->connection);
   g_autofree char *subtitle = NULL;
-  gboolean lost = FALSE;
+  gboolean lost = riv_window_update_state (self, client);
 
-  if (client == NULL)
-    {
-      if (riv_connection_get_state (self->connection) != RIV_CONNECTION_STATE_IDLE)
-        riv_window_set_status (self, _("Connecting…"), "warning");
-      else
-        riv_window_set_status (self, _("Not connected"), "dim-label");
-      if (riv_connection_get_pending_url (self->connection) != NULL)
-        host = riv_connection_get_pending_url (self->connection);
-    }
-  else
-    {
-      switch (riv_client_get_stream_state (client))
-        {
-        case RIV_STREAM_STATE_IDLE:
-          riv_window_set_status (self, _("Connected"), "success");
-          break;
-        case RIV_STREAM_STATE_CONNECTING:
-          riv_window_set_status (self, _("Connected · opening stream"), "success");
-          break;
-        case RIV_STREAM_STATE_CONNECTED:
-          riv_window_set_status (self, _("Connected · streaming"), "success");
-          break;
-        case RIV_STREAM_STATE_RECONNECTING:
-          riv_window_set_status (self, _("Reconnecting…"), "warning");
-          break;
-        case RIV_STREAM_STATE_DISCONNECTED:
-        default:
-          riv_window_set_status (self, _("Disconnected"), "error");
-          lost = TRUE;
-          break;
-        }
-    }
+  if (client == NULL && riv_connection_get_pending_url (self->connection) != NULL)
+    host = riv_connection_get_pending_url (self->connection);
 
   if (host == NULL)
     subtitle = g_strdup (_("No server"));
@@ -86,7 +78,7 @@ riv_window_update_header (RivWindow *self)
     subtitle = g_strdup_printf (_("%s · certificate not checked"), host);
   else
     subtitle = g_strdup (host);
-  adw_window_title_set_subtitle (self->window_title, subtitle);
+  riv_status_title_set_server (self->status_title, subtitle);
 
   /* The connection's details: the server's root, when Rivulet corrected it. */
   if (client != NULL && riv_client_get_config (client) != NULL &&
@@ -96,22 +88,16 @@ riv_window_update_header (RivWindow *self)
       g_autofree char *details =
         g_strdup_printf (_("%s\nServer root corrected: the server said %s; Rivulet uses %s, the "
                            "address connected to (as Gradio's own page does)"),
-                         gtk_label_get_text (self->status_label),
+                         riv_status_title_get_text (self->status_title),
                          riv_config_get_reported_root (config), riv_config_get_root (config));
 
-      gtk_widget_set_tooltip_text (gtk_widget_get_parent (GTK_WIDGET (self->status_dot)), details);
+      riv_status_title_set_details (self->status_title, details);
     }
 
   if (lost)
-    {
-      g_autofree char *text =
-        g_strdup_printf (_("The connection to %s was lost. Jobs that were in flight are marked "
-                           "lost; new submissions reconnect, or reconnect now."),
-                         host != NULL ? host : "");
-
-      gtk_label_set_text (self->lost_label, text);
-    }
-  gtk_revealer_set_reveal_child (self->lost_revealer, lost);
+    riv_lost_strip_show (self->lost_strip, host);
+  else
+    riv_lost_strip_hide (self->lost_strip);
 }
 
 /* Once-per-frame updates */
@@ -124,74 +110,11 @@ riv_window_show_job (RivWindow *self,
   _riv_window_update_actions (self);
 }
 
-static void
-riv_window_update_burst_label (RivWindow *self)
-{
-  if (self->burst != NULL && riv_burst_is_running (self->burst))
-    {
-      g_autofree char *label =
-        g_strdup_printf (_("Stop (%u/%u)"), riv_burst_get_n_submitted (self->burst),
-                         riv_burst_get_count (self->burst));
-
-      gtk_button_set_label (self->burst_button, label);
-      riv_a11y_set_name (GTK_WIDGET (self->burst_button), label);
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.stop-burst");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button), _("Stop submitting the burst"));
-      gtk_widget_add_css_class (GTK_WIDGET (self->burst_button), "destructive-action");
-    }
-  else
-    {
-      gtk_button_set_label (self->burst_button, _("_Burst"));
-      riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (self->burst_button), "win.burst");
-      gtk_widget_set_tooltip_text (GTK_WIDGET (self->burst_button),
-                                   _("Submit a burst of jobs (Ctrl+Shift+Enter)"));
-      gtk_widget_remove_css_class (GTK_WIDGET (self->burst_button), "destructive-action");
-    }
-}
-
-static gboolean
-riv_window_tick_cb (GtkWidget     *widget,
-                    GdkFrameClock *frame_clock,
-                    gpointer       user_data)
-{
-  RivWindow *self = RIV_WINDOW (widget);
-
-  self->tick_id = 0;
-
-  if (self->output_dirty)
-    {
-      self->output_dirty = FALSE;
-      if (self->follow_newest)
-        riv_window_show_job (self, self->newest_job);
-    }
-
-  if (self->burst_label_dirty)
-    {
-      self->burst_label_dirty = FALSE;
-      riv_window_update_burst_label (self);
-    }
-
-  return G_SOURCE_REMOVE;
-}
-
-void
-_riv_window_queue_update (RivWindow *self)
-{
-  if (self->tick_id == 0)
-    self->tick_id = gtk_widget_add_tick_callback (GTK_WIDGET (self), riv_window_tick_cb,
-                                                  NULL, NULL);
-}
-
 void
 _riv_window_follow_job (RivWindow *self,
                         RivJob    *job)
 {
-  /* Called per submission: only remember; the output view switches once per frame. */
-  self->follow_newest = TRUE;
-  g_set_object (&self->newest_job, job);
-  self->output_dirty = TRUE;
-  _riv_window_queue_update (self);
+  riv_output_view_follow_job (self->output_view, job);
 }
 
 /* Client signals */
@@ -205,8 +128,6 @@ riv_window_stream_state_cb (RivWindow  *self,
 }
 
 /* Notifications */
-
-G_DEFINE_QUARK (riv-window-burst, _riv_window_burst)
 
 static gboolean
 riv_window_is_active (RivWindow *self)
@@ -240,44 +161,39 @@ riv_window_active_cb (RivWindow  *self,
     }
 }
 
-void
-_riv_window_maybe_summarize_burst (RivWindow     *self,
-                                   RivBurstState *state)
+static void
+riv_window_burst_failed_cb (RivWindow          *self,
+                            const GError       *error,
+                            RivBurstController *bursts)
+{
+  RivBurst *burst = riv_burst_controller_get_burst (bursts);
+  guint n = burst != NULL ? riv_burst_get_n_submitted (burst) : 0;
+  g_autofree char *text =
+    g_strdup_printf (g_dngettext (GETTEXT_PACKAGE, "The burst stopped after %u job: %s",
+                                  "The burst stopped after %u jobs: %s", n),
+                     n, error->message);
+
+  _riv_window_report (self, RIV_REPORT_SUBMIT, text);
+}
+
+/* Every job of a burst finished: said once, and notified when wanted. */
+static void
+riv_window_burst_summarized_cb (RivWindow           *self,
+                                const RivBurstTally *tally)
 {
   RivNotice *notice;
 
-  if (state->summarized || state->submitting ||
-      riv_outcomes_finished (&state->tally.outcomes) < state->tally.n_submitted)
-    return;
-
-  /* Once per burst, whether or not a notification is wanted now. */
-  state->summarized = TRUE;
   {
-    g_autoptr(RivNotice) said = riv_notice_describe_burst (&state->tally);
+    g_autoptr(RivNotice) said = riv_notice_describe_burst (tally);
     g_autofree char *sentence = riv_notice_to_sentence (said);
 
     riv_a11y_announce (GTK_WIDGET (self), sentence);
   }
-  notice = riv_notice_for_burst (&state->tally, FALSE,
+  notice = riv_notice_for_burst (tally, FALSE,
                                  g_settings_get_boolean (self->settings, "notifications"),
                                  riv_window_is_active (self));
   if (notice != NULL)
     riv_window_send_notice (self, notice);
-}
-
-void
-_riv_window_burst_job_finished (RivWindow     *self,
-                                RivBurstState *state,
-                                RivJob        *job)
-{
-  /* Counted once: the job lets go of its burst here. */
-  g_rc_box_acquire (state);
-  g_object_set_qdata (G_OBJECT (job), _riv_window_burst_quark (), NULL);
-
-  riv_outcomes_add (&state->tally.outcomes, riv_job_get_status (job));
-  _riv_window_maybe_summarize_burst (self, state);
-
-  g_rc_box_release (state);
 }
 
 static void
@@ -286,11 +202,8 @@ riv_window_job_finished_cb (RivWindow *self,
                             RivClient *client)
 {
   RivJobStatus status = riv_job_get_status (job);
-  RivBurstState *state = g_object_get_qdata (G_OBJECT (job), _riv_window_burst_quark ());
 
-  if (state != NULL)
-    _riv_window_burst_job_finished (self, state, job);
-  else
+  if (!riv_burst_controller_job_finished (self->bursts, job))
     {
       RivNotice *notice;
 
@@ -401,120 +314,13 @@ riv_window_stream_error_cb (RivWindow  *self,
 /* Endpoints */
 
 static void
-endpoint_list_setup_cb (GtkSignalListItemFactory *factory,
-                        GtkListItem              *item,
-                        RivWindow                *self)
+riv_window_endpoint_cb (RivWindow *self)
 {
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *label = gtk_label_new (NULL);
-  GtkWidget *badges = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 4);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), badges);
-  gtk_list_item_set_child (item, box);
-}
-
-static void
-add_badge (GtkWidget  *box,
-           const char *text,
-           const char *css_class)
-{
-  GtkWidget *badge = gtk_label_new (text);
-
-  gtk_widget_add_css_class (badge, "riv-badge");
-  if (css_class != NULL)
-    gtk_widget_add_css_class (badge, css_class);
-  gtk_box_append (GTK_BOX (box), badge);
-}
-
-static void
-endpoint_list_bind_cb (GtkSignalListItemFactory *factory,
-                       GtkListItem              *item,
-                       RivWindow                *self)
-{
-  GtkWidget *box = gtk_list_item_get_child (item);
-  GtkWidget *label = gtk_widget_get_first_child (box);
-  GtkWidget *badges = gtk_widget_get_next_sibling (label);
-  GtkStringObject *name = gtk_list_item_get_item (item);
-  guint position = gtk_list_item_get_position (item);
-  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
-  GtkWidget *child;
-
-  gtk_label_set_text (GTK_LABEL (label), gtk_string_object_get_string (name));
-
-  while ((child = gtk_widget_get_first_child (badges)) != NULL)
-    gtk_box_remove (GTK_BOX (badges), child);
-
-  if (position < endpoints->len)
-    {
-      RivEndpoint *endpoint = g_ptr_array_index (endpoints, position);
-
-      if (endpoint->renders)
-        /* TRANSLATORS: a badge of a gr.render endpoint: its output is new components */
-        add_badge (badges, _("renders"), "accent");
-      if (endpoint->generator)
-        add_badge (badges, _("generator"), "accent");
-      if (endpoint->batch)
-        {
-          g_autofree char *text = g_strdup_printf (_("batch ×%lld"),
-                                                   (long long) endpoint->max_batch_size);
-
-          add_badge (badges, text, "warning");
-        }
-      if (endpoint->queue)
-        add_badge (badges, _("queued"), NULL);
-    }
-}
-
-static char *
-endpoint_badges_text (RivEndpoint *endpoint)
-{
-  GString *text = g_string_new (NULL);
-
-  if (endpoint->renders)
-    g_string_append (text, _("renders"));
-  if (endpoint->generator)
-    g_string_append_printf (text, "%s%s", text->len > 0 ? " · " : "", _("generator"));
-  if (endpoint->batch)
-    {
-      if (text->len > 0)
-        g_string_append (text, " · ");
-      g_string_append_printf (text, _("batch ×%lld"), (long long) endpoint->max_batch_size);
-    }
-  if (endpoint->queue)
-    {
-      if (text->len > 0)
-        g_string_append (text, " · ");
-      g_string_append (text, _("queued"));
-    }
-  return g_string_free (text, FALSE);
-}
-
-static void
-riv_window_endpoint_selected_cb (RivWindow *self)
-{
-  guint position = adw_combo_row_get_selected (self->endpoint_row);
-  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
-  RivEndpoint *endpoint = NULL;
-
-  if (position < endpoints->len)
-    endpoint = g_ptr_array_index (endpoints, position);
+  RivEndpoint *endpoint = riv_endpoint_row_get_endpoint (self->endpoint_row);
 
   riv_form_set_endpoint (self->form,
                          endpoint != NULL ? riv_connection_get_config (self->connection) : NULL,
                          endpoint);
-
-  if (endpoint != NULL)
-    {
-      g_autofree char *badges = endpoint_badges_text (endpoint);
-
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row), badges);
-    }
-  else
-    adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row), "");
-
   _riv_window_update_actions (self);
 }
 
@@ -522,61 +328,20 @@ riv_window_endpoint_selected_cb (RivWindow *self)
 static void
 riv_window_set_endpoints (RivWindow *self)
 {
-  GPtrArray *endpoints = riv_connection_get_endpoints (self->connection);
-  g_autoptr(GPtrArray) names = g_ptr_array_new_with_free_func (g_free);
-  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->endpoint_names));
-
   /* The form and combo row borrow endpoints from the old config: detach first. */
   riv_form_set_endpoint (self->form, NULL, NULL);
-
-  for (guint i = 0; i < endpoints->len; i++)
-    g_ptr_array_add (names, riv_endpoint_dup_display_name (g_ptr_array_index (endpoints, i)));
-  g_ptr_array_add (names, NULL);
-  gtk_string_list_splice (self->endpoint_names, 0, n, (const char * const *) names->pdata);
-
-  gtk_widget_set_sensitive (GTK_WIDGET (self->endpoint_row), endpoints->len > 0);
-  if (endpoints->len > 0)
-    {
-      adw_combo_row_set_selected (self->endpoint_row, 0);
-      riv_window_endpoint_selected_cb (self);
-    }
-  else
-    {
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (self->endpoint_row),
-                                   riv_connection_get_config (self->connection) != NULL
-                                   ? _("This server has no public endpoints")
-                                   : _("Connect to a server first"));
-    }
+  riv_endpoint_row_set_endpoints (self->endpoint_row, riv_connection_get_endpoints (self->connection),
+                                  riv_connection_get_config (self->connection) != NULL);
 }
 
 gboolean
 riv_window_select_endpoint (RivWindow  *self,
                             const char *name)
 {
-  GPtrArray *endpoints;
-
   g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
   g_return_val_if_fail (name != NULL, FALSE);
 
-  endpoints = riv_connection_get_endpoints (self->connection);
-  if (*name == '/')
-    name++;
-
-  for (guint i = 0; i < endpoints->len; i++)
-    {
-      RivEndpoint *endpoint = g_ptr_array_index (endpoints, i);
-      char index_text[32];
-
-      g_snprintf (index_text, sizeof index_text, "%" G_GINT64_FORMAT, endpoint->fn_index);
-      if (g_strcmp0 (endpoint->api_name, name) == 0 ||
-          (endpoint->api_name == NULL && g_str_equal (index_text, name)))
-        {
-          adw_combo_row_set_selected (self->endpoint_row, i);
-          riv_window_endpoint_selected_cb (self);
-          return TRUE;
-        }
-    }
-  return FALSE;
+  return riv_endpoint_row_select (self->endpoint_row, name);
 }
 
 char *
@@ -631,13 +396,10 @@ riv_window_set_client (RivWindow *self,
 {
   GListModel *jobs = client != NULL ? riv_client_get_jobs (client) : NULL;
 
-  if (self->burst != NULL)
-    riv_burst_stop (self->burst);
-  g_clear_object (&self->burst);
+  riv_burst_controller_clear (self->bursts);
 
   /* The connection closes the old client once this is done. */
   g_signal_group_set_target (self->client_signals, client);
-  g_clear_object (&self->newest_job);
   riv_window_show_job (self, NULL);
 
   riv_output_view_set_client (self->output_view, client);
@@ -648,7 +410,6 @@ riv_window_set_client (RivWindow *self,
   riv_window_set_endpoints (self);
 
   riv_window_update_header (self);
-  riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
   riv_recorder_set_client (self->recorder, client, riv_connection_get_url (self->connection),
                            riv_connection_get_token (self->connection));
@@ -901,8 +662,7 @@ riv_window_selected_job_cb (RivWindow   *self,
   if (job == NULL)
     return;
 
-  /* The user picked a job: stop following the newest one. */
-  self->follow_newest = FALSE;
+  /* The user picked a job: the output view stops following the newest one. */
   riv_window_show_job (self, job);
 }
 
@@ -969,8 +729,7 @@ riv_window_close_request (GtkWindow *window)
   /* Cancel all network work before the widgets go. */
   g_cancellable_cancel (self->cancellable);
   riv_connection_cancel (self->connection);
-  if (self->burst != NULL)
-    riv_burst_stop (self->burst);
+  riv_burst_controller_stop (self->bursts);
 
   if (self->stall_monitor != NULL)
     {
@@ -992,11 +751,6 @@ riv_window_dispose (GObject *object)
   if (self->connection != NULL)
     g_signal_handlers_disconnect_by_data (self->connection, self);
 
-  if (self->tick_id != 0)
-    {
-      gtk_widget_remove_tick_callback (GTK_WIDGET (self), self->tick_id);
-      self->tick_id = 0;
-    }
   g_clear_pointer (&self->reports, riv_reports_free);
   g_clear_pointer (&self->stall_monitor, riv_stall_monitor_free);
   if (self->recorder != NULL)
@@ -1004,9 +758,8 @@ riv_window_dispose (GObject *object)
   if (self->login != NULL)
     riv_login_flow_close (self->login);
 
-  if (self->burst != NULL)
-    riv_burst_stop (self->burst);
-  g_clear_object (&self->burst);
+  /* Kept till finalize: the parts' last signals ask whether a burst runs. */
+  riv_burst_controller_stop (self->bursts);
 
   if (self->client_signals != NULL)
     g_signal_group_set_target (self->client_signals, NULL);
@@ -1027,11 +780,19 @@ riv_window_dispose (GObject *object)
     }
 
   gtk_widget_dispose_template (GTK_WIDGET (self), RIV_TYPE_WINDOW);
+  /* The parts went with the form column and the job view. */
+  self->endpoint_row = NULL;
+  self->form = NULL;
+  self->burst_settings = NULL;
+  self->mode_stack = NULL;
+  self->output_view = NULL;
+  self->job_panel = NULL;
+  self->view_stack = NULL;
+  self->load_page = NULL;
+  self->jobs_page = NULL;
 
   g_clear_object (&self->connection);
   g_clear_object (&self->client_signals);
-  g_clear_object (&self->newest_job);
-  g_clear_object (&self->endpoint_names);
   g_clear_object (&self->embedded);
   g_clear_object (&self->settings);
 
@@ -1044,7 +805,7 @@ riv_window_finalize (GObject *object)
   RivWindow *self = (RivWindow *) object;
 
   g_clear_object (&self->cancellable);
-  g_clear_pointer (&self->burst_state, g_rc_box_release);
+  g_clear_object (&self->bursts);
   g_clear_pointer (&self->notifier, riv_notifier_free);
   g_clear_pointer (&self->startup, riv_window_startup_free);
 
@@ -1063,32 +824,24 @@ riv_window_class_init (RivWindowClass *klass)
   window_class->close_request = riv_window_close_request;
 
   g_type_ensure (RIV_TYPE_CONNECT_POPOVER);
-  g_type_ensure (RIV_TYPE_FORM);
-  g_type_ensure (RIV_TYPE_OUTPUT_VIEW);
-  g_type_ensure (RIV_TYPE_JOB_PANEL);
+  g_type_ensure (RIV_TYPE_STATUS_TITLE);
+  g_type_ensure (RIV_TYPE_MENU_BUTTON);
+  g_type_ensure (RIV_TYPE_LOST_STRIP);
+  g_type_ensure (RIV_TYPE_FORM_COLUMN);
+  g_type_ensure (RIV_TYPE_SUBMIT_BAR);
+  g_type_ensure (RIV_TYPE_JOB_VIEW);
   g_type_ensure (RIV_TYPE_LOGIN_FLOW);
 
-  gtk_widget_class_set_template_from_resource (widget_class, RIV_RESOURCE_PATH "/ui/riv-window.ui");
+  /* The template of this libadwaita's layout (riv-window-adaptive.c); the same parts in each. */
+  _riv_window_class_adaptive_init (widget_class);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, header_bar);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, menu_button);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, main_paned);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_button);
   gtk_widget_class_bind_template_child (widget_class, RivWindow, connect_popover);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, window_title);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, status_dot);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, status_label);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_revealer);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_label);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, endpoint_row);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, form);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_count);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_rate);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, submit_button);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, reconnect_button);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, burst_button);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, output_view);
-  gtk_widget_class_bind_template_child (widget_class, RivWindow, job_panel);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, status_title);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, lost_strip);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, form_column);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, submit_bar);
+  gtk_widget_class_bind_template_child (widget_class, RivWindow, job_view);
   gtk_widget_class_bind_template_callback (widget_class, _riv_window_toast);
 
   _riv_window_class_actions_init (widget_class);
@@ -1133,12 +886,7 @@ riv_window_init_settings (RivWindow *self)
   if (g_settings_get_boolean (self->settings, "window-maximized"))
     gtk_window_maximize (GTK_WINDOW (self));
 
-  g_settings_bind (self->settings, "burst-count",
-                   gtk_spin_button_get_adjustment (self->burst_count), "value",
-                   G_SETTINGS_BIND_DEFAULT);
-  g_settings_bind (self->settings, "burst-rate",
-                   gtk_spin_button_get_adjustment (self->burst_rate), "value",
-                   G_SETTINGS_BIND_DEFAULT);
+  riv_burst_settings_bind (self->burst_settings, self->settings);
 
   /* Connected before the key is read, so every change is signalled. */
   g_signal_connect_object (self->settings, "changed::recent-urls",
@@ -1149,18 +897,35 @@ riv_window_init_settings (RivWindow *self)
   riv_connect_popover_set_url (self->connect_popover, last_url);
 }
 
+/* The form column's and the job view's parts, which the window drives. */
 static void
-riv_window_init_endpoint_row (RivWindow *self)
+riv_window_init_parts (RivWindow *self)
 {
-  g_autoptr(GtkListItemFactory) list_factory = gtk_signal_list_item_factory_new ();
+  self->endpoint_row = riv_form_column_get_endpoint_row (self->form_column);
+  self->form = riv_form_column_get_form (self->form_column);
+  self->burst_settings = riv_form_column_get_burst_settings (self->form_column);
+  self->mode_stack = riv_form_column_get_mode_stack (self->form_column);
+  self->output_view = riv_job_view_get_output_view (self->job_view);
+  self->job_panel = riv_job_view_get_job_panel (self->job_view);
+  self->view_stack = riv_job_view_get_view_stack (self->job_view);
+  self->load_page = riv_job_view_get_load_page (self->job_view);
+  riv_load_page_set_settings (self->load_page,
+                              riv_form_column_get_load_settings (self->form_column));
+}
 
-  self->endpoint_names = gtk_string_list_new (NULL);
-  adw_combo_row_set_model (self->endpoint_row, G_LIST_MODEL (self->endpoint_names));
-  g_signal_connect_object (list_factory, "setup", G_CALLBACK (endpoint_list_setup_cb), self, 0);
-  g_signal_connect_object (list_factory, "bind", G_CALLBACK (endpoint_list_bind_cb), self, 0);
-  adw_combo_row_set_list_factory (self->endpoint_row, list_factory);
-  g_signal_connect_object (self->endpoint_row, "notify::selected",
-                           G_CALLBACK (riv_window_endpoint_selected_cb), self, G_CONNECT_SWAPPED);
+/* The bursts: their jobs followed, their ends said. */
+static void
+riv_window_init_bursts (RivWindow *self)
+{
+  self->bursts = riv_burst_controller_new (riv_submit_bar_get_burst_button (self->submit_bar));
+  g_signal_connect_object (self->bursts, "job-submitted", G_CALLBACK (_riv_window_follow_job),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->bursts, "finished", G_CALLBACK (_riv_window_update_actions),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->bursts, "failed", G_CALLBACK (riv_window_burst_failed_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->bursts, "summarized",
+                           G_CALLBACK (riv_window_burst_summarized_cb), self, G_CONNECT_SWAPPED);
 }
 
 /* The parts' signals, and the connected client's and its jobs'. */
@@ -1170,6 +935,8 @@ riv_window_init_signals (RivWindow *self)
   g_signal_connect (self, "notify::is-active", G_CALLBACK (riv_window_active_cb), NULL);
   g_signal_connect_object (self->connect_popover, "connect",
                            G_CALLBACK (riv_window_popover_connect_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->endpoint_row, "notify::endpoint",
+                           G_CALLBACK (riv_window_endpoint_cb), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "error", G_CALLBACK (riv_window_form_error_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->form, "notify::busy", G_CALLBACK (riv_window_form_busy_cb), self,
@@ -1178,6 +945,8 @@ riv_window_init_signals (RivWindow *self)
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->job_panel, "notify::selected-job",
                            G_CALLBACK (riv_window_selected_job_cb), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->output_view, "notify::job",
+                           G_CALLBACK (_riv_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->output_view, "notify::has-image",
                            G_CALLBACK (_riv_window_update_actions), self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->output_view, "notify::has-text",
@@ -1199,6 +968,8 @@ static void
 riv_window_init (RivWindow *self)
 {
   gtk_widget_init_template (GTK_WIDGET (self));
+  riv_window_init_parts (self);
+  riv_window_init_bursts (self);
   _riv_window_load_init (self);
   riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
   _riv_window_actions_init (self);
@@ -1206,19 +977,12 @@ riv_window_init (RivWindow *self)
 
   /* One spoken name per control (see riv-a11y.h). */
   riv_a11y_set_name (GTK_WIDGET (self->connect_button), _("_Server"));
-  riv_a11y_set_name (GTK_WIDGET (self->reconnect_button), _("_Reconnect"));
-  riv_a11y_set_name (GTK_WIDGET (self->submit_button), _("_Submit"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_button), _("_Burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_count), _("Number of jobs in a burst"));
-  riv_a11y_set_name (GTK_WIDGET (self->burst_rate), _("Burst rate in jobs per second"));
 
   self->cancellable = g_cancellable_new ();
   self->reports = riv_reports_new (self->toast_overlay);
-  self->follow_newest = TRUE;
   self->notifier = riv_notifier_new ();
   riv_window_init_connection (self);
   riv_window_init_settings (self);
-  riv_window_init_endpoint_row (self);
   riv_window_init_signals (self);
 
   if (g_strcmp0 (g_getenv ("RIVULET_STALL_REPORT"), "1") == 0)
@@ -1226,7 +990,6 @@ riv_window_init (RivWindow *self)
 
   riv_window_set_endpoints (self);
   riv_window_update_header (self);
-  riv_window_update_burst_label (self);
   _riv_window_update_actions (self);
 }
 
@@ -1281,29 +1044,28 @@ riv_window_set_burst (RivWindow *self,
 {
   g_return_if_fail (RIV_IS_WINDOW (self));
 
-  gtk_spin_button_set_value (self->burst_count, CLAMP (count, 1, 10000));
-  gtk_spin_button_set_value (self->burst_rate, MAX (rate, 0));
+  riv_burst_settings_set (self->burst_settings, count, rate);
 }
 
 gboolean
 riv_window_is_bursting (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
-  return self->burst != NULL && riv_burst_is_running (self->burst);
+  return riv_burst_controller_is_running (self->bursts);
 }
 
 const char *
 riv_window_get_status_text (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), NULL);
-  return gtk_label_get_text (self->status_label);
+  return riv_status_title_get_text (self->status_title);
 }
 
 gboolean
 riv_window_is_lost_strip_shown (RivWindow *self)
 {
   g_return_val_if_fail (RIV_IS_WINDOW (self), FALSE);
-  return gtk_revealer_get_reveal_child (self->lost_revealer);
+  return riv_lost_strip_get_shown (self->lost_strip);
 }
 
 int

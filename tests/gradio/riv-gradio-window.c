@@ -203,7 +203,7 @@ report (Watch *watch)
   else
     json_builder_add_null_value (builder);
   json_builder_set_member_name (builder, "subtitle");
-  json_builder_add_string_value (builder, adw_window_title_get_subtitle (watch->window->window_title));
+  json_builder_add_string_value (builder, riv_status_title_get_server (watch->window->status_title));
 
   json_builder_set_member_name (builder, "gallery_counts");
   json_builder_begin_array (builder);

@@ -226,7 +226,7 @@ test_record_then_replay (Fixture       *fixture,
   g_assert_true (riv_test_wait_until (jobs_finished, &replayed, 120));
   g_assert_true (g_str_has_prefix (riv_client_get_url (riv_window_get_client (window)),
                                    "http://127.0.0.1:"));
-  subtitle = adw_window_title_get_subtitle (window->window_title);
+  subtitle = riv_status_title_get_server (window->status_title);
   g_assert_nonnull (strstr (subtitle, "window.jsonl"));
   jobs = riv_client_get_jobs (riv_window_get_client (window));
   g_assert_cmpuint (riv_job_panel_get_count (window->job_panel, RIV_BUCKET_DONE), ==, 4);
