@@ -426,51 +426,6 @@ riv_window_focus_search_action (GtkWidget  *widget,
   riv_job_panel_focus_search (RIV_WINDOW (widget)->job_panel);
 }
 
-#if ADW_CHECK_VERSION (1, 8, 0)
-/* The item of menu (or of one of its sections) whose action is from, made to
- * activate to instead; TRUE once found. */
-static gboolean
-menu_retarget (GMenuModel *menu,
-               const char *from,
-               const char *to)
-{
-  for (int i = 0; i < g_menu_model_get_n_items (menu); i++)
-    {
-      g_autofree char *action = NULL;
-      g_autoptr(GMenuModel) section = g_menu_model_get_item_link (menu, i, G_MENU_LINK_SECTION);
-
-      if (section != NULL && menu_retarget (section, from, to))
-        return TRUE;
-      if (g_menu_model_get_item_attribute (menu, i, G_MENU_ATTRIBUTE_ACTION, "s", &action) &&
-          g_str_equal (action, from) && G_IS_MENU (menu))
-        {
-          g_autoptr(GMenuItem) item = g_menu_item_new_from_model (menu, i);
-
-          g_menu_item_set_action_and_target_value (item, to, NULL);
-          g_menu_remove (G_MENU (menu), i);
-          g_menu_insert_item (G_MENU (menu), i, item);
-          return TRUE;
-        }
-    }
-  return FALSE;
-}
-#endif
-
-/* What the window's actions need of its instance. */
-void
-_riv_window_actions_init (RivWindow *self)
-{
-#if ADW_CHECK_VERSION (1, 8, 0)
-  /* libadwaita 1.8 and later show the keyboard shortcuts in AdwApplication's
-   * AdwShortcutsDialog (app.shortcuts, from ui/shortcuts-dialog.ui); the
-   * template's menu names the GtkShortcutsWindow of older ones. */
-  menu_retarget (gtk_menu_button_get_menu_model (self->menu_button), "win.show-help-overlay",
-                 "app.shortcuts");
-#else
-  (void) self;
-#endif
-}
-
 void
 _riv_window_class_actions_init (GtkWidgetClass *widget_class)
 {

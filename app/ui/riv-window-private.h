@@ -79,7 +79,6 @@ void  _riv_window_reconnect            (RivWindow      *self,
 
 /* riv-window-actions.c */
 void  _riv_window_class_actions_init   (GtkWidgetClass *widget_class);
-void  _riv_window_actions_init         (RivWindow      *self);
 void  _riv_window_update_actions       (RivWindow      *self);
 void  _riv_window_submit               (RivWindow      *self);
 void  _riv_window_start_burst          (RivWindow      *self);

@@ -972,7 +972,6 @@ riv_window_init (RivWindow *self)
   riv_window_init_bursts (self);
   _riv_window_load_init (self);
   riv_recorder_add_actions (self->recorder, G_ACTION_MAP (self));
-  _riv_window_actions_init (self);
   _riv_window_adaptive_init (self);
 
   /* One spoken name per control (see riv-a11y.h). */
