@@ -116,8 +116,8 @@ _riv_load_run_break_check_thresholds (RivLoadRun *self)
 {
   RivLoadSummary summary;
 
-  if (!self->brk.until_break || self->brk.break_thresholds == NULL || self->brk.breakpoint != NULL ||
-      self->submitting_done)
+  if (!self->brk.until_break || self->brk.break_thresholds == NULL ||
+      self->brk.breakpoint != NULL || self->submitting_done)
     return;
   for (guint i = 0; i < self->brk.break_thresholds->len; i++)
     {

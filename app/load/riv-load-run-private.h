@@ -263,7 +263,8 @@ struct _RivLoadRun
 
 /* One of a parent's threads (riv-load-run-threads.c); fixed before its
  * thread starts, so that thread may read it (its parent pointer may not be). */
-#define RIV_LOAD_RUN_IS_THREAD(self) ((self)->threads.shared_sequence != NULL && (self)->threads.children == NULL)
+#define RIV_LOAD_RUN_IS_THREAD(self) \
+  ((self)->threads.shared_sequence != NULL && (self)->threads.children == NULL)
 
 enum {
   SIGNAL_SAMPLE,

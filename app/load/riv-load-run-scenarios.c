@@ -246,8 +246,8 @@ _riv_load_run_think_after (RivLoadRun *self,
   if (scenario == NULL)
     return self->params.think;
   return riv_think_sample (&scenario->think,
-                          riv_load_draw (self->params.draw_seed, _riv_load_run_job_index (self, job),
-                                         DRAW_THINK));
+                          riv_load_draw (self->params.draw_seed,
+                                         _riv_load_run_job_index (self, job), DRAW_THINK));
 }
 
 void

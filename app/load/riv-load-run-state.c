@@ -14,14 +14,16 @@
 /* A counter as the owner may read it: while the run works on its own thread,
  * as of the last message from there. */
 #define SHOWN(self, field) \
-  ((self)->threads.thread != NULL || (self)->threads.children != NULL ? (self)->threads.shown.field : (self)->counts.field)
+  ((self)->threads.thread != NULL || (self)->threads.children != NULL \
+   ? (self)->threads.shown.field : (self)->counts.field)
 
 /* Messages received by the run's clients (its users' and the connected one). */
 guint64
 _riv_load_run_count_events (RivLoadRun *self)
 {
   /* A thread's run leaves the connected client to its parent (another thread's). */
-  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self) ? riv_client_get_n_messages (self->params.client) : 0) +
+  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self)
+                    ? riv_client_get_n_messages (self->params.client) : 0) +
                    self->counts.user_events;
 
   for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
@@ -190,7 +192,8 @@ riv_load_run_dup_batch_sizes (RivLoadRun *self,
     return riv_load_stats_batch_sizes (self->stats, max_size);
   *max_size = self->threads.shown_batch_max;
   return self->threads.shown_batches != NULL
-    ? g_memdup2 (self->threads.shown_batches, (self->threads.shown_batch_max + 1) * sizeof (guint64))
+    ? g_memdup2 (self->threads.shown_batches,
+                 (self->threads.shown_batch_max + 1) * sizeof (guint64))
     : g_new0 (guint64, 1);
 }
 

@@ -54,8 +54,8 @@ _riv_load_run_threads_start (RivLoadRun *self)
 {
   guint n = MIN (self->params.n_threads, riv_load_run_get_target_users (self));
 
-  if (n < 2 || self->brk.until_break || self->params.metrics != NULL || self->threads.parent != NULL ||
-      self->users.arrival != NULL)
+  if (n < 2 || self->brk.until_break || self->params.metrics != NULL ||
+      self->threads.parent != NULL || self->users.arrival != NULL)
     return FALSE;
 
   self->threads.shared_sequence = g_atomic_rc_box_new0 (gsize);
@@ -68,14 +68,17 @@ _riv_load_run_threads_start (RivLoadRun *self)
        * without atomics, and riv_load_run_new ()'s copy shares them. */
       g_autofree char *text = riv_json_to_string (self->params.template, NULL);
       g_autoptr(JsonNode) template = riv_json_parse (NULL, text, -1, 0, NULL);
-      RivLoadRun *child = riv_load_run_new (self->params.client, self->params.endpoint_name, template);
+      RivLoadRun *child = riv_load_run_new (self->params.client, self->params.endpoint_name,
+                                            template);
 
       child->threads.parent = self;
-      riv_load_run_set_shard (child, self->params.shard + self->params.n_shards * t, self->params.n_shards * n);
+      riv_load_run_set_shard (child, self->params.shard + self->params.n_shards * t,
+                              self->params.n_shards * n);
       child->params.index_shard = self->params.index_shard;
       child->params.n_index_shards = self->params.n_index_shards;
       child->threads.shared_sequence = g_atomic_rc_box_acquire (self->threads.shared_sequence);
-      riv_load_run_set_users (child, self->params.users, self->params.think, self->params.duration, self->params.iterations);
+      riv_load_run_set_users (child, self->params.users, self->params.think,
+                              self->params.duration, self->params.iterations);
       if (self->params.stages != NULL)
         riv_load_run_set_stages (child, g_array_copy (self->params.stages));
       child->params.timeout = self->params.timeout;
@@ -288,7 +291,8 @@ _riv_load_run_threads_receive (RivLoadRun          *child,
     {
       if (index > self->threads.merging->len)
         g_array_set_size (self->threads.merging, index);
-      add_sample (&g_array_index (self->threads.merging, MergedSample, index - 1), sample, latencies, firsts);
+      add_sample (&g_array_index (self->threads.merging, MergedSample, index - 1),
+                  sample, latencies, firsts);
       child->threads.n_delivered = MAX (child->threads.n_delivered, index);
     }
   /* A thread whose inputs were refused stops the others. */

@@ -145,7 +145,8 @@ next_turn (LoadUser *user)
 
           close_spent (user, FALSE);
           retire_client (user);
-          spent->client = g_ptr_array_steal_index (user->run->users.retired, user->run->users.retired->len - 1);
+          spent->client = g_ptr_array_steal_index (user->run->users.retired,
+                                                   user->run->users.retired->len - 1);
           spent->at = riv_now ();
           g_queue_push_tail (&user->spent, spent);
           connect_client (user);

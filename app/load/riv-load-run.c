@@ -156,7 +156,8 @@ _riv_load_run_submit (RivLoadRun    *self,
   /* A thread's jobs take their numbers from one sequence with the other
    * threads': the same numbers as on one thread. */
   guint64 sequence = self->threads.shared_sequence != NULL
-    ? (guint64) g_atomic_pointer_add (self->threads.shared_sequence, 1) + 1 : self->counts.submitted + 1;
+    ? (guint64) g_atomic_pointer_add (self->threads.shared_sequence, 1) + 1
+    : self->counts.submitted + 1;
   guint64 index = _riv_load_run_global_index (self, sequence);
   GPtrArray *templates;
   const char *endpoint_name;
@@ -203,7 +204,9 @@ _riv_load_run_submit (RivLoadRun    *self,
 
       at->t = t;
       at->rate = t > self->brk.before_last_t
-        ? (self->counts.submitted - self->brk.before_last_started) / (t - self->brk.before_last_t) : 0;
+        ? (self->counts.submitted - self->brk.before_last_started) /
+          (t - self->brk.before_last_t)
+        : 0;
       at->p95 = self->brk.last_p95;
       at->users = self->counts.active_users;
       at->sessions = self->params.users > 0 || self->params.stages != NULL ? self->brk.sessions : 1;
@@ -212,13 +215,15 @@ _riv_load_run_submit (RivLoadRun    *self,
   if (self->counts.start <= 0)
     {
       self->counts.start = riv_job_get_submitted_at (job);
-      self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - self->counts.start);
+      self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC -
+                                (riv_now () - self->counts.start);
     }
   if (!self->start_declared)
     {
       /* The series' first second: this job's submitted_at as account_job ()
        * counts it (the earliest of the threads' first jobs). */
-      double start_at = self->counts.start_wall + (riv_job_get_submitted_at (job) - self->counts.start);
+      double start_at = self->counts.start_wall +
+                        (riv_job_get_submitted_at (job) - self->counts.start);
 
       self->start_declared = TRUE;
       riv_load_stats_set_start (self->stats, start_at);
@@ -281,7 +286,8 @@ count_job (RivLoadRun          *self,
 {
   riv_load_stats_lock (stats);
   riv_load_stats_add (stats,
-                      self->counts.start_wall + (riv_job_get_submitted_at (job) - self->counts.start),
+                      self->counts.start_wall +
+                      (riv_job_get_submitted_at (job) - self->counts.start),
                       riv_job_get_wait_time (job),
                       lost ? -1 : riv_job_get_run_time (job),
                       latency, status, riv_job_get_n_updates (job), user,
@@ -327,7 +333,8 @@ account_job (RivLoadRun *self,
     {
       guint number = scenario != NULL ? scenario->number : 0;
 
-      riv_metrics_add_job (self->params.metrics, number, status, riv_job_get_wait_time (job), latency);
+      riv_metrics_add_job (self->params.metrics, number, status, riv_job_get_wait_time (job),
+                           latency);
       riv_metrics_add_stream (self->params.metrics, number, status, stream.first_s, stream.gaps,
                               stream.stalls);
     }
@@ -483,8 +490,8 @@ static gboolean
 open_loop_start (RivLoadRun  *self,
                  GError     **error)
 {
-  self->open_loop = riv_burst_new_with_func (self->params.client, self->params.count, self->params.rate,
-                                             open_loop_submit, self);
+  self->open_loop = riv_burst_new_with_func (self->params.client, self->params.count,
+                                             self->params.rate, open_loop_submit, self);
   riv_burst_set_max_joining (self->open_loop, self->params.rate > 0 ? 0 : RIV_BURST_MAX_JOINING);
   if (self->params.rate_ramp > 0)
     riv_burst_set_rate_ramp (self->open_loop, self->params.rate_ramp);
@@ -561,7 +568,8 @@ emit_sample (RivLoadRun *self,
   sample.updates_per_s = self->window.updates / span;
   /* The window just before a breakpoint is this one and the one before. */
   g_array_set_size (self->brk.prev_latencies, 0);
-  g_array_append_vals (self->brk.prev_latencies, self->window.latencies->data, self->window.latencies->len);
+  g_array_append_vals (self->brk.prev_latencies, self->window.latencies->data,
+                       self->window.latencies->len);
   g_array_set_size (self->window.latencies, 0);
   if (sample.p95 >= 0)
     self->brk.last_p95 = sample.p95;
@@ -652,7 +660,8 @@ finish_cb (gpointer data)
   g_hash_table_remove_all (self->in_flight);
   for (guint i = 0; i < unfinished->len; i++)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
-  riv_load_stats_set_end (self->stats, self->counts.start_wall + (self->counts.end - self->counts.start));
+  riv_load_stats_set_end (self->stats,
+                          self->counts.start_wall + (self->counts.end - self->counts.start));
   _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end,
                                      self->counts.start_wall + (self->counts.end - self->counts.start));
   _riv_load_run_users_free (self);
@@ -813,8 +822,9 @@ post (RivLoadRun          *self,
 static void
 start_users_work (RivLoadRun *self)
 {
-  self->sources.timeout_source = _riv_load_run_add_timeout (self, riv_load_run_get_schedule (self) + self->params.timeout,
-                                      timeout_cb);
+  self->sources.timeout_source =
+    _riv_load_run_add_timeout (self, riv_load_run_get_schedule (self) + self->params.timeout,
+                               timeout_cb);
   _riv_load_run_users_start (self);
   self->sources.sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
   _riv_load_run_maybe_done (self);
@@ -1235,7 +1245,9 @@ riv_load_run_start (RivLoadRun  *self,
           self->counts.start = riv_now ();
           self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
         }
-      self->sources.timeout_source = _riv_load_run_add_timeout (self, self->params.rate_ramp + self->params.timeout, timeout_cb);
+      self->sources.timeout_source =
+        _riv_load_run_add_timeout (self, self->params.rate_ramp + self->params.timeout,
+                                   timeout_cb);
       self->sources.trim_source = _riv_load_run_add_timeout (self, TRIM_S, trim_cb);
     }
   else
