@@ -18,10 +18,10 @@ static void
 arrive (RivLoadRun *self,
         double      lag_s)
 {
-  ArrivalLoad *arrival = self->arrival;
+  ArrivalLoad *arrival = self->users.arrival;
   LoadUser *user = g_queue_pop_head (&arrival->idle);
 
-  if (user == NULL && self->all_users->len >= self->users)
+  if (user == NULL && self->users.all_users->len >= self->params.users)
     {
       riv_arrivals_tally_drop (&arrival->tally);
       riv_load_stats_add_dropped (self->stats);
@@ -48,9 +48,9 @@ arrivals_over (RivLoadRun *self)
 
   self->schedule_over = TRUE;
   self->submitting_done = TRUE;
-  if (self->ramp_end <= 0)
-    self->ramp_end = riv_now ();
-  while ((user = g_queue_pop_head (&self->arrival->idle)) != NULL)
+  if (self->brk.ramp_end <= 0)
+    self->brk.ramp_end = riv_now ();
+  while ((user = g_queue_pop_head (&self->users.arrival->idle)) != NULL)
     _riv_load_run_user_stop (user);
 }
 
@@ -58,7 +58,7 @@ static gboolean
 arrival_cb (gpointer data)
 {
   RivLoadRun *self = data;
-  ArrivalLoad *arrival = self->arrival;
+  ArrivalLoad *arrival = self->users.arrival;
   double now = _riv_load_run_elapsed (self);
 
   while (arrival->due >= 0 && arrival->due <= now && !self->stopped)
@@ -74,7 +74,7 @@ arrival_cb (gpointer data)
       return G_SOURCE_REMOVE;
     }
   g_source_set_ready_time (arrival->source,
-                           (gint64) ((self->start + arrival->due) * G_USEC_PER_SEC));
+                           (gint64) ((self->counts.start + arrival->due) * G_USEC_PER_SEC));
   return G_SOURCE_CONTINUE;
 }
 
@@ -91,7 +91,7 @@ static GSourceFuncs arrival_funcs = { NULL, NULL, arrival_dispatch, NULL, NULL, 
 void
 _riv_load_run_arrivals_start (RivLoadRun *self)
 {
-  ArrivalLoad *arrival = self->arrival;
+  ArrivalLoad *arrival = self->users.arrival;
 
   arrival->due = riv_arrivals_next (arrival->schedule);
   arrival->source = g_source_new (&arrival_funcs, sizeof (GSource));
@@ -112,14 +112,14 @@ _riv_load_run_arrivals_user_idle (LoadUser *user)
   if (self->schedule_over || self->stopped)
     _riv_load_run_user_stop (user);
   else
-    g_queue_push_head (&self->arrival->idle, user);
+    g_queue_push_head (&self->users.arrival->idle, user);
 }
 
 void
 _riv_load_run_arrivals_free (RivLoadRun *self)
 {
-  if (self->arrival == NULL)
+  if (self->users.arrival == NULL)
     return;
-  _riv_load_run_destroy_source (&self->arrival->source);
-  g_queue_clear (&self->arrival->idle);
+  _riv_load_run_destroy_source (&self->users.arrival->source);
+  g_queue_clear (&self->users.arrival->idle);
 }

@@ -29,32 +29,32 @@ _riv_load_run_break_at (RivLoadRun   *self,
   RivLoadBreakpoint *bp;
   double span;
 
-  if (!self->until_break)
+  if (!self->brk.until_break)
     return;
-  if (self->breakpoint != NULL)
+  if (self->brk.breakpoint != NULL)
     {
-      self->break_seen |= 1u << kind;
+      self->brk.break_seen |= 1u << kind;
       return;
     }
   if (self->stopped || (self->submitting_done &&
-                         (job == NULL || self->ramp_end <= 0 ||
-                          riv_job_get_submitted_at (job) > self->ramp_end)))
+                         (job == NULL || self->brk.ramp_end <= 0 ||
+                          riv_job_get_submitted_at (job) > self->brk.ramp_end)))
     return;   /* sent after the ramp ended: nothing broke during it */
 
   bp = g_new0 (RivLoadBreakpoint, 1);
   bp->t = _riv_load_run_elapsed (self);
-  bp->users = self->active_users;
-  bp->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
-  span = bp->t - self->before_last_t;
-  bp->rate_per_s = span > 0 ? (self->submitted - self->before_last_started) / span : 0;
-  recent = g_array_copy (self->prev_latencies);
-  g_array_append_vals (recent, self->latencies->data, self->latencies->len);
+  bp->users = self->counts.active_users;
+  bp->sessions = self->params.users > 0 || self->params.stages != NULL ? self->brk.sessions : 1;
+  span = bp->t - self->brk.before_last_t;
+  bp->rate_per_s = span > 0 ? (self->counts.submitted - self->brk.before_last_started) / span : 0;
+  recent = g_array_copy (self->brk.prev_latencies);
+  g_array_append_vals (recent, self->window.latencies->data, self->window.latencies->len);
   g_array_sort (recent, riv_load_compare_doubles);
   /* Nothing completed in the last second or two (a queue that stopped): the
    * last window that had completions. */
   bp->p95_s_before = recent->len > 0
     ? riv_load_percentile ((const double *) (gpointer) recent->data, recent->len, 0.95)
-    : self->last_p95;
+    : self->brk.last_p95;
   if (stalled != NULL && g_object_get_qdata (G_OBJECT (stalled), _riv_load_run_load_at_quark ()) != NULL)
     {
       const LoadAt *at = g_object_get_qdata (G_OBJECT (stalled), _riv_load_run_load_at_quark ());
@@ -66,15 +66,15 @@ _riv_load_run_break_at (RivLoadRun   *self,
       bp->sessions = at->sessions;
     }
   bp->error = g_strdup (error);
-  self->breakpoint = bp;
-  self->break_kind = kind;
+  self->brk.breakpoint = bp;
+  self->brk.break_kind = kind;
 
   /* Stop the ramp: no new user, no new open-loop job; users stop after
    * their job in flight. */
   self->schedule_over = TRUE;
   self->submitting_done = TRUE;
-  self->count = (guint) MIN (self->submitted, G_MAXUINT);
-  _riv_load_run_destroy_source (&self->tick_source);
+  self->params.count = (guint) MIN (self->counts.submitted, G_MAXUINT);
+  _riv_load_run_destroy_source (&self->sources.tick_source);
   _riv_load_run_open_loop_stop (self);
 }
 
@@ -93,7 +93,7 @@ _riv_load_run_break_check_stalls (RivLoadRun *self)
   double now = riv_now ();
   g_autofree char *text = NULL;
 
-  if (!self->until_break || self->breakpoint != NULL || self->stopped)
+  if (!self->brk.until_break || self->brk.breakpoint != NULL || self->stopped)
     return;
   /* The check runs once a second, so several joins may have gone past the
    * stall since the last one: the load is the one of the first sent. */
@@ -116,12 +116,12 @@ _riv_load_run_break_check_thresholds (RivLoadRun *self)
 {
   RivLoadSummary summary;
 
-  if (!self->until_break || self->break_thresholds == NULL || self->breakpoint != NULL ||
-      self->submitting_done)
+  if (!self->brk.until_break || self->brk.break_thresholds == NULL ||
+      self->brk.breakpoint != NULL || self->submitting_done)
     return;
-  for (guint i = 0; i < self->break_thresholds->len; i++)
+  for (guint i = 0; i < self->brk.break_thresholds->len; i++)
     {
-      RivLoadThreshold *threshold = g_ptr_array_index (self->break_thresholds, i);
+      RivLoadThreshold *threshold = g_ptr_array_index (self->brk.break_thresholds, i);
       const char *value;
       const char *key = riv_load_threshold_get_tag (threshold, &value);
       /* A tag names some jobs: a scenario's, or an endpoint's (the caller
@@ -148,20 +148,20 @@ _riv_load_run_break_check_thresholds (RivLoadRun *self)
 void
 _riv_load_run_break_name (RivLoadRun *self)
 {
-  RivBreakKind kind = self->break_kind;
+  RivBreakKind kind = self->brk.break_kind;
 
-  if (self->breakpoint == NULL)
+  if (self->brk.breakpoint == NULL)
     return;
   if (kind == RIV_BREAK_FAILED || kind == RIV_BREAK_LOST)
     for (guint k = RIV_BREAK_N_KINDS; k-- > RIV_BREAK_THRESHOLD;)
-      if (self->break_seen & (1u << k))
+      if (self->brk.break_seen & (1u << k))
         {
           kind = k;
           break;
         }
-  g_free (self->breakpoint->reason);
-  self->breakpoint->reason = _riv_load_break_reason (kind, self->breakpoint,
-                                                     self->breakpoint->error);
+  g_free (self->brk.breakpoint->reason);
+  self->brk.breakpoint->reason = _riv_load_break_reason (kind, self->brk.breakpoint,
+                                                     self->brk.breakpoint->error);
 }
 
 void
@@ -179,10 +179,10 @@ riv_load_run_set_until_break (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  self->until_break = TRUE;
-  g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
+  self->brk.until_break = TRUE;
+  g_clear_pointer (&self->brk.break_thresholds, g_ptr_array_unref);
   if (thresholds != NULL)
-    self->break_thresholds = g_ptr_array_ref (thresholds);
+    self->brk.break_thresholds = g_ptr_array_ref (thresholds);
 }
 
 const RivLoadBreakpoint *
@@ -190,5 +190,5 @@ riv_load_run_get_breakpoint (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
 
-  return self->done ? self->breakpoint : NULL;
+  return self->done ? self->brk.breakpoint : NULL;
 }

@@ -18,7 +18,7 @@ riv_load_run_set_upload_files (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  self->upload_files = !!upload;
+  self->params.upload_files = !!upload;
 }
 
 /* ---- the local files, checked before the run ---- */
@@ -64,7 +64,7 @@ file_check_add_templates (FileCheck  *check,
 
   for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
 
       g_hash_table_insert (first, scenario, GUINT_TO_POINTER (check->templates->len));
       for (guint t = 0; t < scenario->templates->len; t++)
@@ -75,7 +75,7 @@ file_check_add_templates (FileCheck  *check,
     }
   if (check->templates->len == 0)
     {
-      g_ptr_array_add (check->templates, tree_copy (self->template));
+      g_ptr_array_add (check->templates, tree_copy (self->params.template));
       g_ptr_array_add (check->labels, g_strdup (""));
     }
   for (guint k = 0; k < check->indexes->len; k++)
@@ -234,23 +234,23 @@ riv_load_run_check_files_async (RivLoadRun          *self,
   check->picks = g_array_new (FALSE, FALSE, sizeof (guint));
   check->indexes = g_array_new (FALSE, FALSE, sizeof (guint64));
   check->users = g_array_new (FALSE, FALSE, sizeof (guint));
-  if (self->users == 0 && self->stages == NULL)
+  if (self->params.users == 0 && self->params.stages == NULL)
     {
       guint none = 0;
 
       /* A rate ramp (--until-break) has no job count: its first job's. */
-      n_jobs = self->rate_ramp > 0 ? 1 : self->count;
+      n_jobs = self->params.rate_ramp > 0 ? 1 : self->params.count;
       g_array_append_val (check->users, none);
     }
   else
     {
-      guint most = self->users;
+      guint most = self->params.users;
 
-      for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
-        most = MAX (most, g_array_index (self->stages, RivLoadStage, i).target);
+      for (guint i = 0; self->params.stages != NULL && i < self->params.stages->len; i++)
+        most = MAX (most, g_array_index (self->params.stages, RivLoadStage, i).target);
       for (guint slot = 0; slot < _riv_load_run_shard_share (self, most); slot++)
         {
-          guint number = slot * self->n_shards + self->shard + 1;
+          guint number = slot * self->params.n_shards + self->params.shard + 1;
 
           g_array_append_val (check->users, number);
         }
@@ -261,10 +261,10 @@ riv_load_run_check_files_async (RivLoadRun          *self,
           g_array_append_val (check->users, none);
         }
       /* A run with no job count (duration, stages) checks its first job's. */
-      if (self->duration > 0 || self->stages != NULL)
+      if (self->params.duration > 0 || self->params.stages != NULL)
         n_jobs = 1;
       else
-        n_jobs = (guint64) check->users->len * MAX (self->iterations, 1);
+        n_jobs = (guint64) check->users->len * MAX (self->params.iterations, 1);
     }
   for (guint64 sequence = 1; sequence <= MAX (n_jobs, 1); sequence++)
     {
@@ -275,7 +275,7 @@ riv_load_run_check_files_async (RivLoadRun          *self,
   file_check_add_templates (check, self);
 
   g_task_set_task_data (task, check, file_check_free);
-  if (!self->upload_files)
+  if (!self->params.upload_files)
     {
       g_task_return_pointer (task, g_ptr_array_new_with_free_func (g_free),
                              (GDestroyNotify) g_ptr_array_unref);
@@ -324,7 +324,7 @@ riv_load_run_add_server_traces (RivLoadRun *self,
   guint joined = 0;
 
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-  g_return_val_if_fail (self->thread == NULL || self->done, 0);
+  g_return_val_if_fail (self->threads.thread == NULL || self->done, 0);
 
   if (self->events == NULL || traces == NULL || !JSON_NODE_HOLDS_ARRAY (traces))
     return 0;

@@ -9,6 +9,16 @@
  * several threads), riv-load-run-scenarios.c (several endpoints by weight),
  * riv-load-run-state.c (what the owner reads of it) and riv-load-run-files.c
  * (local files checked before the run, the server's timings joined after it).
+ *
+ * struct _RivLoadRun is split by concern, each part a struct of its own:
+ * params (RivLoadRunParams: what the run was asked, set by riv-load-run.c and
+ * riv-load-run-files.c, the scenarios' in riv-load-run-scenarios.c), brk
+ * (RivLoadRunBreak: riv-load-run-break.c), threads (RivLoadRunThreads:
+ * riv-load-run-threads.c), users (RivLoadRunUsers: riv-load-run-users.c and
+ * riv-load-run-arrivals.c), window (RivLoadRunWindow: the sample window,
+ * riv-load-run.c), sources (RivLoadRunSources: the timers, riv-load-run.c)
+ * and counts (RivLoadRunCounters: riv-load-run.c); the jobs' accounting and
+ * where the run is stay in the struct itself (riv-load-run.c).
  * Not API.
  */
 #pragma once
@@ -90,20 +100,11 @@ typedef struct
   double        elapsed;
 } Snapshot;
 
-struct _RivLoadRun
+/* What the run was asked to do, fixed before it starts (the setters in
+ * riv-load-run.c and riv-load-run-files.c; the scenarios' draws in
+ * riv-load-run-scenarios.c; a thread's copy in riv-load-run-threads.c). */
+typedef struct
 {
-  GObject       parent_instance;
-
-  GMainContext *owner;           /* where "sample" and "finished" are emitted */
-  GMainContext *context;         /* where the run works: users' clients, timers */
-  GThread      *thread;          /* nullable: the run works on its own thread */
-  RivClient    *seed;            /* threaded: what users copy their connection from */
-  Snapshot      shown;           /* threaded: the counters at the last message */
-  guint64      *shown_batches;   /* threaded: batch-size counts at the last message */
-  guint         shown_batch_max;
-  gboolean      threaded;
-
-  /* Parameters */
   RivClient    *client;          /* connected; runs open-loop jobs */
   char         *endpoint_name;
   JsonNode     *template;
@@ -124,15 +125,21 @@ struct _RivLoadRun
   gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
   gboolean      track_events;    /* keep event id → job, for the server's timings */
   double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
-  ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
   GPtrArray    *scenarios;       /* LoadScenario, nullable: each job takes one by weight */
   double       *cumulative;      /* running sums of their weights */
   gboolean      conversations;   /* one of them has turns or users of its own: each user
                                     draws a scenario per conversation, not per job */
   guint         own_users;       /* the scenarios' users of their own, numbered first */
   guint64       draw_seed;       /* of the scenarios' draws */
+  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
+  RivCompare   *compare;            /* owned ref, nullable: every job also goes in here … */
+  guint         compare_run;        /* … as a job of this run (0 or 1) */
+} RivLoadRunParams;
 
-  /* Breakpoint test (riv-load-break.c) */
+/* A breakpoint test (riv-load-run-break.c; riv-load-run.c keeps the sample
+ * before the last and the last window's p95 for it). */
+typedef struct
+{
   gboolean      until_break;
   GPtrArray    *break_thresholds;   /* RivLoadThreshold, shared with the caller, nullable */
   RivLoadBreakpoint *breakpoint;    /* owned, nullable */
@@ -144,13 +151,94 @@ struct _RivLoadRun
   guint64       sessions;           /* users started (each its own session) */
   double        ramp_end;           /* riv_now () when the ramp ended by itself; 0 before */
   double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
+} RivLoadRunBreak;
 
-  RivMetrics   *metrics;            /* owned ref, nullable: /metrics (riv-metrics.h) */
-  RivCompare   *compare;            /* owned ref, nullable: every job also goes in here … */
-  guint         compare_run;        /* … as a job of this run (0 or 1) */
-  guint64       user_bytes;         /* stream bytes of users' clients that stopped */
+/* A run on threads (riv-load-run-threads.c; riv-load-run-state.c reads the
+ * snapshot): the run is a parent of shards, each a threaded run of its own;
+ * the parent merges on the owner's context. */
+typedef struct
+{
+  GThread      *thread;          /* nullable: the run works on its own thread */
+  RivClient    *seed;            /* threaded: what users copy their connection from */
+  Snapshot      shown;           /* threaded: the counters at the last message */
+  guint64      *shown_batches;   /* threaded: batch-size counts at the last message */
+  guint         shown_batch_max;
+  gboolean      threaded;
+  int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
+  GPtrArray    *children;        /* RivLoadRun, owned; parent only, nullable */
+  RivLoadRun   *parent;          /* a thread's run: its parent (not owned) */
+  gsize        *shared_sequence; /* parent and its threads: job sequences handed
+                                    out (atomic; g_atomic_rc_box, a reference each) */
+  GArray       *merging;         /* parent: MergedSample by sample number - 1 */
+  guint         n_delivered;     /* a thread's run: samples its parent received */
+} RivLoadRunThreads;
 
-  /* State */
+/* The virtual users and where their clients work (riv-load-run-users.c,
+ * riv-load-run-arrivals.c). */
+typedef struct
+{
+  GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
+  GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
+  RivMux       *mux;             /* the users' contexts, USERS_PER_CONTEXT each */
+  GPtrArray    *user_contexts;   /* GMainContext, borrowed from mux */
+  ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
+} RivLoadRunUsers;
+
+/* The sample window: what the jobs ended since the last sample did, and
+ * that sample (riv-load-run.c; riv-load-run-threads.c merges threads'). */
+typedef struct
+{
+  GArray       *latencies;       /* double: completed since the last sample */
+  GArray       *firsts;          /* double: their times to first update */
+  guint         window_stalls;   /* stalls of the jobs ended since the last sample */
+  guint         n_samples;
+  RivLoadSample last;            /* counters at the previous sample (outcomes: sampled) */
+  RivOutcomes   sampled;         /* the outcomes at the previous sample */
+  double        updates;         /* updates of the jobs ended since the last sample */
+} RivLoadRunWindow;
+
+/* The run's timers (riv-load-run.c; the users' tick in riv-load-run-users.c). */
+typedef struct
+{
+  GSource      *timeout_source;
+  GSource      *trim_source;
+  GSource      *tick_source;
+  GSource      *sample_source;
+  GSource      *finish_source;
+} RivLoadRunSources;
+
+/* The run's times and counts (riv-load-run.c; riv-load-run-threads.c sums
+ * its threads'). */
+typedef struct
+{
+  double        start;           /* monotonic, first submit (users: schedule start); 0 before */
+  double        start_wall;      /* Unix seconds at start */
+  double        end;
+  guint64       submitted;
+  guint64       finished;
+  RivOutcomes   outcomes;        /* of the jobs counted (riv-outcomes.h) */
+  guint64       user_events;     /* messages received by users' clients that stopped */
+  guint64       user_bytes;      /* stream bytes of users' clients that stopped */
+  guint         active_users;
+  guint         peak_users;
+} RivLoadRunCounters;
+
+struct _RivLoadRun
+{
+  GObject       parent_instance;
+
+  GMainContext *owner;           /* where "sample" and "finished" are emitted */
+  GMainContext *context;         /* where the run works: users' clients, timers */
+
+  RivLoadRunParams   params;
+  RivLoadRunBreak    brk;
+  RivLoadRunThreads  threads;
+  RivLoadRunUsers    users;
+  RivLoadRunWindow   window;
+  RivLoadRunSources  sources;
+  RivLoadRunCounters counts;
+
+  /* The jobs and their accounting (riv-load-run.c) */
   RivLoadStats *stats;
   GPtrArray    *records;         /* nullable: one JSON line per job, by local sequence */
   RivLoadRecordFunc record_func; /* nullable: each record as its job is counted, instead */
@@ -159,36 +247,11 @@ struct _RivLoadRun
   GHashTable   *events;          /* nullable (track_events): event id → EventJob */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */
-  GPtrArray    *all_users;       /* LoadUser, owned; index = local user slot */
-  GPtrArray    *retired;         /* RivClient of stopped users, closed at the end */
-  RivMux       *mux;             /* the users' contexts, USERS_PER_CONTEXT each */
-  GPtrArray    *user_contexts;   /* GMainContext, borrowed from mux */
-  GArray       *latencies;       /* double: completed since the last sample */
-  GArray       *firsts;          /* double: their times to first update */
-  guint         window_stalls;   /* stalls of the jobs ended since the last sample */
   RivBurst     *open_loop;       /* nullable: submits the open loop's jobs (riv-burst.h) */
-  GSource      *timeout_source;
-  GSource      *trim_source;
-  GSource      *tick_source;
-  GSource      *sample_source;
-  GSource      *finish_source;
   gulong        finished_handler;
-
-  double        start;           /* monotonic, first submit (users: schedule start); 0 before */
-  double        start_wall;      /* Unix seconds at start */
-  double        end;
-  guint64       submitted;
-  guint64       finished;
-  RivOutcomes   outcomes;        /* of the jobs counted (riv-outcomes.h) */
-  RivOutcomes   sampled;         /* the outcomes at the previous sample */
-  guint64       user_events;     /* messages received by users' clients that stopped */
-  guint         active_users;
-  guint         peak_users;
-  guint         n_samples;
-  RivLoadSample last;            /* counters at the previous sample (outcomes: sampled) */
-  double        updates;         /* updates of the jobs ended since the last sample */
   char         *usage_error;
 
+  /* Where the run is */
   gboolean      started;
   gboolean      submitting_done;
   gboolean      schedule_over;
@@ -196,21 +259,12 @@ struct _RivLoadRun
   gboolean      interrupted;
   gboolean      over;            /* the work is done (on the run's context) */
   gboolean      done;            /* "finished" emitted (on the owner's) */
-  int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
-
-  /* Threads (riv-load-run-threads.c): the run is a parent of shards, each a
-   * threaded run of its own; the parent merges on the owner's context. */
-  GPtrArray    *children;        /* RivLoadRun, owned; parent only, nullable */
-  RivLoadRun   *parent;          /* a thread's run: its parent (not owned) */
-  gsize        *shared_sequence; /* parent and its threads: job sequences handed
-                                    out (atomic; g_atomic_rc_box, a reference each) */
-  GArray       *merging;         /* parent: MergedSample by sample number - 1 */
-  guint         n_delivered;     /* a thread's run: samples its parent received */
 };
 
 /* One of a parent's threads (riv-load-run-threads.c); fixed before its
  * thread starts, so that thread may read it (its parent pointer may not be). */
-#define RIV_LOAD_RUN_IS_THREAD(self) ((self)->shared_sequence != NULL && (self)->children == NULL)
+#define RIV_LOAD_RUN_IS_THREAD(self) \
+  ((self)->threads.shared_sequence != NULL && (self)->threads.children == NULL)
 
 enum {
   SIGNAL_SAMPLE,

@@ -38,8 +38,8 @@ scenario_free (LoadScenario *scenario)
 void
 _riv_load_run_scenarios_free (RivLoadRun *self)
 {
-  g_clear_pointer (&self->scenarios, g_ptr_array_unref);
-  g_clear_pointer (&self->cumulative, g_free);
+  g_clear_pointer (&self->params.scenarios, g_ptr_array_unref);
+  g_clear_pointer (&self->params.cumulative, g_free);
 }
 
 static void
@@ -48,14 +48,14 @@ add_scenario (RivLoadRun   *self,
 {
   guint n;
 
-  if (self->scenarios == NULL)
-    self->scenarios = g_ptr_array_new_with_free_func ((GDestroyNotify) scenario_free);
-  g_ptr_array_add (self->scenarios, scenario);
-  n = self->scenarios->len;
+  if (self->params.scenarios == NULL)
+    self->params.scenarios = g_ptr_array_new_with_free_func ((GDestroyNotify) scenario_free);
+  g_ptr_array_add (self->params.scenarios, scenario);
+  n = self->params.scenarios->len;
   scenario->number = n;
-  self->cumulative = g_renew (double, self->cumulative, n);
+  self->params.cumulative = g_renew (double, self->params.cumulative, n);
   /* A scenario with users of its own is not drawn. */
-  self->cumulative[n - 1] = (n > 1 ? self->cumulative[n - 2] : 0) +
+  self->params.cumulative[n - 1] = (n > 1 ? self->params.cumulative[n - 2] : 0) +
                             (scenario->users > 0 ? 0 : scenario->weight);
 }
 
@@ -83,17 +83,17 @@ riv_load_run_add_scenario (RivLoadRun            *self,
   scenario->weight = spec->weight;
   scenario->turns = MIN (spec->turns, RIV_TURNS_MAX);
   scenario->users = spec->users;
-  scenario->first_user = self->own_users + 1;
+  scenario->first_user = self->params.own_users + 1;
   scenario->think = *think;
   scenario->stats = riv_load_stats_new ();
   riv_load_stats_set_stall (scenario->stats, riv_load_stats_get_stall (self->stats));
-  self->own_users += spec->users;
-  self->conversations |= spec->turns > 0 || spec->users > 0;
+  self->params.own_users += spec->users;
+  self->params.conversations |= spec->turns > 0 || spec->users > 0;
 
   /* An endpoint other scenarios send to too gets statistics of its own. */
-  for (guint i = 0; self->scenarios != NULL && i < self->scenarios->len; i++)
+  for (guint i = 0; self->params.scenarios != NULL && i < self->params.scenarios->len; i++)
     {
-      LoadScenario *other = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *other = g_ptr_array_index (self->params.scenarios, i);
 
       if (!riv_load_same_endpoint (other->endpoint_key, endpoint_key))
         continue;
@@ -113,14 +113,14 @@ riv_load_run_set_seed (RivLoadRun *self,
                        guint64     seed)
 {
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
-  self->draw_seed = seed;
+  self->params.draw_seed = seed;
 }
 
 guint
 riv_load_run_get_n_scenarios (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
-  return self->scenarios != NULL ? self->scenarios->len : 0;
+  return self->params.scenarios != NULL ? self->params.scenarios->len : 0;
 }
 
 const char *
@@ -132,7 +132,7 @@ riv_load_run_get_scenario (RivLoadRun  *self,
   LoadScenario *scenario;
 
   g_return_val_if_fail (i < riv_load_run_get_n_scenarios (self), NULL);
-  scenario = g_ptr_array_index (self->scenarios, i);
+  scenario = g_ptr_array_index (self->params.scenarios, i);
   if (endpoint_key != NULL)
     *endpoint_key = scenario->endpoint_key;
   if (weight != NULL)
@@ -149,7 +149,7 @@ riv_load_run_get_scenario_counts (RivLoadRun *self,
   LoadScenario *scenario;
 
   g_return_if_fail (i < riv_load_run_get_n_scenarios (self));
-  scenario = g_ptr_array_index (self->scenarios, i);
+  scenario = g_ptr_array_index (self->params.scenarios, i);
   *users = scenario->users;
   *turns = scenario->turns;
 }
@@ -160,7 +160,7 @@ riv_load_run_get_scenario_stats (RivLoadRun *self,
 {
   if (i >= riv_load_run_get_n_scenarios (self))
     return NULL;
-  return ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->stats;
+  return ((LoadScenario *) g_ptr_array_index (self->params.scenarios, i))->stats;
 }
 
 RivLoadStats *
@@ -171,7 +171,7 @@ riv_load_run_get_endpoint_stats (RivLoadRun *self,
 
   for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
 
       if (riv_load_same_endpoint (scenario->endpoint_key, endpoint_key))
         return scenario->endpoint_stats != NULL ? scenario->endpoint_stats : scenario->stats;
@@ -193,7 +193,7 @@ riv_load_run_get_tagged_stats (RivLoadRun *self,
     return riv_load_run_get_endpoint_stats (self, value);
   for (guint i = 0; strcmp (key, "scenario") == 0 && i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
 
       if (strcmp (scenario->name, value) == 0)
         return scenario->stats;
@@ -209,9 +209,9 @@ _riv_load_run_scenario_for (RivLoadRun *self,
 
   if (n == 0)
     return NULL;
-  return g_ptr_array_index (self->scenarios,
-                            riv_load_scenarios_pick (self->cumulative, n,
-                                                     riv_load_draw (self->draw_seed, index,
+  return g_ptr_array_index (self->params.scenarios,
+                            riv_load_scenarios_pick (self->params.cumulative, n,
+                                                     riv_load_draw (self->params.draw_seed, index,
                                                                     DRAW_SCENARIO)));
 }
 
@@ -223,16 +223,16 @@ _riv_load_run_conversation_for (RivLoadRun *self,
   guint n = riv_load_run_get_n_scenarios (self);
 
   g_return_val_if_fail (n > 0, NULL);
-  for (guint i = 0; user <= self->own_users && i < n; i++)
+  for (guint i = 0; user <= self->params.own_users && i < n; i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
 
       if (user >= scenario->first_user && user < scenario->first_user + scenario->users)
         return scenario;
     }
-  return g_ptr_array_index (self->scenarios,
-                            riv_load_scenarios_pick (self->cumulative, n,
-                                                     riv_load_draw (self->draw_seed,
+  return g_ptr_array_index (self->params.scenarios,
+                            riv_load_scenarios_pick (self->params.cumulative, n,
+                                                     riv_load_draw (self->params.draw_seed,
                                                                     (guint64) user << 32 | k,
                                                                     DRAW_CONVERSATION)));
 }
@@ -244,10 +244,10 @@ _riv_load_run_think_after (RivLoadRun *self,
   LoadScenario *scenario = _riv_load_run_job_scenario (job);
 
   if (scenario == NULL)
-    return self->think;
+    return self->params.think;
   return riv_think_sample (&scenario->think,
-                          riv_load_draw (self->draw_seed, _riv_load_run_job_index (self, job),
-                                         DRAW_THINK));
+                          riv_load_draw (self->params.draw_seed,
+                                         _riv_load_run_job_index (self, job), DRAW_THINK));
 }
 
 void
@@ -257,7 +257,7 @@ _riv_load_run_scenarios_stats_set (RivLoadRun *self,
 {
   for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
 
       set (scenario->stats, value);
       if (scenario->endpoint_stats != NULL)
@@ -285,7 +285,7 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
 {
   for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
       LoadScenario *copy = g_new0 (LoadScenario, 1);
 
       *copy = *scenario;
@@ -298,9 +298,9 @@ _riv_load_run_scenarios_copy (RivLoadRun *self,
         copy->endpoint_stats = riv_load_stats_ref (scenario->endpoint_stats);
       add_scenario (child, copy);
     }
-  child->draw_seed = self->draw_seed;
-  child->conversations = self->conversations;
-  child->own_users = self->own_users;
+  child->params.draw_seed = self->params.draw_seed;
+  child->params.conversations = self->params.conversations;
+  child->params.own_users = self->params.own_users;
 }
 
 static char *
@@ -337,7 +337,7 @@ _riv_load_run_scenarios_add_params (RivLoadRun *self,
 {
   for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
     {
-      LoadScenario *scenario = g_ptr_array_index (self->scenarios, i);
+      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
       g_autofree char *data = riv_json_to_string (g_ptr_array_index (scenario->templates, 0), NULL);
       g_autofree char *think = describe_think (&scenario->think);
       g_autofree char *turns = describe_counts (scenario);
@@ -367,12 +367,12 @@ _riv_load_run_scenarios_name_metrics (RivLoadRun *self)
 {
   g_autoptr(GPtrArray) names = g_ptr_array_new ();
 
-  if (self->metrics == NULL || self->scenarios == NULL)
+  if (self->params.metrics == NULL || self->params.scenarios == NULL)
     return;
-  for (guint i = 0; i < self->scenarios->len; i++)
-    g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->scenarios, i))->name);
+  for (guint i = 0; i < self->params.scenarios->len; i++)
+    g_ptr_array_add (names, ((LoadScenario *) g_ptr_array_index (self->params.scenarios, i))->name);
   g_ptr_array_add (names, NULL);
-  riv_metrics_set_scenarios (self->metrics, (const char * const *) names->pdata);
+  riv_metrics_set_scenarios (self->params.metrics, (const char * const *) names->pdata);
 }
 
 char *
@@ -386,7 +386,7 @@ _riv_load_run_report (RivLoadRun               *self,
   g_autofree RivLoadStats **stats = g_new0 (RivLoadStats *, MAX (n, 1));
   g_autofree RivLoadStats **tagged = g_new0 (RivLoadStats *, MAX (n_thresholds, 1));
   RivReportInput in = {
-    riv_config_get_version (riv_client_get_config (self->client)), params,
+    riv_config_get_version (riv_client_get_config (self->params.client)), params,
     thresholds, tagged, n_thresholds, names, stats, n,
   };
 

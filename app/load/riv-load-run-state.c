@@ -14,19 +14,21 @@
 /* A counter as the owner may read it: while the run works on its own thread,
  * as of the last message from there. */
 #define SHOWN(self, field) \
-  ((self)->thread != NULL || (self)->children != NULL ? (self)->shown.field : (self)->field)
+  ((self)->threads.thread != NULL || (self)->threads.children != NULL \
+   ? (self)->threads.shown.field : (self)->counts.field)
 
 /* Messages received by the run's clients (its users' and the connected one). */
 guint64
 _riv_load_run_count_events (RivLoadRun *self)
 {
   /* A thread's run leaves the connected client to its parent (another thread's). */
-  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self) ? riv_client_get_n_messages (self->client) : 0) +
-                   self->user_events;
+  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self)
+                    ? riv_client_get_n_messages (self->params.client) : 0) +
+                   self->counts.user_events;
 
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+  for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
     {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
 
       if (user->client != NULL)
         events += riv_client_get_n_messages (user->client);
@@ -95,8 +97,8 @@ riv_load_run_get_elapsed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->thread != NULL || self->children != NULL
-    ? self->shown.elapsed : _riv_load_run_elapsed (self);
+  return self->threads.thread != NULL || self->threads.children != NULL
+    ? self->threads.shown.elapsed : _riv_load_run_elapsed (self);
 }
 
 guint64
@@ -162,9 +164,9 @@ riv_load_run_get_target_users (RivLoadRun *self)
 
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  target = self->users;
-  for (guint i = 0; self->stages != NULL && i < self->stages->len; i++)
-    target = MAX (target, g_array_index (self->stages, RivLoadStage, i).target);
+  target = self->params.users;
+  for (guint i = 0; self->params.stages != NULL && i < self->params.stages->len; i++)
+    target = MAX (target, g_array_index (self->params.stages, RivLoadStage, i).target);
   return _riv_load_run_shard_share (self, target);
 }
 
@@ -173,7 +175,7 @@ riv_load_run_get_n_events (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->thread != NULL || self->children != NULL ? self->shown.events
+  return self->threads.thread != NULL || self->threads.children != NULL ? self->threads.shown.events
                                                         : _riv_load_run_count_events (self);
 }
 
@@ -184,13 +186,14 @@ riv_load_run_dup_batch_sizes (RivLoadRun *self,
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
   g_return_val_if_fail (max_size != NULL, NULL);
 
-  if (self->children != NULL && !self->done)
+  if (self->threads.children != NULL && !self->done)
     return _riv_load_run_threads_batch_sizes (self, max_size);
-  if (self->thread == NULL)
+  if (self->threads.thread == NULL)
     return riv_load_stats_batch_sizes (self->stats, max_size);
-  *max_size = self->shown_batch_max;
-  return self->shown_batches != NULL
-    ? g_memdup2 (self->shown_batches, (self->shown_batch_max + 1) * sizeof (guint64))
+  *max_size = self->threads.shown_batch_max;
+  return self->threads.shown_batches != NULL
+    ? g_memdup2 (self->threads.shown_batches,
+                 (self->threads.shown_batch_max + 1) * sizeof (guint64))
     : g_new0 (guint64, 1);
 }
 
@@ -201,9 +204,9 @@ riv_load_run_get_schedule (RivLoadRun *self)
 
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  if (self->stages == NULL)
-    return self->duration;
-  for (guint i = 0; i < self->stages->len; i++)
-    total += g_array_index (self->stages, RivLoadStage, i).seconds;
+  if (self->params.stages == NULL)
+    return self->params.duration;
+  for (guint i = 0; i < self->params.stages->len; i++)
+    total += g_array_index (self->params.stages, RivLoadStage, i).seconds;
   return total;
 }

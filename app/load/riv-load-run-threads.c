@@ -52,36 +52,39 @@ user_started_cb (RivLoadRun *child,
 gboolean
 _riv_load_run_threads_start (RivLoadRun *self)
 {
-  guint n = MIN (self->n_threads, riv_load_run_get_target_users (self));
+  guint n = MIN (self->params.n_threads, riv_load_run_get_target_users (self));
 
-  if (n < 2 || self->until_break || self->metrics != NULL || self->parent != NULL ||
-      self->arrival != NULL)
+  if (n < 2 || self->brk.until_break || self->params.metrics != NULL ||
+      self->threads.parent != NULL || self->users.arrival != NULL)
     return FALSE;
 
-  self->shared_sequence = g_atomic_rc_box_new0 (gsize);
-  self->children = g_ptr_array_new_with_free_func (g_object_unref);
-  self->merging = g_array_new (FALSE, TRUE, sizeof (MergedSample));
-  g_array_set_clear_func (self->merging, merged_sample_clear);
+  self->threads.shared_sequence = g_atomic_rc_box_new0 (gsize);
+  self->threads.children = g_ptr_array_new_with_free_func (g_object_unref);
+  self->threads.merging = g_array_new (FALSE, TRUE, sizeof (MergedSample));
+  g_array_set_clear_func (self->threads.merging, merged_sample_clear);
   for (guint t = 0; t < n; t++)
     {
       /* A tree of its own: json-glib counts references to arrays and objects
        * without atomics, and riv_load_run_new ()'s copy shares them. */
-      g_autofree char *text = riv_json_to_string (self->template, NULL);
+      g_autofree char *text = riv_json_to_string (self->params.template, NULL);
       g_autoptr(JsonNode) template = riv_json_parse (NULL, text, -1, 0, NULL);
-      RivLoadRun *child = riv_load_run_new (self->client, self->endpoint_name, template);
+      RivLoadRun *child = riv_load_run_new (self->params.client, self->params.endpoint_name,
+                                            template);
 
-      child->parent = self;
-      riv_load_run_set_shard (child, self->shard + self->n_shards * t, self->n_shards * n);
-      child->index_shard = self->index_shard;
-      child->n_index_shards = self->n_index_shards;
-      child->shared_sequence = g_atomic_rc_box_acquire (self->shared_sequence);
-      riv_load_run_set_users (child, self->users, self->think, self->duration, self->iterations);
-      if (self->stages != NULL)
-        riv_load_run_set_stages (child, g_array_copy (self->stages));
-      child->timeout = self->timeout;
-      if (self->templates != NULL)
+      child->threads.parent = self;
+      riv_load_run_set_shard (child, self->params.shard + self->params.n_shards * t,
+                              self->params.n_shards * n);
+      child->params.index_shard = self->params.index_shard;
+      child->params.n_index_shards = self->params.n_index_shards;
+      child->threads.shared_sequence = g_atomic_rc_box_acquire (self->threads.shared_sequence);
+      riv_load_run_set_users (child, self->params.users, self->params.think,
+                              self->params.duration, self->params.iterations);
+      if (self->params.stages != NULL)
+        riv_load_run_set_stages (child, g_array_copy (self->params.stages));
+      child->params.timeout = self->params.timeout;
+      if (self->params.templates != NULL)
         {
-          g_autoptr(GPtrArray) templates = _riv_load_run_copy_templates (self->templates);
+          g_autoptr(GPtrArray) templates = _riv_load_run_copy_templates (self->params.templates);
 
           riv_load_run_set_templates (child, templates);
         }
@@ -89,16 +92,16 @@ _riv_load_run_threads_start (RivLoadRun *self)
       /* One set of statistics for the run: its series' seconds close as they pass. */
       riv_load_stats_free (child->stats);
       child->stats = riv_load_stats_ref (self->stats);
-      child->upload_files = self->upload_files;
+      child->params.upload_files = self->params.upload_files;
       riv_load_run_set_keep_records (child, self->records != NULL);
       riv_load_run_set_record_func (child, self->record_func, self->record_data);
       riv_load_run_set_track_events (child, self->events != NULL);
       riv_load_run_set_threaded (child, TRUE);
       g_signal_connect (child, "user-started", G_CALLBACK (user_started_cb), self);
-      g_ptr_array_add (self->children, child);
+      g_ptr_array_add (self->threads.children, child);
     }
   for (guint t = 0; t < n; t++)
-    riv_load_run_start (g_ptr_array_index (self->children, t), NULL);
+    riv_load_run_start (g_ptr_array_index (self->threads.children, t), NULL);
   return TRUE;
 }
 
@@ -106,8 +109,8 @@ void
 _riv_load_run_threads_stop (RivLoadRun *self,
                             gboolean    interrupted)
 {
-  for (guint t = 0; t < self->children->len; t++)
-    riv_load_run_stop (g_ptr_array_index (self->children, t), interrupted);
+  for (guint t = 0; t < self->threads.children->len; t++)
+    riv_load_run_stop (g_ptr_array_index (self->threads.children, t), interrupted);
 }
 
 /* The counters the owner reads: the threads' last snapshots, summed. */
@@ -116,10 +119,10 @@ sum_snapshots (RivLoadRun *self)
 {
   Snapshot sum = { 0 };
 
-  for (guint t = 0; t < self->children->len; t++)
+  for (guint t = 0; t < self->threads.children->len; t++)
     {
-      RivLoadRun *child = g_ptr_array_index (self->children, t);
-      const Snapshot *shown = &child->shown;
+      RivLoadRun *child = g_ptr_array_index (self->threads.children, t);
+      const Snapshot *shown = &child->threads.shown;
 
       sum.submitted += shown->submitted;
       sum.finished += shown->finished;
@@ -130,8 +133,8 @@ sum_snapshots (RivLoadRun *self)
       sum.elapsed = MAX (sum.elapsed, shown->elapsed);
     }
   /* The connected client's, as one thread counts them (the threads skip it). */
-  sum.events += riv_client_get_n_messages (self->client);
-  self->shown = sum;
+  sum.events += riv_client_get_n_messages (self->params.client);
+  self->threads.shown = sum;
 }
 
 guint64 *
@@ -176,20 +179,20 @@ add_sample (MergedSample        *merged,
 static void
 emit_ready (RivLoadRun *self)
 {
-  while (self->n_samples < self->merging->len)
+  while (self->window.n_samples < self->threads.merging->len)
     {
-      guint index = self->n_samples + 1;
-      MergedSample *merged = &g_array_index (self->merging, MergedSample, index - 1);
+      guint index = self->window.n_samples + 1;
+      MergedSample *merged = &g_array_index (self->threads.merging, MergedSample, index - 1);
       RivLoadSample sample;
 
-      for (guint t = 0; t < self->children->len; t++)
+      for (guint t = 0; t < self->threads.children->len; t++)
         {
-          RivLoadRun *child = g_ptr_array_index (self->children, t);
+          RivLoadRun *child = g_ptr_array_index (self->threads.children, t);
 
-          if (!child->done && child->n_delivered < index)
+          if (!child->done && child->threads.n_delivered < index)
             return;
         }
-      self->n_samples++;
+      self->window.n_samples++;
       if (merged->n == 0)
         continue;
       sample = merged->sample;
@@ -212,30 +215,30 @@ finish (RivLoadRun *self)
 {
   double start_wall = 0, end_wall = 0;
 
-  for (guint t = 0; t < self->children->len; t++)
+  for (guint t = 0; t < self->threads.children->len; t++)
     {
-      RivLoadRun *child = g_ptr_array_index (self->children, t);
+      RivLoadRun *child = g_ptr_array_index (self->threads.children, t);
       GHashTableIter iter;
       gpointer key, value;
 
-      self->submitted += child->submitted;
-      self->finished += child->finished;
-      riv_outcomes_merge (&self->outcomes, &child->outcomes);
-      self->sessions += child->sessions;
+      self->counts.submitted += child->counts.submitted;
+      self->counts.finished += child->counts.finished;
+      riv_outcomes_merge (&self->counts.outcomes, &child->counts.outcomes);
+      self->brk.sessions += child->brk.sessions;
       self->stopped |= child->stopped;
       self->interrupted |= child->interrupted;
       if (self->usage_error == NULL && child->usage_error != NULL)
         self->usage_error = g_strdup (child->usage_error);
-      if (child->start > 0)
+      if (child->counts.start > 0)
         {
-          if (self->start <= 0 || child->start < self->start)
+          if (self->counts.start <= 0 || child->counts.start < self->counts.start)
             {
-              self->start = child->start;
-              start_wall = child->start_wall;
+              self->counts.start = child->counts.start;
+              start_wall = child->counts.start_wall;
             }
-          if (child->end - child->start + child->start_wall > end_wall)
-            end_wall = child->end - child->start + child->start_wall;
-          self->end = MAX (self->end, child->end);
+          if (child->counts.end - child->counts.start + child->counts.start_wall > end_wall)
+            end_wall = child->counts.end - child->counts.start + child->counts.start_wall;
+          self->counts.end = MAX (self->counts.end, child->counts.end);
         }
 
       for (guint i = 0; self->records != NULL && child->records != NULL && i < child->records->len; i++)
@@ -257,21 +260,21 @@ finish (RivLoadRun *self)
             }
         }
     }
-  self->start_wall = start_wall;
+  self->counts.start_wall = start_wall;
   if (end_wall > 0)
     {
       riv_load_stats_set_end (self->stats, end_wall);
       _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end, end_wall);
     }
-  self->active_users = 0;
-  self->shown.elapsed = _riv_load_run_elapsed (self);
+  self->counts.active_users = 0;
+  self->threads.shown.elapsed = _riv_load_run_elapsed (self);
   self->over = TRUE;
   self->done = TRUE;
   g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
 }
 
 /* On the owner's context, from a thread's message (riv-load-run.c's
- * deliver_cb ()): its counters are already in child->shown. */
+ * deliver_cb ()): its counters are already in child->threads.shown. */
 void
 _riv_load_run_threads_receive (RivLoadRun          *child,
                                const RivLoadSample *sample,
@@ -280,24 +283,25 @@ _riv_load_run_threads_receive (RivLoadRun          *child,
                                GArray              *firsts,
                                gboolean             finished)
 {
-  RivLoadRun *self = child->parent;
+  RivLoadRun *self = child->threads.parent;
   gboolean all_done = TRUE;
 
   sum_snapshots (self);
   if (sample != NULL && index > 0)
     {
-      if (index > self->merging->len)
-        g_array_set_size (self->merging, index);
-      add_sample (&g_array_index (self->merging, MergedSample, index - 1), sample, latencies, firsts);
-      child->n_delivered = MAX (child->n_delivered, index);
+      if (index > self->threads.merging->len)
+        g_array_set_size (self->threads.merging, index);
+      add_sample (&g_array_index (self->threads.merging, MergedSample, index - 1),
+                  sample, latencies, firsts);
+      child->threads.n_delivered = MAX (child->threads.n_delivered, index);
     }
   /* A thread whose inputs were refused stops the others. */
   if (finished && child->usage_error != NULL)
     _riv_load_run_threads_stop (self, FALSE);
   emit_ready (self);
 
-  for (guint t = 0; t < self->children->len; t++)
-    all_done &= ((RivLoadRun *) g_ptr_array_index (self->children, t))->done;
+  for (guint t = 0; t < self->threads.children->len; t++)
+    all_done &= ((RivLoadRun *) g_ptr_array_index (self->threads.children, t))->done;
   if (finished && all_done && !self->done)
     {
       g_object_ref (self);   /* a "finished" handler may drop the last other one */
@@ -309,16 +313,16 @@ _riv_load_run_threads_receive (RivLoadRun          *child,
 void
 _riv_load_run_threads_free (RivLoadRun *self)
 {
-  if (self->children == NULL)
+  if (self->threads.children == NULL)
     return;
   /* Threads still running end by themselves, unheard. */
-  for (guint t = 0; t < self->children->len; t++)
+  for (guint t = 0; t < self->threads.children->len; t++)
     {
-      RivLoadRun *child = g_ptr_array_index (self->children, t);
+      RivLoadRun *child = g_ptr_array_index (self->threads.children, t);
 
       g_signal_handlers_disconnect_by_data (child, self);
-      child->parent = NULL;
+      child->threads.parent = NULL;
       riv_load_run_stop (child, TRUE);
     }
-  g_clear_pointer (&self->children, g_ptr_array_unref);
+  g_clear_pointer (&self->threads.children, g_ptr_array_unref);
 }

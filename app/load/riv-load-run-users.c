@@ -22,22 +22,22 @@ schedule_target (RivLoadRun *self,
                  double      t,
                  gboolean   *over)
 {
-  double from = self->users;
+  double from = self->params.users;
 
   *over = FALSE;
-  if (self->stages == NULL)
+  if (self->params.stages == NULL)
     {
-      if (self->duration > 0 && t >= self->duration)
+      if (self->params.duration > 0 && t >= self->params.duration)
         {
           *over = TRUE;
           return 0;
         }
-      return self->users;
+      return self->params.users;
     }
 
-  for (guint i = 0; i < self->stages->len; i++)
+  for (guint i = 0; i < self->params.stages->len; i++)
     {
-      const RivLoadStage *stage = &g_array_index (self->stages, RivLoadStage, i);
+      const RivLoadStage *stage = &g_array_index (self->params.stages, RivLoadStage, i);
 
       if (t < stage->seconds)
         return from + (stage->target - from) * (stage->seconds > 0 ? t / stage->seconds : 1);
@@ -53,7 +53,7 @@ guint
 _riv_load_run_shard_share (RivLoadRun *self,
                            guint       n)
 {
-  return n > self->shard ? (n - self->shard - 1) / self->n_shards + 1 : 0;
+  return n > self->params.shard ? (n - self->params.shard - 1) / self->params.n_shards + 1 : 0;
 }
 
 /* The user's client leaves it, its messages and bytes counted. */
@@ -63,13 +63,13 @@ retire_client (LoadUser *user)
   RivLoadRun *self = user->run;
 
   g_clear_signal_handler (&user->finished_handler, user->client);
-  self->user_events += riv_client_get_n_messages (user->client);
-  self->user_bytes += riv_client_get_n_stream_bytes (user->client);
+  self->counts.user_events += riv_client_get_n_messages (user->client);
+  self->counts.user_bytes += riv_client_get_n_stream_bytes (user->client);
   /* Not closed now: with no job left the server ends the user's stream by
    * itself (close_stream). Cancelling streams of thousands of users mid-run
    * crashed inside libsoup 3.2 (seen with 3,000 users stopping); the clients
    * are closed and freed when the run ends. */
-  g_ptr_array_add (self->retired, g_steal_pointer (&user->client));
+  g_ptr_array_add (self->users.retired, g_steal_pointer (&user->client));
 }
 
 /* An ended conversation's client, closed once idle SPENT_S (its server
@@ -109,7 +109,7 @@ static void
 connect_client (LoadUser *user)
 {
   RivLoadRun *self = user->run;
-  RivClient *like = self->seed != NULL ? self->seed : self->client;
+  RivClient *like = self->threads.seed != NULL ? self->threads.seed : self->params.client;
 
   /* The client and all it starts belong to the user's context. */
   g_main_context_push_thread_default (user->context);
@@ -123,7 +123,7 @@ connect_client (LoadUser *user)
   g_main_context_pop_thread_default (user->context);
   user->session_jobs = 0;
   user->session_private = FALSE;
-  self->sessions++;
+  self->brk.sessions++;
 }
 
 /* The scenario of the user's next job when the run has conversations: the
@@ -145,7 +145,8 @@ next_turn (LoadUser *user)
 
           close_spent (user, FALSE);
           retire_client (user);
-          spent->client = g_ptr_array_steal_index (user->run->retired, user->run->retired->len - 1);
+          spent->client = g_ptr_array_steal_index (user->run->users.retired,
+                                                   user->run->users.retired->len - 1);
           spent->at = riv_now ();
           g_queue_push_tail (&user->spent, spent);
           connect_client (user);
@@ -169,7 +170,7 @@ _riv_load_run_user_stop (LoadUser *user)
   retire_client (user);
   g_clear_object (&user->job);
   user->retiring = FALSE;
-  self->active_users--;
+  self->counts.active_users--;
 }
 
 static gboolean
@@ -178,7 +179,7 @@ user_next_cb (gpointer data)
   LoadUser *user = data;
 
   g_clear_pointer (&user->think_source, g_source_unref);
-  if (user->run->arrival != NULL)
+  if (user->run->users.arrival != NULL)
     _riv_load_run_arrivals_user_idle (user);
   else
     _riv_load_run_user_next (user);
@@ -197,7 +198,7 @@ user_finished_cb (RivClient *client,
 
   if (job != user->job)
     return;
-  think = self->arrival == NULL ? _riv_load_run_think_after (self, job) : 0;
+  think = self->users.arrival == NULL ? _riv_load_run_think_after (self, job) : 0;
   _riv_load_run_job_finished (self, job);
 
   /* Not from inside the client's signal: the next step runs from the loop. */
@@ -221,13 +222,13 @@ _riv_load_run_user_next (LoadUser *user)
   riv_client_clear_finished (user->client);
 
   if (user->retiring || self->schedule_over || self->stopped ||
-      (self->iterations > 0 && user->iterations >= self->iterations))
+      (self->params.iterations > 0 && user->iterations >= self->params.iterations))
     {
       _riv_load_run_user_stop (user);
       return;
     }
 
-  if (self->conversations && self->arrival == NULL)
+  if (self->params.conversations && self->users.arrival == NULL)
     {
       LoadScenario *scenario = next_turn (user);
 
@@ -255,8 +256,8 @@ _riv_load_run_user_start (RivLoadRun *self,
 {
   connect_client (user);
   user->conversation = NULL;   /* a user started again starts a new conversation */
-  self->active_users++;
-  self->peak_users = MAX (self->peak_users, self->active_users);
+  self->counts.active_users++;
+  self->counts.peak_users = MAX (self->counts.peak_users, self->counts.active_users);
   g_main_context_push_thread_default (user->context);
   _riv_load_run_user_next (user);
   g_main_context_pop_thread_default (user->context);
@@ -271,23 +272,23 @@ slot_context (RivLoadRun *self,
 {
   guint index = slot / USERS_PER_CONTEXT;
 
-  if (self->mux == NULL)
+  if (self->users.mux == NULL)
     return self->context;
-  while (self->user_contexts->len <= index)
-    g_ptr_array_add (self->user_contexts, riv_mux_add (self->mux));
-  return g_ptr_array_index (self->user_contexts, index);
+  while (self->users.user_contexts->len <= index)
+    g_ptr_array_add (self->users.user_contexts, riv_mux_add (self->users.mux));
+  return g_ptr_array_index (self->users.user_contexts, index);
 }
 
 LoadUser *
 _riv_load_run_user_add (RivLoadRun *self)
 {
-  guint slot = self->all_users->len;
+  guint slot = self->users.all_users->len;
   LoadUser *user = g_new0 (LoadUser, 1);
 
   user->run = self;
   user->context = slot_context (self, slot);
-  user->number = slot * self->n_shards + self->shard + 1;
-  g_ptr_array_add (self->all_users, user);
+  user->number = slot * self->params.n_shards + self->params.shard + 1;
+  g_ptr_array_add (self->users.all_users, user);
   return user;
 }
 
@@ -295,7 +296,7 @@ static gboolean
 user_done (RivLoadRun *self,
            LoadUser   *user)
 {
-  return self->iterations > 0 && user->iterations >= self->iterations;
+  return self->params.iterations > 0 && user->iterations >= self->params.iterations;
 }
 
 /* Brings this shard's active users to the schedule's number. */
@@ -310,15 +311,15 @@ follow_schedule (RivLoadRun *self)
   if (over)
     {
       if (!self->schedule_over)
-        self->ramp_end = riv_now ();
+        self->brk.ramp_end = riv_now ();
       self->schedule_over = TRUE;
       self->submitting_done = TRUE;
-      _riv_load_run_destroy_source (&self->tick_source);
+      _riv_load_run_destroy_source (&self->sources.tick_source);
     }
 
-  for (guint i = 0; i < self->all_users->len; i++)
+  for (guint i = 0; i < self->users.all_users->len; i++)
     {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
 
       if (user->client != NULL && !user->retiring)
         active++;
@@ -330,7 +331,7 @@ follow_schedule (RivLoadRun *self)
     {
       LoadUser *user;
 
-      user = slot < self->all_users->len ? g_ptr_array_index (self->all_users, slot)
+      user = slot < self->users.all_users->len ? g_ptr_array_index (self->users.all_users, slot)
                                          : _riv_load_run_user_add (self);
       if (user->client != NULL && user->retiring)
         {
@@ -342,14 +343,14 @@ follow_schedule (RivLoadRun *self)
           _riv_load_run_user_start (self, user);
           active++;
         }
-      else if (user->client == NULL && self->stages == NULL && self->duration == 0)
+      else if (user->client == NULL && self->params.stages == NULL && self->params.duration == 0)
         break;   /* iterations only: users are started once */
     }
 
   /* Ramp down: the highest-numbered users stop after their job in flight. */
-  for (guint i = self->all_users->len; i > 0 && active > target; i--)
+  for (guint i = self->users.all_users->len; i > 0 && active > target; i--)
     {
-      LoadUser *user = g_ptr_array_index (self->all_users, i - 1);
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i - 1);
 
       if (user->client != NULL && !user->retiring)
         {
@@ -368,7 +369,7 @@ tick_cb (gpointer data)
 
   follow_schedule (self);
   _riv_load_run_maybe_done (self);
-  return self->tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
+  return self->sources.tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
 
 void
@@ -376,18 +377,18 @@ _riv_load_run_users_start (RivLoadRun *self)
 {
   /* Two descriptors per virtual user (its stream and its joins). */
   riv_raise_fd_limit ();
-  self->mux = riv_mux_new (self->context);
-  self->user_contexts = g_ptr_array_new ();
+  self->users.mux = riv_mux_new (self->context);
+  self->users.user_contexts = g_ptr_array_new ();
   /* The schedule's clock starts now, before the first _riv_load_run_submit. */
-  self->start = riv_now ();
-  self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
+  self->counts.start = riv_now ();
+  self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
 
-  if (self->arrival != NULL)
+  if (self->users.arrival != NULL)
     {
       _riv_load_run_arrivals_start (self);
       return;
     }
-  if (self->stages == NULL && self->duration == 0)
+  if (self->params.stages == NULL && self->params.duration == 0)
     {
       /* Iterations only: every user starts now; the run ends when all are done. */
       follow_schedule (self);
@@ -395,25 +396,25 @@ _riv_load_run_users_start (RivLoadRun *self)
       return;
     }
 
-  self->tick_source = _riv_load_run_add_timeout (self, TICK_S, tick_cb);
+  self->sources.tick_source = _riv_load_run_add_timeout (self, TICK_S, tick_cb);
   follow_schedule (self);
 }
 
 void
 _riv_load_run_users_free (RivLoadRun *self)
 {
-  _riv_load_run_destroy_source (&self->tick_source);
+  _riv_load_run_destroy_source (&self->sources.tick_source);
   _riv_load_run_arrivals_free (self);
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+  for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
     {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
 
       _riv_load_run_user_stop (user);
       close_spent (user, TRUE);
       g_free (user);
     }
-  g_clear_pointer (&self->all_users, g_ptr_array_unref);
-  for (guint i = 0; self->retired != NULL && i < self->retired->len; i++)
-    riv_client_close (g_ptr_array_index (self->retired, i));
-  g_clear_pointer (&self->retired, g_ptr_array_unref);
+  g_clear_pointer (&self->users.all_users, g_ptr_array_unref);
+  for (guint i = 0; self->users.retired != NULL && i < self->users.retired->len; i++)
+    riv_client_close (g_ptr_array_index (self->users.retired, i));
+  g_clear_pointer (&self->users.retired, g_ptr_array_unref);
 }

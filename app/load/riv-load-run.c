@@ -125,16 +125,16 @@ _riv_load_run_destroy_source (GSource **source)
 double
 _riv_load_run_elapsed (RivLoadRun *self)
 {
-  if (self->start <= 0)
+  if (self->counts.start <= 0)
     return 0;
-  return (self->end > 0 ? self->end : riv_now ()) - self->start;
+  return (self->counts.end > 0 ? self->counts.end : riv_now ()) - self->counts.start;
 }
 
 guint64
 _riv_load_run_global_index (RivLoadRun *self,
                             guint64     sequence)
 {
-  return (sequence - 1) * self->n_index_shards + self->index_shard + 1;
+  return (sequence - 1) * self->params.n_index_shards + self->params.index_shard + 1;
 }
 
 guint64
@@ -155,8 +155,9 @@ _riv_load_run_submit (RivLoadRun    *self,
 {
   /* A thread's jobs take their numbers from one sequence with the other
    * threads': the same numbers as on one thread. */
-  guint64 sequence = self->shared_sequence != NULL
-    ? (guint64) g_atomic_pointer_add (self->shared_sequence, 1) + 1 : self->submitted + 1;
+  guint64 sequence = self->threads.shared_sequence != NULL
+    ? (guint64) g_atomic_pointer_add (self->threads.shared_sequence, 1) + 1
+    : self->counts.submitted + 1;
   guint64 index = _riv_load_run_global_index (self, sequence);
   GPtrArray *templates;
   const char *endpoint_name;
@@ -166,14 +167,14 @@ _riv_load_run_submit (RivLoadRun    *self,
 
   if (scenario == NULL)
     scenario = _riv_load_run_scenario_for (self, index);
-  templates = scenario != NULL ? scenario->templates : self->templates;
-  endpoint_name = scenario != NULL ? scenario->endpoint_name : self->endpoint_name;
+  templates = scenario != NULL ? scenario->templates : self->params.templates;
+  endpoint_name = scenario != NULL ? scenario->endpoint_name : self->params.endpoint_name;
   /* A conversation's turn k takes its scenario's template k (its examples
    * in turn, a script); any other job, the one of its number. */
-  template = templates == NULL ? self->template
+  template = templates == NULL ? self->params.template
     : g_ptr_array_index (templates, (turn > 0 ? turn - 1 : index - 1) % templates->len);
   data = riv_json_substitute_index_user (template, index, user);
-  job = self->upload_files
+  job = self->params.upload_files
           ? riv_client_submit_uploading (client, endpoint_name, data, error)
           : riv_client_submit (client, endpoint_name, data, error);
   if (job == NULL)
@@ -196,38 +197,42 @@ _riv_load_run_submit (RivLoadRun    *self,
 
   g_object_set_qdata (G_OBJECT (job), sequence_quark (), GSIZE_TO_POINTER ((gsize) sequence));
   g_object_set_qdata (G_OBJECT (job), user_quark (), GUINT_TO_POINTER (user));
-  if (self->until_break)
+  if (self->brk.until_break)
     {
       LoadAt *at = g_new0 (LoadAt, 1);
       double t = _riv_load_run_elapsed (self);
 
       at->t = t;
-      at->rate = t > self->before_last_t
-        ? (self->submitted - self->before_last_started) / (t - self->before_last_t) : 0;
-      at->p95 = self->last_p95;
-      at->users = self->active_users;
-      at->sessions = self->users > 0 || self->stages != NULL ? self->sessions : 1;
+      at->rate = t > self->brk.before_last_t
+        ? (self->counts.submitted - self->brk.before_last_started) /
+          (t - self->brk.before_last_t)
+        : 0;
+      at->p95 = self->brk.last_p95;
+      at->users = self->counts.active_users;
+      at->sessions = self->params.users > 0 || self->params.stages != NULL ? self->brk.sessions : 1;
       g_object_set_qdata_full (G_OBJECT (job), _riv_load_run_load_at_quark (), at, g_free);
     }
-  if (self->start <= 0)
+  if (self->counts.start <= 0)
     {
-      self->start = riv_job_get_submitted_at (job);
-      self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - self->start);
+      self->counts.start = riv_job_get_submitted_at (job);
+      self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC -
+                                (riv_now () - self->counts.start);
     }
   if (!self->start_declared)
     {
       /* The series' first second: this job's submitted_at as account_job ()
        * counts it (the earliest of the threads' first jobs). */
-      double start_at = self->start_wall + (riv_job_get_submitted_at (job) - self->start);
+      double start_at = self->counts.start_wall +
+                        (riv_job_get_submitted_at (job) - self->counts.start);
 
       self->start_declared = TRUE;
       riv_load_stats_set_start (self->stats, start_at);
       _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_start, start_at);
     }
   g_hash_table_add (self->in_flight, g_object_ref (job));
-  self->submitted++;
-  if (self->metrics != NULL)
-    riv_metrics_add_submitted (self->metrics, scenario != NULL ? scenario->number : 0);
+  self->counts.submitted++;
+  if (self->params.metrics != NULL)
+    riv_metrics_add_submitted (self->params.metrics, scenario != NULL ? scenario->number : 0);
   return job;
 }
 
@@ -281,7 +286,8 @@ count_job (RivLoadRun          *self,
 {
   riv_load_stats_lock (stats);
   riv_load_stats_add (stats,
-                      self->start_wall + (riv_job_get_submitted_at (job) - self->start),
+                      self->counts.start_wall +
+                      (riv_job_get_submitted_at (job) - self->counts.start),
                       riv_job_get_wait_time (job),
                       lost ? -1 : riv_job_get_run_time (job),
                       latency, status, riv_job_get_n_updates (job), user,
@@ -315,20 +321,21 @@ account_job (RivLoadRun *self,
 
   g_assert (sequence > 0);
 
-  status = riv_outcomes_add (&self->outcomes, status);
+  status = riv_outcomes_add (&self->counts.outcomes, status);
   if (status == RIV_JOB_STATUS_COMPLETED)
-    g_array_append_val (self->latencies, latency);
-  self->updates += riv_job_get_n_updates (job);
+    g_array_append_val (self->window.latencies, latency);
+  self->window.updates += riv_job_get_n_updates (job);
   riv_load_stream_from_job (job, riv_load_stats_get_stall (self->stats), &stream);
   if (status == RIV_JOB_STATUS_COMPLETED && stream.first_s >= 0)
-    g_array_append_val (self->firsts, stream.first_s);
-  self->window_stalls += stream.stalls;
-  if (self->metrics != NULL)
+    g_array_append_val (self->window.firsts, stream.first_s);
+  self->window.window_stalls += stream.stalls;
+  if (self->params.metrics != NULL)
     {
       guint number = scenario != NULL ? scenario->number : 0;
 
-      riv_metrics_add_job (self->metrics, number, status, riv_job_get_wait_time (job), latency);
-      riv_metrics_add_stream (self->metrics, number, status, stream.first_s, stream.gaps,
+      riv_metrics_add_job (self->params.metrics, number, status, riv_job_get_wait_time (job),
+                           latency);
+      riv_metrics_add_stream (self->params.metrics, number, status, stream.first_s, stream.gaps,
                               stream.stalls);
     }
 
@@ -339,8 +346,8 @@ account_job (RivLoadRun *self,
   if (scenario != NULL && scenario->endpoint_stats != NULL)
     count_job (self, scenario->endpoint_stats, job, status, latency, error, user, &stream,
                lost_error != NULL);
-  if (self->compare != NULL)
-    riv_compare_add_job (self->compare, self->compare_run, riv_job_get_endpoint (job),
+  if (self->params.compare != NULL)
+    riv_compare_add_job (self->params.compare, self->params.compare_run, riv_job_get_endpoint (job),
                          riv_job_status_to_string (status), latency, stream.first_s,
                          riv_job_get_submitted_at (job),
                          latency >= 0 ? riv_job_get_submitted_at (job) + latency : NAN, error);
@@ -398,7 +405,7 @@ _riv_load_run_job_finished (RivLoadRun *self,
 
   if (!g_hash_table_remove (self->in_flight, job))
     return;   /* not one of the run's jobs, or already counted */
-  self->finished++;
+  self->counts.finished++;
   status = riv_job_get_status (job);
   if (status == RIV_JOB_STATUS_FAILED || status == RIV_JOB_STATUS_LOST)
     _riv_load_run_break_at (self, _riv_load_break_classify (status, riv_job_get_error (job)),
@@ -453,7 +460,7 @@ open_loop_submit (gpointer   user_data,
 {
   RivLoadRun *self = user_data;
 
-  return _riv_load_run_submit (self, self->client, 0, NULL, 0, error);
+  return _riv_load_run_submit (self, self->params.client, 0, NULL, 0, error);
 }
 
 static void
@@ -470,9 +477,9 @@ open_loop_submitted_cb (RivBurst   *burst,
                         RivLoadRun *self)
 {
   /* A ramp that was not stopped ended by itself. */
-  if (self->rate_ramp > 0 && _riv_load_run_elapsed (self) >= self->rate_ramp)
-    self->ramp_end = riv_now ();
-  self->count = (guint) MIN (self->submitted, G_MAXUINT);
+  if (self->params.rate_ramp > 0 && _riv_load_run_elapsed (self) >= self->params.rate_ramp)
+    self->brk.ramp_end = riv_now ();
+  self->params.count = (guint) MIN (self->counts.submitted, G_MAXUINT);
   self->submitting_done = TRUE;
   _riv_load_run_maybe_done (self);
 }
@@ -483,11 +490,11 @@ static gboolean
 open_loop_start (RivLoadRun  *self,
                  GError     **error)
 {
-  self->open_loop = riv_burst_new_with_func (self->client, self->count, self->rate,
-                                             open_loop_submit, self);
-  riv_burst_set_max_joining (self->open_loop, self->rate > 0 ? 0 : RIV_BURST_MAX_JOINING);
-  if (self->rate_ramp > 0)
-    riv_burst_set_rate_ramp (self->open_loop, self->rate_ramp);
+  self->open_loop = riv_burst_new_with_func (self->params.client, self->params.count,
+                                             self->params.rate, open_loop_submit, self);
+  riv_burst_set_max_joining (self->open_loop, self->params.rate > 0 ? 0 : RIV_BURST_MAX_JOINING);
+  if (self->params.rate_ramp > 0)
+    riv_burst_set_rate_ramp (self->open_loop, self->params.rate_ramp);
   g_signal_connect (self->open_loop, "failed", G_CALLBACK (open_loop_failed_cb), self);
   g_signal_connect (self->open_loop, "finished", G_CALLBACK (open_loop_submitted_cb), self);
   if (!riv_burst_start_checked (self->open_loop, error))
@@ -514,7 +521,7 @@ trim_cb (gpointer user_data)
 {
   RivLoadRun *self = user_data;
 
-  riv_client_clear_finished (self->client);
+  riv_client_clear_finished (self->params.client);
   return G_SOURCE_CONTINUE;
 }
 
@@ -536,71 +543,72 @@ emit_sample (RivLoadRun *self,
   RivLoadSample sample = { 0 };
   GHashTableIter iter;
   gpointer key;
-  double span = MAX (t - self->last.t, 1e-3);
+  double span = MAX (t - self->window.last.t, 1e-3);
 
   sample.t = t;
-  sample.started = (guint) (self->submitted - self->last.started);
-  sample.completed = (guint) (self->outcomes.completed - self->sampled.completed);
-  sample.failed = (guint) (self->outcomes.failed - self->sampled.failed);
-  sample.cancelled = (guint) (self->outcomes.cancelled - self->sampled.cancelled);
-  sample.lost = (guint) (self->outcomes.lost - self->sampled.lost);
-  sample.in_flight = (guint) (self->submitted - self->finished);
+  sample.started = (guint) (self->counts.submitted - self->window.last.started);
+  sample.completed = (guint) (self->counts.outcomes.completed - self->window.sampled.completed);
+  sample.failed = (guint) (self->counts.outcomes.failed - self->window.sampled.failed);
+  sample.cancelled = (guint) (self->counts.outcomes.cancelled - self->window.sampled.cancelled);
+  sample.lost = (guint) (self->counts.outcomes.lost - self->window.sampled.lost);
+  sample.in_flight = (guint) (self->counts.submitted - self->counts.finished);
   g_hash_table_iter_init (&iter, self->in_flight);
   while (g_hash_table_iter_next (&iter, &key, NULL))
     if (riv_job_get_status (key) < RIV_JOB_STATUS_RUNNING)
       sample.queued++;
-  sample.users = self->active_users;
-  g_array_sort (self->latencies, riv_load_compare_doubles);
-  sample.p50 = _riv_load_run_window_percentile (self->latencies, 0.50);
-  sample.p95 = _riv_load_run_window_percentile (self->latencies, 0.95);
-  sample.p99 = _riv_load_run_window_percentile (self->latencies, 0.99);
-  g_array_sort (self->firsts, riv_load_compare_doubles);
-  sample.first_p50 = _riv_load_run_window_percentile (self->firsts, 0.50);
-  sample.first_p95 = _riv_load_run_window_percentile (self->firsts, 0.95);
-  sample.stalls = self->window_stalls;
-  sample.updates_per_s = self->updates / span;
+  sample.users = self->counts.active_users;
+  g_array_sort (self->window.latencies, riv_load_compare_doubles);
+  sample.p50 = _riv_load_run_window_percentile (self->window.latencies, 0.50);
+  sample.p95 = _riv_load_run_window_percentile (self->window.latencies, 0.95);
+  sample.p99 = _riv_load_run_window_percentile (self->window.latencies, 0.99);
+  g_array_sort (self->window.firsts, riv_load_compare_doubles);
+  sample.first_p50 = _riv_load_run_window_percentile (self->window.firsts, 0.50);
+  sample.first_p95 = _riv_load_run_window_percentile (self->window.firsts, 0.95);
+  sample.stalls = self->window.window_stalls;
+  sample.updates_per_s = self->window.updates / span;
   /* The window just before a breakpoint is this one and the one before. */
-  g_array_set_size (self->prev_latencies, 0);
-  g_array_append_vals (self->prev_latencies, self->latencies->data, self->latencies->len);
-  g_array_set_size (self->latencies, 0);
+  g_array_set_size (self->brk.prev_latencies, 0);
+  g_array_append_vals (self->brk.prev_latencies, self->window.latencies->data,
+                       self->window.latencies->len);
+  g_array_set_size (self->window.latencies, 0);
   if (sample.p95 >= 0)
-    self->last_p95 = sample.p95;
-  self->before_last_t = self->last.t;
-  self->before_last_started = self->last.started;
-  self->updates = 0;
+    self->brk.last_p95 = sample.p95;
+  self->brk.before_last_t = self->window.last.t;
+  self->brk.before_last_started = self->window.last.started;
+  self->window.updates = 0;
 
   /* "last" keeps running totals in the counters it shares with a sample. */
-  self->last.t = t;
-  self->last.started = (guint) self->submitted;
-  self->sampled = self->outcomes;
-  self->n_samples++;
+  self->window.last.t = t;
+  self->window.last.started = (guint) self->counts.submitted;
+  self->window.sampled = self->counts.outcomes;
+  self->window.n_samples++;
 
   post (self, &sample, FALSE);
-  g_array_set_size (self->firsts, 0);
-  self->window_stalls = 0;
+  g_array_set_size (self->window.firsts, 0);
+  self->window.window_stalls = 0;
 }
 
 /* The gauges and totals of /metrics, once a second and at the end. */
 static void
 metrics_update (RivLoadRun *self)
 {
-  guint64 bytes = riv_client_get_n_stream_bytes (self->client) + self->user_bytes;
-  guint streams = riv_client_get_stream_state (self->client) == RIV_STREAM_STATE_CONNECTED;
+  guint64 bytes = riv_client_get_n_stream_bytes (self->params.client) + self->counts.user_bytes;
+  guint streams = riv_client_get_stream_state (self->params.client) == RIV_STREAM_STATE_CONNECTED;
 
-  if (self->metrics == NULL)
+  if (self->params.metrics == NULL)
     return;
-  for (guint i = 0; self->all_users != NULL && i < self->all_users->len; i++)
+  for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
     {
-      LoadUser *user = g_ptr_array_index (self->all_users, i);
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
 
       if (user->client == NULL)
         continue;
       bytes += riv_client_get_n_stream_bytes (user->client);
       streams += riv_client_get_stream_state (user->client) == RIV_STREAM_STATE_CONNECTED;
     }
-  riv_metrics_set_gauges (self->metrics, self->active_users,
-                          (guint) (self->submitted - self->finished), streams);
-  riv_metrics_set_received (self->metrics, _riv_load_run_count_events (self), bytes);
+  riv_metrics_set_gauges (self->params.metrics, self->counts.active_users,
+                          (guint) (self->counts.submitted - self->counts.finished), streams);
+  riv_metrics_set_received (self->params.metrics, _riv_load_run_count_events (self), bytes);
 }
 
 static gboolean
@@ -612,7 +620,7 @@ sample_cb (gpointer data)
   _riv_load_run_break_check_thresholds (self);
   _riv_load_run_break_check_stalls (self);
   metrics_update (self);
-  emit_sample (self, self->n_samples + 1.0);
+  emit_sample (self, self->window.n_samples + 1.0);
   return G_SOURCE_CONTINUE;
 }
 
@@ -622,13 +630,13 @@ static void
 stop_sources (RivLoadRun *self)
 {
   _riv_load_run_open_loop_stop (self);
-  _riv_load_run_destroy_source (&self->timeout_source);
-  _riv_load_run_destroy_source (&self->trim_source);
-  _riv_load_run_destroy_source (&self->tick_source);
-  _riv_load_run_destroy_source (&self->sample_source);
-  _riv_load_run_destroy_source (&self->finish_source);
+  _riv_load_run_destroy_source (&self->sources.timeout_source);
+  _riv_load_run_destroy_source (&self->sources.trim_source);
+  _riv_load_run_destroy_source (&self->sources.tick_source);
+  _riv_load_run_destroy_source (&self->sources.sample_source);
+  _riv_load_run_destroy_source (&self->sources.finish_source);
   if (self->finished_handler != 0)
-    g_clear_signal_handler (&self->finished_handler, self->client);
+    g_clear_signal_handler (&self->finished_handler, self->params.client);
 }
 
 static gboolean
@@ -641,7 +649,7 @@ finish_cb (gpointer data)
   const char *lost_error = self->interrupted ? "interrupted before the job ended"
                                              : "timed out before the job ended";
 
-  g_clear_pointer (&self->finish_source, g_source_unref);
+  g_clear_pointer (&self->sources.finish_source, g_source_unref);
   stop_sources (self);
   settle (self, TRUE);
 
@@ -652,19 +660,20 @@ finish_cb (gpointer data)
   g_hash_table_remove_all (self->in_flight);
   for (guint i = 0; i < unfinished->len; i++)
     account_job (self, g_ptr_array_index (unfinished, i), lost_error);
-  riv_load_stats_set_end (self->stats, self->start_wall + (self->end - self->start));
+  riv_load_stats_set_end (self->stats,
+                          self->counts.start_wall + (self->counts.end - self->counts.start));
   _riv_load_run_scenarios_stats_set (self, riv_load_stats_set_end,
-                                     self->start_wall + (self->end - self->start));
+                                     self->counts.start_wall + (self->counts.end - self->counts.start));
   _riv_load_run_users_free (self);
   /* What closing the clients left to do runs in their contexts (riv-mux.h). */
-  riv_mux_wake_all (self->mux);
+  riv_mux_wake_all (self->users.mux);
   metrics_update (self);
   _riv_load_run_break_name (self);
-  if (self->start > 0 && self->end - self->start > self->last.t + 1e-3)
-    emit_sample (self, self->end - self->start);
+  if (self->counts.start > 0 && self->counts.end - self->counts.start > self->window.last.t + 1e-3)
+    emit_sample (self, self->counts.end - self->counts.start);
 
   self->over = TRUE;
-  if (!self->threaded)
+  if (!self->threads.threaded)
     post (self, NULL, TRUE);   /* on its own thread, the thread posts it as it ends */
   return G_SOURCE_REMOVE;
 }
@@ -672,16 +681,16 @@ finish_cb (gpointer data)
 void
 _riv_load_run_maybe_done (RivLoadRun *self)
 {
-  if (self->finish_source != NULL || self->over || !self->started)
+  if (self->sources.finish_source != NULL || self->over || !self->started)
     return;
-  if (self->stopped || (self->submitting_done && self->finished == self->submitted &&
-                        self->active_users == 0))
+  if (self->stopped || (self->submitting_done && self->counts.finished == self->counts.submitted &&
+                        self->counts.active_users == 0))
     {
-      self->end = riv_now ();
+      self->counts.end = riv_now ();
       /* Not from inside a client's signal: clients are closed there. */
-      self->finish_source = g_idle_source_new ();
-      g_source_set_priority (self->finish_source, G_PRIORITY_HIGH_IDLE);
-      _riv_load_run_add_source (self, self->finish_source, finish_cb, self);
+      self->sources.finish_source = g_idle_source_new ();
+      g_source_set_priority (self->sources.finish_source, G_PRIORITY_HIGH_IDLE);
+      _riv_load_run_add_source (self, self->sources.finish_source, finish_cb, self);
     }
 }
 
@@ -690,7 +699,7 @@ timeout_cb (gpointer data)
 {
   RivLoadRun *self = data;
 
-  g_clear_pointer (&self->timeout_source, g_source_unref);
+  g_clear_pointer (&self->sources.timeout_source, g_source_unref);
   self->stopped = TRUE;
   _riv_load_run_maybe_done (self);
   return G_SOURCE_REMOVE;
@@ -730,16 +739,16 @@ deliver_cb (gpointer data)
   Message *message = data;
   RivLoadRun *self = message->self;
 
-  self->shown = message->snapshot;
-  g_free (self->shown_batches);
-  self->shown_batches = g_steal_pointer (&message->batches);
-  self->shown_batch_max = message->batch_max;
+  self->threads.shown = message->snapshot;
+  g_free (self->threads.shown_batches);
+  self->threads.shown_batches = g_steal_pointer (&message->batches);
+  self->threads.shown_batch_max = message->batch_max;
   if (message->finished)
     {
-      g_thread_join (g_steal_pointer (&self->thread));
+      g_thread_join (g_steal_pointer (&self->threads.thread));
       self->done = TRUE;
     }
-  if (self->parent != NULL)
+  if (self->threads.parent != NULL)
     _riv_load_run_threads_receive (self, message->has_sample ? &message->sample : NULL,
                                    message->sample_index, message->latencies,
                                    message->firsts, message->finished);
@@ -765,7 +774,7 @@ post (RivLoadRun          *self,
   Message *message;
   GSource *source;
 
-  if (!self->threaded)
+  if (!self->threads.threaded)
     {
       if (sample != NULL)
         g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, sample);
@@ -782,21 +791,21 @@ post (RivLoadRun          *self,
   if (sample != NULL)
     {
       message->sample = *sample;
-      message->sample_index = self->n_samples;
+      message->sample_index = self->window.n_samples;
       message->has_sample = TRUE;
       if (RIV_LOAD_RUN_IS_THREAD (self))
         {
-          message->latencies = g_array_copy (self->prev_latencies);
-          message->firsts = g_array_copy (self->firsts);
+          message->latencies = g_array_copy (self->brk.prev_latencies);
+          message->firsts = g_array_copy (self->window.firsts);
         }
     }
   message->finished = finished;
-  message->snapshot.submitted = self->submitted;
-  message->snapshot.finished = self->finished;
-  message->snapshot.outcomes = self->outcomes;
+  message->snapshot.submitted = self->counts.submitted;
+  message->snapshot.finished = self->counts.finished;
+  message->snapshot.outcomes = self->counts.outcomes;
   message->snapshot.events = _riv_load_run_count_events (self);
-  message->snapshot.active_users = self->active_users;
-  message->snapshot.peak_users = self->peak_users;
+  message->snapshot.active_users = self->counts.active_users;
+  message->snapshot.peak_users = self->counts.peak_users;
   message->snapshot.elapsed = _riv_load_run_elapsed (self);
   message->batches = riv_load_stats_batch_sizes (self->stats, &message->batch_max);
   /* Always through the owner's loop: g_main_context_invoke() would run it
@@ -813,10 +822,11 @@ post (RivLoadRun          *self,
 static void
 start_users_work (RivLoadRun *self)
 {
-  self->timeout_source = _riv_load_run_add_timeout (self, riv_load_run_get_schedule (self) + self->timeout,
-                                      timeout_cb);
+  self->sources.timeout_source =
+    _riv_load_run_add_timeout (self, riv_load_run_get_schedule (self) + self->params.timeout,
+                               timeout_cb);
   _riv_load_run_users_start (self);
-  self->sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
+  self->sources.sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
   _riv_load_run_maybe_done (self);
 }
 
@@ -842,10 +852,10 @@ stop_request_cb (gpointer data)
 {
   RivLoadRun *self = data;
 
-  if (!self->over && self->finish_source == NULL)
+  if (!self->over && self->sources.finish_source == NULL)
     {
       self->stopped = TRUE;
-      self->interrupted = g_atomic_int_get (&self->stop_request) == 2;
+      self->interrupted = g_atomic_int_get (&self->threads.stop_request) == 2;
       _riv_load_run_maybe_done (self);
     }
   return G_SOURCE_REMOVE;
@@ -861,11 +871,11 @@ riv_load_run_dispose (GObject *object)
   stop_sources (self);
   _riv_load_run_users_free (self);
   /* After the users' clients: what their closing still has to do ran on it. */
-  g_clear_pointer (&self->mux, riv_mux_free);
-  g_clear_pointer (&self->user_contexts, g_ptr_array_unref);
+  g_clear_pointer (&self->users.mux, riv_mux_free);
+  g_clear_pointer (&self->users.user_contexts, g_ptr_array_unref);
   _riv_load_run_threads_free (self);
-  g_clear_object (&self->client);
-  g_clear_object (&self->seed);
+  g_clear_object (&self->params.client);
+  g_clear_object (&self->threads.seed);
 
   G_OBJECT_CLASS (riv_load_run_parent_class)->dispose (object);
 }
@@ -885,12 +895,12 @@ riv_load_run_finalize (GObject *object)
 {
   RivLoadRun *self = RIV_LOAD_RUN (object);
 
-  g_clear_pointer (&self->endpoint_name, g_free);
-  g_clear_pointer (&self->template, json_node_unref);
-  g_clear_pointer (&self->templates, g_ptr_array_unref);
+  g_clear_pointer (&self->params.endpoint_name, g_free);
+  g_clear_pointer (&self->params.template, json_node_unref);
+  g_clear_pointer (&self->params.templates, g_ptr_array_unref);
   _riv_load_run_scenarios_free (self);
-  g_clear_pointer (&self->stages, g_array_unref);
-  g_clear_pointer (&self->arrival, arrival_free);
+  g_clear_pointer (&self->params.stages, g_array_unref);
+  g_clear_pointer (&self->users.arrival, arrival_free);
   g_clear_pointer (&self->stats, riv_load_stats_free);
   g_clear_pointer (&self->records, g_ptr_array_unref);
   g_clear_pointer (&self->events, g_hash_table_unref);
@@ -902,17 +912,17 @@ riv_load_run_finalize (GObject *object)
       g_object_unref (entry->job);
       g_free (entry);
     }
-  g_clear_pointer (&self->latencies, g_array_unref);
-  g_clear_pointer (&self->prev_latencies, g_array_unref);
-  g_clear_pointer (&self->firsts, g_array_unref);
-  g_clear_pointer (&self->break_thresholds, g_ptr_array_unref);
-  g_clear_pointer (&self->breakpoint, _riv_load_run_breakpoint_free);
-  g_clear_pointer (&self->metrics, riv_metrics_unref);
-  g_clear_pointer (&self->compare, riv_compare_unref);
+  g_clear_pointer (&self->window.latencies, g_array_unref);
+  g_clear_pointer (&self->brk.prev_latencies, g_array_unref);
+  g_clear_pointer (&self->window.firsts, g_array_unref);
+  g_clear_pointer (&self->brk.break_thresholds, g_ptr_array_unref);
+  g_clear_pointer (&self->brk.breakpoint, _riv_load_run_breakpoint_free);
+  g_clear_pointer (&self->params.metrics, riv_metrics_unref);
+  g_clear_pointer (&self->params.compare, riv_compare_unref);
   g_clear_pointer (&self->usage_error, g_free);
-  g_clear_pointer (&self->shown_batches, g_free);
-  g_clear_pointer (&self->merging, g_array_unref);
-  g_clear_pointer (&self->shared_sequence, g_atomic_rc_box_release);
+  g_clear_pointer (&self->threads.shown_batches, g_free);
+  g_clear_pointer (&self->threads.merging, g_array_unref);
+  g_clear_pointer (&self->threads.shared_sequence, g_atomic_rc_box_release);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->owner, g_main_context_unref);
 
@@ -944,18 +954,18 @@ riv_load_run_class_init (RivLoadRunClass *klass)
 static void
 riv_load_run_init (RivLoadRun *self)
 {
-  self->n_shards = 1;
-  self->n_index_shards = 1;
-  self->n_threads = 1;
-  self->timeout = 600;
+  self->params.n_shards = 1;
+  self->params.n_index_shards = 1;
+  self->params.n_threads = 1;
+  self->params.timeout = 600;
   self->stats = riv_load_stats_new ();
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
-  self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
-  self->prev_latencies = g_array_new (FALSE, FALSE, sizeof (double));
-  self->firsts = g_array_new (FALSE, FALSE, sizeof (double));
-  self->last_p95 = -1;
-  self->all_users = g_ptr_array_new ();
-  self->retired = g_ptr_array_new_with_free_func (g_object_unref);
+  self->window.latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->brk.prev_latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->window.firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  self->brk.last_p95 = -1;
+  self->users.all_users = g_ptr_array_new ();
+  self->users.retired = g_ptr_array_new_with_free_func (g_object_unref);
 }
 
 /* ---- public ---- */
@@ -973,10 +983,10 @@ riv_load_run_new (RivClient  *client,
 
   self = g_object_new (RIV_TYPE_LOAD_RUN, NULL);
   self->owner = g_main_context_ref_thread_default ();
-  self->client = g_object_ref (client);
-  self->endpoint_name = g_strdup (endpoint_name);
-  self->template = json_node_copy (template);
-  self->count = 1;
+  self->params.client = g_object_ref (client);
+  self->params.endpoint_name = g_strdup (endpoint_name);
+  self->params.template = json_node_copy (template);
+  self->params.count = 1;
   return self;
 }
 
@@ -990,12 +1000,12 @@ riv_load_run_set_users (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  self->users = users;
-  self->think = MAX (think, 0);
-  self->duration = MAX (duration, 0);
-  self->iterations = iterations;
-  self->count = 0;
-  self->rate = 0;
+  self->params.users = users;
+  self->params.think = MAX (think, 0);
+  self->params.duration = MAX (duration, 0);
+  self->params.iterations = iterations;
+  self->params.count = 0;
+  self->params.rate = 0;
 }
 
 void
@@ -1005,12 +1015,12 @@ riv_load_run_set_stages (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  g_clear_pointer (&self->stages, g_array_unref);
-  self->stages = stages;
+  g_clear_pointer (&self->params.stages, g_array_unref);
+  self->params.stages = stages;
   if (stages != NULL)
     {
-      self->count = 0;
-      self->rate = 0;
+      self->params.count = 0;
+      self->params.rate = 0;
     }
 }
 
@@ -1022,10 +1032,10 @@ riv_load_run_set_open_loop (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  self->users = 0;
-  g_clear_pointer (&self->stages, g_array_unref);
-  self->count = _riv_load_run_shard_share (self, count);
-  self->rate = self->n_shards > 1 ? rate / self->n_shards : rate;
+  self->params.users = 0;
+  g_clear_pointer (&self->params.stages, g_array_unref);
+  self->params.count = _riv_load_run_shard_share (self, count);
+  self->params.rate = self->params.n_shards > 1 ? rate / self->params.n_shards : rate;
 }
 
 void
@@ -1037,15 +1047,15 @@ riv_load_run_set_arrivals (RivLoadRun  *self,
   g_return_if_fail (!self->started);
   g_return_if_fail (schedule != NULL && max_users > 0);
 
-  arrival_free (self->arrival);
-  self->arrival = g_new0 (ArrivalLoad, 1);
-  self->arrival->schedule = schedule;
-  if (self->n_shards > 1)
-    riv_arrivals_set_share (schedule, 1.0 / self->n_shards);
+  arrival_free (self->users.arrival);
+  self->users.arrival = g_new0 (ArrivalLoad, 1);
+  self->users.arrival->schedule = schedule;
+  if (self->params.n_shards > 1)
+    riv_arrivals_set_share (schedule, 1.0 / self->params.n_shards);
   /* Users with no schedule of their own: the arrivals start their jobs. */
   riv_load_run_set_users (self, _riv_load_run_shard_share (self, max_users), 0,
                           riv_arrivals_get_duration (schedule), 0);
-  g_clear_pointer (&self->stages, g_array_unref);
+  g_clear_pointer (&self->params.stages, g_array_unref);
 }
 
 gboolean
@@ -1054,9 +1064,9 @@ riv_load_run_get_arrivals (RivLoadRun       *self,
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
 
-  if (self->arrival == NULL)
+  if (self->users.arrival == NULL)
     return FALSE;
-  *tally = self->arrival->tally;
+  *tally = self->users.arrival->tally;
   return TRUE;
 }
 
@@ -1070,7 +1080,7 @@ riv_load_run_set_rate_ramp (RivLoadRun *self,
   g_return_if_fail (rate > 0 && seconds > 0);
 
   riv_load_run_set_open_loop (self, G_MAXUINT, rate);
-  self->rate_ramp = seconds;
+  self->params.rate_ramp = seconds;
 }
 
 void
@@ -1080,9 +1090,9 @@ riv_load_run_set_metrics (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  g_clear_pointer (&self->metrics, riv_metrics_unref);
+  g_clear_pointer (&self->params.metrics, riv_metrics_unref);
   if (metrics != NULL)
-    self->metrics = riv_metrics_ref (metrics);
+    self->params.metrics = riv_metrics_ref (metrics);
 }
 
 void
@@ -1092,9 +1102,9 @@ riv_load_run_set_templates (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  g_clear_pointer (&self->templates, g_ptr_array_unref);
+  g_clear_pointer (&self->params.templates, g_ptr_array_unref);
   if (templates != NULL && templates->len > 0)
-    self->templates = g_ptr_array_ref (templates);
+    self->params.templates = g_ptr_array_ref (templates);
 }
 
 void
@@ -1105,10 +1115,10 @@ riv_load_run_set_compare (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started && run < 2);
 
-  g_clear_pointer (&self->compare, riv_compare_unref);
+  g_clear_pointer (&self->params.compare, riv_compare_unref);
   if (compare != NULL)
-    self->compare = riv_compare_ref (compare);
-  self->compare_run = run;
+    self->params.compare = riv_compare_ref (compare);
+  self->params.compare_run = run;
 }
 
 void
@@ -1120,8 +1130,8 @@ riv_load_run_set_shard (RivLoadRun *self,
   g_return_if_fail (n_shards > 0 && shard < n_shards);
   g_return_if_fail (!self->started);
 
-  self->shard = self->index_shard = shard;
-  self->n_shards = self->n_index_shards = n_shards;
+  self->params.shard = self->params.index_shard = shard;
+  self->params.n_shards = self->params.n_index_shards = n_shards;
 }
 
 guint
@@ -1140,7 +1150,7 @@ riv_load_run_set_threads (RivLoadRun *self,
   g_return_if_fail (n_threads > 0);
   g_return_if_fail (!self->started);
 
-  self->n_threads = n_threads;
+  self->params.n_threads = n_threads;
 }
 
 guint
@@ -1148,7 +1158,7 @@ riv_load_run_get_n_threads (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 1);
 
-  return self->children != NULL ? self->children->len : 1;
+  return self->threads.children != NULL ? self->threads.children->len : 1;
 }
 
 void
@@ -1169,7 +1179,7 @@ riv_load_run_set_timeout (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (timeout > 0);
 
-  self->timeout = timeout;
+  self->params.timeout = timeout;
 }
 
 void
@@ -1179,7 +1189,7 @@ riv_load_run_set_threaded (RivLoadRun *self,
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   g_return_if_fail (!self->started);
 
-  self->threaded = threaded;
+  self->threads.threaded = threaded;
 }
 
 void
@@ -1214,51 +1224,53 @@ riv_load_run_start (RivLoadRun  *self,
   g_return_val_if_fail (!self->started, FALSE);
 
   _riv_load_run_scenarios_name_metrics (self);
-  if (self->users == 0 && self->stages == NULL)
-    self->threaded = FALSE;   /* the open loop submits in the caller's client */
-  if (!self->threaded)
+  if (self->params.users == 0 && self->params.stages == NULL)
+    self->threads.threaded = FALSE;   /* the open loop submits in the caller's client */
+  if (!self->threads.threaded)
     self->context = g_main_context_ref_thread_default ();
 
-  if (self->users == 0 && self->stages == NULL)
+  if (self->params.users == 0 && self->params.stages == NULL)
     {
-      self->finished_handler = g_signal_connect (self->client, "job-finished",
+      self->finished_handler = g_signal_connect (self->params.client, "job-finished",
                                                  G_CALLBACK (open_loop_finished_cb), self);
       /* The first job validates the inputs. */
       if (!open_loop_start (self, error))
         {
-          g_clear_signal_handler (&self->finished_handler, self->client);
+          g_clear_signal_handler (&self->finished_handler, self->params.client);
           return FALSE;
         }
       self->started = TRUE;
-      if (self->start <= 0)
+      if (self->counts.start <= 0)
         {
-          self->start = riv_now ();
-          self->start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
+          self->counts.start = riv_now ();
+          self->counts.start_wall = g_get_real_time () / (double) G_USEC_PER_SEC;
         }
-      self->timeout_source = _riv_load_run_add_timeout (self, self->rate_ramp + self->timeout, timeout_cb);
-      self->trim_source = _riv_load_run_add_timeout (self, TRIM_S, trim_cb);
+      self->sources.timeout_source =
+        _riv_load_run_add_timeout (self, self->params.rate_ramp + self->params.timeout,
+                                   timeout_cb);
+      self->sources.trim_source = _riv_load_run_add_timeout (self, TRIM_S, trim_cb);
     }
   else
     {
-      if (self->iterations == 0 && self->duration == 0 && self->stages == NULL)
-        self->iterations = 1;
+      if (self->params.iterations == 0 && self->params.duration == 0 && self->params.stages == NULL)
+        self->params.iterations = 1;
       self->started = TRUE;
       if (_riv_load_run_threads_start (self))
         return TRUE;
-      if (self->threaded)
+      if (self->threads.threaded)
         {
           /* Users copy their connection from a copy the thread alone reads. */
-          self->seed = riv_client_new (riv_client_get_url (self->client));
-          riv_client_connect_like (self->seed, self->client);
+          self->threads.seed = riv_client_new (riv_client_get_url (self->params.client));
+          riv_client_connect_like (self->threads.seed, self->params.client);
           self->context = g_main_context_new ();
-          self->thread = g_thread_new ("riv-load", run_thread, g_object_ref (self));
+          self->threads.thread = g_thread_new ("riv-load", run_thread, g_object_ref (self));
         }
       else
         start_users_work (self);
       return TRUE;
     }
 
-  self->sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
+  self->sources.sample_source = _riv_load_run_add_timeout (self, 1.0, sample_cb);
   _riv_load_run_maybe_done (self);
   return TRUE;
 }
@@ -1271,18 +1283,18 @@ riv_load_run_stop (RivLoadRun *self,
 
   if (!self->started || self->done)
     return;
-  if (self->children != NULL)
+  if (self->threads.children != NULL)
     {
       _riv_load_run_threads_stop (self, interrupted);
       return;
     }
-  if (self->threaded)
+  if (self->threads.threaded)
     {
-      g_atomic_int_set (&self->stop_request, interrupted ? 2 : 1);
+      g_atomic_int_set (&self->threads.stop_request, interrupted ? 2 : 1);
       g_main_context_invoke (self->context, stop_request_cb, self);
       return;
     }
-  if (self->finish_source != NULL)
+  if (self->sources.finish_source != NULL)
     return;
   self->stopped = TRUE;
   self->interrupted = interrupted;
@@ -1304,63 +1316,63 @@ riv_load_run_dup_report (RivLoadRun              *self,
     g_ptr_array_add (params, g_strdup (name)); \
     g_ptr_array_add (params, g_strdup_printf (__VA_ARGS__)); \
   } G_STMT_END
-  PARAM ("server", "%s", riv_client_get_url (self->client));
-  if (self->scenarios != NULL)
+  PARAM ("server", "%s", riv_client_get_url (self->params.client));
+  if (self->params.scenarios != NULL)
     _riv_load_run_scenarios_add_params (self, params);
   else
     {
-      PARAM ("endpoint", "%s", self->endpoint_name);
-      data = riv_json_to_string (self->template, NULL);
+      PARAM ("endpoint", "%s", self->params.endpoint_name);
+      data = riv_json_to_string (self->params.template, NULL);
       PARAM ("data", "%s", data);
     }
-  if (self->users > 0 || self->stages != NULL)
+  if (self->params.users > 0 || self->params.stages != NULL)
     {
-      if (self->arrival != NULL)
+      if (self->users.arrival != NULL)
         {
-          RivArrivals *schedule = self->arrival->schedule;
+          RivArrivals *schedule = self->users.arrival->schedule;
 
           PARAM ("arrivals", "%s, peak %g jobs/s, %.0f jobs expected over %g s",
                  riv_arrivals_is_poisson (schedule) ? "Poisson" : "evenly spaced",
                  riv_arrivals_get_peak_rate (schedule),
                  riv_arrivals_expected (schedule, riv_arrivals_get_duration (schedule)),
                  riv_arrivals_get_duration (schedule));
-          PARAM ("users", "a pool of at most %u", self->users);
+          PARAM ("users", "a pool of at most %u", self->params.users);
         }
-      else if (self->users > 0)
-        PARAM ("users", "%u", self->users);
-      if (self->stages != NULL)
+      else if (self->params.users > 0)
+        PARAM ("users", "%u", self->params.users);
+      if (self->params.stages != NULL)
         {
-          g_autofree char *stages = riv_load_format_stages (self->stages);
+          g_autofree char *stages = riv_load_format_stages (self->params.stages);
 
           PARAM ("stages", "%s", stages);
         }
-      if (self->duration > 0)
-        PARAM ("duration", "%g s", self->duration);
-      if (self->iterations > 0)
-        PARAM ("iterations", "%u per user", self->iterations);
-      if (self->scenarios == NULL)
-        PARAM ("think", "%g s", self->think);
+      if (self->params.duration > 0)
+        PARAM ("duration", "%g s", self->params.duration);
+      if (self->params.iterations > 0)
+        PARAM ("iterations", "%u per user", self->params.iterations);
+      if (self->params.scenarios == NULL)
+        PARAM ("think", "%g s", self->params.think);
     }
   else
     {
-      if (self->rate_ramp > 0)
-        PARAM ("rate", "0 → %g jobs/s over %g s", self->rate, self->rate_ramp);
+      if (self->params.rate_ramp > 0)
+        PARAM ("rate", "0 → %g jobs/s over %g s", self->params.rate, self->params.rate_ramp);
       else
         {
-          PARAM ("count", "%u", self->count);
-          if (self->rate > 0)
-            PARAM ("rate", "%g jobs/s", self->rate);
+          PARAM ("count", "%u", self->params.count);
+          if (self->params.rate > 0)
+            PARAM ("rate", "%g jobs/s", self->params.rate);
         }
     }
-  if (self->n_shards > 1)
-    PARAM ("shard", "%u/%u", self->shard, self->n_shards);
-  if (self->children != NULL)
-    PARAM ("threads", "%u", self->children->len);
-  PARAM ("timeout", "%g s", self->timeout);
-  if (self->until_break)
+  if (self->params.n_shards > 1)
+    PARAM ("shard", "%u/%u", self->params.shard, self->params.n_shards);
+  if (self->threads.children != NULL)
+    PARAM ("threads", "%u", self->threads.children->len);
+  PARAM ("timeout", "%g s", self->params.timeout);
+  if (self->brk.until_break)
     {
-      g_autofree char *text = self->breakpoint != NULL
-        ? riv_load_breakpoint_describe (self->breakpoint)
+      g_autofree char *text = self->brk.breakpoint != NULL
+        ? riv_load_breakpoint_describe (self->brk.breakpoint)
         : g_strdup ("none: nothing broke before the ramp ended");
 
       PARAM ("breaking point", "%s", text);
