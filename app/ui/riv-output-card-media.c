@@ -430,7 +430,9 @@ _riv_output_card_drop_media (RivOutputCard *self)
       g_cancellable_cancel (self->media_cancellable);
       media_fetch_over (self);
     }
-  if (self->media != NULL)
+  /* A stream never played is not paused: on GTK 4.24 pausing one and then
+   * letting it go ended in a critical in its GStreamer player. */
+  if (self->media != NULL && gtk_media_stream_get_playing (self->media))
     gtk_media_stream_pause (self->media);
   g_clear_object (&self->media);
   media_delete (g_steal_pointer (&self->media_path));
@@ -580,8 +582,11 @@ _riv_output_card_update_media (RivOutputCard *self,
 
       g_string_append (self->plain, name);
     }
-  _riv_output_card_drop_media (self);
+  /* Off the widget before the card lets go of it, so that the widget lets go
+   * of a stream that is still whole (the other order ended in a critical in
+   * GtkMediaControls on GTK 4.24). */
   media_show (self, NULL);
+  _riv_output_card_drop_media (self);
   if (url == NULL)
     return;
 
