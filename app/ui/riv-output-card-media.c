@@ -40,6 +40,17 @@ fetch_free (Fetch *fetch)
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (Fetch, fetch_free)
 
+/* The card says that fetch's file could not be downloaded, and why. */
+static void
+fetch_failed (const Fetch  *fetch,
+              const GError *error)
+{
+  g_autofree char *message = g_strdup_printf (_("Could not download %s: %s"), fetch->name,
+                                              error->message);
+
+  _riv_output_card_set_error (fetch->self, message);
+}
+
 static void
 riv_output_card_picture_fetched_cb (GObject      *object,
                                     GAsyncResult *result,
@@ -54,13 +65,16 @@ riv_output_card_picture_fetched_cb (GObject      *object,
   if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   self->n_pending--;
-  if (bytes != NULL)
-    texture = gdk_texture_new_from_bytes (bytes, &error);
+  if (bytes == NULL)
+    {
+      fetch_failed (fetch, error);
+      return;
+    }
+  texture = gdk_texture_new_from_bytes (bytes, &error);
   if (texture == NULL)
     {
-      g_autofree char *message = bytes != NULL
-        ? g_strdup_printf (_("Could not decode the image %s: %s"), fetch->name, error->message)
-        : g_strdup_printf (_("Could not download %s: %s"), fetch->name, error->message);
+      g_autofree char *message = g_strdup_printf (_("Could not decode the image %s: %s"),
+                                                  fetch->name, error->message);
 
       _riv_output_card_set_error (self, message);
       return;
@@ -551,11 +565,8 @@ media_fetched_cb (GObject      *object,
     return;
   if (bytes == NULL)
     {
-      g_autofree char *message = g_strdup_printf (_("Could not download %s: %s"), fetch->name,
-                                                  error->message);
-
       media_fetch_over (self);
-      _riv_output_card_set_error (self, message);
+      fetch_failed (fetch, error);
       return;
     }
   write = g_new0 (MediaWrite, 1);
