@@ -532,7 +532,6 @@ test_cli_text (Fixture       *fx,
     "{\"users\": 1, \"iterations\": 4, \"seed\": 5, \"scenarios\": {"
     " \"a\": {\"endpoint\": \"batch_echo\", \"data\": [\"a\", 0], \"weight\": 2},"
     " \"b\": {\"endpoint\": \"batch_echo\", \"data\": [\"b\", 0]}}}");
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
   g_autofree char *out = NULL;
   g_autofree char *err = NULL;
   const char *args[] = { "load", "--url", fx->url, "--scenarios", file,
@@ -945,23 +944,47 @@ test_cli_until_break (Fixture       *fx,
                    >, 0);
 }
 
+/* A seed whose draws give the first four jobs (one per user, all sent at
+ * the start) both of the example's scenarios, echo (weight 3) and story
+ * (weight 1), as the run draws them. */
+static guint64
+example_seed (void)
+{
+  const double cumulative[] = { 3, 4 };
+
+  for (guint64 seed = 1;; seed++)
+    {
+      guint picked[2] = { 0, 0 };
+
+      for (guint64 index = 1; index <= 4; index++)
+        picked[riv_load_scenarios_pick (cumulative, 2,
+                                        riv_load_draw (seed, index, RIV_LOAD_DRAW_SCENARIO))]++;
+      if (picked[0] > 0 && picked[1] > 0)
+        return seed;
+    }
+}
+
 /* The documented example (tests/data/scenarios.json, app/docs/cli.md) runs
  * as it is, shortened by the command line's --users and --duration, which
  * win over the file's: both scenarios' jobs go out, and its thresholds (the
- * run's and story's own) hold. */
+ * run's and story's own) hold. --seed makes the draws (with a random seed,
+ * 4 users in 2 s could all draw story), and the summary gives it back. */
 static void
 test_cli_example (Fixture       *fx,
                   gconstpointer  data)
 {
   g_autofree char *file = g_test_build_filename (G_TEST_DIST, "data", "scenarios.json", NULL);
+  g_autofree char *seed = g_strdup_printf ("%" G_GUINT64_FORMAT, example_seed ());
   const char *args[] = { "--scenarios", file, "--users", "4", "--duration", "2", "--json",
-                         NULL };
+                         "--seed", seed, NULL };
   g_autoptr(JsonNode) summary = NULL;
   g_autofree char *err = NULL;
   JsonArray *thresholds;
 
   g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "users"), ==, 4);
+  g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "seed"), ==,
+                   example_seed ());
   g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "echo"), "completed"),
                    >, 0);
   g_assert_cmpint (json_object_get_int_member (scenario_object (summary, "story"), "completed"),
@@ -978,74 +1001,69 @@ static void
 test_cli_bad_file (Fixture       *fx,
                    gconstpointer  data)
 {
-  const struct { const char *text; const char *option; const char *says; } cases[] = {
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"wieght\": 2}}}", NULL,
+  /* option and value: one more on the command line (after the file). */
+  const struct { const char *text; const char *option; const char *value; const char *says; }
+  cases[] = {
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"wieght\": 2}}}", NULL, NULL,
       "scenario \"a\": \"wieght\": unknown key" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}, \"vus\": 2}", NULL,
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}, \"vus\": 2}", NULL, NULL,
       "\"vus\": unknown key" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}, \"b\": {\"endpoint\": \"nope\"}}}",
-      NULL, "scenario \"b\": \"endpoint\": the server has no endpoint \"nope\"" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"weight\": 0}}}", NULL,
+      NULL, NULL, "scenario \"b\": \"endpoint\": the server has no endpoint \"nope\"" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"weight\": 0}}}", NULL, NULL,
       "scenario \"a\": \"weight\"" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"think\": {\"normal\": 1}}}}",
-      NULL, "scenario \"a\": \"think\"" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"data\": [\"x\", 0, 1]}}}", NULL,
+      NULL, NULL, "scenario \"a\": \"think\"" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"data\": [\"x\", 0, 1]}}}",
+      NULL, NULL,
       "scenario \"a\": \"data\" has 3 values but the endpoint takes 2" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"data\": {\"txt\": \"x\"}}}}",
-      NULL, "scenario \"a\": \"data\" for /batch_echo: unknown parameter \"txt\"" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"chat\", \"examples\": true}}}", NULL,
+      NULL, NULL, "scenario \"a\": \"data\" for /batch_echo: unknown parameter \"txt\"" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"chat\", \"examples\": true}}}", NULL, NULL,
       "scenario \"a\": \"examples\": /chat has no examples" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--endpoint",
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--endpoint", "batch_echo",
       "leave out --endpoint, --data and --examples" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--data",
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--data", "[\"x\"]",
       "leave out --endpoint, --data and --examples" },
     { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--threshold",
+      "p95{scenario:b}<1s",
       "threshold \"p95{scenario:b}<1s\": the file has no scenario \"b\"" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--tag-endpoint",
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--threshold",
+      "p95{endpoint:/chat}<1s",
       "threshold \"p95{endpoint:/chat}<1s\": the run has no endpoint \"/chat\"" },
-    { "{\"scenarios\": [1]}", NULL, "\"scenarios\": expected an object" },
+    { "{\"scenarios\": [1]}", NULL, NULL, "\"scenarios\": expected an object" },
     { "{\"users\": 2, \"duration\": 1, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", "
-      "\"users\": 2}}}", NULL, "the run's 2 users have no scenario to draw" },
+      "\"users\": 2}}}", NULL, NULL, "the run's 2 users have no scenario to draw" },
     { "{\"duration\": 1, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", \"users\": 2}, "
-      "\"b\": {\"endpoint\": \"batch_echo\"}}}", NULL,
+      "\"b\": {\"endpoint\": \"batch_echo\"}}}", NULL, NULL,
       "scenario \"b\" has no users of its own, and the run has none to draw it" },
     { "{\"stages\": \"2s:2\", \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\", "
-      "\"users\": 2}}}", NULL, "a scenario's own \"users\" run the whole run" },
-    { "{\"scenarios\": {\"a\": {\"endpoint\": \"session_chat\", \"turns\": 3}}}", NULL,
+      "\"users\": 2}}}", NULL, NULL, "a scenario's own \"users\" run the whole run" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"session_chat\", \"turns\": 3}}}", NULL, NULL,
       "scenario \"a\": \"turns\" is a virtual user's conversation: give users" },
     /* A file in one scenario's data is checked before any job, whichever jobs take it. */
     { "{\"users\": 2, \"duration\": 2, \"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}, "
       "\"b\": {\"endpoint\": \"batch_echo\", \"weight\": 0.001, \"data\": [{\"path\": "
-      "\"/nonexistent/cat{u}.png\", \"meta\": {\"_type\": \"gradio.FileData\"}}, 0]}}}", NULL,
+      "\"/nonexistent/cat{u}.png\", \"meta\": {\"_type\": \"gradio.FileData\"}}, 0]}}}",
+      NULL, NULL,
       "--scenarios: scenario \"b\": job 1's file /nonexistent/cat1.png: no such file" },
+    { "{\"scenarios\": {\"a\": {\"endpoint\": \"batch_echo\"}}}", "--seed", "-3",
+      "--seed: expected a whole number, 0 or more, not “-3”" },
+    /* No --scenarios (the file left out): a seed would draw nothing. */
+    { NULL, "--seed", "7", "--seed is for --scenarios" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autofree char *file = write_file (fx, "bad.json", cases[i].text);
+      g_autofree char *file = cases[i].text != NULL ? write_file (fx, "bad.json", cases[i].text)
+                                                    : NULL;
       g_autofree char *err = NULL;
-      const char *option = cases[i].option;
-      const char *args[] = { "--scenarios", file, NULL, NULL, NULL };
+      const char *args[] = { "--scenarios", file, cases[i].option, cases[i].value, NULL };
 
-      if (g_strcmp0 (option, "--endpoint") == 0)
+      if (cases[i].text == NULL)
         {
-          args[2] = "--endpoint";
-          args[3] = "batch_echo";
-        }
-      else if (g_strcmp0 (option, "--data") == 0)
-        {
-          args[2] = "--data";
-          args[3] = "[\"x\"]";
-        }
-      else if (g_strcmp0 (option, "--threshold") == 0)
-        {
-          args[2] = "--threshold";
-          args[3] = "p95{scenario:b}<1s";
-        }
-      else if (g_strcmp0 (option, "--tag-endpoint") == 0)
-        {
-          args[2] = "--threshold";
-          args[3] = "p95{endpoint:/chat}<1s";
+          args[0] = "--endpoint";
+          args[1] = "batch_echo";
         }
       g_assert_cmpint (run_load (fx, args, NULL, &err), ==, 2);
       g_assert_nonnull (strstr (err, cases[i].says));

@@ -425,6 +425,8 @@ summary_json_add_scenarios (JsonBuilder        *builder,
 {
   if (f->n_scenarios == 0)
     return;
+  /* The draws' seed: --seed with it picks the same again. */
+  add_int (builder, "seed", (gint64) riv_load_run_get_seed (run->engine));
   json_builder_set_member_name (builder, "scenarios");
   json_builder_begin_object (builder);
   for (guint i = 0; i < f->n_scenarios; i++)
@@ -443,6 +445,9 @@ summary_print_scenarios (const SummaryFacts *f,
                          LoadRun            *run,
                          FILE               *out)
 {
+  if (f->n_scenarios > 0)
+    fprintf (out, "seed       %" G_GUINT64_FORMAT " (--seed picks the same again)\n",
+             riv_load_run_get_seed (run->engine));
   for (guint i = 0; i < f->n_scenarios; i++)
     {
       RivCliScenario scenario;

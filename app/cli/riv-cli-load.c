@@ -228,6 +228,7 @@ typedef struct
   char         *arrival_stages_text;
   char        **threshold_texts;
   char         *scenarios_path;
+  char         *seed_text;
   gint          count;             /* -1: not given */
   gint          users;
   gint          iterations;
@@ -291,6 +292,7 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->space_id, g_free);
   g_clear_pointer (&options->given, json_node_unref);
   g_clear_pointer (&options->scenarios_path, g_free);
+  g_clear_pointer (&options->seed_text, g_free);
   g_clear_pointer (&options->scenarios, riv_load_scenarios_free);
 }
 
@@ -464,15 +466,15 @@ add_target_entries (GOptionContext *context,
     { "scenarios", 0, 0, G_OPTION_ARG_FILENAME, &o->scenarios_path,
       "Several endpoints in one run, from a JSON file: {\"scenarios\": {NAME: {\"endpoint\", "
       "\"data\" or \"examples\", \"weight\", \"users\", \"turns\", \"think\", \"thresholds\"}, "
-      "…}} and "
-      "the run's \"users\", \"duration\", \"iterations\", \"stages\", \"think\", \"seed\", "
-      "\"thresholds\" (the options given here win); each job takes a scenario by weight, and "
-      "the summary, --json and --output give each scenario's figures (instead of --endpoint, "
-      "--data and --examples). \"turns\": N makes a scenario a conversation: a user that "
-      "draws it sends N jobs in a row in a new session of their own (a gr.State starts "
-      "empty and is kept across them), and the weights then pick conversations. A "
-      "scenario's own \"users\": N run only it, besides the run's users (--users), which "
-      "draw by weight among the others", "FILE" },
+      "…}} and the run's \"users\", \"duration\", \"iterations\", \"stages\", \"think\", "
+      "\"seed\", \"thresholds\" (the options given here win); each job takes a scenario by "
+      "weight, and the summary, --json and --output give each scenario's figures (instead of "
+      "--endpoint, --data and --examples). \"turns\": N makes a scenario a conversation: N "
+      "jobs in a row in a new session (a gr.State kept across them). A scenario's own "
+      "\"users\": N run only it, besides the run's users, which draw by weight", "FILE" },
+    { "seed", 0, 0, G_OPTION_ARG_STRING, &o->seed_text,
+      "Scenarios: the seed of the picks and think times, the same again for the same seed "
+      "(default: the file's \"seed\", else a random one, which the summary gives)", "N" },
     { NULL }
   };
 
@@ -639,7 +641,7 @@ load_options_read_scenarios (LoadOptions  *o,
   RivLoadScenarios *file;
 
   if (o->scenarios_path == NULL)
-    return TRUE;
+    return o->seed_text == NULL ? TRUE : option_error (error, "--seed is for --scenarios");
   if (!g_file_get_contents (o->scenarios_path, &text, &length, error))
     {
       g_prefix_error (error, "--scenarios: ");
@@ -665,7 +667,11 @@ load_options_read_scenarios (LoadOptions  *o,
     o->own_users += ((RivLoadScenario *) g_ptr_array_index (file->scenarios, i))->users;
   if (o->own_users > 0 && o->users >= 0)
     o->users += o->own_users;
-  o->seed = file->has_seed ? file->seed : ((guint64) g_random_int () << 32 | g_random_int ());
+  o->seed = file->has_seed ? file->seed : g_random_int ();
+  if (o->seed_text != NULL &&
+      !g_ascii_string_to_unsigned (o->seed_text, 10, 0, G_MAXINT64, &o->seed, NULL))
+    return option_error (error, "--seed: expected a whole number, 0 or more, not “%s”",
+                         o->seed_text);
   return TRUE;
 }
 

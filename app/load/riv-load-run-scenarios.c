@@ -17,12 +17,6 @@
 #include "riv-load-run-private.h"
 #include "riv-report.h"
 
-enum {
-  DRAW_SCENARIO,
-  DRAW_THINK,
-  DRAW_CONVERSATION,
-};
-
 static void
 scenario_free (LoadScenario *scenario)
 {
@@ -114,6 +108,13 @@ riv_load_run_set_seed (RivLoadRun *self,
 {
   g_return_if_fail (RIV_IS_LOAD_RUN (self));
   self->params.draw_seed = seed;
+}
+
+guint64
+riv_load_run_get_seed (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
+  return self->params.draw_seed;
 }
 
 guint
@@ -212,7 +213,7 @@ _riv_load_run_scenario_for (RivLoadRun *self,
   return g_ptr_array_index (self->params.scenarios,
                             riv_load_scenarios_pick (self->params.cumulative, n,
                                                      riv_load_draw (self->params.draw_seed, index,
-                                                                    DRAW_SCENARIO)));
+                                                                    RIV_LOAD_DRAW_SCENARIO)));
 }
 
 LoadScenario *
@@ -234,7 +235,7 @@ _riv_load_run_conversation_for (RivLoadRun *self,
                             riv_load_scenarios_pick (self->params.cumulative, n,
                                                      riv_load_draw (self->params.draw_seed,
                                                                     (guint64) user << 32 | k,
-                                                                    DRAW_CONVERSATION)));
+                                                                    RIV_LOAD_DRAW_CONVERSATION)));
 }
 
 double
@@ -247,7 +248,7 @@ _riv_load_run_think_after (RivLoadRun *self,
     return self->params.think;
   return riv_think_sample (&scenario->think,
                           riv_load_draw (self->params.draw_seed,
-                                         _riv_load_run_job_index (self, job), DRAW_THINK));
+                                         _riv_load_run_job_index (self, job), RIV_LOAD_DRAW_THINK));
 }
 
 void

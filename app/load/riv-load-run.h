@@ -177,6 +177,7 @@ void          riv_load_run_add_scenario      (RivLoadRun            *self,
                                               const RivThink        *think);
 void          riv_load_run_set_seed          (RivLoadRun        *self,
                                               guint64            seed);
+guint64       riv_load_run_get_seed          (RivLoadRun        *self);
 guint         riv_load_run_get_n_scenarios   (RivLoadRun        *self);
 /* Scenario i's name, and its endpoint as {endpoint:…} names it. */
 const char   *riv_load_run_get_scenario      (RivLoadRun        *self,

@@ -87,6 +87,14 @@ void          riv_load_scenarios_free     (RivLoadScenarios *self);
 guint         riv_load_scenarios_pick     (const double     *cumulative,
                                            guint             n,
                                            double            u);
+/* The streams of draws a run takes (riv_load_draw ()): a job's scenario, the
+ * think time after it, and a user's k-th conversation. */
+enum {
+  RIV_LOAD_DRAW_SCENARIO,
+  RIV_LOAD_DRAW_THINK,
+  RIV_LOAD_DRAW_CONVERSATION,
+};
+
 /* A uniform draw in [0, 1) that depends only on seed, the job's number and
  * stream (a draw of its own for each use): the same run again makes the
  * same draws, whatever the threads. */

@@ -139,7 +139,7 @@ take_client (RivConnection *self,
              RivClient     *client)
 {
   g_autoptr(RivClient) old = g_steal_pointer (&self->client);
-  g_autoptr(GPtrArray) old_endpoints = g_steal_pointer (&self->endpoints);
+  GPtrArray *old_endpoints = g_steal_pointer (&self->endpoints);
   RivConfig *old_config = g_steal_pointer (&self->config);
 
   self->client = g_object_ref (client);
@@ -159,6 +159,7 @@ take_client (RivConnection *self,
 
   if (old != NULL)
     riv_client_close (old);
+  g_clear_pointer (&old_endpoints, g_ptr_array_unref);
   g_clear_pointer (&old_config, riv_config_unref);
 }
 
