@@ -45,6 +45,7 @@ typedef struct
   guint             index;
   GSubprocess      *process;
   GDataInputStream *out;
+  char              pid[24];      /* its process id, also once it is gone */
   /* Its last progress line */
   gboolean          started;      /* it sent one: its signal handlers are set */
   gboolean          break_due;    /* to be told to break once started */
@@ -388,7 +389,7 @@ worker_say (Worker     *w,
   va_end (args);
   g_printerr ("%srivulet-cli load: worker process %u of %u (pid %s) %s\n",
               self->run->status_line ? "\r\033[K" : "", w->index + 1, self->n,
-              w->process != NULL ? g_subprocess_get_identifier (w->process) : "?", text);
+              w->pid, text);
   if (!self->worker_failed)
     processes_signal (self, SIGINT);
   self->worker_failed = TRUE;
@@ -639,6 +640,7 @@ processes_spawn (LoadProcesses  *self,
           g_prefix_error (error, "cannot start worker process %u of %u: ", k + 1, self->n);
           return FALSE;
         }
+      g_strlcpy (w->pid, g_subprocess_get_identifier (w->process), sizeof w->pid);
       w->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (w->process));
       g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (w->out),
                                                READ_BUFFER_BYTES);
