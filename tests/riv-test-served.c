@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include "riv-test-served.h"
+#include "riv-json.h"
 #include "riv-test-util.h"
 
 void
@@ -46,4 +47,21 @@ riv_test_served_teardown (RivTestServed *fx,
                           gconstpointer  data)
 {
   riv_test_served_stop (fx);
+}
+
+int
+riv_test_served_load (RivTestServed       *fx,
+                      const char * const  *args,
+                      JsonNode           **summary,
+                      char               **err)
+{
+  g_autoptr(GPtrArray) argv = riv_test_load_argv (NULL, fx->url, args);
+  g_autofree char *out = NULL;
+  int status;
+
+  status = riv_test_run_cli ((const char * const *) argv->pdata, &out, err, 120);
+  g_test_message ("%s%s", out, *err);
+  if (summary != NULL)
+    *summary = *out != '\0' ? riv_json_parse (NULL, out, -1, 0, NULL) : NULL;
+  return status;
 }

@@ -8,6 +8,8 @@
  */
 #pragma once
 
+#include <json-glib/json-glib.h>
+
 #include "riv-server.h"
 
 G_BEGIN_DECLS
@@ -32,5 +34,13 @@ void riv_test_served_setup    (RivTestServed *fx,
                                gconstpointer  prefix);
 void riv_test_served_teardown (RivTestServed *fx,
                                gconstpointer  data);
+
+/* Runs rivulet-cli load --url (the server's) with args; returns the exit
+ * status, *summary the --json summary's object when asked and the run
+ * printed one (summary may be NULL), *err its standard error. */
+int  riv_test_served_load     (RivTestServed       *fx,
+                               const char * const  *args,
+                               JsonNode           **summary,
+                               char               **err);
 
 G_END_DECLS

@@ -162,6 +162,24 @@ riv_test_run_cli (const char * const  *args,
   return riv_test_run_cli_env (NULL, args, out, err, timeout_s);
 }
 
+GPtrArray *
+riv_test_load_argv (const char         *program,
+                    const char         *url,
+                    const char * const *args)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+
+  if (program != NULL)
+    g_ptr_array_add (argv, (char *) program);
+  g_ptr_array_add (argv, (char *) "load");
+  g_ptr_array_add (argv, (char *) "--url");
+  g_ptr_array_add (argv, (char *) url);
+  for (guint i = 0; args[i] != NULL; i++)
+    g_ptr_array_add (argv, (char *) args[i]);
+  g_ptr_array_add (argv, NULL);
+  return argv;
+}
+
 int
 riv_test_run_cli_env (const char          *env,
                       const char * const  *args,

@@ -72,6 +72,11 @@ int       riv_test_run_cli        (const char * const  *args,
                                    char               **out,
                                    char               **err,
                                    double               timeout_s);
+/* "load --url URL ARGS…" (after program, when not NULL), NULL-terminated;
+ * the strings are borrowed. */
+GPtrArray *riv_test_load_argv     (const char          *program,
+                                   const char          *url,
+                                   const char * const  *args);
 /* The same with more environment variables, "NAME=VALUE" lines (or NULL).
  * Both leave out the caller's RIVULET_AUTH and RIVULET_TOKEN, and its
  * Hugging Face token and Hub (HF_TOKEN, HF_TOKEN_PATH, HF_HOME,

@@ -314,31 +314,6 @@ write_file (Fixture    *fx,
   return path;
 }
 
-/* Runs load with args after --url; returns the exit status, *summary the
- * --json summary's object (when asked, and the run printed one). */
-static int
-run_load (Fixture     *fx,
-          const char  *const *args,
-          JsonNode   **summary,
-          char       **err)
-{
-  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autofree char *out = NULL;
-  int status;
-
-  g_ptr_array_add (argv, (char *) "load");
-  g_ptr_array_add (argv, (char *) "--url");
-  g_ptr_array_add (argv, fx->url);
-  for (guint i = 0; args[i] != NULL; i++)
-    g_ptr_array_add (argv, (char *) args[i]);
-  g_ptr_array_add (argv, NULL);
-  status = riv_test_run_cli ((const char * const *) argv->pdata, &out, err, 120);
-  g_test_message ("%s%s", out, *err);
-  if (summary != NULL)
-    *summary = *out != '\0' ? riv_json_parse (NULL, out, -1, 0, NULL) : NULL;
-  return status;
-}
-
 static JsonObject *
 scenario_object (JsonNode   *summary,
                  const char *name)
@@ -405,7 +380,7 @@ test_cli_weights (Fixture       *fx,
   gint64 n_echo, n_story;
   guint records_echo = 0, records_story = 0;
 
-  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
   g_assert_nonnull (summary);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "completed"), ==,
                    400);
@@ -459,7 +434,7 @@ test_cli_weights (Fixture       *fx,
   g_assert_cmpuint (records_story, ==, n_story);
 
   /* The picks hang on the seed and the job numbers, not on the threads. */
-  g_assert_cmpint (run_load (fx, threaded, NULL, &err2), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, threaded, NULL, &err2), ==, 0);
   g_assert_null (strstr (err2, "running on one thread"));
   threaded_records = read_records (threaded_path);
   g_assert_cmpuint (threaded_records->len, ==, 400);
@@ -505,7 +480,7 @@ test_cli_thresholds (Fixture       *fx,
     { "p50{scenario:slow}>=0.3s", TRUE },
   };
 
-  g_assert_cmpint (run_load (fx, json_args, &summary, &err), ==, 1);
+  g_assert_cmpint (riv_test_served_load (fx, json_args, &summary, &err), ==, 1);
   thresholds = json_object_get_array_member (json_node_get_object (summary), "thresholds");
   g_assert_cmpuint (json_array_get_length (thresholds), ==, G_N_ELEMENTS (expected));
   for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
@@ -519,7 +494,7 @@ test_cli_thresholds (Fixture       *fx,
   g_assert_cmpfloat (json_object_get_double_member (json_array_get_object_element (thresholds, 0),
                                                     "value"), >=, 0.3);
 
-  g_assert_cmpint (run_load (fx, text_args, &none, &err2), ==, 1);
+  g_assert_cmpint (riv_test_served_load (fx, text_args, &none, &err2), ==, 1);
 }
 
 /* The text summary: a block per scenario after the run's lines, and the
@@ -572,7 +547,7 @@ test_cli_think (Fixture       *fx,
   double sum[2] = { 0 }, min_wait = G_MAXDOUBLE;
   guint n[2] = { 0 };
 
-  g_assert_cmpint (run_load (fx, args, NULL, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, NULL, &err), ==, 0);
   records = read_records (records_path);
   g_assert_cmpuint (records->len, ==, 60);
   for (guint i = 0; i < records->len; i++)
@@ -655,7 +630,7 @@ test_cli_outputs (Fixture       *fx,
   g_auto(GStrv) lines = NULL;
   gint64 n_echo;
 
-  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
   n_echo = json_object_get_int_member (scenario_object (summary, "echo"), "completed");
   g_assert_true (g_file_get_contents (csv_path, &csv, NULL, NULL));
   lines = g_strsplit (csv, "\n", -1);
@@ -710,8 +685,8 @@ test_cli_merge (Fixture       *fx,
   g_autofree char *text = NULL, *text_err = NULL;
   const char *names[] = { "echo", "story" };
 
-  g_assert_cmpint (run_load (fx, shard0, &summary0, &err0), ==, 0);
-  g_assert_cmpint (run_load (fx, shard1, &summary1, &err1), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, shard0, &summary0, &err0), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, shard1, &summary1, &err1), ==, 0);
   g_assert_cmpint (riv_test_run_cli (merge_json, &out, &err, 60), ==, 0);
   g_test_message ("%s%s", out, err);
   g_assert_cmpstr (err, ==, "");
@@ -752,7 +727,7 @@ run_recorded (Fixture     *fx,
   const char *args[] = { "--scenarios", file, "--json", "--output", records_path, NULL };
   g_autofree char *err = NULL;
 
-  g_assert_cmpint (run_load (fx, args, summary, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, summary, &err), ==, 0);
   g_assert_nonnull (*summary);
   *records = read_records (records_path);
 }
@@ -928,7 +903,7 @@ test_cli_until_break (Fixture       *fx,
   JsonObject *bp;
   const char *reason;
 
-  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
   g_assert_nonnull (summary);
   bp = json_object_get_object_member (json_node_get_object (summary), "breakpoint");
   g_assert_nonnull (bp);
@@ -981,7 +956,7 @@ test_cli_example (Fixture       *fx,
   g_autofree char *err = NULL;
   JsonArray *thresholds;
 
-  g_assert_cmpint (run_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "users"), ==, 4);
   g_assert_cmpint (json_object_get_int_member (json_node_get_object (summary), "seed"), ==,
                    example_seed ());
@@ -1065,7 +1040,7 @@ test_cli_bad_file (Fixture       *fx,
           args[0] = "--endpoint";
           args[1] = "batch_echo";
         }
-      g_assert_cmpint (run_load (fx, args, NULL, &err), ==, 2);
+      g_assert_cmpint (riv_test_served_load (fx, args, NULL, &err), ==, 2);
       g_assert_nonnull (strstr (err, cases[i].says));
       /* One line says it (then the hint to --help). */
       g_assert_true (g_str_has_prefix (err, "rivulet-cli load: "));

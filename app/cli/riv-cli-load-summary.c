@@ -18,20 +18,56 @@
 
 #define MAX_ERRORS_SHOWN 10
 
+void
+load_status_print (double  t,
+                   guint   users,
+                   guint64 completed,
+                   guint   per_s,
+                   double  p95,
+                   double  first_p95,
+                   guint64 failed,
+                   guint64 lost,
+                   guint   in_flight)
+{
+  g_autofree char *p95_text = p95 < 0 ? g_strdup ("—") : g_strdup_printf ("%.3fs", p95);
+  g_autofree char *first = first_p95 < 0 ? g_strdup ("—") : g_strdup_printf ("%.3fs", first_p95);
+
+  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%u/s)  p95 %s  "
+              "first p95 %s  failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT
+              "  in flight %u", t, users, completed, per_s, p95_text, first, failed, lost,
+              in_flight);
+}
+
 static void
 status_sample_cb (RivLoadRun          *engine,
                   const RivLoadSample *sample,
                   gpointer             data)
 {
-  g_autofree char *p95 = sample->p95 < 0 ? g_strdup ("—") : g_strdup_printf ("%.3fs", sample->p95);
-  g_autofree char *first = sample->first_p95 < 0 ? g_strdup ("—")
-                                                 : g_strdup_printf ("%.3fs", sample->first_p95);
+  load_status_print (sample->t, sample->users, riv_load_run_get_completed (engine),
+                     sample->completed, sample->p95, sample->first_p95,
+                     riv_load_run_get_failed (engine), riv_load_run_get_lost (engine),
+                     sample->in_flight);
+}
 
-  g_printerr ("\r\033[K%5.0fs  users %u  completed %" G_GUINT64_FORMAT " (%u/s)  p95 %s  "
-              "first p95 %s  failed %" G_GUINT64_FORMAT "  lost %" G_GUINT64_FORMAT
-              "  in flight %u", sample->t, sample->users, riv_load_run_get_completed (engine),
-              sample->completed, p95, first, riv_load_run_get_failed (engine),
-              riv_load_run_get_lost (engine), sample->in_flight);
+void
+load_get_counts (LoadRun    *run,
+                 LoadCounts *counts)
+{
+  if (run->processes != NULL)
+    {
+      load_processes_get_counts (run->processes, counts);
+      return;
+    }
+  *counts = (LoadCounts) { 0 };
+  counts->submitted = riv_load_run_get_submitted (run->engine);
+  counts->finished = riv_load_run_get_finished (run->engine);
+  counts->events = riv_load_run_get_n_events (run->engine);
+  counts->peak_users = riv_load_run_get_peak_users (run->engine);
+  counts->threads = riv_load_run_get_n_threads (run->engine);
+  counts->stopped = riv_load_run_was_stopped (run->engine);
+  counts->interrupted = riv_load_run_was_interrupted (run->engine);
+  counts->arrival = riv_load_run_get_arrivals (run->engine, &counts->tally);
+  counts->breakpoint = riv_load_run_get_breakpoint (run->engine);
 }
 
 void
@@ -248,8 +284,7 @@ add_breakpoint (JsonBuilder             *builder,
 typedef struct
 {
   RivLoadSummary  s;
-  guint64         events;
-  guint           threads;
+  LoadCounts      c;
   gboolean        outage;
   double          outage_start;
   double          outage_end;     /* < 0: until the run's end */
@@ -258,8 +293,6 @@ typedef struct
   double         *measured;       /* per threshold */
   gboolean       *held;           /* per threshold */
   gboolean        all_held;
-  gboolean        arrival;        /* an arrival-rate run: */
-  RivArrivalsTally tally;         /* what became of its arrivals */
   guint           n_scenarios;
   RivLoadSummary *scenarios;      /* each scenario's, nullable */
 } SummaryFacts;
@@ -299,8 +332,7 @@ summary_facts_init (SummaryFacts *facts,
 {
   RivLoadStats *stats = riv_load_run_get_stats (run->engine);
 
-  facts->events = riv_load_run_get_n_events (run->engine);
-  facts->threads = riv_load_run_get_n_threads (run->engine);
+  load_get_counts (run, &facts->c);
   facts->errors = riv_load_stats_errors (stats);
   facts->logs = riv_load_stats_format_logs (stats);
   facts->outage_end = -1;
@@ -310,8 +342,7 @@ summary_facts_init (SummaryFacts *facts,
   riv_load_stats_summarize (stats, &facts->s);
   facts->outage = riv_load_stats_find_outage (stats, &facts->outage_start,
                                               &facts->outage_end);
-  facts->s.users = MAX (facts->s.users, riv_load_run_get_peak_users (run->engine));
-  facts->arrival = riv_load_run_get_arrivals (run->engine, &facts->tally);
+  facts->s.users = MAX (facts->s.users, facts->c.peak_users);
 
   facts->n_scenarios = riv_load_run_get_n_scenarios (run->engine);
   if (facts->n_scenarios > 0)
@@ -468,20 +499,22 @@ summary_json_add_counts (JsonBuilder        *builder,
   add_int (builder, "cancelled", f->s.cancelled);
   add_int (builder, "lost", f->s.lost);
   add_int (builder, "users", f->s.users);
-  add_int (builder, "threads", f->threads);
+  add_int (builder, "threads", f->c.threads);
+  if (f->c.processes > 0)
+    add_int (builder, "processes", f->c.processes);
   json_builder_set_member_name (builder, "insecure");
   json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
   json_builder_set_member_name (builder, "outage");
   riv_cli_outage_add_json (builder, f->outage, f->outage_start, f->outage_end);
   json_builder_set_member_name (builder, "arrivals");
-  if (f->arrival)
+  if (f->c.arrival)
     {
       json_builder_begin_object (builder);
-      add_int (builder, "due", (gint64) f->tally.due);
-      add_int (builder, "started", (gint64) f->tally.started);
-      add_int (builder, "dropped", (gint64) f->tally.dropped);
-      add_int (builder, "late", (gint64) f->tally.late);
-      add_double (builder, "max_lag_s", f->tally.max_lag_s);
+      add_int (builder, "due", (gint64) f->c.tally.due);
+      add_int (builder, "started", (gint64) f->c.tally.started);
+      add_int (builder, "dropped", (gint64) f->c.tally.dropped);
+      add_int (builder, "late", (gint64) f->c.tally.late);
+      add_double (builder, "max_lag_s", f->c.tally.max_lag_s);
       json_builder_end_object (builder);
     }
   else
@@ -493,7 +526,7 @@ static void
 summary_print_arrivals (const SummaryFacts *f,
                         FILE               *out)
 {
-  const RivArrivalsTally *t = &f->tally;
+  const RivArrivalsTally *t = &f->c.tally;
 
   fprintf (out, "arrivals   %" G_GUINT64_FORMAT " due, %" G_GUINT64_FORMAT " started, %"
            G_GUINT64_FORMAT " dropped; latest start %.3f s after its time\n",
@@ -526,7 +559,7 @@ summary_json_add_timing (JsonBuilder        *builder,
   add_double (builder, "max", s->max);
   add_double (builder, "mean", s->mean);
   json_builder_end_object (builder);
-  add_int (builder, "events", (gint64) f->events);
+  add_int (builder, "events", (gint64) f->c.events);
   add_int (builder, "updates", (gint64) s->updates);
   json_builder_set_member_name (builder, "batches");
   json_builder_begin_object (builder);
@@ -617,7 +650,7 @@ summary_print_json (const SummaryFacts *f,
   summary_json_add_findings (builder, f, run);
   summary_json_add_scenarios (builder, f, run);
   if (run->until_break)
-    add_breakpoint (builder, riv_load_run_get_breakpoint (run->engine));
+    add_breakpoint (builder, f->c.breakpoint);
   riv_cli_record_add_lint (builder);
   json_builder_end_object (builder);
 
@@ -642,11 +675,13 @@ summary_print_counts (const SummaryFacts *f,
   fprintf (out, "lost       %" G_GUINT64_FORMAT "\n", s->lost);
   if (f->outage)
     riv_cli_outage_print (out, f->outage_start, f->outage_end);
-  if (s->users > 0 && f->threads > 1)
-    fprintf (out, "users      %u (peak), on %u threads\n", s->users, f->threads);
+  if (s->users > 0 && f->c.processes > 0)
+    fprintf (out, "users      %u (peak), in %u processes\n", s->users, f->c.processes);
+  else if (s->users > 0 && f->c.threads > 1)
+    fprintf (out, "users      %u (peak), on %u threads\n", s->users, f->c.threads);
   else if (s->users > 0)
     fprintf (out, "users      %u (peak)\n", s->users);
-  if (f->arrival)
+  if (f->c.arrival)
     summary_print_arrivals (f, out);
   fprintf (out, "wall time  %.3f s\n", s->duration_s);
   fprintf (out, "throughput %.1f jobs/s\n", s->throughput_per_s);
@@ -664,8 +699,8 @@ summary_print_details (const SummaryFacts *f,
 {
   const RivLoadSummary *s = &f->s;
 
-  fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", f->events,
-           s->duration_s > 0 ? f->events / s->duration_s : 0);
+  fprintf (out, "events     %" G_GUINT64_FORMAT " (%.0f/s)\n", f->c.events,
+           s->duration_s > 0 ? f->c.events / s->duration_s : 0);
   if (s->batches > 0)
     fprintf (out, "batches    %" G_GUINT64_FORMAT ", mean size %.1f\n",
              s->batches, s->mean_batch_size);
@@ -709,7 +744,7 @@ summary_print_verdicts (const SummaryFacts *f,
                         LoadRun            *run,
                         FILE               *out)
 {
-  const RivLoadBreakpoint *bp = riv_load_run_get_breakpoint (run->engine);
+  const RivLoadBreakpoint *bp = f->c.breakpoint;
 
   if (run->until_break && bp != NULL)
     {
@@ -736,12 +771,10 @@ static void
 summary_print_problems (const SummaryFacts *f,
                         LoadRun            *run)
 {
-  if (riv_load_run_was_stopped (run->engine) &&
-      riv_load_run_get_finished (run->engine) < riv_load_run_get_submitted (run->engine))
+  if (f->c.stopped && f->c.finished < f->c.submitted)
     g_printerr ("rivulet-cli load: %s with %" G_GUINT64_FORMAT " job(s) unfinished; "
-                "counted as lost\n",
-                riv_load_run_was_interrupted (run->engine) ? "interrupted" : "timed out",
-                riv_load_run_get_submitted (run->engine) - riv_load_run_get_finished (run->engine));
+                "counted as lost\n", f->c.interrupted ? "interrupted" : "timed out",
+                f->c.submitted - f->c.finished);
 
   for (guint i = 0; i < MIN (f->errors->len, MAX_ERRORS_SHOWN); i++)
     {

@@ -76,60 +76,6 @@ wait_for_result (GAsyncResult **slot)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* One value per input: what --data gives, then the inputs' defaults; or
- * --data's parameters by name in the endpoint's order, each missing one
- * its default (as the official clients' keyword arguments). */
-static JsonNode *
-build_template (RivEndpoint  *endpoint,
-                JsonNode     *given,
-                const char   *what,
-                GError      **error)
-{
-  JsonArray *given_array;
-  guint n_given;
-  guint n_inputs = endpoint->inputs->len;
-  JsonArray *array;
-  JsonNode *node;
-
-  if (given != NULL && JSON_NODE_HOLDS_OBJECT (given))
-    {
-      g_autoptr(GError) local = NULL;
-      g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
-
-      node = riv_endpoint_map_keywords (endpoint, json_node_get_object (given), &local);
-      if (node == NULL)
-        g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s for %s: %s",
-                     what, name, local->message);
-      return node;
-    }
-  given_array = given != NULL ? json_node_get_array (given) : NULL;
-  n_given = given_array != NULL ? json_array_get_length (given_array) : 0;
-  if (n_given > n_inputs)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s has %u values but the endpoint takes %u input(s)", what, n_given,
-                   n_inputs);
-      return NULL;
-    }
-
-  array = json_array_sized_new (n_inputs);
-  for (guint i = 0; i < n_inputs; i++)
-    {
-      RivComponent *component = g_ptr_array_index (endpoint->inputs, i);
-
-      if (i < n_given)
-        json_array_add_element (array, json_node_copy (json_array_get_element (given_array, i)));
-      else if (component != NULL && component->value != NULL && !component->is_state)
-        json_array_add_element (array, json_node_copy (component->value));
-      else
-        json_array_add_null_element (array);
-    }
-
-  node = json_node_new (JSON_NODE_ARRAY);
-  json_node_take_array (node, array);
-  return node;
-}
-
 static void
 flag_cb (gpointer user_data)
 {
@@ -243,6 +189,8 @@ typedef struct
   gboolean      json;
   gboolean      until_break;
   gboolean      examples;          /* --examples: each job an example of the endpoint's */
+  gint          processes;         /* --processes N, 0: not given */
+  gboolean      worker;            /* --worker: one of them (riv-cli-load-processes.c) */
 
   /* From the above */
   gboolean      count_given;
@@ -261,7 +209,7 @@ typedef struct
   gint          own_users;         /* the scenarios' users of their own (in users) */
 } LoadOptions;
 
-#define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, \
+#define LOAD_OPTIONS_INIT { .count = -1, .timeout = -1, .n_shards = 1, .processes = G_MININT, \
                             .stall = RIV_STREAM_STALL_DEFAULT_S, .max_users = -1 }
 /* The arrival-rate load's pool of users when --max-users is not given. */
 #define LOAD_DEFAULT_MAX_USERS 1000
@@ -320,6 +268,7 @@ load_run_clear (LoadRun *run)
   g_clear_pointer (&run->endpoint_key, g_free);
   g_clear_pointer (&run->metrics, riv_metrics_unref);
   g_clear_pointer (&run->local_files, g_ptr_array_unref);
+  g_clear_pointer (&run->processes, load_processes_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (LoadRun, load_run_clear)
@@ -526,6 +475,11 @@ add_shape_entries (GOptionContext *context,
       "fewer when the server is on this machine's loopback). "
       "One thread for the open loop (--count, --rate: one session), --until-break, "
       "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
+    { "processes", 0, 0, G_OPTION_ARG_INT, &o->processes,
+      "Users: run them in N worker processes (each shard I of N, with one thread) and merge "
+      "their jobs into one run: records, status line, --metrics, --until-break, summary, "
+      "--report, --timeseries and exit status as one run's (instead of --threads)", "N" },
+    { "worker", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker, NULL, NULL },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600); also the longest the connect and each "
@@ -918,6 +872,11 @@ load_options_parse_schedule (LoadOptions  *o,
         return FALSE;
       g_ptr_array_add (o->thresholds, threshold);
     }
+  if (o->processes != G_MININT &&
+      !load_processes_check (o->processes, o->users, o->stages, o->arrivals == NULL ? 0 :
+                             o->max_users > 0 ? o->max_users : LOAD_DEFAULT_MAX_USERS,
+                             o->threads_text != NULL, error))
+    return FALSE;
   return o->scenarios == NULL || load_options_take_scenario_thresholds (o, error);
 }
 
@@ -1171,27 +1130,6 @@ load_engine_watch (LoadRun *run)
   run->loop = g_main_loop_new (NULL, FALSE);
 }
 
-/* The endpoint's examples (gr.Examples), each a template; NULL (what names
- * the option or key in the error) when it has none. */
-static GPtrArray *
-endpoint_examples (RivEndpoint  *endpoint,
-                   const char   *what,
-                   GError      **error)
-{
-  g_autoptr(GPtrArray) examples = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-  g_autofree char *name = riv_endpoint_dup_display_name (endpoint);
-
-  for (guint i = 0; i < riv_endpoint_get_n_examples (endpoint); i++)
-    g_ptr_array_add (examples, riv_endpoint_dup_example (endpoint, i));
-  if (examples->len == 0)
-    {
-      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "%s: %s has no examples in the server's config", what, name);
-      return NULL;
-    }
-  return g_steal_pointer (&examples);
-}
-
 /* --scenarios: each scenario's endpoint found and its inputs built (a bad
  * one is an error naming the scenario and the key), and the engine made
  * with them. */
@@ -1224,13 +1162,13 @@ load_engine_add_scenarios (LoadRun      *run,
           g_autofree char *examples_what = g_strdup_printf ("scenario \"%s\": \"examples\"",
                                                             scenario->name);
 
-          templates = endpoint_examples (endpoint, examples_what, error);
+          templates = load_endpoint_examples (endpoint, examples_what, error);
           if (templates == NULL)
             return FALSE;
         }
       else
         {
-          JsonNode *template = build_template (endpoint, scenario->data, what, error);
+          JsonNode *template = load_build_template (endpoint, scenario->data, what, error);
 
           if (template == NULL)
             return FALSE;
@@ -1290,14 +1228,14 @@ load_engine_new (LoadRun      *run,
       endpoint = load_find_endpoint (run, o, o->endpoint_name, error);
       if (endpoint == NULL)
         return FALSE;
-      template = build_template (endpoint, o->given, "--data", error);
+      template = load_build_template (endpoint, o->given, "--data", error);
       if (template == NULL)
         return FALSE;
       run->endpoint_key = riv_endpoint_dup_display_name (endpoint);
       run->engine = riv_load_run_new (run->client, o->endpoint_name, template);
       if (o->examples)
         {
-          g_autoptr(GPtrArray) examples = endpoint_examples (endpoint, "--examples", error);
+          g_autoptr(GPtrArray) examples = load_endpoint_examples (endpoint, "--examples", error);
 
           if (examples == NULL)
             return FALSE;
@@ -1330,6 +1268,10 @@ static gboolean
 load_run_engine (LoadRun  *run,
                  GError  **error)
 {
+  if (run->processes != NULL && !load_processes_run (run->processes, error))
+    return FALSE;
+  if (run->processes != NULL)
+    return metrics_linger (run), TRUE;
   if (!riv_load_run_start (run->engine, error))
     return FALSE;
 
@@ -1390,17 +1332,19 @@ static int
 load_exit_status (LoadRun  *run,
                   gboolean  thresholds_ok)
 {
+  LoadCounts c;
+  RivLoadSummary s;
   int status;
 
+  load_get_counts (run, &c);
+  riv_load_stats_summarize (riv_load_run_get_stats (run->engine), &s);
   if (run->until_break)
-    status = riv_load_run_was_stopped (run->engine) ? 1 : 0;
+    status = c.stopped ? 1 : 0;
   else if (run->thresholds->len > 0)
     status = thresholds_ok ? 0 : 1;
   else
-    status = riv_load_run_get_completed (run->engine) == riv_load_run_get_submitted (run->engine) &&
-             riv_load_run_get_submitted (run->engine) > 0 &&
-             !riv_load_run_was_stopped (run->engine) ? 0 : 1;
-  if (!riv_cli_record_ok ())
+    status = s.completed == c.submitted && c.submitted > 0 && !c.stopped ? 0 : 1;
+  if (!riv_cli_record_ok () || c.worker_failed)
     status = 1;
   return status;
 }
@@ -1455,6 +1399,7 @@ riv_cli_load (int    argc,
   g_auto(LoadOptions) options = LOAD_OPTIONS_INIT;
   g_auto(LoadRun) run = { 0 };
   g_autoptr(GError) error = NULL;
+  g_auto(GStrv) args = load_processes_copy_args (argc, argv);
   gboolean thresholds_ok;
   int status;
 
@@ -1477,17 +1422,28 @@ riv_cli_load (int    argc,
       return 1;
     }
   run.config = riv_config_ref (riv_client_get_config (run.client));
-  if (!load_engine_new (&run, &options, &error) ||
-      !load_run_engine (&run, &error))
+  if (options.worker)
+    g_ptr_array_set_size (run.thresholds, 0);   /* the parent judges them */
+  if (load_engine_new (&run, &options, &error) && options.processes > 1)
+    run.processes = load_processes_new (&run, &(LoadProcessesSpec) {
+      (guint) options.processes, args, options.shard, options.n_shards, options.seed,
+      options.scenarios != NULL, options.until_break });
+  if (error == NULL && options.worker)
+    load_worker_watch (&run);
+  if (error != NULL || !load_run_engine (&run, &error))
     {
       /* The recording ends (in lint mode, its findings print) before the error. */
       riv_cli_record_finish ();
+      if (options.worker)
+        return load_worker_end (&run, error);
       return riv_cli_usage_error ("load", "%s", error->message);
     }
 
   load_join_server_traces (&run);
   riv_client_close (run.client);
   riv_cli_record_finish ();
+  if (options.worker && load_write_outputs (&run, &options))
+    return load_worker_end (&run, NULL);
 
   thresholds_ok = load_print_summary (&run, run.summary_out);
   status = load_exit_status (&run, thresholds_ok);

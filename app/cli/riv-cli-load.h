@@ -6,7 +6,8 @@
  * run, its end) and riv-cli-load-summary.c (summary, thresholds, status line,
  * files written). The run itself is app/load/riv-load-run.c, the engine the
  * window's Load mode uses too. riv-cli-report.c (report merge) uses the
- * summary's outage from here.
+ * summary's outage from here. riv-cli-load-processes.c runs the users in
+ * worker processes (--processes N) and merges what they count.
  */
 #pragma once
 
@@ -16,6 +17,8 @@
 #include "riv-load-run.h"
 
 G_BEGIN_DECLS
+
+typedef struct _LoadProcesses LoadProcesses;
 
 typedef struct
 {
@@ -40,7 +43,95 @@ typedef struct
   gulong        sample_handler;
   guint         sigint_id;
   guint         sigterm_id;
+  LoadProcesses *processes;      /* --processes N: the workers; the engine runs no job */
 } LoadRun;
+
+/* What the summary and the exit status take from the run as it went: the
+ * engine's counts, or with --processes, the workers' summed. */
+typedef struct
+{
+  guint64                  submitted;
+  guint64                  finished;
+  guint64                  events;
+  guint                    peak_users;
+  guint                    threads;
+  guint                    processes;     /* 0: without --processes */
+  gboolean                 stopped;
+  gboolean                 interrupted;
+  gboolean                 arrival;       /* an arrival-rate run: */
+  RivArrivalsTally         tally;         /* what became of its arrivals */
+  const RivLoadBreakpoint *breakpoint;    /* nullable */
+  gboolean                 worker_failed; /* a worker process crashed or failed */
+} LoadCounts;
+
+void      load_get_counts          (LoadRun     *run,
+                                    LoadCounts  *counts);
+
+/* riv-cli-load-processes.c: load --processes N. The parent checks the
+ * options and connects as a run of its own does, then runs N copies of
+ * itself, each shard I of N (--worker: records and progress as JSON lines
+ * on standard output), and feeds their records into its engine's
+ * statistics, which it never starts. */
+typedef struct
+{
+  guint        n;               /* 2 or more */
+  char       **args;            /* load's arguments as given (args[0] "load") */
+  guint        shard;           /* the run's own --shard I/M */
+  guint        n_shards;
+  guint64      seed;            /* with scenarios: the one every worker draws with */
+  gboolean     scenarios;
+  gboolean     until_break;
+} LoadProcessesSpec;
+
+/* FALSE (a usage error) when N processes cannot run what the options ask:
+ * --users, --stages (RivLoadStage, nullable), the arrival rate's most users
+ * (0: none), --threads given. */
+gboolean  load_processes_check     (gint         processes,
+                                    gint         users,
+                                    GArray      *stages,
+                                    gint         arrival_users,
+                                    gboolean     threads,
+                                    GError     **error);
+char    **load_processes_copy_args (int          argc,
+                                    char       **argv);
+LoadProcesses *load_processes_new  (LoadRun                 *run,
+                                    const LoadProcessesSpec *spec);
+void      load_processes_free      (LoadProcesses *self);
+/* Runs the workers to their end; FALSE: a usage error one of them found
+ * (said once), or none could start. */
+gboolean  load_processes_run       (LoadProcesses  *self,
+                                    GError        **error);
+void      load_processes_get_counts (LoadProcesses *self,
+                                     LoadCounts    *counts);
+/* A worker's side (--worker): progress lines each second and SIGUSR1
+ * breaking the ramp; at the end one line of its counts, then its exit
+ * status (2: the usage error given). */
+void      load_worker_watch        (LoadRun       *run);
+int       load_worker_end          (LoadRun       *run,
+                                    const GError  *usage_error);
+/* riv-cli-load-inputs.c */
+/* One value per input: what --data gives (what names it in errors), then the
+ * inputs' defaults; or --data's parameters by name in the endpoint's order. */
+JsonNode *load_build_template      (RivEndpoint  *endpoint,
+                                    JsonNode     *given,
+                                    const char   *what,
+                                    GError      **error);
+/* The endpoint's examples (gr.Examples), each a template; NULL with an error
+ * naming what when it has none. */
+GPtrArray *load_endpoint_examples  (RivEndpoint  *endpoint,
+                                    const char   *what,
+                                    GError      **error);
+
+/* The status line's text, the same for one process and several. */
+void      load_status_print        (double        t,
+                                    guint         users,
+                                    guint64       completed,
+                                    guint         per_s,
+                                    double        p95,
+                                    double        first_p95,
+                                    guint64       failed,
+                                    guint64       lost,
+                                    guint         in_flight);
 
 /* riv-cli-load-summary.c */
 /* The outage of a summary (riv_load_stats_find_outage ()), the same in `load`

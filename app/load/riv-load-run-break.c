@@ -185,6 +185,24 @@ riv_load_run_set_until_break (RivLoadRun *self,
     self->brk.break_thresholds = g_ptr_array_ref (thresholds);
 }
 
+void
+riv_load_run_break_now (RivLoadRun *self,
+                        const char *why)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (why != NULL);
+
+  _riv_load_run_break_at (self, RIV_BREAK_THRESHOLD, why, NULL);
+}
+
+gboolean
+riv_load_run_has_broken (RivLoadRun *self)
+{
+  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), FALSE);
+
+  return self->brk.breakpoint != NULL;
+}
+
 const RivLoadBreakpoint *
 riv_load_run_get_breakpoint (RivLoadRun *self)
 {

@@ -135,6 +135,14 @@ void          riv_load_run_set_rate_ramp     (RivLoadRun        *self,
                                               double             seconds);
 /* Where the run broke, or NULL (not a breakpoint test, or nothing broke
  * before the ramp ended). After "finished". */
+/* A breakpoint test broken from outside (load --processes: another process
+ * broke, or a threshold on the processes' merged jobs failed): the ramp
+ * stops as at a breakpoint of its own, which why names; the jobs in flight
+ * end as they will. Nothing when the ramp is over or it broke already. */
+void          riv_load_run_break_now         (RivLoadRun        *self,
+                                              const char        *why);
+/* It broke (while it runs too; the breakpoint is named at the end). */
+gboolean      riv_load_run_has_broken        (RivLoadRun        *self);
 const RivLoadBreakpoint *riv_load_run_get_breakpoint (RivLoadRun  *self);
 /* The breakpoint as one sentence ("at 2,013 users (2,013 sessions, 180.2
  * jobs/s, p95 before 1.204 s): the server stopped its queue …"). */

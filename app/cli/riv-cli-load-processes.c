@@ -1,0 +1,992 @@
+/* riv-cli-load-processes.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli load --processes N: the run's virtual users in N worker
+ * processes, merged into one run. The parent has checked the options,
+ * connected and made its engine as a run of its own does, but never starts
+ * it: it runs N copies of itself (the same arguments less what only the
+ * parent does, plus --worker, --shard I of N, one thread and standard output
+ * as --output), reads each one's standard output on its main loop, feeds
+ * each job record into the engine's statistics (the run's, each scenario's,
+ * each endpoint's) and --output and --metrics, shows the status line, judges
+ * --until-break on the merged jobs, and at the end hands the summary the
+ * workers' summed counts. A worker's lines: job records (JSON objects),
+ * "#progress {…}" once a second, "#end {…}" at its end. The worker's side is
+ * here too (load_worker_watch (), load_worker_end ()).
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+#include <glib-unix.h>
+
+#include "riv-cli-load.h"
+#include "riv-cli-record.h"
+#include "riv-cli.h"
+#include "riv-compat.h"
+#include "riv-job-record.h"
+#include "riv-json.h"
+
+#define PROCESSES_MAX       256
+#define READ_BUFFER_BYTES   (64 * 1024)
+#define PROGRESS_PREFIX     "#progress "
+#define END_PREFIX          "#end "
+#define BROKE_ELSEWHERE     "another process of the run broke"
+
+typedef struct
+{
+  LoadProcesses    *owner;
+  guint             index;
+  GSubprocess      *process;
+  GDataInputStream *out;
+  char              pid[24];      /* its process id, also once it is gone */
+  /* Its last progress line */
+  gboolean          started;      /* it sent one: its signal handlers are set */
+  gboolean          break_due;    /* to be told to break once started */
+  guint             users;
+  guint             in_flight;
+  guint64           submitted;
+  guint64           events;
+  gboolean          broke;
+  JsonObject       *end;          /* its end line, nullable */
+} Worker;
+
+struct _LoadProcesses
+{
+  LoadRun          *run;
+  guint             n;
+  char            **args;
+  guint             shard;
+  guint             n_shards;
+  guint64           seed;
+  gboolean          scenarios;
+  GPtrArray        *workers;      /* Worker */
+  guint             running;      /* workers not yet gone */
+  JsonParser       *parser;
+  GHashTable       *scenario_numbers;  /* name → 1-based index in the engine */
+  double            start;        /* riv_now () as they started */
+  guint             tick_id;
+  guint             sigint_id;
+  guint             sigterm_id;
+  gboolean          interrupted;
+  gboolean          worker_failed;
+  char             *usage_error;
+  /* --until-break */
+  gint              break_origin; /* -1: none; a worker's index; n: a threshold here */
+  char             *break_text;
+  double            break_t;
+  RivLoadBreakpoint breakpoint;
+  gboolean          has_breakpoint;
+  /* The status line's second */
+  GArray           *latencies;
+  GArray           *firsts;
+  double            last_p95;
+  guint64           completed;
+  guint64           completed_before;
+  guint64           failed;
+  guint64           lost;
+};
+
+/* ---- the options ---- */
+
+gboolean
+load_processes_check (gint         processes,
+                      gint         users,
+                      GArray      *stages,
+                      gint         arrival_users,
+                      gboolean     threads,
+                      GError     **error)
+{
+  guint most = users > 0 ? (guint) users : 0;
+
+  if (processes < 1 || processes > PROCESSES_MAX)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                   "--processes %d: expected a number of processes from 1 to %d", processes,
+                   PROCESSES_MAX);
+      return FALSE;
+    }
+  if (processes == 1)
+    return TRUE;
+  for (guint i = 0; stages != NULL && i < stages->len; i++)
+    most = MAX (most, g_array_index (stages, RivLoadStage, i).target);
+  if (arrival_users > 0)
+    most = (guint) arrival_users;
+  if (threads)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--processes and --threads both spread the users: give one of them");
+  else if (riv_cli_record_requested ())
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--record watches every session from one process: leave out --processes");
+  else if (most == 0)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--processes runs virtual users in each process; the open loop (--count, "
+                 "--rate) sends its jobs in one session: give --users, --stages or "
+                 "--arrival-rate");
+  else if ((guint) processes > most)
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 "--processes %d with at most %u user%s: at most one process a user",
+                 processes, most, most == 1 ? "" : "s");
+  return error == NULL || *error == NULL;
+}
+
+char **
+load_processes_copy_args (int    argc,
+                          char **argv)
+{
+  char **copy = g_new0 (char *, argc + 1);
+
+  for (int i = 0; i < argc; i++)
+    copy[i] = g_strdup (argv[i]);
+  return copy;
+}
+
+/* Options the parent acts on alone (or gives each worker its own way). */
+static gboolean
+parent_only (const char *arg,
+             gboolean   *takes_next)
+{
+  static const char *const valued[] = {
+    "--output", "--report", "--timeseries", "--metrics", "--threshold", "--processes",
+    "--shard", "--threads", "--seed", NULL
+  };
+
+  *takes_next = FALSE;
+  if (strcmp (arg, "--json") == 0 || strcmp (arg, "--worker") == 0)
+    return TRUE;
+  if (strcmp (arg, "-o") == 0)
+    return *takes_next = TRUE;
+  if (g_str_has_prefix (arg, "-o"))
+    return TRUE;
+  for (guint i = 0; valued[i] != NULL; i++)
+    {
+      gsize length = strlen (valued[i]);
+
+      if (strcmp (arg, valued[i]) == 0)
+        return *takes_next = TRUE;
+      if (strncmp (arg, valued[i], length) == 0 && arg[length] == '=')
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Worker k's command line: load's arguments less the parent's, and its own. */
+static char **
+worker_args (LoadProcesses *self,
+             guint          k)
+{
+  GPtrArray *argv = g_ptr_array_new ();
+  gboolean rest = FALSE;
+
+  g_ptr_array_add (argv, g_strdup ("/proc/self/exe"));
+  g_ptr_array_add (argv, g_strdup (self->args[0]));
+  for (guint i = 1; self->args[i] != NULL; i++)
+    {
+      gboolean takes_next;
+
+      rest = rest || strcmp (self->args[i], "--") == 0;
+      if (!rest && parent_only (self->args[i], &takes_next))
+        {
+          i += takes_next && self->args[i + 1] != NULL;
+          continue;
+        }
+      g_ptr_array_add (argv, g_strdup (self->args[i]));
+    }
+  g_ptr_array_add (argv, g_strdup ("--worker"));
+  g_ptr_array_add (argv, g_strdup ("--output=-"));
+  g_ptr_array_add (argv, g_strdup ("--threads=1"));
+  /* The run's shard I of M: worker k runs shard I + M * k of M * N (as threads do). */
+  g_ptr_array_add (argv, g_strdup_printf ("--shard=%u/%u", self->shard + self->n_shards * k,
+                                          self->n_shards * self->n));
+  if (self->scenarios)
+    g_ptr_array_add (argv, g_strdup_printf ("--seed=%" G_GUINT64_FORMAT, self->seed));
+  g_ptr_array_add (argv, NULL);
+  return (char **) g_ptr_array_free (argv, FALSE);
+}
+
+/* ---- the parent ---- */
+
+static void
+worker_free (gpointer data)
+{
+  Worker *w = data;
+
+  g_clear_object (&w->out);
+  g_clear_object (&w->process);
+  g_clear_pointer (&w->end, json_object_unref);
+  g_free (w);
+}
+
+LoadProcesses *
+load_processes_new (LoadRun                 *run,
+                    const LoadProcessesSpec *spec)
+{
+  LoadProcesses *self = g_new0 (LoadProcesses, 1);
+
+  self->run = run;
+  self->n = spec->n;
+  self->args = g_strdupv (spec->args);
+  self->shard = spec->shard;
+  self->n_shards = spec->n_shards;
+  self->seed = spec->seed;
+  self->scenarios = spec->scenarios;
+  self->workers = g_ptr_array_new_with_free_func (worker_free);
+  self->parser = json_parser_new_immutable ();
+  self->scenario_numbers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (run->engine); i++)
+    g_hash_table_insert (self->scenario_numbers,
+                         g_strdup (riv_load_run_get_scenario (run->engine, i, NULL, NULL)),
+                         GUINT_TO_POINTER (i + 1));
+  self->break_origin = -1;
+  self->latencies = g_array_new (FALSE, FALSE, sizeof (double));
+  self->firsts = g_array_new (FALSE, FALSE, sizeof (double));
+  self->last_p95 = -1;
+  /* The records come written; the server's timings are the workers' to join. */
+  run->server_traces = FALSE;
+  run->streaming = run->output != NULL;
+  return self;
+}
+
+void
+load_processes_free (LoadProcesses *self)
+{
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->sigint_id, g_source_remove);
+  g_clear_handle_id (&self->sigterm_id, g_source_remove);
+  g_strfreev (self->args);
+  g_ptr_array_unref (self->workers);
+  g_object_unref (self->parser);
+  g_hash_table_unref (self->scenario_numbers);
+  g_free (self->usage_error);
+  g_free (self->break_text);
+  g_free (self->breakpoint.reason);
+  g_free (self->breakpoint.error);
+  g_array_unref (self->latencies);
+  g_array_unref (self->firsts);
+  g_free (self);
+}
+
+/* Sends sig to every worker still there (SIGUSR1 only to those listening). */
+static void
+processes_signal (LoadProcesses *self,
+                  int            sig)
+{
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+
+      if (sig == SIGUSR1 && !w->started)
+        w->break_due = TRUE;
+      else if (w->process != NULL)
+        g_subprocess_send_signal (w->process, sig);
+    }
+}
+
+/* The breakpoint test broke: in worker origin, or (origin n) on a threshold
+ * of the merged jobs here; the others stop their ramps too. */
+static void
+processes_break (LoadProcesses *self,
+                 guint          origin,
+                 char          *text)
+{
+  self->break_origin = (gint) origin;
+  self->break_text = text;
+  self->break_t = riv_now () - self->start;
+  processes_signal (self, SIGUSR1);
+}
+
+/* The job's statistics: the run's, its scenario's and its endpoint's. */
+static gboolean
+processes_add_to_stats (LoadProcesses  *self,
+                        JsonObject     *record,
+                        guint           number,
+                        GError        **error)
+{
+  RivLoadRun *engine = self->run->engine;
+  RivLoadStats *scenario, *endpoint;
+  const char *key;
+
+  if (!riv_load_stats_add_record (riv_load_run_get_stats (engine), record, error))
+    return FALSE;
+  if (number == 0)
+    return TRUE;
+  scenario = riv_load_run_get_scenario_stats (engine, number - 1);
+  riv_load_run_get_scenario (engine, number - 1, &key, NULL);
+  endpoint = riv_load_run_get_endpoint_stats (engine, key);
+  if (!riv_load_stats_add_record (scenario, record, error))
+    return FALSE;
+  return endpoint == NULL || endpoint == scenario ||
+         riv_load_stats_add_record (endpoint, record, error);
+}
+
+/* --metrics: the job as the engine would have counted it. */
+static void
+processes_add_to_metrics (LoadProcesses *self,
+                          JsonObject    *record,
+                          guint          number)
+{
+  RivMetrics *metrics = self->run->metrics;
+  double stall = riv_load_stats_get_stall (riv_load_run_get_stats (self->run->engine));
+  RivJobStatus status;
+  double submitted_at, queued_s, run_s, latency_s;
+  RivLoadStream stream;
+
+  if (!riv_job_record_read_outcome (record, &status, &submitted_at, NULL) ||
+      !riv_job_record_read_times (record, &queued_s, &run_s, &latency_s, NULL) ||
+      !riv_job_record_read_stream (record, stall, &stream, NULL))
+    return;
+  riv_metrics_add_submitted (metrics, number);
+  riv_metrics_add_job (metrics, number, status, queued_s, latency_s);
+  riv_metrics_add_stream (metrics, number, status, stream.first_s, stream.gaps, stream.stalls);
+  riv_job_record_stream_clear (&stream);
+}
+
+/* The status line's counts and this second's latencies. */
+static void
+processes_add_to_window (LoadProcesses *self,
+                         JsonObject    *record)
+{
+  const char *status = riv_json_get_string (record, "status");
+  double value;
+
+  if (g_strcmp0 (status, "completed") == 0)
+    {
+      self->completed++;
+      if (riv_json_get_double (record, "latency_s", &value) && value >= 0)
+        g_array_append_val (self->latencies, value);
+      if (riv_json_get_double (record, "first_update_s", &value) && value >= 0)
+        g_array_append_val (self->firsts, value);
+    }
+  else if (g_strcmp0 (status, "failed") == 0)
+    self->failed++;
+  else if (g_strcmp0 (status, "lost") == 0)
+    self->lost++;
+}
+
+static void
+worker_say (Worker     *w,
+            const char *format,
+            ...) G_GNUC_PRINTF (2, 3);
+
+/* A worker's failure, said once with which one it was; the run fails. */
+static void
+worker_say (Worker     *w,
+            const char *format,
+            ...)
+{
+  LoadProcesses *self = w->owner;
+  g_autofree char *text = NULL;
+  va_list args;
+
+  va_start (args, format);
+  text = g_strdup_vprintf (format, args);
+  va_end (args);
+  g_printerr ("%srivulet-cli load: worker process %u of %u (pid %s) %s\n",
+              self->run->status_line ? "\r\033[K" : "", w->index + 1, self->n,
+              w->pid, text);
+  if (!self->worker_failed)
+    processes_signal (self, SIGINT);
+  self->worker_failed = TRUE;
+}
+
+static void
+worker_take_record (Worker     *w,
+                    const char *line,
+                    gsize       length)
+{
+  LoadProcesses *self = w->owner;
+  LoadRun *run = self->run;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) node = riv_json_parse (self->parser, line, (gssize) length, 64, &error);
+  JsonObject *record;
+  const char *scenario;
+  guint number;
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      worker_say (w, "sent a line that is not a job record: %s",
+                  error != NULL ? riv_cli_safe (error->message) : "not an object");
+      return;
+    }
+  record = json_node_get_object (node);
+  scenario = riv_json_get_string (record, "scenario");
+  number = scenario != NULL ? GPOINTER_TO_UINT (g_hash_table_lookup (self->scenario_numbers,
+                                                                      scenario)) : 0;
+  if (run->output != NULL &&
+      (fwrite (line, 1, length, run->output) != length || fputc ('\n', run->output) == EOF) &&
+      run->output_errno == 0)
+    run->output_errno = errno != 0 ? errno : EIO;
+  if (!processes_add_to_stats (self, record, number, &error))
+    {
+      worker_say (w, "sent a job record that is not one: %s", riv_cli_safe (error->message));
+      return;
+    }
+  if (run->metrics != NULL)
+    processes_add_to_metrics (self, record, number);
+  processes_add_to_window (self, record);
+}
+
+static JsonObject *
+worker_parse_line (Worker     *w,
+                   const char *text)
+{
+  g_autoptr(JsonNode) node = riv_json_parse (w->owner->parser, text, -1, 8, NULL);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    {
+      worker_say (w, "sent a line that cannot be read: %s", riv_cli_safe (text));
+      return NULL;
+    }
+  return json_object_ref (json_node_get_object (node));
+}
+
+static void
+worker_take_progress (Worker     *w,
+                      const char *text)
+{
+  LoadProcesses *self = w->owner;
+  g_autoptr(JsonObject) progress = worker_parse_line (w, text);
+  gint64 value;
+
+  if (progress == NULL)
+    return;
+  w->users = riv_json_get_int (progress, "users", &value) ? (guint) value : 0;
+  w->in_flight = riv_json_get_int (progress, "in_flight", &value) ? (guint) value : 0;
+  w->submitted = riv_json_get_int (progress, "submitted", &value) ? (guint64) value : 0;
+  w->events = riv_json_get_int (progress, "events", &value) ? (guint64) value : 0;
+  w->broke = riv_json_get_bool (progress, "broke", FALSE);
+  w->started = TRUE;
+  if (w->break_due)
+    g_subprocess_send_signal (w->process, SIGUSR1);
+  w->break_due = FALSE;
+  if (w->broke && self->run->until_break && self->break_origin < 0)
+    processes_break (self, w->index, NULL);
+}
+
+static void
+worker_take_end (Worker     *w,
+                 const char *text)
+{
+  LoadProcesses *self = w->owner;
+  const char *usage_error;
+
+  g_clear_pointer (&w->end, json_object_unref);
+  w->end = worker_parse_line (w, text);
+  if (w->end == NULL)
+    return;
+  w->submitted = (guint64) json_object_get_int_member_with_default (w->end, "submitted", 0);
+  w->events = (guint64) json_object_get_int_member_with_default (w->end, "events", 0);
+  usage_error = riv_json_get_string (w->end, "usage_error");
+  if (usage_error != NULL && self->usage_error == NULL)
+    {
+      self->usage_error = g_strdup (usage_error);
+      processes_signal (self, SIGINT);
+    }
+}
+
+static void
+worker_take_line (Worker     *w,
+                  const char *line,
+                  gsize       length)
+{
+  if (line[0] == '{')
+    worker_take_record (w, line, length);
+  else if (g_str_has_prefix (line, PROGRESS_PREFIX))
+    worker_take_progress (w, line + strlen (PROGRESS_PREFIX));
+  else if (g_str_has_prefix (line, END_PREFIX))
+    worker_take_end (w, line + strlen (END_PREFIX));
+  else if (length > 0)
+    worker_say (w, "sent a line that cannot be read: %s", riv_cli_safe (line));
+}
+
+/* How the worker ended: FALSE (said) when it did not end its run. */
+static gboolean
+worker_ended_well (Worker *w)
+{
+  GSubprocess *process = w->process;
+  int status;
+
+  if (g_subprocess_get_if_signaled (process))
+    {
+      int sig = g_subprocess_get_term_sig (process);
+
+      /* Interrupted before it could listen: nothing was lost. */
+      if (sig == SIGINT && w->owner->interrupted && w->end == NULL && w->submitted == 0)
+        return TRUE;
+      worker_say (w, "was killed by signal %d (%s) before the end of its run: its jobs in "
+                  "flight are not counted", sig, g_strsignal (sig));
+      return FALSE;
+    }
+  status = g_subprocess_get_exit_status (process);
+  if (w->end == NULL)
+    {
+      worker_say (w, "exited (status %d) before the end of its run: its jobs in flight are "
+                  "not counted", status);
+      return FALSE;
+    }
+  if (status != 0 && status != 2)
+    {
+      worker_say (w, "exited with status %d", status);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+worker_wait_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Worker *w = user_data;
+  LoadProcesses *self = w->owner;
+
+  g_subprocess_wait_finish (G_SUBPROCESS (object), result, NULL);
+  worker_ended_well (w);
+  if (--self->running == 0)
+    g_main_loop_quit (self->run->loop);
+}
+
+static void worker_line_cb (GObject      *object,
+                            GAsyncResult *result,
+                            gpointer      user_data);
+
+static void
+worker_read_next (Worker *w)
+{
+  g_data_input_stream_read_line_async (w->out, G_PRIORITY_DEFAULT, NULL, worker_line_cb, w);
+}
+
+/* The whole lines already in the buffer, read without waiting. */
+static void
+worker_take_buffered (Worker *w)
+{
+  GBufferedInputStream *buffered = G_BUFFERED_INPUT_STREAM (w->out);
+
+  for (;;)
+    {
+      gsize available;
+      const void *data = g_buffered_input_stream_peek_buffer (buffered, &available);
+      g_autofree char *line = NULL;
+      gsize length;
+
+      if (available == 0 || memchr (data, '\n', available) == NULL)
+        return;
+      line = g_data_input_stream_read_line (w->out, &length, NULL, NULL);
+      if (line == NULL)
+        return;
+      worker_take_line (w, line, length);
+    }
+}
+
+static void
+worker_line_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Worker *w = user_data;
+  g_autoptr(GError) error = NULL;
+  gsize length;
+  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object),
+                                                                result, &length, &error);
+
+  if (line == NULL)
+    {
+      /* Its end (or an error reading it): wait for the process. */
+      g_subprocess_wait_async (w->process, NULL, worker_wait_cb, w);
+      return;
+    }
+  worker_take_line (w, line, length);
+  worker_take_buffered (w);
+  worker_read_next (w);
+}
+
+#ifdef __linux__
+/* A worker outlives no parent: it is interrupted as the parent goes. */
+static void
+worker_child_setup (gpointer user_data)
+{
+  prctl (PR_SET_PDEATHSIG, SIGTERM);
+}
+#endif
+
+static gboolean
+processes_spawn (LoadProcesses  *self,
+                 GError        **error)
+{
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+
+#ifdef __linux__
+  g_subprocess_launcher_set_child_setup (launcher, worker_child_setup, NULL, NULL);
+#endif
+  self->start = riv_now ();
+  for (guint k = 0; k < self->n; k++)
+    {
+      g_auto(GStrv) argv = worker_args (self, k);
+      Worker *w = g_new0 (Worker, 1);
+
+      w->owner = self;
+      w->index = k;
+      g_ptr_array_add (self->workers, w);
+      w->process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv, error);
+      if (w->process == NULL)
+        {
+          g_prefix_error (error, "cannot start worker process %u of %u: ", k + 1, self->n);
+          return FALSE;
+        }
+      g_strlcpy (w->pid, g_subprocess_get_identifier (w->process), sizeof w->pid);
+      w->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (w->process));
+      g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (w->out),
+                                               READ_BUFFER_BYTES);
+      self->running++;
+      worker_read_next (w);
+    }
+  return TRUE;
+}
+
+static double
+window_p95 (GArray *values)
+{
+  g_array_sort (values, riv_load_compare_doubles);
+  return values->len > 0
+    ? riv_load_percentile ((const double *) (gpointer) values->data, values->len, 0.95) : -1;
+}
+
+/* --until-break: the first threshold that fails on the merged jobs. */
+static void
+processes_check_thresholds (LoadProcesses *self)
+{
+  GPtrArray *thresholds = self->run->thresholds;
+
+  for (guint i = 0; i < thresholds->len; i++)
+    {
+      RivLoadThreshold *threshold = g_ptr_array_index (thresholds, i);
+      const char *value;
+      const char *key = riv_load_threshold_get_tag (threshold, &value);
+      RivLoadStats *stats = load_threshold_stats (self->run, threshold);
+      g_autofree char *failure = NULL;
+      RivLoadSummary summary;
+      double measured;
+
+      riv_load_stats_summarize (stats, &summary);
+      if (!riv_load_threshold_is_live (threshold, &summary) ||
+          riv_load_threshold_check (threshold, &summary, &measured))
+        continue;
+      failure = riv_load_threshold_describe_failure (threshold, measured);
+      processes_break (self, self->n, key != NULL
+                       ? g_strdup_printf ("%s %s: %s", key, value, failure)
+                       : g_steal_pointer (&failure));
+      return;
+    }
+}
+
+/* Once a second: the gauges, the status line and the breakpoint test. */
+static gboolean
+processes_tick_cb (gpointer user_data)
+{
+  LoadProcesses *self = user_data;
+  LoadRun *run = self->run;
+  guint users = 0, in_flight = 0;
+  double p95 = window_p95 (self->latencies);
+  double first_p95 = window_p95 (self->firsts);
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+
+      users += w->users;
+      in_flight += w->in_flight;
+    }
+  if (p95 >= 0)
+    self->last_p95 = p95;
+  if (run->metrics != NULL)
+    riv_metrics_set_gauges (run->metrics, users, in_flight, 0);
+  if (run->status_line)
+    load_status_print (riv_now () - self->start, users, self->completed,
+                       (guint) (self->completed - self->completed_before), p95, first_p95,
+                       self->failed, self->lost, in_flight);
+  self->completed_before = self->completed;
+  g_array_set_size (self->latencies, 0);
+  g_array_set_size (self->firsts, 0);
+  if (run->until_break && self->break_origin < 0)
+    processes_check_thresholds (self);
+  return G_SOURCE_CONTINUE;
+}
+
+static gboolean
+processes_interrupt_cb (gpointer user_data)
+{
+  LoadProcesses *self = user_data;
+
+  self->interrupted = TRUE;
+  processes_signal (self, SIGINT);
+  return G_SOURCE_CONTINUE;
+}
+
+/* The breakpoint: where the run was when it broke (the workers' loads
+ * summed), named by what broke it. */
+static void
+processes_name_breakpoint (LoadProcesses *self)
+{
+  RivLoadBreakpoint *bp = &self->breakpoint;
+
+  if (self->break_origin < 0)
+    return;
+  bp->t = self->break_t;
+  bp->p95_s_before = self->last_p95;
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+      JsonObject *at = w->end != NULL && json_object_has_member (w->end, "breakpoint") &&
+                       JSON_NODE_HOLDS_OBJECT (json_object_get_member (w->end, "breakpoint"))
+                       ? json_object_get_object_member (w->end, "breakpoint") : NULL;
+
+      if (at == NULL)
+        continue;
+      bp->users += (guint) json_object_get_int_member_with_default (at, "users", 0);
+      bp->sessions += (guint64) json_object_get_int_member_with_default (at, "sessions", 0);
+      bp->rate_per_s += json_object_get_double_member_with_default (at, "rate_per_s", 0);
+      if ((gint) i != self->break_origin)
+        continue;
+      bp->t = json_object_get_double_member_with_default (at, "t_s", bp->t);
+      bp->p95_s_before = json_object_get_double_member_with_default (at, "p95_s_before", -1);
+      bp->reason = g_strdup (riv_json_get_string (at, "reason"));
+      bp->error = g_strdup (riv_json_get_string (at, "error"));
+    }
+  if (bp->reason == NULL)
+    bp->reason = g_strdup (self->break_text != NULL ? self->break_text
+                                                    : "a worker process broke");
+  if (bp->error == NULL && self->break_text != NULL)
+    bp->error = g_strdup (self->break_text);
+  self->has_breakpoint = TRUE;
+}
+
+/* The statistics end where the last worker's run ended. */
+static void
+processes_set_end (LoadProcesses *self)
+{
+  RivLoadRun *engine = self->run->engine;
+  double end = 0;
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+
+      if (w->end != NULL)
+        end = MAX (end, json_object_get_double_member_with_default (w->end, "end_wall", 0));
+    }
+  if (end <= 0)
+    return;
+  riv_load_stats_set_end (riv_load_run_get_stats (engine), end);
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (engine); i++)
+    {
+      const char *key;
+
+      riv_load_run_get_scenario (engine, i, &key, NULL);
+      riv_load_stats_set_end (riv_load_run_get_scenario_stats (engine, i), end);
+      riv_load_stats_set_end (riv_load_run_get_endpoint_stats (engine, key), end);
+    }
+}
+
+gboolean
+load_processes_run (LoadProcesses  *self,
+                    GError        **error)
+{
+  LoadRun *run = self->run;
+  g_autoptr(GError) local = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  for (guint i = 0; i < riv_load_run_get_n_scenarios (run->engine); i++)
+    g_ptr_array_add (names, (gpointer) riv_load_run_get_scenario (run->engine, i, NULL, NULL));
+  g_ptr_array_add (names, NULL);
+  if (run->metrics != NULL && names->len > 1)
+    riv_metrics_set_scenarios (run->metrics, (const char * const *) names->pdata);
+
+  self->sigint_id = g_unix_signal_add (SIGINT, processes_interrupt_cb, self);
+  self->sigterm_id = g_unix_signal_add (SIGTERM, processes_interrupt_cb, self);
+  if (!processes_spawn (self, &local))
+    {
+      g_printerr ("rivulet-cli load: %s\n", local->message);
+      self->worker_failed = TRUE;
+      processes_signal (self, SIGINT);
+    }
+  self->tick_id = g_timeout_add_seconds (1, processes_tick_cb, self);
+  if (self->running > 0)
+    g_main_loop_run (run->loop);
+  g_clear_handle_id (&self->tick_id, g_source_remove);
+  g_clear_handle_id (&self->sigint_id, g_source_remove);
+  g_clear_handle_id (&self->sigterm_id, g_source_remove);
+  if (run->status_line)
+    g_printerr ("\r\033[K");
+  if (run->output != NULL)
+    fflush (run->output);
+  if (self->usage_error != NULL)
+    {
+      g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE, "%s", self->usage_error);
+      return FALSE;
+    }
+  processes_set_end (self);
+  processes_name_breakpoint (self);
+  return TRUE;
+}
+
+void
+load_processes_get_counts (LoadProcesses *self,
+                           LoadCounts    *c)
+{
+  *c = (LoadCounts) { 0 };
+  c->threads = 1;
+  c->processes = self->n;
+  c->interrupted = self->interrupted;
+  c->stopped = self->interrupted;
+  c->worker_failed = self->worker_failed;
+  c->breakpoint = self->has_breakpoint ? &self->breakpoint : NULL;
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+      JsonObject *end = w->end;
+      JsonObject *arrivals;
+
+      c->submitted += w->submitted;
+      c->events += w->events;
+      if (end == NULL)
+        continue;
+      c->finished += (guint64) json_object_get_int_member_with_default (end, "finished", 0);
+      c->peak_users += (guint) json_object_get_int_member_with_default (end, "peak_users", 0);
+      c->stopped = c->stopped || riv_json_get_bool (end, "stopped", FALSE);
+      c->interrupted = c->interrupted || riv_json_get_bool (end, "interrupted", FALSE);
+      arrivals = json_object_has_member (end, "arrivals") &&
+                 JSON_NODE_HOLDS_OBJECT (json_object_get_member (end, "arrivals"))
+                 ? json_object_get_object_member (end, "arrivals") : NULL;
+      if (arrivals == NULL)
+        continue;
+      c->arrival = TRUE;
+      c->tally.due += (guint64) json_object_get_int_member_with_default (arrivals, "due", 0);
+      c->tally.started += (guint64) json_object_get_int_member_with_default (arrivals, "started", 0);
+      c->tally.dropped += (guint64) json_object_get_int_member_with_default (arrivals, "dropped", 0);
+      c->tally.late += (guint64) json_object_get_int_member_with_default (arrivals, "late", 0);
+      c->tally.max_lag_s = MAX (c->tally.max_lag_s,
+                                json_object_get_double_member_with_default (arrivals, "max_lag_s", 0));
+    }
+}
+
+/* ---- a worker ---- */
+
+static guint worker_break_id;
+
+/* Its lines go to standard output, which its records share (under its lock). */
+static void
+worker_print (const char *prefix,
+              JsonNode   *node)
+{
+  g_autofree char *text = riv_json_to_string (node, NULL);
+
+  flockfile (stdout);
+  fputs (prefix, stdout);
+  fputs (text, stdout);
+  fputc ('\n', stdout);
+  fflush (stdout);
+  funlockfile (stdout);
+}
+
+static void
+worker_sample_cb (RivLoadRun          *engine,
+                  const RivLoadSample *sample,
+                  gpointer             user_data)
+{
+  g_autoptr(JsonObject) progress = json_object_new ();
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+
+  json_object_set_double_member (progress, "t", sample->t);
+  json_object_set_int_member (progress, "users", sample->users);
+  json_object_set_int_member (progress, "in_flight", sample->in_flight);
+  json_object_set_int_member (progress, "queued", sample->queued);
+  json_object_set_int_member (progress, "submitted", (gint64) riv_load_run_get_submitted (engine));
+  json_object_set_int_member (progress, "events", (gint64) riv_load_run_get_n_events (engine));
+  json_object_set_boolean_member (progress, "broke", riv_load_run_has_broken (engine));
+  json_node_set_object (node, progress);
+  worker_print (PROGRESS_PREFIX, node);
+}
+
+static gboolean
+worker_break_cb (gpointer user_data)
+{
+  LoadRun *run = user_data;
+
+  riv_load_run_break_now (run->engine, BROKE_ELSEWHERE);
+  return G_SOURCE_CONTINUE;
+}
+
+void
+load_worker_watch (LoadRun *run)
+{
+  g_signal_connect (run->engine, "sample", G_CALLBACK (worker_sample_cb), run);
+  worker_break_id = g_unix_signal_add (SIGUSR1, worker_break_cb, run);
+  /* The parent's status line, not each worker's. */
+  run->status_line = FALSE;
+}
+
+static JsonObject *
+worker_breakpoint_json (const RivLoadBreakpoint *bp)
+{
+  JsonObject *object = json_object_new ();
+
+  json_object_set_int_member (object, "users", bp->users);
+  json_object_set_int_member (object, "sessions", (gint64) bp->sessions);
+  json_object_set_double_member (object, "rate_per_s", bp->rate_per_s);
+  json_object_set_double_member (object, "p95_s_before", bp->p95_s_before);
+  json_object_set_double_member (object, "t_s", bp->t);
+  json_object_set_string_member (object, "reason", bp->reason);
+  if (bp->error != NULL)
+    json_object_set_string_member (object, "error", bp->error);
+  return object;
+}
+
+int
+load_worker_end (LoadRun      *run,
+                 const GError *usage_error)
+{
+  g_autoptr(JsonObject) end = json_object_new ();
+  g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  RivArrivalsTally tally;
+
+  g_clear_handle_id (&worker_break_id, g_source_remove);
+  if (usage_error != NULL)
+    json_object_set_string_member (end, "usage_error", usage_error->message);
+  if (run->engine != NULL && usage_error == NULL)
+    {
+      const RivLoadBreakpoint *bp = riv_load_run_get_breakpoint (run->engine);
+
+      json_object_set_int_member (end, "submitted", (gint64) riv_load_run_get_submitted (run->engine));
+      json_object_set_int_member (end, "finished", (gint64) riv_load_run_get_finished (run->engine));
+      json_object_set_int_member (end, "events", (gint64) riv_load_run_get_n_events (run->engine));
+      json_object_set_int_member (end, "peak_users", riv_load_run_get_peak_users (run->engine));
+      json_object_set_boolean_member (end, "stopped", riv_load_run_was_stopped (run->engine));
+      json_object_set_boolean_member (end, "interrupted",
+                                      riv_load_run_was_interrupted (run->engine));
+      json_object_set_double_member (end, "end_wall",
+                                     g_get_real_time () / (double) G_USEC_PER_SEC);
+      if (bp != NULL)
+        json_object_set_object_member (end, "breakpoint", worker_breakpoint_json (bp));
+      if (riv_load_run_get_arrivals (run->engine, &tally))
+        {
+          JsonObject *arrivals = json_object_new ();
+
+          json_object_set_int_member (arrivals, "due", (gint64) tally.due);
+          json_object_set_int_member (arrivals, "started", (gint64) tally.started);
+          json_object_set_int_member (arrivals, "dropped", (gint64) tally.dropped);
+          json_object_set_int_member (arrivals, "late", (gint64) tally.late);
+          json_object_set_double_member (arrivals, "max_lag_s", tally.max_lag_s);
+          json_object_set_object_member (end, "arrivals", arrivals);
+        }
+    }
+  json_node_set_object (node, end);
+  worker_print (END_PREFIX, node);
+  return usage_error != NULL ? 2 : 0;
+}

@@ -1,0 +1,441 @@
+/* test-processes.c
+ * Copyright 2026 The Rivulet authors
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * rivulet-cli load --processes N against the embedded server: the jobs of
+ * the worker processes counted as one run's (the summary's counts those of
+ * one process, each job number once in --output), each scenario's figures,
+ * a failing threshold, --until-break naming the breakpoint with the users of
+ * every process, --metrics served by the parent with the merged count, a
+ * worker killed mid-run failing the run instead of hanging it, and bad
+ * values refused.
+ */
+#include "config.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libsoup/soup.h>
+
+#include "riv-json.h"
+#include "riv-test-served.h"
+#include "riv-test-util.h"
+
+typedef RivTestServed Fixture;
+
+static gint64
+member_int (JsonNode   *summary,
+            const char *name)
+{
+  g_assert_nonnull (summary);
+  return json_object_get_int_member (json_node_get_object (summary), name);
+}
+
+/* 8 users, 5 jobs each, in 2 processes: 40 jobs counted once, the records
+ * numbered 1..40 each once, the counts those of one process. */
+static void
+test_counts (Fixture       *fx,
+             gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (fx->dir, "jobs.jsonl", NULL);
+  const char *args[] = { "--endpoint", "batch_echo", "--users", "8", "--iterations", "5",
+                         "--processes", "2", "--json", "--output", path, NULL };
+  const char *one[] = { "--endpoint", "batch_echo", "--users", "8", "--iterations", "5",
+                        "--processes", "1", "--json", NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autoptr(JsonNode) single = NULL;
+  g_autofree char *err = NULL, *err1 = NULL, *text = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean seen[41] = { FALSE };
+  guint n = 0;
+
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (member_int (summary, "submitted"), ==, 40);
+  g_assert_cmpint (member_int (summary, "completed"), ==, 40);
+  g_assert_cmpint (member_int (summary, "users"), ==, 8);
+  g_assert_cmpint (member_int (summary, "processes"), ==, 2);
+
+  g_assert_true (g_file_get_contents (path, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    {
+      g_autoptr(JsonNode) record = NULL;
+      gint64 index;
+
+      if (*lines[i] == '\0')
+        continue;
+      record = riv_json_parse (NULL, lines[i], -1, 0, NULL);
+      g_assert_nonnull (record);
+      index = json_object_get_int_member (json_node_get_object (record), "index");
+      g_assert_cmpint (index, >=, 1);
+      g_assert_cmpint (index, <=, 40);
+      g_assert_false (seen[index]);
+      seen[index] = TRUE;
+      n++;
+    }
+  g_assert_cmpuint (n, ==, 40);
+
+  g_assert_cmpint (riv_test_served_load (fx, one, &single, &err1), ==, 0);
+  g_assert_cmpint (member_int (single, "submitted"), ==, member_int (summary, "submitted"));
+  g_assert_cmpint (member_int (single, "completed"), ==, member_int (summary, "completed"));
+  g_assert_cmpint (member_int (single, "users"), ==, member_int (summary, "users"));
+  g_assert_false (json_object_has_member (json_node_get_object (single), "processes"));
+}
+
+/* Scenarios in 3 processes: each scenario's figures, summing to the run's. */
+static void
+test_scenarios (Fixture       *fx,
+                gconstpointer  data)
+{
+  g_autofree char *file = g_build_filename (fx->dir, "s.json", NULL);
+  const char *args[] = { "--scenarios", file, "--processes", "3", "--json", NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *scenarios;
+  gint64 a, b;
+
+  g_assert_true (g_file_set_contents (file,
+    "{\"users\": 6, \"iterations\": 4, \"scenarios\": {"
+    " \"a\": {\"endpoint\": \"batch_echo\", \"data\": [\"a {i}\", 0]},"
+    " \"b\": {\"endpoint\": \"batch_echo\", \"data\": [\"b {i}\", 0]}}}", -1, NULL));
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
+  g_assert_cmpint (member_int (summary, "completed"), ==, 24);
+  scenarios = json_object_get_object_member (json_node_get_object (summary), "scenarios");
+  g_assert_nonnull (scenarios);
+  a = json_object_get_int_member (json_object_get_object_member (scenarios, "a"), "completed");
+  b = json_object_get_int_member (json_object_get_object_member (scenarios, "b"), "completed");
+  g_assert_cmpint (a + b, ==, 24);
+  g_assert_cmpint (a, >, 0);
+  g_assert_cmpint (b, >, 0);
+}
+
+/* A threshold that cannot hold: exit 1, named in the summary. */
+static void
+test_threshold (Fixture       *fx,
+                gconstpointer  data)
+{
+  const char *args[] = { "--endpoint", "batch_echo", "--users", "4", "--iterations", "2",
+                         "--processes", "2", "--threshold", "completed>=100", NULL };
+  g_autofree char *out = NULL, *err = NULL;
+  const char *argv[] = { "load", "--url", fx->url, args[0], args[1], args[2], args[3],
+                         args[4], args[5], args[6], args[7], args[8], args[9], NULL };
+  int status = riv_test_run_cli (argv, &out, &err, 120);
+
+  g_test_message ("%s%s", out, err);
+  g_assert_cmpint (status, ==, 1);
+  g_assert_nonnull (strstr (out, "✗ completed>=100"));
+  g_assert_nonnull (strstr (out, "completed  8\n"));
+}
+
+/* --until-break: 2.5 s jobs against p95<1s break as the first ones end,
+ * with 5 to 8 users on the ramp, more than either process had. */
+static void
+test_until_break (Fixture       *fx,
+                  gconstpointer  data)
+{
+  const char *args[] = { "--endpoint", "stream_text", "--data", "[\"s\", 5, 0.5]",
+                         "--stages", "4s:8,20s:8", "--until-break", "--threshold", "p95<1s",
+                         "--processes", "2", "--json", NULL };
+  g_autoptr(JsonNode) summary = NULL;
+  g_autofree char *err = NULL;
+  JsonObject *bp;
+
+  g_assert_cmpint (riv_test_served_load (fx, args, &summary, &err), ==, 0);
+  g_assert_nonnull (summary);
+  bp = json_object_get_object_member (json_node_get_object (summary), "breakpoint");
+  g_assert_nonnull (bp);
+  g_assert_true (g_str_has_prefix (json_object_get_string_member (bp, "reason"),
+                                   "latency p95 went over 1.000s"));
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), >=, 5);
+  g_assert_cmpint (json_object_get_int_member (bp, "users"), <=, 8);
+  g_assert_cmpfloat (json_object_get_double_member (bp, "t_s"), <, 15);
+}
+
+/* A rivulet-cli running on its own while the test's main context turns. */
+typedef struct
+{
+  GSubprocess *process;
+  GString     *err;
+  gboolean     done;
+  char        *metrics_url;
+} Running;
+
+static void
+err_line_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Running *running = user_data;
+  gsize length;
+  char *line = g_data_input_stream_read_line_finish_utf8 (G_DATA_INPUT_STREAM (object), result,
+                                                          &length, NULL);
+  const char *at;
+
+  if (line == NULL)
+    {
+      running->done = TRUE;
+      return;
+    }
+  g_string_append_printf (running->err, "%s\n", line);
+  if ((at = strstr (line, "metrics at ")) != NULL && running->metrics_url == NULL)
+    running->metrics_url = g_strdup (at + strlen ("metrics at "));
+  g_free (line);
+  g_data_input_stream_read_line_async (G_DATA_INPUT_STREAM (object), G_PRIORITY_DEFAULT, NULL,
+                                       err_line_cb, running);
+}
+
+static void
+running_start (Running            *running,
+               Fixture            *fx,
+               const char * const *args)
+{
+  g_autoptr(GPtrArray) argv = riv_test_load_argv (g_getenv ("RIVULET_CLI"), fx->url, args);
+  g_autoptr(GSubprocessLauncher) launcher =
+    g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDERR_PIPE);
+  g_autofree char *out = g_build_filename (fx->dir, "out.txt", NULL);
+  GDataInputStream *err;
+
+  g_subprocess_launcher_set_stdout_file_path (launcher, out);
+  running->err = g_string_new (NULL);
+  running->process = g_subprocess_launcher_spawnv (launcher,
+                                                   (const char * const *) argv->pdata, NULL);
+  g_assert_nonnull (running->process);
+  err = g_data_input_stream_new (g_subprocess_get_stderr_pipe (running->process));
+  g_data_input_stream_read_line_async (err, G_PRIORITY_DEFAULT, NULL, err_line_cb, running);
+  g_object_unref (err);
+}
+
+static void
+flag_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+}
+
+/* Turns the main context until *flag or the time is up; FALSE: it was up. */
+static gboolean
+iterate_until (gboolean *flag,
+               double    seconds)
+{
+  gboolean late = FALSE;
+  guint id = g_timeout_add_once ((guint) (seconds * 1000), flag_cb, &late);
+
+  while (!*flag && !late)
+    g_main_context_iteration (NULL, TRUE);
+  if (!late)
+    g_source_remove (id);
+  return *flag;
+}
+
+/* Waits for the process's end (and its standard error's); its exit status. */
+static int
+running_finish (Running *running,
+                double   seconds)
+{
+  int status;
+
+  g_assert_true (iterate_until (&running->done, seconds));
+  g_assert_true (g_subprocess_wait (running->process, NULL, NULL));
+  g_test_message ("%s", running->err->str);
+  status = g_subprocess_get_exit_status (running->process);
+  g_clear_object (&running->process);
+  return status;
+}
+
+static void
+running_clear (Running *running)
+{
+  if (running->process != NULL)
+    g_subprocess_force_exit (running->process);
+  g_clear_object (&running->process);
+  if (running->err != NULL)
+    g_string_free (running->err, TRUE);
+  g_free (running->metrics_url);
+}
+
+static void
+got_cb (GObject      *object,
+        GAsyncResult *result,
+        gpointer      user_data)
+{
+  GBytes **slot = user_data;
+
+  *slot = soup_session_send_and_read_finish (SOUP_SESSION (object), result, NULL);
+  if (*slot == NULL)
+    *slot = g_bytes_new (NULL, 0);
+}
+
+/* The value of the first metric line that starts with name. */
+static double
+scrape (const char *url,
+        const char *name)
+{
+  g_autoptr(SoupSession) session = soup_session_new ();
+  g_autoptr(SoupMessage) message = soup_message_new ("GET", url);
+  g_autoptr(GBytes) body = NULL;
+  g_auto(GStrv) lines = NULL;
+  gboolean got = FALSE;
+
+  soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, got_cb, &body);
+  while (body == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  (void) got;
+  lines = g_strsplit (g_bytes_get_data (body, NULL) != NULL
+                        ? (const char *) g_bytes_get_data (body, NULL) : "", "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (g_str_has_prefix (lines[i], name) && lines[i][strlen (name)] == ' ')
+      return g_ascii_strtod (lines[i] + strlen (name) + 1, NULL);
+  return -1;
+}
+
+/* --metrics from the parent: the jobs of both processes in its count, live
+ * while the run goes, and all 40 of them at the end. */
+static void
+test_metrics (Fixture       *fx,
+              gconstpointer  data)
+{
+  const char *args[] = { "--endpoint", "batch_echo", "--data", "[\"x\", 0.05]", "--users", "4",
+                         "--iterations", "10", "--think", "0.2", "--processes", "2",
+                         "--metrics", "127.0.0.1:0", NULL };
+  Running running = { 0 };
+  double live = -1, last = -1;
+  gboolean never = FALSE;
+
+  running_start (&running, fx, args);
+  while (running.metrics_url == NULL && !running.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (running.metrics_url);
+  /* Both processes' jobs come in as the run goes. */
+  for (guint i = 0; i < 40 && !running.done && !(live > 4 && live < 40); i++)
+    {
+      iterate_until (&never, 0.25);
+      live = scrape (running.metrics_url, "rivulet_jobs_finished_total{outcome=\"completed\"}");
+    }
+  g_assert_cmpfloat (live, >, 4);
+  g_assert_cmpfloat (live, <, 40);
+  while (!running.done)
+    {
+      double value = scrape (running.metrics_url, "rivulet_jobs_finished_total{outcome=\"completed\"}");
+
+      last = value >= 0 ? value : last;
+      iterate_until (&never, 0.2);
+    }
+  g_assert_cmpint (running_finish (&running, 60), ==, 0);
+  g_assert_cmpfloat (last, ==, 40);
+  running_clear (&running);
+}
+
+static GArray *
+children_of (GPid parent)
+{
+  GArray *pids = g_array_new (FALSE, FALSE, sizeof (GPid));
+  g_autoptr(GDir) dir = g_dir_open ("/proc", 0, NULL);
+  const char *name;
+
+  while (dir != NULL && (name = g_dir_read_name (dir)) != NULL)
+    {
+      g_autofree char *path = g_build_filename ("/proc", name, "stat", NULL);
+      g_autofree char *stat = NULL;
+      const char *close;
+      int ppid = 0;
+
+      if (!g_ascii_isdigit (*name) || !g_file_get_contents (path, &stat, NULL, NULL))
+        continue;
+      close = strrchr (stat, ')');
+      if (close != NULL && sscanf (close + 2, "%*c %d", &ppid) == 1 && ppid == parent)
+        {
+          GPid pid = atoi (name);
+
+          g_array_append_val (pids, pid);
+        }
+    }
+  return pids;
+}
+
+/* A worker killed mid-run: the run ends soon, fails and says which. */
+static void
+test_killed_worker (Fixture       *fx,
+                    gconstpointer  data)
+{
+  const char *args[] = { "--endpoint", "batch_echo", "--data", "[\"x\", 0.1]", "--users", "4",
+                         "--duration", "30", "--processes", "2", NULL };
+  Running running = { 0 };
+  g_autoptr(GArray) pids = NULL;
+  gboolean never = FALSE;
+  GPid parent;
+  double start;
+
+  running_start (&running, fx, args);
+  parent = atoi (g_subprocess_get_identifier (running.process));
+  for (guint i = 0; i < 100; i++)
+    {
+      g_clear_pointer (&pids, g_array_unref);
+      pids = children_of (parent);
+      if (pids->len == 2)
+        break;
+      iterate_until (&never, 0.1);
+    }
+  g_assert_cmpuint (pids->len, ==, 2);
+  iterate_until (&never, 1.5);
+  start = g_get_monotonic_time () / 1e6;
+  g_assert_cmpint (kill (g_array_index (pids, GPid, 0), SIGKILL), ==, 0);
+  g_assert_cmpint (running_finish (&running, 20), ==, 1);
+  g_assert_cmpfloat (g_get_monotonic_time () / 1e6 - start, <, 15);
+  g_assert_nonnull (strstr (running.err->str, "was killed by signal 9"));
+  running_clear (&running);
+}
+
+/* Bad values exit 2 with one line naming the option. */
+static void
+test_bad_values (Fixture       *fx,
+                 gconstpointer  data)
+{
+  static const struct { const char *value; const char *extra; const char *says; } cases[] = {
+    { "0", NULL, "--processes 0: expected a number of processes from 1 to 256" },
+    { "-3", NULL, "--processes -3: expected" },
+    { "5", NULL, "--processes 5 with at most 4 users" },
+    { "x", NULL, "--processes" },
+    { "2", "--threads=2", "--processes and --threads" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const char *args[] = { "--endpoint", "batch_echo", "--users", "4", "--processes",
+                             cases[i].value, cases[i].extra, NULL };
+      g_autofree char *err = NULL;
+
+      g_assert_cmpint (riv_test_served_load (fx, args, NULL, &err), ==, 2);
+      if (strstr (err, cases[i].says) == NULL)
+        g_error ("--processes %s: the error does not say %s:\n%s", cases[i].value,
+                 cases[i].says, err);
+    }
+  {
+    const char *args[] = { "--endpoint", "batch_echo", "--count", "4", "--processes", "2",
+                           NULL };
+    g_autofree char *err = NULL;
+
+    g_assert_cmpint (riv_test_served_load (fx, args, NULL, &err), ==, 2);
+    g_assert_nonnull (strstr (err, "the open loop (--count, --rate) sends its jobs in one"));
+  }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+#define ADD(path, func) \
+  g_test_add (path, Fixture, "riv-test-processes", riv_test_served_setup, func, \
+              riv_test_served_teardown)
+  ADD ("/processes/counts", test_counts);
+  ADD ("/processes/scenarios", test_scenarios);
+  ADD ("/processes/threshold", test_threshold);
+  ADD ("/processes/until-break", test_until_break);
+  ADD ("/processes/metrics", test_metrics);
+  ADD ("/processes/killed-worker", test_killed_worker);
+  ADD ("/processes/bad-values", test_bad_values);
+#undef ADD
+  return g_test_run ();
+}
