@@ -275,12 +275,10 @@ scrape (const char *url,
   g_autoptr(SoupMessage) message = soup_message_new ("GET", url);
   g_autoptr(GBytes) body = NULL;
   g_auto(GStrv) lines = NULL;
-  gboolean got = FALSE;
 
   soup_session_send_and_read_async (session, message, G_PRIORITY_DEFAULT, NULL, got_cb, &body);
   while (body == NULL)
     g_main_context_iteration (NULL, TRUE);
-  (void) got;
   lines = g_strsplit (g_bytes_get_data (body, NULL) != NULL
                         ? (const char *) g_bytes_get_data (body, NULL) : "", "\n", -1);
   for (guint i = 0; lines[i] != NULL; i++)
@@ -290,7 +288,9 @@ scrape (const char *url,
 }
 
 /* --metrics from the parent: the jobs of both processes in its count, live
- * while the run goes, and all 40 of them at the end. */
+ * while the run goes, and all 40 of them at the end, with the messages and
+ * bytes both processes' streams received (at least two messages a job) and
+ * no stream left open. */
 static void
 test_metrics (Fixture       *fx,
               gconstpointer  data)
@@ -299,7 +299,7 @@ test_metrics (Fixture       *fx,
                          "--iterations", "10", "--think", "0.2", "--processes", "2",
                          "--metrics", "127.0.0.1:0", NULL };
   Running running = { 0 };
-  double live = -1, last = -1;
+  double live = -1, last = -1, messages = -1, bytes = -1, open = -1;
   gboolean never = FALSE;
 
   running_start (&running, fx, args);
@@ -318,11 +318,20 @@ test_metrics (Fixture       *fx,
     {
       double value = scrape (running.metrics_url, "rivulet_jobs_finished_total{outcome=\"completed\"}");
 
-      last = value >= 0 ? value : last;
+      if (value >= 0)
+        {
+          last = value;
+          messages = scrape (running.metrics_url, "rivulet_stream_messages_total");
+          bytes = scrape (running.metrics_url, "rivulet_stream_received_bytes_total");
+          open = scrape (running.metrics_url, "rivulet_open_streams");
+        }
       iterate_until (&never, 0.2);
     }
   g_assert_cmpint (running_finish (&running, 60), ==, 0);
   g_assert_cmpfloat (last, ==, 40);
+  g_assert_cmpfloat (messages, >=, 80);
+  g_assert_cmpfloat (bytes, >, messages * 20);
+  g_assert_cmpfloat (open, ==, 0);
   running_clear (&running);
 }
 

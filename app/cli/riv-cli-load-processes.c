@@ -53,6 +53,8 @@ typedef struct
   guint             in_flight;
   guint64           submitted;
   guint64           events;
+  guint             streams;      /* open now */
+  guint64           bytes;        /* received by its streams */
   gboolean          broke;
   JsonObject       *end;          /* its end line, nullable */
 } Worker;
@@ -460,6 +462,8 @@ worker_take_progress (Worker     *w,
   w->in_flight = riv_json_get_int (progress, "in_flight", &value) ? (guint) value : 0;
   w->submitted = riv_json_get_int (progress, "submitted", &value) ? (guint64) value : 0;
   w->events = riv_json_get_int (progress, "events", &value) ? (guint64) value : 0;
+  w->streams = riv_json_get_int (progress, "streams", &value) ? (guint) value : 0;
+  w->bytes = riv_json_get_int (progress, "bytes", &value) ? (guint64) value : 0;
   w->broke = riv_json_get_bool (progress, "broke", FALSE);
   w->started = TRUE;
   if (w->break_due)
@@ -482,6 +486,10 @@ worker_take_end (Worker     *w,
     return;
   w->submitted = (guint64) json_object_get_int_member_with_default (w->end, "submitted", 0);
   w->events = (guint64) json_object_get_int_member_with_default (w->end, "events", 0);
+  w->bytes = (guint64) json_object_get_int_member_with_default (w->end, "bytes",
+                                                               (gint64) w->bytes);
+  /* Gone: nothing of it is open or in flight any more. */
+  w->users = w->in_flight = w->streams = 0;
   usage_error = riv_json_get_string (w->end, "usage_error");
   if (usage_error != NULL && self->usage_error == NULL)
     {
@@ -687,6 +695,27 @@ processes_check_thresholds (LoadProcesses *self)
 }
 
 /* Once a second: the gauges, the status line and the breakpoint test. */
+/* --metrics' gauges and totals: the workers' last progress (or end) lines, summed. */
+static void
+processes_update_metrics (LoadProcesses *self)
+{
+  guint users = 0, in_flight = 0, streams = 0;
+  guint64 events = 0, bytes = 0;
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+
+      users += w->users;
+      in_flight += w->in_flight;
+      streams += w->streams;
+      events += w->events;
+      bytes += w->bytes;
+    }
+  riv_metrics_set_gauges (self->run->metrics, users, in_flight, streams);
+  riv_metrics_set_received (self->run->metrics, events, bytes);
+}
+
 static gboolean
 processes_tick_cb (gpointer user_data)
 {
@@ -706,7 +735,7 @@ processes_tick_cb (gpointer user_data)
   if (p95 >= 0)
     self->last_p95 = p95;
   if (run->metrics != NULL)
-    riv_metrics_set_gauges (run->metrics, users, in_flight, 0);
+    processes_update_metrics (self);
   if (run->status_line)
     load_status_print (riv_now () - self->start, users, self->completed,
                        (guint) (self->completed - self->completed_before), p95, first_p95,
@@ -833,6 +862,8 @@ load_processes_run (LoadProcesses  *self,
     }
   processes_set_end (self);
   processes_name_breakpoint (self);
+  if (run->metrics != NULL)
+    processes_update_metrics (self);
   return TRUE;
 }
 
@@ -902,6 +933,8 @@ worker_sample_cb (RivLoadRun          *engine,
 {
   g_autoptr(JsonObject) progress = json_object_new ();
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
+  guint streams;
+  guint64 bytes;
 
   json_object_set_double_member (progress, "t", sample->t);
   json_object_set_int_member (progress, "users", sample->users);
@@ -909,6 +942,9 @@ worker_sample_cb (RivLoadRun          *engine,
   json_object_set_int_member (progress, "queued", sample->queued);
   json_object_set_int_member (progress, "submitted", (gint64) riv_load_run_get_submitted (engine));
   json_object_set_int_member (progress, "events", (gint64) riv_load_run_get_n_events (engine));
+  riv_load_run_get_streams (engine, &streams, &bytes);
+  json_object_set_int_member (progress, "streams", streams);
+  json_object_set_int_member (progress, "bytes", (gint64) bytes);
   json_object_set_boolean_member (progress, "broke", riv_load_run_has_broken (engine));
   json_node_set_object (node, progress);
   worker_print (PROGRESS_PREFIX, node);
@@ -955,6 +991,8 @@ load_worker_end (LoadRun      *run,
   g_autoptr(JsonObject) end = json_object_new ();
   g_autoptr(JsonNode) node = json_node_new (JSON_NODE_OBJECT);
   RivArrivalsTally tally;
+  guint streams;
+  guint64 bytes;
 
   g_clear_handle_id (&worker_break_id, g_source_remove);
   if (usage_error != NULL)
@@ -966,6 +1004,8 @@ load_worker_end (LoadRun      *run,
       json_object_set_int_member (end, "submitted", (gint64) riv_load_run_get_submitted (run->engine));
       json_object_set_int_member (end, "finished", (gint64) riv_load_run_get_finished (run->engine));
       json_object_set_int_member (end, "events", (gint64) riv_load_run_get_n_events (run->engine));
+      riv_load_run_get_streams (run->engine, &streams, &bytes);
+      json_object_set_int_member (end, "bytes", (gint64) bytes);
       json_object_set_int_member (end, "peak_users", riv_load_run_get_peak_users (run->engine));
       json_object_set_boolean_member (end, "stopped", riv_load_run_was_stopped (run->engine));
       json_object_set_boolean_member (end, "interrupted",

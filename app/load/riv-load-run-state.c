@@ -179,6 +179,30 @@ riv_load_run_get_n_events (RivLoadRun *self)
                                                         : _riv_load_run_count_events (self);
 }
 
+void
+riv_load_run_get_streams (RivLoadRun *self,
+                          guint      *open,
+                          guint64    *bytes)
+{
+  guint64 received;
+  guint streams;
+
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  received = riv_client_get_n_stream_bytes (self->params.client) + self->counts.user_bytes;
+  streams = riv_client_get_stream_state (self->params.client) == RIV_STREAM_STATE_CONNECTED;
+  for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
+    {
+      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
+
+      if (user->client == NULL)
+        continue;
+      received += riv_client_get_n_stream_bytes (user->client);
+      streams += riv_client_get_stream_state (user->client) == RIV_STREAM_STATE_CONNECTED;
+    }
+  *open = streams;
+  *bytes = received;
+}
+
 guint64 *
 riv_load_run_dup_batch_sizes (RivLoadRun *self,
                               guint      *max_size)

@@ -592,20 +592,12 @@ emit_sample (RivLoadRun *self,
 static void
 metrics_update (RivLoadRun *self)
 {
-  guint64 bytes = riv_client_get_n_stream_bytes (self->params.client) + self->counts.user_bytes;
-  guint streams = riv_client_get_stream_state (self->params.client) == RIV_STREAM_STATE_CONNECTED;
+  guint streams;
+  guint64 bytes;
 
   if (self->params.metrics == NULL)
     return;
-  for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
-    {
-      LoadUser *user = g_ptr_array_index (self->users.all_users, i);
-
-      if (user->client == NULL)
-        continue;
-      bytes += riv_client_get_n_stream_bytes (user->client);
-      streams += riv_client_get_stream_state (user->client) == RIV_STREAM_STATE_CONNECTED;
-    }
+  riv_load_run_get_streams (self, &streams, &bytes);
   riv_metrics_set_gauges (self->params.metrics, self->counts.active_users,
                           (guint) (self->counts.submitted - self->counts.finished), streams);
   riv_metrics_set_received (self->params.metrics, _riv_load_run_count_events (self), bytes);

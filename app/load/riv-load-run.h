@@ -298,6 +298,11 @@ guint64      *riv_load_run_dup_batch_sizes   (RivLoadRun        *self,
                                               guint             *max_size);
 /* Messages received by every client of the run. */
 guint64       riv_load_run_get_n_events      (RivLoadRun        *self);
+/* The streams open now and the bytes every stream of the run has received
+ * (on one thread, the run's own users). */
+void          riv_load_run_get_streams       (RivLoadRun        *self,
+                                              guint             *open,
+                                              guint64           *bytes);
 /* Seconds the users' schedule lasts (stages or duration); 0 when open-ended. */
 double        riv_load_run_get_schedule      (RivLoadRun        *self);
 
