@@ -463,6 +463,11 @@ def ui_rows(t, results):
               "<= 50 ms", met(stall is not None and stall <= 50 and ok))
         t.add(f"UI {label}: p99 frame interval", fmt(p99, " ms", 1), fmt(idle_p99, " ms", 1), "",
               "<= 33 ms", met(p99 is not None and p99 <= 33 and ok))
+        each = [r.get("frame_p99_ms") for r in reps if r.get("frame_p99_ms") is not None]
+        if len(each) > 1:
+            t.add(f"  p99 frame interval, each run (spread)", " / ".join(fmt(v, "", 1) for v in each),
+                  "", "", f"(info: {fmt(min(each), '', 1)}-{fmt(max(each), ' ms', 1)}, "
+                  f"{sum(v <= 33 for v in each)} of {len(each)} runs <= 33 ms)", "")
         net = median([r.get("frame_net_p99_ms") for r in reps])
         if net is not None:
             wait = median([r.get("cpu_wait_ms") for r in reps])
