@@ -695,25 +695,41 @@ processes_check_thresholds (LoadProcesses *self)
 }
 
 /* Once a second: the gauges, the status line and the breakpoint test. */
-/* --metrics' gauges and totals: the workers' last progress (or end) lines, summed. */
-static void
-processes_update_metrics (LoadProcesses *self)
+/* The workers' last progress (or end) lines, summed. */
+typedef struct
 {
-  guint users = 0, in_flight = 0, streams = 0;
-  guint64 events = 0, bytes = 0;
+  guint   users;
+  guint   in_flight;
+  guint   streams;
+  guint64 events;
+  guint64 bytes;
+} WorkerSums;
+
+static WorkerSums
+processes_sum (LoadProcesses *self)
+{
+  WorkerSums sum = { 0 };
 
   for (guint i = 0; i < self->workers->len; i++)
     {
       Worker *w = g_ptr_array_index (self->workers, i);
 
-      users += w->users;
-      in_flight += w->in_flight;
-      streams += w->streams;
-      events += w->events;
-      bytes += w->bytes;
+      sum.users += w->users;
+      sum.in_flight += w->in_flight;
+      sum.streams += w->streams;
+      sum.events += w->events;
+      sum.bytes += w->bytes;
     }
-  riv_metrics_set_gauges (self->run->metrics, users, in_flight, streams);
-  riv_metrics_set_received (self->run->metrics, events, bytes);
+  return sum;
+}
+
+/* --metrics' gauges and totals. */
+static void
+processes_update_metrics (LoadProcesses    *self,
+                          const WorkerSums *sum)
+{
+  riv_metrics_set_gauges (self->run->metrics, sum->users, sum->in_flight, sum->streams);
+  riv_metrics_set_received (self->run->metrics, sum->events, sum->bytes);
 }
 
 static gboolean
@@ -721,25 +737,18 @@ processes_tick_cb (gpointer user_data)
 {
   LoadProcesses *self = user_data;
   LoadRun *run = self->run;
-  guint users = 0, in_flight = 0;
+  WorkerSums sum = processes_sum (self);
   double p95 = window_p95 (self->latencies);
   double first_p95 = window_p95 (self->firsts);
 
-  for (guint i = 0; i < self->workers->len; i++)
-    {
-      Worker *w = g_ptr_array_index (self->workers, i);
-
-      users += w->users;
-      in_flight += w->in_flight;
-    }
   if (p95 >= 0)
     self->last_p95 = p95;
   if (run->metrics != NULL)
-    processes_update_metrics (self);
+    processes_update_metrics (self, &sum);
   if (run->status_line)
-    load_status_print (riv_now () - self->start, users, self->completed,
+    load_status_print (riv_now () - self->start, sum.users, self->completed,
                        (guint) (self->completed - self->completed_before), p95, first_p95,
-                       self->failed, self->lost, in_flight);
+                       self->failed, self->lost, sum.in_flight);
   self->completed_before = self->completed;
   g_array_set_size (self->latencies, 0);
   g_array_set_size (self->firsts, 0);
@@ -863,7 +872,11 @@ load_processes_run (LoadProcesses  *self,
   processes_set_end (self);
   processes_name_breakpoint (self);
   if (run->metrics != NULL)
-    processes_update_metrics (self);
+    {
+      WorkerSums sum = processes_sum (self);
+
+      processes_update_metrics (self, &sum);
+    }
   return TRUE;
 }
 
