@@ -304,70 +304,56 @@ processes_break (LoadProcesses *self,
 }
 
 /* The job's statistics: the run's, its scenario's and its endpoint's. */
-static gboolean
-processes_add_to_stats (LoadProcesses  *self,
-                        JsonObject     *record,
-                        guint           number,
-                        GError        **error)
+static void
+processes_add_to_stats (LoadProcesses       *self,
+                        const RivLoadRecord *read,
+                        guint                number)
 {
   RivLoadRun *engine = self->run->engine;
   RivLoadStats *scenario, *endpoint;
   const char *key;
 
-  if (!riv_load_stats_add_record (riv_load_run_get_stats (engine), record, error))
-    return FALSE;
+  riv_load_stats_add_read (riv_load_run_get_stats (engine), read);
   if (number == 0)
-    return TRUE;
+    return;
   scenario = riv_load_run_get_scenario_stats (engine, number - 1);
   riv_load_run_get_scenario (engine, number - 1, &key, NULL);
   endpoint = riv_load_run_get_endpoint_stats (engine, key);
-  if (!riv_load_stats_add_record (scenario, record, error))
-    return FALSE;
-  return endpoint == NULL || endpoint == scenario ||
-         riv_load_stats_add_record (endpoint, record, error);
+  riv_load_stats_add_read (scenario, read);
+  if (endpoint != NULL && endpoint != scenario)
+    riv_load_stats_add_read (endpoint, read);
 }
 
 /* --metrics: the job as the engine would have counted it. */
 static void
-processes_add_to_metrics (LoadProcesses *self,
-                          JsonObject    *record,
-                          guint          number)
+processes_add_to_metrics (LoadProcesses       *self,
+                          const RivLoadRecord *read,
+                          guint                number)
 {
   RivMetrics *metrics = self->run->metrics;
-  double stall = riv_load_stats_get_stall (riv_load_run_get_stats (self->run->engine));
-  RivJobStatus status;
-  double submitted_at, queued_s, run_s, latency_s;
-  RivLoadStream stream;
 
-  if (!riv_job_record_read_outcome (record, &status, &submitted_at, NULL) ||
-      !riv_job_record_read_times (record, &queued_s, &run_s, &latency_s, NULL) ||
-      !riv_job_record_read_stream (record, stall, &stream, NULL))
-    return;
   riv_metrics_add_submitted (metrics, number);
-  riv_metrics_add_job (metrics, number, status, queued_s, latency_s);
-  riv_metrics_add_stream (metrics, number, status, stream.first_s, stream.gaps, stream.stalls);
-  riv_job_record_stream_clear (&stream);
+  riv_metrics_add_job (metrics, number, read->status, read->queued_s, read->latency_s);
+  riv_metrics_add_stream (metrics, number, read->status, read->stream.first_s,
+                          read->stream.gaps, read->stream.stalls);
 }
 
 /* The status line's counts and this second's latencies. */
 static void
-processes_add_to_window (LoadProcesses *self,
-                         JsonObject    *record)
+processes_add_to_window (LoadProcesses       *self,
+                         const RivLoadRecord *read)
 {
-  const char *status = riv_json_get_string (record, "status");
-  double value;
-
-  if (g_strcmp0 (status, "completed") == 0)
+  if (read->status == RIV_JOB_STATUS_COMPLETED)
     {
       self->completed++;
-      if (riv_json_get_double (record, "latency_s", &value) && value >= 0)
-        g_array_append_val (self->latencies, value);
-      if (riv_json_get_double (record, "first_update_s", &value) && value >= 0)
-        g_array_append_val (self->firsts, value);
+      if (read->latency_s >= 0)
+        g_array_append_val (self->latencies, read->latency_s);
+      if (read->stream.first_s >= 0)
+        g_array_append_val (self->firsts, read->stream.first_s);
     }
-  else if (g_strcmp0 (status, "failed") == 0)
+  else if (read->status == RIV_JOB_STATUS_FAILED)
     self->failed++;
-  else if (g_strcmp0 (status, "lost") == 0)
+  else if (read->status == RIV_JOB_STATUS_LOST)
     self->lost++;
 }
 
@@ -407,6 +393,7 @@ worker_take_record (Worker     *w,
   g_autoptr(GError) error = NULL;
   g_autoptr(JsonNode) node = riv_json_parse (self->parser, line, (gssize) length, 64, &error);
   JsonObject *record;
+  RivLoadRecord read;
   const char *scenario;
   guint number;
 
@@ -424,14 +411,18 @@ worker_take_record (Worker     *w,
       (fwrite (line, 1, length, run->output) != length || fputc ('\n', run->output) == EOF) &&
       run->output_errno == 0)
     run->output_errno = errno != 0 ? errno : EIO;
-  if (!processes_add_to_stats (self, record, number, &error))
+  if (!riv_load_record_read (&read, record,
+                             riv_load_stats_get_stall (riv_load_run_get_stats (run->engine)),
+                             &error))
     {
       worker_say (w, "sent a job record that is not one: %s", riv_cli_safe (error->message));
       return;
     }
+  processes_add_to_stats (self, &read, number);
   if (run->metrics != NULL)
-    processes_add_to_metrics (self, record, number);
-  processes_add_to_window (self, record);
+    processes_add_to_metrics (self, &read, number);
+  processes_add_to_window (self, &read);
+  riv_load_record_clear (&read);
 }
 
 static JsonObject *

@@ -157,19 +157,18 @@ add_to_stats (JsonObject  *record,
 {
   Merge *merge = user_data;
   const char *scenario = riv_json_get_string (record, "scenario");
-  double submitted_at, latency_s;
-  RivLoadStats *stats;
+  RivLoadRecord read;
+  RivLoadStats *stats = NULL;
 
-  if (!riv_load_stats_add_record (merge->stats, record, error))
+  if (!riv_load_record_read (&read, record, merge->stall, error))
     return FALSE;
-  if (riv_json_get_double (record, "submitted_at", &submitted_at) && isfinite (submitted_at) &&
-      riv_json_get_double (record, "latency_s", &latency_s) && isfinite (latency_s) &&
-      latency_s >= 0)
-    merge->end = MAX (merge->end, submitted_at + latency_s);
-  if (scenario == NULL)
-    return TRUE;
-  stats = merge_scenario_stats (merge, scenario, record, error);
-  return stats != NULL && riv_load_stats_add_record (stats, record, error);
+  riv_load_stats_add_read (merge->stats, &read);
+  if (isfinite (read.submitted_at) && isfinite (read.latency_s) && read.latency_s >= 0)
+    merge->end = MAX (merge->end, read.submitted_at + read.latency_s);
+  if (scenario != NULL && (stats = merge_scenario_stats (merge, scenario, record, error)) != NULL)
+    riv_load_stats_add_read (stats, &read);
+  riv_load_record_clear (&read);
+  return scenario == NULL || stats != NULL;
 }
 
 /* Each scenario's figures, over the span of the whole run (as load gives them). */

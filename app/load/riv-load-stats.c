@@ -414,69 +414,95 @@ riv_load_stats_get_stall (RivLoadStats *self)
 
 
 gboolean
-riv_load_stats_add_record (RivLoadStats  *self,
-                           JsonObject    *record,
-                           GError       **error)
+riv_load_record_read (RivLoadRecord  *out,
+                      JsonObject     *record,
+                      double          stall_s,
+                      GError        **error)
 {
-  RivJobStatus status;
-  double submitted_at, queued_s, run_s, latency_s;
   gint64 updates = 0, user = 0, batch_size = 0;
-  double upload_s, server_s;
-  JsonNode *batch;
-  JsonNode *logs;
-  JsonNode *cache;
-  JsonNode *server;
-  RivLoadStream stream;
+  JsonNode *batch, *logs, *cache, *server;
 
-  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (out != NULL, FALSE);
   g_return_val_if_fail (record != NULL, FALSE);
 
-  if (!riv_job_record_read_outcome (record, &status, &submitted_at, error))
-    return FALSE;
-  if (!riv_job_record_read_times (record, &queued_s, &run_s, &latency_s, error))
-    return FALSE;
-  /* Read before anything is counted: a malformed record adds nothing. */
-  if (!riv_job_record_read_stream (record, self->stall_s, &stream, error))
+  *out = (RivLoadRecord) { .upload_s = -1, .server_s = -1 };
+  if (!riv_job_record_read_outcome (record, &out->status, &out->submitted_at, error) ||
+      !riv_job_record_read_times (record, &out->queued_s, &out->run_s, &out->latency_s, error) ||
+      /* Read before anything is counted: a malformed record adds nothing. */
+      !riv_job_record_read_stream (record, stall_s, &out->stream, error))
     return FALSE;
   riv_json_get_int (record, "updates", &updates);
   riv_json_get_int (record, "user", &user);
   batch = json_object_get_member (record, "batch");
   if (batch != NULL && JSON_NODE_HOLDS_OBJECT (batch))
     riv_json_get_int (json_node_get_object (batch), "size", &batch_size);
+  out->updates = (guint) CLAMP (updates, 0, G_MAXUINT32);
+  out->user = (guint) CLAMP (user, 0, G_MAXUINT32);
+  out->batch_size = (guint) CLAMP (batch_size, 0, G_MAXUINT16);
 
-  if (riv_json_get_double (record, "upload_s", &upload_s) && isfinite (upload_s))
-    riv_load_stats_add_upload (self, upload_s);
+  if (!riv_json_get_double (record, "upload_s", &out->upload_s) || !isfinite (out->upload_s))
+    out->upload_s = -1;
   cache = json_object_get_member (record, "cache");
-  if (status == RIV_JOB_STATUS_COMPLETED && cache != NULL && JSON_NODE_HOLDS_OBJECT (cache))
-    riv_load_stats_count_cached (self);
+  out->cached = out->status == RIV_JOB_STATUS_COMPLETED && cache != NULL &&
+                JSON_NODE_HOLDS_OBJECT (cache);
   server = json_object_get_member (record, "server");
-  if (status == RIV_JOB_STATUS_COMPLETED && server != NULL && JSON_NODE_HOLDS_OBJECT (server) &&
-      riv_json_get_double (json_node_get_object (server), "total_s", &server_s) &&
-      isfinite (server_s) && server_s >= 0 && latency_s >= 0)
-    riv_load_stats_add_server_time (self, server_s, latency_s);
-
+  if (out->status != RIV_JOB_STATUS_COMPLETED || server == NULL ||
+      !JSON_NODE_HOLDS_OBJECT (server) ||
+      !riv_json_get_double (json_node_get_object (server), "total_s", &out->server_s) ||
+      !isfinite (out->server_s) || out->server_s < 0 || out->latency_s < 0)
+    out->server_s = -1;
   logs = json_object_get_member (record, "logs");
-  if (logs != NULL && JSON_NODE_HOLDS_ARRAY (logs))
+  out->logs = logs != NULL && JSON_NODE_HOLDS_ARRAY (logs) ? json_node_get_array (logs) : NULL;
+  out->error = riv_json_get_string (record, "error");
+  return TRUE;
+}
+
+void
+riv_load_record_clear (RivLoadRecord *record)
+{
+  riv_job_record_stream_clear (&record->stream);
+}
+
+void
+riv_load_stats_add_read (RivLoadStats        *self,
+                         const RivLoadRecord *r)
+{
+  g_return_if_fail (self != NULL);
+  g_return_if_fail (r != NULL);
+
+  if (r->upload_s >= 0)
+    riv_load_stats_add_upload (self, r->upload_s);
+  if (r->cached)
+    riv_load_stats_count_cached (self);
+  if (r->server_s >= 0)
+    riv_load_stats_add_server_time (self, r->server_s, r->latency_s);
+  for (guint i = 0; r->logs != NULL && i < json_array_get_length (r->logs); i++)
     {
-      JsonArray *array = json_node_get_array (logs);
+      JsonNode *log = json_array_get_element (r->logs, i);
 
-      for (guint i = 0; i < json_array_get_length (array); i++)
-        {
-          JsonNode *log = json_array_get_element (array, i);
-
-          if (JSON_NODE_HOLDS_OBJECT (log))
-            riv_load_stats_count_log (self, riv_json_get_string (json_node_get_object (log),
-                                                                 "level"));
-        }
+      if (JSON_NODE_HOLDS_OBJECT (log))
+        riv_load_stats_count_log (self, riv_json_get_string (json_node_get_object (log),
+                                                             "level"));
     }
+  riv_load_stats_add (self, r->submitted_at, r->queued_s, r->run_s, r->latency_s, r->status,
+                      r->updates, r->user, r->batch_size, r->error);
+  riv_load_stats_add_stream (self, &r->stream);
+}
 
-  riv_load_stats_add (self, submitted_at, queued_s, run_s, latency_s, status,
-                      (guint) CLAMP (updates, 0, G_MAXUINT32),
-                      (guint) CLAMP (user, 0, G_MAXUINT32),
-                      (guint) CLAMP (batch_size, 0, G_MAXUINT16),
-                      riv_json_get_string (record, "error"));
-  riv_load_stats_add_stream (self, &stream);
-  riv_job_record_stream_clear (&stream);
+gboolean
+riv_load_stats_add_record (RivLoadStats  *self,
+                           JsonObject    *record,
+                           GError       **error)
+{
+  RivLoadRecord read;
+
+  g_return_val_if_fail (self != NULL, FALSE);
+  g_return_val_if_fail (record != NULL, FALSE);
+
+  if (!riv_load_record_read (&read, record, self->stall_s, error))
+    return FALSE;
+  riv_load_stats_add_read (self, &read);
+  riv_load_record_clear (&read);
   return TRUE;
 }
 

@@ -176,6 +176,34 @@ const RivSketch *riv_load_stats_get_gaps  (RivLoadStats       *self);
 gboolean      riv_load_stats_add_record   (RivLoadStats       *self,
                                            JsonObject         *record,
                                            GError            **error);
+
+/* A per-job record read once, to be added to several statistics (the run's
+ * and its scenario's): riv_load_stats_add_record () is riv_load_record_read
+ * (), riv_load_stats_add_read () and riv_load_record_clear (). The strings and
+ * logs are the record's (borrowed); the stream's sketches are its own. */
+typedef struct
+{
+  RivJobStatus   status;
+  double         submitted_at;
+  double         queued_s, run_s, latency_s;   /* < 0: unknown */
+  guint          updates, user, batch_size;
+  double         upload_s;                     /* < 0: sent no file */
+  gboolean       cached;
+  double         server_s;                     /* < 0: none */
+  JsonArray     *logs;                         /* nullable */
+  const char    *error;                        /* nullable */
+  RivLoadStream  stream;
+} RivLoadRecord;
+
+/* FALSE, naming what is wrong, when the record is not one (nothing to clear
+ * then); stalls counted against stall_s. */
+gboolean      riv_load_record_read        (RivLoadRecord      *out,
+                                           JsonObject         *record,
+                                           double              stall_s,
+                                           GError            **error);
+void          riv_load_record_clear       (RivLoadRecord      *record);
+void          riv_load_stats_add_read     (RivLoadStats        *self,
+                                           const RivLoadRecord *record);
 /* Counts one log message of the given level ("info", "warning", …). */
 void          riv_load_stats_count_log    (RivLoadStats       *self,
                                            const char         *level);
