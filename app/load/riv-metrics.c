@@ -486,6 +486,7 @@ handle_metrics_cb (SoupServer        *server,
   const char *accept = soup_message_headers_get_list (soup_server_message_get_request_headers (msg),
                                                       "Accept");
   gboolean openmetrics = accept != NULL && strstr (accept, "application/openmetrics-text") != NULL;
+  gboolean drawn_after_final;
   char *page;
 
   /* libsoup 3.2 answers a 200 GET with a Range header itself, with a copy
@@ -504,6 +505,12 @@ handle_metrics_cb (SoupServer        *server,
                                     "Allow", "GET, HEAD");
       return;
     }
+  /* Whether this page holds the final values is known before it is drawn:
+   * the run may end while it is (a page drawn just before the end and
+   * counted as the last would keep the run's last values from the scraper). */
+  g_mutex_lock (&self->lock);
+  drawn_after_final = self->final;
+  g_mutex_unlock (&self->lock);
   page = riv_metrics_render (self, openmetrics);
   {
     const char *agent = soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
@@ -519,7 +526,7 @@ handle_metrics_cb (SoupServer        *server,
       }
     scraper->at[0] = scraper->at[1];
     scraper->at[1] = riv_now ();
-    scraper->after_final = self->final;
+    scraper->after_final = drawn_after_final;
     g_mutex_unlock (&self->lock);
   }
   soup_server_message_set_status (msg, SOUP_STATUS_OK, NULL);
