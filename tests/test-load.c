@@ -349,6 +349,20 @@ run_finished_cb (RivLoadRun *run,
   *done = TRUE;
 }
 
+/* Starts the run and waits for its end. */
+static void
+run_to_end (RivLoadRun *run)
+{
+  g_autoptr(GError) error = NULL;
+  gboolean done = FALSE;
+  gulong handler = g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+
+  g_assert_true (riv_load_run_start (run, &error));
+  g_assert_no_error (error);
+  g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+  g_signal_handler_disconnect (run, handler);
+}
+
 /* What rivulet-cli load --endpoint ENDPOINT --count N runs. */
 static RivLoadRun *
 open_loop_new (Fixture    *fx,
@@ -409,6 +423,24 @@ test_run_refused (Fixture       *fx,
 
 /* What rivulet-cli load --users USERS --iterations K --threads N runs. */
 static RivLoadRun *
+users_run_new_on (Fixture    *fx,
+                  const char *endpoint,
+                  const char *data,
+                  guint       users,
+                  double      duration,
+                  guint       iterations,
+                  guint       threads)
+{
+  g_autoptr(JsonNode) input = json_from_string (data, NULL);
+  RivLoadRun *run = riv_load_run_new (fx->client, endpoint, input);
+
+  riv_load_run_set_users (run, users, 0, duration, iterations);
+  riv_load_run_set_threads (run, threads);
+  riv_load_run_set_keep_records (run, TRUE);
+  return run;
+}
+
+static RivLoadRun *
 users_run_new (Fixture    *fx,
                const char *data,
                guint       users,
@@ -416,13 +448,7 @@ users_run_new (Fixture    *fx,
                guint       iterations,
                guint       threads)
 {
-  g_autoptr(JsonNode) input = json_from_string (data, NULL);
-  RivLoadRun *run = riv_load_run_new (fx->client, "batch_echo", input);
-
-  riv_load_run_set_users (run, users, 0, duration, iterations);
-  riv_load_run_set_threads (run, threads);
-  riv_load_run_set_keep_records (run, TRUE);
-  return run;
+  return users_run_new_on (fx, "batch_echo", data, users, duration, iterations, threads);
 }
 
 typedef struct
@@ -543,7 +569,9 @@ test_threads_templates (Fixture       *fx,
 
 /* Hundreds of users, eight to a main context of their own (riv-mux.h), on
  * one thread and on two: every job of every user, each with its own output,
- * none lost or duplicated. */
+ * none lost or duplicated, and all of them running at once, though their
+ * jobs end long before the users' start would (the first end starts the
+ * rest). */
 static void
 test_users_many_contexts (Fixture       *fx,
                           gconstpointer  data)
@@ -551,17 +579,45 @@ test_users_many_contexts (Fixture       *fx,
   for (guint threads = 1; threads <= 2; threads++)
     {
       g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 3, threads);
-      g_autoptr(GError) error = NULL;
-      gboolean done = FALSE;
 
-      g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
-      g_assert_true (riv_load_run_start (run, &error));
-      g_assert_no_error (error);
-      g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+      run_to_end (run);
       check_user_records (run, 400, 3);
       g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 400);
       g_assert_false (riv_load_run_was_stopped (run));
     }
+}
+
+/* Users start a few at a time, those already running first: of 400 users
+ * streaming 20 updates 20 ms apart, the first user's first update has been
+ * handled before the last user's job was sent (started all in one go, no
+ * reply was read before every user had sent its job: the first users'
+ * updates waited for the others' start), and all 400 run at once. */
+static void
+test_users_start_gives_way (Fixture       *fx,
+                            gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = users_run_new_on (fx, "stream_text", "[\"u{u}\", 20, 0.02]",
+                                                400, 0, 1, 1);
+  GPtrArray *records;
+  double first_update = G_MAXDOUBLE, last_sent = 0;
+
+  run_to_end (run);
+  records = riv_load_run_get_records (run);
+  g_assert_cmpuint (records->len, ==, 400);
+  for (guint i = 0; i < records->len; i++)
+    {
+      g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (records, i), NULL);
+      JsonObject *record = json_node_get_object (node);
+      double sent = json_object_get_double_member (record, "submitted_at");
+
+      g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
+      first_update = MIN (first_update,
+                          sent + json_object_get_double_member (record, "first_update_s"));
+      last_sent = MAX (last_sent, sent);
+    }
+  g_assert_cmpfloat (first_update, <, last_sent);
+  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 400);
+  g_assert_false (riv_load_run_was_stopped (run));
 }
 
 static gboolean
@@ -641,6 +697,8 @@ main (int   argc,
               test_threads_stop, fixture_teardown);
   g_test_add ("/load/users/many-contexts", Fixture, NULL, fixture_setup,
               test_users_many_contexts, fixture_teardown);
+  g_test_add ("/load/users/start-gives-way", Fixture, NULL, fixture_setup,
+              test_users_start_gives_way, fixture_teardown);
 
   return g_test_run ();
 }

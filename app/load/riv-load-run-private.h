@@ -182,6 +182,12 @@ typedef struct
   RivMux       *mux;             /* the users' contexts, USERS_PER_CONTEXT each */
   GPtrArray    *user_contexts;   /* GMainContext, borrowed from mux */
   ArrivalLoad  *arrival;         /* nullable: the arrival-rate load (users: its pool's limit) */
+  guint         next_slot;       /* iterations only: the first user not started yet */
+  GSource      *more;            /* starts the next slice of users when the loop is free */
+  GSource      *more_guard;      /* … or when it has not been for START_GUARD_MS */
+  double        burst_began;     /* riv_now () of the burst's first slice */
+  guint         burst_started;   /* users it has started */
+  gboolean      bursting;        /* users are left to start */
 } RivLoadRunUsers;
 
 /* The sample window: what the jobs ended since the last sample did, and

@@ -103,6 +103,7 @@ close_spent (LoadUser *user,
 static void user_finished_cb (RivClient *client,
                               RivJob    *job,
                               gpointer   data);
+static void start_rest       (RivLoadRun *self);
 
 /* A new client for the user, connected like the run's: a session of its own. */
 static void
@@ -198,6 +199,9 @@ user_finished_cb (RivClient *client,
 
   if (job != user->job)
     return;
+  /* Still running: every user asked for runs at once with this one. */
+  if (self->users.bursting)
+    start_rest (self);
   think = self->users.arrival == NULL ? _riv_load_run_think_after (self, job) : 0;
   _riv_load_run_job_finished (self, job);
 
@@ -299,14 +303,90 @@ user_done (RivLoadRun *self,
   return self->params.iterations > 0 && user->iterations >= self->params.iterations;
 }
 
-/* Brings this shard's active users to the schedule's number. */
+/* Users are started a slice at a time: starting one (a connection, a join,
+ * its stream) costs the loop several times what an update of a running
+ * stream does, and a thousand started in one go held up the updates of the
+ * users started first by up to 50 ms (the streaming bench's client-added
+ * delay, app/docs/measurements.md §9). The next slice starts when nothing
+ * of higher priority is ready (the running users' replies and updates). In
+ * a loop that is never free, a guard starts what is due for users to start
+ * at START_MIN_RATE a second since the first slice. And the users asked
+ * for all run at once, as they did when all started in one go: the first
+ * job to end, before its user can stop or start another, starts every user
+ * left (jobs shorter than the start would otherwise leave fewer running). */
+#define START_SLICE    8
+#define START_GUARD_MS 5
+#define START_MIN_RATE 1000.0
+
+static void follow_schedule (RivLoadRun *self,
+                             guint       slice);
+
 static void
-follow_schedule (RivLoadRun *self)
+start_more_clear (RivLoadRun *self)
+{
+  _riv_load_run_destroy_source (&self->users.more);
+  _riv_load_run_destroy_source (&self->users.more_guard);
+}
+
+static void
+start_more (RivLoadRun *self,
+            guint       slice)
+{
+  start_more_clear (self);
+  follow_schedule (self, slice);
+  _riv_load_run_maybe_done (self);
+}
+
+/* A job has ended: the users left start now. */
+static void
+start_rest (RivLoadRun *self)
+{
+  start_more (self, G_MAXUINT);
+}
+
+/* The loop is free: a slice. */
+static gboolean
+start_more_cb (gpointer data)
+{
+  start_more (data, START_SLICE);
+  return G_SOURCE_REMOVE;
+}
+
+/* The loop has been busy: what the minimum pace has made due. */
+static gboolean
+start_more_guard_cb (gpointer data)
+{
+  RivLoadRun *self = data;
+  double due = (riv_now () - self->users.burst_began) * START_MIN_RATE;
+
+  start_more (self, (guint) MAX (due - self->users.burst_started, START_SLICE));
+  return G_SOURCE_REMOVE;
+}
+
+static void
+start_more_later (RivLoadRun *self)
+{
+  if (self->users.more != NULL)
+    return;
+  self->users.more = g_idle_source_new ();
+  g_source_set_priority (self->users.more, G_PRIORITY_DEFAULT_IDLE);
+  _riv_load_run_add_source (self, self->users.more, start_more_cb, self);
+  self->users.more_guard = _riv_load_run_add_source (self, g_timeout_source_new (START_GUARD_MS),
+                                                     start_more_guard_cb, self);
+}
+
+/* Brings this shard's active users to the schedule's number, at most slice
+ * of them started now. */
+static void
+follow_schedule (RivLoadRun *self,
+                 guint       slice)
 {
   gboolean over;
   double wanted = schedule_target (self, _riv_load_run_elapsed (self), &over);
   guint target = _riv_load_run_shard_share (self, (guint) floor (wanted + 1e-9));
-  guint active = 0;
+  gboolean once = self->params.stages == NULL && self->params.duration == 0;
+  guint active = 0, started = 0, slot;
+  double began = riv_now ();
 
   if (over)
     {
@@ -326,8 +406,12 @@ follow_schedule (RivLoadRun *self)
     }
 
   /* Ramp up: the lowest-numbered users that are not running (a user that did
-   * all its iterations stays done). */
-  for (guint slot = 0; active < target && !self->schedule_over && !self->stopped; slot++)
+   * all its iterations stays done). Iterations only: users 1 … target, each
+   * started once, from the first not started yet. */
+  for (slot = once ? self->users.next_slot : 0;
+       active < target && (!once || slot < target) && started < slice &&
+       !self->schedule_over && !self->stopped;
+       slot++)
     {
       LoadUser *user;
 
@@ -342,10 +426,28 @@ follow_schedule (RivLoadRun *self)
         {
           _riv_load_run_user_start (self, user);
           active++;
+          started++;
         }
-      else if (user->client == NULL && self->params.stages == NULL && self->params.duration == 0)
-        break;   /* iterations only: users are started once */
     }
+  if (once)
+    {
+      self->users.next_slot = slot;
+      /* Every user has been started (or the run stopped): no more jobs come. */
+      if (slot >= target || self->stopped)
+        self->submitting_done = TRUE;
+    }
+  /* A burst of starts: from a slice that left users to start to the slice
+   * that starts the last of them. */
+  if (!self->users.bursting)
+    {
+      self->users.burst_began = began;
+      self->users.burst_started = 0;
+    }
+  self->users.burst_started += started;
+  self->users.bursting = started == slice && active < target && !self->stopped &&
+                         !self->schedule_over && (!once || slot < target);
+  if (self->users.bursting)
+    start_more_later (self);
 
   /* Ramp down: the highest-numbered users stop after their job in flight. */
   for (guint i = self->users.all_users->len; i > 0 && active > target; i--)
@@ -367,7 +469,7 @@ tick_cb (gpointer data)
 {
   RivLoadRun *self = data;
 
-  follow_schedule (self);
+  follow_schedule (self, START_SLICE);
   _riv_load_run_maybe_done (self);
   return self->sources.tick_source != NULL ? G_SOURCE_CONTINUE : G_SOURCE_REMOVE;
 }
@@ -390,20 +492,20 @@ _riv_load_run_users_start (RivLoadRun *self)
     }
   if (self->params.stages == NULL && self->params.duration == 0)
     {
-      /* Iterations only: every user starts now; the run ends when all are done. */
-      follow_schedule (self);
-      self->submitting_done = TRUE;
+      /* Iterations only: every user starts once; the run ends when all are done. */
+      follow_schedule (self, START_SLICE);
       return;
     }
 
   self->sources.tick_source = _riv_load_run_add_timeout (self, TICK_S, tick_cb);
-  follow_schedule (self);
+  follow_schedule (self, START_SLICE);
 }
 
 void
 _riv_load_run_users_free (RivLoadRun *self)
 {
   _riv_load_run_destroy_source (&self->sources.tick_source);
+  start_more_clear (self);
   _riv_load_run_arrivals_free (self);
   for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
     {
