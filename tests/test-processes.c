@@ -266,7 +266,7 @@ got_cb (GObject      *object,
     *slot = g_bytes_new (NULL, 0);
 }
 
-/* The value of the first metric line that starts with name. */
+/* One scrape of the metrics page (empty when the request failed). */
 static GBytes *
 scrape (const char *url)
 {

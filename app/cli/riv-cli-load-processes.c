@@ -685,7 +685,6 @@ processes_check_thresholds (LoadProcesses *self)
     }
 }
 
-/* Once a second: the gauges, the status line and the breakpoint test. */
 /* The workers' last progress (or end) lines, summed. */
 typedef struct
 {
@@ -723,6 +722,7 @@ processes_update_metrics (LoadProcesses    *self,
   riv_metrics_set_received (self->run->metrics, sum->events, sum->bytes);
 }
 
+/* Once a second: the gauges, the status line and the breakpoint test. */
 static gboolean
 processes_tick_cb (gpointer user_data)
 {
