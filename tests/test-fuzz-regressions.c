@@ -41,6 +41,7 @@ static void replay_upload      (const guint8 *data,
 
 static const Target targets[] = {
   { "sse-reader", riv_fuzz_sse_reader, NULL },
+  { "http-reply", riv_fuzz_http_reply, NULL },
   { "message", riv_fuzz_message, NULL },
   { "diff", riv_fuzz_diff, NULL },
   { "config", riv_fuzz_config, NULL },

@@ -38,6 +38,8 @@ const char     *riv_fuzz_format           (const char   *format,
  * tests/fuzz/corpus/<name> and tests/fuzz/regressions/<name> folders. */
 void            riv_fuzz_sse_reader       (const guint8 *data,
                                            gsize         size);
+void            riv_fuzz_http_reply       (const guint8 *data,
+                                           gsize         size);
 void            riv_fuzz_message          (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_diff             (const guint8 *data,
