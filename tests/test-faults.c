@@ -1033,6 +1033,9 @@ fixture_setup (Fixture       *fx,
 {
   fx->raw = raw_new (0, "E");
   client_connect (&fx->c, fx->raw->url);
+  /* The /faults/direct/ cases: the same faults on streams read straight off
+   * their sockets, as virtual users read them. */
+  riv_client_set_direct_stream (fx->c.client, GPOINTER_TO_INT (data));
 }
 
 static void
@@ -2140,8 +2143,12 @@ main (int    argc,
   g_log_set_handler ("riv-core", G_LOG_LEVEL_MASK | G_LOG_FLAG_FATAL | G_LOG_FLAG_RECURSION,
                      log_handler, NULL);
 
-#define ADD(path, func) \
-  g_test_add ("/faults/" path, Fixture, NULL, fixture_setup, func, fixture_teardown)
+#define ADD(path, func) G_STMT_START { \
+  g_test_add ("/faults/" path, Fixture, GINT_TO_POINTER (FALSE), fixture_setup, func, \
+              fixture_teardown); \
+  g_test_add ("/faults/direct/" path, Fixture, GINT_TO_POINTER (TRUE), fixture_setup, func, \
+              fixture_teardown); \
+  } G_STMT_END
 
   ADD ("drop-mid-frame", test_drop_mid_frame);
   ADD ("drop-mid-frame-forever", test_drop_mid_frame_forever);

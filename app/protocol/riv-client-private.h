@@ -23,6 +23,7 @@
 #include "riv-config.h"
 #include "riv-diff.h"
 #include "riv-early-buffer.h"
+#include "riv-http-reply.h"
 #include "riv-job-private.h"
 #include "riv-message.h"
 #include "riv-poller.h"
@@ -73,6 +74,7 @@ typedef struct
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
+  GSocketClient  *socket_client;      /* nullable: direct streams' connector, once one opened */
   JsonParser     *parser;             /* one plain parser for every tapped frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
@@ -86,6 +88,7 @@ typedef struct
   guint           empty_closes;       /* close_stream with no news of the jobs joined */
   RivStreamState  state;
   guint           local : 1;          /* streams are local (tests, benchmarks) */
+  guint           direct : 1;         /* streams may be read straight off their socket */
   guint           session_established : 1;
   guint           server_went_away : 1; /* a stream failed or a proxy said 502/504 since the
                                            last join the server answered */
@@ -156,8 +159,14 @@ struct _RivClientStream
 {
   RivClient     *client;      /* borrowed; NULL once detached */
   GCancellable  *cancellable;
-  SoupMessage   *msg;
-  GInputStream  *input;       /* nullable until the response arrived */
+  SoupMessage   *msg;          /* the request; a direct stream drops it once written */
+  GInputStream  *input;       /* nullable until the response arrived (libsoup's streams) */
+  GSocketConnection *conn;    /* nullable: a direct stream's connection, once connected */
+  RivHttpReply  *reply;       /* nullable: a direct stream's reply, read by hand */
+  GBytes        *request;     /* nullable: a direct stream's GET while it is written */
+  guint          status;      /* a direct stream's HTTP status once its head came; else 0 */
+  gboolean       direct;      /* read straight off its socket (riv-http-reply.c), not libsoup's */
+  gboolean       poll_failed; /* direct: the poller could not wait for the socket */
   RivSseReader  *reader;
   guint8        *buffer;
   gsize          buffer_size;  /* READ_SIZE_FIRST, READ_SIZE once a read filled it */
@@ -452,6 +461,11 @@ void _riv_client_tap_request  (RivClient        *self,
                                gsize             len);
 void _riv_client_tap_response (RivClient        *self,
                                SoupMessage      *msg,
+                               guint             stream,
+                               GBytes           *body);
+void _riv_client_tap_reply    (RivClient        *self,
+                               SoupMessage      *msg,
+                               guint             status,
                                guint             stream,
                                GBytes           *body);
 void _riv_client_tap_frame    (RivClient        *self,

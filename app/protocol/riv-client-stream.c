@@ -18,12 +18,15 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
+#include <sys/socket.h>
 
 #include <gio/gfiledescriptorbased.h>
 
 #include "riv-client-private.h"
 #include "riv-compat.h"
+#include "riv-listen.h"
 
 /* A stream's read buffer starts small and grows once a read fills it: with
  * thousands of virtual users, most streams only ever carry a few short
@@ -162,6 +165,9 @@ stream_free (RivClientStream *st)
   g_clear_pointer (&st->watch, riv_poller_watch_free);
   _riv_client_clear_source (&st->drain_source);
   g_clear_object (&st->input);
+  g_clear_object (&st->conn);
+  g_clear_pointer (&st->reply, riv_http_reply_free);
+  g_clear_pointer (&st->request, g_bytes_unref);
   g_clear_object (&st->msg);
   g_clear_object (&st->cancellable);
   g_clear_pointer (&st->reader, riv_sse_reader_free);
@@ -203,6 +209,136 @@ _riv_client_stream_detach (RivClientStream *st)
     }
   else
     stream_wake (st);
+}
+
+/* Direct streams --------------------------------------------------------------------- */
+
+static void     stream_read_direct (RivClientStream *st);
+static void     stream_failed      (RivClientStream *st,
+                                    const char      *reason);
+static void     stream_poll_cb     (gpointer         user_data);
+
+/* A stream is read straight off its socket when the client asked for it, the
+ * server is on this machine (no proxy: the session has no resolver) over
+ * plain HTTP, and the context's poller can wait for the socket. */
+static gboolean
+stream_may_be_direct (RivClient *self)
+{
+  if (!self->sse.direct || soup_session_get_proxy_resolver (self->session) != NULL ||
+      !g_str_has_prefix (self->access.data_url, "http://") ||
+      !riv_url_is_loopback (self->access.data_url))
+    return FALSE;
+  if (self->sse.poller == NULL)
+    self->sse.poller = riv_poller_get (self->context, self->io_priority);
+  return self->sse.poller != NULL;
+}
+
+/* The GET as libsoup would write it: the message's headers, a Host, and no
+ * Accept-Encoding (the body is read as it comes). */
+static GBytes *
+direct_request (SoupMessage *msg)
+{
+  GUri *uri = soup_message_get_uri (msg);
+  const char *host = g_uri_get_host (uri);
+  const char *query = g_uri_get_query (uri);
+  int port = g_uri_get_port (uri);
+  GString *text = g_string_new ("GET ");
+  SoupMessageHeadersIter iter;
+  const char *name, *value;
+
+  g_string_append (text, *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/");
+  if (query != NULL)
+    g_string_append_printf (text, "?%s", query);
+  g_string_append_printf (text, " HTTP/1.1\r\nHost: %s%s%s", strchr (host, ':') ? "[" : "", host,
+                          strchr (host, ':') ? "]" : "");
+  if (port > 0 && port != 80)
+    g_string_append_printf (text, ":%d", port);
+  g_string_append (text, "\r\nUser-Agent: rivulet/" PACKAGE_VERSION "\r\n");
+  soup_message_headers_iter_init (&iter, soup_message_get_request_headers (msg));
+  while (soup_message_headers_iter_next (&iter, &name, &value))
+    g_string_append_printf (text, "%s: %s\r\n", name, value);
+  g_string_append (text, "\r\n");
+  return g_string_free_to_bytes (text);
+}
+
+static void
+direct_written_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  RivClientStream *st = user_data;
+  g_autoptr(GError) error = NULL;
+  GSocket *socket;
+
+  g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error);
+  g_clear_pointer (&st->request, g_bytes_unref);
+  if (st->client == NULL)
+    {
+      stream_free (st);
+      return;
+    }
+  if (error != NULL)
+    {
+      stream_failed (st, error->message);
+      stream_free (st);
+      return;
+    }
+
+  /* The reply is read as the socket becomes readable. */
+  socket = g_socket_connection_get_socket (st->conn);
+  st->watch = riv_poller_watch_new (st->client->sse.poller, g_socket_get_fd (socket),
+                                    stream_poll_cb, st);
+  st->would_block = TRUE;
+  stream_issue_read (st);
+}
+
+static void
+direct_connected_cb (GObject      *object,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  RivClientStream *st = user_data;
+  g_autoptr(GError) error = NULL;
+  gsize len;
+  const char *bytes;
+
+  st->conn = g_socket_client_connect_to_uri_finish (G_SOCKET_CLIENT (object), result, &error);
+  if (st->client == NULL)
+    {
+      stream_free (st);
+      return;
+    }
+  if (st->conn == NULL)
+    {
+      stream_failed (st, error->message);
+      stream_free (st);
+      return;
+    }
+
+  st->request = direct_request (st->msg);
+  /* The tap names the reply by its request. */
+  if (!RIV_CLIENT_TAPPED (st->client))
+    g_clear_object (&st->msg);
+  bytes = g_bytes_get_data (st->request, &len);
+  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (st->conn)),
+                                   bytes, len, st->io_priority, st->cancellable,
+                                   direct_written_cb, st);
+}
+
+static void
+stream_open_direct (RivClientStream *st)
+{
+  RivClient *self = st->client;
+
+  if (self->sse.socket_client == NULL)
+    {
+      self->sse.socket_client = g_socket_client_new ();
+      g_socket_client_set_enable_proxy (self->sse.socket_client, FALSE);
+    }
+  st->direct = TRUE;
+  st->reply = riv_http_reply_new ();
+  g_socket_client_connect_to_uri_async (self->sse.socket_client, self->access.data_url, 80,
+                                        st->cancellable, direct_connected_cb, st);
 }
 
 static void
@@ -247,6 +383,11 @@ stream_open (RivClient *self)
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, st->msg, st->epoch, NULL, 0);
   g_debug ("Opening stream %u", st->epoch);
+  if (stream_may_be_direct (self))
+    {
+      stream_open_direct (st);
+      return;
+    }
   soup_session_send_async (self->session, st->msg, st->io_priority, st->cancellable,
                            stream_send_cb, st);
 }
@@ -278,20 +419,27 @@ lose_jobs (RivClient  *self,
   g_object_unref (self);
 }
 
+/* The reply's HTTP status, 0 before it came. */
+static guint
+stream_status (RivClientStream *st)
+{
+  return st->direct ? st->status : soup_message_get_status (st->msg);
+}
+
 /* A stream ended without close_stream (network error, bad status, EOF). */
 static void
 stream_failed (RivClientStream *st,
                const char      *reason)
 {
   RivClient *self = st->client;
-  gboolean never_connected = st->input == NULL;
+  gboolean never_connected = st->direct ? st->status == 0 : st->input == NULL;
   double quiet = riv_now () - self->sse.last_bytes_at;
   g_autofree char *cut = NULL;
 
   /* An open stream that ends after a silence, again and again: what a proxy
    * does whose read timeout is shorter than the server's heartbeat interval
    * (nginx's proxy_read_timeout). Named, so that lost jobs say why. */
-  if (!never_connected && soup_message_get_status (st->msg) == SOUP_STATUS_OK &&
+  if (!never_connected && stream_status (st) == SOUP_STATUS_OK &&
       quiet >= CUT_SILENCE_S)
     reason = cut = g_strdup_printf ("the stream was cut after %.1f s without data (%s); a proxy "
                                     "between closes quiet streams before the server's next "
@@ -340,6 +488,30 @@ stream_failed (RivClientStream *st,
     self->sse.reconnect_source =
       _riv_client_attach_timeout (self, reconnect_delay_ms[self->sse.failures - 1] / 1000.0,
                                   reconnect_cb, self);
+}
+
+/* The reply's head came: a stream that is not 200 OK failed (and is freed,
+ * FALSE); else it is connected. */
+static gboolean
+stream_answered (RivClientStream *st)
+{
+  RivClient *self = st->client;
+  guint status = stream_status (st);
+
+  if (status != SOUP_STATUS_OK)
+    {
+      g_autofree char *reason = _riv_client_gateway_text (status) != NULL
+                              ? g_strdup (_riv_client_gateway_text (status))
+                              : g_strdup_printf ("the stream request failed (HTTP %u)", status);
+
+      stream_failed (st, reason);
+      stream_free (st);
+      return FALSE;
+    }
+
+  self->sse.last_bytes_at = riv_now ();
+  _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+  return TRUE;
 }
 
 void
@@ -709,6 +881,131 @@ stream_read_cb (GObject      *object,
   stream_read_done (user_data, n, error);
 }
 
+/* A direct stream's socket is readable, or its read was asked for at once:
+ * reads all there is, takes the reply's head and framing off, and goes on
+ * as stream_read_done () does for libsoup's streams. */
+static void
+stream_read_direct (RivClientStream *st)
+{
+  g_autoptr(GError) read_error = NULL;
+  g_autoptr(GError) feed_error = NULL;
+  RivClient *self = st->client;
+  int fd = g_socket_get_fd (g_socket_connection_get_socket (st->conn));
+  gboolean eof = FALSE, ended;
+  gssize body = 0;
+  gsize got = 0;
+
+  if (riv_now () - st->read_issued_at > 0.002)
+    st->busy_since = 0;
+  st->would_block = FALSE;
+
+  if (g_cancellable_set_error_if_cancelled (st->cancellable, &read_error))
+    ;
+  else if (st->poll_failed)
+    read_error = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED,
+                                      "the stream's socket could not be watched");
+  else
+    while (got < st->buffer_size)
+      {
+        gssize r = recv (fd, st->buffer + got, st->buffer_size - got, MSG_DONTWAIT);
+        int saved;
+
+        if (r > 0)
+          {
+            /* A short read took all there was: asking again would only say so. */
+            if ((gsize) r < st->buffer_size - got)
+              st->would_block = TRUE;
+            got += (gsize) r;
+            if (st->would_block)
+              break;
+            continue;
+          }
+        if (r == 0)
+          {
+            eof = TRUE;
+            break;
+          }
+        saved = errno;
+        if (saved == EINTR)
+          continue;
+        if (saved == EAGAIN || saved == EWOULDBLOCK)
+          st->would_block = TRUE;
+        else
+          read_error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved), "%s",
+                                    g_strerror (saved));
+        break;
+      }
+
+  if (got > 0)
+    body = riv_http_reply_feed (st->reply, (char *) st->buffer, got, &feed_error);
+  ended = eof || read_error != NULL ||
+          riv_http_reply_get_state (st->reply) == RIV_HTTP_REPLY_END;
+
+  if (self == NULL)
+    {
+      /* After close_stream: read on to the reply's end, then close. */
+      if (st->draining && body >= 0 && !ended)
+        stream_issue_read (st);
+      else
+        stream_free (st);
+      return;
+    }
+
+  if (body < 0)
+    {
+      stream_failed (st, feed_error->message);
+      stream_free (st);
+      return;
+    }
+
+  if (st->status == 0 && riv_http_reply_get_status (st->reply) != 0)
+    {
+      st->status = riv_http_reply_get_status (st->reply);
+      if (RIV_CLIENT_TAPPED (self) && st->msg != NULL)
+        _riv_client_tap_reply (self, st->msg, st->status, st->epoch, NULL);
+      if (!stream_answered (st))
+        return;
+    }
+  if (st->status == 0 && ended)
+    {
+      stream_failed (st, read_error != NULL ? read_error->message
+                                            : "the server closed the connection before it replied");
+      stream_free (st);
+      return;
+    }
+  if (got == 0 || st->status == 0)
+    {
+      /* Nothing read after all, or the head goes on. */
+      if (!ended)
+        {
+          st->last_read = (gssize) got;
+          stream_issue_read (st);
+          return;
+        }
+    }
+
+  st->last_read = (gssize) got;
+  /* Handlers of job notifications may drop the last reference to the client. */
+  g_object_ref (self);
+  if (stream_take_bytes (st, (const char *) st->buffer, (gsize) body))
+    {
+      if (!ended)
+        stream_read_next (st);
+      else if (st->client == NULL)
+        stream_free (st);   /* close_stream, and the reply's end is already here */
+      else
+        {
+          st->end_known = TRUE;
+          st->end = read_error != NULL ? RIV_TAP_END_ERROR : RIV_TAP_END_EOF;
+          stream_failed (st, read_error != NULL
+                             ? read_error->message
+                             : "the server ended the stream without close_stream");
+          stream_free (st);
+        }
+    }
+  g_object_unref (self);
+}
+
 /* The socket under a plain HTTP/1 response body, or -1: libsoup's streams
  * over it are filter streams down to GIO's socket stream. Over TLS (whose
  * layer holds data of its own) or HTTP/2 (many bodies on one socket) the
@@ -736,6 +1033,11 @@ stream_poll_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
   gssize n;
 
+  if (st->direct)
+    {
+      stream_read_direct (st);
+      return;
+    }
   if (g_cancellable_set_error_if_cancelled (st->cancellable, &error))
     n = -1;
   else
@@ -817,6 +1119,13 @@ stream_issue_read (RivClientStream *st)
         }
       if (riv_poller_watch_readable (st->watch, &error))
         return;
+      if (st->direct)
+        {
+          /* Only the poller reads a direct stream: its read fails. */
+          st->poll_failed = TRUE;
+          riv_poller_watch_soon (st->watch);
+          return;
+        }
       g_debug ("Stream %u: %s; reading with GLib's sources", st->epoch, error->message);
       g_clear_pointer (&st->watch, riv_poller_watch_free);
     }
@@ -907,7 +1216,6 @@ stream_send_cb (GObject      *object,
   g_autoptr(GError) error = NULL;
   GInputStream *input;
   RivClient *self;
-  guint status;
 
   input = soup_session_send_finish (SOUP_SESSION (object), result, &error);
   st->input = input;
@@ -925,22 +1233,10 @@ stream_send_cb (GObject      *object,
       return;
     }
 
-  status = soup_message_get_status (st->msg);
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_response (self, st->msg, st->epoch, NULL);
-  if (status != SOUP_STATUS_OK)
-    {
-      g_autofree char *reason = _riv_client_gateway_text (status) != NULL
-                              ? g_strdup (_riv_client_gateway_text (status))
-                              : g_strdup_printf ("the stream request failed (HTTP %u)", status);
-
-      stream_failed (st, reason);
-      stream_free (st);
-      return;
-    }
-
-  self->sse.last_bytes_at = riv_now ();
-  _riv_client_set_stream_state (self, RIV_STREAM_STATE_CONNECTED);
+  if (!stream_answered (st))
+    return;
   stream_watch (st);
   stream_read_next (st);
 }

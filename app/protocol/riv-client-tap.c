@@ -68,10 +68,21 @@ _riv_client_tap_response (RivClient   *self,
                           guint        stream,
                           GBytes      *body)
 {
+  _riv_client_tap_reply (self, msg, soup_message_get_status (msg), stream, body);
+}
+
+/* The reply to msg had this status: for a reply read without libsoup (a
+ * direct stream), whose message was never sent. */
+void
+_riv_client_tap_reply (RivClient   *self,
+                       SoupMessage *msg,
+                       guint        status,
+                       guint        stream,
+                       GBytes      *body)
+{
   g_autofree char *path = NULL;
   RivTapEvent event = { 0 };
   gsize id = GPOINTER_TO_SIZE (g_object_get_qdata (G_OBJECT (msg), tap_id_quark ()));
-  guint status = soup_message_get_status (msg);
 
   /* A transport error has no reply to record; a request sent before the
    * tap was set has no number. */

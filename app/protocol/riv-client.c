@@ -232,6 +232,7 @@ riv_client_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->sse.poller, riv_poller_unref);
+  g_clear_object (&self->sse.socket_client);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->config, riv_config_unref);
   g_free (self->access.url);
@@ -891,6 +892,15 @@ riv_client_set_join_keep_alive (RivClient *self,
 
   self->join.keep_alive = keep_alive;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_JOIN_KEEP_ALIVE]);
+}
+
+void
+riv_client_set_direct_stream (RivClient *self,
+                              gboolean   direct)
+{
+  g_return_if_fail (RIV_IS_CLIENT (self));
+
+  self->sse.direct = !!direct;
 }
 
 void

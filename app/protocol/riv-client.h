@@ -198,6 +198,13 @@ void            riv_client_set_call_transport  (RivClient            *self,
 /* FALSE: each join gets a connection of its own, closed once answered. */
 void            riv_client_set_join_keep_alive (RivClient            *self,
                                                 gboolean              keep_alive);
+/* Whether the session's event stream may be read straight off its socket
+ * instead of through libsoup's message I/O (default FALSE): a fraction of the
+ * memory and of the system calls a stream costs, for virtual users. Only a
+ * plain-HTTP server reached without a proxy (one on this machine) is read so,
+ * and not while the client is tapped; others go through libsoup as before. */
+void            riv_client_set_direct_stream   (RivClient            *self,
+                                                gboolean              direct);
 /* GLib priority of the client's network operations (default G_PRIORITY_DEFAULT).
  * A GUI sets it below GDK_PRIORITY_REDRAW so replies never starve drawing. */
 void            riv_client_set_io_priority     (RivClient            *self,
