@@ -1035,7 +1035,7 @@ fixture_setup (Fixture       *fx,
   client_connect (&fx->c, fx->raw->url);
   /* The /faults/direct/ cases: the same faults on streams read straight off
    * their sockets, as virtual users read them. */
-  riv_client_set_direct_stream (fx->c.client, GPOINTER_TO_INT (data));
+  riv_client_set_direct (fx->c.client, GPOINTER_TO_INT (data));
 }
 
 static void

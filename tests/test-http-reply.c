@@ -84,6 +84,7 @@ test_head_then_body_states (void)
   char head[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n";
   char rest[] = "\r\n3\r\nabc\r\n";
 
+  g_assert_cmpint (riv_http_reply_get_length (reply), ==, -1);
   g_assert_cmpint (riv_http_reply_feed (reply, head, strlen (head), &error), ==, 0);
   g_assert_cmpint (riv_http_reply_get_state (reply), ==, RIV_HTTP_REPLY_HEAD);
   g_assert_cmpuint (riv_http_reply_get_status (reply), ==, 0);
@@ -113,6 +114,8 @@ test_length_and_eof (void)
       g_autoptr(GString) b3 = feed (r3, interim, strlen (interim), step, NULL);
 
       g_assert_cmpstr (b1->str, ==, "hello");
+      g_assert_cmpint (riv_http_reply_get_length (r1), ==, 0);
+      g_assert_cmpint (riv_http_reply_get_length (r2), ==, -1);
       g_assert_cmpint (riv_http_reply_get_state (r1), ==, RIV_HTTP_REPLY_END);
       g_assert_cmpstr (b2->str, ==, "the body runs on");
       g_assert_true (riv_http_reply_ends_at_eof (r2));
@@ -134,6 +137,14 @@ test_error_status_is_read (void)
   g_assert_cmpuint (riv_http_reply_get_status (reply), ==, 503);
   g_assert_cmpstr (riv_http_reply_get_reason (reply), ==, "Service Unavailable");
   g_assert_cmpstr (body->str, ==, "busy");
+  g_assert_cmpint (riv_http_reply_get_length (reply), ==, 0);
+  {
+    g_autoptr(RivHttpReply) r = riv_http_reply_new ();
+    char head[] = "HTTP/1.1 200 OK\r\nContent-Length: 2000000000\r\n\r\n{";
+
+    g_assert_cmpint (riv_http_reply_feed (r, head, strlen (head), NULL), ==, 1);
+    g_assert_cmpint (riv_http_reply_get_length (r), ==, 2000000000 - 1);
+  }
 }
 
 static void

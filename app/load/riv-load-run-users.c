@@ -117,7 +117,7 @@ connect_client (LoadUser *user)
   user->client = riv_client_new (riv_client_get_url (like));
   riv_client_set_download_images (user->client, FALSE);
   riv_client_set_join_keep_alive (user->client, FALSE);
-  riv_client_set_direct_stream (user->client, TRUE);
+  riv_client_set_direct (user->client, TRUE);
   riv_client_connect_like (user->client, like);
   g_signal_emit (self, _riv_load_run_signals[SIGNAL_USER_STARTED], 0, user->client);
   user->finished_handler = g_signal_connect (user->client, "job-finished",

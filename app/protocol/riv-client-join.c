@@ -441,7 +441,7 @@ join_cb (GObject      *object,
   if (_riv_client_joining_done (self, ctx))
     _riv_client_notify_n_joining (self);
 
-  status = body != NULL ? soup_message_get_status (op->msg) : 0;
+  status = body != NULL ? _riv_client_reply_status (op->msg) : 0;
   if (body == NULL)
     join_failed (self, op, error);
   else if (status == SOUP_STATUS_OK && op->run)
@@ -623,7 +623,7 @@ _riv_client_start_join (RivClient *self,
   _riv_client_notify_n_joining (self);
 
   /* close() aborts the session, which cancels this request too. */
-  _riv_client_send (self, msg, body, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DEFAULT,
+  _riv_client_send (self, msg, body, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DIRECT,
                     op->cancellable, join_cb, op);
 }
 

@@ -74,7 +74,7 @@ typedef struct
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
-  GSocketClient  *socket_client;      /* nullable: direct streams' connector, once one opened */
+  GSocketClient  *socket_client;      /* nullable: direct requests' connector, once one went */
   JsonParser     *parser;             /* one plain parser for every tapped frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
@@ -88,7 +88,7 @@ typedef struct
   guint           empty_closes;       /* close_stream with no news of the jobs joined */
   RivStreamState  state;
   guint           local : 1;          /* streams are local (tests, benchmarks) */
-  guint           direct : 1;         /* streams may be read straight off their socket */
+  guint           direct : 1;         /* joins and streams by hand (riv-client-direct.c) */
   guint           session_established : 1;
   guint           server_went_away : 1; /* a stream failed or a proxy said 502/504 since the
                                            last join the server answered */
@@ -159,11 +159,10 @@ struct _RivClientStream
 {
   RivClient     *client;      /* borrowed; NULL once detached */
   GCancellable  *cancellable;
-  SoupMessage   *msg;          /* the request; a direct stream drops it once written */
+  SoupMessage   *msg;          /* the request; a direct stream drops it once written (untapped) */
   GInputStream  *input;       /* nullable until the response arrived (libsoup's streams) */
   GSocketConnection *conn;    /* nullable: a direct stream's connection, once connected */
   RivHttpReply  *reply;       /* nullable: a direct stream's reply, read by hand */
-  GBytes        *request;     /* nullable: a direct stream's GET while it is written */
   guint          status;      /* a direct stream's HTTP status once its head came; else 0 */
   gboolean       direct;      /* read straight off its socket (riv-http-reply.c), not libsoup's */
   gboolean       poll_failed; /* direct: the poller could not wait for the socket */
@@ -306,6 +305,7 @@ typedef enum
 {
   RIV_CLIENT_SEND_DEFAULT  = 0,
   RIV_CLIENT_SEND_UNTAPPED = 1 << 0,   /* the tap does not see it (an image download) */
+  RIV_CLIENT_SEND_DIRECT   = 1 << 1,   /* by hand where the client may (riv-client-direct.c) */
 } RivClientSendFlags;
 
 /* A one-shot request (every request but the streams): msg gets its headers
@@ -323,6 +323,29 @@ void         _riv_client_send                  (RivClient       *self,
                                                 GCancellable    *cancellable,
                                                 GAsyncReadyCallback callback,
                                                 gpointer         user_data);
+/* Requests written by hand (riv-client-direct.c). */
+gboolean     _riv_client_direct_possible       (RivClient       *self,
+                                                const char      *url);
+GBytes      *_riv_client_direct_request        (SoupMessage     *msg,
+                                                const char      *body,
+                                                gsize            len);
+void         _riv_client_direct_open           (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GBytes          *request,
+                                                GCancellable    *cancellable,
+                                                GAsyncReadyCallback callback,
+                                                gpointer         user_data);
+GSocketConnection *_riv_client_direct_open_finish (GAsyncResult *result,
+                                                   GError      **error);
+void         _riv_client_direct_send           (RivClient       *self,
+                                                SoupMessage     *msg,
+                                                GBytes          *body,
+                                                gsize            max_bytes,
+                                                GCancellable    *cancellable,
+                                                GTask           *task);
+guint        _riv_client_reply_status          (SoupMessage     *msg);
+void         _riv_client_set_reply_status      (SoupMessage     *msg,
+                                                guint            status);
 /* The reply's body, or NULL and error; the tap records it. self is NULL
  * when the client went away meanwhile (_riv_client_op_get_client ()). */
 GBytes      *_riv_client_read_reply            (RivClient       *self,

@@ -167,7 +167,6 @@ stream_free (RivClientStream *st)
   g_clear_object (&st->input);
   g_clear_object (&st->conn);
   g_clear_pointer (&st->reply, riv_http_reply_free);
-  g_clear_pointer (&st->request, g_bytes_unref);
   g_clear_object (&st->msg);
   g_clear_object (&st->cancellable);
   g_clear_pointer (&st->reader, riv_sse_reader_free);
@@ -219,65 +218,34 @@ static void     stream_failed      (RivClientStream *st,
 static void     stream_poll_cb     (gpointer         user_data);
 
 /* A stream is read straight off its socket when the client asked for it, the
- * server is on this machine (no proxy: the session has no resolver) over
- * plain HTTP, and the context's poller can wait for the socket. */
+ * server is on this machine over plain HTTP (riv-client-direct.c), and the
+ * context's poller can wait for the socket. */
 static gboolean
 stream_may_be_direct (RivClient *self)
 {
-  if (!self->sse.direct || soup_session_get_proxy_resolver (self->session) != NULL ||
-      !g_str_has_prefix (self->access.data_url, "http://") ||
-      !riv_url_is_loopback (self->access.data_url))
+  if (!_riv_client_direct_possible (self, self->access.data_url))
     return FALSE;
   if (self->sse.poller == NULL)
     self->sse.poller = riv_poller_get (self->context, self->io_priority);
   return self->sse.poller != NULL;
 }
 
-/* The GET as libsoup would write it: the message's headers, a Host, and no
- * Accept-Encoding (the body is read as it comes). */
-static GBytes *
-direct_request (SoupMessage *msg)
-{
-  GUri *uri = soup_message_get_uri (msg);
-  const char *host = g_uri_get_host (uri);
-  const char *query = g_uri_get_query (uri);
-  int port = g_uri_get_port (uri);
-  GString *text = g_string_new ("GET ");
-  SoupMessageHeadersIter iter;
-  const char *name, *value;
-
-  g_string_append (text, *g_uri_get_path (uri) != '\0' ? g_uri_get_path (uri) : "/");
-  if (query != NULL)
-    g_string_append_printf (text, "?%s", query);
-  g_string_append_printf (text, " HTTP/1.1\r\nHost: %s%s%s", strchr (host, ':') ? "[" : "", host,
-                          strchr (host, ':') ? "]" : "");
-  if (port > 0 && port != 80)
-    g_string_append_printf (text, ":%d", port);
-  g_string_append (text, "\r\nUser-Agent: rivulet/" PACKAGE_VERSION "\r\n");
-  soup_message_headers_iter_init (&iter, soup_message_get_request_headers (msg));
-  while (soup_message_headers_iter_next (&iter, &name, &value))
-    g_string_append_printf (text, "%s: %s\r\n", name, value);
-  g_string_append (text, "\r\n");
-  return g_string_free_to_bytes (text);
-}
-
 static void
-direct_written_cb (GObject      *object,
-                   GAsyncResult *result,
-                   gpointer      user_data)
+direct_opened_cb (GObject      *object,
+                  GAsyncResult *result,
+                  gpointer      user_data)
 {
   RivClientStream *st = user_data;
   g_autoptr(GError) error = NULL;
   GSocket *socket;
 
-  g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error);
-  g_clear_pointer (&st->request, g_bytes_unref);
+  st->conn = _riv_client_direct_open_finish (result, &error);
   if (st->client == NULL)
     {
       stream_free (st);
       return;
     }
-  if (error != NULL)
+  if (st->conn == NULL)
     {
       stream_failed (st, error->message);
       stream_free (st);
@@ -293,52 +261,17 @@ direct_written_cb (GObject      *object,
 }
 
 static void
-direct_connected_cb (GObject      *object,
-                     GAsyncResult *result,
-                     gpointer      user_data)
-{
-  RivClientStream *st = user_data;
-  g_autoptr(GError) error = NULL;
-  gsize len;
-  const char *bytes;
-
-  st->conn = g_socket_client_connect_to_uri_finish (G_SOCKET_CLIENT (object), result, &error);
-  if (st->client == NULL)
-    {
-      stream_free (st);
-      return;
-    }
-  if (st->conn == NULL)
-    {
-      stream_failed (st, error->message);
-      stream_free (st);
-      return;
-    }
-
-  st->request = direct_request (st->msg);
-  /* The tap names the reply by its request. */
-  if (!RIV_CLIENT_TAPPED (st->client))
-    g_clear_object (&st->msg);
-  bytes = g_bytes_get_data (st->request, &len);
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (st->conn)),
-                                   bytes, len, st->io_priority, st->cancellable,
-                                   direct_written_cb, st);
-}
-
-static void
 stream_open_direct (RivClientStream *st)
 {
   RivClient *self = st->client;
 
-  if (self->sse.socket_client == NULL)
-    {
-      self->sse.socket_client = g_socket_client_new ();
-      g_socket_client_set_enable_proxy (self->sse.socket_client, FALSE);
-    }
   st->direct = TRUE;
   st->reply = riv_http_reply_new ();
-  g_socket_client_connect_to_uri_async (self->sse.socket_client, self->access.data_url, 80,
-                                        st->cancellable, direct_connected_cb, st);
+  _riv_client_direct_open (self, st->msg, _riv_client_direct_request (st->msg, NULL, 0),
+                           st->cancellable, direct_opened_cb, st);
+  /* The tap names the reply by its request. */
+  if (!RIV_CLIENT_TAPPED (self))
+    g_clear_object (&st->msg);
 }
 
 static void

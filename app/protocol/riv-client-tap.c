@@ -68,7 +68,7 @@ _riv_client_tap_response (RivClient   *self,
                           guint        stream,
                           GBytes      *body)
 {
-  _riv_client_tap_reply (self, msg, soup_message_get_status (msg), stream, body);
+  _riv_client_tap_reply (self, msg, _riv_client_reply_status (msg), stream, body);
 }
 
 /* The reply to msg had this status: for a reply read without libsoup (a

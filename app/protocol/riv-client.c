@@ -895,8 +895,8 @@ riv_client_set_join_keep_alive (RivClient *self,
 }
 
 void
-riv_client_set_direct_stream (RivClient *self,
-                              gboolean   direct)
+riv_client_set_direct (RivClient *self,
+                       gboolean   direct)
 {
   g_return_if_fail (RIV_IS_CLIENT (self));
 

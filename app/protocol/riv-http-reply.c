@@ -101,6 +101,18 @@ riv_http_reply_ends_at_eof (RivHttpReply *self)
   return self->state != RIV_HTTP_REPLY_HEAD && self->body == BODY_EOF;
 }
 
+/* The body's length as its head announced it (what is left of it once
+ * reading began), or -1 when the head has not come or named none. */
+gint64
+riv_http_reply_get_length (RivHttpReply *self)
+{
+  if (self->state == RIV_HTTP_REPLY_HEAD)
+    return -1;
+  if (self->state == RIV_HTTP_REPLY_END)
+    return 0;
+  return self->body == BODY_LENGTH ? (gint64) self->left : -1;
+}
+
 static gboolean
 fail (GError    **error,
       const char *format,

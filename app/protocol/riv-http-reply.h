@@ -28,6 +28,7 @@ RivHttpReplyState riv_http_reply_get_state   (RivHttpReply *self);
 guint             riv_http_reply_get_status  (RivHttpReply *self);
 const char       *riv_http_reply_get_reason  (RivHttpReply *self);
 gboolean          riv_http_reply_ends_at_eof (RivHttpReply *self);
+gint64            riv_http_reply_get_length  (RivHttpReply *self);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (RivHttpReply, riv_http_reply_free)
 
