@@ -78,7 +78,10 @@ struct _RivPoller
 };
 
 static GMutex pollers_lock;
-static GList *pollers;        /* live pollers (not refs) */
+/* Live pollers (not refs) by context: GMainContext* → GSList of one per
+ * priority. A load run has one context per eight users, and each user's
+ * client looks its poller up once. */
+static GHashTable *pollers;
 
 static void
 watch_unschedule (RivPollerWatch *w)
@@ -245,7 +248,9 @@ riv_poller_get (GMainContext *context,
 
   /* One locked lookup-or-create: one poller per context and priority. */
   g_mutex_lock (&pollers_lock);
-  for (GList *l = pollers; l != NULL && self == NULL; l = l->next)
+  if (pollers == NULL)
+    pollers = g_hash_table_new (NULL, NULL);
+  for (GSList *l = g_hash_table_lookup (pollers, context); l != NULL && self == NULL; l = l->next)
     {
       RivPoller *p = l->data;
 
@@ -279,7 +284,8 @@ riv_poller_get (GMainContext *context,
   g_source_set_priority (&self->source, priority);
   g_source_set_static_name (&self->source, "Rivulet streams");
   g_source_attach (&self->source, context);
-  pollers = g_list_prepend (pollers, self);
+  g_hash_table_insert (pollers, context,
+                       g_slist_prepend (g_hash_table_lookup (pollers, context), self));
 
 out:
   g_mutex_unlock (&pollers_lock);
@@ -310,7 +316,14 @@ riv_poller_unref (RivPoller *self)
   g_mutex_lock (&pollers_lock);
   last = --self->ref_count == 0;
   if (last)
-    pollers = g_list_remove (pollers, self);
+    {
+      GSList *same = g_slist_remove (g_hash_table_lookup (pollers, self->context), self);
+
+      if (same != NULL)
+        g_hash_table_insert (pollers, self->context, same);
+      else
+        g_hash_table_remove (pollers, self->context);
+    }
   g_mutex_unlock (&pollers_lock);
   if (!last)
     return;

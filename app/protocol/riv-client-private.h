@@ -162,6 +162,7 @@ struct _RivClientStream
   SoupMessage   *msg;          /* the request; a direct stream drops it once written (untapped) */
   GInputStream  *input;       /* nullable until the response arrived (libsoup's streams) */
   GSocketConnection *conn;    /* nullable: a direct stream's connection, once connected */
+  int            fd;          /* direct: conn's socket, once connected */
   RivHttpReply  *reply;       /* nullable: a direct stream's reply, read by hand */
   guint          status;      /* a direct stream's HTTP status once its head came; else 0 */
   gboolean       direct;      /* read straight off its socket (riv-http-reply.c), not libsoup's */

@@ -254,8 +254,8 @@ direct_opened_cb (GObject      *object,
 
   /* The reply is read as the socket becomes readable. */
   socket = g_socket_connection_get_socket (st->conn);
-  st->watch = riv_poller_watch_new (st->client->sse.poller, g_socket_get_fd (socket),
-                                    stream_poll_cb, st);
+  st->fd = g_socket_get_fd (socket);
+  st->watch = riv_poller_watch_new (st->client->sse.poller, st->fd, stream_poll_cb, st);
   st->would_block = TRUE;
   stream_issue_read (st);
 }
@@ -823,7 +823,7 @@ stream_read_direct (RivClientStream *st)
   g_autoptr(GError) read_error = NULL;
   g_autoptr(GError) feed_error = NULL;
   RivClient *self = st->client;
-  int fd = g_socket_get_fd (g_socket_connection_get_socket (st->conn));
+  int fd = st->fd;
   gboolean eof = FALSE, ended;
   gssize body = 0;
   gsize got = 0;
