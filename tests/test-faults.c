@@ -1932,6 +1932,29 @@ held_all_closed (gpointer data)
   return TRUE;
 }
 
+/* Closing the client while the server holds its joins unanswered: the jobs
+ * end cancelled at once and the client lets go of every held connection
+ * (libsoup's joins by the session's abort, direct ones by their own
+ * cancellation), rather than keep them until the server answers. */
+static void
+test_close_with_joins_held (Fixture       *fx,
+                            gconstpointer  data)
+{
+  RivJob *held[3];
+
+  fx->raw->join_mode = JOIN_HOLD;
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    held[i] = submit_echo (fx->c.client, "held");
+  wait_held (fx->raw, G_N_ELEMENTS (held));
+  riv_client_close (fx->c.client);
+  for (guint i = 0; i < G_N_ELEMENTS (held); i++)
+    {
+      g_assert_cmpint (riv_job_get_status (held[i]), ==, RIV_JOB_STATUS_CANCELLED);
+      g_object_unref (held[i]);
+    }
+  g_assert_true (riv_test_wait_until (held_all_closed, fx->raw, HANG_GUARD));
+}
+
 /* Joins the server reads and never answers, more of them than the client has
  * connections: with a 1 s join timeout every one fails saying so, the client
  * lets go of the hung connections, the job already streaming is not
@@ -2165,6 +2188,7 @@ main (int    argc,
   g_test_add_func ("/faults/real-server-restart", test_real_server_restart);
   ADD ("join-5xx", test_join_5xx);
   ADD ("join-hangs", test_join_hangs);
+  ADD ("close-with-joins-held", test_close_with_joins_held);
   ADD ("lone-surrogate", test_lone_surrogate);
   ADD ("poison-forgotten", test_poison_forgotten);
   ADD ("join-reply-huge", test_join_reply_huge);

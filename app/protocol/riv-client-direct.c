@@ -198,14 +198,30 @@ typedef struct
   RivHttpReply      *reply;
   GByteArray        *data;
   guint8            *buffer;
-  GCancellable      *cancellable;
+  GCancellable      *cancellable;  /* ours: cancelled by the caller's and by close */
+  GCancellable      *caller;       /* nullable */
+  GCancellable      *client;       /* the client's, cancelled when it closes */
+  gulong             caller_handler;
+  gulong             client_handler;
   gsize              max_bytes;
   int                io_priority;
 } Exchange;
 
 static void
+cancel_cb (GCancellable *cancellable,
+           gpointer      user_data)
+{
+  g_cancellable_cancel (user_data);
+}
+
+static void
 exchange_free (Exchange *ex)
 {
+  if (ex->caller != NULL)
+    g_cancellable_disconnect (ex->caller, ex->caller_handler);
+  g_cancellable_disconnect (ex->client, ex->client_handler);
+  g_clear_object (&ex->caller);
+  g_clear_object (&ex->client);
   g_clear_object (&ex->msg);
   g_clear_object (&ex->conn);
   g_clear_pointer (&ex->reply, riv_http_reply_free);
@@ -332,8 +348,19 @@ _riv_client_direct_send (RivClient    *self,
   ex->data = g_byte_array_new ();
   ex->max_bytes = max_bytes;
   ex->io_priority = self->io_priority;
-  ex->cancellable = cancellable != NULL ? g_object_ref (cancellable) : NULL;
+  /* libsoup's joins end with the session's abort when the client closes;
+   * these end with the client's cancellable. */
+  ex->cancellable = g_cancellable_new ();
+  ex->client = g_object_ref (self->cancellable);
+  ex->client_handler = g_cancellable_connect (ex->client, G_CALLBACK (cancel_cb),
+                                              ex->cancellable, NULL);
+  if (cancellable != NULL)
+    {
+      ex->caller = g_object_ref (cancellable);
+      ex->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_cb),
+                                                  ex->cancellable, NULL);
+    }
   g_task_set_task_data (task, ex, (GDestroyNotify) exchange_free);
-  _riv_client_direct_open (self, msg, _riv_client_direct_request (msg, text, len), cancellable,
-                           exchange_opened_cb, task);
+  _riv_client_direct_open (self, msg, _riv_client_direct_request (msg, text, len),
+                           ex->cancellable, exchange_opened_cb, task);
 }

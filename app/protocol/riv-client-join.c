@@ -622,7 +622,8 @@ _riv_client_start_join (RivClient *self,
   self->join.n_joining++;
   _riv_client_notify_n_joining (self);
 
-  /* close() aborts the session, which cancels this request too. */
+  /* close() aborts the session, which cancels this request too (a direct
+   * one ends with the client's cancellable). */
   _riv_client_send (self, msg, body, RIV_CLIENT_MAX_DOCUMENT_BYTES, RIV_CLIENT_SEND_DIRECT,
                     op->cancellable, join_cb, op);
 }

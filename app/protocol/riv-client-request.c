@@ -348,7 +348,7 @@ _riv_client_send (RivClient           *self,
                   gpointer             user_data)
 {
   GTask *task = g_task_new (self->session, NULL, callback, user_data);
-  BoundedRead *br = g_new0 (BoundedRead, 1);
+  BoundedRead *br;
   g_autoptr(GBytes) bytes = NULL;
   char *text = NULL;
   gsize len = 0;
@@ -375,12 +375,12 @@ _riv_client_send (RivClient           *self,
 
       if (_riv_client_direct_possible (self, url))
         {
-          g_free (br);
           _riv_client_direct_send (self, msg, bytes, max_bytes, cancellable, task);
           return;
         }
     }
 
+  br = g_new0 (BoundedRead, 1);
   br->msg = g_object_ref (msg);
   br->cancellable = g_cancellable_new ();
   if (cancellable != NULL)

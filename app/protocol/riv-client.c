@@ -930,7 +930,8 @@ riv_client_close (RivClient *self)
   _riv_client_clear_source (&self->join.watchdog);
   _riv_client_clear_source (&self->jobs.publish_source);
   g_clear_pointer (&self->jobs.unpublished, g_ptr_array_unref);
-  /* The joins themselves are cancelled by soup_session_abort() below. */
+  /* The joins themselves are cancelled by soup_session_abort() below, or
+   * (direct ones, riv-client-direct.c) by self->cancellable above. */
   {
     GList *link;
 
