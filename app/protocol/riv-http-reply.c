@@ -2,13 +2,13 @@
  * Copyright 2026 The Rivulet authors
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The reply to an event stream's GET, read as it comes off the socket: the
- * status line and the headers, then the body, whose chunked framing is taken
- * off in place, so that everything a read brought reaches the SSE reader in
- * one piece. A virtual user's stream is read this way (riv-client-stream.c):
- * without libsoup's message I/O it holds its socket and one read buffer, and
- * a read costs one recv() for whatever has arrived rather than two or three
- * a chunk.
+ * A reply read as it comes off the socket: the status line and the headers,
+ * then the body, whose chunked framing is taken off in place, so that
+ * everything a read brought reaches the SSE reader in one piece. A virtual
+ * user's event stream and joins are read this way (riv-client-stream.c,
+ * riv-client-direct.c): without libsoup's message I/O a stream holds its
+ * socket and one read buffer, and a read costs one recv() for whatever has
+ * arrived rather than two or three a chunk.
  *
  * Only what such a reply needs is understood: HTTP/1.0 and 1.1, interim 1xx
  * replies skipped, a body framed by chunks, a length, or the connection's
