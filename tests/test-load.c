@@ -561,14 +561,29 @@ test_threads_templates (Fixture       *fx,
  * jobs end long before the users' start would (the first end starts the
  * rest). */
 static void
+user_started_direct_cb (RivLoadRun *run,
+                        RivClient  *client,
+                        gint       *n_direct)
+{
+  /* With --threads, users start on their threads. */
+  if (riv_client_get_direct (client))
+    g_atomic_int_inc (n_direct);
+}
+
+static void
 test_users_many_contexts (Fixture       *fx,
                           gconstpointer  data)
 {
   for (guint threads = 1; threads <= 2; threads++)
     {
       g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 3, threads);
+      gint n_direct = 0;
 
+      /* Every user's joins and stream to this loopback server are written by
+       * hand (riv-client-direct.c: less than half the memory a user). */
+      g_signal_connect (run, "user-started", G_CALLBACK (user_started_direct_cb), &n_direct);
       run_to_end (run);
+      g_assert_cmpint (g_atomic_int_get (&n_direct), ==, 400);
       check_user_records (run, 400, 3);
       g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 400);
       g_assert_false (riv_load_run_was_stopped (run));

@@ -903,6 +903,14 @@ riv_client_set_direct (RivClient *self,
   self->sse.direct = !!direct;
 }
 
+gboolean
+riv_client_get_direct (RivClient *self)
+{
+  g_return_val_if_fail (RIV_IS_CLIENT (self), FALSE);
+
+  return self->sse.direct;
+}
+
 void
 riv_client_close (RivClient *self)
 {

@@ -206,6 +206,7 @@ void            riv_client_set_join_keep_alive (RivClient            *self,
  * other request and server goes through libsoup. The tap sees both alike. */
 void            riv_client_set_direct          (RivClient            *self,
                                                 gboolean              direct);
+gboolean        riv_client_get_direct          (RivClient            *self);
 /* GLib priority of the client's network operations (default G_PRIORITY_DEFAULT).
  * A GUI sets it below GDK_PRIORITY_REDRAW so replies never starve drawing. */
 void            riv_client_set_io_priority     (RivClient            *self,
