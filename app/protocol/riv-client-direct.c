@@ -35,13 +35,16 @@ direct_status_quark (void)
   return quark;
 }
 
-/* Whether a request to url may be sent by hand (the client asked for it). */
+/* Whether msg may be sent by hand (the client asked for it). */
 gboolean
-_riv_client_direct_possible (RivClient  *self,
-                             const char *url)
+_riv_client_direct_possible (RivClient   *self,
+                             SoupMessage *msg)
 {
-  return self->sse.direct && url != NULL && g_str_has_prefix (url, "http://") &&
-         soup_session_get_proxy_resolver (self->session) == NULL && riv_url_is_loopback (url);
+  GUri *uri = soup_message_get_uri (msg);
+
+  return self->sse.direct && g_strcmp0 (g_uri_get_scheme (uri), "http") == 0 &&
+         soup_session_get_proxy_resolver (self->session) == NULL &&
+         riv_host_is_loopback (g_uri_get_host (uri));
 }
 
 /* msg's reply status: libsoup's, or the one a direct exchange read. */
@@ -143,7 +146,7 @@ opening_connected_cb (GObject      *object,
   const char *bytes;
   gsize len;
 
-  op->conn = g_socket_client_connect_to_uri_finish (G_SOCKET_CLIENT (object), result, &error);
+  op->conn = g_socket_client_connect_to_host_finish (G_SOCKET_CLIENT (object), result, &error);
   if (op->conn == NULL)
     {
       g_task_return_error (task, g_steal_pointer (&error));
@@ -168,7 +171,8 @@ _riv_client_direct_open (RivClient           *self,
 {
   GTask *task = g_task_new (NULL, cancellable, callback, user_data);
   Opening *op = g_new0 (Opening, 1);
-  g_autofree char *url = g_uri_to_string (soup_message_get_uri (msg));
+  GUri *uri = soup_message_get_uri (msg);
+  int port = g_uri_get_port (uri);
 
   op->request = request;
   op->io_priority = self->io_priority;
@@ -178,8 +182,10 @@ _riv_client_direct_open (RivClient           *self,
       self->sse.socket_client = g_socket_client_new ();
       g_socket_client_set_enable_proxy (self->sse.socket_client, FALSE);
     }
-  g_socket_client_connect_to_uri_async (self->sse.socket_client, url, 80, cancellable,
-                                        opening_connected_cb, task);
+  /* The host as it stands, an IPv6 literal without brackets, and the port apart. */
+  g_socket_client_connect_to_host_async (self->sse.socket_client, g_uri_get_host (uri),
+                                         port > 0 ? (guint16) port : 80, cancellable,
+                                         opening_connected_cb, task);
 }
 
 GSocketConnection *

@@ -326,7 +326,7 @@ void         _riv_client_send                  (RivClient       *self,
                                                 gpointer         user_data);
 /* Requests written by hand (riv-client-direct.c). */
 gboolean     _riv_client_direct_possible       (RivClient       *self,
-                                                const char      *url);
+                                                SoupMessage     *msg);
 GBytes      *_riv_client_direct_request        (SoupMessage     *msg,
                                                 const char      *body,
                                                 gsize            len);

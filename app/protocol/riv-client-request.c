@@ -369,15 +369,10 @@ _riv_client_send (RivClient           *self,
   if (RIV_CLIENT_TAPPED (self) && !(flags & RIV_CLIENT_SEND_UNTAPPED))
     _riv_client_tap_request (self, msg, 0, text, len);
 
-  if ((flags & RIV_CLIENT_SEND_DIRECT) && self->sse.direct)
+  if ((flags & RIV_CLIENT_SEND_DIRECT) && _riv_client_direct_possible (self, msg))
     {
-      g_autofree char *url = g_uri_to_string (soup_message_get_uri (msg));
-
-      if (_riv_client_direct_possible (self, url))
-        {
-          _riv_client_direct_send (self, msg, bytes, max_bytes, cancellable, task);
-          return;
-        }
+      _riv_client_direct_send (self, msg, bytes, max_bytes, cancellable, task);
+      return;
     }
 
   br = g_new0 (BoundedRead, 1);

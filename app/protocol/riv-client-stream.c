@@ -26,7 +26,6 @@
 
 #include "riv-client-private.h"
 #include "riv-compat.h"
-#include "riv-listen.h"
 
 /* A stream's read buffer starts small and grows once a read fills it: with
  * thousands of virtual users, most streams only ever carry a few short
@@ -221,9 +220,10 @@ static void     stream_poll_cb     (gpointer         user_data);
  * server is on this machine over plain HTTP (riv-client-direct.c), and the
  * context's poller can wait for the socket. */
 static gboolean
-stream_may_be_direct (RivClient *self)
+stream_may_be_direct (RivClient   *self,
+                      SoupMessage *msg)
 {
-  if (!_riv_client_direct_possible (self, self->access.data_url))
+  if (!_riv_client_direct_possible (self, msg))
     return FALSE;
   if (self->sse.poller == NULL)
     self->sse.poller = riv_poller_get (self->context, self->io_priority);
@@ -316,7 +316,7 @@ stream_open (RivClient *self)
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, st->msg, st->epoch, NULL, 0);
   g_debug ("Opening stream %u", st->epoch);
-  if (stream_may_be_direct (self))
+  if (stream_may_be_direct (self, st->msg))
     {
       stream_open_direct (st);
       return;
@@ -739,6 +739,38 @@ stream_take_bytes (RivClientStream *st,
   return TRUE;
 }
 
+/* The n bytes at the start of st's buffer are the body's: feeds them to the
+ * reader, then reads on, or, when the body ended with them (end; end_error
+ * if it failed), ends the stream as the server or the network did. */
+static void
+stream_deliver (RivClientStream *st,
+                gsize            n,
+                gboolean         end,
+                const GError    *end_error)
+{
+  RivClient *self = st->client;
+
+  /* Handlers of job notifications may drop the last reference to the client. */
+  g_object_ref (self);
+  if (stream_take_bytes (st, (const char *) st->buffer, n))
+    {
+      if (!end)
+        stream_read_next (st);
+      else if (st->client == NULL)
+        stream_free (st);   /* close_stream, and the response's end is already here */
+      else
+        {
+          st->end_known = TRUE;
+          st->end = end_error != NULL ? RIV_TAP_END_ERROR : RIV_TAP_END_EOF;
+          stream_failed (st, end_error != NULL
+                             ? end_error->message
+                             : "the server ended the stream without close_stream");
+          stream_free (st);
+        }
+    }
+  g_object_unref (self);
+}
+
 /* What a read of st->buffer returned: n bytes, 0 at the end, or -1 and error. */
 static void
 stream_read_done (RivClientStream *st,
@@ -781,26 +813,7 @@ stream_read_done (RivClientStream *st,
 
   n = stream_read_available (st, n, &end, &end_error);
   st->last_read = n;
-
-  /* Handlers of job notifications may drop the last reference to the client. */
-  g_object_ref (self);
-  if (stream_take_bytes (st, (const char *) st->buffer, n))
-    {
-      if (!end)
-        stream_read_next (st);
-      else if (st->client == NULL)
-        stream_free (st);   /* close_stream, and the response's end is already here */
-      else
-        {
-          st->end_known = TRUE;
-          st->end = end_error != NULL ? RIV_TAP_END_ERROR : RIV_TAP_END_EOF;
-          stream_failed (st, end_error != NULL
-                             ? end_error->message
-                             : "the server ended the stream without close_stream");
-          stream_free (st);
-        }
-    }
-  g_object_unref (self);
+  stream_deliver (st, (gsize) n, end, end_error);
 }
 
 static void
@@ -918,25 +931,7 @@ stream_read_direct (RivClientStream *st)
     }
 
   st->last_read = (gssize) got;
-  /* Handlers of job notifications may drop the last reference to the client. */
-  g_object_ref (self);
-  if (stream_take_bytes (st, (const char *) st->buffer, (gsize) body))
-    {
-      if (!ended)
-        stream_read_next (st);
-      else if (st->client == NULL)
-        stream_free (st);   /* close_stream, and the reply's end is already here */
-      else
-        {
-          st->end_known = TRUE;
-          st->end = read_error != NULL ? RIV_TAP_END_ERROR : RIV_TAP_END_EOF;
-          stream_failed (st, read_error != NULL
-                             ? read_error->message
-                             : "the server ended the stream without close_stream");
-          stream_free (st);
-        }
-    }
-  g_object_unref (self);
+  stream_deliver (st, (gsize) body, ended, read_error);
 }
 
 /* The socket under a plain HTTP/1 response body, or -1: libsoup's streams
