@@ -109,6 +109,7 @@ typedef struct
   Probe         probe;
   GSource      *source;    /* nullable: probe's watch of fds[0] */
   int           fds[2];    /* a socket pair, -1 when closed */
+  guint         swaps;     /* swap_cb's runs */
 } Fixture;
 
 static void
@@ -336,6 +337,7 @@ swap_cb (gpointer data)
   close (pair[0]);
   fx->fds[1] = pair[1];
   fx->source = attach_fd (fx->inner, number, &fx->probe);
+  fx->swaps++;
   return G_SOURCE_REMOVE;
 }
 
@@ -353,8 +355,12 @@ test_mux_fd_reused (Fixture       *fx,
   g_source_set_callback (idle, swap_cb, fx, NULL);
   g_source_attach (idle, fx->inner);
   g_source_unref (idle);
+  /* Attached from outside the context's dispatch (riv-mux.h). */
+  g_main_context_wakeup (fx->inner);
   settle (fx->outer);
+  g_assert_cmpuint (fx->swaps, ==, 1);
   g_assert_cmpint (fx->fds[0], ==, number);
+  g_assert_cmpuint (fx->probe.runs, ==, 0);
 
   g_assert_cmpint (write (fx->fds[1], "x", 1), ==, 1);
   ITERATE_UNTIL (fx->outer, fx->probe.runs == 1);
@@ -471,6 +477,62 @@ test_mux_no_descriptors (Fixture       *fx,
   g_test_trap_assert_passed ();
 }
 
+typedef struct
+{
+  Fixture *fx;
+  Probe   *sibling;    /* another inner context's */
+  Probe   *own;        /* another source of this context's */
+  guint    runs;
+} Nester;
+
+/* Runs the outer context from inside an inner context's callback, as a
+ * nested main loop would, until the sibling's source has run. */
+static gboolean
+nester_cb (gpointer data)
+{
+  Nester *nester = data;
+  gint64 end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  nester->runs++;
+  /* Not blocking: a mux that cannot recurse is not dispatched here. */
+  while (nester->sibling->runs == 0 && g_get_monotonic_time () < end)
+    g_main_context_iteration (nester->fx->outer, FALSE);
+  g_assert_cmpuint (nester->sibling->runs, ==, 1);
+  /* This context is in its dispatch: the nested one leaves it alone. */
+  g_assert_cmpuint (nester->own->runs, ==, 0);
+  return G_SOURCE_REMOVE;
+}
+
+/* The mux may recurse (GLib then does not wake the outer context twice for
+ * every dispatch of it): a nested dispatch runs the other inner contexts
+ * and not the one whose callback it is in, which goes on after. */
+static void
+test_mux_nested (Fixture       *fx,
+                 gconstpointer  data)
+{
+  GMainContext *b = riv_mux_add (fx->mux);
+  Probe sibling = { 0 };
+  Probe own = { 0 };
+  Nester nester = { fx, &sibling, &own, 0 };
+  GSource *source = g_idle_source_new ();
+
+  g_source_set_callback (source, nester_cb, &nester, NULL);
+  g_source_attach (source, fx->inner);
+  g_source_unref (source);
+  attach_timeout (fx->inner, 0, &own);
+  attach_timeout (b, 5, &sibling);
+  g_main_context_wakeup (fx->inner);
+  g_main_context_wakeup (b);
+
+  ITERATE_UNTIL (fx->outer, nester.runs == 1 && own.runs == 1);
+  settle (fx->outer);
+  g_assert_cmpuint (nester.runs, ==, 1);
+  g_assert_cmpuint (sibling.runs, ==, 1);
+  g_assert_cmpuint (own.runs, ==, 1);
+  g_assert_true (sibling.seen == b);
+  g_assert_true (own.seen == fx->inner);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -490,6 +552,7 @@ main (int   argc,
   TEST_ADD ("/mux/many", test_mux_many);
   TEST_ADD ("/mux/free-in-callback", test_mux_free_in_callback);
   TEST_ADD ("/mux/no-descriptors", test_mux_no_descriptors);
+  TEST_ADD ("/mux/nested", test_mux_nested);
 
   return g_test_run ();
 }

@@ -347,6 +347,133 @@ test_poller_stale_event (void)
   close (second[1]);
 }
 
+/* Writable: called once the socket takes data, one-shot; not while its
+ * send buffer is full. */
+static void
+test_poller_writable (void)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(RivPoller) poller = riv_poller_get (context, G_PRIORITY_DEFAULT);
+  Probe probe = { .name = "w" };
+  char block[4096] = { 0 };
+  char sink[4096];
+  int fds[2];
+
+  make_pair (fds);
+  probe.watch = riv_poller_watch_new (poller, fds[0], probe_cb, &probe);
+  g_assert_true (riv_poller_watch_writable (probe.watch, NULL));
+  ITERATE_UNTIL (context, probe.runs == 1);
+  drain (context);
+  g_assert_cmpuint (probe.runs, ==, 1);
+
+  /* Full: no callback until the peer reads. */
+  while (write (fds[0], block, sizeof block) > 0)
+    ;
+  g_assert_cmpint (errno, ==, EAGAIN);
+  g_assert_true (riv_poller_watch_writable (probe.watch, NULL));
+  drain (context);
+  g_assert_cmpuint (probe.runs, ==, 1);
+  while (read (fds[1], sink, sizeof sink) > 0)
+    ;
+  ITERATE_UNTIL (context, probe.runs == 2);
+
+  riv_poller_watch_free (probe.watch);
+  close (fds[0]);
+  close (fds[1]);
+}
+
+/* A watch made for no socket runs soon and after, and says why it cannot
+ * wait for a socket. */
+static void
+test_poller_no_socket (void)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(RivPoller) poller = riv_poller_get (context, G_PRIORITY_DEFAULT);
+  g_autoptr(GError) error = NULL;
+  Probe probe = { .name = "none" };
+
+  probe.watch = riv_poller_watch_new (poller, -1, probe_cb, &probe);
+  riv_poller_watch_soon (probe.watch);
+  ITERATE_UNTIL (context, probe.runs == 1);
+  riv_poller_watch_after (probe.watch, 5);
+  ITERATE_UNTIL (context, probe.runs == 2);
+  g_assert_false (riv_poller_watch_readable (probe.watch, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_assert_false (riv_poller_watch_is_waiting (probe.watch));
+  riv_poller_watch_free (probe.watch);
+}
+
+typedef struct
+{
+  GMainContext *context;
+  Probe        *others;
+  guint         n_others;
+  guint         runs;
+} Nester;
+
+/* Runs the context from inside a callback, as a nested main loop would. */
+static void
+nester_cb (gpointer user_data)
+{
+  Nester *nester = user_data;
+  gint64 end;
+
+  nester->runs++;
+  if (nester->runs != 1)
+    return;
+  /* What became due since: a readable socket, a time. Not blocking: a
+   * poller that cannot recurse is not dispatched here, and nothing would
+   * end the wait. */
+  end = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!(nester->others[1].runs == 1 && nester->others[2].runs == 1) &&
+         g_get_monotonic_time () < end)
+    g_main_context_iteration (nester->context, FALSE);
+  g_assert_cmpuint (nester->others[1].runs, ==, 1);
+  g_assert_cmpuint (nester->others[2].runs, ==, 1);
+  /* The rest of the outer dispatch's queue is the outer's. */
+  g_assert_cmpuint (nester->others[0].runs, ==, 0);
+}
+
+/* The poller may recurse (GLib then leaves its descriptor in the poll set
+ * while it dispatches, and does not wake the context twice a dispatch): a
+ * dispatch nested in a callback runs what became due (a readable socket, a
+ * time), the outer one the rest of its queue after the callback; each watch
+ * runs once. */
+static void
+test_poller_nested (void)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(RivPoller) poller = riv_poller_get (context, G_PRIORITY_DEFAULT);
+  Probe others[3] = { { .name = "soon" }, { .name = "read" }, { .name = "later" } };
+  Nester nester = { context, others, G_N_ELEMENTS (others), 0 };
+  RivPollerWatch *first = riv_poller_watch_new (poller, -1, nester_cb, &nester);
+  int fds[2];
+  char byte = 'x';
+
+  make_pair (fds);
+  /* In the same dispatch's queue as the nester, after it. */
+  riv_poller_watch_soon (first);
+  others[0].watch = riv_poller_watch_new (poller, -1, probe_cb, &others[0]);
+  riv_poller_watch_soon (others[0].watch);
+  others[1].watch = riv_poller_watch_new (poller, fds[0], probe_cb, &others[1]);
+  g_assert_true (riv_poller_watch_readable (others[1].watch, NULL));
+  g_assert_cmpint (write (fds[1], &byte, 1), ==, 1);
+  others[2].watch = riv_poller_watch_new (poller, -1, probe_cb, &others[2]);
+  riv_poller_watch_after (others[2].watch, 5);
+
+  ITERATE_UNTIL (context, nester.runs == 1);
+  drain (context);
+  g_assert_cmpuint (nester.runs, ==, 1);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    g_assert_cmpuint (others[i].runs, ==, 1);
+
+  riv_poller_watch_free (first);
+  for (guint i = 0; i < G_N_ELEMENTS (others); i++)
+    riv_poller_watch_free (others[i].watch);
+  close (fds[0]);
+  close (fds[1]);
+}
+
 /* Hundreds of sockets on one poller: each one's data wakes its own watch,
  * once, and the context polls one descriptor for all of them. */
 static void
@@ -410,6 +537,9 @@ main (int   argc,
   g_test_add_func ("/poller/fd-reused", test_poller_fd_reused);
   g_test_add_func ("/poller/stale-event", test_poller_stale_event);
   g_test_add_func ("/poller/many", test_poller_many);
+  g_test_add_func ("/poller/writable", test_poller_writable);
+  g_test_add_func ("/poller/no-socket", test_poller_no_socket);
+  g_test_add_func ("/poller/nested", test_poller_nested);
 
   return g_test_run ();
 }

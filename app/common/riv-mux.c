@@ -12,10 +12,13 @@
  * own, those sets wait in the mux's epoll set, and an inner context runs only
  * when one of its descriptors is ready or its next timeout is due.
  *
- * The epoll sets follow the inner contexts' poll records: after every run,
- * the descriptors GLib would poll are registered again (one epoll_ctl each,
+ * The epoll sets follow the inner contexts' poll records: after a run, the
+ * descriptors GLib would poll are registered again (one epoll_ctl each,
  * which also catches a descriptor closed and its number reused since), those
- * it no longer polls are removed.
+ * it no longer polls are removed. A run after which the same descriptors are
+ * wanted for the same events, and whose poll saw no wakeup of the context,
+ * leaves the set as it is (member_sync ()): most runs, now that a virtual
+ * user's sockets wait on its context's RivPoller.
  *
  * What wakes an inner context: GLib signals a context's wakeup descriptor
  * (and so the mux) when a descriptor is added or removed, a ready time set,
@@ -33,6 +36,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <string.h>
 #include <unistd.h>
 #ifdef HAVE_SYS_EPOLL_H
 #include <sys/epoll.h>
@@ -62,6 +66,9 @@ typedef struct
   GArray       *wanted;       /* scratch */
   gint64        deadline;     /* monotonic µs; G_MAXINT64: none */
   guint         stamp;        /* the mux dispatch that last ran it */
+  gboolean      running;      /* in its dispatch (a nested mux dispatch leaves it) */
+  gboolean      changed;      /* its poll records may have changed since the last sync */
+  int           wakeup_fd;    /* GLib's wakeup descriptor for the context; -1: unknown */
 } Member;
 
 struct _RivMux
@@ -114,6 +121,18 @@ member_sync (Member *m)
       if (r.events != 0 && r.fd >= 0)
         g_array_append_val (wanted, r);
     }
+
+  /* Nothing to do when the same descriptors are wanted for the same events
+   * and none of their records was removed and added again since the last
+   * sync (a number closed and reused: epoll dropped the old file). GLib
+   * signals the context's wakeup for every poll record it adds or removes,
+   * so that is known from the wakeup's readiness in the run that led here;
+   * one signalled after that run's poll makes the mux run the context again
+   * at once, and that run's poll (all descriptors, by poll ()) and sync
+   * catch it. */
+  if (!m->changed && !m->unpollable && old->len == wanted->len &&
+      memcmp (old->data, wanted->data, old->len * sizeof (Registration)) == 0)
+    return;
 
   m->unpollable = FALSE;
   while (i < old->len || j < wanted->len)
@@ -172,16 +191,29 @@ member_run (RivMux *self,
             Member *m)
 {
   m->stamp = self->stamp;
+  if (m->running)
+    return;
+  m->running = TRUE;
   if (m->prepared)
     {
       if (m->n_fds > 0)
         g_poll (m->fds, m->n_fds, 0);
+      m->changed = m->wakeup_fd < 0;
+      for (int k = 0; k < m->n_fds && !m->changed; k++)
+        if (m->fds[k].fd == m->wakeup_fd)
+          break;
+        else if (k == m->n_fds - 1)
+          m->changed = TRUE;     /* not polled this time: not known */
+      for (int k = 0; k < m->n_fds && !m->changed; k++)
+        if (m->fds[k].fd == m->wakeup_fd && m->fds[k].revents != 0)
+          m->changed = TRUE;
       g_main_context_check (m->context, m->max_priority, m->fds, m->n_fds);
       g_main_context_push_thread_default (m->context);
       g_main_context_dispatch (m->context);
       g_main_context_pop_thread_default (m->context);
     }
   member_prepare (m);
+  m->running = FALSE;
 }
 
 static gboolean
@@ -297,6 +329,12 @@ riv_mux_new (GMainContext *outer)
   RivMux *self = (RivMux *) g_source_new (&mux_funcs, sizeof (RivMux));
 
   g_source_set_static_name (&self->source, "RivMux");
+  /* A source that may not recurse is taken out of the poll set while it is
+   * dispatched and put back after, each of which wakes the outer context
+   * (an eventfd write, and one more turn of its loop): twice for every
+   * dispatch of the mux. A nested dispatch leaves alone the inner contexts
+   * that are in theirs. */
+  g_source_set_can_recurse (&self->source, TRUE);
   self->members = g_ptr_array_new_with_free_func (member_free);
   self->epfd = epoll_create1 (EPOLL_CLOEXEC);
   self->next_deadline = G_MAXINT64;
@@ -338,9 +376,12 @@ riv_mux_add (RivMux *self)
   m->registered = g_array_new (FALSE, FALSE, sizeof (Registration));
   m->wanted = g_array_new (FALSE, FALSE, sizeof (Registration));
   m->deadline = 0;
+  m->changed = TRUE;
   g_ptr_array_add (self->members, m);
-  /* Its first prepare registers its wakeup descriptor. */
+  /* Its first prepare registers its wakeup descriptor, the only one a new
+   * context polls. */
   member_prepare (m);
+  m->wakeup_fd = m->n_fds == 1 ? m->fds[0].fd : -1;
   return m->context;
 #else
   g_assert_not_reached ();

@@ -9,7 +9,8 @@
  * A poller is one source per context and priority that waits on a single
  * epoll descriptor instead. Each watch asks for one callback at a time:
  * soon (the next dispatch), after some milliseconds, or when its socket is
- * readable (level-triggered, one-shot: armed again by the next request).
+ * readable or writable (level-triggered, one-shot: armed again by the next
+ * request). A watch made for no socket (fd -1) is only called soon or after.
  *
  * A watch is used on its poller's context only. Events name a watch by slot
  * and generation, never by pointer, so an event that was already queued for
@@ -44,7 +45,8 @@ struct _RivPollerWatch
   RivPoller     *poller;      /* ref */
   RivPollerFunc  func;
   gpointer       user_data;
-  GList          link;        /* in soon, running or later */
+  GList          link;        /* in soon, a dispatch's running or later */
+  GQueue        *running;     /* WATCH_RUNNING: the dispatch's queue it is in */
   gint64         due;         /* WATCH_LATER: monotonic time, µs */
   guint32        slot;
   guint32        generation;
@@ -71,7 +73,6 @@ struct _RivPoller
   int            ref_count;   /* under pollers_lock */
   guint          n_watches;
   GQueue         soon;
-  GQueue         running;
   GQueue         later;
   GArray        *slots;       /* Slot */
   GArray        *free_slots;  /* guint32 */
@@ -94,7 +95,7 @@ watch_unschedule (RivPollerWatch *w)
       g_queue_unlink (&self->soon, &w->link);
       break;
     case WATCH_RUNNING:
-      g_queue_unlink (&self->running, &w->link);
+      g_queue_unlink (w->running, &w->link);
       break;
     case WATCH_LATER:
       g_queue_unlink (&self->later, &w->link);
@@ -191,10 +192,13 @@ poller_dispatch (GSource     *source,
 {
   RivPoller *self = (RivPoller *) source;
   gint64 now = g_source_get_time (source);
+  GQueue running;
   GList *link;
 
   /* What is due now runs in this dispatch; what the callbacks ask for
-   * "soon" waits for the next one, so other sources get their turn. */
+   * "soon" waits for the next one, so other sources get their turn. The
+   * queue is this dispatch's own: one nested in a callback (the source may
+   * recurse, see riv_poller_get ()) has its own. */
   while (later_due (self, now))
     {
       link = self->later.head;
@@ -202,13 +206,16 @@ poller_dispatch (GSource     *source,
       g_queue_push_tail_link (&self->soon, link);
       ((RivPollerWatch *) link->data)->state = WATCH_SOON;
     }
-  self->running = self->soon;
+  running = self->soon;
   g_queue_init (&self->soon);
-  for (link = self->running.head; link != NULL; link = link->next)
-    ((RivPollerWatch *) link->data)->state = WATCH_RUNNING;
+  for (link = running.head; link != NULL; link = link->next)
+    {
+      ((RivPollerWatch *) link->data)->state = WATCH_RUNNING;
+      ((RivPollerWatch *) link->data)->running = &running;
+    }
 
   /* A callback may free any watch: freeing unlinks it from running. */
-  while ((link = g_queue_pop_head_link (&self->running)) != NULL)
+  while ((link = g_queue_pop_head_link (&running)) != NULL)
     run_watch (link->data);
 
   dispatch_readable (self);
@@ -276,13 +283,18 @@ riv_poller_get (GMainContext *context,
   self->epfd = epfd;
   self->ref_count = 1;
   g_queue_init (&self->soon);
-  g_queue_init (&self->running);
   g_queue_init (&self->later);
   self->slots = g_array_new (FALSE, FALSE, sizeof (Slot));
   self->free_slots = g_array_new (FALSE, FALSE, sizeof (guint32));
   self->tag = g_source_add_unix_fd (&self->source, epfd, G_IO_IN);
   g_source_set_priority (&self->source, priority);
   g_source_set_static_name (&self->source, "Rivulet streams");
+  /* GLib takes a source that may not recurse out of the poll set while it
+   * is dispatched and puts it back after, and each of the two wakes the
+   * context (an eventfd write, and one more turn of the loop to take it):
+   * per message a stream reads. Dispatches nest safely (each has its own
+   * queue; an event is one-shot). */
+  g_source_set_can_recurse (&self->source, TRUE);
   g_source_attach (&self->source, context);
   g_hash_table_insert (pollers, context,
                        g_slist_prepend (g_hash_table_lookup (pollers, context), self));
@@ -336,6 +348,14 @@ riv_poller_unref (RivPoller *self)
   g_source_unref (&self->source);
 }
 
+GMainContext *
+riv_poller_get_context (RivPoller *self)
+{
+  g_return_val_if_fail (self != NULL, NULL);
+
+  return self->context;
+}
+
 guint
 riv_poller_get_n_watches (RivPoller *self)
 {
@@ -357,7 +377,6 @@ riv_poller_watch_new (RivPoller     *poller,
   Slot *s;
 
   g_return_val_if_fail (poller != NULL, NULL);
-  g_return_val_if_fail (fd >= 0, NULL);
   g_return_val_if_fail (func != NULL, NULL);
 
   w = g_new0 (RivPollerWatch, 1);
@@ -366,7 +385,7 @@ riv_poller_watch_new (RivPoller     *poller,
   w->user_data = user_data;
   w->link.data = w;
   w->fd = fd;
-  if (fstat (fd, &st) == 0)
+  if (fd >= 0 && fstat (fd, &st) == 0)
     {
       w->dev = st.st_dev;
       w->ino = st.st_ino;
@@ -430,12 +449,10 @@ riv_poller_watch_after (RivPollerWatch *w,
     g_queue_insert_after_link (later, sibling, &w->link);
 }
 
-/* Calls it once the socket has something to read (data, its end or an
- * error). Only right after a read of everything there was: what libsoup or
- * TLS buffered above the socket does not make it readable. */
-gboolean
-riv_poller_watch_readable (RivPollerWatch  *w,
-                           GError         **error)
+static gboolean
+watch_arm (RivPollerWatch  *w,
+           guint32          events,
+           GError         **error)
 {
 #ifdef HAVE_SYS_EPOLL_H
   struct epoll_event ev = { 0 };
@@ -444,9 +461,15 @@ riv_poller_watch_readable (RivPollerWatch  *w,
 
   g_return_val_if_fail (w != NULL, FALSE);
 
+  if (w->fd < 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT,
+                           "The watch was made for no socket");
+      return FALSE;
+    }
   self = w->poller;
   watch_unschedule (w);
-  ev.events = EPOLLIN | EPOLLRDHUP | EPOLLONESHOT;
+  ev.events = events | EPOLLONESHOT;
   ev.data.u64 = ((guint64) w->slot << 32) | w->generation;
   op = w->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
   if (epoll_ctl (self->epfd, op, w->fd, &ev) < 0 &&
@@ -455,7 +478,7 @@ riv_poller_watch_readable (RivPollerWatch  *w,
       int saved = errno;
 
       g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
-                   "Could not wait for the stream's socket: %s", g_strerror (saved));
+                   "Could not wait for the socket: %s", g_strerror (saved));
       return FALSE;
     }
   w->registered = TRUE;
@@ -464,6 +487,33 @@ riv_poller_watch_readable (RivPollerWatch  *w,
 #else
   g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED, "No epoll");
   return FALSE;
+#endif
+}
+
+/* Calls it once the socket has something to read (data, its end or an
+ * error). Only right after a read of everything there was: what libsoup or
+ * TLS buffered above the socket does not make it readable. */
+gboolean
+riv_poller_watch_readable (RivPollerWatch  *w,
+                           GError         **error)
+{
+#ifdef HAVE_SYS_EPOLL_H
+  return watch_arm (w, EPOLLIN | EPOLLRDHUP, error);
+#else
+  return watch_arm (w, 0, error);
+#endif
+}
+
+/* Calls it once the socket can be written to (a connection made, room in
+ * its send buffer) or has failed. */
+gboolean
+riv_poller_watch_writable (RivPollerWatch  *w,
+                           GError         **error)
+{
+#ifdef HAVE_SYS_EPOLL_H
+  return watch_arm (w, EPOLLOUT, error);
+#else
+  return watch_arm (w, 0, error);
 #endif
 }
 

@@ -14,13 +14,15 @@ G_BEGIN_DECLS
 typedef struct _RivPoller      RivPoller;
 typedef struct _RivPollerWatch RivPollerWatch;
 
-/* Called on the poller's context, once per request (soon, after, readable). */
+/* Called on the poller's context, once per request (soon, after, readable,
+ * writable). A watch made for no socket (fd -1) is only called soon or after. */
 typedef void (*RivPollerFunc) (gpointer user_data);
 
 RivPoller      *riv_poller_get             (GMainContext *context,
                                             int           priority);
 RivPoller      *riv_poller_ref             (RivPoller    *self);
 void            riv_poller_unref           (RivPoller    *self);
+GMainContext   *riv_poller_get_context     (RivPoller    *self);
 guint           riv_poller_get_n_watches   (RivPoller    *self);
 
 RivPollerWatch *riv_poller_watch_new       (RivPoller     *poller,
@@ -31,6 +33,8 @@ void            riv_poller_watch_soon      (RivPollerWatch *watch);
 void            riv_poller_watch_after     (RivPollerWatch *watch,
                                             guint           ms);
 gboolean        riv_poller_watch_readable  (RivPollerWatch *watch,
+                                            GError        **error);
+gboolean        riv_poller_watch_writable  (RivPollerWatch *watch,
                                             GError        **error);
 gboolean        riv_poller_watch_is_waiting (RivPollerWatch *watch);
 void            riv_poller_watch_free      (RivPollerWatch *watch);
