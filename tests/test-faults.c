@@ -707,24 +707,32 @@ raw_incoming_cb (GSocketService    *service,
   return TRUE;
 }
 
-/* port 0 picks a free one. */
+/* On family's loopback address (IPv6's: named localhost in the URL); port
+ * 0 picks a free one. NULL and error when it cannot listen there. */
 static Raw *
-raw_new (guint16     port,
-         const char *prefix)
+raw_new_on (GSocketFamily   family,
+            guint16         port,
+            const char     *prefix,
+            GError        **error)
 {
-  Raw *raw = g_new0 (Raw, 1);
-  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (G_SOCKET_FAMILY_IPV4);
+  Raw *raw;
+  g_autoptr(GInetAddress) loopback = g_inet_address_new_loopback (family);
   g_autoptr(GSocketAddress) address = g_inet_socket_address_new (loopback, port);
   g_autoptr(GSocketAddress) effective = NULL;
-  g_autoptr(GError) error = NULL;
+  GSocketService *service = g_socket_service_new ();
 
-  raw->service = g_socket_service_new ();
-  g_socket_listener_add_address (G_SOCKET_LISTENER (raw->service), address,
-                                 G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
-                                 &effective, &error);
-  g_assert_no_error (error);
+  if (!g_socket_listener_add_address (G_SOCKET_LISTENER (service), address,
+                                      G_SOCKET_TYPE_STREAM, G_SOCKET_PROTOCOL_TCP, NULL,
+                                      &effective, error))
+    {
+      g_object_unref (service);
+      return NULL;
+    }
+  raw = g_new0 (Raw, 1);
+  raw->service = service;
   raw->port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (effective));
-  raw->url = g_strdup_printf ("http://127.0.0.1:%u", raw->port);
+  raw->url = family == G_SOCKET_FAMILY_IPV6 ? g_strdup_printf ("http://localhost:%u", raw->port)
+                                            : g_strdup_printf ("http://127.0.0.1:%u", raw->port);
   raw->prefix = g_strdup (prefix);
   raw->conns = g_ptr_array_new_with_free_func ((GDestroyNotify) conn_unref);
   raw->held = g_ptr_array_new_with_free_func ((GDestroyNotify) conn_unref);
@@ -734,6 +742,17 @@ raw_new (guint16     port,
   g_queue_init (&raw->join_replies);
   g_signal_connect (raw->service, "incoming", G_CALLBACK (raw_incoming_cb), raw);
   g_socket_service_start (raw->service);
+  return raw;
+}
+
+static Raw *
+raw_new (guint16     port,
+         const char *prefix)
+{
+  g_autoptr(GError) error = NULL;
+  Raw *raw = raw_new_on (G_SOCKET_FAMILY_IPV4, port, prefix, &error);
+
+  g_assert_no_error (error);
   return raw;
 }
 
@@ -807,6 +826,12 @@ static gboolean
 job_joined (gpointer job)
 {
   return riv_job_get_event_id (job) != NULL;
+}
+
+static gboolean
+job_joined_or_finished (gpointer job)
+{
+  return job_joined (job) || riv_job_is_finished (job);
 }
 
 static void
@@ -1754,6 +1779,35 @@ test_server_crash (Fixture       *fx,
   assert_new_job_completes (fx->c.client, fx->raw, "after second restart");
 }
 
+/* A server on IPv6's loopback only, named localhost: reached (a direct
+ * request tries IPv4's loopback first, and IPv6's when that is refused). */
+static void
+test_localhost_ipv6 (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  Raw *raw = raw_new_on (G_SOCKET_FAMILY_IPV6, 0, "L", &error);
+  g_autoptr(RivJob) job = NULL;
+  Client c = { 0 };
+
+  if (raw == NULL)
+    {
+      g_test_skip_printf ("this machine has no IPv6 loopback: %s", error->message);
+      return;
+    }
+  client_connect (&c, raw->url);
+  riv_client_set_direct (c.client, GPOINTER_TO_INT (data));
+  /* A join that could not connect fails the job at once: said so. */
+  job = submit_echo (c.client, "first");
+  g_assert_true (riv_test_wait_until (job_joined_or_finished, job, HANG_GUARD));
+  g_assert_cmpstr (riv_job_get_error (job), ==, NULL);
+  g_assert_nonnull (riv_job_get_event_id (job));
+  assert_new_job_completes (c.client, raw, "over IPv6");
+  assert_new_job_completes (c.client, raw, "again");
+  client_clear (&c);
+  raw_free (raw);
+}
+
 static gboolean
 job_running (gpointer job)
 {
@@ -2192,6 +2246,7 @@ main (int    argc,
   ADD ("lone-surrogate", test_lone_surrogate);
   ADD ("poison-forgotten", test_poison_forgotten);
   ADD ("join-reply-huge", test_join_reply_huge);
+  ADD ("localhost-ipv6", test_localhost_ipv6);
   g_test_add_data_func ("/faults/config-endless", GINT_TO_POINTER (CONFIG_ENDLESS),
                         test_config_too_large);
   g_test_add_data_func ("/faults/config-huge", GINT_TO_POINTER (CONFIG_HUGE),

@@ -18,7 +18,12 @@
  */
 #include "config.h"
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include "riv-client-private.h"
 #include "riv-listen.h"
@@ -35,16 +40,22 @@ direct_status_quark (void)
   return quark;
 }
 
-/* Whether msg may be sent by hand (the client asked for it). */
+/* Whether msg may be sent by hand: the client asked for it, the server is on
+ * this machine over plain HTTP, and the context's poller can wait for the
+ * connection. */
 gboolean
 _riv_client_direct_possible (RivClient   *self,
                              SoupMessage *msg)
 {
   GUri *uri = soup_message_get_uri (msg);
 
-  return self->sse.direct && g_strcmp0 (g_uri_get_scheme (uri), "http") == 0 &&
-         soup_session_get_proxy_resolver (self->session) == NULL &&
-         riv_host_is_loopback (g_uri_get_host (uri));
+  if (!self->sse.direct || g_strcmp0 (g_uri_get_scheme (uri), "http") != 0 ||
+      soup_session_get_proxy_resolver (self->session) != NULL ||
+      !riv_host_is_loopback (g_uri_get_host (uri)))
+    return FALSE;
+  if (self->sse.poller == NULL)
+    self->sse.poller = riv_poller_get (self->context, self->io_priority);
+  return self->sse.poller != NULL;
 }
 
 /* msg's reply status: libsoup's, or the one a direct exchange read. */
@@ -102,241 +113,346 @@ _riv_client_direct_request (SoupMessage *msg,
   return g_string_free_to_bytes (text);
 }
 
-/* Opening: a connection with the request written ------------------------------------ */
+/* A connection of the request's own ----------------------------------------------- */
 
-typedef struct
+/* The address of a loopback host (_riv_client_direct_possible () allowed
+ * only those): a literal, or localhost, IPv4's first and then IPv6's. */
+static gboolean
+direct_address (const char              *host,
+                int                      port,
+                guint                    attempt,
+                struct sockaddr_storage *address,
+                socklen_t               *len)
 {
-  GSocketConnection *conn;
-  GBytes            *request;
-  int                io_priority;
-} Opening;
+  struct sockaddr_in *in = (struct sockaddr_in *) address;
+  struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) address;
+  const char *literal = host;
 
-static void
-opening_free (Opening *op)
-{
-  g_clear_object (&op->conn);
-  g_clear_pointer (&op->request, g_bytes_unref);
-  g_free (op);
-}
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    literal = attempt == 0 ? "127.0.0.1" : attempt == 1 ? "::1" : NULL;
+  else if (attempt > 0)
+    literal = NULL;
+  if (literal == NULL)
+    return FALSE;
 
-static void
-opening_written_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Opening *op = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-
-  if (!g_output_stream_write_all_finish (G_OUTPUT_STREAM (object), result, NULL, &error))
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, g_steal_pointer (&op->conn), g_object_unref);
-}
-
-static void
-opening_connected_cb (GObject      *object,
-                      GAsyncResult *result,
-                      gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Opening *op = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  GCancellable *cancellable;
-  const char *bytes;
-  gsize len;
-
-  op->conn = g_socket_client_connect_to_host_finish (G_SOCKET_CLIENT (object), result, &error);
-  if (op->conn == NULL)
+  memset (address, 0, sizeof *address);
+  if (inet_pton (AF_INET, literal, &in->sin_addr) == 1)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
+      in->sin_family = AF_INET;
+      in->sin_port = g_htons ((guint16) port);
+      *len = sizeof *in;
+      return TRUE;
     }
-  bytes = g_bytes_get_data (op->request, &len);
-  cancellable = g_task_get_cancellable (task);
-  g_output_stream_write_all_async (g_io_stream_get_output_stream (G_IO_STREAM (op->conn)), bytes,
-                                   len, op->io_priority, cancellable, opening_written_cb,
-                                   g_steal_pointer (&task));
+  if (inet_pton (AF_INET6, literal, &in6->sin6_addr) == 1)
+    {
+      in6->sin6_family = AF_INET6;
+      in6->sin6_port = g_htons ((guint16) port);
+      *len = sizeof *in6;
+      return TRUE;
+    }
+  return FALSE;
 }
 
-/* Connects to msg's host and writes the request (takes it); callback gets
- * the connection from _riv_client_direct_open_finish (). */
-void
-_riv_client_direct_open (RivClient           *self,
-                         SoupMessage         *msg,
-                         GBytes              *request,
-                         GCancellable        *cancellable,
-                         GAsyncReadyCallback  callback,
-                         gpointer             user_data)
+static void
+conn_close (RivDirectConn *c)
 {
-  GTask *task = g_task_new (NULL, cancellable, callback, user_data);
-  Opening *op = g_new0 (Opening, 1);
+  /* The watch first: it leaves epoll while its number is still this socket. */
+  g_clear_pointer (&c->watch, riv_poller_watch_free);
+  if (c->fd >= 0)
+    close (c->fd);
+  c->fd = -1;
+}
+
+/* A socket for the next address, its connection under way. A failure is
+ * kept for the owner's first _riv_direct_conn_write (), and its watch is
+ * called soon so that it comes. */
+static void
+conn_connect (RivDirectConn *c)
+{
+  struct sockaddr_storage address;
+  socklen_t len = 0;
+  int saved = 0;
+  int fd = -1;
+
+  if (!direct_address (c->host, c->port, c->attempt, &address, &len))
+    saved = EADDRNOTAVAIL;
+  else if ((fd = socket (address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
+    saved = errno;
+  else if (connect (fd, (struct sockaddr *) &address, len) < 0 && errno != EINPROGRESS)
+    {
+      saved = errno;
+      close (fd);
+      fd = -1;
+    }
+
+  c->fd = fd;
+  c->watch = riv_poller_watch_new (c->poller, fd, c->func, c->user_data);
+  if (saved != 0)
+    {
+      c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved),
+                              "Could not connect to %s port %d: %s", c->host, c->port,
+                              g_strerror (saved));
+      riv_poller_watch_soon (c->watch);
+    }
+}
+
+/* Starts connecting to msg's host for request (taken): func (user_data) is
+ * called on the client's context when there is news, as the watch's
+ * callback; until _riv_direct_conn_write () says the request is written,
+ * it calls that. */
+void
+_riv_direct_conn_open (RivDirectConn *c,
+                       RivClient     *self,
+                       SoupMessage   *msg,
+                       GBytes        *request,
+                       RivPollerFunc  func,
+                       gpointer       user_data)
+{
   GUri *uri = soup_message_get_uri (msg);
   int port = g_uri_get_port (uri);
 
-  op->request = request;
-  op->io_priority = self->io_priority;
-  g_task_set_task_data (task, op, (GDestroyNotify) opening_free);
-  if (self->sse.socket_client == NULL)
-    {
-      self->sse.socket_client = g_socket_client_new ();
-      g_socket_client_set_enable_proxy (self->sse.socket_client, FALSE);
-    }
-  /* The host as it stands, an IPv6 literal without brackets, and the port apart. */
-  g_socket_client_connect_to_host_async (self->sse.socket_client, g_uri_get_host (uri),
-                                         port > 0 ? (guint16) port : 80, cancellable,
-                                         opening_connected_cb, task);
+  memset (c, 0, sizeof *c);
+  c->fd = -1;
+  c->request = request;
+  c->host = g_strdup (g_uri_get_host (uri));
+  c->port = port > 0 ? port : 80;
+  c->poller = riv_poller_ref (self->sse.poller);
+  c->func = func;
+  c->user_data = user_data;
+  conn_connect (c);
 }
 
-GSocketConnection *
-_riv_client_direct_open_finish (GAsyncResult  *result,
-                                GError       **error)
+/* Writes what it can of the request: 1 once it is all written, 0 while it
+ * waits (the watch is called again when the socket can take more), -1 and
+ * error when the connection failed. */
+int
+_riv_direct_conn_write (RivDirectConn  *c,
+                        GError        **error)
 {
-  return g_task_propagate_pointer (G_TASK (result), error);
+  const char *data;
+  gsize len;
+
+  if (c->request == NULL)
+    return 1;
+  data = g_bytes_get_data (c->request, &len);
+  while (c->error == NULL && c->written < len)
+    {
+      gssize n = send (c->fd, data + c->written, len - c->written, MSG_NOSIGNAL | MSG_DONTWAIT);
+      int saved;
+
+      if (n >= 0)
+        {
+          c->written += (gsize) n;
+          continue;
+        }
+      saved = errno;
+      if (saved == EINTR)
+        continue;
+      /* Still connecting, or the send buffer full. */
+      if (saved == EAGAIN || saved == EWOULDBLOCK)
+        {
+          if (riv_poller_watch_writable (c->watch, &c->error))
+            return 0;
+          break;
+        }
+      /* localhost's next address. */
+      if (saved == ECONNREFUSED && c->written == 0 &&
+          direct_address (c->host, c->port, c->attempt + 1, &(struct sockaddr_storage) { 0 },
+                          &(socklen_t) { 0 }))
+        {
+          conn_close (c);
+          c->attempt++;
+          conn_connect (c);
+          continue;
+        }
+      c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved),
+                              "Could not %s %s port %d: %s",
+                              c->written == 0 && (saved == ECONNREFUSED || saved == ETIMEDOUT ||
+                                                  saved == EHOSTUNREACH || saved == ENETUNREACH)
+                                ? "connect to" : "send the request to",
+                              c->host, c->port, g_strerror (saved));
+    }
+  if (c->error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&c->error));
+      return -1;
+    }
+  g_clear_pointer (&c->request, g_bytes_unref);
+  return 1;
+}
+
+/* Closes the connection and forgets the request. */
+void
+_riv_direct_conn_clear (RivDirectConn *c)
+{
+  conn_close (c);
+  g_clear_pointer (&c->request, g_bytes_unref);
+  g_clear_pointer (&c->host, g_free);
+  g_clear_pointer (&c->poller, riv_poller_unref);
+  g_clear_error (&c->error);
 }
 
 /* A one-shot exchange --------------------------------------------------------------- */
 
 typedef struct
 {
-  SoupMessage       *msg;
-  GSocketConnection *conn;
-  RivHttpReply      *reply;
-  GByteArray        *data;
-  guint8            *buffer;
-  GCancellable      *cancellable;  /* ours: cancelled by the caller's and by close */
-  GCancellable      *caller;       /* nullable */
-  GCancellable      *client;       /* the client's, cancelled when it closes */
-  gulong             caller_handler;
-  gulong             client_handler;
-  gsize              max_bytes;
-  int                io_priority;
+  SoupMessage   *msg;
+  GTask         *task;         /* nullable: ours until the reply (or its failure) is returned */
+  RivDirectConn  conn;
+  RivHttpReply  *reply;
+  GByteArray    *data;
+  guint8        *buffer;
+  GCancellable  *caller;       /* nullable */
+  GCancellable  *client;       /* the client's, cancelled when it closes */
+  gulong         caller_handler;
+  gulong         client_handler;
+  gsize          max_bytes;
+  gboolean       cancelled;
 } Exchange;
-
-static void
-cancel_cb (GCancellable *cancellable,
-           gpointer      user_data)
-{
-  g_cancellable_cancel (user_data);
-}
 
 static void
 exchange_free (Exchange *ex)
 {
+  _riv_direct_conn_clear (&ex->conn);
+  g_clear_object (&ex->msg);
+  g_clear_pointer (&ex->reply, riv_http_reply_free);
+  g_clear_pointer (&ex->data, g_byte_array_unref);
+  g_free (ex->buffer);
+  g_free (ex);
+}
+
+/* Runs on the client's thread (a client is used from one): the exchange
+ * notices at its watch's next call. */
+static void
+exchange_cancel_cb (GCancellable *cancellable,
+                    gpointer      user_data)
+{
+  Exchange *ex = user_data;
+
+  ex->cancelled = TRUE;
+  riv_poller_watch_soon (ex->conn.watch);
+  /* Cancelled from outside the context's own dispatch (a load run's
+   * context closing its users): the context looks again. */
+  g_main_context_wakeup (riv_poller_get_context (ex->conn.poller));
+}
+
+/* Hands the reply (or error) to the task: the connection is closed now, the
+ * rest goes with the task. */
+static void
+exchange_return (Exchange *ex,
+                 GError   *error)
+{
+  GTask *task = g_steal_pointer (&ex->task);
+
   if (ex->caller != NULL)
     g_cancellable_disconnect (ex->caller, ex->caller_handler);
   g_cancellable_disconnect (ex->client, ex->client_handler);
   g_clear_object (&ex->caller);
   g_clear_object (&ex->client);
-  g_clear_object (&ex->msg);
-  g_clear_object (&ex->conn);
-  g_clear_pointer (&ex->reply, riv_http_reply_free);
-  g_clear_pointer (&ex->data, g_byte_array_unref);
-  g_free (ex->buffer);
-  g_clear_object (&ex->cancellable);
-  g_free (ex);
-}
+  _riv_direct_conn_clear (&ex->conn);
 
-static void exchange_read_cb (GObject      *object,
-                              GAsyncResult *result,
-                              gpointer      user_data);
-
-/* Takes task. */
-static void
-exchange_read_next (GTask *task)
-{
-  Exchange *ex = g_task_get_task_data (task);
-
-  g_input_stream_read_async (g_io_stream_get_input_stream (G_IO_STREAM (ex->conn)), ex->buffer,
-                             DIRECT_READ_SIZE, ex->io_priority, ex->cancellable,
-                             exchange_read_cb, task);
-}
-
-static void
-exchange_done (GTask *task)
-{
-  Exchange *ex = g_task_get_task_data (task);
-
-  _riv_client_set_reply_status (ex->msg, riv_http_reply_get_status (ex->reply));
-  g_task_return_pointer (task, g_byte_array_free_to_bytes (g_steal_pointer (&ex->data)),
-                         (GDestroyNotify) g_bytes_unref);
-}
-
-static void
-exchange_read_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
-{
-  g_autoptr(GTask) task = user_data;
-  Exchange *ex = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-  gssize n = g_input_stream_read_finish (G_INPUT_STREAM (object), result, &error);
-  gssize body;
-
-  if (n < 0)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  if (n == 0)
-    {
-      /* The connection's end: the reply's, or a cut. */
-      if (riv_http_reply_get_status (ex->reply) != 0 && riv_http_reply_ends_at_eof (ex->reply))
-        exchange_done (task);
-      else
-        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
-                                 "the server closed the connection before its reply ended");
-      return;
-    }
-
-  body = riv_http_reply_feed (ex->reply, (char *) ex->buffer, (gsize) n, &error);
-  if (body < 0)
-    {
-      g_task_return_error (task, g_steal_pointer (&error));
-      return;
-    }
-  /* A length announced beyond the bound fails before its bytes come. */
-  if (ex->data->len + (gsize) body > ex->max_bytes ||
-      (guint64) MAX (riv_http_reply_get_length (ex->reply), 0) > ex->max_bytes - ex->data->len -
-                                                               (gsize) body)
-    {
-      g_task_return_new_error (task, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_PROTOCOL,
-                               "the server's reply to %s is larger than %" G_GSIZE_FORMAT " MiB, "
-                               "the client's limit for it",
-                               g_uri_get_path (soup_message_get_uri (ex->msg)),
-                               ex->max_bytes / (1024 * 1024));
-      return;
-    }
-  g_byte_array_append (ex->data, ex->buffer, (guint) body);
-  if (riv_http_reply_get_state (ex->reply) == RIV_HTTP_REPLY_END)
-    exchange_done (task);
+  if (error != NULL)
+    g_task_return_error (task, error);
   else
-    exchange_read_next (g_steal_pointer (&task));
+    {
+      _riv_client_set_reply_status (ex->msg, riv_http_reply_get_status (ex->reply));
+      g_task_return_pointer (task, g_byte_array_free_to_bytes (g_steal_pointer (&ex->data)),
+                             (GDestroyNotify) g_bytes_unref);
+    }
+  g_object_unref (task);
 }
 
-static void
-exchange_opened_cb (GObject      *object,
-                    GAsyncResult *result,
-                    gpointer      user_data)
+/* Reads what has come; TRUE once the reply ended (or failed: *error). */
+static gboolean
+exchange_read (Exchange  *ex,
+               GError   **error)
 {
-  g_autoptr(GTask) task = user_data;
-  Exchange *ex = g_task_get_task_data (task);
-  g_autoptr(GError) error = NULL;
-
-  ex->conn = _riv_client_direct_open_finish (result, &error);
-  if (ex->conn == NULL)
+  for (;;)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      gssize n = recv (ex->conn.fd, ex->buffer, DIRECT_READ_SIZE, MSG_DONTWAIT);
+      gssize body;
+
+      if (n < 0)
+        {
+          int saved = errno;
+
+          if (saved == EINTR)
+            continue;
+          if (saved == EAGAIN || saved == EWOULDBLOCK)
+            return !riv_poller_watch_readable (ex->conn.watch, error);
+          g_set_error (error, G_IO_ERROR, g_io_error_from_errno (saved),
+                       "Could not read the reply: %s", g_strerror (saved));
+          return TRUE;
+        }
+      if (n == 0)
+        {
+          /* The connection's end: the reply's, or a cut. */
+          if (riv_http_reply_get_status (ex->reply) == 0 ||
+              !riv_http_reply_ends_at_eof (ex->reply))
+            g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CONNECTION_CLOSED,
+                                 "the server closed the connection before its reply ended");
+          return TRUE;
+        }
+
+      body = riv_http_reply_feed (ex->reply, (char *) ex->buffer, (gsize) n, error);
+      if (body < 0)
+        return TRUE;
+      /* A length announced beyond the bound fails before its bytes come. */
+      if (ex->data->len + (gsize) body > ex->max_bytes ||
+          (guint64) MAX (riv_http_reply_get_length (ex->reply), 0) >
+            ex->max_bytes - ex->data->len - (gsize) body)
+        {
+          g_set_error (error, RIV_CLIENT_ERROR, RIV_CLIENT_ERROR_PROTOCOL,
+                       "the server's reply to %s is larger than %" G_GSIZE_FORMAT " MiB, "
+                       "the client's limit for it",
+                       g_uri_get_path (soup_message_get_uri (ex->msg)),
+                       ex->max_bytes / (1024 * 1024));
+          return TRUE;
+        }
+      g_byte_array_append (ex->data, ex->buffer, (guint) body);
+      if (riv_http_reply_get_state (ex->reply) == RIV_HTTP_REPLY_END)
+        return TRUE;
+    }
+}
+
+/* The watch's callback: the connection's news, or a cancellation. */
+static void
+exchange_cb (gpointer user_data)
+{
+  Exchange *ex = user_data;
+  GError *error = NULL;
+  int written;
+
+  if (ex->cancelled)
+    {
+      exchange_return (ex, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                                "Operation was cancelled"));
       return;
     }
-  ex->buffer = g_malloc (DIRECT_READ_SIZE);
-  exchange_read_next (g_steal_pointer (&task));
+  written = _riv_direct_conn_write (&ex->conn, &error);
+  if (written < 0)
+    {
+      exchange_return (ex, error);
+      return;
+    }
+  if (written == 0)
+    return;
+  if (ex->buffer == NULL)
+    {
+      /* Written just now: the reply comes later. */
+      ex->buffer = g_malloc (DIRECT_READ_SIZE);
+      if (!riv_poller_watch_readable (ex->conn.watch, &error))
+        exchange_return (ex, error);
+      return;
+    }
+  if (exchange_read (ex, &error))
+    exchange_return (ex, error);
 }
 
 /* Sends msg (its body, if any, in body) by hand and reads its reply whole,
  * up to max_bytes, as _riv_client_send () does with libsoup: task returns
  * the body, and msg then carries the status (_riv_client_reply_status ()).
- * cancellable ends it. Takes task, whose data this sets. */
+ * cancellable ends it, and so does closing the client. Takes task. */
 void
 _riv_client_direct_send (RivClient    *self,
                          SoupMessage  *msg,
@@ -350,23 +466,26 @@ _riv_client_direct_send (RivClient    *self,
   const char *text = body != NULL ? g_bytes_get_data (body, &len) : NULL;
 
   ex->msg = g_object_ref (msg);
+  ex->task = task;
   ex->reply = riv_http_reply_new ();
   ex->data = g_byte_array_new ();
   ex->max_bytes = max_bytes;
-  ex->io_priority = self->io_priority;
+  g_task_set_task_data (task, ex, (GDestroyNotify) exchange_free);
+  _riv_direct_conn_open (&ex->conn, self, msg, _riv_client_direct_request (msg, text, len),
+                         exchange_cb, ex);
   /* libsoup's joins end with the session's abort when the client closes;
-   * these end with the client's cancellable. */
-  ex->cancellable = g_cancellable_new ();
+   * these with the client's cancellable. */
   ex->client = g_object_ref (self->cancellable);
-  ex->client_handler = g_cancellable_connect (ex->client, G_CALLBACK (cancel_cb),
-                                              ex->cancellable, NULL);
+  ex->client_handler = g_cancellable_connect (ex->client, G_CALLBACK (exchange_cancel_cb), ex,
+                                              NULL);
   if (cancellable != NULL)
     {
       ex->caller = g_object_ref (cancellable);
-      ex->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (cancel_cb),
-                                                  ex->cancellable, NULL);
+      ex->caller_handler = g_cancellable_connect (cancellable, G_CALLBACK (exchange_cancel_cb),
+                                                  ex, NULL);
     }
-  g_task_set_task_data (task, ex, (GDestroyNotify) exchange_free);
-  _riv_client_direct_open (self, msg, _riv_client_direct_request (msg, text, len),
-                           ex->cancellable, exchange_opened_cb, task);
+  /* On this machine the connection is usually made by now: the request is
+   * written at once, and its watch waits for the reply. */
+  if (!ex->cancelled)
+    exchange_cb (ex);
 }

@@ -45,6 +45,24 @@ G_BEGIN_DECLS
 
 typedef struct _RivClientStream RivClientStream;
 
+/* A request's own connection to a server on this machine, written by hand
+ * (riv-client-direct.c): a non-blocking socket, its poller watch (whose
+ * callback is the owner's) and the request until it is written. */
+typedef struct
+{
+  int             fd;         /* -1: none */
+  RivPollerWatch *watch;
+  GBytes         *request;    /* nullable: written */
+  gsize           written;
+  char           *host;
+  int             port;
+  guint           attempt;    /* localhost: 0 IPv4, 1 IPv6 */
+  RivPoller      *poller;     /* ref */
+  RivPollerFunc   func;
+  gpointer        user_data;
+  GError         *error;      /* a failure the owner's next write sees */
+} RivDirectConn;
+
 /* How the server is reached and who the client is to it: the URL the user
  * named, the credentials that go only to it, which certificates pass, the
  * session, and the routes built from the config (riv-client.c, -connect.c,
@@ -74,7 +92,6 @@ typedef struct
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
-  GSocketClient  *socket_client;      /* nullable: direct requests' connector, once one went */
   JsonParser     *parser;             /* one plain parser for every tapped frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
@@ -161,8 +178,7 @@ struct _RivClientStream
   GCancellable  *cancellable;
   SoupMessage   *msg;          /* the request; a direct stream drops it once written (untapped) */
   GInputStream  *input;       /* nullable until the response arrived (libsoup's streams) */
-  GSocketConnection *conn;    /* nullable: a direct stream's connection, once connected */
-  int            fd;          /* direct: conn's socket, once connected */
+  RivDirectConn  conn;        /* direct: its connection (fd -1 before it is opened) */
   RivHttpReply  *reply;       /* nullable: a direct stream's reply, read by hand */
   guint          status;      /* a direct stream's HTTP status once its head came; else 0 */
   gboolean       direct;      /* read straight off its socket (riv-http-reply.c), not libsoup's */
@@ -330,14 +346,15 @@ gboolean     _riv_client_direct_possible       (RivClient       *self,
 GBytes      *_riv_client_direct_request        (SoupMessage     *msg,
                                                 const char      *body,
                                                 gsize            len);
-void         _riv_client_direct_open           (RivClient       *self,
+void         _riv_direct_conn_open             (RivDirectConn   *conn,
+                                                RivClient       *self,
                                                 SoupMessage     *msg,
                                                 GBytes          *request,
-                                                GCancellable    *cancellable,
-                                                GAsyncReadyCallback callback,
+                                                RivPollerFunc    func,
                                                 gpointer         user_data);
-GSocketConnection *_riv_client_direct_open_finish (GAsyncResult *result,
-                                                   GError      **error);
+int          _riv_direct_conn_write            (RivDirectConn   *conn,
+                                                GError         **error);
+void         _riv_direct_conn_clear            (RivDirectConn   *conn);
 void         _riv_client_direct_send           (RivClient       *self,
                                                 SoupMessage     *msg,
                                                 GBytes          *body,

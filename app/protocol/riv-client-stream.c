@@ -156,6 +156,14 @@ static void stream_send_cb    (GObject         *object,
                                GAsyncResult    *result,
                                gpointer         user_data);
 
+/* What the stream's reads wait on: a direct stream's connection's watch,
+ * or the one made for libsoup's socket (nullable). */
+static RivPollerWatch *
+watch_of (RivClientStream *st)
+{
+  return st->direct ? st->conn.watch : st->watch;
+}
+
 static void
 stream_free (RivClientStream *st)
 {
@@ -164,7 +172,7 @@ stream_free (RivClientStream *st)
   g_clear_pointer (&st->watch, riv_poller_watch_free);
   _riv_client_clear_source (&st->drain_source);
   g_clear_object (&st->input);
-  g_clear_object (&st->conn);
+  _riv_direct_conn_clear (&st->conn);
   g_clear_pointer (&st->reply, riv_http_reply_free);
   g_clear_object (&st->msg);
   g_clear_object (&st->cancellable);
@@ -214,50 +222,38 @@ _riv_client_stream_detach (RivClientStream *st)
 static void     stream_read_direct (RivClientStream *st);
 static void     stream_failed      (RivClientStream *st,
                                     const char      *reason);
-static void     stream_poll_cb     (gpointer         user_data);
 
-/* A stream is read straight off its socket when the client asked for it, the
- * server is on this machine over plain HTTP (riv-client-direct.c), and the
- * context's poller can wait for the socket. */
-static gboolean
-stream_may_be_direct (RivClient   *self,
-                      SoupMessage *msg)
-{
-  if (!_riv_client_direct_possible (self, msg))
-    return FALSE;
-  if (self->sse.poller == NULL)
-    self->sse.poller = riv_poller_get (self->context, self->io_priority);
-  return self->sse.poller != NULL;
-}
-
+/* A direct stream's watch: the connection's news, then its reply's bytes. */
 static void
-direct_opened_cb (GObject      *object,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+direct_cb (gpointer user_data)
 {
   RivClientStream *st = user_data;
   g_autoptr(GError) error = NULL;
-  GSocket *socket;
+  int written;
 
-  st->conn = _riv_client_direct_open_finish (result, &error);
+  if (st->conn.request == NULL)
+    {
+      stream_read_direct (st);
+      return;
+    }
   if (st->client == NULL)
     {
       stream_free (st);
       return;
     }
-  if (st->conn == NULL)
+  written = _riv_direct_conn_write (&st->conn, &error);
+  if (written < 0)
     {
       stream_failed (st, error->message);
       stream_free (st);
       return;
     }
-
-  /* The reply is read as the socket becomes readable. */
-  socket = g_socket_connection_get_socket (st->conn);
-  st->fd = g_socket_get_fd (socket);
-  st->watch = riv_poller_watch_new (st->client->sse.poller, st->fd, stream_poll_cb, st);
-  st->would_block = TRUE;
-  stream_issue_read (st);
+  /* Written: the reply is read as the socket becomes readable. */
+  if (written > 0)
+    {
+      st->would_block = TRUE;
+      stream_issue_read (st);
+    }
 }
 
 static void
@@ -267,11 +263,12 @@ stream_open_direct (RivClientStream *st)
 
   st->direct = TRUE;
   st->reply = riv_http_reply_new ();
-  _riv_client_direct_open (self, st->msg, _riv_client_direct_request (st->msg, NULL, 0),
-                           st->cancellable, direct_opened_cb, st);
+  _riv_direct_conn_open (&st->conn, self, st->msg, _riv_client_direct_request (st->msg, NULL, 0),
+                         direct_cb, st);
   /* The tap names the reply by its request. */
   if (!RIV_CLIENT_TAPPED (self))
     g_clear_object (&st->msg);
+  riv_poller_watch_soon (st->conn.watch);
 }
 
 static void
@@ -282,6 +279,7 @@ stream_open (RivClient *self)
   g_assert (self->sse.stream == NULL);
 
   st = g_new0 (RivClientStream, 1);
+  st->conn.fd = -1;
   st->client = self;
   st->epoch = ++self->sse.n_streams;
   st->io_priority = self->io_priority;
@@ -316,7 +314,7 @@ stream_open (RivClient *self)
   if (RIV_CLIENT_TAPPED (self))
     _riv_client_tap_request (self, st->msg, st->epoch, NULL, 0);
   g_debug ("Opening stream %u", st->epoch);
-  if (stream_may_be_direct (self, st->msg))
+  if (_riv_client_direct_possible (self, st->msg))
     {
       stream_open_direct (st);
       return;
@@ -836,7 +834,7 @@ stream_read_direct (RivClientStream *st)
   g_autoptr(GError) read_error = NULL;
   g_autoptr(GError) feed_error = NULL;
   RivClient *self = st->client;
-  int fd = st->fd;
+  int fd = st->conn.fd;
   gboolean eof = FALSE, ended;
   gssize body = 0;
   gsize got = 0;
@@ -961,11 +959,6 @@ stream_poll_cb (gpointer user_data)
   g_autoptr(GError) error = NULL;
   gssize n;
 
-  if (st->direct)
-    {
-      stream_read_direct (st);
-      return;
-    }
   if (g_cancellable_set_error_if_cancelled (st->cancellable, &error))
     n = -1;
   else
@@ -987,8 +980,10 @@ stream_poll_cb (gpointer user_data)
 static void
 stream_wake (RivClientStream *st)
 {
-  if (st->watch != NULL && riv_poller_watch_is_waiting (st->watch))
-    riv_poller_watch_soon (st->watch);
+  RivPollerWatch *watch = watch_of (st);
+
+  if (watch != NULL && riv_poller_watch_is_waiting (watch))
+    riv_poller_watch_soon (watch);
 }
 
 static void
@@ -1037,21 +1032,21 @@ stream_issue_read (RivClientStream *st)
     }
   st->read_issued_at = riv_now ();
 
-  if (st->watch != NULL)
+  if (watch_of (st) != NULL)
     {
       /* After a read that took everything, nothing is left above the socket. */
       if (!st->would_block)
         {
-          riv_poller_watch_soon (st->watch);
+          riv_poller_watch_soon (watch_of (st));
           return;
         }
-      if (riv_poller_watch_readable (st->watch, &error))
+      if (riv_poller_watch_readable (watch_of (st), &error))
         return;
       if (st->direct)
         {
           /* Only the poller reads a direct stream: its read fails. */
           st->poll_failed = TRUE;
-          riv_poller_watch_soon (st->watch);
+          riv_poller_watch_soon (watch_of (st));
           return;
         }
       g_debug ("Stream %u: %s; reading with GLib's sources", st->epoch, error->message);
@@ -1109,9 +1104,9 @@ stream_read_next (RivClientStream *st)
       if (st->last_read > 0 && st->last_read < STREAM_GATHER_BELOW)
         {
           st->busy_since = 0;
-          if (st->watch != NULL)
+          if (watch_of (st) != NULL)
             {
-              riv_poller_watch_after (st->watch, STREAM_GATHER_MS);
+              riv_poller_watch_after (watch_of (st), STREAM_GATHER_MS);
               return;
             }
           st->yield_source = stream_pause_source (st, g_timeout_source_new (STREAM_GATHER_MS),

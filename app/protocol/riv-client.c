@@ -232,7 +232,6 @@ riv_client_finalize (GObject *object)
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->sse.poller, riv_poller_unref);
-  g_clear_object (&self->sse.socket_client);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->config, riv_config_unref);
   g_free (self->access.url);
