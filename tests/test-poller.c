@@ -474,6 +474,41 @@ test_poller_nested (void)
   close (fds[1]);
 }
 
+/* A watch of a socket its caller keeps open until the watch is freed: the
+ * same callbacks, and the socket leaves epoll with the watch (a new watch of
+ * the same socket is then called for its data, once). */
+static void
+test_poller_owned (void)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(RivPoller) poller = riv_poller_get (context, G_PRIORITY_DEFAULT);
+  Probe first = { .name = "first" };
+  Probe second = { .name = "second" };
+  int fds[2];
+  char byte = 'x';
+
+  make_pair (fds);
+  first.watch = riv_poller_watch_new_owned (poller, fds[0], probe_cb, &first);
+  g_assert_true (riv_poller_watch_readable (first.watch, NULL));
+  g_assert_cmpint (write (fds[1], &byte, 1), ==, 1);
+  ITERATE_UNTIL (context, first.runs == 1);
+  g_assert_true (riv_poller_watch_readable (first.watch, NULL));
+  riv_poller_watch_free (first.watch);
+  g_assert_cmpuint (riv_poller_get_n_watches (poller), ==, 0);
+  drain (context);
+  g_assert_cmpuint (first.runs, ==, 1);
+
+  second.watch = riv_poller_watch_new_owned (poller, fds[0], probe_cb, &second);
+  g_assert_true (riv_poller_watch_readable (second.watch, NULL));
+  ITERATE_UNTIL (context, second.runs == 1);
+  drain (context);
+  g_assert_cmpuint (second.runs, ==, 1);
+  g_assert_cmpuint (first.runs, ==, 1);
+  riv_poller_watch_free (second.watch);
+  close (fds[0]);
+  close (fds[1]);
+}
+
 /* Hundreds of sockets on one poller: each one's data wakes its own watch,
  * once, and the context polls one descriptor for all of them. */
 static void
@@ -540,6 +575,7 @@ main (int   argc,
   g_test_add_func ("/poller/writable", test_poller_writable);
   g_test_add_func ("/poller/no-socket", test_poller_no_socket);
   g_test_add_func ("/poller/nested", test_poller_nested);
+  g_test_add_func ("/poller/owned", test_poller_owned);
 
   return g_test_run ();
 }

@@ -51,6 +51,7 @@ struct _RivPollerWatch
   guint32        slot;
   guint32        generation;
   int            fd;
+  gboolean       owned;       /* fd is the caller's until the watch is freed */
   dev_t          dev;         /* the socket fd named when the watch was made */
   ino_t          ino;
   WatchState     state;
@@ -364,13 +365,12 @@ riv_poller_get_n_watches (RivPoller *self)
   return self->n_watches;
 }
 
-/* A watch of the socket fd, which must stay open until the watch is freed or
- * no longer asks for "readable". */
-RivPollerWatch *
-riv_poller_watch_new (RivPoller     *poller,
-                      int            fd,
-                      RivPollerFunc  func,
-                      gpointer       user_data)
+static RivPollerWatch *
+watch_new (RivPoller     *poller,
+           int            fd,
+           gboolean       owned,
+           RivPollerFunc  func,
+           gpointer       user_data)
 {
   RivPollerWatch *w;
   struct stat st;
@@ -385,7 +385,8 @@ riv_poller_watch_new (RivPoller     *poller,
   w->user_data = user_data;
   w->link.data = w;
   w->fd = fd;
-  if (fd >= 0 && fstat (fd, &st) == 0)
+  w->owned = owned;
+  if (fd >= 0 && !owned && fstat (fd, &st) == 0)
     {
       w->dev = st.st_dev;
       w->ino = st.st_ino;
@@ -409,6 +410,29 @@ riv_poller_watch_new (RivPoller     *poller,
   poller->n_watches++;
 
   return w;
+}
+
+/* A watch of the socket fd, which must stay open until the watch is freed or
+ * no longer asks for "readable". */
+RivPollerWatch *
+riv_poller_watch_new (RivPoller     *poller,
+                      int            fd,
+                      RivPollerFunc  func,
+                      gpointer       user_data)
+{
+  return watch_new (poller, fd, FALSE, func, user_data);
+}
+
+/* A watch for a socket its caller owns and closes only after freeing the
+ * watch: the number names that socket as long as the watch lives, and is
+ * not checked (an fstat () when it is made and one when it is freed). */
+RivPollerWatch *
+riv_poller_watch_new_owned (RivPoller     *poller,
+                            int            fd,
+                            RivPollerFunc  func,
+                            gpointer       user_data)
+{
+  return watch_new (poller, fd, TRUE, func, user_data);
 }
 
 /* Calls the watch's function in the poller's next dispatch. */
@@ -546,7 +570,7 @@ riv_poller_watch_free (RivPollerWatch *w)
     {
       struct stat st;
 
-      if (fstat (w->fd, &st) == 0 && st.st_dev == w->dev && st.st_ino == w->ino)
+      if (w->owned || (fstat (w->fd, &st) == 0 && st.st_dev == w->dev && st.st_ino == w->ino))
         epoll_ctl (self->epfd, EPOLL_CTL_DEL, w->fd, NULL);
     }
 #endif

@@ -29,6 +29,10 @@ RivPollerWatch *riv_poller_watch_new       (RivPoller     *poller,
                                             int            fd,
                                             RivPollerFunc  func,
                                             gpointer       user_data);
+RivPollerWatch *riv_poller_watch_new_owned (RivPoller     *poller,
+                                            int            fd,
+                                            RivPollerFunc  func,
+                                            gpointer       user_data);
 void            riv_poller_watch_soon      (RivPollerWatch *watch);
 void            riv_poller_watch_after     (RivPollerWatch *watch,
                                             guint           ms);

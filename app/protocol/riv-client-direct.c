@@ -186,7 +186,8 @@ conn_connect (RivDirectConn *c)
     }
 
   c->fd = fd;
-  c->watch = riv_poller_watch_new (c->poller, fd, c->func, c->user_data);
+  /* The watch is freed before the socket is closed (conn_close ()). */
+  c->watch = riv_poller_watch_new_owned (c->poller, fd, c->func, c->user_data);
   if (saved != 0)
     {
       c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved),
