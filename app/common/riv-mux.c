@@ -184,6 +184,17 @@ member_prepare (Member *m)
     m->deadline = g_get_monotonic_time () + (gint64) timeout * 1000;
 }
 
+/* Whether the last poll saw the context's wakeup signalled, or cannot say
+ * (the wakeup was not among the descriptors polled, or is not known). */
+static gboolean
+member_woken (const Member *m)
+{
+  for (int k = 0; k < m->n_fds; k++)
+    if (m->fds[k].fd == m->wakeup_fd)
+      return m->fds[k].revents != 0;
+  return TRUE;
+}
+
 /* One iteration of the member's context, without waiting (this thread owns
  * it since riv_mux_add ()). */
 static void
@@ -198,15 +209,7 @@ member_run (RivMux *self,
     {
       if (m->n_fds > 0)
         g_poll (m->fds, m->n_fds, 0);
-      m->changed = m->wakeup_fd < 0;
-      for (int k = 0; k < m->n_fds && !m->changed; k++)
-        if (m->fds[k].fd == m->wakeup_fd)
-          break;
-        else if (k == m->n_fds - 1)
-          m->changed = TRUE;     /* not polled this time: not known */
-      for (int k = 0; k < m->n_fds && !m->changed; k++)
-        if (m->fds[k].fd == m->wakeup_fd && m->fds[k].revents != 0)
-          m->changed = TRUE;
+      m->changed = member_woken (m);
       g_main_context_check (m->context, m->max_priority, m->fds, m->n_fds);
       g_main_context_push_thread_default (m->context);
       g_main_context_dispatch (m->context);

@@ -473,9 +473,11 @@ riv_poller_watch_after (RivPollerWatch *w,
     g_queue_insert_after_link (later, sibling, &w->link);
 }
 
+/* Registers the watch for one event: G_IO_IN (readable, or the peer's end)
+ * or G_IO_OUT (writable); errors and hang-ups come with either. */
 static gboolean
 watch_arm (RivPollerWatch  *w,
-           guint32          events,
+           GIOCondition     condition,
            GError         **error)
 {
 #ifdef HAVE_SYS_EPOLL_H
@@ -493,7 +495,8 @@ watch_arm (RivPollerWatch  *w,
     }
   self = w->poller;
   watch_unschedule (w);
-  ev.events = events | EPOLLONESHOT;
+  ev.events = ((condition & G_IO_IN) ? EPOLLIN | EPOLLRDHUP : 0) |
+              ((condition & G_IO_OUT) ? EPOLLOUT : 0) | EPOLLONESHOT;
   ev.data.u64 = ((guint64) w->slot << 32) | w->generation;
   op = w->registered ? EPOLL_CTL_MOD : EPOLL_CTL_ADD;
   if (epoll_ctl (self->epfd, op, w->fd, &ev) < 0 &&
@@ -521,11 +524,7 @@ gboolean
 riv_poller_watch_readable (RivPollerWatch  *w,
                            GError         **error)
 {
-#ifdef HAVE_SYS_EPOLL_H
-  return watch_arm (w, EPOLLIN | EPOLLRDHUP, error);
-#else
-  return watch_arm (w, 0, error);
-#endif
+  return watch_arm (w, G_IO_IN, error);
 }
 
 /* Calls it once the socket can be written to (a connection made, room in
@@ -534,11 +533,7 @@ gboolean
 riv_poller_watch_writable (RivPollerWatch  *w,
                            GError         **error)
 {
-#ifdef HAVE_SYS_EPOLL_H
-  return watch_arm (w, EPOLLOUT, error);
-#else
-  return watch_arm (w, 0, error);
-#endif
+  return watch_arm (w, G_IO_OUT, error);
 }
 
 /* Whether a callback is still to come. */

@@ -115,25 +115,26 @@ _riv_client_direct_request (SoupMessage *msg,
 
 /* A connection of the request's own ----------------------------------------------- */
 
-/* The address of a loopback host (_riv_client_direct_possible () allowed
- * only those): a literal, or localhost, IPv4's first and then IPv6's. */
+/* The literal of a loopback host's attempt-th address (_riv_client_direct_possible ()
+ * allowed only loopback hosts): the host itself, or localhost's, IPv4's first and
+ * then IPv6's; NULL after the last. */
+static const char *
+direct_literal (const char *host,
+                guint       attempt)
+{
+  if (g_ascii_strcasecmp (host, "localhost") == 0)
+    return attempt == 0 ? "127.0.0.1" : attempt == 1 ? "::1" : NULL;
+  return attempt == 0 ? host : NULL;
+}
+
 static gboolean
-direct_address (const char              *host,
+direct_address (const char              *literal,
                 int                      port,
-                guint                    attempt,
                 struct sockaddr_storage *address,
                 socklen_t               *len)
 {
   struct sockaddr_in *in = (struct sockaddr_in *) address;
   struct sockaddr_in6 *in6 = (struct sockaddr_in6 *) address;
-  const char *literal = host;
-
-  if (g_ascii_strcasecmp (host, "localhost") == 0)
-    literal = attempt == 0 ? "127.0.0.1" : attempt == 1 ? "::1" : NULL;
-  else if (attempt > 0)
-    literal = NULL;
-  if (literal == NULL)
-    return FALSE;
 
   memset (address, 0, sizeof *address);
   if (inet_pton (AF_INET, literal, &in->sin_addr) == 1)
@@ -153,6 +154,18 @@ direct_address (const char              *host,
   return FALSE;
 }
 
+/* Keeps the failure saved (an errno) of connecting, or of sending the
+ * request, for the owner's next write. */
+static void
+conn_fail (RivDirectConn *c,
+           int            saved,
+           gboolean       connecting)
+{
+  c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved), "Could not %s %s port %d: %s",
+                          connecting ? "connect to" : "send the request to", c->host, c->port,
+                          g_strerror (saved));
+}
+
 static void
 conn_close (RivDirectConn *c)
 {
@@ -169,12 +182,13 @@ conn_close (RivDirectConn *c)
 static void
 conn_connect (RivDirectConn *c)
 {
+  const char *literal = direct_literal (c->host, c->attempt);
   struct sockaddr_storage address;
   socklen_t len = 0;
   int saved = 0;
   int fd = -1;
 
-  if (!direct_address (c->host, c->port, c->attempt, &address, &len))
+  if (literal == NULL || !direct_address (literal, c->port, &address, &len))
     saved = EADDRNOTAVAIL;
   else if ((fd = socket (address.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0)) < 0)
     saved = errno;
@@ -190,9 +204,7 @@ conn_connect (RivDirectConn *c)
   c->watch = riv_poller_watch_new_owned (c->poller, fd, c->func, c->user_data);
   if (saved != 0)
     {
-      c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved),
-                              "Could not connect to %s port %d: %s", c->host, c->port,
-                              g_strerror (saved));
+      conn_fail (c, saved, TRUE);
       riv_poller_watch_soon (c->watch);
     }
 }
@@ -258,20 +270,16 @@ _riv_direct_conn_write (RivDirectConn  *c,
         }
       /* localhost's next address. */
       if (saved == ECONNREFUSED && c->written == 0 &&
-          direct_address (c->host, c->port, c->attempt + 1, &(struct sockaddr_storage) { 0 },
-                          &(socklen_t) { 0 }))
+          direct_literal (c->host, c->attempt + 1) != NULL)
         {
           conn_close (c);
           c->attempt++;
           conn_connect (c);
           continue;
         }
-      c->error = g_error_new (G_IO_ERROR, g_io_error_from_errno (saved),
-                              "Could not %s %s port %d: %s",
-                              c->written == 0 && (saved == ECONNREFUSED || saved == ETIMEDOUT ||
-                                                  saved == EHOSTUNREACH || saved == ENETUNREACH)
-                                ? "connect to" : "send the request to",
-                              c->host, c->port, g_strerror (saved));
+      /* A failed connect shows at the first send. */
+      conn_fail (c, saved, c->written == 0 && (saved == ECONNREFUSED || saved == ETIMEDOUT ||
+                                               saved == EHOSTUNREACH || saved == ENETUNREACH));
     }
   if (c->error != NULL)
     {
