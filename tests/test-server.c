@@ -1867,6 +1867,30 @@ test_buffer_across_connections (Fixture       *f,
   g_assert_cmpuint (count_frames (sse->frames, "process_starts", slow), ==, 0);
 }
 
+/* A backlog many times the stream's window, all of it made before the
+ * reader came: every frame reaches the reader, with nothing but the writes
+ * themselves to move the rest along (no heartbeat, no new frame). */
+static void
+test_backlog (Fixture       *f,
+              gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  guint generating = 0;
+  Sse *sse;
+
+  start (f, "heartbeat-interval", 3600.0, NULL);
+  id = join (f, 3, "[5000]", "backlog");
+  sleep_loop (0.5);
+  sse = sse_open (f, "backlog");
+  sse_wait_eof (sse);
+  for (guint i = 0; i < sse->frames->len; i++)
+    generating += g_str_equal (frame_msg (g_ptr_array_index (sse->frames, i)),
+                               "process_generating");
+  g_assert_cmpuint (generating, ==, 5000);
+  completion_of (sse->frames, id);
+  g_assert_cmpstr (last_msg (sse->frames), ==, "close_stream");
+}
+
 static void
 test_takeover (Fixture       *f,
                gconstpointer  data)
@@ -2999,6 +3023,7 @@ main (int    argc,
   ADD ("stream-connection", test_stream_connection);
   ADD ("linger", test_linger);
   ADD ("buffer-across-connections", test_buffer_across_connections);
+  ADD ("backlog", test_backlog);
   ADD ("takeover", test_takeover);
   ADD ("heartbeat", test_heartbeat);
   ADD ("sessions-evicted", test_sessions_evicted);

@@ -303,7 +303,9 @@ session_pump (Session  *session,
   Stream *stream = session->stream;
   gboolean stamp = riv_queue_get_stamp (self->queue);
 
-  if (stream != NULL && !stream->ended)
+  gboolean again = TRUE;
+
+  while (again && stream != NULL && !stream->ended)
     {
       GString *batch = NULL;
 
@@ -340,6 +342,10 @@ session_pump (Session  *session,
           riv_frame_free (frame);
         }
       send_batch (stream, &batch);
+      /* A batch written at once frees the window again: the frames it held
+       * back go next (a write that waits pumps again as it returns). */
+      again = session->fifo.length > 0 && stream->io != NULL && stream->out == NULL &&
+              stream->inflight < STREAM_WINDOW;
     }
 
   if (self->n_pending == 0)
@@ -461,6 +467,38 @@ stream_wrote_cb (GObject      *source,
   stream_flush (stream);
 }
 
+/* Writes stream->out as far as the socket takes it without waiting. Most
+ * writes fit whole: they need no task and no later dispatch, and the frames
+ * pumped meanwhile do not wait a turn of the loop behind them. TRUE when all
+ * of it went (stream->out is gone); FALSE leaves the rest (or all of it, on
+ * an error, which the asynchronous write then reports) in stream->out. */
+static gboolean
+stream_write_now (Stream        *stream,
+                  GOutputStream *output)
+{
+  GPollableOutputStream *pollable;
+  gssize written;
+
+  if (!G_IS_POLLABLE_OUTPUT_STREAM (output))
+    return FALSE;
+  pollable = G_POLLABLE_OUTPUT_STREAM (output);
+  if (!g_pollable_output_stream_can_poll (pollable))
+    return FALSE;
+  written = g_pollable_output_stream_write_nonblocking (pollable, stream->out->str,
+                                                       stream->out->len, NULL, NULL);
+  if (written <= 0)
+    return FALSE;
+  if ((gsize) written < stream->out->len)
+    {
+      g_string_erase (stream->out, 0, written);
+      return FALSE;
+    }
+  g_string_free (g_steal_pointer (&stream->out), TRUE);
+  stream->inflight -= MIN (stream->inflight, stream->out_payload);
+  stream->out_payload = 0;
+  return TRUE;
+}
+
 /* Starts the next write: every piece waiting, as one chunk. */
 static void
 stream_flush (Stream *stream)
@@ -502,8 +540,10 @@ stream_flush (Stream *stream)
     }
 
   stream->out_payload = payload;
-  stream->write_since = g_get_monotonic_time ();
   output = g_io_stream_get_output_stream (stream->io);
+  if (!stream->terminated && stream_write_now (stream, output))
+    return;
+  stream->write_since = g_get_monotonic_time ();
   g_output_stream_write_all_async (output, stream->out->str, stream->out->len,
                                    G_PRIORITY_DEFAULT, NULL, stream_wrote_cb, stream);
 }
@@ -523,7 +563,11 @@ stream_wrote_headers_cb (SoupServerMessage *msg,
   if (stream->io == NULL)
     stream_finish (stream);
   else
-    stream_flush (stream);
+    {
+      stream_flush (stream);
+      if (stream->session != NULL && !stream->ended)
+        session_pump (stream->session, FALSE);
+    }
 }
 
 /* Writes close_stream after whatever this stream already has, and ends it. */
