@@ -35,6 +35,8 @@
 
 #define PROCESSES_MAX       256
 #define READ_BUFFER_BYTES   (64 * 1024)
+#define WORKER_OUTPUT_BYTES (64 * 1024)
+#define WORKER_FLUSH_MS     100
 #define PROGRESS_PREFIX     "#progress "
 #define END_PREFIX          "#end "
 #define BROKE_ELSEWHERE     "another process of the run broke"
@@ -44,7 +46,8 @@ typedef struct
   LoadProcesses    *owner;
   guint             index;
   GSubprocess      *process;
-  GDataInputStream *out;
+  GSource          *reader;       /* watches its standard output while it is open */
+  GString          *unread;       /* what it sent after its last whole line */
   char              pid[24];      /* its process id, also once it is gone */
   /* Its last progress line */
   gboolean          started;      /* it sent one: its signal handlers are set */
@@ -219,7 +222,11 @@ worker_free (gpointer data)
 {
   Worker *w = data;
 
-  g_clear_object (&w->out);
+  if (w->reader != NULL)
+    g_source_destroy (w->reader);
+  g_clear_pointer (&w->reader, g_source_unref);
+  if (w->unread != NULL)
+    g_string_free (w->unread, TRUE);
   g_clear_object (&w->process);
   g_clear_pointer (&w->end, json_object_unref);
   g_free (w);
@@ -551,58 +558,81 @@ worker_wait_cb (GObject      *object,
     g_main_loop_quit (self->run->loop);
 }
 
-static void worker_line_cb (GObject      *object,
-                            GAsyncResult *result,
-                            gpointer      user_data);
-
-static void
-worker_read_next (Worker *w)
+/* Its standard output is readable: reads what is there and takes the whole
+ * lines. One source for the worker's life: a read that would wait leaves it
+ * attached (a source made and dropped for each read wakes the loop twice). */
+static gboolean
+worker_readable_cb (GObject  *pipe,
+                    gpointer  user_data)
 {
-  g_data_input_stream_read_line_async (w->out, G_PRIORITY_DEFAULT, NULL, worker_line_cb, w);
-}
-
-/* The whole lines already in the buffer, read without waiting. */
-static void
-worker_take_buffered (Worker *w)
-{
-  GBufferedInputStream *buffered = G_BUFFERED_INPUT_STREAM (w->out);
+  Worker *w = user_data;
+  GPollableInputStream *input = G_POLLABLE_INPUT_STREAM (pipe);
+  gboolean ended = FALSE;
+  gsize taken = 0;
+  char *nl;
 
   for (;;)
     {
-      gsize available;
-      const void *data = g_buffered_input_stream_peek_buffer (buffered, &available);
-      g_autofree char *line = NULL;
-      gsize length;
+      g_autoptr(GError) error = NULL;
+      gsize had = w->unread->len;
+      gssize n;
 
-      if (available == 0 || memchr (data, '\n', available) == NULL)
-        return;
-      line = g_data_input_stream_read_line (w->out, &length, NULL, NULL);
-      if (line == NULL)
-        return;
-      worker_take_line (w, line, length);
+      g_string_set_size (w->unread, had + READ_BUFFER_BYTES);
+      n = g_pollable_input_stream_read_nonblocking (input, w->unread->str + had,
+                                                    READ_BUFFER_BYTES, NULL, &error);
+      g_string_set_size (w->unread, had + MAX (n, 0));
+      if (n > 0)
+        continue;
+      /* Its end, or an error reading it: wait for the process. */
+      ended = !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
+      break;
     }
+
+  while ((nl = memchr (w->unread->str + taken, '\n', w->unread->len - taken)) != NULL)
+    {
+      char *line = w->unread->str + taken;
+
+      *nl = '\0';
+      taken = nl + 1 - w->unread->str;
+      worker_take_line (w, line, nl - line);
+    }
+  if (ended && taken < w->unread->len)
+    {
+      worker_take_line (w, w->unread->str + taken, w->unread->len - taken);
+      taken = w->unread->len;
+    }
+  g_string_erase (w->unread, 0, taken);
+
+  if (!ended)
+    return G_SOURCE_CONTINUE;
+  g_clear_pointer (&w->reader, g_source_unref);
+  g_subprocess_wait_async (w->process, NULL, worker_wait_cb, w);
+  return G_SOURCE_REMOVE;
 }
 
-static void
-worker_line_cb (GObject      *object,
-                GAsyncResult *result,
-                gpointer      user_data)
+/* Starts reading its standard output. */
+static gboolean
+worker_read (Worker  *w,
+             GError **error)
 {
-  Worker *w = user_data;
-  g_autoptr(GError) error = NULL;
-  gsize length;
-  g_autofree char *line = g_data_input_stream_read_line_finish (G_DATA_INPUT_STREAM (object),
-                                                                result, &length, &error);
+  GInputStream *pipe = g_subprocess_get_stdout_pipe (w->process);
 
-  if (line == NULL)
+  if (!G_IS_POLLABLE_INPUT_STREAM (pipe) ||
+      !g_pollable_input_stream_can_poll (G_POLLABLE_INPUT_STREAM (pipe)))
     {
-      /* Its end (or an error reading it): wait for the process. */
-      g_subprocess_wait_async (w->process, NULL, worker_wait_cb, w);
-      return;
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_NOT_SUPPORTED,
+                   "cannot watch worker process %u's output", w->index + 1);
+      return FALSE;
     }
-  worker_take_line (w, line, length);
-  worker_take_buffered (w);
-  worker_read_next (w);
+  w->unread = g_string_sized_new (READ_BUFFER_BYTES);
+  w->reader = g_pollable_input_stream_create_source (G_POLLABLE_INPUT_STREAM (pipe), NULL);
+  g_source_set_callback (w->reader, G_SOURCE_FUNC (worker_readable_cb), w, NULL);
+  g_source_set_name (w->reader, "[rivulet] worker output");
+  /* GLib takes a source that may not recurse out of the poll set for each
+   * dispatch and puts it back, waking the loop each time. */
+  g_source_set_can_recurse (w->reader, TRUE);
+  g_source_attach (w->reader, NULL);
+  return TRUE;
 }
 
 #ifdef __linux__
@@ -640,11 +670,12 @@ processes_spawn (LoadProcesses  *self,
           return FALSE;
         }
       g_strlcpy (w->pid, g_subprocess_get_identifier (w->process), sizeof w->pid);
-      w->out = g_data_input_stream_new (g_subprocess_get_stdout_pipe (w->process));
-      g_buffered_input_stream_set_buffer_size (G_BUFFERED_INPUT_STREAM (w->out),
-                                               READ_BUFFER_BYTES);
+      if (!worker_read (w, error))
+        {
+          g_subprocess_force_exit (w->process);
+          return FALSE;
+        }
       self->running++;
-      worker_read_next (w);
     }
   return TRUE;
 }
@@ -914,6 +945,7 @@ load_processes_get_counts (LoadProcesses *self,
 /* ---- a worker ---- */
 
 static guint worker_break_id;
+static guint worker_flush_id;
 
 /* Its lines go to standard output, which its records share (under its lock). */
 static void
@@ -963,9 +995,23 @@ worker_break_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+static gboolean
+worker_flush_cb (gpointer user_data)
+{
+  fflush (stdout);
+  return G_SOURCE_CONTINUE;
+}
+
 void
 load_worker_watch (LoadRun *run)
 {
+  /* Its records reach the parent in large writes, at most WORKER_FLUSH_MS
+   * after they are written (glibc sizes a buffer it allocates itself by the
+   * pipe's block size, 4 KiB: a write and a read every seven records). */
+  static char buffer[WORKER_OUTPUT_BYTES];
+
+  setvbuf (stdout, buffer, _IOFBF, sizeof buffer);
+  worker_flush_id = g_timeout_add (WORKER_FLUSH_MS, worker_flush_cb, NULL);
   g_signal_connect (run->engine, "sample", G_CALLBACK (worker_sample_cb), run);
   worker_break_id = g_unix_signal_add (SIGUSR1, worker_break_cb, run);
   /* The parent's status line, not each worker's. */
@@ -999,6 +1045,7 @@ load_worker_end (LoadRun      *run,
   guint64 bytes;
 
   g_clear_handle_id (&worker_break_id, g_source_remove);
+  g_clear_handle_id (&worker_flush_id, g_source_remove);
   if (usage_error != NULL)
     json_object_set_string_member (end, "usage_error", usage_error->message);
   if (run->engine != NULL && usage_error == NULL)
