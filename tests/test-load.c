@@ -136,6 +136,9 @@ test_default_threads (void)
   for (guint i = 0; i < G_N_ELEMENTS (elsewhere); i++)
     g_assert_false (riv_url_is_loopback (elsewhere[i]));
   g_assert_true (riv_host_is_loopback ("::1"));
+  g_assert_true (riv_host_is_loopback ("127.255.0.9"));
+  g_assert_false (riv_host_is_loopback ("126.0.0.1"));
+  g_assert_false (riv_host_is_loopback ("127.0.0.1.5"));
   g_assert_false (riv_host_is_loopback (NULL));
 }
 
