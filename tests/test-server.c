@@ -1031,7 +1031,8 @@ static void
 test_rapid_generation (Fixture       *f,
                        gconstpointer  data)
 {
-  start (f, NULL);
+  /* No heartbeat to wake a stream that stopped moving. */
+  start (f, "heartbeat-interval", 3600.0, NULL);
   check_rapid (f, 0, FALSE);
   check_rapid (f, 3, FALSE);
   check_rapid (f, 5000, FALSE);

@@ -462,9 +462,20 @@ stream_wrote_cb (GObject      *source,
     }
 
   stream->inflight -= MIN (stream->inflight, payload);
-  if (stream->session != NULL && !stream->ended && stream->inflight < STREAM_WINDOW / 2)
+  if (stream->session == NULL || stream->ended)
+    {
+      stream_flush (stream);     /* may end the stream */
+      return;
+    }
+  if (stream->inflight < STREAM_WINDOW / 2)
     session_pump (stream->session, FALSE);
   stream_flush (stream);
+  /* What waited for this write went out at once: the frames the window held
+   * back go now (nothing else would move them: the session's generators
+   * may be waiting for its FIFO to drain). */
+  if (stream->out == NULL && !stream->ended && stream->session != NULL &&
+      stream->session->fifo.length > 0)
+    session_pump (stream->session, FALSE);
 }
 
 /* Writes stream->out as far as the socket takes it without waiting. Most
