@@ -249,8 +249,9 @@ _riv_server_session_push (Session  *session,
  * loop checks: with 10,000 open streams most of the server's time went on
  * checking them. Now libsoup writes a stream's status and headers (with
  * "Connection: close"), then the stream takes the connection over and writes
- * the body itself, one write at a time, closing the connection after it. An
- * idle stream costs the main loop nothing. */
+ * the body itself, one write at a time (at once when the socket takes it,
+ * else asynchronously), closing the connection after it. An idle stream
+ * costs the main loop nothing. */
 
 static void stream_flush (Stream *stream);
 
