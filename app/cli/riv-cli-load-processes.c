@@ -566,27 +566,20 @@ worker_readable_cb (GObject  *pipe,
                     gpointer  user_data)
 {
   Worker *w = user_data;
-  GPollableInputStream *input = G_POLLABLE_INPUT_STREAM (pipe);
-  gboolean ended = FALSE;
-  gsize taken = 0;
+  g_autoptr(GError) error = NULL;
+  gsize had = w->unread->len, taken = 0;
+  gboolean ended;
+  gssize n;
   char *nl;
 
-  for (;;)
-    {
-      g_autoptr(GError) error = NULL;
-      gsize had = w->unread->len;
-      gssize n;
-
-      g_string_set_size (w->unread, had + READ_BUFFER_BYTES);
-      n = g_pollable_input_stream_read_nonblocking (input, w->unread->str + had,
-                                                    READ_BUFFER_BYTES, NULL, &error);
-      g_string_set_size (w->unread, had + MAX (n, 0));
-      if (n > 0)
-        continue;
-      /* Its end, or an error reading it: wait for the process. */
-      ended = !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK);
-      break;
-    }
+  /* One read a dispatch: a worker that keeps writing does not hold the loop. */
+  g_string_set_size (w->unread, had + READ_BUFFER_BYTES);
+  n = g_pollable_input_stream_read_nonblocking (G_POLLABLE_INPUT_STREAM (pipe),
+                                                w->unread->str + had, READ_BUFFER_BYTES,
+                                                NULL, &error);
+  g_string_set_size (w->unread, had + MAX (n, 0));
+  /* Its end, or an error reading it: wait for the process. */
+  ended = n == 0 || (n < 0 && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_WOULD_BLOCK));
 
   while ((nl = memchr (w->unread->str + taken, '\n', w->unread->len - taken)) != NULL)
     {

@@ -303,7 +303,6 @@ session_pump (Session  *session,
   RivServer *self = session->server;
   Stream *stream = session->stream;
   gboolean stamp = riv_queue_get_stamp (self->queue);
-
   gboolean again = TRUE;
 
   while (again && stream != NULL && !stream->ended)
@@ -445,6 +444,7 @@ stream_wrote_cb (GObject      *source,
   Stream *stream = user_data;
   g_autoptr(GError) error = NULL;
   gsize payload = stream->out_payload;
+  gboolean attached;
 
   g_output_stream_write_all_finish (G_OUTPUT_STREAM (source), result, NULL, &error);
   g_string_free (g_steal_pointer (&stream->out), TRUE);
@@ -463,19 +463,12 @@ stream_wrote_cb (GObject      *source,
     }
 
   stream->inflight -= MIN (stream->inflight, payload);
-  if (stream->session == NULL || stream->ended)
-    {
-      stream_flush (stream);     /* may end the stream */
-      return;
-    }
-  if (stream->inflight < STREAM_WINDOW / 2)
-    session_pump (stream->session, FALSE);
+  attached = stream->session != NULL && !stream->ended;
+  /* What waited for this write goes first (an ended stream's flush may end
+   * it); then the frames the window held back, which nothing else would
+   * move (the session's generators may be waiting for its FIFO to drain). */
   stream_flush (stream);
-  /* What waited for this write went out at once: the frames the window held
-   * back go now (nothing else would move them: the session's generators
-   * may be waiting for its FIFO to drain). */
-  if (stream->out == NULL && !stream->ended && stream->session != NULL &&
-      stream->session->fifo.length > 0)
+  if (attached && stream->inflight < STREAM_WINDOW / 2)
     session_pump (stream->session, FALSE);
 }
 
