@@ -52,6 +52,7 @@ static const Target targets[] = {
   { "load-options", riv_fuzz_load_options, NULL },
   { "json", riv_fuzz_json, NULL },
   { "record", riv_fuzz_record, NULL },
+  { "brief", riv_fuzz_brief, NULL },
   { "range", riv_fuzz_range, NULL },
   { "space", riv_fuzz_space, NULL },
   { "scenarios", riv_fuzz_scenarios, NULL },

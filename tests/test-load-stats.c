@@ -15,6 +15,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "riv-job-record.h"
+#include "riv-json.h"
 #include "riv-load-stats.h"
 #include "riv-report.h"
 #include "riv-test-util.h"
@@ -299,6 +301,235 @@ test_report_isolated_second (void)
   g_assert_cmpuint (dots, ==, 6);
 }
 
+static gboolean
+append_bucket (guint64  start_us,
+               guint64  count,
+               gpointer user_data)
+{
+  g_string_append_printf (user_data, "%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT " ", start_us, count);
+  return TRUE;
+}
+
+/* The buckets of a sketch as text (NULL and empty alike: none). */
+static char *
+sketch_text (const RivSketch *sketch)
+{
+  GString *out = g_string_new (NULL);
+
+  riv_sketch_foreach (sketch, append_bucket, out);
+  return g_string_free (out, FALSE);
+}
+
+/* Records of every kind: streamed with the server's stamps, with logs and an
+ * error that hold every character a brief escapes, batched, uploaded,
+ * cached, with the server's time, lost with no latency, stalls without gaps. */
+static const char *const brief_records[] = {
+  "{\"status\":\"completed\",\"error\":null,\"logs\":[],\"batch\":null,\"queued_s\":0.011481999999887194,"
+  "\"run_s\":2.8470170000000508,\"latency_s\":2.858498999999938,\"updates\":21,\"upload_s\":null,"
+  "\"cache\":null,\"user\":1,\"submitted_at\":1796467623.401499,\"first_update_s\":0.40878199999997378,"
+  "\"first_after_start_s\":0.39730000000008658,\"gaps\":19,\"gap_s\":{\"p50\":0.05,\"p99\":1.55,"
+  "\"max\":1.5504039999996166},\"stalls\":1,\"chars_per_s\":45.31196676795566,\"words_per_s\":7.75,"
+  "\"gap_hist_us\":[[49152,1],[49408,1],[49664,6],[49920,6],[50176,4],[1548288,1]],"
+  "\"stamps\":{\"delay_hist_us\":[[274,1],[282,1],[620,1],[668,1]],\"sent_gap_hist_us\":[[49408,1],"
+  "[49664,3],[1548288,1]],\"hold_hist_us\":[[12,4]],\"clumped\":true}}",
+  "{\"status\":\"failed\",\"error\":\"bad \\\\ input,\\n\\ttab\\r and ünïcode \\\\s\",\"logs\":["
+  "{\"level\":\"info\",\"message\":\"a\"},{\"level\":\"warn ing,\\\\x\",\"message\":\"b\"},"
+  "{\"level\":\"\",\"message\":\"c\"},{\"message\":\"no level\"},\"not an object\"],"
+  "\"batch\":{\"id\":\"b1\",\"size\":4,\"index\":2},\"queued_s\":0.5,\"run_s\":0.25,\"latency_s\":0.75,"
+  "\"updates\":2,\"upload_s\":0.125,\"cache\":{\"used\":\"full\"},\"server\":{\"total_s\":0.5},\"user\":7,"
+  "\"submitted_at\":1796467623.5,\"first_update_s\":null,\"gaps\":0,\"stalls\":0,\"gap_hist_us\":[]}",
+  "{\"status\":\"completed\",\"error\":\"\",\"logs\":[{\"level\":\"\"}],\"batch\":{\"id\":\"b2\",\"size\":3},"
+  "\"queued_s\":0.125,\"run_s\":0.5,\"latency_s\":0.625,\"updates\":1,\"upload_s\":0.25,"
+  "\"cache\":{\"used\":\"partial\",\"duration_s\":0.1},\"server\":{\"total_s\":0.5},"
+  "\"submitted_at\":1796467624.25,\"first_update_s\":0.625,\"first_after_start_s\":0.5,\"gaps\":0,"
+  "\"stalls\":0,\"gap_hist_us\":[]}",
+  "{\"status\":\"lost\",\"error\":\"-\",\"queued_s\":null,\"run_s\":null,\"latency_s\":null,"
+  "\"updates\":0,\"submitted_at\":-12.5,\"stalls\":3}",
+};
+
+static void
+assert_same_read (const RivLoadRecord *a,
+                  const RivLoadRecord *b)
+{
+  const RivLoadStream *x = &a->stream, *y = &b->stream;
+  guint n = 0;
+
+  g_assert_cmpint (a->status, ==, b->status);
+  g_assert_cmpfloat (a->submitted_at, ==, b->submitted_at);
+  g_assert_cmpfloat (a->queued_s, ==, b->queued_s);
+  g_assert_cmpfloat (a->run_s, ==, b->run_s);
+  g_assert_cmpfloat (a->latency_s, ==, b->latency_s);
+  g_assert_cmpuint (a->updates, ==, b->updates);
+  g_assert_cmpuint (a->user, ==, b->user);
+  g_assert_cmpuint (a->batch_size, ==, b->batch_size);
+  g_assert_cmpfloat (a->upload_s, ==, b->upload_s);
+  g_assert_cmpint (a->cached, ==, b->cached);
+  g_assert_cmpfloat (a->server_s, ==, b->server_s);
+  g_assert_cmpstr (a->error, ==, b->error);
+  /* The levels of the record's logs (objects only), in order. */
+  for (guint i = 0; a->logs != NULL && i < json_array_get_length (a->logs); i++)
+    {
+      JsonNode *log = json_array_get_element (a->logs, i);
+
+      if (!JSON_NODE_HOLDS_OBJECT (log))
+        continue;
+      g_assert_nonnull (b->levels);
+      g_assert_cmpuint (n, <, b->levels->len);
+      g_assert_cmpstr (g_ptr_array_index (b->levels, n), ==,
+                       riv_json_get_string (json_node_get_object (log), "level") != NULL
+                       ? riv_json_get_string (json_node_get_object (log), "level") : "");
+      n++;
+    }
+  g_assert_cmpuint (n, ==, b->levels != NULL ? b->levels->len : 0);
+
+  g_assert_cmpfloat (x->first_s, ==, y->first_s);
+  g_assert_cmpfloat (x->first_start_s, ==, y->first_start_s);
+  g_assert_cmpuint (x->n_gaps, ==, y->n_gaps);
+  g_assert_cmpfloat (x->gap_p50, ==, y->gap_p50);
+  g_assert_cmpfloat (x->gap_p99, ==, y->gap_p99);
+  g_assert_cmpfloat (x->gap_max, ==, y->gap_max);
+  g_assert_cmpuint (x->stalls, ==, y->stalls);
+  g_assert_cmpfloat (x->chars_per_s, ==, y->chars_per_s);
+  g_assert_cmpfloat (x->words_per_s, ==, y->words_per_s);
+  g_assert_cmpint (x->clumped, ==, y->clumped);
+  {
+    const RivSketch *sa[] = { x->gaps, x->sent_gaps, x->delays, x->holds };
+    const RivSketch *sb[] = { y->gaps, y->sent_gaps, y->delays, y->holds };
+
+    for (guint i = 0; i < G_N_ELEMENTS (sa); i++)
+      {
+        g_autofree char *ta = sketch_text (sa[i]);
+        g_autofree char *tb = sketch_text (sb[i]);
+
+        g_assert_cmpstr (ta, ==, tb);
+      }
+  }
+}
+
+/* A load worker's brief record (riv-job-record.h) reads back as the JSON
+ * record it stands for: every figure the same to the last bit, and two
+ * statistics, one fed the records and one their briefs, summarize alike. */
+static void
+test_brief_as_record (void)
+{
+  g_autoptr(RivLoadStats) by_records = riv_load_stats_new ();
+  g_autoptr(RivLoadStats) by_briefs = riv_load_stats_new ();
+  g_autofree char *logs_a = NULL, *logs_b = NULL;
+  RivLoadSummary a, b;
+
+  for (guint i = 0; i < G_N_ELEMENTS (brief_records); i++)
+    {
+      g_autoptr(JsonNode) node = riv_json_parse (NULL, brief_records[i], -1, 64, NULL);
+      g_autoptr(GString) line = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      RivLoadRecord record, brief;
+      guint scenario = 99;
+
+      g_assert_nonnull (node);
+      g_assert_true (riv_load_record_read (&record, json_node_get_object (node), 0.5, &error));
+      riv_load_record_write_brief (line, &record, i);
+      g_test_message ("%s", line->str);
+      g_assert_null (strchr (line->str, '\n'));
+      g_assert_true (riv_load_record_read_brief (&brief, line->str, 0.5, &scenario, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (scenario, ==, i);
+      assert_same_read (&record, &brief);
+      riv_load_stats_add_read (by_records, &record);
+      riv_load_stats_add_read (by_briefs, &brief);
+      riv_load_record_clear (&record);
+      riv_load_record_clear (&brief);
+    }
+  riv_load_stats_summarize (by_records, &a);
+  riv_load_stats_summarize (by_briefs, &b);
+  g_assert_cmpuint (a.submitted, ==, G_N_ELEMENTS (brief_records));
+  g_assert_cmpuint (a.stamped, >, 0);
+  g_assert_cmpmem (&a, sizeof a, &b, sizeof b);
+  {
+    g_autoptr(GArray) errors_a = riv_load_stats_errors (by_records);
+    g_autoptr(GArray) errors_b = riv_load_stats_errors (by_briefs);
+
+    g_assert_cmpuint (errors_a->len, ==, 3);
+    g_assert_cmpuint (errors_b->len, ==, errors_a->len);
+    for (guint i = 0; i < errors_a->len; i++)
+      {
+        g_assert_cmpstr (g_array_index (errors_a, RivLoadError, i).text, ==,
+                         g_array_index (errors_b, RivLoadError, i).text);
+        g_assert_cmpuint (g_array_index (errors_a, RivLoadError, i).count, ==,
+                          g_array_index (errors_b, RivLoadError, i).count);
+      }
+  }
+  logs_a = riv_load_stats_format_logs (by_records);
+  logs_b = riv_load_stats_format_logs (by_briefs);
+  g_assert_nonnull (strstr (logs_a, "warn ing,\\x"));
+  g_assert_cmpstr (logs_a, ==, logs_b);
+}
+
+/* A brief that is not one is refused, naming its field, and counts nothing:
+ * every one cut short, one with a field too many, and each field wrong. */
+static void
+test_brief_refused (void)
+{
+  static const char *const bad[] = {
+    "", "#job", "#job ", "{\"status\":\"completed\"}",
+    "#job running 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 - - - - 0 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 nan - - - 0 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 inf - - 0 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - -0x1p+0 - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - 4294967296 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 65536 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - -1 0 0 - 0 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 2 - - - - - - 0 . - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 1:2, - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 1: - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 :1 - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 9223372036854775808:1 - - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 2;.;.;. - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;.;. - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;.;.;.;. - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;x;.;. - -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - a\\q -",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - text",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - =a\\",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - =\xff",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - - extra",
+    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - - ",
+  };
+  g_autoptr(JsonNode) node = riv_json_parse (NULL, brief_records[0], -1, 64, NULL);
+  g_autoptr(GString) good = g_string_new (NULL);
+  RivLoadRecord record;
+  guint scenario;
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *line = g_strdup (bad[i]);
+      g_autoptr(GError) error = NULL;
+
+      g_test_message ("%s", bad[i]);
+      g_assert_false (riv_load_record_read_brief (&record, line, 1, &scenario, &error));
+      g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+    }
+
+  /* The good one, then every cut of it at a space. */
+  g_assert_true (riv_load_record_read (&record, json_node_get_object (node), 1, NULL));
+  riv_load_record_write_brief (good, &record, 3);
+  riv_load_record_clear (&record);
+  for (const char *space = strchr (good->str, ' '); space != NULL; space = strchr (space + 1, ' '))
+    {
+      g_autofree char *line = g_strndup (good->str, space - good->str);
+      g_autoptr(GError) error = NULL;
+
+      g_assert_false (riv_load_record_read_brief (&record, line, 1, &scenario, &error));
+      g_assert_nonnull (error);
+    }
+  {
+    g_autofree char *line = g_strdup (good->str);
+
+    g_assert_true (riv_load_record_read_brief (&record, line, 1, &scenario, NULL));
+    riv_load_record_clear (&record);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -309,5 +540,7 @@ main (int    argc,
   g_test_add_func ("/load-stats/flat", test_flat);
   g_test_add_func ("/load-stats/live-equals-read-back", test_live_equals_read_back);
   g_test_add_func ("/load-stats/report-isolated-second", test_report_isolated_second);
+  g_test_add_func ("/load-stats/brief-as-record", test_brief_as_record);
+  g_test_add_func ("/load-stats/brief-refused", test_brief_refused);
   return g_test_run ();
 }

@@ -443,6 +443,76 @@ test_bad_values (Fixture       *fx,
   }
 }
 
+/* The member at a dotted path of the summary, as JSON text ("null" when
+ * it is not there). */
+static char *
+member_text (JsonNode   *summary,
+             const char *path)
+{
+  g_auto(GStrv) names = g_strsplit (path, ".", -1);
+  JsonNode *node = summary;
+
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      if (!JSON_NODE_HOLDS_OBJECT (node) ||
+          !json_object_has_member (json_node_get_object (node), names[i]))
+        return g_strdup ("null");
+      node = json_object_get_member (json_node_get_object (node), names[i]);
+    }
+  return riv_json_to_string (node, NULL);
+}
+
+/* Without --output the workers send each job's figures in a brief record
+ * (riv-job-record.h) rather than its JSON record: the same jobs of the same
+ * scenarios (one seed) count the same in both runs: each scenario's ends,
+ * the logs by level, the errors by text, the updates, the gaps and the jobs
+ * that streamed. */
+static void
+test_brief (Fixture       *fx,
+            gconstpointer  data)
+{
+  static const char *const same[] = {
+    "completed", "failed", "updates", "logs", "errors", "streaming.jobs_with_first_update",
+    "streaming.streamed_jobs", "streaming.gaps", "streaming.text.jobs",
+    "scenarios.logs.completed", "scenarios.fail.failed", "scenarios.text.completed",
+  };
+  g_autofree char *file = g_build_filename (fx->dir, "s.json", NULL);
+  g_autofree char *path = g_build_filename (fx->dir, "jobs.jsonl", NULL);
+  const char *records[] = { "--scenarios", file, "--processes", "2", "--seed", "7", "--json",
+                            "--output", path, NULL };
+  const char *briefs[] = { "--scenarios", file, "--processes", "2", "--seed", "7", "--json",
+                           NULL };
+  g_autoptr(JsonNode) by_records = NULL;
+  g_autoptr(JsonNode) by_briefs = NULL;
+  g_autofree char *err = NULL, *err2 = NULL;
+
+  g_assert_true (g_file_set_contents (file,
+    "{\"users\": 6, \"iterations\": 4, \"scenarios\": {"
+    " \"logs\": {\"endpoint\": \"logs\", \"data\": [6, 0]},"
+    " \"fail\": {\"endpoint\": \"shapes_fail\", \"data\": [0]},"
+    " \"text\": {\"endpoint\": \"stream_text\", \"data\": [\"s {u} {i}\", 5, 0.01]}}}",
+    -1, NULL));
+  /* The failing scenario's jobs fail the run (exit 1) in both. */
+  g_assert_cmpint (riv_test_served_load (fx, records, &by_records, &err), ==, 1);
+  g_assert_cmpint (riv_test_served_load (fx, briefs, &by_briefs, &err2), ==, 1);
+  g_assert_cmpint (member_int (by_records, "submitted"), ==, 24);
+  g_assert_cmpint (member_int (by_briefs, "submitted"), ==, 24);
+  /* Each kind of job is there, so that each figure below is one. */
+  g_assert_cmpint (member_int (by_briefs, "failed"), >, 0);
+  g_assert_cmpint (member_int (by_briefs, "updates"), >, 24);
+  for (guint i = 0; i < G_N_ELEMENTS (same); i++)
+    {
+      g_autofree char *a = member_text (by_records, same[i]);
+      g_autofree char *b = member_text (by_briefs, same[i]);
+
+      g_test_message ("%s: %s", same[i], b);
+      g_assert_cmpstr (b, !=, "null");
+      g_assert_cmpstr (b, !=, "0");
+      g_assert_cmpstr (b, !=, "{}");
+      g_assert_cmpstr (b, ==, a);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -459,6 +529,7 @@ main (int    argc,
   ADD ("/processes/metrics", test_metrics);
   ADD ("/processes/killed-worker", test_killed_worker);
   ADD ("/processes/bad-values", test_bad_values);
+  ADD ("/processes/brief", test_brief);
 #undef ADD
   return g_test_run ();
 }

@@ -11,8 +11,11 @@
  * each job record into the engine's statistics (the run's, each scenario's,
  * each endpoint's) and --output and --metrics, shows the status line, judges
  * --until-break on the merged jobs, and at the end hands the summary the
- * workers' summed counts. A worker's lines: job records (JSON objects),
- * "#progress {…}" once a second, "#end {…}" at its end. The worker's side is
+ * workers' summed counts. A worker's lines: job records (JSON objects) when
+ * the parent writes --output (or the workers join the server's timings),
+ * else each job's figures in a brief record ("#job …", riv-job-record.h:
+ * a fifth of a record's CPU to write and read); "#progress {…}" once a
+ * second, "#end {…}" at its end. The worker's side is
  * here too (load_worker_watch (), load_worker_end ()).
  */
 #include "config.h"
@@ -39,6 +42,7 @@
 #define WORKER_FLUSH_MS     100
 #define PROGRESS_PREFIX     "#progress "
 #define END_PREFIX          "#end "
+#define BRIEF_PREFIX        "#job "     /* riv_load_record_write_brief () */
 #define BROKE_ELSEWHERE     "another process of the run broke"
 
 typedef struct
@@ -163,7 +167,8 @@ parent_only (const char *arg,
   };
 
   *takes_next = FALSE;
-  if (strcmp (arg, "--json") == 0 || strcmp (arg, "--worker") == 0)
+  if (strcmp (arg, "--json") == 0 || strcmp (arg, "--worker") == 0 ||
+      strcmp (arg, "--worker-brief") == 0)
     return TRUE;
   if (strcmp (arg, "-o") == 0)
     return *takes_next = TRUE;
@@ -205,6 +210,9 @@ worker_args (LoadProcesses *self,
     }
   g_ptr_array_add (argv, g_strdup ("--worker"));
   g_ptr_array_add (argv, g_strdup ("--output=-"));
+  /* The records themselves only when they are to be written here. */
+  if (self->run->output == NULL)
+    g_ptr_array_add (argv, g_strdup ("--worker-brief"));
   g_ptr_array_add (argv, g_strdup ("--threads=1"));
   /* The run's shard I of M: worker k runs shard I + M * k of M * N (as threads do). */
   g_ptr_array_add (argv, g_strdup_printf ("--shard=%u/%u", self->shard + self->n_shards * k,
@@ -364,6 +372,19 @@ processes_add_to_window (LoadProcesses       *self,
     self->lost++;
 }
 
+/* One job read from a worker, counted everywhere; read is cleared. */
+static void
+processes_count (LoadProcesses *self,
+                 RivLoadRecord *read,
+                 guint          number)
+{
+  processes_add_to_stats (self, read, number);
+  if (self->run->metrics != NULL)
+    processes_add_to_metrics (self, read, number);
+  processes_add_to_window (self, read);
+  riv_load_record_clear (read);
+}
+
 static void
 worker_say (Worker     *w,
             const char *format,
@@ -425,11 +446,34 @@ worker_take_record (Worker     *w,
       worker_say (w, "sent a job record that is not one: %s", riv_cli_safe (error->message));
       return;
     }
-  processes_add_to_stats (self, &read, number);
-  if (run->metrics != NULL)
-    processes_add_to_metrics (self, &read, number);
-  processes_add_to_window (self, &read);
-  riv_load_record_clear (&read);
+  processes_count (self, &read, number);
+}
+
+/* A brief record (no --output here): the job's figures, read as its
+ * record would be, without JSON. */
+static void
+worker_take_brief (Worker *w,
+                   char   *line)
+{
+  LoadProcesses *self = w->owner;
+  g_autoptr(GError) error = NULL;
+  RivLoadRecord read;
+  guint number;
+
+  if (!riv_load_record_read_brief (&read, line,
+                                   riv_load_stats_get_stall (riv_load_run_get_stats (self->run->engine)),
+                                   &number, &error))
+    {
+      worker_say (w, "sent a job's figures that cannot be read: %s", riv_cli_safe (error->message));
+      return;
+    }
+  if (number > riv_load_run_get_n_scenarios (self->run->engine))
+    {
+      worker_say (w, "sent a job of scenario %u, which the run does not have", number);
+      riv_load_record_clear (&read);
+      return;
+    }
+  processes_count (self, &read, number);
 }
 
 static JsonObject *
@@ -497,12 +541,14 @@ worker_take_end (Worker     *w,
 }
 
 static void
-worker_take_line (Worker     *w,
-                  const char *line,
-                  gsize       length)
+worker_take_line (Worker *w,
+                  char   *line,
+                  gsize   length)
 {
   if (line[0] == '{')
     worker_take_record (w, line, length);
+  else if (g_str_has_prefix (line, BRIEF_PREFIX))
+    worker_take_brief (w, line);
   else if (g_str_has_prefix (line, PROGRESS_PREFIX))
     worker_take_progress (w, line + strlen (PROGRESS_PREFIX));
   else if (g_str_has_prefix (line, END_PREFIX))
@@ -996,7 +1042,8 @@ worker_flush_cb (gpointer user_data)
 }
 
 void
-load_worker_watch (LoadRun *run)
+load_worker_watch (LoadRun  *run,
+                   gboolean  brief)
 {
   /* Its records reach the parent in large writes, at most WORKER_FLUSH_MS
    * after they are written (glibc sizes a buffer it allocates itself by the
@@ -1009,6 +1056,11 @@ load_worker_watch (LoadRun *run)
   worker_break_id = g_unix_signal_add (SIGUSR1, worker_break_cb, run);
   /* The parent's status line, not each worker's. */
   run->status_line = FALSE;
+  if (brief && run->streaming)
+    {
+      riv_load_run_set_record_func (run->engine, NULL, NULL);
+      riv_load_run_set_brief_func (run->engine, load_record_line, run);
+    }
 }
 
 static JsonObject *

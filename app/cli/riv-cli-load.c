@@ -191,6 +191,7 @@ typedef struct
   gboolean      examples;          /* --examples: each job an example of the endpoint's */
   gint          processes;         /* --processes N, 0: not given */
   gboolean      worker;            /* --worker: one of them (riv-cli-load-processes.c) */
+  gboolean      worker_brief;      /* --worker-brief: its jobs as brief records */
 
   /* From the above */
   gboolean      count_given;
@@ -331,9 +332,8 @@ metrics_sample_cb (RivLoadRun          *engine,
   riv_cli_record_feed_metrics (run->metrics);
 }
 
-/* One record as its job is counted (any of the run's threads). */
-static void
-stream_record_cb (const char *line,
+void
+load_record_line (const char *line,
                   gpointer    user_data)
 {
   LoadRun *run = user_data;
@@ -480,6 +480,7 @@ add_shape_entries (GOptionContext *context,
       "their jobs into one run: records, status line, --metrics, --until-break, summary, "
       "--report, --timeseries and exit status as one run's (instead of --threads)", "N" },
     { "worker", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker, NULL, NULL },
+    { "worker-brief", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker_brief, NULL, NULL },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600); also the longest the connect and each "
@@ -1118,7 +1119,7 @@ load_engine_watch (LoadRun *run)
   run->streaming = run->output != NULL && !run->server_traces;
   riv_load_run_set_keep_records (run->engine, run->output != NULL && !run->streaming);
   if (run->streaming)
-    riv_load_run_set_record_func (run->engine, stream_record_cb, run);
+    riv_load_run_set_record_func (run->engine, load_record_line, run);
 
   if (run->metrics != NULL)
     {
@@ -1429,7 +1430,7 @@ riv_cli_load (int    argc,
       (guint) options.processes, args, options.shard, options.n_shards, options.seed,
       options.scenarios != NULL, options.until_break });
   if (error == NULL && options.worker)
-    load_worker_watch (&run);
+    load_worker_watch (&run, options.worker_brief);
   if (error != NULL || !load_run_engine (&run, &error))
     {
       /* The recording ends (in lint mode, its findings print) before the error. */

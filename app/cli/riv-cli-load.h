@@ -97,6 +97,10 @@ char    **load_processes_copy_args (int          argc,
 LoadProcesses *load_processes_new  (LoadRun                 *run,
                                     const LoadProcessesSpec *spec);
 void      load_processes_free      (LoadProcesses *self);
+/* Writes one record line to run's --output as its job is counted (any of
+ * the run's threads). */
+void      load_record_line         (const char    *line,
+                                    gpointer       run);
 /* Runs the workers to their end; FALSE: a usage error one of them found
  * (said once), or none could start. */
 gboolean  load_processes_run       (LoadProcesses  *self,
@@ -105,8 +109,11 @@ void      load_processes_get_counts (LoadProcesses *self,
                                      LoadCounts    *counts);
 /* A worker's side (--worker): progress lines each second and SIGUSR1
  * breaking the ramp; at the end one line of its counts, then its exit
- * status (2: the usage error given). */
-void      load_worker_watch        (LoadRun       *run);
+ * status (2: the usage error given). brief (--worker-brief): each job's
+ * brief record instead of its JSON record, where the records go out as
+ * their jobs end. */
+void      load_worker_watch        (LoadRun       *run,
+                                    gboolean       brief);
 int       load_worker_end          (LoadRun       *run,
                                     const GError  *usage_error);
 /* riv-cli-load-inputs.c */

@@ -4,6 +4,7 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -103,6 +104,13 @@ logs_array (RivJob *job)
   return logs;
 }
 
+/* Monotonic submit time → wall clock, so shards' records line up. */
+double
+riv_job_record_submitted_wall (RivJob *job)
+{
+  return g_get_real_time () / (double) G_USEC_PER_SEC - (riv_now () - riv_job_get_submitted_at (job));
+}
+
 JsonNode *
 riv_job_record_new (RivJob  *job,
                     guint64  index,
@@ -112,7 +120,6 @@ riv_job_record_new (RivJob  *job,
   JsonNode *node;
   JsonNode *outputs;
   const char *error;
-  double submitted_wall;
 
   g_return_val_if_fail (RIV_IS_JOB (job), NULL);
 
@@ -148,10 +155,7 @@ riv_job_record_new (RivJob  *job,
   else
     json_object_set_null_member (record, "user");
 
-  /* Monotonic submit time → wall clock, so shards' records line up. */
-  submitted_wall = g_get_real_time () / (double) G_USEC_PER_SEC
-                   - (riv_now () - riv_job_get_submitted_at (job));
-  json_object_set_double_member (record, "submitted_at", submitted_wall);
+  json_object_set_double_member (record, "submitted_at", riv_job_record_submitted_wall (job));
 
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_take_object (node, record);
@@ -370,6 +374,32 @@ read_seconds (JsonObject  *object,
   return read_number (object, member, FALSE, out, error);
 }
 
+/* What a stream read back (its sketches made) takes from them: its gaps,
+ * their percentiles and stalls against stall_s, and the exact longest gap
+ * where the record had it (exact_max, < 0 or not finite: none). A record
+ * without gaps keeps the stalls it says. */
+static void
+stream_derive (RivLoadStream *stream,
+               double         exact_max,
+               gint64         stalls,
+               double         stall_s)
+{
+  const RivSketch *gaps = stream->gaps;
+
+  stream->n_gaps = (guint) MIN (riv_sketch_get_count (gaps), G_MAXUINT);
+  if (stream->n_gaps > 0)
+    {
+      stream->gap_p50 = riv_sketch_quantile (gaps, 0.50);
+      stream->gap_p99 = riv_sketch_quantile (gaps, 0.99);
+      stream->gap_max = riv_sketch_get_max (gaps);
+      if (isfinite (exact_max) && exact_max >= 0)
+        stream->gap_max = exact_max;
+      stream->stalls = (guint) riv_sketch_count_over (gaps, stall_s);
+    }
+  else
+    stream->stalls = (guint) CLAMP (stalls, 0, G_MAXUINT32);
+}
+
 gboolean
 riv_job_record_read_stream (JsonObject     *record,
                             double          stall_s,
@@ -412,21 +442,12 @@ riv_job_record_read_stream (JsonObject     *record,
       stream->clumped = riv_json_get_bool (object, "clumped", FALSE);
     }
 
-  stream->n_gaps = (guint) MIN (riv_sketch_get_count (gaps), G_MAXUINT);
-  if (stream->n_gaps > 0)
-    {
-      stream->gap_p50 = riv_sketch_quantile (gaps, 0.50);
-      stream->gap_p99 = riv_sketch_quantile (gaps, 0.99);
-      stream->gap_max = riv_sketch_get_max (gaps);
-      gap = json_object_get_member (record, "gap_s");
-      /* The exact longest gap, where the record has it. */
-      if (gap != NULL && JSON_NODE_HOLDS_OBJECT (gap) &&
-          riv_json_get_double (json_node_get_object (gap), "max", &max) && isfinite (max) && max >= 0)
-        stream->gap_max = max;
-      stream->stalls = (guint) riv_sketch_count_over (gaps, stall_s);
-    }
-  else if (riv_json_get_int (record, "stalls", &stalls))
-    stream->stalls = (guint) CLAMP (stalls, 0, G_MAXUINT32);
+  gap = json_object_get_member (record, "gap_s");
+  if (gap == NULL || !JSON_NODE_HOLDS_OBJECT (gap) ||
+      !riv_json_get_double (json_node_get_object (gap), "max", &max))
+    max = -1;
+  riv_json_get_int (record, "stalls", &stalls);
+  stream_derive (stream, max, stalls, stall_s);
   return TRUE;
 }
 
@@ -487,4 +508,395 @@ riv_job_record_server_timing (JsonObject *trace,
   node = json_node_new (JSON_NODE_OBJECT);
   json_node_set_object (node, server);
   return node;
+}
+
+/* ---- brief records ---- */
+
+#define BRIEF_PREFIX "#job "
+
+/* Text in a brief field: no space, comma, line break or tab of its own. */
+static void
+brief_put_text (GString    *out,
+                const char *text)
+{
+  for (const char *p = text; *p != '\0'; p++)
+    switch (*p)
+      {
+      case '\\': g_string_append (out, "\\\\"); break;
+      case ' ':  g_string_append (out, "\\s"); break;
+      case ',':  g_string_append (out, "\\c"); break;
+      case '\n': g_string_append (out, "\\n"); break;
+      case '\r': g_string_append (out, "\\r"); break;
+      case '\t': g_string_append (out, "\\t"); break;
+      default:   g_string_append_c (out, *p); break;
+      }
+}
+
+/* Seconds, exactly (a hexadecimal float); "-" for unknown (< 0), as a JSON
+ * record's null. */
+static void
+brief_put_seconds (GString *out,
+                   double   value)
+{
+  if (isfinite (value) && value >= 0)
+    g_string_append_printf (out, " %a", value);
+  else
+    g_string_append (out, " -");
+}
+
+/* Any finite number, exactly ("-" otherwise: a record's null). */
+static void
+brief_put_number (GString *out,
+                  double   value)
+{
+  if (isfinite (value))
+    g_string_append_printf (out, " %a", value);
+  else
+    g_string_append (out, " -");
+}
+
+static gboolean
+brief_put_bucket (guint64  start_us,
+                  guint64  count,
+                  gpointer user_data)
+{
+  GString *out = user_data;
+
+  if (out->str[out->len - 1] != ' ' && out->str[out->len - 1] != ';')
+    g_string_append_c (out, ',');
+  g_string_append_printf (out, "%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, start_us, count);
+  return TRUE;
+}
+
+/* A sketch's buckets, "." when it has none. */
+static void
+brief_put_sketch (GString         *out,
+                  const RivSketch *sketch)
+{
+  gsize before = out->len;
+
+  riv_sketch_foreach (sketch, brief_put_bucket, out);
+  if (out->len == before)
+    g_string_append_c (out, '.');
+}
+
+static void
+brief_put_level (GString    *out,
+                 const char *level,
+                 gboolean    first)
+{
+  if (!first)
+    g_string_append_c (out, ',');
+  brief_put_text (out, level != NULL ? level : "");
+}
+
+void
+riv_load_record_write_brief (GString             *out,
+                             const RivLoadRecord *r,
+                             guint                scenario)
+{
+  const RivLoadStream *s;
+  guint n_levels = 0;
+
+  g_return_if_fail (out != NULL && r != NULL);
+  g_return_if_fail (RIV_JOB_STATUS_IS_TERMINAL (r->status));
+
+  s = &r->stream;
+  g_string_append_printf (out, BRIEF_PREFIX "%s %u %a", riv_job_status_to_string (r->status),
+                          scenario, isfinite (r->submitted_at) ? r->submitted_at : 0);
+  brief_put_number (out, r->queued_s);
+  brief_put_number (out, r->run_s);
+  brief_put_number (out, r->latency_s);
+  g_string_append_printf (out, " %u %u %u", r->updates, r->user, r->batch_size);
+  brief_put_number (out, r->upload_s);
+  g_string_append (out, r->cached ? " 1" : " 0");
+  brief_put_seconds (out, r->server_s);
+  brief_put_seconds (out, s->first_s);
+  brief_put_seconds (out, s->first_start_s);
+  brief_put_seconds (out, s->chars_per_s);
+  brief_put_seconds (out, s->words_per_s);
+  brief_put_seconds (out, s->n_gaps > 0 ? s->gap_max : -1);
+  g_string_append_printf (out, " %u ", s->stalls);
+  brief_put_sketch (out, s->gaps);
+  /* The server's stamps, when the job (or the record read) has them. */
+  if (s->delays != NULL || s->sent_gaps != NULL || s->holds != NULL || s->clumped)
+    {
+      g_string_append (out, s->clumped ? " 1;" : " 0;");
+      brief_put_sketch (out, s->delays);
+      g_string_append_c (out, ';');
+      brief_put_sketch (out, s->sent_gaps);
+      g_string_append_c (out, ';');
+      brief_put_sketch (out, s->holds);
+    }
+  else
+    g_string_append (out, " -");
+
+  /* The levels of its logs (a record's logs, or levels of their own). */
+  g_string_append_c (out, ' ');
+  for (guint i = 0; r->levels != NULL && i < r->levels->len; i++)
+    brief_put_level (out, g_ptr_array_index (r->levels, i), n_levels++ == 0);
+  for (guint i = 0; r->levels == NULL && r->logs != NULL && i < json_array_get_length (r->logs); i++)
+    {
+      JsonNode *log = json_array_get_element (r->logs, i);
+
+      if (JSON_NODE_HOLDS_OBJECT (log))
+        brief_put_level (out, riv_json_get_string (json_node_get_object (log), "level"),
+                         n_levels++ == 0);
+    }
+  if (n_levels == 0)
+    g_string_append_c (out, '-');
+  else if (out->str[out->len - 1] == ' ')
+    g_string_append (out, "\\e");   /* one empty level: the field is not empty */
+
+  if (r->error != NULL)
+    {
+      g_string_append (out, " =");
+      brief_put_text (out, r->error);
+    }
+  else
+    g_string_append (out, " -");
+}
+
+/* The next field of a brief, cut out of *rest; NULL when there is none. */
+static char *
+brief_field (char **rest)
+{
+  char *field = *rest, *end;
+
+  if (field == NULL)
+    return NULL;
+  end = strchr (field, ' ');
+  if (end != NULL)
+    *end++ = '\0';
+  *rest = end;
+  return field;
+}
+
+/* Undoes brief_put_text () in place; FALSE for an escape it never makes or
+ * text that is not UTF-8. */
+static gboolean
+brief_unescape (char *text)
+{
+  char *to = text;
+
+  for (const char *p = text; *p != '\0'; p++)
+    {
+      if (*p != '\\')
+        {
+          *to++ = *p;
+          continue;
+        }
+      switch (*++p)
+        {
+        case '\\': *to++ = '\\'; break;
+        case 's':  *to++ = ' '; break;
+        case 'c':  *to++ = ','; break;
+        case 'n':  *to++ = '\n'; break;
+        case 'r':  *to++ = '\r'; break;
+        case 't':  *to++ = '\t'; break;
+        case 'e':  break;
+        default:   return FALSE;
+        }
+    }
+  *to = '\0';
+  return g_utf8_validate (text, -1, NULL);
+}
+
+static gboolean
+brief_uint (const char *field,
+            guint64     most,
+            guint64    *out)
+{
+  char *end;
+
+  if (field == NULL || !g_ascii_isdigit (*field))
+    return FALSE;
+  errno = 0;
+  *out = g_ascii_strtoull (field, &end, 10);
+  return errno == 0 && *end == '\0' && *out <= most;
+}
+
+/* A number of seconds: finite, at least 0 unless any_sign; "-" is -1. */
+static gboolean
+brief_seconds (const char *field,
+               gboolean    any_sign,
+               double     *out)
+{
+  char *end;
+
+  *out = -1;
+  if (field == NULL || *field == '\0')
+    return FALSE;
+  if (strcmp (field, "-") == 0)
+    return TRUE;
+  *out = g_ascii_strtod (field, &end);
+  return *end == '\0' && isfinite (*out) && (any_sign || *out >= 0);
+}
+
+/* "start:count,…" or "." into a new sketch. */
+static gboolean
+brief_sketch (char       *field,
+              RivSketch **out)
+{
+  *out = riv_sketch_new ();
+  if (strcmp (field, ".") == 0)
+    return TRUE;
+  for (char *pair = field; pair != NULL; )
+    {
+      char *next = strchr (pair, ',');
+      char *colon;
+      guint64 start, count;
+
+      if (next != NULL)
+        *next++ = '\0';
+      colon = strchr (pair, ':');
+      if (colon == NULL)
+        return FALSE;
+      *colon = '\0';
+      if (!brief_uint (pair, G_MAXINT64, &start) || !brief_uint (colon + 1, G_MAXINT64, &count))
+        return FALSE;
+      riv_sketch_add_bucket (*out, start, count);
+      pair = next;
+    }
+  return TRUE;
+}
+
+/* The stamps field: "-", or "clumped;delays;sent gaps;holds". */
+static gboolean
+brief_stamps (char          *field,
+              RivLoadStream *stream)
+{
+  RivSketch *delays = NULL, *sent = NULL, *holds = NULL;
+  char *parts[4];
+  gboolean ok;
+
+  if (strcmp (field, "-") == 0)
+    return TRUE;
+  for (guint i = 0; i < 4; i++)
+    {
+      parts[i] = field;
+      field = field != NULL ? strchr (field, ';') : NULL;
+      if (field != NULL)
+        *field++ = '\0';
+      if (parts[i] == NULL)
+        return FALSE;
+    }
+  if (field != NULL || (strcmp (parts[0], "0") != 0 && strcmp (parts[0], "1") != 0))
+    return FALSE;
+  ok = brief_sketch (parts[1], &delays) && brief_sketch (parts[2], &sent) &&
+       brief_sketch (parts[3], &holds);
+  stream->delays = delays;
+  stream->sent_gaps = sent;
+  stream->holds = holds;
+  stream->clumped = parts[0][0] == '1';
+  return ok;
+}
+
+static gboolean
+brief_levels (char           *field,
+              RivLoadRecord  *out)
+{
+  if (strcmp (field, "-") == 0)
+    return TRUE;
+  out->levels = g_ptr_array_new ();
+  for (char *level = field; level != NULL; )
+    {
+      char *next = strchr (level, ',');
+
+      if (next != NULL)
+        *next++ = '\0';
+      if (!brief_unescape (level))
+        return FALSE;
+      g_ptr_array_add (out->levels, level);
+      level = next;
+    }
+  return TRUE;
+}
+
+gboolean
+riv_load_record_read_brief (RivLoadRecord  *out,
+                            char           *line,
+                            double          stall_s,
+                            guint          *scenario,
+                            GError        **error)
+{
+  static const char *const names[] = {
+    "status", "scenario", "submitted_at", "queued_s", "run_s", "latency_s", "updates", "user",
+    "batch size", "upload_s", "cache", "server time", "first_update_s", "first_after_start_s",
+    "chars_per_s", "words_per_s", "longest gap", "stalls", "gaps", "stamps", "log levels",
+    "error",
+  };
+  char *fields[G_N_ELEMENTS (names)];
+  char *rest;
+  guint64 scenario_n, updates, user, batch, stalls;
+  RivSketch *gaps = NULL;
+  double max;
+  guint bad = 0;
+
+  g_return_val_if_fail (out != NULL && line != NULL && scenario != NULL, FALSE);
+
+  *out = (RivLoadRecord) { .upload_s = -1, .server_s = -1 };
+  out->stream.gap_p50 = out->stream.gap_p99 = out->stream.gap_max = -1;
+  if (!g_str_has_prefix (line, BRIEF_PREFIX))
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "not a brief record");
+      return FALSE;
+    }
+  rest = line + strlen (BRIEF_PREFIX);
+  for (guint i = 0; i < G_N_ELEMENTS (fields); i++)
+    if ((fields[i] = brief_field (&rest)) == NULL)
+      {
+        g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "no %s", names[i]);
+        return FALSE;
+      }
+
+  /* Each field in turn: bad is the first that is not what it should be. */
+  if (!status_from_string (fields[bad], &out->status) ||
+      !brief_uint (fields[++bad], G_MAXUINT, &scenario_n) ||
+      strcmp (fields[++bad], "-") == 0 || !brief_seconds (fields[bad], TRUE, &out->submitted_at) ||
+      !brief_seconds (fields[++bad], TRUE, &out->queued_s) ||
+      !brief_seconds (fields[++bad], TRUE, &out->run_s) ||
+      !brief_seconds (fields[++bad], TRUE, &out->latency_s) ||
+      !brief_uint (fields[++bad], G_MAXUINT32, &updates) ||
+      !brief_uint (fields[++bad], G_MAXUINT32, &user) ||
+      !brief_uint (fields[++bad], G_MAXUINT16, &batch) ||
+      !brief_seconds (fields[++bad], TRUE, &out->upload_s) ||
+      (strcmp (fields[++bad], "0") != 0 && strcmp (fields[bad], "1") != 0) ||
+      !brief_seconds (fields[++bad], FALSE, &out->server_s) ||
+      !brief_seconds (fields[++bad], FALSE, &out->stream.first_s) ||
+      !brief_seconds (fields[++bad], FALSE, &out->stream.first_start_s) ||
+      !brief_seconds (fields[++bad], FALSE, &out->stream.chars_per_s) ||
+      !brief_seconds (fields[++bad], FALSE, &out->stream.words_per_s) ||
+      !brief_seconds (fields[++bad], FALSE, &max) ||
+      !brief_uint (fields[++bad], G_MAXUINT32, &stalls) ||
+      (++bad, !brief_sketch (fields[bad], &gaps)) ||
+      (out->stream.gaps = gaps, !brief_stamps (fields[++bad], &out->stream)) ||
+      !brief_levels (fields[++bad], out) ||
+      (strcmp (fields[++bad], "-") != 0 && (fields[bad][0] != '=' || !brief_unescape (fields[bad] + 1))))
+    goto fail;
+  if (rest != NULL)
+    {
+      g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "more than a brief record");
+      riv_load_record_clear (out);
+      return FALSE;
+    }
+
+  *scenario = (guint) scenario_n;
+  out->updates = (guint) updates;
+  out->user = (guint) user;
+  out->batch_size = (guint) batch;
+  out->cached = out->status == RIV_JOB_STATUS_COMPLETED && fields[10][0] == '1';
+  if (out->status != RIV_JOB_STATUS_COMPLETED || out->latency_s < 0)
+    out->server_s = -1;
+  out->error = fields[G_N_ELEMENTS (fields) - 1][0] == '=' ? fields[G_N_ELEMENTS (fields) - 1] + 1
+                                                           : NULL;
+  stream_derive (&out->stream, max, (gint64) stalls, stall_s);
+  return TRUE;
+
+fail:
+  if (gaps != NULL && out->stream.gaps == NULL)
+    riv_sketch_free (gaps);
+  riv_load_record_clear (out);
+  g_set_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA, "its %s is not one", names[bad]);
+  return FALSE;
 }

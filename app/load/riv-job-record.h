@@ -64,6 +64,9 @@ JsonNode *riv_job_record_new (RivJob  *job,
                               guint64  index,
                               guint    user);
 
+/* The job's submit time on the wall clock (Unix seconds): submitted_at. */
+double    riv_job_record_submitted_wall (RivJob *job);
+
 /* Adds the streaming members above to record (an object node). */
 void      riv_job_record_add_stream (JsonNode            *record,
                                      const RivLoadStream *stream);
@@ -89,6 +92,26 @@ gboolean  riv_job_record_read_times   (JsonObject        *record,
                                        double            *run_s,
                                        double            *latency_s,
                                        GError           **error);
+
+/* A brief record: what riv_load_record_read () takes from a record, in one
+ * line that starts "#job " (no newline), for a load worker process to send
+ * its parent (riv-cli-load-processes.c): every number exact (hexadecimal
+ * floats), the histograms' buckets as a record has them, its logs' levels,
+ * its error, and scenario, the run's scenario number (0: none). Read back,
+ * it counts as the record would (the same sketches, stalls against stall_s).
+ * r's status must be an end. */
+void      riv_load_record_write_brief (GString             *out,
+                                       const RivLoadRecord *r,
+                                       guint                scenario);
+/* Reads a brief back, cutting line up in place: out's strings are line's
+ * (it must outlive out); clear out with riv_load_record_clear (). FALSE,
+ * naming the first field that is wrong, when line is not a brief (nothing
+ * to clear then). */
+gboolean  riv_load_record_read_brief  (RivLoadRecord       *out,
+                                       char                *line,
+                                       double               stall_s,
+                                       guint               *scenario,
+                                       GError             **error);
 
 /* The "server" object of a record from one trace of Gradio's
  * {P}/profiling/traces (milliseconds → seconds); *server_s gets its total_s.

@@ -250,6 +250,8 @@ struct _RivLoadRun
   RivLoadRecordFunc record_func; /* nullable: each record as its job is counted, instead */
   gboolean      start_declared;  /* riv_load_stats_set_start () called */
   gpointer      record_data;
+  RivLoadRecordFunc brief_func;  /* nullable: each job's brief record as it is counted */
+  gpointer      brief_data;
   GHashTable   *events;          /* nullable (track_events): event id → EventJob */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */

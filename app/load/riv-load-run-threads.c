@@ -95,6 +95,7 @@ _riv_load_run_threads_start (RivLoadRun *self)
       child->params.upload_files = self->params.upload_files;
       riv_load_run_set_keep_records (child, self->records != NULL);
       riv_load_run_set_record_func (child, self->record_func, self->record_data);
+      riv_load_run_set_brief_func (child, self->brief_func, self->brief_data);
       riv_load_run_set_track_events (child, self->events != NULL);
       riv_load_run_set_threaded (child, TRUE);
       g_signal_connect (child, "user-started", G_CALLBACK (user_started_cb), self);

@@ -303,6 +303,47 @@ count_job (RivLoadRun          *self,
   riv_load_stats_unlock (stats);
 }
 
+/* The job's brief record, as its JSON record would read (riv-job-record.h):
+ * status is the record's, the job's own or lost. */
+static void
+send_brief (RivLoadRun          *self,
+            RivJob              *job,
+            RivJobStatus         status,
+            const char          *error,
+            guint                user,
+            guint                scenario,
+            const RivLoadStream *stream)
+{
+  g_autoptr(GString) line = g_string_sized_new (256);
+  g_autoptr(GPtrArray) levels = NULL;
+  RivLoadRecord brief = {
+    .status = status,
+    .submitted_at = riv_job_record_submitted_wall (job),
+    .queued_s = riv_job_get_wait_time (job),
+    .run_s = riv_job_get_run_time (job),
+    .latency_s = riv_job_get_total_time (job),
+    .updates = riv_job_get_n_updates (job),
+    .user = user,
+    .batch_size = riv_job_get_batch_id (job) != NULL
+                  ? (guint) CLAMP (riv_job_get_batch_size (job), 0, G_MAXUINT16) : 0,
+    .upload_s = riv_job_get_upload_time (job),
+    .cached = riv_job_get_used_cache (job) != NULL && status == RIV_JOB_STATUS_COMPLETED,
+    .server_s = -1,
+    .error = error,
+    .stream = *stream,
+  };
+
+  if (riv_job_get_n_logs (job) > 0)
+    {
+      levels = g_ptr_array_new ();
+      for (guint i = 0; i < riv_job_get_n_logs (job); i++)
+        g_ptr_array_add (levels, (gpointer) riv_job_get_log (job, i)->level);
+      brief.levels = levels;
+    }
+  riv_load_record_write_brief (line, &brief, scenario);
+  self->brief_func (line->str, self->brief_data);
+}
+
 /* Counts the job, keeps its statistics and its record. lost_error: the run
  * stopped before the job ended, it counts as lost with that text. */
 static void
@@ -318,9 +359,11 @@ account_job (RivLoadRun *self,
   const char *error = lost_error != NULL ? lost_error : riv_job_get_error (job);
   double latency = lost_error != NULL ? -1 : riv_job_get_total_time (job);
   RivLoadStream stream;
+  RivJobStatus record_status;
 
   g_assert (sequence > 0);
 
+  record_status = status;
   status = riv_outcomes_add (&self->counts.outcomes, status);
   if (status == RIV_JOB_STATUS_COMPLETED)
     g_array_append_val (self->window.latencies, latency);
@@ -361,6 +404,9 @@ account_job (RivLoadRun *self,
       g_hash_table_insert (self->events, g_strdup (riv_job_get_event_id (job)), entry);
     }
 
+  if (self->brief_func != NULL)
+    send_brief (self, job, record_status, error, user, scenario != NULL ? scenario->number : 0,
+                &stream);
   if (self->records != NULL || self->record_func != NULL)
     {
       g_autoptr(JsonNode) record = riv_job_record_new (job, _riv_load_run_global_index (self, sequence), user);
@@ -1206,6 +1252,18 @@ riv_load_run_set_record_func (RivLoadRun        *self,
 
   self->record_func = func;
   self->record_data = user_data;
+}
+
+void
+riv_load_run_set_brief_func (RivLoadRun        *self,
+                             RivLoadRecordFunc  func,
+                             gpointer           user_data)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->brief_func = func;
+  self->brief_data = user_data;
 }
 
 gboolean

@@ -228,6 +228,13 @@ typedef void (*RivLoadRecordFunc) (const char *line,
 void          riv_load_run_set_record_func   (RivLoadRun        *self,
                                               RivLoadRecordFunc  func,
                                               gpointer           user_data);
+/* Each job's brief record (riv_load_record_write_brief (), with its
+ * scenario's number) as the job is counted: the figures a record's reader
+ * takes, without the JSON (a load worker's lines to its parent process).
+ * Called as riv_load_run_set_record_func ()'s func is. NULL: none. */
+void          riv_load_run_set_brief_func    (RivLoadRun        *self,
+                                              RivLoadRecordFunc  func,
+                                              gpointer           user_data);
 
 /* handle_file() values in the inputs are uploaded before each job
  * (riv_client_submit_uploading()), once per path and session. Off by

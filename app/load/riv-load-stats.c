@@ -461,6 +461,7 @@ void
 riv_load_record_clear (RivLoadRecord *record)
 {
   riv_job_record_stream_clear (&record->stream);
+  g_clear_pointer (&record->levels, g_ptr_array_unref);
 }
 
 void
@@ -484,6 +485,8 @@ riv_load_stats_add_read (RivLoadStats        *self,
         riv_load_stats_count_log (self, riv_json_get_string (json_node_get_object (log),
                                                              "level"));
     }
+  for (guint i = 0; r->levels != NULL && i < r->levels->len; i++)
+    riv_load_stats_count_log (self, g_ptr_array_index (r->levels, i));
   riv_load_stats_add (self, r->submitted_at, r->queued_s, r->run_s, r->latency_s, r->status,
                       r->updates, r->user, r->batch_size, r->error);
   riv_load_stats_add_stream (self, &r->stream);

@@ -191,6 +191,7 @@ typedef struct
   gboolean       cached;
   double         server_s;                     /* < 0: none */
   JsonArray     *logs;                         /* nullable */
+  GPtrArray     *levels;                       /* nullable: its logs' levels, from a brief */
   const char    *error;                        /* nullable */
   RivLoadStream  stream;
 } RivLoadRecord;

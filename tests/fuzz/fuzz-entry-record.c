@@ -12,7 +12,8 @@
  * stalls at most its gaps; the same record counted twice doubles the jobs,
  * gaps and stalls and leaves every percentile where it was. `report
  * compare` takes a record exactly when `report merge` does, and its figures
- * of it are finite.
+ * of it are finite. The record's brief (what a load worker sends its parent
+ * instead, riv-job-record.h) reads back and counts the same, to the bit.
  */
 #include "config.h"
 
@@ -21,7 +22,9 @@
 #include "fuzz-entry.h"
 #include "riv-json.h"
 #include "riv-compare.h"
+#include "riv-job-record.h"
 #include "riv-load-stats.h"
+#include "riv-stream-quality.h"
 
 static void
 check_finite (const RivLoadSummary *s)
@@ -60,6 +63,32 @@ check_compare (JsonObject *record,
                       "compare: %s is %g", figures[i].name, figures[i].value[run]);
 }
 
+/* The record as a brief, read back: the same summary as the record's. */
+static void
+check_brief (JsonObject           *record,
+             const RivLoadSummary *once)
+{
+  g_autoptr(RivLoadStats) stats = riv_load_stats_new ();
+  g_autoptr(GString) line = g_string_new (NULL);
+  g_autoptr(GError) error = NULL;
+  RivLoadRecord read;
+  RivLoadSummary brief;
+  guint scenario = 0;
+
+  RIV_FUZZ_CHECK (riv_load_record_read (&read, record, RIV_STREAM_STALL_DEFAULT_S, NULL),
+                  "read once, not twice");
+  riv_load_record_write_brief (line, &read, 5);
+  riv_load_record_clear (&read);
+  RIV_FUZZ_CHECK (riv_load_record_read_brief (&read, line->str, RIV_STREAM_STALL_DEFAULT_S,
+                                              &scenario, &error),
+                  "its brief refused: %s", error->message);
+  RIV_FUZZ_CHECK (scenario == 5, "scenario %u", scenario);
+  riv_load_stats_add_read (stats, &read);
+  riv_load_record_clear (&read);
+  riv_load_stats_summarize (stats, &brief);
+  RIV_FUZZ_CHECK (memcmp (once, &brief, sizeof brief) == 0, "its brief counts otherwise");
+}
+
 void
 riv_fuzz_record (const guint8 *data,
                  gsize         size)
@@ -86,6 +115,7 @@ riv_fuzz_record (const guint8 *data,
   RIV_FUZZ_CHECK (riv_load_stats_get_n_jobs (stats) == 1, "%" G_GUINT64_FORMAT " jobs",
                   riv_load_stats_get_n_jobs (stats));
   check_finite (&once);
+  check_brief (json_node_get_object (node), &once);
   RIV_FUZZ_CHECK (once.gaps == riv_sketch_get_count (riv_load_stats_get_gaps (stats)),
                   "gaps %" G_GUINT64_FORMAT, once.gaps);
 

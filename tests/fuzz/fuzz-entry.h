@@ -60,6 +60,8 @@ void            riv_fuzz_json             (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_record           (const guint8 *data,
                                            gsize         size);
+void            riv_fuzz_brief            (const guint8 *data,
+                                           gsize         size);
 void            riv_fuzz_range            (const guint8 *data,
                                            gsize         size);
 void            riv_fuzz_space            (const guint8 *data,
