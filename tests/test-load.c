@@ -10,6 +10,8 @@
  * for replies submits nothing more. RivLoadRun's open loop (rivulet-cli load
  * --count) is that burst: the same bound, none lost. Virtual users over
  * threads (load --threads) make the jobs one thread makes, and stop together.
+ * Users start a slice at a time, sooner once a job has ended, and a user
+ * whose job ends before the last has started waits for it.
  */
 #include "config.h"
 
@@ -561,8 +563,8 @@ test_threads_templates (Fixture       *fx,
 /* Hundreds of users, eight to a main context of their own (riv-mux.h), on
  * one thread and on two: every job of every user, each with its own output,
  * none lost or duplicated, and all of them running at once, though their
- * jobs end long before the users' start would (the first end starts the
- * rest). */
+ * jobs end long before the users' start would (a user whose job ends waits
+ * for the last to start). */
 static void
 user_started_direct_cb (RivLoadRun *run,
                         RivClient  *client,
@@ -622,6 +624,184 @@ test_users_start_in_slices (Fixture       *fx,
     g_assert_true (g_ptr_array_index (from, i) == g_ptr_array_index (from, 0));
   g_assert_true (g_ptr_array_index (from, 8) != g_ptr_array_index (from, 7));
   g_assert_false (riv_load_run_was_stopped (run));
+}
+
+/* What a run's users did as they started and went on. With from, on the
+ * run's one thread; without, the counters alone (atomic: threads). */
+typedef struct
+{
+  guint       users;
+  gulong      start_us;          /* what each start costs on top: a busier client's */
+  GPtrArray  *from;              /* nullable: the source dispatched as each user started */
+  gint        n_started;
+  gint        n_ended;           /* jobs ended */
+  guint       started_at_end;    /* with from: users started as the first job ended */
+  guint       early_jobs;        /* with from: second jobs submitted before the last start */
+  RivLoadRun *run;               /* stopped some turns of the loop after a job ended … */
+  guint       turns;             /* … counted here … */
+  gboolean    stopped_starting;  /* … while users were still left to start */
+} StartWatch;
+
+static void
+watch_job_finished_cb (RivClient  *client,
+                       RivJob     *job,
+                       StartWatch *watch)
+{
+  /* Before the run's own handler: connected as the user started. */
+  if (watch->from != NULL && watch->started_at_end == 0)
+    watch->started_at_end = watch->from->len;
+  g_atomic_int_inc (&watch->n_ended);
+}
+
+static void
+watch_jobs_changed_cb (GListModel *jobs,
+                       guint       position,
+                       guint       removed,
+                       guint       added,
+                       StartWatch *watch)
+{
+  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (jobs), "test-submitted")) + added;
+
+  g_object_set_data (G_OBJECT (jobs), "test-submitted", GUINT_TO_POINTER (n));
+  if (n > 1 && (guint) g_atomic_int_get (&watch->n_started) < watch->users)
+    watch->early_jobs++;
+}
+
+static void
+watch_user_started_cb (RivLoadRun *run,
+                       RivClient  *client,
+                       StartWatch *watch)
+{
+  if (watch->start_us > 0)
+    g_usleep (watch->start_us);
+  if (watch->from != NULL)
+    {
+      g_ptr_array_add (watch->from, g_main_current_source ());
+      g_signal_connect (riv_client_get_jobs (client), "items-changed",
+                        G_CALLBACK (watch_jobs_changed_cb), watch);
+    }
+  g_atomic_int_inc (&watch->n_started);
+  g_signal_connect (client, "job-finished", G_CALLBACK (watch_job_finished_cb), watch);
+}
+
+/* When jobs end while users are left to start (jobs shorter than the start),
+ * the rest start sooner but still a slice at a time, the running users'
+ * replies and updates between slices: the first job's end once started
+ * them all in one go, 3,000 of 5,000 streaming users, and their updates
+ * waited 0.2 s (issue #36). All of them still run at once, and every user
+ * runs its job. */
+static void
+test_users_urgent_slices (Fixture       *fx,
+                          gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 1, 1);
+  g_autoptr(GPtrArray) from = g_ptr_array_new ();
+  StartWatch watch = { .users = 400, .from = from };
+  guint dispatches = 1;
+
+  g_signal_connect (run, "user-started", G_CALLBACK (watch_user_started_cb), &watch);
+  run_to_end (run);
+  check_user_records (run, 400, 1);
+  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 400);
+  g_assert_false (riv_load_run_was_stopped (run));
+  g_assert_cmpuint (from->len, ==, 400);
+
+  /* A job ended with users left to start, and they started from more than
+   * one turn of the loop. */
+  g_assert_cmpuint (watch.started_at_end, >, 0);
+  g_assert_cmpuint (watch.started_at_end, <, 400);
+  for (guint i = watch.started_at_end + 1; i < from->len; i++)
+    if (g_ptr_array_index (from, i) != g_ptr_array_index (from, i - 1))
+      dispatches++;
+  g_assert_cmpuint (dispatches, >, 1);
+}
+
+/* A user whose job ends while users are left to start waits for the last
+ * of them before its next job: all the users asked for run at once, though
+ * the first jobs are over long before the start is (each start made 0.3 ms
+ * dearer, a busier client's, so that it lasts a good many turns). */
+static void
+test_users_held_until_started (Fixture       *fx,
+                               gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 300, 0, 2, 1);
+  g_autoptr(GPtrArray) from = g_ptr_array_new ();
+  StartWatch watch = { .users = 300, .start_us = 300, .from = from };
+
+  g_signal_connect (run, "user-started", G_CALLBACK (watch_user_started_cb), &watch);
+  run_to_end (run);
+  check_user_records (run, 300, 2);
+  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 300);
+  g_assert_cmpuint (watch.started_at_end, >, 0);
+  g_assert_cmpuint (watch.started_at_end, <, 300);
+  g_assert_cmpuint (watch.early_jobs, ==, 0);
+}
+
+static gboolean
+stop_while_starting (gpointer user_data)
+{
+  StartWatch *watch = user_data;
+
+  if (!riv_load_run_is_running (watch->run))
+    return TRUE;
+  /* Some turns, for the next steps of the users whose jobs ended to come
+   * (from the loop, after their contexts' replies) and be held. */
+  if (g_atomic_int_get (&watch->n_ended) > 0 &&
+      (guint) g_atomic_int_get (&watch->n_started) < watch->users && ++watch->turns >= 12)
+    {
+      watch->stopped_starting = TRUE;
+      riv_load_run_stop (watch->run, TRUE);
+      return TRUE;
+    }
+  return FALSE;
+}
+
+/* A run stopped while users are held, waiting for the rest to start, ends
+ * with them: on one thread (checked: none went on to its next job, and the
+ * rest never started) and on two. */
+static void
+test_users_stop_while_held (Fixture       *fx,
+                            gconstpointer  data)
+{
+  for (guint threads = 1; threads <= 2; threads++)
+    {
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 600, 0, 3, threads);
+      StartWatch watch = { .users = 600, .start_us = 300, .run = run };
+      g_autofree guint *per_user = g_new0 (guint, 600 + 1);
+      g_autoptr(GError) error = NULL;
+      guint most = threads == 1 ? 1 : 3;   /* jobs a user */
+      GPtrArray *records;
+      gboolean done = FALSE;
+
+      g_signal_connect (run, "user-started", G_CALLBACK (watch_user_started_cb), &watch);
+      g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+      g_assert_true (riv_load_run_start (run, &error));
+      g_assert_no_error (error);
+      g_assert_true (riv_test_wait_until (stop_while_starting, &watch, HANG_GUARD));
+      g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+
+      g_assert_true (watch.stopped_starting);
+      g_assert_true (riv_load_run_was_stopped (run));
+      records = riv_load_run_get_records (run);
+      g_assert_cmpuint (records->len, ==, riv_load_run_get_submitted (run));
+      g_assert_cmpuint (riv_load_stats_get_n_jobs (riv_load_run_get_stats (run)), ==,
+                        riv_load_run_get_submitted (run));
+      g_assert_cmpuint (riv_load_run_get_finished (run) + riv_load_run_get_lost (run), >=,
+                        riv_load_run_get_submitted (run));
+      for (guint i = 0; i < records->len; i++)
+        {
+          g_autoptr(JsonNode) node = json_from_string (g_ptr_array_index (records, i), NULL);
+          gint64 user = json_object_get_int_member (json_node_get_object (node), "user");
+
+          g_assert_cmpint (user, >=, 1);
+          g_assert_cmpint (user, <=, 600);
+          per_user[user]++;
+        }
+      for (guint u = 1; u <= 600; u++)
+        g_assert_cmpuint (per_user[u], <=, most);
+      if (threads == 1)
+        g_assert_cmpuint (riv_load_run_get_peak_users (run), <, 600);
+    }
 }
 
 static gboolean
@@ -703,6 +883,12 @@ main (int   argc,
               test_users_many_contexts, fixture_teardown);
   g_test_add ("/load/users/start-in-slices", Fixture, NULL, fixture_setup,
               test_users_start_in_slices, fixture_teardown);
+  g_test_add ("/load/users/urgent-slices", Fixture, NULL, fixture_setup,
+              test_users_urgent_slices, fixture_teardown);
+  g_test_add ("/load/users/held-until-started", Fixture, NULL, fixture_setup,
+              test_users_held_until_started, fixture_teardown);
+  g_test_add ("/load/users/stop-while-held", Fixture, NULL, fixture_setup,
+              test_users_stop_while_held, fixture_teardown);
 
   return g_test_run ();
 }

@@ -49,6 +49,8 @@ typedef struct
   guint         number;          /* 1-based, global across shards */
   guint         iterations;      /* jobs submitted */
   gboolean      retiring;        /* stop after the job in flight */
+  GList         held;            /* its link in the run's users.held while its next
+                                    step waits for the burst's end; data NULL otherwise */
   /* Conversations (scenarios with turns, riv-load-run-users.c) */
   gpointer      conversation;    /* LoadScenario of the one going on, borrowed; nullable */
   guint         turn;            /* its jobs sent so far */
@@ -188,6 +190,9 @@ typedef struct
   double        burst_began;     /* riv_now () of the burst's first slice */
   guint         burst_started;   /* users it has started */
   gboolean      bursting;        /* users are left to start */
+  gboolean      urgent;          /* a job has ended: the rest start at every turn of the loop */
+  GQueue        held;            /* LoadUser (their held links): next steps waiting for the
+                                    burst's end */
 } RivLoadRunUsers;
 
 /* The sample window: what the jobs ended since the last sample did, and
