@@ -324,27 +324,27 @@ sketch_text (const RivSketch *sketch)
  * error that hold every character a brief escapes, batched, uploaded,
  * cached, with the server's time, lost with no latency, stalls without gaps. */
 static const char *const brief_records[] = {
-  "{\"status\":\"completed\",\"error\":null,\"logs\":[],\"batch\":null,\"queued_s\":0.011481999999887194,"
-  "\"run_s\":2.8470170000000508,\"latency_s\":2.858498999999938,\"updates\":21,\"upload_s\":null,"
-  "\"cache\":null,\"user\":1,\"submitted_at\":1796467623.401499,\"first_update_s\":0.40878199999997378,"
-  "\"first_after_start_s\":0.39730000000008658,\"gaps\":19,\"gap_s\":{\"p50\":0.05,\"p99\":1.55,"
-  "\"max\":1.5504039999996166},\"stalls\":1,\"chars_per_s\":45.31196676795566,\"words_per_s\":7.75,"
-  "\"gap_hist_us\":[[49152,1],[49408,1],[49664,6],[49920,6],[50176,4],[1548288,1]],"
-  "\"stamps\":{\"delay_hist_us\":[[274,1],[282,1],[620,1],[668,1]],\"sent_gap_hist_us\":[[49408,1],"
-  "[49664,3],[1548288,1]],\"hold_hist_us\":[[12,4]],\"clumped\":true}}",
-  "{\"status\":\"failed\",\"error\":\"bad \\\\ input,\\n\\ttab\\r and ünïcode \\\\s\",\"logs\":["
-  "{\"level\":\"info\",\"message\":\"a\"},{\"level\":\"warn ing,\\\\x\",\"message\":\"b\"},"
-  "{\"level\":\"\",\"message\":\"c\"},{\"message\":\"no level\"},\"not an object\"],"
-  "\"batch\":{\"id\":\"b1\",\"size\":4,\"index\":2},\"queued_s\":0.5,\"run_s\":0.25,\"latency_s\":0.75,"
-  "\"updates\":2,\"upload_s\":0.125,\"cache\":{\"used\":\"full\"},\"server\":{\"total_s\":0.5},\"user\":7,"
-  "\"submitted_at\":1796467623.5,\"first_update_s\":null,\"gaps\":0,\"stalls\":0,\"gap_hist_us\":[]}",
-  "{\"status\":\"completed\",\"error\":\"\",\"logs\":[{\"level\":\"\"}],\"batch\":{\"id\":\"b2\",\"size\":3},"
-  "\"queued_s\":0.125,\"run_s\":0.5,\"latency_s\":0.625,\"updates\":1,\"upload_s\":0.25,"
-  "\"cache\":{\"used\":\"partial\",\"duration_s\":0.1},\"server\":{\"total_s\":0.5},"
-  "\"submitted_at\":1796467624.25,\"first_update_s\":0.625,\"first_after_start_s\":0.5,\"gaps\":0,"
-  "\"stalls\":0,\"gap_hist_us\":[]}",
-  "{\"status\":\"lost\",\"error\":\"-\",\"queued_s\":null,\"run_s\":null,\"latency_s\":null,"
-  "\"updates\":0,\"submitted_at\":-12.5,\"stalls\":3}",
+  ("{\"status\":\"completed\",\"error\":null,\"logs\":[],\"batch\":null,\"queued_s\":0.011481999999887194,"
+   "\"run_s\":2.8470170000000508,\"latency_s\":2.858498999999938,\"updates\":21,\"upload_s\":null,"
+   "\"cache\":null,\"user\":1,\"submitted_at\":1796467623.401499,\"first_update_s\":0.40878199999997378,"
+   "\"first_after_start_s\":0.39730000000008658,\"gaps\":19,\"gap_s\":{\"p50\":0.05,\"p99\":1.55,"
+   "\"max\":1.5504039999996166},\"stalls\":1,\"chars_per_s\":45.31196676795566,\"words_per_s\":7.75,"
+   "\"gap_hist_us\":[[49152,1],[49408,1],[49664,6],[49920,6],[50176,4],[1548288,1]],"
+   "\"stamps\":{\"delay_hist_us\":[[274,1],[282,1],[620,1],[668,1]],\"sent_gap_hist_us\":[[49408,1],"
+   "[49664,3],[1548288,1]],\"hold_hist_us\":[[12,4]],\"clumped\":true}}"),
+  ("{\"status\":\"failed\",\"error\":\"bad \\\\ input,\\n\\ttab\\r and ünïcode \\\\s\",\"logs\":["
+   "{\"level\":\"info\",\"message\":\"a\"},{\"level\":\"warn ing,\\\\x\",\"message\":\"b\"},"
+   "{\"level\":\"\",\"message\":\"c\"},{\"message\":\"no level\"},\"not an object\"],"
+   "\"batch\":{\"id\":\"b1\",\"size\":4,\"index\":2},\"queued_s\":0.5,\"run_s\":0.25,\"latency_s\":0.75,"
+   "\"updates\":2,\"upload_s\":0.125,\"cache\":{\"used\":\"full\"},\"server\":{\"total_s\":0.5},\"user\":7,"
+   "\"submitted_at\":1796467623.5,\"first_update_s\":null,\"gaps\":0,\"stalls\":0,\"gap_hist_us\":[]}"),
+  ("{\"status\":\"completed\",\"error\":\"\",\"logs\":[{\"level\":\"\"}],\"batch\":{\"id\":\"b2\",\"size\":3},"
+   "\"queued_s\":0.125,\"run_s\":0.5,\"latency_s\":0.625,\"updates\":1,\"upload_s\":0.25,"
+   "\"cache\":{\"used\":\"partial\",\"duration_s\":0.1},\"server\":{\"total_s\":0.5},"
+   "\"submitted_at\":1796467624.25,\"first_update_s\":0.625,\"first_after_start_s\":0.5,\"gaps\":0,"
+   "\"stalls\":0,\"gap_hist_us\":[]}"),
+  ("{\"status\":\"lost\",\"error\":\"-\",\"queued_s\":null,\"run_s\":null,\"latency_s\":null,"
+   "\"updates\":0,\"submitted_at\":-12.5,\"stalls\":3}"),
 };
 
 static void
