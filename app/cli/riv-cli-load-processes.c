@@ -14,8 +14,8 @@
  * workers' summed counts. A worker's lines: job records (JSON objects) when
  * the parent writes --output (or the workers join the server's timings),
  * else each job's figures in a brief record ("#job …", riv-job-record.h:
- * a fifth of a record's CPU to write and read); "#progress {…}" once a
- * second, "#end {…}" at its end. The worker's side is
+ * no JSON written or parsed); "#progress {…}" once a second, "#end {…}" at
+ * its end. The worker's side is
  * here too (load_worker_watch (), load_worker_end ()).
  */
 #include "config.h"

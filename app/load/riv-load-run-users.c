@@ -171,8 +171,7 @@ next_turn (LoadUser *user)
 }
 
 /* Users are left to start: the user's next step waits for the last of them
- * (release_held ()), so that every user asked for runs at once, and the
- * rest start sooner. */
+ * (release_held ()), so that every user asked for runs at once. */
 static void
 hold (LoadUser *user)
 {
@@ -180,7 +179,6 @@ hold (LoadUser *user)
 
   user->held.data = user;
   g_queue_push_tail_link (&self->users.held, &user->held);
-  hurry (self);
 }
 
 static void
@@ -354,15 +352,15 @@ user_done (RivLoadRun *self,
  *
  * With iterations, the users asked for all run at once, as they did when
  * all started in one go, even when their jobs are shorter than the start:
- * once a job has ended, the burst turns urgent. The rest then start a slice at every turn
- * of the loop, at the priority of the running users' replies and updates,
- * each slice START_SLICE users and then more until URGENT_SLICE_S has
- * passed; and a user whose next step comes meanwhile (its next job, or
- * stopping) is held until the last user has started. The first job's end
- * used to start every user left in one go: 3,000 of 5,000 streaming users,
- * 0.2 s in which the updates of the 2,000 already running waited (issue
- * #36: client-added delay p99 310-430 ms, two cores, the server on the
- * same machine). With slices of 1 ms it was 60-105 ms, with 2 ms 75-115
+ * once a job has ended, the burst turns urgent. The rest then start a slice
+ * at every turn of the loop, at the priority of the running users' replies
+ * and updates, each slice START_SLICE users and then more until
+ * URGENT_SLICE_S has passed; and a user whose next step comes meanwhile (its
+ * next job, or stopping) is held until the last user has started. The first
+ * job's end used to start every user left in one go: 3,000 of 5,000
+ * streaming users, 0.2 s in which the updates of the 2,000 already running
+ * waited (issue #36: client-added delay p99 310-430 ms, two cores, the
+ * server on the same machine). With slices of 1 ms it was 60-105 ms, with 2 ms 75-115
  * ms. The price: where the updates keep the client busy, a turn is mostly
  * theirs, and the last of those users started 3-4 s later than in one go.
  * On a schedule (stages, a duration) a job's end starts every user the
@@ -491,7 +489,7 @@ follow_schedule (RivLoadRun *self,
   gboolean over;
   double wanted = schedule_target (self, _riv_load_run_elapsed (self), &over);
   guint target = _riv_load_run_shard_share (self, (guint) floor (wanted + 1e-9));
-  gboolean once = self->params.stages == NULL && self->params.duration == 0;
+  gboolean once = starts_once (self);
   guint active = 0, started = 0, slot;
   double began = riv_now ();
 
@@ -603,7 +601,7 @@ _riv_load_run_users_start (RivLoadRun *self)
       _riv_load_run_arrivals_start (self);
       return;
     }
-  if (self->params.stages == NULL && self->params.duration == 0)
+  if (starts_once (self))
     {
       /* Iterations only: every user starts once; the run ends when all are done. */
       follow_schedule (self, START_SLICE, 0);
