@@ -632,10 +632,9 @@ test_bad_flags (Fixture       *fx,
     { "--threshold", "failed==zero", "\"zero\"" },
     { "--threshold", "p95", "METRIC OP VALUE" },
     { "--shard", "4/4", "--shard" },
-    { "--threads", "0", "--threads \"0\": expected a number of threads from 1 to 1024" },
-    { "--threads", "-1", "--threads \"-1\"" },
-    { "--threads", "1000000", "--threads \"1000000\"" },
-    { "--threads", "two", "--threads \"two\"" },
+    { "--threads", "2", "--threads is retired: give --processes N (or --processes auto" },
+    { "--processes", "two", "--processes two: expected a number of processes from 1 to 256, or auto" },
+    { "--processes", "Auto", "--processes Auto: expected" },
     { "--data", "[\"x\", 0.05", "--data is not valid JSON" },
     { "--data", "[\"caf\\351\", 0.05]", "invalid escape \"\\3\"" },
     { "--data", "{\"x\": 1}",
@@ -991,18 +990,18 @@ test_shards_users (Fixture       *fx,
   run_shards_and_merge (fx, args, 3, 18);
 }
 
-/* The records of a users run with --threads N, checked: job numbers are the
- * shard's share of 1..n_jobs once each, each job's inputs after {i} and {u}
- * its own, each user's jobs all there; returns the numbers seen. */
+/* The records of a users run with --processes N, checked: job numbers are
+ * the shard's share of 1..n_jobs once each, each job's inputs after {i} and
+ * {u} its own, each user's jobs all there; returns the numbers seen. */
 static GHashTable *
-run_threads (Fixture    *fx,
-             const char *threads,
+run_processes (Fixture    *fx,
+               const char *processes,
              const char *shard,
              guint       users,
              guint       iterations)
 {
   g_auto(RivTestCliRun) run = { 0 };
-  g_autofree char *name = g_strdup_printf ("threads-%s.jsonl", threads);
+  g_autofree char *name = g_strdup_printf ("processes-%s-%c.jsonl", processes, shard[0]);
   g_autofree char *path = path_in (fx, name);
   g_autofree char *users_text = g_strdup_printf ("%u", users);
   g_autofree char *iterations_text = g_strdup_printf ("%u", iterations);
@@ -1012,9 +1011,8 @@ run_threads (Fixture    *fx,
 
   run_cli (&run, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", users_text,
            "--iterations", iterations_text, "--data", "[\"u{u} j{i}\", 0.01]",
-           "--threads", threads, "--shard", shard, "--output", path, NULL);
+           "--processes", processes, "--shard", shard, "--output", path, NULL);
   g_assert_cmpint (run.status, ==, 0);
-  g_assert_null (strstr (run.err, "one thread"));
   records = read_records (path);
   for (guint k = 0; k < records->len; k++)
     {
@@ -1044,108 +1042,94 @@ run_threads (Fixture    *fx,
   return numbers;
 }
 
+/* --processes 2 and 3 make the jobs one process makes, numbered apart:
+ * each job number once (worker k of N numbering k + 1, k + 1 + N, …: not
+ * 1..n when the users do not split evenly), its inputs its own, every
+ * user's jobs; inside a --shard, the shard's numbers (run_processes ()
+ * checks each record). */
 static void
-assert_same_numbers (GHashTable *a,
-                     GHashTable *b)
+test_processes_same_jobs (Fixture       *fx,
+                          gconstpointer  data)
 {
-  GHashTableIter iter;
-  gpointer key;
-
-  g_assert_cmpuint (g_hash_table_size (a), ==, g_hash_table_size (b));
-  g_hash_table_iter_init (&iter, a);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_assert_true (g_hash_table_contains (b, key));
-}
-
-/* --threads 2 and 3 make the jobs --threads 1 makes: the same job numbers,
- * inputs and outcomes, every user's jobs; inside a --shard too. */
-static void
-test_threads_same_jobs (Fixture       *fx,
-                        gconstpointer  data)
-{
-  g_autoptr(GHashTable) one = run_threads (fx, "1", "0/1", 7, 3);
-  g_autoptr(GHashTable) two = run_threads (fx, "2", "0/1", 7, 3);
-  g_autoptr(GHashTable) three = run_threads (fx, "3", "0/1", 7, 3);
-  g_autoptr(GHashTable) shard_one = run_threads (fx, "1", "1/2", 9, 2);
-  g_autoptr(GHashTable) shard_two = run_threads (fx, "2", "1/2", 9, 2);
-  GHashTableIter iter;
-  gpointer key;
+  g_autoptr(GHashTable) one = run_processes (fx, "1", "0/1", 7, 3);
+  g_autoptr(GHashTable) two = run_processes (fx, "2", "0/1", 7, 3);
+  g_autoptr(GHashTable) three = run_processes (fx, "3", "0/1", 7, 3);
+  g_autoptr(GHashTable) shard_one = run_processes (fx, "1", "1/2", 9, 2);
+  g_autoptr(GHashTable) shard_two = run_processes (fx, "2", "1/2", 9, 2);
+  GHashTable *shards[] = { shard_one, shard_two };
 
   g_assert_cmpuint (g_hash_table_size (one), ==, 21);
   for (int i = 1; i <= 21; i++)
     g_assert_true (g_hash_table_contains (one, GINT_TO_POINTER (i)));
-  assert_same_numbers (one, two);
-  assert_same_numbers (one, three);
+  g_assert_cmpuint (g_hash_table_size (two), ==, 21);
+  g_assert_cmpuint (g_hash_table_size (three), ==, 21);
 
-  /* Shard 1 of 2: users 2, 4, 6, 8 and the even job numbers 2..16. */
-  g_assert_cmpuint (g_hash_table_size (shard_one), ==, 8);
-  g_hash_table_iter_init (&iter, shard_one);
-  while (g_hash_table_iter_next (&iter, &key, NULL))
-    g_assert_cmpint (GPOINTER_TO_INT (key) % 2, ==, 0);
-  assert_same_numbers (shard_one, shard_two);
+  /* Shard 1 of 2: users 2, 4, 6, 8, their 8 jobs, every number even. */
+  for (guint k = 0; k < G_N_ELEMENTS (shards); k++)
+    {
+      GHashTableIter iter;
+      gpointer key;
+
+      g_assert_cmpuint (g_hash_table_size (shards[k]), ==, 8);
+      g_hash_table_iter_init (&iter, shards[k]);
+      while (g_hash_table_iter_next (&iter, &key, NULL))
+        g_assert_cmpint (GPOINTER_TO_INT (key) % 2, ==, 0);
+    }
 }
 
-/* Where threads cannot be merged the run takes one thread and says why. */
+/* A load run that exited 0 with completed jobs in processes processes. */
 static void
-test_threads_one_thread (Fixture       *fx,
-                         gconstpointer  data)
+assert_run_processes (const RivTestCliRun *run,
+                      gint64               completed,
+                      gint64               processes)
 {
-  g_auto(RivTestCliRun) burst = { 0 };
-  g_auto(RivTestCliRun) linted = { 0 };
+  JsonObject *summary;
 
-  run_cli (&burst, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "4",
-           "--threads", "2", NULL);
-  g_assert_cmpint (burst.status, ==, 0);
-  g_assert_nonnull (strstr (burst.err, "--threads 2: running on one thread: the open loop"));
-  g_assert_nonnull (strstr (burst.out, "completed  4"));
-
-  run_cli (&linted, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "3",
-           "--threads", "2", "--json", NULL);
-  g_assert_cmpint (linted.status, ==, 0);
-  g_assert_nonnull (strstr (linted.err, "--threads 2: running on one thread: --record and the "
-                                        "live lint"));
-  g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "completed"), ==, 3);
-  g_assert_cmpint (json_object_get_int_member (parse_summary (linted.out), "threads"), ==, 1);
+  g_assert_cmpint (run->status, ==, 0);
+  summary = parse_summary (run->out);
+  g_assert_cmpint (json_object_get_int_member (summary, "completed"), ==, completed);
+  g_assert_cmpint (json_object_get_int_member (summary, "processes"), ==, processes);
 }
 
-/* Without --threads the users take one thread a core, less one for a server
- * on this machine's loopback (as every test server is); the summary says how
- * many they had. */
+/* --processes auto: one process a core, one fewer for a server on this
+ * machine's loopback (as every test server is), no more than the users; one
+ * for what one process must run (the open loop). Without --processes, one.
+ * The summary says how many. */
 static void
-test_threads_default (Fixture       *fx,
-                      gconstpointer  data)
+test_processes_auto (Fixture       *fx,
+                     gconstpointer  data)
 {
   g_auto(RivTestCliRun) plain = { 0 };
-  g_auto(RivTestCliRun) two = { 0 };
+  g_auto(RivTestCliRun) spread = { 0 };
+  g_auto(RivTestCliRun) few = { 0 };
+  g_auto(RivTestCliRun) burst = { 0 };
   guint cores = g_get_num_processors ();
-  guint expected = cores > 1 ? cores - 1 : 1;
-  g_autofree char *line = NULL;
 
   run_cli (&plain, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "12",
-           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", NULL);
-  g_assert_cmpint (plain.status, ==, 0);
-  g_assert_nonnull (strstr (plain.out, "completed  24"));
-  line = expected > 1 ? g_strdup_printf ("users      12 (peak), on %u threads\n", expected)
-                      : g_strdup ("users      12 (peak)\n");
-  g_assert_nonnull (strstr (plain.out, line));
-
-  run_cli (&two, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "12",
-           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", "--threads", "2", NULL);
-  g_assert_cmpint (two.status, ==, 0);
-  g_assert_nonnull (strstr (two.out, "completed  24"));
-  g_assert_nonnull (strstr (two.out, "users      12 (peak), on 2 threads\n"));
+           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", "--json", NULL);
+  assert_run_processes (&plain, 24, 1);
+  run_cli (&spread, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "12",
+           "--iterations", "2", "--data", "[\"u{u} j{i}\", 0]", "--processes", "auto", "--json",
+           NULL);
+  assert_run_processes (&spread, 24, MIN (cores > 1 ? cores - 1 : 1, 12));
+  run_cli (&few, "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "1",
+           "--iterations", "3", "--processes", "auto", "--json", NULL);
+  assert_run_processes (&few, 3, 1);
+  run_cli (&burst, "load", "--url", fx->url, "--endpoint", "batch_echo", "--count", "4",
+           "--processes", "auto", "--json", NULL);
+  assert_run_processes (&burst, 4, 1);
 }
 
-/* Ctrl+C during a run over threads stops every thread: the run ends at once,
- * not after its --duration, with every job submitted in the records and
- * those in flight lost as interrupted. */
+/* Ctrl+C during a run over processes stops every worker: the run ends at
+ * once, not after its --duration, with every job submitted in the records
+ * (each number once) and those in flight lost as interrupted. */
 static void
-test_threads_interrupt (Fixture       *fx,
-                        gconstpointer  data)
+test_processes_interrupt (Fixture       *fx,
+                          gconstpointer  data)
 {
   g_autofree char *path = path_in (fx, "interrupted.jsonl");
   const char *args[] = { "load", "--url", fx->url, "--endpoint", "batch_echo",
-                         "--users", "6", "--duration", "3600", "--threads", "2",
+                         "--users", "6", "--duration", "3600", "--processes", "2",
                          "--data", "[\"i{i}\", 0.3]", "--output", path, NULL };
   g_auto(RivTestCliRun) run = { 0 };
   g_autoptr(GPtrArray) records = NULL;
@@ -1160,14 +1144,12 @@ test_threads_interrupt (Fixture       *fx,
 
   g_assert_cmpint (run.status, ==, 1);
   g_assert_nonnull (strstr (run.err, "interrupted"));
-  g_assert_null (strstr (run.err, "one thread"));
   records = in_job_order (read_records (path));
   g_assert_cmpuint (records->len, >, 6);
   for (guint k = 0; k < records->len; k++)
     {
       JsonObject *record = record_at (records, k);
 
-      g_assert_cmpint (json_object_get_int_member (record, "index"), ==, k + 1);
       if (g_strcmp0 (json_object_get_string_member (record, "status"), "lost") == 0)
         {
           g_assert_cmpstr (json_object_get_string_member (record, "error"), ==,
@@ -1177,7 +1159,7 @@ test_threads_interrupt (Fixture       *fx,
       else
         g_assert_cmpstr (json_object_get_string_member (record, "status"), ==, "completed");
     }
-  /* Users of both threads had a job of 0.3 s in flight. */
+  /* Users of both processes had a job of 0.3 s in flight. */
   g_assert_cmpuint (lost, >=, 2);
 }
 
@@ -2578,10 +2560,9 @@ main (int   argc,
   ADD ("/cli/load/users/queue-full", test_queue_full);
   ADD ("/cli/load/shards/count", test_shards_count);
   ADD ("/cli/load/shards/users", test_shards_users);
-  ADD ("/cli/load/threads/same-jobs", test_threads_same_jobs);
-  ADD ("/cli/load/threads/one-thread", test_threads_one_thread);
-  ADD ("/cli/load/threads/default", test_threads_default);
-  ADD ("/cli/load/threads/interrupt", test_threads_interrupt);
+  ADD ("/cli/load/processes/same-jobs", test_processes_same_jobs);
+  ADD ("/cli/load/processes/auto", test_processes_auto);
+  ADD ("/cli/load/processes/interrupt", test_processes_interrupt);
   ADD ("/cli/report/merge-bad-records", test_merge_bad_records);
   ADD ("/cli/report/merge-client-server", test_merge_client_server);
   ADD ("/cli/report/in-browser", test_report_in_browser);

@@ -8,8 +8,9 @@
  * RIV_BURST_MAX_JOINING join requests in flight, yet every job is
  * submitted, completes and gets its own output; stopping a burst that waits
  * for replies submits nothing more. RivLoadRun's open loop (rivulet-cli load
- * --count) is that burst: the same bound, none lost. Virtual users over
- * threads (load --threads) make the jobs one thread makes, and stop together.
+ * --count) is that burst: the same bound, none lost. Virtual users make the
+ * same jobs whether the run works on the caller's thread or on one of its own
+ * (the window's), and stop there too.
  * Users start a slice at a time, sooner once a job has ended, and a user
  * whose job ends before the last has started waits for it.
  */
@@ -115,12 +116,12 @@ test_outage (void)
   }
 }
 
-/* A server on this machine gets a core of its own: one thread fewer when
- * the URL's host is a loopback one, by name or address, and only then. */
+/* A server on this machine gets a core of its own (load --processes auto:
+ * one process fewer) when the URL's host is a loopback one, by name or
+ * address, and only then. */
 static void
-test_default_threads (void)
+test_loopback (void)
 {
-  guint cores = g_get_num_processors ();
   const char *loopback[] = {
     "http://127.0.0.1:7860/", "http://localhost:7860", "https://LocalHost/app/",
     "http://127.3.2.1/", "http://[::1]:8080/", "http://user:pw@127.0.0.1:1/x?y#z",
@@ -129,9 +130,6 @@ test_default_threads (void)
     "http://10.0.0.1:7860/", "https://example.com/", "http://localhost.example.com/",
     "http://128.0.0.1/", "http://[::2]/", "http://[::ffff:10.0.0.1]/", "not a url", "", NULL,
   };
-
-  g_assert_cmpuint (riv_load_default_threads (FALSE), ==, MAX (cores, 1));
-  g_assert_cmpuint (riv_load_default_threads (TRUE), ==, cores > 1 ? cores - 1 : 1);
 
   for (guint i = 0; i < G_N_ELEMENTS (loopback); i++)
     g_assert_true (riv_url_is_loopback (loopback[i]));
@@ -172,7 +170,7 @@ test_outcomes (void)
   g_assert_cmpuint (outcomes.lost, ==, 1 + G_N_ELEMENTS (unfinished));
   g_assert_cmpuint (riv_outcomes_finished (&outcomes), ==, 6 + G_N_ELEMENTS (unfinished));
 
-  /* Two threads' counts make one run's. */
+  /* Two processes' counts make one run's. */
   {
     RivOutcomes other = { .completed = 10, .failed = 2, .cancelled = 0, .lost = 1 };
 
@@ -426,20 +424,21 @@ test_run_refused (Fixture       *fx,
   g_assert_cmpuint (fx->max_joining, ==, 0);
 }
 
-/* What rivulet-cli load --users USERS --iterations K --threads N runs. */
+/* What rivulet-cli load --users USERS --iterations K runs; threaded: on a
+ * thread of its own, as the window runs it. */
 static RivLoadRun *
 users_run_new (Fixture    *fx,
                const char *data,
                guint       users,
                double      duration,
                guint       iterations,
-               guint       threads)
+               gboolean    threaded)
 {
   g_autoptr(JsonNode) input = json_from_string (data, NULL);
   RivLoadRun *run = riv_load_run_new (fx->client, "batch_echo", input);
 
   riv_load_run_set_users (run, users, 0, duration, iterations);
-  riv_load_run_set_threads (run, threads);
+  riv_load_run_set_threaded (run, threaded);
   riv_load_run_set_keep_records (run, TRUE);
   return run;
 }
@@ -461,7 +460,7 @@ sample_cb (RivLoadRun          *run,
   sums->n++;
 }
 
-/* The records of a finished run, checked against the jobs one thread makes:
+/* The records of a finished run, checked against the jobs its users make:
  * numbers 1..n_jobs once each, each job's output its own "u{u} j{i}", each
  * user iterations times. */
 static void
@@ -496,15 +495,16 @@ check_user_records (RivLoadRun *run,
     g_assert_cmpuint (per_user[u], ==, iterations);
 }
 
-/* Users over threads make the jobs one thread makes: the same numbers, the
- * same inputs for them, the same records; the samples add up to them. */
+/* Users make their jobs, on the caller's thread or on one of the run's own:
+ * numbers 1..n once each, their inputs, the records; the samples add up to
+ * them. */
 static void
-test_threads_same_jobs (Fixture       *fx,
-                        gconstpointer  data)
+test_users_same_jobs (Fixture       *fx,
+                      gconstpointer  data)
 {
-  for (guint threads = 1; threads <= 3; threads += 2)
+  for (guint threaded = 0; threaded <= 1; threaded++)
     {
-      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0.01]", 7, 0, 4, threads);
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0.01]", 7, 0, 4, threaded);
       g_autoptr(GError) error = NULL;
       SampleSums sums = { 0 };
       gboolean done = FALSE;
@@ -515,7 +515,6 @@ test_threads_same_jobs (Fixture       *fx,
       g_assert_no_error (error);
       g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
 
-      g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, threads);
       check_user_records (run, 7, 4);
       g_assert_cmpuint (sums.n, >=, 1);
       g_assert_cmpuint (sums.started, ==, 28);
@@ -524,15 +523,15 @@ test_threads_same_jobs (Fixture       *fx,
     }
 }
 
-/* Each job's data from the templates in turn (load --examples): the same
- * on two threads as on one (the threads once sent the one template). */
+/* Each job's data from the templates in turn (load --examples), on the
+ * caller's thread and on the run's own. */
 static void
-test_threads_templates (Fixture       *fx,
-                        gconstpointer  data)
+test_users_templates (Fixture       *fx,
+                      gconstpointer  data)
 {
-  for (guint threads = 1; threads <= 2; threads++)
+  for (guint threaded = 0; threaded <= 1; threaded++)
     {
-      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"plain\", 0]", 4, 0, 3, threads);
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"plain\", 0]", 4, 0, 3, threaded);
       g_autoptr(GPtrArray) templates = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
       g_autoptr(GError) error = NULL;
       GPtrArray *records;
@@ -545,7 +544,6 @@ test_threads_templates (Fixture       *fx,
       g_assert_true (riv_load_run_start (run, &error));
       g_assert_no_error (error);
       g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
-      g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, threads);
       records = riv_load_run_get_records (run);
       g_assert_cmpuint (records->len, ==, 12);
       for (guint i = 0; i < records->len; i++)
@@ -561,16 +559,16 @@ test_threads_templates (Fixture       *fx,
 }
 
 /* Hundreds of users, eight to a main context of their own (riv-mux.h), on
- * one thread and on two: every job of every user, each with its own output,
- * none lost or duplicated, and all of them running at once, though their
- * jobs end long before the users' start would (a user whose job ends waits
- * for the last to start). */
+ * the caller's thread and on the run's own: every job of every user, each
+ * with its own output, none lost or duplicated, and all of them running at
+ * once, though their jobs end long before the users' start would (a user
+ * whose job ends waits for the last to start). */
 static void
 user_started_direct_cb (RivLoadRun *run,
                         RivClient  *client,
                         gint       *n_direct)
 {
-  /* With --threads, users start on their threads. */
+  /* On the run's own thread, users start there. */
   if (riv_client_get_direct (client))
     g_atomic_int_inc (n_direct);
 }
@@ -579,9 +577,9 @@ static void
 test_users_many_contexts (Fixture       *fx,
                           gconstpointer  data)
 {
-  for (guint threads = 1; threads <= 2; threads++)
+  for (guint threaded = 0; threaded <= 1; threaded++)
     {
-      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 3, threads);
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 3, threaded);
       gint n_direct = 0;
 
       /* Every user's joins and stream to this loopback server are written by
@@ -613,7 +611,7 @@ static void
 test_users_start_in_slices (Fixture       *fx,
                             gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 40, 0, 1, 1);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 40, 0, 1,FALSE);
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
 
   g_signal_connect (run, "user-started", G_CALLBACK (user_started_from_cb), from);
@@ -627,7 +625,7 @@ test_users_start_in_slices (Fixture       *fx,
 }
 
 /* What a run's users did as they started and went on. With from, on the
- * run's one thread; without, the counters alone (atomic: threads). */
+ * caller's thread; without, the counters alone (atomic: the run's own thread). */
 typedef struct
 {
   guint       users;
@@ -694,7 +692,7 @@ static void
 test_users_urgent_slices (Fixture       *fx,
                           gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 1, 1);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 1,FALSE);
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
   StartWatch watch = { .users = 400, .from = from };
   guint dispatches = 1;
@@ -724,7 +722,7 @@ static void
 test_users_held_until_started (Fixture       *fx,
                                gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 300, 0, 2, 1);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 300, 0, 2,FALSE);
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
   StartWatch watch = { .users = 300, .start_us = 300, .from = from };
 
@@ -757,19 +755,19 @@ stop_while_starting (gpointer user_data)
 }
 
 /* A run stopped while users are held, waiting for the rest to start, ends
- * with them: on one thread (checked: none went on to its next job, and the
- * rest never started) and on two. */
+ * with them: on the caller's thread (checked: none went on to its next job,
+ * and the rest never started) and on the run's own (the stop crosses to it). */
 static void
 test_users_stop_while_held (Fixture       *fx,
                             gconstpointer  data)
 {
-  for (guint threads = 1; threads <= 2; threads++)
+  for (guint threaded = 0; threaded <= 1; threaded++)
     {
-      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 600, 0, 3, threads);
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 600, 0, 3, threaded);
       StartWatch watch = { .users = 600, .start_us = 300, .run = run };
       g_autofree guint *per_user = g_new0 (guint, 600 + 1);
       g_autoptr(GError) error = NULL;
-      guint most = threads == 1 ? 1 : 3;   /* jobs a user */
+      guint most = threaded ? 3 : 1;   /* jobs a user */
       GPtrArray *records;
       gboolean done = FALSE;
 
@@ -799,7 +797,7 @@ test_users_stop_while_held (Fixture       *fx,
         }
       for (guint u = 1; u <= 600; u++)
         g_assert_cmpuint (per_user[u], <=, most);
-      if (threads == 1)
+      if (!threaded)
         g_assert_cmpuint (riv_load_run_get_peak_users (run), <, 600);
     }
 }
@@ -810,13 +808,14 @@ submitted_by_users (gpointer user_data)
   return riv_load_run_get_submitted (user_data) >= 8;
 }
 
-/* Stopping a run over threads stops every thread: the jobs in flight count
- * as interrupted, once each, and the run ends long before its duration. */
+/* Stopping a run on its own thread (the window's Stop) stops it there: the
+ * jobs in flight count as interrupted, once each, and the run ends long
+ * before its duration. */
 static void
-test_threads_stop (Fixture       *fx,
+test_threaded_stop (Fixture       *fx,
                    gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"s{i}\", 0.3]", 6, 300, 0, 2);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"s{i}\", 0.3]", 6, 300, 0, TRUE);
   g_autoptr(GError) error = NULL;
   GPtrArray *records;
   gboolean done = FALSE;
@@ -829,7 +828,6 @@ test_threads_stop (Fixture       *fx,
   riv_load_run_stop (run, TRUE);
   g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
 
-  g_assert_cmpuint (riv_load_run_get_n_threads (run), ==, 2);
   g_assert_true (riv_load_run_was_stopped (run));
   g_assert_true (riv_load_run_was_interrupted (run));
   g_assert_cmpfloat (riv_load_run_get_elapsed (run), <, 300);
@@ -863,7 +861,7 @@ main (int   argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/load/outcomes", test_outcomes);
-  g_test_add_func ("/load/threads/default", test_default_threads);
+  g_test_add_func ("/load/loopback", test_loopback);
   g_test_add_func ("/load/stats/outage", test_outage);
   g_test_add ("/load/burst/bounded-joins", Fixture, NULL, fixture_setup,
               test_bounded_joins, fixture_teardown);
@@ -873,12 +871,12 @@ main (int   argc,
               test_run_bounded_joins, fixture_teardown);
   g_test_add ("/load/open-loop/refused", Fixture, NULL, fixture_setup,
               test_run_refused, fixture_teardown);
-  g_test_add ("/load/threads/templates", Fixture, NULL, fixture_setup,
-              test_threads_templates, fixture_teardown);
-  g_test_add ("/load/threads/same-jobs", Fixture, NULL, fixture_setup,
-              test_threads_same_jobs, fixture_teardown);
-  g_test_add ("/load/threads/stop", Fixture, NULL, fixture_setup,
-              test_threads_stop, fixture_teardown);
+  g_test_add ("/load/users/templates", Fixture, NULL, fixture_setup,
+              test_users_templates, fixture_teardown);
+  g_test_add ("/load/users/same-jobs", Fixture, NULL, fixture_setup,
+              test_users_same_jobs, fixture_teardown);
+  g_test_add ("/load/threaded/stop", Fixture, NULL, fixture_setup,
+              test_threaded_stop, fixture_teardown);
   g_test_add ("/load/users/many-contexts", Fixture, NULL, fixture_setup,
               test_users_many_contexts, fixture_teardown);
   g_test_add ("/load/users/start-in-slices", Fixture, NULL, fixture_setup,

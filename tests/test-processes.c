@@ -81,7 +81,7 @@ test_counts (Fixture       *fx,
   g_assert_cmpint (member_int (single, "submitted"), ==, member_int (summary, "submitted"));
   g_assert_cmpint (member_int (single, "completed"), ==, member_int (summary, "completed"));
   g_assert_cmpint (member_int (single, "users"), ==, member_int (summary, "users"));
-  g_assert_false (json_object_has_member (json_node_get_object (single), "processes"));
+  g_assert_cmpint (member_int (single, "processes"), ==, 1);
 }
 
 /* Scenarios in 3 processes: each scenario's figures, summing to the run's. */
@@ -419,7 +419,8 @@ test_bad_values (Fixture       *fx,
     { "-3", NULL, "--processes -3: expected" },
     { "5", NULL, "--processes 5 with at most 4 users" },
     { "x", NULL, "--processes" },
-    { "2", "--threads=2", "--processes and --threads" },
+    { "2", "--threads=2", "--threads is retired: give --processes N" },
+    { "auto ", NULL, "--processes auto : expected" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)

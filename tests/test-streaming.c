@@ -285,7 +285,7 @@ test_known_timings (Fixture       *fx,
   const char *args[] = {
     "load", "--url", fx->url, "--endpoint", "/paced_text", "--data", PACED_DATA,
     "--users", G_STRINGIFY (USERS), "--iterations", G_STRINGIFY (ITERATIONS),
-    "--threads", "2", "--json", "--output", records, "--timeseries", series, "--report", report,
+    "--json", "--output", records, "--timeseries", series, "--report", report,
     "--threshold", "ttfu_p95<5s", "--threshold", "stalls==0", "--threshold", "gap_p50<100ms",
     NULL,
   };

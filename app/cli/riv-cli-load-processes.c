@@ -105,44 +105,56 @@ struct _LoadProcesses
 /* ---- the options ---- */
 
 gboolean
-load_processes_check (gint         processes,
-                      gint         users,
-                      GArray      *stages,
-                      gint         arrival_users,
-                      gboolean     threads,
+load_processes_parse (const char  *text,
+                      gint        *processes,
                       GError     **error)
 {
-  guint most = users > 0 ? (guint) users : 0;
+  guint64 n;
 
-  if (processes < 1 || processes > PROCESSES_MAX)
+  if (!g_ascii_string_to_unsigned (text, 10, 1, PROCESSES_MAX, &n, NULL))
     {
       g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                   "--processes %d: expected a number of processes from 1 to %d", processes,
-                   PROCESSES_MAX);
+                   "--processes %s: expected a number of processes from 1 to %d, or auto",
+                   text, PROCESSES_MAX);
       return FALSE;
     }
+  *processes = (gint) n;
+  return TRUE;
+}
+
+gboolean
+load_processes_check (guint    processes,
+                      guint    most_users,
+                      GError **error)
+{
   if (processes == 1)
     return TRUE;
-  for (guint i = 0; stages != NULL && i < stages->len; i++)
-    most = MAX (most, g_array_index (stages, RivLoadStage, i).target);
-  if (arrival_users > 0)
-    most = (guint) arrival_users;
-  if (threads)
-    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "--processes and --threads both spread the users: give one of them");
-  else if (riv_cli_record_requested ())
+  if (riv_cli_record_requested ())
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                  "--record watches every session from one process: leave out --processes");
-  else if (most == 0)
+  else if (most_users == 0)
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                  "--processes runs virtual users in each process; the open loop (--count, "
                  "--rate) sends its jobs in one session: give --users, --stages or "
                  "--arrival-rate");
-  else if ((guint) processes > most)
+  else if (processes > most_users)
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
-                 "--processes %d with at most %u user%s: at most one process a user",
-                 processes, most, most == 1 ? "" : "s");
+                 "--processes %u with at most %u user%s: at most one process a user",
+                 processes, most_users, most_users == 1 ? "" : "s");
   return error == NULL || *error == NULL;
+}
+
+guint
+load_processes_auto (guint    most_users,
+                     gboolean server_on_this_machine)
+{
+  guint cores = MAX (g_get_num_processors (), 1);
+  guint n = server_on_this_machine && cores > 1 ? cores - 1 : cores;
+
+  /* What one process must run alone (the open loop, --record) stays in one. */
+  if (riv_cli_record_requested () || most_users == 0)
+    return 1;
+  return CLAMP (n, 1, MIN (most_users, PROCESSES_MAX));
 }
 
 char **
@@ -163,7 +175,7 @@ parent_only (const char *arg,
 {
   static const char *const valued[] = {
     "--output", "--report", "--timeseries", "--metrics", "--threshold", "--processes",
-    "--shard", "--threads", "--seed", NULL
+    "--shard", "--seed", NULL
   };
 
   *takes_next = FALSE;
@@ -213,8 +225,7 @@ worker_args (LoadProcesses *self,
   /* The records themselves only when they are to be written here. */
   if (self->run->output == NULL)
     g_ptr_array_add (argv, g_strdup ("--worker-brief"));
-  g_ptr_array_add (argv, g_strdup ("--threads=1"));
-  /* The run's shard I of M: worker k runs shard I + M * k of M * N (as threads do). */
+  /* The run's shard I of M: worker k runs shard I + M * k of M * N. */
   g_ptr_array_add (argv, g_strdup_printf ("--shard=%u/%u", self->shard + self->n_shards * k,
                                           self->n_shards * self->n));
   if (self->scenarios)
@@ -946,7 +957,6 @@ load_processes_get_counts (LoadProcesses *self,
                            LoadCounts    *c)
 {
   *c = (LoadCounts) { 0 };
-  c->threads = 1;
   c->processes = self->n;
   c->interrupted = self->interrupted;
   c->stopped = self->interrupted;

@@ -63,7 +63,6 @@ load_get_counts (LoadRun    *run,
   counts->finished = riv_load_run_get_finished (run->engine);
   counts->events = riv_load_run_get_n_events (run->engine);
   counts->peak_users = riv_load_run_get_peak_users (run->engine);
-  counts->threads = riv_load_run_get_n_threads (run->engine);
   counts->stopped = riv_load_run_was_stopped (run->engine);
   counts->interrupted = riv_load_run_was_interrupted (run->engine);
   counts->arrival = riv_load_run_get_arrivals (run->engine, &counts->tally);
@@ -499,9 +498,7 @@ summary_json_add_counts (JsonBuilder        *builder,
   add_int (builder, "cancelled", f->s.cancelled);
   add_int (builder, "lost", f->s.lost);
   add_int (builder, "users", f->s.users);
-  add_int (builder, "threads", f->c.threads);
-  if (f->c.processes > 0)
-    add_int (builder, "processes", f->c.processes);
+  add_int (builder, "processes", MAX (f->c.processes, 1));
   json_builder_set_member_name (builder, "insecure");
   json_builder_add_boolean_value (builder, riv_cli_tls_is_insecure ());
   json_builder_set_member_name (builder, "outage");
@@ -677,8 +674,6 @@ summary_print_counts (const SummaryFacts *f,
     riv_cli_outage_print (out, f->outage_start, f->outage_end);
   if (s->users > 0 && f->c.processes > 0)
     fprintf (out, "users      %u (peak), in %u processes\n", s->users, f->c.processes);
-  else if (s->users > 0 && f->c.threads > 1)
-    fprintf (out, "users      %u (peak), on %u threads\n", s->users, f->c.threads);
   else if (s->users > 0)
     fprintf (out, "users      %u (peak)\n", s->users);
   if (f->c.arrival)

@@ -30,7 +30,6 @@
 
 #define TRACE_ATTEMPTS     5      /* fetches of the server's timings after the run */
 #define TRACE_RETRY_MS     200
-#define LOAD_MAX_THREADS   1024
 
 static gboolean
 interrupt_cb (gpointer user_data)
@@ -189,7 +188,7 @@ typedef struct
   gboolean      json;
   gboolean      until_break;
   gboolean      examples;          /* --examples: each job an example of the endpoint's */
-  gint          processes;         /* --processes N, 0: not given */
+  char         *processes_text;    /* --processes N or auto */
   gboolean      worker;            /* --worker: one of them (riv-cli-load-processes.c) */
   gboolean      worker_brief;      /* --worker-brief: its jobs as brief records */
 
@@ -198,7 +197,7 @@ typedef struct
   gboolean      call;              /* --transport call */
   guint         shard;
   guint         n_shards;
-  guint         threads;           /* 0: not given (riv_load_default_threads ()) */
+  gint          processes;         /* --processes N; G_MININT: not given; 0: auto */
   GArray       *stages;            /* RivLoadStage, nullable */
   RivArrivals  *arrivals;          /* --arrival-rate, --arrival-stages: nullable */
   GPtrArray    *thresholds;        /* RivLoadThreshold, until the run takes them */
@@ -231,6 +230,7 @@ load_options_clear (LoadOptions *options)
   g_clear_pointer (&options->transport, g_free);
   g_clear_pointer (&options->metrics_address, g_free);
   g_clear_pointer (&options->threads_text, g_free);
+  g_clear_pointer (&options->processes_text, g_free);
   g_clear_pointer (&options->arrival_stages_text, g_free);
   g_clear_pointer (&options->arrival_rate_text, g_free);
   g_clear_pointer (&options->arrivals, riv_arrivals_free);
@@ -469,16 +469,13 @@ add_shape_entries (GOptionContext *context,
     { "shard", 0, 0, G_OPTION_ARG_STRING, &o->shard_text,
       "Run shard I of N (0 <= I < N): its share of the users or jobs and of the job "
       "numbers; merge the shards' --output with \"rivulet-cli report merge\"", "I/N" },
-    { "threads", 0, 0, G_OPTION_ARG_STRING, &o->threads_text,
-      "Users: spread the virtual users over N threads, each with its own sessions; the "
-      "jobs, their numbers and the records are those of one thread (default: one a core, one "
-      "fewer when the server is on this machine's loopback). "
-      "One thread for the open loop (--count, --rate: one session), --until-break, "
-      "--metrics, --record and the live lint of --json, saying so when N was given", "N" },
-    { "processes", 0, 0, G_OPTION_ARG_INT, &o->processes,
-      "Users: run them in N worker processes (each shard I of N, with one thread) and merge "
-      "their jobs into one run: records, status line, --metrics, --until-break, summary, "
-      "--report, --timeseries and exit status as one run's (instead of --threads)", "N" },
+    { "processes", 0, 0, G_OPTION_ARG_STRING, &o->processes_text,
+      "Users: run them in N worker processes (each shard I of N) and merge their jobs into "
+      "one run: records, status line, --metrics, --until-break, summary, --report, "
+      "--timeseries and exit status as one run's; \"auto\": one a core, one fewer when the "
+      "server is on this machine's loopback (default: 1, this process)", "N|auto" },
+    /* Retired (one way to use every core is enough): said so, not silently unknown. */
+    { "threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &o->threads_text, NULL, NULL },
     { "worker", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker, NULL, NULL },
     { "worker-brief", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker_brief, NULL, NULL },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
@@ -836,6 +833,20 @@ load_options_take_scenario_thresholds (LoadOptions  *o,
   return TRUE;
 }
 
+/* The most users the run has at once: --users, the stages' highest target,
+ * the arrival rate's pool (0: the open loop). */
+static guint
+load_options_most_users (const LoadOptions *o)
+{
+  guint most = o->users > 0 ? (guint) o->users : 0;
+
+  for (guint i = 0; o->stages != NULL && i < o->stages->len; i++)
+    most = MAX (most, g_array_index (o->stages, RivLoadStage, i).target);
+  if (o->arrivals != NULL)
+    most = o->max_users > 0 ? (guint) o->max_users : LOAD_DEFAULT_MAX_USERS;
+  return most;
+}
+
 /* The run's share (--shard), its shape (--stages: a ramp of virtual users)
  * and its pass/fail criteria (--threshold). */
 static gboolean
@@ -845,14 +856,13 @@ load_options_parse_schedule (LoadOptions  *o,
   if (o->shard_text != NULL && !parse_shard (o->shard_text, &o->shard, &o->n_shards, error))
     return FALSE;
   if (o->threads_text != NULL)
-    {
-      guint64 threads;
-
-      if (!g_ascii_string_to_unsigned (o->threads_text, 10, 1, LOAD_MAX_THREADS, &threads, NULL))
-        return option_error (error, "--threads \"%s\": expected a number of threads from 1 "
-                             "to %u", o->threads_text, LOAD_MAX_THREADS);
-      o->threads = (guint) threads;
-    }
+    return option_error (error, "--threads is retired: give --processes N (or --processes auto, "
+                         "one a core) to spread the users over the cores");
+  if (o->processes_text != NULL && strcmp (o->processes_text, "auto") == 0)
+    o->processes = 0;
+  else if (o->processes_text != NULL && !load_processes_parse (o->processes_text, &o->processes,
+                                                               error))
+    return FALSE;
   if (o->stages_text != NULL)
     {
       if (o->count_given || o->rate > 0)
@@ -873,10 +883,8 @@ load_options_parse_schedule (LoadOptions  *o,
         return FALSE;
       g_ptr_array_add (o->thresholds, threshold);
     }
-  if (o->processes != G_MININT &&
-      !load_processes_check (o->processes, o->users, o->stages, o->arrivals == NULL ? 0 :
-                             o->max_users > 0 ? o->max_users : LOAD_DEFAULT_MAX_USERS,
-                             o->threads_text != NULL, error))
+  if (o->processes > 0 &&
+      !load_processes_check ((guint) o->processes, load_options_most_users (o), error))
     return FALSE;
   return o->scenarios == NULL || load_options_take_scenario_thresholds (o, error);
 }
@@ -1035,38 +1043,6 @@ load_find_endpoint (LoadRun            *run,
       return NULL;
     }
   return endpoint;
-}
-
-/* The threads the users are spread over: --threads, or one a core (less one
- * when the server is on this machine's loopback: it needs a core too); one
- * (saying why when --threads asked for more) where they cannot be merged. */
-static void
-load_engine_set_threads (LoadRun           *run,
-                         const LoadOptions *o)
-{
-  guint threads = o->threads > 0
-    ? o->threads
-    : riv_load_default_threads (riv_url_is_loopback (o->normalized_url));
-  const char *reason = NULL;
-
-  if (o->arrivals != NULL)
-    reason = "the arrival rate starts its jobs from one schedule";
-  else if (o->users == 0 && o->stages == NULL)
-    reason = "the open loop (--count, --rate) sends its jobs in one session";
-  else if (o->until_break)
-    reason = "a breakpoint test climbs one ramp to one breaking point";
-  else if (run->metrics != NULL)
-    reason = "--metrics is fed from one thread";
-  else if (riv_cli_record_tapping ())
-    reason = "--record and the live lint of --json watch every session from one thread";
-  if (reason != NULL)
-    {
-      if (o->threads > 1)
-        g_printerr ("rivulet-cli load: --threads %u: running on one thread: %s\n",
-                    o->threads, reason);
-      threads = 1;
-    }
-  riv_load_run_set_threads (run->engine, threads);
 }
 
 /* The open loop (--count, --rate), the closed loop (--users, --stages), the
@@ -1246,7 +1222,6 @@ load_engine_new (LoadRun      *run,
   if (!load_check_tags (run, error))
     return FALSE;
   riv_load_run_set_shard (run->engine, o->shard, o->n_shards);
-  load_engine_set_threads (run, o);
   load_engine_set_workload (run, o);
   riv_load_run_set_keep_records (run->engine, run->output != NULL);
   riv_load_run_set_upload_files (run->engine, TRUE);
@@ -1412,6 +1387,9 @@ riv_cli_load (int    argc,
       g_printerr ("rivulet-cli load: %s\n", riv_cli_safe (error->message));
       return 1;
     }
+  if (options.processes == 0)
+    options.processes = (gint) load_processes_auto (load_options_most_users (&options),
+                                                    riv_url_is_loopback (options.normalized_url));
   run.thresholds = g_steal_pointer (&options.thresholds);
   if (!load_open_outputs (&run, &options, &error) ||
       !load_client_new (&run, &options, &error))

@@ -54,7 +54,6 @@ typedef struct
   guint64                  finished;
   guint64                  events;
   guint                    peak_users;
-  guint                    threads;
   guint                    processes;     /* 0: without --processes */
   gboolean                 stopped;
   gboolean                 interrupted;
@@ -83,22 +82,26 @@ typedef struct
   gboolean     until_break;
 } LoadProcessesSpec;
 
-/* FALSE (a usage error) when N processes cannot run what the options ask:
- * --users, --stages (RivLoadStage, nullable), the arrival rate's most users
- * (0: none), --threads given. */
-gboolean  load_processes_check     (gint         processes,
-                                    gint         users,
-                                    GArray      *stages,
-                                    gint         arrival_users,
-                                    gboolean     threads,
+/* --processes N: FALSE (a usage error) unless 1 <= N <= the most there may be. */
+gboolean  load_processes_parse     (const char  *text,
+                                    gint        *processes,
                                     GError     **error);
+/* FALSE (a usage error) when N processes cannot run what the options ask:
+ * at most most_users users at once (0: the open loop), --record. */
+gboolean  load_processes_check     (guint        processes,
+                                    guint        most_users,
+                                    GError     **error);
+/* --processes auto: one a core, one fewer when the server is on this
+ * machine too (it needs a core of its own), no more than the users; 1 for
+ * what one process must run (the open loop, --record). */
+guint     load_processes_auto      (guint        most_users,
+                                    gboolean     server_on_this_machine);
 char    **load_processes_copy_args (int          argc,
                                     char       **argv);
 LoadProcesses *load_processes_new  (LoadRun                 *run,
                                     const LoadProcessesSpec *spec);
 void      load_processes_free      (LoadProcesses *self);
-/* Writes one record line to run's --output as its job is counted (any of
- * the run's threads). */
+/* Writes one record line to run's --output as its job is counted. */
 void      load_record_line         (const char    *line,
                                     gpointer       run);
 /* Runs the workers to their end; FALSE: a usage error one of them found

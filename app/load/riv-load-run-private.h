@@ -5,16 +5,16 @@
  * What RivLoadRun's files share: riv-load-run.c (the GObject, jobs, samples,
  * the end, the owner's side), riv-load-run-users.c (virtual users and their
  * schedule), riv-load-run-arrivals.c (the arrival-rate load's users),
- * riv-load-run-break.c (breakpoint tests), riv-load-run-threads.c (a run on
- * several threads), riv-load-run-scenarios.c (several endpoints by weight),
+ * riv-load-run-break.c (breakpoint tests), riv-load-run-scenarios.c (several
+ * endpoints by weight),
  * riv-load-run-state.c (what the owner reads of it) and riv-load-run-files.c
  * (local files checked before the run, the server's timings joined after it).
  *
  * struct _RivLoadRun is split by concern, each part a struct of its own:
  * params (RivLoadRunParams: what the run was asked, set by riv-load-run.c and
  * riv-load-run-files.c, the scenarios' in riv-load-run-scenarios.c), brk
- * (RivLoadRunBreak: riv-load-run-break.c), threads (RivLoadRunThreads:
- * riv-load-run-threads.c), users (RivLoadRunUsers: riv-load-run-users.c and
+ * (RivLoadRunBreak: riv-load-run-break.c), threads (RivLoadRunThreads: a
+ * run on its own thread, riv-load-run.c), users (RivLoadRunUsers: riv-load-run-users.c and
  * riv-load-run-arrivals.c), window (RivLoadRunWindow: the sample window,
  * riv-load-run.c), sources (RivLoadRunSources: the timers, riv-load-run.c)
  * and counts (RivLoadRunCounters: riv-load-run.c); the jobs' accounting and
@@ -104,7 +104,7 @@ typedef struct
 
 /* What the run was asked to do, fixed before it starts (the setters in
  * riv-load-run.c and riv-load-run-files.c; the scenarios' draws in
- * riv-load-run-scenarios.c; a thread's copy in riv-load-run-threads.c). */
+ * riv-load-run-scenarios.c). */
 typedef struct
 {
   RivClient    *client;          /* connected; runs open-loop jobs */
@@ -121,9 +121,6 @@ typedef struct
   GArray       *stages;          /* RivLoadStage, nullable */
   guint         shard;           /* 0-based */
   guint         n_shards;
-  guint         index_shard;     /* the job numbers' shard (a thread's: its run's) */
-  guint         n_index_shards;
-  guint         n_threads;       /* riv_load_run_set_threads () */
   gboolean      upload_files;    /* handle_file() inputs uploaded before each job */
   gboolean      track_events;    /* keep event id → job, for the server's timings */
   double        rate_ramp;       /* open loop: seconds the rate takes to grow from 0; 0: none */
@@ -155,9 +152,8 @@ typedef struct
   double        last_p95;           /* of the last sample window with completed jobs; < 0: none */
 } RivLoadRunBreak;
 
-/* A run on threads (riv-load-run-threads.c; riv-load-run-state.c reads the
- * snapshot): the run is a parent of shards, each a threaded run of its own;
- * the parent merges on the owner's context. */
+/* A run on a thread of its own (riv_load_run_set_threaded (); riv-load-run-state.c
+ * reads the snapshot the thread last sent). */
 typedef struct
 {
   GThread      *thread;          /* nullable: the run works on its own thread */
@@ -167,12 +163,6 @@ typedef struct
   guint         shown_batch_max;
   gboolean      threaded;
   int           stop_request;    /* threaded: 1 stop, 2 interrupt (atomic) */
-  GPtrArray    *children;        /* RivLoadRun, owned; parent only, nullable */
-  RivLoadRun   *parent;          /* a thread's run: its parent (not owned) */
-  gsize        *shared_sequence; /* parent and its threads: job sequences handed
-                                    out (atomic; g_atomic_rc_box, a reference each) */
-  GArray       *merging;         /* parent: MergedSample by sample number - 1 */
-  guint         n_delivered;     /* a thread's run: samples its parent received */
 } RivLoadRunThreads;
 
 /* The virtual users and where their clients work (riv-load-run-users.c,
@@ -196,7 +186,7 @@ typedef struct
 } RivLoadRunUsers;
 
 /* The sample window: what the jobs ended since the last sample did, and
- * that sample (riv-load-run.c; riv-load-run-threads.c merges threads'). */
+ * that sample (riv-load-run.c). */
 typedef struct
 {
   GArray       *latencies;       /* double: completed since the last sample */
@@ -218,8 +208,7 @@ typedef struct
   GSource      *finish_source;
 } RivLoadRunSources;
 
-/* The run's times and counts (riv-load-run.c; riv-load-run-threads.c sums
- * its threads'). */
+/* The run's times and counts (riv-load-run.c). */
 typedef struct
 {
   double        start;           /* monotonic, first submit (users: schedule start); 0 before */
@@ -273,11 +262,6 @@ struct _RivLoadRun
   gboolean      over;            /* the work is done (on the run's context) */
   gboolean      done;            /* "finished" emitted (on the owner's) */
 };
-
-/* One of a parent's threads (riv-load-run-threads.c); fixed before its
- * thread starts, so that thread may read it (its parent pointer may not be). */
-#define RIV_LOAD_RUN_IS_THREAD(self) \
-  ((self)->threads.shared_sequence != NULL && (self)->threads.children == NULL)
 
 enum {
   SIGNAL_SAMPLE,
@@ -347,9 +331,6 @@ RivJob *  _riv_load_run_submit                 (RivLoadRun    *self,
 LoadScenario *_riv_load_run_job_scenario       (RivJob *job);
 guint     _riv_load_run_shard_share            (RivLoadRun *self,
                                                 guint       n);
-/* A percentile of sorted latencies; -1 when there are none. */
-double    _riv_load_run_window_percentile      (GArray     *sorted,
-                                                double      q);
 void      _riv_load_run_user_next              (LoadUser *user);
 /* A new user in the next slot, not started. */
 LoadUser *_riv_load_run_user_add               (RivLoadRun *self);
@@ -389,12 +370,6 @@ void      _riv_load_run_scenarios_add_params   (RivLoadRun *self,
 /* The metrics' series by scenario (riv_metrics_set_scenarios ()), when the
  * run has both. */
 void      _riv_load_run_scenarios_name_metrics (RivLoadRun *self);
-/* Templates (JsonNode *) for another thread: trees of their own, as
- * json-glib counts references without atomics. */
-GPtrArray *_riv_load_run_copy_templates        (GPtrArray  *templates);
-/* A thread's copy of the parent's scenarios, sharing their statistics. */
-void      _riv_load_run_scenarios_copy         (RivLoadRun *self,
-                                                RivLoadRun *child);
 void      _riv_load_run_scenarios_free         (RivLoadRun *self);
 /* The HTML report (riv_report_html_for ()): the run's, each scenario's, and
  * each threshold checked on the jobs its tag names. */
@@ -402,18 +377,5 @@ char     *_riv_load_run_report                 (RivLoadRun               *self,
                                                 const char * const       *params,
                                                 RivLoadThreshold * const *thresholds,
                                                 guint                     n_thresholds);
-/* riv-load-run-threads.c */
-gboolean  _riv_load_run_threads_start          (RivLoadRun *self);
-void      _riv_load_run_threads_stop           (RivLoadRun *self,
-                                                gboolean    interrupted);
-void      _riv_load_run_threads_receive        (RivLoadRun          *child,
-                                                const RivLoadSample *sample,
-                                                guint                index,
-                                                GArray              *latencies,
-                                                GArray              *firsts,
-                                                gboolean             finished);
-void      _riv_load_run_threads_free           (RivLoadRun *self);
-guint64  *_riv_load_run_threads_batch_sizes    (RivLoadRun *self,
-                                                guint      *max_size);
 
 G_END_DECLS

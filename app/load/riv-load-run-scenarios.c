@@ -266,44 +266,6 @@ _riv_load_run_scenarios_stats_set (RivLoadRun *self,
     }
 }
 
-GPtrArray *
-_riv_load_run_copy_templates (GPtrArray *templates)
-{
-  GPtrArray *copy = g_ptr_array_new_with_free_func ((GDestroyNotify) json_node_unref);
-
-  for (guint t = 0; t < templates->len; t++)
-    {
-      g_autofree char *text = riv_json_to_string (g_ptr_array_index (templates, t), NULL);
-
-      g_ptr_array_add (copy, riv_json_parse (NULL, text, -1, 0, NULL));
-    }
-  return copy;
-}
-
-void
-_riv_load_run_scenarios_copy (RivLoadRun *self,
-                              RivLoadRun *child)
-{
-  for (guint i = 0; i < riv_load_run_get_n_scenarios (self); i++)
-    {
-      LoadScenario *scenario = g_ptr_array_index (self->params.scenarios, i);
-      LoadScenario *copy = g_new0 (LoadScenario, 1);
-
-      *copy = *scenario;
-      copy->name = g_strdup (scenario->name);
-      copy->endpoint_name = g_strdup (scenario->endpoint_name);
-      copy->endpoint_key = g_strdup (scenario->endpoint_key);
-      copy->templates = _riv_load_run_copy_templates (scenario->templates);
-      copy->stats = riv_load_stats_ref (scenario->stats);
-      if (scenario->endpoint_stats != NULL)
-        copy->endpoint_stats = riv_load_stats_ref (scenario->endpoint_stats);
-      add_scenario (child, copy);
-    }
-  child->params.draw_seed = self->params.draw_seed;
-  child->params.conversations = self->params.conversations;
-  child->params.own_users = self->params.own_users;
-}
-
 static char *
 describe_think (const RivThink *think)
 {

@@ -14,17 +14,13 @@
 /* A counter as the owner may read it: while the run works on its own thread,
  * as of the last message from there. */
 #define SHOWN(self, field) \
-  ((self)->threads.thread != NULL || (self)->threads.children != NULL \
-   ? (self)->threads.shown.field : (self)->counts.field)
+  ((self)->threads.thread != NULL ? (self)->threads.shown.field : (self)->counts.field)
 
 /* Messages received by the run's clients (its users' and the connected one). */
 guint64
 _riv_load_run_count_events (RivLoadRun *self)
 {
-  /* A thread's run leaves the connected client to its parent (another thread's). */
-  guint64 events = (!RIV_LOAD_RUN_IS_THREAD (self)
-                    ? riv_client_get_n_messages (self->params.client) : 0) +
-                   self->counts.user_events;
+  guint64 events = riv_client_get_n_messages (self->params.client) + self->counts.user_events;
 
   for (guint i = 0; self->users.all_users != NULL && i < self->users.all_users->len; i++)
     {
@@ -97,8 +93,7 @@ riv_load_run_get_elapsed (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->threads.thread != NULL || self->threads.children != NULL
-    ? self->threads.shown.elapsed : _riv_load_run_elapsed (self);
+  return self->threads.thread != NULL ? self->threads.shown.elapsed : _riv_load_run_elapsed (self);
 }
 
 guint64
@@ -175,8 +170,8 @@ riv_load_run_get_n_events (RivLoadRun *self)
 {
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 0);
 
-  return self->threads.thread != NULL || self->threads.children != NULL ? self->threads.shown.events
-                                                        : _riv_load_run_count_events (self);
+  return self->threads.thread != NULL ? self->threads.shown.events
+                                      : _riv_load_run_count_events (self);
 }
 
 void
@@ -210,8 +205,6 @@ riv_load_run_dup_batch_sizes (RivLoadRun *self,
   g_return_val_if_fail (RIV_IS_LOAD_RUN (self), NULL);
   g_return_val_if_fail (max_size != NULL, NULL);
 
-  if (self->threads.children != NULL && !self->done)
-    return _riv_load_run_threads_batch_sizes (self, max_size);
   if (self->threads.thread == NULL)
     return riv_load_stats_batch_sizes (self->stats, max_size);
   *max_size = self->threads.shown_batch_max;

@@ -134,7 +134,7 @@ guint64
 _riv_load_run_global_index (RivLoadRun *self,
                             guint64     sequence)
 {
-  return (sequence - 1) * self->params.n_index_shards + self->params.index_shard + 1;
+  return (sequence - 1) * self->params.n_shards + self->params.shard + 1;
 }
 
 guint64
@@ -153,11 +153,7 @@ _riv_load_run_submit (RivLoadRun    *self,
                       guint          turn,
                       GError       **error)
 {
-  /* A thread's jobs take their numbers from one sequence with the other
-   * threads': the same numbers as on one thread. */
-  guint64 sequence = self->threads.shared_sequence != NULL
-    ? (guint64) g_atomic_pointer_add (self->threads.shared_sequence, 1) + 1
-    : self->counts.submitted + 1;
+  guint64 sequence = self->counts.submitted + 1;
   guint64 index = _riv_load_run_global_index (self, sequence);
   GPtrArray *templates;
   const char *endpoint_name;
@@ -221,7 +217,7 @@ _riv_load_run_submit (RivLoadRun    *self,
   if (!self->start_declared)
     {
       /* The series' first second: this job's submitted_at as account_job ()
-       * counts it (the earliest of the threads' first jobs). */
+       * counts it. */
       double start_at = self->counts.start_wall +
                         (riv_job_get_submitted_at (job) - self->counts.start);
 
@@ -271,8 +267,8 @@ settle (RivLoadRun *self,
     }
 }
 
-/* The job into stats (the run's, or its scenario's). The threads of a run
- * share them: this job's calls together, under their lock. */
+/* The job into stats (the run's, or its scenario's): this job's calls
+ * together, under their lock. */
 static void
 count_job (RivLoadRun          *self,
            RivLoadStats        *stats,
@@ -573,8 +569,9 @@ trim_cb (gpointer user_data)
 
 /* ---- samples ---- */
 
-double
-_riv_load_run_window_percentile (GArray *sorted,
+/* A percentile of sorted latencies; -1 when there are none. */
+static double
+window_percentile (GArray *sorted,
                                  double  q)
 {
   return sorted->len > 0 ? riv_load_percentile ((const double *) (gpointer) sorted->data,
@@ -604,12 +601,12 @@ emit_sample (RivLoadRun *self,
       sample.queued++;
   sample.users = self->counts.active_users;
   g_array_sort (self->window.latencies, riv_load_compare_doubles);
-  sample.p50 = _riv_load_run_window_percentile (self->window.latencies, 0.50);
-  sample.p95 = _riv_load_run_window_percentile (self->window.latencies, 0.95);
-  sample.p99 = _riv_load_run_window_percentile (self->window.latencies, 0.99);
+  sample.p50 = window_percentile (self->window.latencies, 0.50);
+  sample.p95 = window_percentile (self->window.latencies, 0.95);
+  sample.p99 = window_percentile (self->window.latencies, 0.99);
   g_array_sort (self->window.firsts, riv_load_compare_doubles);
-  sample.first_p50 = _riv_load_run_window_percentile (self->window.firsts, 0.50);
-  sample.first_p95 = _riv_load_run_window_percentile (self->window.firsts, 0.95);
+  sample.first_p50 = window_percentile (self->window.firsts, 0.50);
+  sample.first_p95 = window_percentile (self->window.firsts, 0.95);
   sample.stalls = self->window.window_stalls;
   sample.updates_per_s = self->window.updates / span;
   /* The window just before a breakpoint is this one and the one before. */
@@ -752,9 +749,6 @@ typedef struct
   Snapshot       snapshot;
   guint64       *batches;     /* owned */
   guint          batch_max;
-  guint          sample_index;  /* 1-based */
-  GArray        *latencies;   /* a thread's run: the sample's window, owned */
-  GArray        *firsts;      /* likewise, times to first update */
   gboolean       has_sample;
   gboolean       finished;
 } Message;
@@ -766,8 +760,6 @@ message_free (gpointer data)
 
   g_object_unref (message->self);
   g_free (message->batches);
-  g_clear_pointer (&message->latencies, g_array_unref);
-  g_clear_pointer (&message->firsts, g_array_unref);
   g_free (message);
 }
 
@@ -786,17 +778,10 @@ deliver_cb (gpointer data)
       g_thread_join (g_steal_pointer (&self->threads.thread));
       self->done = TRUE;
     }
-  if (self->threads.parent != NULL)
-    _riv_load_run_threads_receive (self, message->has_sample ? &message->sample : NULL,
-                                   message->sample_index, message->latencies,
-                                   message->firsts, message->finished);
-  else
-    {
-      if (message->has_sample)
-        g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &message->sample);
-      if (message->finished)
-        g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
-    }
+  if (message->has_sample)
+    g_signal_emit (self, _riv_load_run_signals[SIGNAL_SAMPLE], 0, &message->sample);
+  if (message->finished)
+    g_signal_emit (self, _riv_load_run_signals[SIGNAL_FINISHED], 0);
   if (message->finished)
     g_object_unref (self);   /* the thread's reference */
   return G_SOURCE_REMOVE;
@@ -829,13 +814,7 @@ post (RivLoadRun          *self,
   if (sample != NULL)
     {
       message->sample = *sample;
-      message->sample_index = self->window.n_samples;
       message->has_sample = TRUE;
-      if (RIV_LOAD_RUN_IS_THREAD (self))
-        {
-          message->latencies = g_array_copy (self->brk.prev_latencies);
-          message->firsts = g_array_copy (self->window.firsts);
-        }
     }
   message->finished = finished;
   message->snapshot.submitted = self->counts.submitted;
@@ -911,7 +890,6 @@ riv_load_run_dispose (GObject *object)
   /* After the users' clients: what their closing still has to do ran on it. */
   g_clear_pointer (&self->users.mux, riv_mux_free);
   g_clear_pointer (&self->users.user_contexts, g_ptr_array_unref);
-  _riv_load_run_threads_free (self);
   g_clear_object (&self->params.client);
   g_clear_object (&self->threads.seed);
 
@@ -959,8 +937,6 @@ riv_load_run_finalize (GObject *object)
   g_clear_pointer (&self->params.compare, riv_compare_unref);
   g_clear_pointer (&self->usage_error, g_free);
   g_clear_pointer (&self->threads.shown_batches, g_free);
-  g_clear_pointer (&self->threads.merging, g_array_unref);
-  g_clear_pointer (&self->threads.shared_sequence, g_atomic_rc_box_release);
   g_clear_pointer (&self->context, g_main_context_unref);
   g_clear_pointer (&self->owner, g_main_context_unref);
 
@@ -993,8 +969,6 @@ static void
 riv_load_run_init (RivLoadRun *self)
 {
   self->params.n_shards = 1;
-  self->params.n_index_shards = 1;
-  self->params.n_threads = 1;
   self->params.timeout = 600;
   self->stats = riv_load_stats_new ();
   self->in_flight = g_hash_table_new_full (NULL, NULL, g_object_unref, NULL);
@@ -1168,35 +1142,8 @@ riv_load_run_set_shard (RivLoadRun *self,
   g_return_if_fail (n_shards > 0 && shard < n_shards);
   g_return_if_fail (!self->started);
 
-  self->params.shard = self->params.index_shard = shard;
-  self->params.n_shards = self->params.n_index_shards = n_shards;
-}
-
-guint
-riv_load_default_threads (gboolean server_on_this_machine)
-{
-  guint cores = g_get_num_processors ();
-
-  return server_on_this_machine && cores > 1 ? cores - 1 : MAX (cores, 1);
-}
-
-void
-riv_load_run_set_threads (RivLoadRun *self,
-                          guint       n_threads)
-{
-  g_return_if_fail (RIV_IS_LOAD_RUN (self));
-  g_return_if_fail (n_threads > 0);
-  g_return_if_fail (!self->started);
-
-  self->params.n_threads = n_threads;
-}
-
-guint
-riv_load_run_get_n_threads (RivLoadRun *self)
-{
-  g_return_val_if_fail (RIV_IS_LOAD_RUN (self), 1);
-
-  return self->threads.children != NULL ? self->threads.children->len : 1;
+  self->params.shard = shard;
+  self->params.n_shards = n_shards;
 }
 
 void
@@ -1305,8 +1252,6 @@ riv_load_run_start (RivLoadRun  *self,
       if (self->params.iterations == 0 && self->params.duration == 0 && self->params.stages == NULL)
         self->params.iterations = 1;
       self->started = TRUE;
-      if (_riv_load_run_threads_start (self))
-        return TRUE;
       if (self->threads.threaded)
         {
           /* Users copy their connection from a copy the thread alone reads. */
@@ -1333,11 +1278,6 @@ riv_load_run_stop (RivLoadRun *self,
 
   if (!self->started || self->done)
     return;
-  if (self->threads.children != NULL)
-    {
-      _riv_load_run_threads_stop (self, interrupted);
-      return;
-    }
   if (self->threads.threaded)
     {
       g_atomic_int_set (&self->threads.stop_request, interrupted ? 2 : 1);
@@ -1416,8 +1356,6 @@ riv_load_run_dup_report (RivLoadRun              *self,
     }
   if (self->params.n_shards > 1)
     PARAM ("shard", "%u/%u", self->params.shard, self->params.n_shards);
-  if (self->threads.children != NULL)
-    PARAM ("threads", "%u", self->threads.children->len);
   PARAM ("timeout", "%g s", self->params.timeout);
   if (self->brk.until_break)
     {

@@ -94,22 +94,6 @@ void          riv_load_run_set_timeout       (RivLoadRun        *self,
  * thread. Ignored by the open loop, which submits in the caller's client. */
 void          riv_load_run_set_threaded      (RivLoadRun        *self,
                                               gboolean           threaded);
-/* Virtual users spread over n_threads threads (default 1), each a shard of
- * the run working on a thread of its own (riv_load_run_set_threaded ()) with
- * its own users; job numbers come from one sequence, so the jobs, their
- * inputs and records are those one thread would have made. The run merges
- * the threads' samples, counters, statistics and records on the context that
- * created it (as riv_load_run_set_threaded () says; "user-started" is
- * emitted on the user's thread). Fewer threads than users at most; ignored
- * (one thread) by the open loop, breakpoint tests and a run with metrics. */
-void          riv_load_run_set_threads       (RivLoadRun        *self,
-                                              guint              n_threads);
-/* The threads the run works on: 1 before it starts or without threads. */
-guint         riv_load_run_get_n_threads     (RivLoadRun        *self);
-/* The threads a run should use on this machine: one a core, less one for a
- * server working on it too (in the same process, or reached at a loopback
- * address), which needs a core of its own. */
-guint         riv_load_default_threads       (gboolean           server_on_this_machine);
 /* Breakpoint test: the ramp (stages, users over the duration, or a rate
  * ramp) stops at the first failed or lost job, or when one of thresholds
  * that can be judged while the run goes (latencies, failures, error rate)
@@ -160,7 +144,7 @@ void          riv_load_run_set_templates     (RivLoadRun        *self,
                                               GPtrArray         *templates);
 /* Scenarios (riv-load-scenario.h): each job takes one of them, drawn by
  * weight from the seed and its job number (so the same seed makes the same
- * choices, on any number of threads), and goes to its endpoint with its
+ * choices, in any number of processes), and goes to its endpoint with its
  * templates (JsonNode * arrays, job i takes (i - 1) mod n; held); its user
  * then thinks as think says (the scenario's, or the run's default).
  * endpoint_key: how {endpoint:…} names the endpoint ("/chat"). Each
@@ -221,8 +205,8 @@ void          riv_load_run_set_keep_records  (RivLoadRun        *self,
                                               gboolean           keep);
 /* Each job's record (one JSON line, no newline) as the job is counted, in
  * that order, instead of keeping it: --output without the server's timings.
- * With threads (riv_load_run_set_threads ()) it is called from each thread
- * as its jobs are counted, so it must be thread-safe. NULL: none. */
+ * On a run of its own thread (riv_load_run_set_threaded ()) it is called from
+ * that thread. NULL: none. */
 typedef void (*RivLoadRecordFunc) (const char *line,
                                    gpointer    user_data);
 void          riv_load_run_set_record_func   (RivLoadRun        *self,

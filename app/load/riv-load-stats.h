@@ -9,8 +9,8 @@
  * (riv-sketch.h, within RIV_SKETCH_RELATIVE_ERROR of the exact ones), and
  * the per-second series is kept one slot a second (riv-load-series.h).
  * Summary, per-second time series, histograms, errors grouped by text, and
- * k6-style thresholds. No GTK: the CLI and the window share it. The threads
- * of one run share one RivLoadStats: every call locks it.
+ * k6-style thresholds. No GTK: the CLI and the window share it. Every call
+ * locks it: a run working on a thread of its own and its owner share it.
  */
 #pragma once
 
@@ -132,7 +132,7 @@ RivLoadStats *riv_load_stats_ref          (RivLoadStats       *self);
 /* Drops a reference (the last frees it). */
 void          riv_load_stats_free         (RivLoadStats       *self);
 /* Held around riv_load_stats_add () and riv_load_stats_add_stream () (and
- * what else belongs to that job) when other threads add to the same stats. */
+ * what else belongs to that job) when another thread may read the same stats. */
 void          riv_load_stats_lock         (RivLoadStats       *self);
 void          riv_load_stats_unlock       (RivLoadStats       *self);
 /* The run's first submit (wall clock), declared before its jobs are counted
