@@ -611,7 +611,7 @@ static void
 test_users_start_in_slices (Fixture       *fx,
                             gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 40, 0, 1,FALSE);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 40, 0, 1, FALSE);
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
 
   g_signal_connect (run, "user-started", G_CALLBACK (user_started_from_cb), from);
@@ -692,7 +692,7 @@ static void
 test_users_urgent_slices (Fixture       *fx,
                           gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 1,FALSE);
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 400, 0, 1, FALSE);
   g_autoptr(GPtrArray) from = g_ptr_array_new ();
   StartWatch watch = { .users = 400, .from = from };
   guint dispatches = 1;
@@ -717,22 +717,33 @@ test_users_urgent_slices (Fixture       *fx,
 /* A user whose job ends while users are left to start waits for the last
  * of them before its next job: all the users asked for run at once, though
  * the first jobs are over long before the start is (each start made 0.3 ms
- * dearer, a busier client's, so that it lasts a good many turns). */
+ * dearer, a busier client's, so that it lasts a good many turns). A job
+ * ends after the first slice or two; on cores starved by other work (an
+ * ASan suite beside a benchmark) the generators' thread may not run before
+ * the last start, which does not exercise the hold: such a run is checked
+ * all the same and run again, a few times at most. */
 static void
 test_users_held_until_started (Fixture       *fx,
                                gconstpointer  data)
 {
-  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 300, 0, 2,FALSE);
-  g_autoptr(GPtrArray) from = g_ptr_array_new ();
-  StartWatch watch = { .users = 300, .start_us = 300, .from = from };
+  guint started_at_end = 300;
 
-  g_signal_connect (run, "user-started", G_CALLBACK (watch_user_started_cb), &watch);
-  run_to_end (run);
-  check_user_records (run, 300, 2);
-  g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 300);
-  g_assert_cmpuint (watch.started_at_end, >, 0);
-  g_assert_cmpuint (watch.started_at_end, <, 300);
-  g_assert_cmpuint (watch.early_jobs, ==, 0);
+  for (guint attempt = 0; attempt < 5 && started_at_end == 300; attempt++)
+    {
+      g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 300, 0, 2, FALSE);
+      g_autoptr(GPtrArray) from = g_ptr_array_new ();
+      StartWatch watch = { .users = 300, .start_us = 300, .from = from };
+
+      g_signal_connect (run, "user-started", G_CALLBACK (watch_user_started_cb), &watch);
+      run_to_end (run);
+      check_user_records (run, 300, 2);
+      g_test_message ("users started when the first job ended: %u of 300", watch.started_at_end);
+      g_assert_cmpuint (riv_load_run_get_peak_users (run), ==, 300);
+      g_assert_cmpuint (watch.started_at_end, >, 0);
+      g_assert_cmpuint (watch.early_jobs, ==, 0);
+      started_at_end = watch.started_at_end;
+    }
+  g_assert_cmpuint (started_at_end, <, 300);
 }
 
 static gboolean
