@@ -48,6 +48,7 @@ assert_same_message (RivMessage *full,
   g_assert_cmpint (full->has_error, ==, lean->has_error);
   g_assert_cmpstr (full->error, ==, lean->error);
   g_assert_cmpint (full->is_generating, ==, lean->is_generating);
+  g_assert_cmpint (full->output_used_cache, ==, lean->output_used_cache);
   g_assert_cmpint (full->cancelled, ==, lean->cancelled);
   g_assert_cmpint (full->has_duration, ==, lean->has_duration);
   g_assert_cmpfloat (full->duration, ==, lean->duration);
@@ -131,6 +132,25 @@ test_used_cache (void)
   g_autoptr(RivMessage) odd =
     parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
               "\"output\":{\"data\":[4]},\"used_cache\":[\"full\"],\"cache_duration\":\"x\"}");
+
+  /* output.used_cache (what lint reads): only a JSON true, by either reader. */
+  g_autoptr(RivMessage) out_true =
+    parse_ok ("{\"msg\":\"process_generating\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4],\"used_cache\":false,\"used_cache\":true}}");
+  g_autoptr(RivMessage) out_last =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"used_cache\":true,\"data\":[4],\"used_cache\":null}}");
+  g_autoptr(RivMessage) out_odd =
+    parse_ok ("{\"msg\":\"process_completed\",\"event_id\":\"E\",\"success\":true,"
+              "\"output\":{\"data\":[4],\"used_cache\":[true]},\"used_cache\":\"full\"}");
+  g_autoptr(RivMessage) out_log =
+    parse_ok ("{\"msg\":\"log\",\"event_id\":\"E\",\"output\":{\"used_cache\":true}}");
+
+  g_assert_true (out_true->output_used_cache);
+  g_assert_false (out_last->output_used_cache);
+  g_assert_false (out_odd->output_used_cache);
+  g_assert_false (out_log->output_used_cache);
+  g_assert_false (full->output_used_cache);
 
   g_assert_cmpstr (full->used_cache, ==, "full");
   g_assert_cmpfloat_with_epsilon (full->cache_duration, 0.012, 1e-9);

@@ -92,7 +92,6 @@ typedef struct
   /* Borrowed: the current stream is owned by its in-flight operation. */
   RivClientStream *stream;
   RivPoller      *poller;             /* nullable: the context's, once a stream used it */
-  JsonParser     *parser;             /* one plain parser for every tapped frame */
   GSource        *reconnect_source;
   GSource        *liveness_source;
   double          liveness_timeout;

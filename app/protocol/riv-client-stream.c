@@ -584,16 +584,17 @@ stream_event_cb (const char *event_type,
     return;
 
   self->sse.n_messages++;
-  /* The tap (a recording, lint) gets the frame parsed once, whole (lint
-   * reads the output), before the client acts on it; without one, only what
-   * the client uses is read. */
+  /* Read straight from the text, without the frame's tree. The tap (a
+   * recording, lint) gets the frame parsed once, before the client acts on
+   * it, with its output.data as a tree (lint applies it); without one, only
+   * what the client uses is read. */
+  msg = riv_message_parse_lean (data, len, &error);
   if (RIV_CLIENT_TAPPED (self))
     {
-      msg = riv_message_parse (self->sse.parser, data, len, &error);
+      if (msg != NULL)
+        riv_message_get_data (msg);
       _riv_client_tap_frame (self, st->epoch, data, len, msg);
     }
-  else
-    msg = riv_message_parse_lean (data, len, &error);
   if (msg == NULL)
     {
       g_debug ("Ignoring malformed frame on stream %u: %s", st->epoch, error->message);

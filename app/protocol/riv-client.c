@@ -228,7 +228,6 @@ riv_client_finalize (GObject *object)
   g_clear_pointer (&self->jobs.by_event, g_hash_table_unref);
   g_clear_pointer (&self->join.uploads, g_hash_table_unref);
   g_clear_object (&self->jobs.list);
-  g_clear_object (&self->sse.parser);
   g_clear_object (&self->session);
   g_clear_object (&self->cancellable);
   g_clear_pointer (&self->sse.poller, riv_poller_unref);
@@ -452,7 +451,6 @@ riv_client_init (RivClient *self)
   self->jobs.early = riv_early_buffer_new ();
   riv_batch_infer_init (&self->jobs.batch);
   g_queue_init (&self->join.queue);
-  self->sse.parser = json_parser_new ();
   self->access.session_hash = generate_session_hash ();
   self->sse.liveness_timeout = 45;
   self->join.timeout = 60;

@@ -148,7 +148,7 @@ enum
 enum
 {
   OUT_DATA, OUT_ERROR, OUT_IS_GENERATING, OUT_DURATION, OUT_AVERAGE_DURATION, OUT_CANCELLED,
-  OUT_TITLE, OUT_RENDER_CONFIG, N_OUT
+  OUT_TITLE, OUT_RENDER_CONFIG, OUT_USED_CACHE, N_OUT
 };
 
 static const char * const root_names[N_ROOT] = {
@@ -159,7 +159,7 @@ static const char * const root_names[N_ROOT] = {
 
 static const char * const out_names[N_OUT] = {
   "data", "error", "is_generating", "duration", "average_duration", "cancelled", "title",
-  "render_config",
+  "render_config", "used_cache",
 };
 
 /* A member: a node (from a parsed tree; read from the text, an array or an
@@ -553,6 +553,7 @@ parse_output (RivMessage   *self,
     }
 
   self->is_generating = field_bool (&f->out[OUT_IS_GENERATING], FALSE);
+  self->output_used_cache = field_bool (&f->out[OUT_USED_CACHE], FALSE);
   self->has_duration = field_double (&f->out[OUT_DURATION], &self->duration);
   self->has_average_duration = field_double (&f->out[OUT_AVERAGE_DURATION], &self->average_duration);
 

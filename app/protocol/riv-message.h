@@ -82,6 +82,7 @@ typedef struct
   gboolean        has_error;      /* output has an "error" key (value may be null) */
   char           *error;          /* output.error as text, nullable */
   gboolean        is_generating;
+  gboolean        output_used_cache;  /* output.used_cache is true (lint: a cached answer) */
   gboolean        cancelled;      /* output is {} (Gradio cancel) or carries "cancelled": true */
   gboolean        has_duration;
   double          duration;       /* output.duration */

@@ -616,15 +616,12 @@ check_batch (RivLint          *self,
   batch->reported = TRUE;
 }
 
+/* output.used_cache: read by either parse, so that the client's lean one
+ * (which keeps no output tree) says the same. */
 static gboolean
 used_cache (const RivMessage *msg)
 {
-  JsonObject *output;
-
-  if (msg->output == NULL || !JSON_NODE_HOLDS_OBJECT (msg->output))
-    return FALSE;
-  output = json_node_get_object (msg->output);
-  return riv_json_get_bool (output, "used_cache", FALSE);
+  return msg->output_used_cache;
 }
 
 /* A proxy that compresses or buffers text/event-stream (nginx "gzip on" for

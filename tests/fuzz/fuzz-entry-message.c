@@ -17,7 +17,8 @@
  *  - riv_message_parse_lean() (read straight from the text, as RivClient
  *    reads its stream) accepts and refuses exactly what riv_message_parse()
  *    does, with the same error, and gives the same message but the whole
- *    output: every field and output.data the same.
+ *    output: every field and output.data the same;
+ *  - output_used_cache is output.used_cache read as a boolean from the tree.
  */
 #include "config.h"
 
@@ -84,9 +85,9 @@ describe_full (RivMessage *m,
     }
   g_string_append_printf (out, "has_error=%d;", m->has_error);
   append_str (out, "error", m->error);
-  g_string_append_printf (out, "gen=%d;cancelled=%d;duration=%d/%a;batch=%d;",
-                          m->is_generating, m->cancelled, m->has_duration, m->duration,
-                          m->has_batch);
+  g_string_append_printf (out, "gen=%d;output_used_cache=%d;cancelled=%d;duration=%d/%a;batch=%d;",
+                          m->is_generating, m->output_used_cache, m->cancelled, m->has_duration,
+                          m->duration, m->has_batch);
   append_str (out, "batch_id", m->batch_id);
   g_string_append_printf (out, "batch=%" G_GINT64_FORMAT "/%" G_GINT64_FORMAT ";",
                           m->batch_size, m->batch_index);
@@ -207,6 +208,12 @@ riv_fuzz_message (const guint8 *data,
   if (reused != NULL)
     {
       check_message (reused);
+      /* What lint read from the output tree, now read by both readers. */
+      RIV_FUZZ_CHECK (reused->output_used_cache ==
+                      (reused->output != NULL && JSON_NODE_HOLDS_OBJECT (reused->output) &&
+                       riv_json_get_bool (json_node_get_object (reused->output), "used_cache",
+                                          FALSE)),
+                      "output_used_cache is not output.used_cache");
       a = describe (reused);
       b = describe (fresh);
       RIV_FUZZ_CHECK (strcmp (a, b) == 0, "reused parser: %s\nfresh parser: %s", a, b);
