@@ -363,6 +363,60 @@ test_job_streaming_figures (void)
   counter_clear (&counter);
 }
 
+/* The stamps' figures (how long the server held each update, the gaps it
+ * sent them at) are the sketches of one add per update, however the job
+ * keeps them meanwhile, read in the middle of the stream or at its end. */
+static void
+assert_same_sketch (const RivSketch *got,
+                    const RivSketch *want)
+{
+  g_assert_nonnull (got);
+  g_assert_cmpuint (riv_sketch_get_count (got), ==, riv_sketch_get_count (want));
+  g_assert_cmpfloat (riv_sketch_get_sum (got), ==, riv_sketch_get_sum (want));
+  g_assert_cmpfloat (riv_sketch_get_min (got), ==, riv_sketch_get_min (want));
+  g_assert_cmpfloat (riv_sketch_get_max (got), ==, riv_sketch_get_max (want));
+  for (double q = 0; q <= 1; q += 0.125)
+    g_assert_cmpfloat (riv_sketch_quantile (got, q), ==, riv_sketch_quantile (want, q));
+}
+
+static void
+test_job_stamp_figures (void)
+{
+  g_autoptr(RivJob) job = _riv_job_new (1, "/f", 0, NULL);
+  g_autoptr(RivSketch) holds = riv_sketch_new ();
+  g_autoptr(RivSketch) sent_gaps = riv_sketch_new ();
+  double sent = 1.8e9, last_sent = 0;
+
+  for (guint i = 0; i < 75; i++)
+    {
+      /* Holds of 0..6 ms, gaps of 50 ms and a little more, one update
+       * without its making time. */
+      double hold = (i % 7) * 0.001;
+      double made = i == 30 ? 0 : sent - hold;
+
+      _riv_job_count_update (job, TRUE, made, sent);
+      if (made > 0)
+        riv_sketch_add (holds, hold);
+      if (last_sent > 0)
+        riv_sketch_add (sent_gaps, sent - last_sent);
+      last_sent = sent;
+      sent += 0.05 + (i % 3) * 0.0013;
+
+      if (i == 20 || i == 47)
+        {
+          assert_same_sketch (riv_job_get_holds (job), holds);
+          assert_same_sketch (riv_job_get_sent_gaps (job), sent_gaps);
+        }
+    }
+  _riv_job_count_update (job, FALSE, 0, 0);
+
+  assert_same_sketch (riv_job_get_holds (job), holds);
+  assert_same_sketch (riv_job_get_sent_gaps (job), sent_gaps);
+  g_assert_cmpuint (riv_sketch_get_count (riv_job_get_delays (job)), ==, 75);
+  g_assert_cmpuint (riv_job_get_n_gaps (job), ==, 74);
+  g_assert_cmpuint (riv_sketch_get_count (riv_job_get_gaps (job)), ==, 74);
+}
+
 static void
 test_job_outputs (void)
 {
@@ -629,6 +683,7 @@ main (int   argc,
   g_test_add_func ("/job/trim", test_job_trim);
   g_test_add_func ("/job/memory", test_job_memory);
   g_test_add_func ("/job/streaming-figures", test_job_streaming_figures);
+  g_test_add_func ("/job/stamp-figures", test_job_stamp_figures);
 
   return g_test_run ();
 }

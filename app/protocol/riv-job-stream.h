@@ -21,22 +21,22 @@ typedef struct _RivJobStream RivJobStream;
 
 RivJobStream    *riv_job_stream_new           (void);
 void             riv_job_stream_free          (RivJobStream       *self);
-/* Counts one gap; TRUE when it is the job's first or a new largest one. */
-gboolean         riv_job_stream_add_gap       (RivJobStream       *self,
-                                               double              gap);
-/* A stamped update: made_at (0 unknown) and sent_at are the server's wall
- * clock, handled_at ours, all Unix seconds. */
-void             riv_job_stream_add_stamp     (RivJobStream       *self,
+/* Counts one generating update: its gap since the last one (negative:
+ * none, the first), and when stamped (sent_at > 0) made_at (0 unknown) and
+ * sent_at, the server's wall clock, and handled_at ours, all Unix seconds.
+ * TRUE when the gap is the job's first or a new largest one. */
+gboolean         riv_job_stream_add_update    (RivJobStream       *self,
+                                               double              gap,
                                                double              made_at,
                                                double              sent_at,
                                                double              handled_at);
 guint            riv_job_stream_get_n_gaps    (const RivJobStream *self);
 double           riv_job_stream_get_max_gap   (const RivJobStream *self);
-const RivSketch *riv_job_stream_get_gaps      (const RivJobStream *self);
+const RivSketch *riv_job_stream_get_gaps      (RivJobStream       *self);
 /* These three are NULL until a stamped update. */
-const RivSketch *riv_job_stream_get_sent_gaps (const RivJobStream *self);
-const RivSketch *riv_job_stream_get_delays    (const RivJobStream *self);
-const RivSketch *riv_job_stream_get_holds     (const RivJobStream *self);
+const RivSketch *riv_job_stream_get_sent_gaps (RivJobStream       *self);
+const RivSketch *riv_job_stream_get_delays    (RivJobStream       *self);
+const RivSketch *riv_job_stream_get_holds     (RivJobStream       *self);
 
 /* Words as a reader counts them: runs of characters between white space. */
 guint32          riv_job_stream_count_words   (const char         *text);

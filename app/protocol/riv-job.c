@@ -1200,20 +1200,23 @@ _riv_job_count_update (RivJob  *self,
    * generator's last step repeats its value, it is not a new one. */
   if (generating)
     {
+      double gap = -1;
+
       if (self->last_update_at > 0)
         {
-          double gap = MAX (now - self->last_update_at, 0);
-
+          gap = MAX (now - self->last_update_at, 0);
           /* Marked where a viewer sees it: the update that ended the stall. */
           if (gap > RIV_STREAM_STALL_DEFAULT_S)
             riv_job_add_timeline (self, "stall: no update for %.2f s", gap);
-          if (riv_job_stream_add_gap (ensure_stream (self), gap))
-            notify (self, PROP_MAX_GAP);
         }
       self->last_update_at = now;
-      if (sent_at > 0 && G_LIKELY (self != replay_job))
-        riv_job_stream_add_stamp (ensure_stream (self), made_at, sent_at,
-                                  (double) g_get_real_time () / G_USEC_PER_SEC);
+      if (!(sent_at > 0 && G_LIKELY (self != replay_job)))
+        sent_at = 0;
+      if ((gap >= 0 || sent_at > 0) &&
+          riv_job_stream_add_update (ensure_stream (self), gap, made_at, sent_at,
+                                     sent_at > 0 ? (double) g_get_real_time () / G_USEC_PER_SEC
+                                                 : 0))
+        notify (self, PROP_MAX_GAP);
     }
 
   thaw (self);
