@@ -270,7 +270,7 @@ test_parse_seals_like_json_glib (void)
 }
 
 /* Numbers are read to the very double strtod gives, whether by the short
- * path (15 digits, a power of ten up to 22) or the long one. */
+ * path (digits up to 2^53, a power of ten up to 22) or the long one. */
 static void
 test_numbers_exact (void)
 {
@@ -279,9 +279,14 @@ test_numbers_exact (void)
     "123456789012345e22", "1234567890123456e-3", "9007199254740993.0", "1e23", "1e-23",
     "2.2250738585072014e-308", "4.9e-324", "1.7976931348623157e308", "0.1", "0.30000000000000004",
     "5e-324", "1E+2", "-3.5E-7", "100000000000000000000000.5", "0.000000000000000000000000001",
+    /* Around 2^53 (9007199254740992), and server stamps (Unix µs, 16 digits). */
+    "9007199254740992", "9007199254740992.0", "9007199254740993e-5", "9007199254740991e-22",
+    "900719925474099.3", "1796619554.959401", "1796619554.959468", "-1796619554.000001",
+    "9999999999999999999e-3", "1844674407370955161.5", "12345678901234567890e-10",
+    "0.9007199254740993", "4503599627370497.5", "1.000000000000000111",
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 20000; i++)
+  for (guint i = 0; i < G_N_ELEMENTS (fixed) + 40000; i++)
     {
       g_autofree char *text = NULL;
       g_autoptr(JsonNode) node = NULL;
@@ -290,6 +295,19 @@ test_numbers_exact (void)
 
       if (i < G_N_ELEMENTS (fixed))
         text = g_strdup (fixed[i]);
+      else if (i % 2 == 0)
+        /* 15 to 19 digits around 2^53, a point anywhere in them. */
+        {
+          guint64 m = (G_GUINT64_CONSTANT (1) << 53) +
+                      (guint64) g_test_rand_int_range (-100000, 100000) *
+                        (guint64) g_test_rand_int_range (1, 1000) *
+                        (g_test_rand_bit () ? 1 : 1000);
+          g_autofree char *digits = g_strdup_printf ("%" G_GUINT64_FORMAT, m);
+          int point = g_test_rand_int_range (1, (int) strlen (digits) + 1);
+
+          text = g_strdup_printf ("%.*s.%s0e%d", point, digits, digits + point,
+                                  g_test_rand_int_range (-25, 25));
+        }
       else
         /* Random mantissas of 1 to 17 digits with exponents around the short path's edge. */
         text = g_strdup_printf ("%s%" G_GUINT64_FORMAT ".%ue%d", g_test_rand_bit () ? "-" : "",

@@ -373,10 +373,12 @@ integer_value (const char *start,
 }
 
 /* The double [start, end) is, when a product or quotient of two exact doubles
- * gives it correctly rounded: at most 15 significant digits and a power of
- * ten up to 22 (both exact in a double, so the one rounding is IEEE's). The
- * durations and timings in every queue message are such numbers; strtod's
- * general path cost more than the rest of the number's reading. */
+ * gives it correctly rounded: significant digits that make an integer up to
+ * 2^53 and a power of ten up to 22 (both exact in a double, so the one
+ * rounding is IEEE's). The durations and timings in every queue message are
+ * such numbers, and so are the server's stamps (Unix time in microseconds,
+ * 16 digits); strtod's general path cost more than the rest of the
+ * number's reading. */
 static gboolean
 double_value_fast (const char *start,
                    const char *end,
@@ -395,7 +397,7 @@ double_value_fast (const char *start,
   for (; p < end && g_ascii_isdigit (*p); p++)
     if (mantissa != 0 || *p != '0')
       {
-        if (++digits > 15)
+        if (++digits > 19)
           return FALSE;
         mantissa = mantissa * 10 + (guint) (*p - '0');
       }
@@ -404,7 +406,7 @@ double_value_fast (const char *start,
       {
         if (mantissa != 0 || *p != '0')
           {
-            if (++digits > 15)
+            if (++digits > 19)
               return FALSE;
             mantissa = mantissa * 10 + (guint) (*p - '0');
           }
@@ -423,6 +425,9 @@ double_value_fast (const char *start,
         }
     }
   exp10 += e_sign * e;
+  /* 19 digits do not overflow; beyond 2^53 the integer is not exact. */
+  if (mantissa > (G_GUINT64_CONSTANT (1) << 53))
+    return FALSE;
   if (mantissa == 0)
     *out = 0.0;
   else if (exp10 >= 0 && exp10 <= 22)
