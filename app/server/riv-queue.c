@@ -144,6 +144,7 @@ struct _RivQueue
 };
 
 static void schedule_soon (RivQueue *self);
+static void schedule_now  (RivQueue *self);
 
 /* Runs */
 
@@ -922,7 +923,10 @@ run_finished (RivRun *run)
 
   /* Drops the endpoint's reference. */
   g_ptr_array_remove_fast (ep->runs, run);
-  schedule_soon (self);
+  /* The slot is taken at once: a client that joins again as soon as it
+   * reads the completion must not find the queue still holding the event
+   * about to start in it (a full queue one job early). */
+  schedule_now (self);
 }
 
 static void
@@ -1001,14 +1005,17 @@ start_run (RivQueue *self,
     }
 }
 
-static gboolean
-schedule_cb (gpointer user_data)
+/* Starts what free slots can take now. */
+static void
+schedule_now (RivQueue *self)
 {
-  RivQueue *self = user_data;
-
-  g_clear_pointer (&self->schedule_source, g_source_unref);
+  if (self->schedule_source != NULL)
+    {
+      g_source_destroy (self->schedule_source);
+      g_clear_pointer (&self->schedule_source, g_source_unref);
+    }
   if (self->shut_down)
-    return G_SOURCE_REMOVE;
+    return;
 
   /* Endpoints are independent; rotate the starting one for fairness. */
   for (guint k = 0; k < self->n_endpoints; k++)
@@ -1026,6 +1033,15 @@ schedule_cb (gpointer user_data)
         request_broadcast (self, fn);
     }
   self->schedule_start = (self->schedule_start + 1) % self->n_endpoints;
+}
+
+static gboolean
+schedule_cb (gpointer user_data)
+{
+  RivQueue *self = user_data;
+
+  g_clear_pointer (&self->schedule_source, g_source_unref);
+  schedule_now (self);
   return G_SOURCE_REMOVE;
 }
 
