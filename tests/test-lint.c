@@ -15,6 +15,7 @@
 #include "riv-compat.h"
 #include "riv-json.h"
 #include "riv-lint.h"
+#include "riv-message.h"
 #include "riv-transcript.h"
 
 static RivLint *
@@ -303,6 +304,63 @@ test_live_origin (void)
   g_assert_cmpfloat_with_epsilon (f->t, 2.0, 1e-9);
 }
 
+/* Live frames come read lean (riv_message_parse_lean: output.data as text,
+ * a streamed text's appends): lint finds what it finds in the same frames
+ * read from a file, appends that fit and a diff that does not. */
+static void
+test_live_lean_frames (void)
+{
+  static const char * const frames[] = {
+    "{\"msg\":\"process_starts\",\"event_id\":\"t\"}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"t\",\"output\":{\"data\":[\"a\",\"x\"]},\"success\":true}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"t\",\"output\":{\"data\":[[[\"append\",[],\"b\"]],[[\"append\",[],\"y\"]]]},\"success\":true}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"t\",\"output\":{\"data\":[[[\"append\",[],\"c\"]],[[\"replace\",[0],1]]]},\"success\":true}",
+    "{\"msg\":\"process_completed\",\"event_id\":\"t\",\"output\":{\"data\":[\"abc\",\"xy\"]},\"success\":true}",
+    "{\"msg\":\"process_starts\",\"event_id\":\"n\"}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"n\",\"output\":{\"data\":[5]},\"success\":true}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"n\",\"output\":{\"data\":[[[\"append\",[],\"b\"]]]},\"success\":true}",
+    "{\"msg\":\"process_generating\",\"event_id\":\"n\",\"output\":{\"data\":[[[\"append\",[],\"c\"]]]},\"success\":true}",
+    "{\"msg\":\"process_completed\",\"event_id\":\"n\",\"output\":{\"data\":[5]},\"success\":true}",
+  };
+  g_autoptr(RivLint) lean = riv_lint_new ();
+  g_autoptr(RivLint) file = riv_lint_new ();
+  GPtrArray *lean_findings, *file_findings;
+  guint bad_diff = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (frames); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(RivMessage) msg = riv_message_parse_lean (frames[i], -1, &error);
+      RivTapEvent event = { .kind = RIV_TAP_SSE, .t = 0.05 * (i + 1), .stream = 1,
+                            .text = frames[i], .text_len = strlen (frames[i]) };
+
+      g_assert_no_error (error);
+      riv_lint_feed (file, &event);
+      event.message = msg;
+      riv_lint_feed (lean, &event);
+    }
+  riv_lint_finish (lean, 1);
+  riv_lint_finish (file, 1);
+
+  lean_findings = riv_lint_get_findings (lean);
+  file_findings = riv_lint_get_findings (file);
+  log_findings (lean);
+  g_assert_cmpuint (lean_findings->len, ==, file_findings->len);
+  for (guint i = 0; i < lean_findings->len; i++)
+    {
+      RivLintFinding *a = lean_findings->pdata[i];
+      RivLintFinding *b = file_findings->pdata[i];
+
+      g_assert_cmpstr (a->rule, ==, b->rule);
+      g_assert_cmpstr (a->event_id, ==, b->event_id);
+      g_assert_cmpstr (a->message, ==, b->message);
+      if (strcmp (a->rule, "bad-diff-path") == 0)
+        bad_diff++;
+    }
+  /* "t": output 1's replace at [0] of a string; "n": appends to a number. */
+  g_assert_cmpuint (bad_diff, ==, 2);
+}
+
 /* A long clean run (4,000 jobs over 40 s of trace, one session): the lint
  * holds the jobs of its last seconds, not all of them, finds nothing, and
  * still names a second completion that comes right after the first. */
@@ -402,6 +460,7 @@ main (int   argc,
   g_test_add_func ("/lint/json", test_json);
   g_test_add_func ("/lint/heartbeat-interval", test_heartbeat_interval);
   g_test_add_func ("/lint/live-origin", test_live_origin);
+  g_test_add_func ("/lint/live-lean-frames", test_live_lean_frames);
   g_test_add_func ("/lint/stream-buffered-spread", test_stream_buffered_spread);
   g_test_add_func ("/lint/long-run-bounded", test_long_run_bounded);
 

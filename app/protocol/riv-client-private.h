@@ -513,7 +513,7 @@ void _riv_client_tap_frame    (RivClient        *self,
                                guint             stream,
                                const char       *data,
                                gsize             len,
-                               const RivMessage *message);
+                               RivMessage       *message);
 void _riv_client_tap_end      (RivClient        *self,
                                guint             stream,
                                RivTapEnd         end);

@@ -584,17 +584,12 @@ stream_event_cb (const char *event_type,
     return;
 
   self->sse.n_messages++;
-  /* Read straight from the text, without the frame's tree. The tap (a
-   * recording, lint) gets the frame parsed once, before the client acts on
-   * it, with its output.data as a tree (lint applies it); without one, only
-   * what the client uses is read. */
+  /* Read straight from the text, without the frame's tree, and so for the
+   * tap (a recording, lint) before the client acts on it: lint asks for
+   * output.data as a tree when it needs one. */
   msg = riv_message_parse_lean (data, len, &error);
   if (RIV_CLIENT_TAPPED (self))
-    {
-      if (msg != NULL)
-        riv_message_get_data (msg);
-      _riv_client_tap_frame (self, st->epoch, data, len, msg);
-    }
+    _riv_client_tap_frame (self, st->epoch, data, len, msg);
   if (msg == NULL)
     {
       g_debug ("Ignoring malformed frame on stream %u: %s", st->epoch, error->message);

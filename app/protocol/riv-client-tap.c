@@ -107,7 +107,7 @@ _riv_client_tap_frame (RivClient        *self,
                        guint             stream,
                        const char       *data,
                        gsize             len,
-                       const RivMessage *message)
+                       RivMessage       *message)
 {
   RivTapEvent event = {
     .kind = RIV_TAP_SSE,

@@ -47,7 +47,9 @@ typedef struct
   gsize              text_len;
   gboolean           cut;        /* the body was cut (or not kept) */
   RivTapEnd          end;        /* SSE_END */
-  const RivMessage  *message;    /* nullable: live SSE, the frame as the client parsed it */
+  /* nullable: live SSE, the frame as the client parsed it, read lean: its
+   * output.data is a tree only once riv_message_get_data () is asked */
+  RivMessage        *message;
 } RivTapEvent;
 
 /* Receives events as they happen (a client's tap). */

@@ -535,18 +535,33 @@ uses_diffs (RivLint   *self,
   return endpoint == NULL || g_strcmp0 (endpoint->connection, "stream") != 0;
 }
 
+/* A live frame was read lean: output.data becomes a tree only here, and a
+ * streamed text's appends (msg->appends) apply without it, as the client
+ * applies them. */
 static void
-check_outputs (RivLint          *self,
-               LintEvent        *ev,
-               const RivMessage *msg,
-               double            t)
+check_outputs (RivLint    *self,
+               LintEvent  *ev,
+               RivMessage *msg,
+               double      t)
 {
   JsonArray *data;
+  guint first = 0;
   guint n;
 
-  if (msg->data == NULL || !msg->success)
+  if (!msg->success || (msg->appends == NULL && riv_message_get_data (msg) == NULL))
     return;
-  data = json_node_get_array (msg->data);
+
+  if (ev->has_values && msg->kind == RIV_MESSAGE_PROCESS_GENERATING && msg->appends != NULL &&
+      uses_diffs (self, ev))
+    {
+      while (msg->appends[first] != NULL && first < ev->n_values &&
+             riv_diff_value_append_root (ev->values[first], msg->appends[first]))
+        first++;
+      if (msg->appends[first] == NULL)
+        return;
+    }
+
+  data = json_node_get_array (riv_message_get_data (msg));
   n = json_array_get_length (data);
 
   if (!ev->has_values || msg->kind != RIV_MESSAGE_PROCESS_GENERATING || !uses_diffs (self, ev))
@@ -560,7 +575,7 @@ check_outputs (RivLint          *self,
       return;
     }
 
-  for (guint i = 0; i < n; i++)
+  for (guint i = first; i < n; i++)
     {
       g_autoptr(GError) error = NULL;
 
@@ -650,7 +665,7 @@ check_buffered (RivLint   *self,
 static void
 feed_event_message (RivLint          *self,
                     LintStream       *stream,
-                    const RivMessage *msg,
+                    RivMessage       *msg,
                     double            t)
 {
   LintEvent *ev = lookup_event (self, msg->event_id, stream->session, t);
@@ -723,7 +738,7 @@ feed_frame (RivLint                  *self,
   LintStream *stream = lookup_stream (self, event->stream, event->t);
   g_autoptr(RivMessage) parsed = NULL;
   g_autoptr(GError) error = NULL;
-  const RivMessage *msg = event->message;
+  RivMessage *msg = event->message;
 
   note_silence (self, stream, event->t);
   /* Live, the client has parsed the frame already; from a file, lint does. */
