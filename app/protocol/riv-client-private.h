@@ -193,7 +193,6 @@ struct _RivClientStream
   double         busy_since;   /* start of the current run of back-to-back reads; 0 none */
   double         read_issued_at;
   gssize         last_read;    /* bytes the last read returned */
-  double         last_bytes_at; /* when the read before this one brought bytes; 0 none */
   RivPollerWatch *watch;       /* nullable: reads wait on the context's poller (plain sockets) */
   gboolean       would_block;  /* the last read took everything there was */
   gboolean       got_close;

@@ -1012,14 +1012,9 @@ stream_watch (RivClientStream *st)
  * server that writes each message as it happens would otherwise cost one
  * main-loop iteration per message, and during a burst of thousands of jobs
  * those iterations alone left no time for a frame. A full buffer is followed
- * by the next read at once. A stream whose previous bytes came more than
- * STREAM_GATHER_QUIET_S before has nothing to gather: it waits for its
- * socket at once. (A token every 50 ms on each of thousands of streams: the
- * wait, a read that found nothing and the main-loop turns for both were a
- * fifth of what each update cost.) */
-#define STREAM_GATHER_BELOW   (READ_SIZE / 4)
-#define STREAM_GATHER_MS      1
-#define STREAM_GATHER_QUIET_S 0.005
+ * by the next read at once. */
+#define STREAM_GATHER_BELOW (READ_SIZE / 4)
+#define STREAM_GATHER_MS    1
 
 static void
 stream_issue_read (RivClientStream *st)
@@ -1102,20 +1097,9 @@ stream_read_next (RivClientStream *st)
 
   if (st->client != NULL && !st->draining)
     {
-      double previous = st->last_bytes_at;
-
-      if (st->last_read > 0)
-        st->last_bytes_at = now;
       if (st->last_read > 0 && st->last_read < STREAM_GATHER_BELOW)
         {
           st->busy_since = 0;
-          /* A quiet stream: its socket is empty (a short read), and waiting
-           * on it costs no turn of the loop. */
-          if (st->would_block && now - previous > STREAM_GATHER_QUIET_S)
-            {
-              stream_issue_read (st);
-              return;
-            }
           if (watch_of (st) != NULL)
             {
               riv_poller_watch_after (watch_of (st), STREAM_GATHER_MS);
