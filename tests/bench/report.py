@@ -521,7 +521,7 @@ def streaming_rows(t, results):
     """9: the gaps the server made and the client saw, and the client's own delay."""
     goals = {1000: (0.010, 0.005), 5000: (0.050, None)}
     rows = {}
-    for n in (100, 1000, 5000):
+    for n in (100, 1000, 5000, "p2-1000", "p2-5000"):
         runs = [r.get("streaming", {}) for r in reps_of(results, f"streaming-{n}")
                 if "error" not in r and (r.get("streaming") or {}).get("stamps")]
         if runs:
@@ -543,34 +543,36 @@ def streaming_rows(t, results):
         got_p50, got_p99 = med("gap_s.p50"), med("gap_s.p99")
         delay_goal, gap_goal = goals.get(n, (None, None))
         raw = [r for r in reps_of(results, f"streaming-{n}") if "error" not in r]
+        label = f"{int(n[3:]):,}, --processes 2" if isinstance(n, str) else f"{n:,}"
         server_cpu = median([r.get("server_cpu_s") for r in raw])
         busy = median([r.get("machine_busy_s") for r in raw])
         wall = median([r.get("duration_s") for r in raw])
-        t.add(f"N = {n:,}: client-added delay p99 (p50, max)",
+        t.add(f"N = {label}: client-added delay p99 (p50, max)",
               fmt(delay_p99 * 1000 if delay_p99 is not None else None, " ms", 1),
               f"{fmt(delay_p50 * 1000 if delay_p50 is not None else None, ' ms', 1)}, "
               f"{fmt(delay_max * 1000 if delay_max is not None else None, ' ms', 0)}", "",
               f"<= {delay_goal * 1000:.0f} ms" if delay_goal else "(info)",
               met(delay_p99 is not None and delay_p99 <= delay_goal) if delay_goal else "")
         diff = abs(got_p50 - sent_p50) if got_p50 is not None and sent_p50 is not None else None
-        t.add(f"N = {n:,}: gap p50 received vs emitted (p99)",
+        t.add(f"N = {label}: gap p50 received vs emitted (p99)",
               f"{fmt(got_p50 * 1000 if got_p50 is not None else None, ' ms', 1)} ({fmt(got_p99 * 1000 if got_p99 is not None else None, ' ms', 0)})",
               f"{fmt(sent_p50 * 1000 if sent_p50 is not None else None, ' ms', 1)} ({fmt(sent_p99 * 1000 if sent_p99 is not None else None, ' ms', 0)})",
               fmt(diff * 1000 if diff is not None else None, " ms", 1),
               f"within {gap_goal * 1000:.0f} ms" if gap_goal else "(info)",
               met(diff is not None and diff <= gap_goal) if gap_goal else "")
         hold_p50, hold_p99 = med("stamps.server_hold_s.p50"), med("stamps.server_hold_s.p99")
-        t.add(f"N = {n:,}: server held, made to written p99 (p50)",
+        t.add(f"N = {label}: server held, made to written p99 (p50)",
               fmt(hold_p99 * 1000 if hold_p99 is not None else None, " ms", 1),
               fmt(hold_p50 * 1000 if hold_p50 is not None else None, " ms", 1), "", "(info)", "")
-        t.add(f"N = {n:,}: CPU s, server / rest of the machine (wall)",
+        t.add(f"N = {label}: CPU s, server / rest of the machine (wall)",
               fmt(server_cpu, " s", 2),
               fmt(busy - server_cpu if busy is not None and server_cpu is not None else None, " s", 2),
               fmt(wall, " s", 1), "(info)", "")
     t.notes.append("9: medians of the runs; client-added delay = the client's handling of an update minus the "
                    "server's write stamp (loopback and the client); server held = its write minus its making "
                    "(the generator's yield); emitted gaps between the write stamps, received gaps as the client "
-                   "handled the updates; CPU of the whole machine less the server's is the client's on a quiet machine")
+                   "handled the updates; CPU of the whole machine less the server's is the client's on a quiet machine; "
+                   "--processes 2: the largest size's users in two worker processes (info; the workers run no live lint)")
 
 
 def table(results):
