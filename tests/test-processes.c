@@ -7,8 +7,9 @@
  * one process, each job number once in --output), each scenario's figures,
  * a failing threshold, --until-break naming the breakpoint with the users of
  * every process, --metrics served by the parent with the merged count, a
- * worker killed mid-run failing the run instead of hanging it, and bad
- * values refused.
+ * worker killed mid-run failing the run instead of hanging it, the live
+ * lint's findings of the workers' sessions in the summary, and bad values
+ * refused.
  */
 #include "config.h"
 
@@ -20,6 +21,7 @@
 #include <libsoup/soup.h>
 
 #include "riv-json.h"
+#include "riv-replay.h"
 #include "riv-test-served.h"
 #include "riv-test-util.h"
 
@@ -409,6 +411,56 @@ test_killed_worker (Fixture       *fx,
   running_clear (&running);
 }
 
+/* --json's live lint watches the workers' sessions too: a replayed server
+ * whose one recorded stream carries a bad frame (tests/data/lint), two users
+ * in two processes, one of them getting that stream (the other is refused:
+ * the recording has no second join). The summary's lint has the finding,
+ * which only a worker's session saw. */
+static void
+test_lint (Fixture       *fx,
+           gconstpointer  data)
+{
+  g_autofree char *path = g_test_build_filename (G_TEST_DIST, "data", "lint", "bad-frame.jsonl",
+                                                 NULL);
+  g_autoptr(GError) error = NULL;
+  g_autoptr(RivReplay) replay = riv_replay_new_from_file (path, &error);
+  g_autofree char *url = NULL;
+  g_autofree char *out = NULL;
+  g_autofree char *err = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  JsonArray *lint;
+  guint bad_frames = 0;
+
+  g_assert_no_error (error);
+  riv_replay_set_speed (replay, 0);
+  g_assert_true (riv_replay_listen (replay, NULL, 0, &error));
+  g_assert_no_error (error);
+  url = riv_replay_dup_url (replay);
+  {
+    const char *args[] = { "load", "--url", url, "--endpoint", "generate", "--users", "2",
+                           "--iterations", "1", "--processes", "2", "--json", NULL };
+
+    /* One job refused: exit 1. */
+    g_assert_cmpint (riv_test_run_cli (args, &out, &err, 120), ==, 1);
+  }
+  g_test_message ("%s%s", out, err);
+  summary = riv_json_parse (NULL, out, -1, 0, NULL);
+  g_assert_nonnull (summary);
+  g_assert_cmpint (member_int (summary, "processes"), ==, 2);
+  g_assert_cmpint (member_int (summary, "completed"), ==, 1);
+  lint = json_object_get_array_member (json_node_get_object (summary), "lint");
+  g_assert_nonnull (lint);
+  for (guint i = 0; i < json_array_get_length (lint); i++)
+    {
+      JsonObject *finding = json_array_get_object_element (lint, i);
+
+      g_assert_nonnull (json_object_get_string_member (finding, "message"));
+      bad_frames += g_strcmp0 (json_object_get_string_member (finding, "rule"), "bad-frame") == 0;
+    }
+  g_assert_cmpuint (bad_frames, ==, 1);
+  riv_replay_shutdown (replay);
+}
+
 /* Bad values exit 2 with one line naming the option. */
 static void
 test_bad_values (Fixture       *fx,
@@ -532,6 +584,7 @@ main (int    argc,
   ADD ("/processes/killed-worker", test_killed_worker);
   ADD ("/processes/bad-values", test_bad_values);
   ADD ("/processes/brief", test_brief);
+  ADD ("/processes/lint", test_lint);
 #undef ADD
   return g_test_run ();
 }

@@ -180,7 +180,7 @@ parent_only (const char *arg,
 
   *takes_next = FALSE;
   if (strcmp (arg, "--json") == 0 || strcmp (arg, "--worker") == 0 ||
-      strcmp (arg, "--worker-brief") == 0)
+      strcmp (arg, "--worker-brief") == 0 || strcmp (arg, "--worker-lint") == 0)
     return TRUE;
   if (strcmp (arg, "-o") == 0)
     return *takes_next = TRUE;
@@ -225,6 +225,9 @@ worker_args (LoadProcesses *self,
   /* The records themselves only when they are to be written here. */
   if (self->run->output == NULL)
     g_ptr_array_add (argv, g_strdup ("--worker-brief"));
+  /* --json's or --metrics' live lint watches every worker's sessions too. */
+  if (riv_cli_record_linting ())
+    g_ptr_array_add (argv, g_strdup ("--worker-lint"));
   /* The run's shard I of M: worker k runs shard I + M * k of M * N. */
   g_ptr_array_add (argv, g_strdup_printf ("--shard=%u/%u", self->shard + self->n_shards * k,
                                           self->n_shards * self->n));
@@ -526,6 +529,51 @@ worker_take_progress (Worker     *w,
     processes_break (self, w->index, NULL);
 }
 
+/* An end line's "lint", when there is one: findings as the lint writes them. */
+static gboolean
+worker_lint_valid (JsonObject *end)
+{
+  JsonNode *lint = json_object_get_member (end, "lint");
+
+  if (lint == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (lint))
+    return FALSE;
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (lint)); i++)
+    {
+      JsonNode *node = json_array_get_element (json_node_get_array (lint), i);
+      JsonObject *finding = JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
+      JsonNode *t = finding != NULL ? json_object_get_member (finding, "t") : NULL;
+      JsonNode *id = finding != NULL ? json_object_get_member (finding, "event_id") : NULL;
+
+      if (finding == NULL || riv_json_get_string (finding, "rule") == NULL ||
+          riv_json_get_string (finding, "message") == NULL || t == NULL ||
+          (json_node_get_value_type (t) != G_TYPE_DOUBLE &&
+           json_node_get_value_type (t) != G_TYPE_INT64) ||
+          (id != NULL && !JSON_NODE_HOLDS_NULL (id) && riv_json_get_string (finding, "event_id") == NULL))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+JsonArray *
+load_processes_dup_lint (LoadProcesses *self)
+{
+  JsonArray *all = json_array_new ();
+
+  for (guint i = 0; i < self->workers->len; i++)
+    {
+      Worker *w = g_ptr_array_index (self->workers, i);
+      JsonArray *lint = w->end != NULL && worker_lint_valid (w->end) &&
+                        json_object_has_member (w->end, "lint")
+        ? json_object_get_array_member (w->end, "lint") : NULL;
+
+      for (guint k = 0; lint != NULL && k < json_array_get_length (lint); k++)
+        json_array_add_element (all, json_node_copy (json_array_get_element (lint, k)));
+    }
+  return all;
+}
+
 static void
 worker_take_end (Worker     *w,
                  const char *text)
@@ -543,6 +591,8 @@ worker_take_end (Worker     *w,
                                                                (gint64) w->bytes);
   /* Gone: nothing of it is open or in flight any more. */
   w->users = w->in_flight = w->streams = 0;
+  if (!worker_lint_valid (w->end))
+    worker_say (w, "sent lint findings that cannot be read");
   usage_error = riv_json_get_string (w->end, "usage_error");
   if (usage_error != NULL && self->usage_error == NULL)
     {
@@ -1132,6 +1182,8 @@ load_worker_end (LoadRun      *run,
           json_object_set_object_member (end, "arrivals", arrivals);
         }
     }
+  if (riv_cli_record_linting ())
+    json_object_set_member (end, "lint", riv_cli_record_dup_findings ());
   json_node_set_object (node, end);
   worker_print (END_PREFIX, node);
   return usage_error != NULL ? 2 : 0;

@@ -648,7 +648,14 @@ summary_print_json (const SummaryFacts *f,
   summary_json_add_scenarios (builder, f, run);
   if (run->until_break)
     add_breakpoint (builder, f->c.breakpoint);
-  riv_cli_record_add_lint (builder);
+  if (run->processes != NULL)
+    {
+      g_autoptr(JsonArray) workers = load_processes_dup_lint (run->processes);
+
+      riv_cli_record_add_lint (builder, workers);
+    }
+  else
+    riv_cli_record_add_lint (builder, NULL);
   json_builder_end_object (builder);
 
   root = json_builder_get_root (builder);

@@ -191,6 +191,7 @@ typedef struct
   char         *processes_text;    /* --processes N or auto */
   gboolean      worker;            /* --worker: one of them (riv-cli-load-processes.c) */
   gboolean      worker_brief;      /* --worker-brief: its jobs as brief records */
+  gboolean      worker_lint;       /* --worker-lint: the live lint on, its findings at the end */
 
   /* From the above */
   gboolean      count_given;
@@ -305,6 +306,16 @@ metrics_linger_cb (gpointer user_data)
   return G_SOURCE_REMOVE;
 }
 
+/* The live lint's findings on --metrics: the run's, with its ended workers'. */
+static void
+load_feed_lint_metrics (LoadRun *run)
+{
+  g_autoptr(JsonArray) workers = run->processes != NULL
+    ? load_processes_dup_lint (run->processes) : NULL;
+
+  riv_cli_record_feed_metrics (run->metrics, workers);
+}
+
 /* The run's last values wait for the scraper's next visit (bounded by its own pace). */
 static void
 metrics_linger (LoadRun *run)
@@ -313,7 +324,7 @@ metrics_linger (LoadRun *run)
 
   if (run->metrics == NULL)
     return;
-  riv_cli_record_feed_metrics (run->metrics);
+  load_feed_lint_metrics (run);
   linger = riv_metrics_set_final (run->metrics);
   if (linger <= 0)
     return;
@@ -329,7 +340,7 @@ metrics_sample_cb (RivLoadRun          *engine,
 {
   LoadRun *run = user_data;
 
-  riv_cli_record_feed_metrics (run->metrics);
+  load_feed_lint_metrics (run);
 }
 
 void
@@ -478,6 +489,7 @@ add_shape_entries (GOptionContext *context,
     { "threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &o->threads_text, NULL, NULL },
     { "worker", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker, NULL, NULL },
     { "worker-brief", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker_brief, NULL, NULL },
+    { "worker-lint", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker_lint, NULL, NULL },
     { "timeout", 't', 0, G_OPTION_ARG_DOUBLE, &o->timeout,
       "Give up after this many seconds (after the schedule with --duration or --stages); "
       "unfinished jobs count as lost (default 600); also the longest the connect and each "
@@ -987,7 +999,7 @@ load_open_outputs (LoadRun            *run,
     g_printerr ("rivulet-cli load: warning: --metrics listens on %s, which is not a loopback "
                 "address\n", o->metrics_address);
   g_printerr ("rivulet-cli load: metrics at %s\n", riv_metrics_get_url (run->metrics));
-  riv_cli_record_feed_metrics (run->metrics);
+  load_feed_lint_metrics (run);
   return TRUE;
 }
 
@@ -1010,7 +1022,8 @@ load_client_new (LoadRun            *run,
     riv_client_set_request_timeout (run->client, o->timeout);
   run->summary_out = riv_cli_record_summary_out (run->summary_out);
   /* The live lint reads the queue protocol; /call/v2's streams are not tapped. */
-  return riv_cli_record_attach (run->client, (o->json || run->metrics != NULL) && !o->call,
+  return riv_cli_record_attach (run->client,
+                                (o->json || run->metrics != NULL || o->worker_lint) && !o->call,
                                 error);
 }
 

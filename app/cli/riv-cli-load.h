@@ -110,6 +110,8 @@ gboolean  load_processes_run       (LoadProcesses  *self,
                                     GError        **error);
 void      load_processes_get_counts (LoadProcesses *self,
                                      LoadCounts    *counts);
+/* The workers' live lint findings, from their end lines (empty without). */
+JsonArray *load_processes_dup_lint  (LoadProcesses *self);
 /* A worker's side (--worker): progress lines each second and SIGUSR1
  * breaking the ramp; at the end one line of its counts, then its exit
  * status (2: the usage error given). brief (--worker-brief): each job's

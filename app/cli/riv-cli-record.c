@@ -156,13 +156,52 @@ riv_cli_record_finish (void)
     }
 }
 
-void
-riv_cli_record_add_lint (JsonBuilder *builder)
+static gint
+compare_finding_t (gconstpointer a,
+                   gconstpointer b)
 {
+  double ta = json_object_get_double_member_with_default (
+    json_node_get_object (*(JsonNode * const *) a), "t", 0);
+  double tb = json_object_get_double_member_with_default (
+    json_node_get_object (*(JsonNode * const *) b), "t", 0);
+
+  return (ta > tb) - (ta < tb);
+}
+
+void
+riv_cli_record_add_lint (JsonBuilder *builder,
+                         JsonArray   *more)
+{
+  g_autoptr(JsonNode) own = NULL;
+  g_autoptr(GPtrArray) all = NULL;
+
   if (record.lint == NULL)
     return;
+  own = riv_lint_findings_to_json (record.lint);
+  all = g_ptr_array_new ();
+  for (guint i = 0; i < json_array_get_length (json_node_get_array (own)); i++)
+    g_ptr_array_add (all, json_array_get_element (json_node_get_array (own), i));
+  for (guint i = 0; more != NULL && i < json_array_get_length (more); i++)
+    g_ptr_array_add (all, json_array_get_element (more, i));
+  /* Stable: each process's findings keep their order among equal times. */
+  g_ptr_array_sort (all, compare_finding_t);
   json_builder_set_member_name (builder, "lint");
-  json_builder_add_value (builder, riv_lint_findings_to_json (record.lint));
+  json_builder_begin_array (builder);
+  for (guint i = 0; i < all->len; i++)
+    json_builder_add_value (builder, json_node_copy (all->pdata[i]));
+  json_builder_end_array (builder);
+}
+
+gboolean
+riv_cli_record_linting (void)
+{
+  return record.lint != NULL;
+}
+
+JsonNode *
+riv_cli_record_dup_findings (void)
+{
+  return record.lint != NULL ? riv_lint_findings_to_json (record.lint) : NULL;
 }
 
 guint
@@ -172,7 +211,8 @@ riv_cli_record_get_n_findings (void)
 }
 
 void
-riv_cli_record_feed_metrics (RivMetrics *metrics)
+riv_cli_record_feed_metrics (RivMetrics *metrics,
+                             JsonArray  *more)
 {
   const char * const *rules = riv_lint_get_rules ();
   GPtrArray *findings = record.lint != NULL ? riv_lint_get_findings (record.lint) : NULL;
@@ -183,6 +223,10 @@ riv_cli_record_feed_metrics (RivMetrics *metrics)
 
       for (guint i = 0; findings != NULL && i < findings->len; i++)
         if (g_str_equal (((RivLintFinding *) findings->pdata[i])->rule, rules[r]))
+          n++;
+      for (guint i = 0; findings != NULL && more != NULL && i < json_array_get_length (more); i++)
+        if (g_strcmp0 (json_object_get_string_member_with_default (
+                         json_array_get_object_element (more, i), "rule", NULL), rules[r]) == 0)
           n++;
       riv_metrics_set_lint (metrics, rules[r], n);
     }

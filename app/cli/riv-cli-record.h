@@ -43,15 +43,25 @@ FILE               *riv_cli_record_summary_out  (FILE         *summary_out);
 /* Ends the lint and closes the recording (saying on stderr when it was cut
  * or could not be written). Call after closing the client. Idempotent. */
 void                riv_cli_record_finish       (void);
-/* Adds "lint": [findings] to a summary object being built, when the lint ran. */
-void                riv_cli_record_add_lint     (JsonBuilder  *builder);
+/* Adds "lint": [findings] to a summary object being built, when the lint ran:
+ * its own, then more's (nullable: findings of the same shape, a run's worker
+ * processes'), ordered by time. */
+void                riv_cli_record_add_lint     (JsonBuilder  *builder,
+                                                 JsonArray    *more);
+/* The live lint runs (--json, --metrics, a worker's --worker-lint). */
+gboolean            riv_cli_record_linting      (void);
+/* The findings (after finish) as riv_lint_findings_to_json () gives them;
+ * NULL when the lint did not run. */
+JsonNode           *riv_cli_record_dup_findings (void);
 /* Findings so far (after finish), 0 when the lint did not run. */
 guint               riv_cli_record_get_n_findings (void);
 /* One line per finding (seconds, rule, event id, message), then "N findings". */
 void                riv_cli_record_print_findings (RivLint    *lint);
 /* Sets the lint's findings so far on metrics, every rule (0 when the lint
- * does not run or found nothing of it). */
-void                riv_cli_record_feed_metrics (RivMetrics   *metrics);
+ * does not run or found nothing of it), with more's (nullable: findings of
+ * the same shape, the ended worker processes'). */
+void                riv_cli_record_feed_metrics (RivMetrics   *metrics,
+                                                 JsonArray    *more);
 /* FALSE when the recording could not be written completely. */
 gboolean            riv_cli_record_ok           (void);
 
