@@ -572,7 +572,7 @@ def streaming_rows(t, results):
                    "server's write stamp (loopback and the client); server held = its write minus its making "
                    "(the generator's yield); emitted gaps between the write stamps, received gaps as the client "
                    "handled the updates; CPU of the whole machine less the server's is the client's on a quiet machine; "
-                   "--processes 2: the largest size's users in two worker processes (info; the workers run no live lint)")
+                   "--processes 2: the largest size's users in two worker processes, each linting its sessions (info)")
 
 
 def table(results):
