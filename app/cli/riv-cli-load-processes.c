@@ -564,8 +564,8 @@ load_processes_dup_lint (LoadProcesses *self)
   for (guint i = 0; i < self->workers->len; i++)
     {
       Worker *w = g_ptr_array_index (self->workers, i);
-      JsonArray *lint = w->end != NULL && worker_lint_valid (w->end) &&
-                        json_object_has_member (w->end, "lint")
+      /* Checked as the end line came (worker_take_end ()). */
+      JsonArray *lint = w->end != NULL && json_object_has_member (w->end, "lint")
         ? json_object_get_array_member (w->end, "lint") : NULL;
 
       for (guint k = 0; lint != NULL && k < json_array_get_length (lint); k++)
@@ -592,7 +592,10 @@ worker_take_end (Worker     *w,
   /* Gone: nothing of it is open or in flight any more. */
   w->users = w->in_flight = w->streams = 0;
   if (!worker_lint_valid (w->end))
-    worker_say (w, "sent lint findings that cannot be read");
+    {
+      json_object_remove_member (w->end, "lint");
+      worker_say (w, "sent lint findings that cannot be read");
+    }
   usage_error = riv_json_get_string (w->end, "usage_error");
   if (usage_error != NULL && self->usage_error == NULL)
     {
