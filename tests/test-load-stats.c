@@ -465,35 +465,59 @@ test_brief_as_record (void)
 }
 
 /* A brief that is not one is refused, naming its field, and counts nothing:
- * every one cut short, one with a field too many, and each field wrong. */
+ * every one cut short, one with a field too many, and each field wrong
+ * (numbers: the bits of a double in hexadecimal, 3ff0000000000000 is 1). */
 static void
 test_brief_refused (void)
 {
-  static const char *const bad[] = {
-    "", "#job", "#job ", "{\"status\":\"completed\"}",
-    "#job running 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 - - - - 0 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 nan - - - 0 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 inf - - 0 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - -0x1p+0 - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - 4294967296 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 65536 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - -1 0 0 - 0 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 2 - - - - - - 0 . - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 1:2, - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 1: - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 :1 - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 9223372036854775808:1 - - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 2;.;.;. - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;.;. - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;.;.;.;. - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . 1;x;.;. - -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - a\\q -",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - text",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - =a\\",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - =\xff",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - - extra",
-    "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - - ",
+#define GOOD_HEAD "#job completed 0 3ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0 "
+  static const struct { const char *line, *error; } bad[] = {
+    { "", "not a brief record" },
+    { "#job", "not a brief record" },
+    { "#job ", "no scenario" },
+    { "{\"status\":\"completed\"}", "not a brief record" },
+    { "#job running 0 3ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its status is not one" },
+    { "#job completed 0 - - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its submitted_at is not one" },
+    /* NaN, an infinity, a negative time where there is none */
+    { "#job completed 0 7ff8000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its submitted_at is not one" },
+    { "#job completed 0 3ff0000000000000 7ff0000000000000 - - 0 0 0 - 0 - - - - - - 0 . - - -", "its queued_s is not one" },
+    { "#job completed 0 3ff0000000000000 - - fff0000000000000 0 0 0 - 0 - - - - - - 0 . - - -", "its latency_s is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 0 - 0 - bff0000000000000 - - - - 0 . - - -", "its first_update_s is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 0 - 0 bff0000000000000 - - - - - 0 . - - -", "its server time is not one" },
+    /* numbers not as the writer writes them: a hexadecimal float, upper case,
+     * 17 digits, a sign, decimal, none */
+    { "#job completed 0 0x1p+0 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its submitted_at is not one" },
+    { "#job completed 0 3FF0000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its submitted_at is not one" },
+    { "#job completed 0 03ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its submitted_at is not one" },
+    { "#job completed 0 3ff0000000000000 -1 - - 0 0 0 - 0 - - - - - - 0 . - - -", "its queued_s is not one" },
+    { "#job completed 0 3ff0000000000000 - 0.5 - 0 0 0 - 0 - - - - - - 0 . - - -", "its run_s is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 0 - 0 - - - 3ff0000000000000x - - 0 . - - -", "its chars_per_s is not one" },
+    { "#job completed  3ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its scenario is not one" },
+    /* counts over their field's largest, signed, not decimal */
+    { "#job completed 4294967296 3ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0 . - - -", "its scenario is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 4294967296 0 0 - 0 - - - - - - 0 . - - -", "its updates is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 65536 - 0 - - - - - - 0 . - - -", "its batch size is not one" },
+    { "#job completed 0 3ff0000000000000 - - - -1 0 0 - 0 - - - - - - 0 . - - -", "its updates is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 +1 0 - 0 - - - - - - 0 . - - -", "its user is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 0 - 0 - - - - - - 0x1 . - - -", "its stalls is not one" },
+    { "#job completed 0 3ff0000000000000 - - - 0 0 0 - 2 - - - - - - 0 . - - -", "its cache is not one" },
+    { GOOD_HEAD "1:2, - - -", "its gaps is not one" },
+    { GOOD_HEAD "1: - - -", "its gaps is not one" },
+    { GOOD_HEAD ":1 - - -", "its gaps is not one" },
+    { GOOD_HEAD "9223372036854775808:1 - - -", "its gaps is not one" },
+    { GOOD_HEAD "1:18446744073709551616 - - -", "its gaps is not one" },
+    { GOOD_HEAD "1:99999999999999999999999 - - -", "its gaps is not one" },
+    { GOOD_HEAD ". 2;.;.;. - -", "its stamps is not one" },
+    { GOOD_HEAD ". 1;.;. - -", "its stamps is not one" },
+    { GOOD_HEAD ". 1;.;.;.;. - -", "its stamps is not one" },
+    { GOOD_HEAD ". 1;x;.;. - -", "its stamps is not one" },
+    { GOOD_HEAD ". 1;.;1:a;. - -", "its stamps is not one" },
+    { GOOD_HEAD ". - a\\q -", "its log levels is not one" },
+    { GOOD_HEAD ". - - text", "its error is not one" },
+    { GOOD_HEAD ". - - =a\\", "its error is not one" },
+    { GOOD_HEAD ". - - =\xff", "its error is not one" },
+    { GOOD_HEAD ". - - - extra", "more than a brief record" },
+    { GOOD_HEAD ". - - - ", "more than a brief record" },
   };
   g_autoptr(JsonNode) node = riv_json_parse (NULL, brief_records[0], -1, 64, NULL);
   g_autoptr(GString) good = g_string_new (NULL);
@@ -502,12 +526,13 @@ test_brief_refused (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autofree char *line = g_strdup (bad[i]);
+      g_autofree char *line = g_strdup (bad[i].line);
       g_autoptr(GError) error = NULL;
 
-      g_test_message ("%s", bad[i]);
+      g_test_message ("%s", bad[i].line);
       g_assert_false (riv_load_record_read_brief (&record, line, 1, &scenario, &error));
       g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_DATA);
+      g_assert_cmpstr (error->message, ==, bad[i].error);
     }
 
   /* The good one, then every cut of it at a space. */
@@ -528,6 +553,105 @@ test_brief_refused (void)
     g_assert_true (riv_load_record_read_brief (&record, line, 1, &scenario, NULL));
     riv_load_record_clear (&record);
   }
+  /* The bad ones' good fields are good. */
+  {
+    g_autofree char *line = g_strdup (GOOD_HEAD ". - - -");
+
+    g_assert_true (riv_load_record_read_brief (&record, line, 1, &scenario, NULL));
+    g_assert_cmpfloat (record.submitted_at, ==, 1);
+    riv_load_record_clear (&record);
+  }
+#undef GOOD_HEAD
+}
+
+static gboolean
+same_bits (double a,
+           double b)
+{
+  return memcmp (&a, &b, sizeof a) == 0;
+}
+
+/* Every number of a brief comes back to the bit, written and read by hand
+ * (riv-job-record.c): zeros of both signs, subnormals, 2^53 and its
+ * neighbours, the largest, negatives where a field may be negative, an
+ * unknown ("-") as unknown; counts up to each field's largest. */
+static void
+test_brief_numbers (void)
+{
+  static const double values[] = {
+    0.0, -0.0, 4.9406564584124654e-324, 2.2250738585072009e-308, 2.2250738585072014e-308,
+    1.0, 0.1, 1.0 / 3, 9007199254740992.0, 9007199254740994.0, 9007199254740991.0,
+    1.7976931348623157e308, 1796467623.401499, -1.0, -0.5, -4.9406564584124654e-324,
+    -1.7976931348623157e308, NAN, INFINITY, -INFINITY,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (values); i++)
+    {
+      double v = values[i];
+      /* What a field that may be negative reads back, and one that may not. */
+      double any = isfinite (v) ? v : -1, seconds = isfinite (v) && v >= 0 ? v : -1;
+      g_autoptr(RivSketch) gaps = riv_sketch_new ();
+      g_autoptr(GString) line = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      RivLoadRecord r = {
+        .status = RIV_JOB_STATUS_COMPLETED, .submitted_at = v, .queued_s = v, .run_s = v,
+        .latency_s = v, .updates = G_MAXUINT32, .user = G_MAXUINT32 - 1, .batch_size = G_MAXUINT16,
+        .upload_s = v, .server_s = v, .stream = { .first_s = v, .first_start_s = v,
+        .chars_per_s = v, .words_per_s = v, .gaps = gaps, .stalls = 9 },
+      };
+      RivLoadRecord back;
+      guint scenario = 0;
+
+      /* Buckets as far as a sketch goes, counts as far as a brief takes. */
+      riv_sketch_add_bucket (gaps, 0, 1);
+      riv_sketch_add_bucket (gaps, 255, 10);
+      riv_sketch_add_bucket (gaps, G_GUINT64_CONSTANT (1) << 46, G_MAXINT64 / 2);
+      r.stream.n_gaps = G_MAXUINT;
+      r.stream.gap_max = v;
+      riv_load_record_write_brief (line, &r, G_MAXUINT);
+      g_test_message ("%g: %s", v, line->str);
+      g_assert_true (riv_load_record_read_brief (&back, line->str, 1, &scenario, &error));
+      g_assert_no_error (error);
+
+      g_assert_true (same_bits (back.submitted_at, isfinite (v) ? v : 0));
+      g_assert_true (same_bits (back.queued_s, any));
+      g_assert_true (same_bits (back.run_s, any));
+      g_assert_true (same_bits (back.latency_s, any));
+      g_assert_true (same_bits (back.upload_s, any));
+      /* The server's time only with a latency, as a record's. */
+      g_assert_true (same_bits (back.server_s, seconds));
+      g_assert_true (same_bits (back.stream.first_s, seconds));
+      g_assert_true (same_bits (back.stream.first_start_s, seconds));
+      g_assert_true (same_bits (back.stream.chars_per_s, seconds));
+      g_assert_true (same_bits (back.stream.words_per_s, seconds));
+      g_assert_true (same_bits (back.stream.gap_max, seconds >= 0 ? seconds
+                                                     : riv_sketch_get_max (gaps)));
+      g_assert_cmpuint (scenario, ==, G_MAXUINT);
+      g_assert_cmpuint (back.updates, ==, G_MAXUINT32);
+      g_assert_cmpuint (back.user, ==, G_MAXUINT32 - 1);
+      g_assert_cmpuint (back.batch_size, ==, G_MAXUINT16);
+      {
+        g_autofree char *a = sketch_text (gaps);
+        g_autofree char *b = sketch_text (back.stream.gaps);
+
+        g_assert_cmpstr (a, ==, b);
+      }
+      riv_load_record_clear (&back);
+    }
+
+  /* The format itself: 1, 0 and -0, the unknown. */
+  {
+    g_autoptr(GString) line = g_string_new (NULL);
+    RivLoadRecord r = {
+      .status = RIV_JOB_STATUS_LOST, .submitted_at = 1, .queued_s = 0, .run_s = -0.0,
+      .latency_s = NAN, .upload_s = -1, .server_s = -1,
+      .stream = { .first_s = -1, .first_start_s = -1, .chars_per_s = -1, .words_per_s = -1 },
+    };
+
+    riv_load_record_write_brief (line, &r, 0);
+    g_assert_cmpstr (line->str, ==, "#job lost 0 3ff0000000000000 0 8000000000000000 - 0 0 0 "
+                                    "bff0000000000000 0 - - - - - - 0 . - - -");
+  }
 }
 
 int
@@ -542,5 +666,6 @@ main (int    argc,
   g_test_add_func ("/load-stats/report-isolated-second", test_report_isolated_second);
   g_test_add_func ("/load-stats/brief-as-record", test_brief_as_record);
   g_test_add_func ("/load-stats/brief-refused", test_brief_refused);
+  g_test_add_func ("/load-stats/brief-numbers", test_brief_numbers);
   return g_test_run ();
 }

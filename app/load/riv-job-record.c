@@ -4,7 +4,6 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <math.h>
 #include <string.h>
 
@@ -514,6 +513,88 @@ riv_job_record_server_timing (JsonObject *trace,
 
 #define BRIEF_PREFIX "#job "
 
+/* The fields before the gaps' buckets, at most: the prefix, a status, five
+ * counts and eleven numbers each after a space (at most 20 and 16 digits),
+ * the cache flag and the space after them. */
+#define BRIEF_HEAD_BYTES (sizeof BRIEF_PREFIX + 16 + 5 * 21 + 11 * 17 + 2 + 1)
+
+/* A brief's numbers are written and read here by hand, not with printf and
+ * strtod: a worker writes some twenty a job and the parent reads them all,
+ * and with printf's "%a" and strtod they were most of what the brief cost. */
+
+/* A count in decimal at at; returns the end. */
+static char *
+brief_put_uint (char    *at,
+                guint64  value)
+{
+  char digits[20];
+  guint n = sizeof digits;
+
+  do
+    digits[--n] = (char) ('0' + value % 10);
+  while ((value /= 10) != 0);
+  memcpy (at, digits + n, sizeof digits - n);
+  return at + (sizeof digits - n);
+}
+
+/* A double exactly: its 64 bits (IEEE 754, the sign first) in lower-case
+ * hexadecimal without leading zeros, so 1 is 3ff0000000000000, 0 is 0 and
+ * -0 is 8000000000000000. Returns the end. */
+static char *
+brief_put_bits (char   *at,
+                double  value)
+{
+  static const char hex[] = "0123456789abcdef";
+  char digits[16];
+  guint n = sizeof digits;
+  guint64 bits;
+
+  memcpy (&bits, &value, sizeof bits);
+  do
+    digits[--n] = hex[bits & 0xf];
+  while ((bits >>= 4) != 0);
+  memcpy (at, digits + n, sizeof digits - n);
+  return at + (sizeof digits - n);
+}
+
+static char *
+brief_put_unknown (char *at)
+{
+  *at++ = ' ';
+  *at++ = '-';
+  return at;
+}
+
+/* Seconds, exactly; "-" for unknown (< 0), as a JSON record's null. */
+static char *
+brief_put_seconds (char   *at,
+                   double  value)
+{
+  if (!(isfinite (value) && value >= 0))
+    return brief_put_unknown (at);
+  *at++ = ' ';
+  return brief_put_bits (at, value);
+}
+
+/* Any finite number, exactly ("-" otherwise: a record's null). */
+static char *
+brief_put_number (char   *at,
+                  double  value)
+{
+  if (!isfinite (value))
+    return brief_put_unknown (at);
+  *at++ = ' ';
+  return brief_put_bits (at, value);
+}
+
+static char *
+brief_put_count (char    *at,
+                 guint64  value)
+{
+  *at++ = ' ';
+  return brief_put_uint (at, value);
+}
+
 /* Text in a brief field: no space, comma, line break or tab of its own. */
 static void
 brief_put_text (GString    *out,
@@ -532,39 +613,20 @@ brief_put_text (GString    *out,
       }
 }
 
-/* Seconds, exactly (a hexadecimal float); "-" for unknown (< 0), as a JSON
- * record's null. */
-static void
-brief_put_seconds (GString *out,
-                   double   value)
-{
-  if (isfinite (value) && value >= 0)
-    g_string_append_printf (out, " %a", value);
-  else
-    g_string_append (out, " -");
-}
-
-/* Any finite number, exactly ("-" otherwise: a record's null). */
-static void
-brief_put_number (GString *out,
-                  double   value)
-{
-  if (isfinite (value))
-    g_string_append_printf (out, " %a", value);
-  else
-    g_string_append (out, " -");
-}
-
 static gboolean
 brief_put_bucket (guint64  start_us,
                   guint64  count,
                   gpointer user_data)
 {
   GString *out = user_data;
+  char pair[2 * 20 + 2], *at = pair;
 
   if (out->str[out->len - 1] != ' ' && out->str[out->len - 1] != ';')
-    g_string_append_c (out, ',');
-  g_string_append_printf (out, "%" G_GUINT64_FORMAT ":%" G_GUINT64_FORMAT, start_us, count);
+    *at++ = ',';
+  at = brief_put_uint (at, start_us);
+  *at++ = ':';
+  at = brief_put_uint (at, count);
+  g_string_append_len (out, pair, at - pair);
   return TRUE;
 }
 
@@ -596,27 +658,42 @@ riv_load_record_write_brief (GString             *out,
                              guint                scenario)
 {
   const RivLoadStream *s;
+  const char *status;
+  char head[BRIEF_HEAD_BYTES], *at = head;
   guint n_levels = 0;
 
   g_return_if_fail (out != NULL && r != NULL);
   g_return_if_fail (RIV_JOB_STATUS_IS_TERMINAL (r->status));
 
   s = &r->stream;
-  g_string_append_printf (out, BRIEF_PREFIX "%s %u %a", riv_job_status_to_string (r->status),
-                          scenario, isfinite (r->submitted_at) ? r->submitted_at : 0);
-  brief_put_number (out, r->queued_s);
-  brief_put_number (out, r->run_s);
-  brief_put_number (out, r->latency_s);
-  g_string_append_printf (out, " %u %u %u", r->updates, r->user, r->batch_size);
-  brief_put_number (out, r->upload_s);
-  g_string_append (out, r->cached ? " 1" : " 0");
-  brief_put_seconds (out, r->server_s);
-  brief_put_seconds (out, s->first_s);
-  brief_put_seconds (out, s->first_start_s);
-  brief_put_seconds (out, s->chars_per_s);
-  brief_put_seconds (out, s->words_per_s);
-  brief_put_seconds (out, s->n_gaps > 0 ? s->gap_max : -1);
-  g_string_append_printf (out, " %u ", s->stalls);
+  status = riv_job_status_to_string (r->status);
+  g_assert (strlen (status) <= 16);
+
+  /* The fields with a bounded length, in head, then added in one go. */
+  at = stpcpy (at, BRIEF_PREFIX);
+  at = stpcpy (at, status);
+  at = brief_put_count (at, scenario);
+  *at++ = ' ';
+  at = brief_put_bits (at, isfinite (r->submitted_at) ? r->submitted_at : 0);
+  at = brief_put_number (at, r->queued_s);
+  at = brief_put_number (at, r->run_s);
+  at = brief_put_number (at, r->latency_s);
+  at = brief_put_count (at, r->updates);
+  at = brief_put_count (at, r->user);
+  at = brief_put_count (at, r->batch_size);
+  at = brief_put_number (at, r->upload_s);
+  at = stpcpy (at, r->cached ? " 1" : " 0");
+  at = brief_put_seconds (at, r->server_s);
+  at = brief_put_seconds (at, s->first_s);
+  at = brief_put_seconds (at, s->first_start_s);
+  at = brief_put_seconds (at, s->chars_per_s);
+  at = brief_put_seconds (at, s->words_per_s);
+  at = brief_put_seconds (at, s->n_gaps > 0 ? s->gap_max : -1);
+  at = brief_put_count (at, s->stalls);
+  *at++ = ' ';
+  g_assert ((gsize) (at - head) <= sizeof head);
+  g_string_append_len (out, head, at - head);
+
   brief_put_sketch (out, s->gaps);
   /* The server's stamps, when the job (or the record read) has them. */
   if (s->delays != NULL || s->sent_gaps != NULL || s->holds != NULL || s->clumped)
@@ -702,18 +779,54 @@ brief_unescape (char *text)
   return g_utf8_validate (text, -1, NULL);
 }
 
+/* A count brief_put_uint () wrote: decimal digits only, at most most. */
 static gboolean
 brief_uint (const char *field,
             guint64     most,
             guint64    *out)
 {
-  char *end;
+  guint64 value = 0;
 
-  if (field == NULL || !g_ascii_isdigit (*field))
+  if (field == NULL || *field == '\0')
     return FALSE;
-  errno = 0;
-  *out = g_ascii_strtoull (field, &end, 10);
-  return errno == 0 && *end == '\0' && *out <= most;
+  for (const char *p = field; *p != '\0'; p++)
+    {
+      guint digit = (guint) (*p - '0');
+
+      if (digit > 9 || value > (most - digit) / 10)
+        return FALSE;
+      value = value * 10 + digit;
+    }
+  *out = value;
+  return TRUE;
+}
+
+/* A double brief_put_bits () wrote: 1 to 16 lower-case hexadecimal digits. */
+static gboolean
+brief_bits (const char *field,
+            double     *out)
+{
+  guint64 bits = 0;
+  guint n = 0;
+
+  for (const char *p = field; *p != '\0'; p++, n++)
+    {
+      guint digit;
+
+      if (*p >= '0' && *p <= '9')
+        digit = (guint) (*p - '0');
+      else if (*p >= 'a' && *p <= 'f')
+        digit = (guint) (*p - 'a' + 10);
+      else
+        return FALSE;
+      if (n == 16)
+        return FALSE;
+      bits = bits << 4 | digit;
+    }
+  if (n == 0)
+    return FALSE;
+  memcpy (out, &bits, sizeof *out);
+  return TRUE;
 }
 
 /* A number of seconds: finite, at least 0 unless any_sign; "-" is -1. */
@@ -722,15 +835,12 @@ brief_seconds (const char *field,
                gboolean    any_sign,
                double     *out)
 {
-  char *end;
-
   *out = -1;
-  if (field == NULL || *field == '\0')
+  if (field == NULL)
     return FALSE;
   if (strcmp (field, "-") == 0)
     return TRUE;
-  *out = g_ascii_strtod (field, &end);
-  return *end == '\0' && isfinite (*out) && (any_sign || *out >= 0);
+  return brief_bits (field, out) && isfinite (*out) && (any_sign || *out >= 0);
 }
 
 /* "start:count,…" or "." into a new sketch. */

@@ -95,10 +95,12 @@ gboolean  riv_job_record_read_times   (JsonObject        *record,
 
 /* A brief record: what riv_load_record_read () takes from a record, in one
  * line that starts "#job " (no newline), for a load worker process to send
- * its parent (riv-cli-load-processes.c): every number exact (hexadecimal
- * floats), the histograms' buckets as a record has them, its logs' levels,
- * its error, and scenario, the run's scenario number (0: none). Read back,
- * it counts as the record would (the same sketches, stalls against stall_s).
+ * its parent (riv-cli-load-processes.c): every number exact (a double's 64
+ * bits in hexadecimal, a count in decimal; "-" for a record's null), the
+ * histograms' buckets as a record has them, its logs' levels, its error, and
+ * scenario, the run's scenario number (0: none). Read back, it counts as the
+ * record would (the same sketches, stalls against stall_s). Private between
+ * a parent and its workers, the same program: the format may change with it.
  * r's status must be an end. */
 void      riv_load_record_write_brief (GString             *out,
                                        const RivLoadRecord *r,
