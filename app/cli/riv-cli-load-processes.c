@@ -367,17 +367,21 @@ processes_add_to_metrics (LoadProcesses       *self,
                           read->stream.gaps, read->stream.stalls);
 }
 
-/* The status line's counts and this second's latencies. */
+/* The status line's counts and this second's latencies, kept only for what
+ * reads them (the tick sorts them): the status line, and --until-break's
+ * p95 before the breakpoint. */
 static void
 processes_add_to_window (LoadProcesses       *self,
                          const RivLoadRecord *read)
 {
+  LoadRun *run = self->run;
+
   if (read->status == RIV_JOB_STATUS_COMPLETED)
     {
       self->completed++;
-      if (read->latency_s >= 0)
+      if (read->latency_s >= 0 && (run->status_line || run->until_break))
         g_array_append_val (self->latencies, read->latency_s);
-      if (read->stream.first_s >= 0)
+      if (read->stream.first_s >= 0 && run->status_line)
         g_array_append_val (self->firsts, read->stream.first_s);
     }
   else if (read->status == RIV_JOB_STATUS_FAILED)
