@@ -16,6 +16,7 @@
 #include <json-glib/json-glib.h>
 #include <libsoup/soup.h>
 
+#include "riv-clock.h"
 #include "riv-demo.h"
 #include "riv-server-test.h"
 #include "riv-test-util.h"
@@ -590,6 +591,30 @@ apply_text_edits (GString  *text,
     }
 }
 
+/* The text a one-output stream's updates build into text (from its first
+ * update's full value and the edits after it); how many updates it has. */
+static guint
+streamed_text (GPtrArray *frames,
+               GString   *text)
+{
+  guint generating = 0;
+
+  for (guint i = 0; i < frames->len; i++)
+    {
+      JsonNode *frame = g_ptr_array_index (frames, i);
+      JsonArray *values;
+
+      if (!g_str_equal (frame_msg (frame), "process_generating"))
+        continue;
+      values = json_object_get_array_member (frame_output (frame), "data");
+      if (generating++ == 0)
+        g_string_assign (text, json_array_get_string_element (values, 0));
+      else
+        apply_text_edits (text, json_array_get_element (values, 0));
+    }
+  return generating;
+}
+
 /* Tests */
 
 static void
@@ -999,19 +1024,7 @@ check_rapid (Fixture  *f,
   sse->light = light;
   sse_wait_eof (sse);
 
-  for (guint i = 0; i < sse->frames->len; i++)
-    {
-      JsonNode *frame = g_ptr_array_index (sse->frames, i);
-      JsonArray *values;
-
-      if (!g_str_equal (frame_msg (frame), "process_generating"))
-        continue;
-      values = json_object_get_array_member (frame_output (frame), "data");
-      if (generating++ == 0)
-        g_string_assign (text, json_array_get_string_element (values, 0));
-      else
-        apply_text_edits (text, json_array_get_element (values, 0));
-    }
+  generating = streamed_text (sse->frames, text);
   if (light)
     g_assert_cmpuint (sse->n_light, ==, count);
   else
@@ -1982,6 +1995,21 @@ test_sessions_evicted (Fixture       *f,
   }
 }
 
+/* Job id's stream of updates: n of them, none lost or reordered: the text
+ * they build is the completion's. */
+static void
+assert_whole_text (Sse        *sse,
+                   const char *id,
+                   guint       n)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+
+  g_assert_cmpuint (streamed_text (sse->frames, text), ==, n);
+  g_assert_cmpstr (text->str, ==,
+                   json_array_get_string_element (json_object_get_array_member (
+                     frame_output (completion_of (sse->frames, id)), "data"), 0));
+}
+
 static void
 test_slow_reader (Fixture       *f,
                   gconstpointer  data)
@@ -1992,32 +2020,147 @@ test_slow_reader (Fixture       *f,
   sleep_loop (0.01);
   {
     g_autofree char *id = join (f, 3, "[5000]", "slowpoke");
-    g_autoptr(GString) text = g_string_new (NULL);
-    guint generating = 0;
     Sse *sse;
 
     sleep_loop (0.3);   /* nobody reading yet */
     g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 1);
     sse = sse_open (f, "slowpoke");
     sse_wait_eof (sse);
-    for (guint i = 0; i < sse->frames->len; i++)
-      {
-        JsonNode *frame = g_ptr_array_index (sse->frames, i);
-        JsonArray *values;
-
-        if (!g_str_equal (frame_msg (frame), "process_generating"))
-          continue;
-        values = json_object_get_array_member (frame_output (frame), "data");
-        if (generating++ == 0)
-          g_string_assign (text, json_array_get_string_element (values, 0));
-        else
-          apply_text_edits (text, json_array_get_element (values, 0));
-      }
-    g_assert_cmpuint (generating, ==, 5000);
-    g_assert_cmpstr (text->str, ==,
-                     json_array_get_string_element (json_object_get_array_member (
-                       frame_output (completion_of (sse->frames, id)), "data"), 0));
+    assert_whole_text (sse, id, 5000);
   }
+}
+
+/* A demo in steps (stream_text) waits for a reader that is behind as a
+ * demo on a thread does: with nobody reading, its steps stop once the
+ * session's buffer is full; read later, nothing is lost or reordered. */
+static void
+test_steps_reader_behind (Fixture       *f,
+                          gconstpointer  data)
+{
+  g_autofree char *id = NULL;
+  Sse *sse;
+
+  start (f, "session-buffer-max", 4096, NULL);
+  sleep_loop (0.01);
+  /* 20,000 words with no wait: some 4 MB of frames, made in well under a
+   * second if nothing held them back. */
+  id = join (f, 1, "[\"x\", 20000, 0]", "behind");
+  sleep_loop (0.5);   /* nobody reading yet */
+  g_assert_cmpuint (riv_server_get_n_pending (f->server), ==, 1);
+  g_assert_cmpuint (riv_server_get_buffered_bytes (f->server), <, 512 * 1024);
+
+  sse = sse_open (f, "behind");
+  sse_wait_eof (sse);
+  assert_whole_text (sse, id, 20000);
+}
+
+static gboolean
+no_runs (gpointer data)
+{
+  Fixture *f = data;
+
+  return riv_server_get_n_running (f->server) == 0;
+}
+
+/* A demo in steps that waits between two stops as it is cancelled, and as
+ * the server shuts down, not when its next step was due (10 s later). */
+static void
+test_steps_stop_between (Fixture       *f,
+                         gconstpointer  data)
+{
+  g_autofree char *first = NULL, *second = NULL, *body = NULL;
+  g_autoptr(Reply) reply = NULL;
+  JsonNode *done;
+  gint64 began;
+  Sse *sse;
+
+  start (f, NULL);
+  first = join (f, 1, "[\"x\", 3, 10]", "between");
+  sse = sse_open (f, "between");
+  sse_wait_msg (sse, "process_starts", first, 1);
+
+  began = g_get_monotonic_time ();
+  body = g_strdup_printf ("{\"event_id\":\"%s\",\"session_hash\":\"between\","
+                          "\"fn_index\":1}", first);
+  reply = http_post (f, "/gradio_api/cancel", body);
+  g_assert_cmpuint (reply->status, ==, 200);
+  sse_wait_msg (sse, "process_completed", first, 1);
+  assert_cancelled (sse->frames, first, 1);
+  /* The run itself has ended (its slot is free), well before its step. */
+  g_assert_true (riv_test_wait_until (no_runs, f, 8.0));
+  g_assert_cmpint (g_get_monotonic_time () - began, <, 8 * G_USEC_PER_SEC);
+
+  second = join (f, 1, "[\"y\", 3, 10]", "between");
+  sse_wait_msg (sse, "process_starts", second, 1);
+  began = g_get_monotonic_time ();
+  riv_server_shutdown (f->server);
+  sse_wait_eof (sse);
+  g_assert_cmpint (g_get_monotonic_time () - began, <, 8 * G_USEC_PER_SEC);
+  done = completion_of (sse->frames, second);
+  g_assert_false (frame_success (done));
+  g_assert_cmpstr (json_object_get_string_member (frame_output (done), "error"),
+                   ==, "Server shutting down");
+}
+
+/* The clock behind the demos in steps: entries come due in the order of
+ * their times, a moved entry at its new time, and what is left when the
+ * clock is freed at once. */
+typedef struct
+{
+  GAsyncQueue *called;
+} ClockTest;
+
+static void
+clock_test_due (RivClockEntry *entry,
+                gpointer       user_data)
+{
+  ClockTest *t = user_data;
+
+  g_async_queue_push (t->called, entry);
+}
+
+static void
+test_clock (void)
+{
+  ClockTest t = { g_async_queue_new () };
+  RivClockEntry e[6];
+  RivClock *clock = riv_clock_new ("test-clock", clock_test_due, &t);
+  gint64 now = g_get_monotonic_time ();
+  /* Times in ms from now; e[5] is not due for an hour. */
+  const gint64 ms[] = { 300, 100, 500, 200, 400, 3600 * 1000 };
+  /* After the moves below: e[0] at 150 ms, e[1] 160, e[3] 170, e[2] 250, e[4] 270. */
+  const guint taken[] = { 0, 1, 3, 2, 4 };
+
+  for (guint i = 0; i < G_N_ELEMENTS (e); i++)
+    {
+      e[i] = (RivClockEntry) RIV_CLOCK_ENTRY_INIT;
+      riv_clock_set (clock, &e[i], now + ms[i] * 1000);
+    }
+  g_assert_cmpuint (riv_clock_get_n (clock), ==, 6);
+  riv_clock_set (clock, &e[2], now + 250 * 1000);   /* set again: moved, not added */
+  g_assert_cmpuint (riv_clock_get_n (clock), ==, 6);
+  g_assert_true (riv_clock_move (clock, &e[0], now + 150 * 1000));
+  g_assert_true (riv_clock_move (clock, &e[1], now + 160 * 1000));
+  g_assert_true (riv_clock_move (clock, &e[3], now + 170 * 1000));
+  g_assert_true (riv_clock_move (clock, &e[4], now + 270 * 1000));
+
+  for (guint i = 0; i < G_N_ELEMENTS (taken); i++)
+    {
+      RivClockEntry *got = g_async_queue_timeout_pop (t.called, 30 * G_USEC_PER_SEC);
+
+      g_assert_true (got == &e[taken[i]]);
+      g_assert_cmpint (g_get_monotonic_time (), >=, got->at);   /* never early */
+      g_assert_cmpuint (got->index, ==, RIV_CLOCK_NONE);
+      /* Out of the clock: not moved back in. */
+      g_assert_false (riv_clock_move (clock, got, now));
+    }
+  g_assert_cmpuint (riv_clock_get_n (clock), ==, 1);
+
+  /* Freed, the clock calls the hour-long entry at once. */
+  riv_clock_free (clock);
+  g_assert_true (g_async_queue_try_pop (t.called) == &e[5]);
+  g_assert_null (g_async_queue_try_pop (t.called));
+  g_async_queue_unref (t.called);
 }
 
 /* The error text of a failed completion (borrowed). */
@@ -3029,6 +3172,8 @@ main (int    argc,
   ADD ("heartbeat", test_heartbeat);
   ADD ("sessions-evicted", test_sessions_evicted);
   ADD ("slow-reader", test_slow_reader);
+  ADD ("steps-reader-behind", test_steps_reader_behind);
+  ADD ("steps-stop-between", test_steps_stop_between);
   ADD ("reader-gone", test_reader_gone);
   ADD ("reader-grace", test_reader_grace);
   ADD ("frame-size", test_frame_size);
@@ -3042,6 +3187,7 @@ main (int    argc,
   ADD ("connection-timeouts", test_connection_timeouts);
   ADD ("origin-and-host", test_origin_and_host);
   ADD ("upload-bounds", test_upload_bounds);
+  g_test_add_func ("/server/clock", test_clock);
 
   return g_test_run ();
 }

@@ -41,8 +41,8 @@ guint8 *riv_demo_render_rgb     (double      t,
                                  guint      *size);
 
 /* Worker threads. */
-void    riv_demo_run_stream_text (RivRun    *run);
-void    riv_demo_run_paced_text (RivRun     *run);
+extern const RivRunSteps riv_demo_stream_text_steps;
+extern const RivRunSteps riv_demo_paced_text_steps;
 void    riv_demo_run_chat       (RivRun     *run);
 void    riv_demo_run_gallery    (RivRun     *run);
 void    riv_demo_run_mixed      (RivRun     *run);

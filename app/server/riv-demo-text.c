@@ -59,60 +59,117 @@ return_text (RivRun   *run,
   riv_run_return (run, 0, g_string_free (g_steal_pointer (data), FALSE));
 }
 
-void
-riv_demo_run_stream_text (RivRun *run)
+/* A text that grows a word at a time, in steps (RivRunSteps): the words
+ * are made by the queue's clock thread, no thread waits between them. The
+ * first step only waits; each later one yields a word. */
+typedef struct
+{
+  GString *text;
+  GString *data;
+  guint    k;        /* words yielded; G_MAXUINT before the first step */
+  guint    tokens;
+  gboolean paced;    /* paced_text, else stream_text */
+  guint32  seed;     /* stream_text */
+  gint64   delay;    /* stream_text: µs after each word (and before the first) */
+  gint64   start;    /* paced_text: the schedule's origin */
+  gint64   first;    /* paced_text: µs before word 0 */
+  gint64   gap;      /* paced_text: µs between words */
+  guint    pause_after;
+  gint64   pause;
+} TextSteps;
+
+static TextSteps *
+text_steps_new (guint tokens)
+{
+  TextSteps *st = g_new0 (TextSteps, 1);
+
+  st->text = g_string_new (NULL);
+  st->data = g_string_new (NULL);
+  st->tokens = tokens;
+  st->k = G_MAXUINT;
+  return st;
+}
+
+static void
+text_steps_end (gpointer data)
+{
+  TextSteps *st = data;
+
+  if (st->data != NULL)
+    g_string_free (st->data, TRUE);
+  g_string_free (st->text, TRUE);
+  g_free (st);
+}
+
+/* stream_text: each word a delay after the one before it was made (as a
+ * generator that sleeps between yields), so the delays add up.
+ * paced_text: the schedule is kept from the start, so the waits do not add
+ * up: token k (from 0) at first_delay + k × token_delay, and pause more
+ * after token pause_after (1-based). */
+static gint64
+text_steps_due (TextSteps *st)
+{
+  if (!st->paced)
+    return g_get_monotonic_time () + st->delay;
+  return st->start + st->first + (gint64) st->k * st->gap +
+         (st->pause_after > 0 && st->k >= st->pause_after ? st->pause : 0);
+}
+
+static gint64
+text_steps_step (RivRun  *run,
+                 gpointer data)
+{
+  TextSteps *st = data;
+
+  if (st->k == G_MAXUINT)
+    st->k = 0;
+  else
+    {
+      guint index = st->paced ? st->k : st->seed + st->k * 2654435761u;
+
+      if (!yield_word (run, st->text, st->data, vocabulary[index % G_N_ELEMENTS (vocabulary)],
+                       st->k))
+        return RIV_RUN_STEPS_DONE;
+      st->k++;
+    }
+  if (st->k < st->tokens)
+    return text_steps_due (st);
+  return_text (run, st->text, &st->data);
+  return RIV_RUN_STEPS_DONE;
+}
+
+static gpointer
+stream_text_begin (RivRun *run)
 {
   const RivDemoParams *params = riv_run_get_params (run, 0);
   const char *prompt = params->values[0].text;
-  guint tokens = (guint) params->values[1].number;
   double delay = params->values[2].number;
-  guint32 seed = g_str_hash (prompt != NULL ? prompt : "");
-  GString *text = g_string_new (NULL);
-  GString *data = g_string_new (NULL);
+  TextSteps *st = text_steps_new ((guint) params->values[1].number);
 
-  for (guint k = 0; k < tokens; k++)
-    {
-      const char *word = vocabulary[(seed + k * 2654435761u) % G_N_ELEMENTS (vocabulary)];
-
-      if (!riv_run_sleep (run, delay) || !yield_word (run, text, data, word, k))
-        goto out;
-    }
-  return_text (run, text, &data);
-
-out:
-  if (data != NULL)
-    g_string_free (data, TRUE);
-  g_string_free (text, TRUE);
+  st->seed = g_str_hash (prompt != NULL ? prompt : "");
+  st->delay = delay > 0 ? (gint64) (delay * G_USEC_PER_SEC) : 0;
+  return st;
 }
 
-/* The schedule is kept from the start, so sleeps do not add up: token k
- * (from 0) at first_delay + k × token_delay, and pause more after token
- * pause_after (1-based). */
-void
-riv_demo_run_paced_text (RivRun *run)
+const RivRunSteps riv_demo_stream_text_steps = {
+  stream_text_begin, text_steps_step, text_steps_end,
+};
+
+static gpointer
+paced_text_begin (RivRun *run)
 {
   const RivDemoParams *params = riv_run_get_params (run, 0);
-  guint tokens = (guint) params->values[0].number;
-  gint64 first = (gint64) (params->values[1].number * G_USEC_PER_SEC);
-  gint64 gap = (gint64) (params->values[2].number * G_USEC_PER_SEC);
-  guint pause_after = (guint) params->values[3].number;
-  gint64 pause = (gint64) (params->values[4].number * G_USEC_PER_SEC);
-  gint64 start = g_get_monotonic_time ();
-  GString *text = g_string_new (NULL);
-  GString *data = g_string_new (NULL);
+  TextSteps *st = text_steps_new ((guint) params->values[0].number);
 
-  for (guint k = 0; k < tokens; k++)
-    {
-      gint64 at = start + first + (gint64) k * gap + (pause_after > 0 && k >= pause_after ? pause : 0);
-
-      if (!riv_run_sleep_until (run, at) ||
-          !yield_word (run, text, data, vocabulary[k % G_N_ELEMENTS (vocabulary)], k))
-        goto out;
-    }
-  return_text (run, text, &data);
-
-out:
-  if (data != NULL)
-    g_string_free (data, TRUE);
-  g_string_free (text, TRUE);
+  st->paced = TRUE;
+  st->first = (gint64) (params->values[1].number * G_USEC_PER_SEC);
+  st->gap = (gint64) (params->values[2].number * G_USEC_PER_SEC);
+  st->pause_after = (guint) params->values[3].number;
+  st->pause = (gint64) (params->values[4].number * G_USEC_PER_SEC);
+  st->start = g_get_monotonic_time ();
+  return st;
 }
+
+const RivRunSteps riv_demo_paced_text_steps = {
+  paced_text_begin, text_steps_step, text_steps_end,
+};

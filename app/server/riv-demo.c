@@ -200,7 +200,7 @@ static const RivDemo demos[RIV_DEMO_N] = {
     TRUE, FALSE, 1,
     G_N_ELEMENTS (stream_text_inputs), stream_text_inputs,
     G_N_ELEMENTS (stream_text_outputs), stream_text_outputs,
-    riv_demo_run_stream_text,
+    NULL, &riv_demo_stream_text_steps,
   },
   [RIV_DEMO_BATCH_ECHO] = {
     "batch_echo",
@@ -304,7 +304,7 @@ static const RivDemo demos[RIV_DEMO_N] = {
     TRUE, FALSE, 1,
     G_N_ELEMENTS (paced_text_inputs), paced_text_inputs,
     G_N_ELEMENTS (stream_text_outputs), stream_text_outputs,
-    riv_demo_run_paced_text,
+    NULL, &riv_demo_paced_text_steps,
   },
   [RIV_DEMO_SESSION_CHAT] = {
     "session_chat",
@@ -339,7 +339,7 @@ riv_demo_get_run_endpoints (void)
               state_outputs |= 1u << k;
           endpoints[i] = (RivRunEndpoint) {
             demos[i].api_name, demos[i].generator, demos[i].batch, demos[i].max_batch_size,
-            demos[i].n_outputs, state_outputs, demos[i].run,
+            demos[i].n_outputs, state_outputs, demos[i].run, demos[i].steps,
           };
         }
       g_once_init_leave (&made, 1);

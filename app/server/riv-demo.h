@@ -82,7 +82,8 @@ typedef struct
   const RivDemoComponent *inputs;
   guint                   n_outputs;
   const RivDemoComponent *outputs;
-  void                  (*run) (RivRun *run);   /* worker thread */
+  void                  (*run) (RivRun *run);   /* worker thread; NULL for a demo in steps */
+  const RivRunSteps      *steps;                /* nullable: its steps (riv-run.h) */
 } RivDemo;
 
 guint           riv_demo_get_count          (void);

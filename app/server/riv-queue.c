@@ -21,6 +21,7 @@
 
 #include <glib/gstdio.h>
 
+#include "riv-clock.h"
 #include "riv-compat.h"
 #include "riv-json.h"
 #include "riv-queue.h"
@@ -43,6 +44,14 @@ typedef enum
 } EventState;
 
 typedef struct _QueueEvent QueueEvent;
+
+/* Where a run in steps is between its steps (under its lock). */
+typedef enum
+{
+  STEP_IDLE,     /* not started, making a step, or ended */
+  STEP_TIMED,    /* in the clock for its next step */
+  STEP_READER,   /* its next step waits for the reader to catch up */
+} StepState;
 
 typedef struct
 {
@@ -103,6 +112,9 @@ struct _RivRun
   GString       *outbox_spare; /* nullable: a taken outbox, empty, to take the next */
   GArray        *outbox_files; /* OutFile, files written for them */
   gboolean       outbox_posted;
+  StepState      step_state;   /* runs in steps */
+  RivClockEntry  step_entry;   /* in the queue's clock while STEP_TIMED */
+  gint64         step_next;    /* the next step's deadline while STEP_READER */
 
   /* Worker only, until the run posts its end */
   GString       *scratch;
@@ -110,6 +122,8 @@ struct _RivRun
   double         t_end;
   char         **results;
   char          *error;
+  gboolean       step_begun;   /* runs in steps: steps->begin () made step_data */
+  gpointer       step_data;
 };
 
 struct _RivQueue
@@ -127,6 +141,7 @@ struct _RivQueue
   char                    *base_url;
 
   GThreadPool             *pool;
+  RivClock                *clock;      /* nullable: when an endpoint runs in steps */
   GHashTable              *live;       /* id → QueueEvent (owned) */
   const RivRunEndpoint    *ep_table;   /* borrowed, n_endpoints of them */
   guint                    n_endpoints;
@@ -217,9 +232,28 @@ run_new (RivQueue *queue,
   g_queue_init (&run->files);
   run->outbox = g_string_new (NULL);
   run->outbox_files = out_files_new ();
+  run->step_entry = (RivClockEntry) RIV_CLOCK_ENTRY_INIT;
   g_mutex_init (&run->lock);
   g_cond_init (&run->cond);
   return run;
+}
+
+/* A run in steps makes its next step at time at (its lock held). */
+static void
+run_step_soon (RivRun *run,
+               gint64  at)
+{
+  run->step_state = STEP_TIMED;
+  riv_clock_set (run->queue->clock, &run->step_entry, at);
+}
+
+/* A run in steps that waits for its reader makes its next step when due,
+ * once its reader has caught up (its lock held). */
+static void
+run_step_reader_caught_up (RivRun *run)
+{
+  if (run->step_state == STEP_READER && !run->throttled && run->outbox->len < OUTBOX_MAX)
+    run_step_soon (run, run->step_next);
 }
 
 static void
@@ -228,6 +262,12 @@ run_cancel (RivRun *run)
   g_mutex_lock (&run->lock);
   run->cancelled = TRUE;
   g_cond_broadcast (&run->cond);
+  /* One waiting between steps stops now, not at its next step; one whose
+   * step is being made (out of the clock) sees it as the step ends. */
+  if (run->step_state == STEP_READER)
+    run_step_soon (run, 0);
+  else if (run->step_state == STEP_TIMED)
+    riv_clock_move (run->queue->clock, &run->step_entry, 0);
   g_mutex_unlock (&run->lock);
 }
 
@@ -628,6 +668,8 @@ out:
   g_mutex_lock (&run->lock);
   if (run->outbox_spare == NULL)
     run->outbox_spare = g_steal_pointer (&frames);
+  /* Taken, and not found congested: a run in steps waiting for it goes on. */
+  run_step_reader_caught_up (run);
   g_mutex_unlock (&run->lock);
   if (frames != NULL)
     g_string_free (frames, TRUE);
@@ -636,7 +678,8 @@ out:
 }
 
 /* Appends the frame in run->scratch to the outbox (worker thread). Waits
- * while the reader is behind. FALSE when the run is cancelled. */
+ * while the reader is behind, but not in a step (the next step waits: see
+ * run_step ()). FALSE when the run is cancelled. */
 static gboolean
 post_frame (RivRun *run,
             char   *file,
@@ -645,7 +688,8 @@ post_frame (RivRun *run,
   gboolean cancelled, post = FALSE;
 
   g_mutex_lock (&run->lock);
-  while (!run->cancelled && (run->throttled || run->outbox->len >= OUTBOX_MAX))
+  while (!run->cancelled && run->endpoint->steps == NULL &&
+         (run->throttled || run->outbox->len >= OUTBOX_MAX))
     {
       run->worker_waiting = TRUE;
       g_cond_wait (&run->cond, &run->lock);
@@ -953,6 +997,56 @@ worker_func (gpointer data,
   riv_inbox_post (run->queue->inbox, run_done_cb, run);
 }
 
+/* One step of a run in steps, on the clock's thread, as it is due. Between
+ * steps the run is in the clock, or waits for its reader; after its last it
+ * posts its end as a run on a thread does. */
+static void
+run_step (RivClockEntry *entry,
+          gpointer       user_data)
+{
+  RivRun *run = (RivRun *) ((char *) entry - G_STRUCT_OFFSET (RivRun, step_entry));
+  const RivRunSteps *steps = run->endpoint->steps;
+  gint64 next = RIV_RUN_STEPS_DONE;
+
+  g_mutex_lock (&run->lock);
+  run->step_state = STEP_IDLE;
+  g_mutex_unlock (&run->lock);
+
+  if (!riv_run_is_cancelled (run))
+    {
+      if (!run->step_begun)
+        {
+          run->step_data = steps->begin (run);
+          run->step_begun = TRUE;
+        }
+      next = steps->step (run, run->step_data);
+    }
+
+  if (next != RIV_RUN_STEPS_DONE)
+    {
+      g_mutex_lock (&run->lock);
+      if (!run->cancelled)
+        {
+          if (run->throttled || run->outbox->len >= OUTBOX_MAX)
+            {
+              run->step_state = STEP_READER;
+              run->step_next = next;
+            }
+          else
+            run_step_soon (run, next);
+          g_mutex_unlock (&run->lock);
+          return;
+        }
+      g_mutex_unlock (&run->lock);
+    }
+
+  if (run->step_begun)
+    steps->end (g_steal_pointer (&run->step_data));
+  run->t_end = riv_now ();
+  /* Hands the clock's reference to the inbox. */
+  riv_inbox_post (run->queue->inbox, run_done_cb, run);
+}
+
 static void
 start_run (RivQueue *self,
            guint     fn_index)
@@ -995,7 +1089,14 @@ start_run (RivQueue *self,
     self->cb.emit (run->events[i]->session, frame_process_starts (run->events[i], run),
                    self->cb_data);
 
-  if (!g_thread_pool_push (self->pool, run, &error))
+  /* The pool's (or the clock's) reference: the run's own. */
+  if (endpoint->steps != NULL)
+    {
+      g_mutex_lock (&run->lock);
+      run_step_soon (run, 0);
+      g_mutex_unlock (&run->lock);
+    }
+  else if (!g_thread_pool_push (self->pool, run, &error))
     {
       /* Cannot happen with an unlimited task queue; fail loudly but cleanly. */
       g_warning ("Could not start a worker: %s", error->message);
@@ -1090,8 +1191,12 @@ riv_queue_new (GMainContext            *context,
       self->endpoints[i].runs = g_ptr_array_new_with_free_func ((GDestroyNotify) run_unref);
     }
   /* Every running demo gets its own thread: demos sleep between steps, and
-   * a run waiting for a thread would break the concurrency promise. */
+   * a run waiting for a thread would break the concurrency promise. Demos
+   * in steps share the clock's thread instead. */
   self->pool = g_thread_pool_new (worker_func, self, self->concurrency * n_endpoints, FALSE, NULL);
+  for (guint i = 0; i < n_endpoints && self->clock == NULL; i++)
+    if (endpoints[i].steps != NULL)
+      self->clock = riv_clock_new ("rivulet-steps", run_step, self);
   return self;
 }
 
@@ -1348,6 +1453,7 @@ riv_queue_session_drained (RivQueue *self,
                 g_mutex_lock (&run->lock);
                 run->throttled = FALSE;
                 g_cond_broadcast (&run->cond);
+                run_step_reader_caught_up (run);
                 g_mutex_unlock (&run->lock);
                 break;
               }
@@ -1404,12 +1510,14 @@ riv_queue_shutdown (RivQueue *self)
         run_cancel (g_ptr_array_index (runs, i));
     }
 
-  /* Cancelled runs return at their next step; then collect what they posted. */
+  /* Cancelled runs return at their next step (those in steps at once, on
+   * the clock); then collect what they posted. */
   if (self->pool != NULL)
     {
       g_thread_pool_free (self->pool, FALSE, TRUE);
       self->pool = NULL;
     }
+  g_clear_pointer (&self->clock, riv_clock_free);
   riv_inbox_flush (self->inbox, FALSE);
 }
 
@@ -1423,6 +1531,16 @@ guint
 riv_queue_get_n_live (RivQueue *self)
 {
   return g_hash_table_size (self->live);
+}
+
+guint
+riv_queue_get_n_running (RivQueue *self)
+{
+  guint n = 0;
+
+  for (guint fn = 0; fn < self->n_endpoints; fn++)
+    n += self->endpoints[fn].running;
+  return n;
 }
 
 guint64

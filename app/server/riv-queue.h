@@ -141,6 +141,9 @@ void            riv_queue_shutdown         (RivQueue                *self);
 
 guint           riv_queue_get_n_waiting    (RivQueue                *self);
 guint           riv_queue_get_n_live       (RivQueue                *self);
+/* Runs started and not yet ended: a cancelled run counts until it has
+ * stopped. */
+guint           riv_queue_get_n_running    (RivQueue                *self);
 guint64         riv_queue_get_batch_items  (RivQueue                *self);
 
 G_END_DECLS

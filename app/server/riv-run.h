@@ -29,6 +29,26 @@ typedef struct
   RivDemoValue values[];
 } RivDemoParams;
 
+/* A demo that mostly waits may run in steps instead of as one call: no
+ * thread is held while it waits. The queue's clock (one worker thread, see
+ * riv-clock.h) makes each step when it is due, one run's step after
+ * another's, so a step must be short and must not sleep: riv_run_yield ()
+ * does not wait for a reader that is behind from a step (the next step does).
+ * begin () makes a run's state as its first step is due; step () makes one
+ * step and returns the g_get_monotonic_time () deadline of the next, or
+ * RIV_RUN_STEPS_DONE once the run has returned or failed or a call said to
+ * stop; end () frees the state after the last, also when the run was
+ * cancelled between steps. */
+typedef struct
+{
+  gpointer (*begin) (RivRun  *run);
+  gint64   (*step)  (RivRun  *run,
+                     gpointer state);
+  void     (*end)   (gpointer state);
+} RivRunSteps;
+
+#define RIV_RUN_STEPS_DONE ((gint64) -1)
+
 /* What the queue needs of an endpoint to run its events, given to
  * riv_queue_new () by whoever makes the queue (the server, from the demos). */
 typedef struct
@@ -40,7 +60,8 @@ typedef struct
   guint        n_outputs;            /* a cancelled event completes with as many nulls */
   guint        state_outputs;        /* bit i: output i is a gr.State, kept by the session
                                         (RivQueueCallbacks.keep_state) and sent as null */
-  void       (*run) (RivRun *run);   /* worker thread */
+  void       (*run) (RivRun *run);   /* worker thread; NULL when it runs in steps */
+  const RivRunSteps *steps;          /* nullable: its steps, on the queue's clock */
 } RivRunEndpoint;
 
 /* riv-run.c */
@@ -79,7 +100,8 @@ gboolean             riv_run_log            (RivRun      *run,
 /* One generator yield for member 0: data_json is the JSON text of
  * output.data (full values on the first yield, edit lists later). file is a
  * path written for this yield (taken, nullable) of file_size bytes.
- * May block while the reader is behind. FALSE = stop now. */
+ * May block while the reader is behind (not in a step: the next step waits
+ * instead). FALSE = stop now. */
 gboolean             riv_run_yield          (RivRun      *run,
                                              const char  *data_json,
                                              gsize        len,

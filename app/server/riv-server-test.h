@@ -14,5 +14,7 @@ G_BEGIN_DECLS
 guint       riv_server_get_n_sessions (RivServer  *self);
 guint       riv_server_get_n_pending  (RivServer  *self);
 guint64     riv_server_get_n_completed (RivServer *self);
+/* Demo runs started and not yet ended (a cancelled one until it stops). */
+guint       riv_server_get_n_running  (RivServer  *self);
 
 G_END_DECLS

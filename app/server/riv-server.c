@@ -841,6 +841,13 @@ riv_server_get_n_completed (RivServer *self)
   return self->n_completed;
 }
 
+guint
+riv_server_get_n_running (RivServer *self)
+{
+  g_return_val_if_fail (RIV_IS_SERVER (self), 0);
+  return self->queue != NULL ? riv_queue_get_n_running (self->queue) : 0;
+}
+
 const char *
 riv_server_get_temp_dir (RivServer *self)
 {
