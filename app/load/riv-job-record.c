@@ -734,7 +734,8 @@ riv_load_record_write_brief (GString             *out,
     g_string_append (out, " -");
 }
 
-/* The next field of a brief, cut out of *rest; NULL when there is none. */
+/* The next field of a brief, cut out of *rest; NULL when there is none.
+ * (Fields are short: a plain loop finds their end sooner than strchr ().) */
 static char *
 brief_field (char **rest)
 {
@@ -742,9 +743,12 @@ brief_field (char **rest)
 
   if (field == NULL)
     return NULL;
-  end = strchr (field, ' ');
-  if (end != NULL)
+  for (end = field; *end != ' ' && *end != '\0'; end++)
+    ;
+  if (*end == ' ')
     *end++ = '\0';
+  else
+    end = NULL;
   *rest = end;
   return field;
 }
@@ -843,14 +847,17 @@ brief_seconds (const char *field,
   return brief_bits (field, out) && isfinite (*out) && (any_sign || *out >= 0);
 }
 
-/* "start:count,…" or "." into a new sketch. */
+/* "start:count,…" into a new sketch; "." (no buckets) into none, NULL, which
+ * every reader of a stream takes as empty: most jobs have no gaps, and the
+ * parent reads one a job. */
 static gboolean
 brief_sketch (char       *field,
               RivSketch **out)
 {
-  *out = riv_sketch_new ();
+  *out = NULL;
   if (strcmp (field, ".") == 0)
     return TRUE;
+  *out = riv_sketch_new ();
   for (char *pair = field; pair != NULL; )
     {
       char *next = strchr (pair, ',');
