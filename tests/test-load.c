@@ -682,6 +682,64 @@ watch_user_started_cb (RivLoadRun *run,
   g_signal_connect (client, "job-finished", G_CALLBACK (watch_job_finished_cb), watch);
 }
 
+/* A loop kept busy (20 ms of every 21 spent elsewhere on its thread) starts
+ * no more users once it knows, and the rest start once it is free again:
+ * a busy client that started more fell behind its running users' updates,
+ * and the run measured its own lateness (issue #36: client-added delay p99
+ * 27-72 ms at 5,000 streaming users, 10-19 with the wait). */
+static gboolean
+burn_cb (gpointer data)
+{
+  gint64 end = g_get_monotonic_time () + 20 * 1000;
+
+  while (g_get_monotonic_time () < end)
+    ;
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+count_user_cb (RivLoadRun *run,
+               RivClient  *client,
+               guint      *started)
+{
+  (*started)++;
+}
+
+static gboolean
+time_passed (gpointer data)
+{
+  return g_get_monotonic_time () >= *(gint64 *) data;
+}
+
+static void
+test_users_wait_while_busy (Fixture       *fx,
+                            gconstpointer  data)
+{
+  g_autoptr(RivLoadRun) run = users_run_new (fx, "[\"u{u} j{i}\", 0]", 200, 0, 1, FALSE);
+  g_autoptr(GError) error = NULL;
+  gint64 until = g_get_monotonic_time () + 500 * 1000;
+  guint started = 0, while_busy;
+  gboolean done = FALSE;
+  guint burner = g_timeout_add (1, burn_cb, NULL);
+
+  g_signal_connect (run, "user-started", G_CALLBACK (count_user_cb), &started);
+  g_signal_connect (run, "finished", G_CALLBACK (run_finished_cb), &done);
+  g_assert_true (riv_load_run_start (run, &error));
+  g_assert_no_error (error);
+  /* Half a second busy: some 24 rounds of the loop, each free about 1 ms.
+   * Before the waits, the loop's free moments and the guard (1,000 users a
+   * second) started all 200 here. */
+  riv_test_wait_until (time_passed, &until, HANG_GUARD);
+  while_busy = started;
+  g_source_remove (burner);
+  g_assert_true (riv_test_wait_for (&done, HANG_GUARD));
+
+  g_test_message ("users started while the loop was busy: %u of 200", while_busy);
+  g_assert_cmpuint (while_busy, <, 100);
+  g_assert_cmpuint (started, ==, 200);
+  check_user_records (run, 200, 1);
+}
+
 /* When jobs end while users are left to start (jobs shorter than the start),
  * the rest start sooner but still a slice at a time, the running users'
  * replies and updates between slices: the first job's end once started
@@ -898,6 +956,8 @@ main (int   argc,
               test_users_held_until_started, fixture_teardown);
   g_test_add ("/load/users/stop-while-held", Fixture, NULL, fixture_setup,
               test_users_stop_while_held, fixture_teardown);
+  g_test_add ("/load/users/wait-while-busy", Fixture, NULL, fixture_setup,
+              test_users_wait_while_busy, fixture_teardown);
 
   return g_test_run ();
 }

@@ -4,6 +4,10 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
+
 #include "riv-compat.h"
 
 gboolean
@@ -28,6 +32,47 @@ double
 riv_now (void)
 {
   return g_get_monotonic_time () / (double) G_USEC_PER_SEC;
+}
+
+double
+riv_thread_busy_time (void)
+{
+#ifdef __linux__
+  char text[96];
+  int fd = open ("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+
+  if (fd >= 0)
+    {
+      ssize_t n = read (fd, text, sizeof text - 1);
+      guint64 ran, waited;
+      char *end;
+
+      close (fd);
+      /* "ran waited timeslices", in nanoseconds. */
+      if (n > 0)
+        {
+          text[n] = '\0';
+          ran = g_ascii_strtoull (text, &end, 10);
+          if (end != text && *end == ' ')
+            {
+              char *after = end + 1;
+
+              waited = g_ascii_strtoull (after, &end, 10);
+              if (end != after)
+                return (ran + waited) / 1e9;
+            }
+        }
+    }
+#endif
+#ifdef CLOCK_THREAD_CPUTIME_ID
+  {
+    struct timespec ts;
+
+    if (clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts) == 0)
+      return ts.tv_sec + ts.tv_nsec / 1e9;
+  }
+#endif
+  return 0;
 }
 
 guint

@@ -3,8 +3,8 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What GLib 2.74 (Debian 12) lacks or gets wrong for Rivulet: g_set_str() of
- * GLib 2.76, a 64-bit hash that uses all 64 bits, and the monotonic clock in
- * seconds.
+ * GLib 2.76, a 64-bit hash that uses all 64 bits, the monotonic clock in
+ * seconds, and a thread's CPU time.
  */
 #pragma once
 
@@ -18,6 +18,11 @@ gboolean  riv_set_str           (char       **str_pointer,
 
 /* Monotonic time in seconds (double), for timestamps and durations. */
 double    riv_now               (void);
+/* How long the calling thread has run, or been ready to run and waited for
+ * a core, in seconds: Linux's /proc/thread-self/schedstat, else its CPU time
+ * alone, else 0 (the system cannot say). Over a while, its share of the
+ * time is how much of it the thread wanted. */
+double    riv_thread_busy_time  (void);
 
 /* A GHashFunc for gint64 keys that depends on all 64 bits: GLib 2.74's
  * g_int64_hash() keeps only the low 32, so keys that differ above them (a

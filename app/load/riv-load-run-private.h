@@ -177,6 +177,11 @@ typedef struct
   guint         next_slot;       /* iterations only: the first user not started yet */
   GSource      *more;            /* starts the next slice of users when the loop is free */
   GSource      *more_guard;      /* … or when it has not been for START_GUARD_MS */
+  /* How busy the loop's thread is (loop_busy (), riv-load-run-users.c) */
+  double        busy_at;         /* riv_now () of the last sample, 0 before the first */
+  double        busy_time;       /* riv_thread_busy_time () then */
+  double        busy;            /* its share of the time, an average over the last 50 ms or so */
+  gboolean      busy_known;      /* busy has a sample */
   double        burst_began;     /* riv_now () of the burst's first slice */
   guint         burst_started;   /* users it has started */
   gboolean      bursting;        /* users are left to start */
