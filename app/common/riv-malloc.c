@@ -6,9 +6,10 @@
  * start (riv-malloc.h). Which process takes which, and why, is said where it
  * chooses: riv-cli-malloc.c for `rivulet-cli load` and `serve`, main.c for the
  * window. The re-executed process puts the environment back as it found it,
- * so that nothing it starts inherits these settings. Not under valgrind (it
- * would not follow the re-execution, and its malloc is its own), nor with
- * RIVULET_NO_REEXEC=1 set.
+ * so that nothing it starts inherits these settings; it keeps them for the
+ * copies of itself it starts (riv_malloc_environ ()), which then need not
+ * re-execute themselves. Not under valgrind (it would not follow the
+ * re-execution, and its malloc is its own), nor with RIVULET_NO_REEXEC=1 set.
  */
 #include "config.h"
 
@@ -28,6 +29,27 @@
 #define MARK          "RIVULET_REEXECUTED"
 #define SAVED_SLICE   "RIVULET_SAVED_G_SLICE"
 #define SAVED_TUNABLE "RIVULET_SAVED_GLIBC_TUNABLES"
+/* Added to the mark of a child started with its parent's settings
+ * (riv_malloc_environ ()): it did not re-execute itself for them. */
+#define FROM_PARENT   "parent"
+
+/* What the re-execution set, read before it is put back, for the children
+ * to start with it (riv_malloc_environ ()): each variable is kept when the
+ * mark names its word (the mark itself always), its value NULL when it was
+ * not set. */
+static struct
+{
+  const char *name;
+  const char *word;
+  char       *value;
+} kept[] = {
+  { MARK, NULL, NULL },
+  { "G_SLICE", "slice", NULL },
+  { SAVED_SLICE, "slice", NULL },
+  { "GLIBC_TUNABLES", "tunables", NULL },
+  { SAVED_TUNABLE, "tunables", NULL },
+  { "LD_PRELOAD", "preload", NULL },
+};
 
 static gboolean
 running_on_valgrind (void)
@@ -52,6 +74,19 @@ restore (const char *name,
   else
     g_unsetenv (name);
   g_unsetenv (saved);
+}
+
+/* Keeps the variables the mark names, and the user's values saved for them,
+ * as the re-execution set them. */
+static void
+keep (const char *changed)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    {
+      g_free (kept[i].value);
+      kept[i].value = kept[i].word == NULL || strstr (changed, kept[i].word) != NULL
+        ? g_strdup (g_getenv (kept[i].name)) : NULL;
+    }
 }
 
 static void
@@ -80,6 +115,7 @@ riv_malloc_choose (char           **argv,
     {
       /* GSlice has read G_SLICE by the first slice it hands out: make sure. */
       g_slice_free1 (8, g_slice_alloc (8));
+      keep (changed);
       if (strstr (changed, "slice") != NULL)
         restore ("G_SLICE", SAVED_SLICE);
       if (strstr (changed, "tunables") != NULL)
@@ -133,4 +169,20 @@ riv_malloc_choose (char           **argv,
   if (library != NULL)
     g_unsetenv ("LD_PRELOAD");
   g_unsetenv (MARK);
+}
+
+char **
+riv_malloc_environ (char **envp)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (kept); i++)
+    {
+      g_autofree char *mark = NULL;
+
+      if (kept[i].value == NULL)
+        continue;
+      if (kept[i].word == NULL && strstr (kept[i].value, FROM_PARENT) == NULL)
+        mark = g_strconcat (kept[i].value, " " FROM_PARENT, NULL);
+      envp = g_environ_setenv (envp, kept[i].name, mark != NULL ? mark : kept[i].value, TRUE);
+    }
+  return envp;
 }

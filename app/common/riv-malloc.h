@@ -29,5 +29,14 @@ typedef enum
 void      riv_malloc_choose     (char           **argv,
                                  RivMallocFlags   flags,
                                  const char      *preload);
+/* The environment to start a copy of this program in with the allocator
+ * riv_malloc_choose() re-executed it with, so that the copy need not
+ * re-execute itself: envp (owned, as g_environ_setenv() takes it) with the
+ * variables it set, the user's values it saved and its mark, as they were
+ * before they were put back; the copy puts them back as this process did.
+ * envp as it is when this process was not re-executed. Only for copies of
+ * this process, the same command that would choose the same allocator:
+ * anything else it starts is to inherit none of it. */
+char    **riv_malloc_environ    (char           **envp);
 
 G_END_DECLS
