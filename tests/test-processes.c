@@ -8,8 +8,8 @@
  * a failing threshold, --until-break naming the breakpoint with the users of
  * every process, --metrics served by the parent with the merged count, a
  * worker killed mid-run failing the run instead of hanging it, the live
- * lint's findings of the workers' sessions in the summary, and bad values
- * refused.
+ * lint's findings of the workers' sessions in the summary, the workers
+ * started on the parent's allocator, and bad values refused.
  */
 #include "config.h"
 
@@ -378,6 +378,27 @@ children_of (GPid parent)
   return pids;
 }
 
+/* The running process's n workers, once they are all there. */
+static GArray *
+workers_of (Running *running,
+            guint    n)
+{
+  GPid parent = atoi (g_subprocess_get_identifier (running->process));
+  GArray *pids = NULL;
+  gboolean never = FALSE;
+
+  for (guint i = 0; i < 100; i++)
+    {
+      g_clear_pointer (&pids, g_array_unref);
+      pids = children_of (parent);
+      if (pids->len == n)
+        break;
+      iterate_until (&never, 0.1);
+    }
+  g_assert_cmpuint (pids->len, ==, n);
+  return pids;
+}
+
 /* A worker killed mid-run: the run ends soon, fails and says which. */
 static void
 test_killed_worker (Fixture       *fx,
@@ -388,20 +409,10 @@ test_killed_worker (Fixture       *fx,
   Running running = { 0 };
   g_autoptr(GArray) pids = NULL;
   gboolean never = FALSE;
-  GPid parent;
   double start;
 
   running_start (&running, fx, args);
-  parent = atoi (g_subprocess_get_identifier (running.process));
-  for (guint i = 0; i < 100; i++)
-    {
-      g_clear_pointer (&pids, g_array_unref);
-      pids = children_of (parent);
-      if (pids->len == 2)
-        break;
-      iterate_until (&never, 0.1);
-    }
-  g_assert_cmpuint (pids->len, ==, 2);
+  pids = workers_of (&running, 2);
   iterate_until (&never, 1.5);
   start = g_get_monotonic_time () / 1e6;
   g_assert_cmpint (kill (g_array_index (pids, GPid, 0), SIGKILL), ==, 0);
@@ -567,6 +578,70 @@ test_brief (Fixture       *fx,
     }
 }
 
+/* The value of name in the environment process pid was started with (by
+ * its last exec), NULL when it had none. */
+static char *
+started_with (GPid        pid,
+              const char *name)
+{
+  g_autofree char *path = g_strdup_printf ("/proc/%d/environ", (int) pid);
+  g_autofree char *text = NULL;
+  gsize length = 0;
+
+  if (!g_file_get_contents (path, &text, &length, NULL))
+    return NULL;
+  for (gsize at = 0; at < length; at += strlen (text + at) + 1)
+    if (g_str_has_prefix (text + at, name) && text[at + strlen (name)] == '=')
+      return g_strdup (text + at + strlen (name) + 1);
+  return NULL;
+}
+
+/* The workers start on the allocator their parent was re-executed with
+ * (riv-malloc.c), its mark saying so: a worker that re-executed itself
+ * would have been started again with a mark of its own. */
+static void
+test_worker_allocator (Fixture       *fx,
+                       gconstpointer  data)
+{
+  const char *args[] = { "--endpoint", "batch_echo", "--data", "[\"x\", 0.1]", "--users", "2",
+                         "--duration", "3", "--processes", "2", NULL };
+  Running running = { 0 };
+  g_autoptr(GArray) pids = NULL;
+  g_autofree char *parent_mark = NULL;
+  gboolean never = FALSE;
+
+  running_start (&running, fx, args);
+  pids = workers_of (&running, 2);
+  parent_mark = started_with (atoi (g_subprocess_get_identifier (running.process)),
+                              "RIVULET_REEXECUTED");
+  if (parent_mark == NULL)
+    {
+      /* RIVULET_NO_REEXEC=1, or nothing to change on this system. */
+      g_test_skip ("the parent did not re-execute itself for its allocator");
+      g_assert_cmpint (running_finish (&running, 30), ==, 0);
+      running_clear (&running);
+      return;
+    }
+  for (guint k = 0; k < pids->len; k++)
+    {
+      g_autofree char *mark = NULL;
+
+      /* Between its fork and its exec, it has its parent's environment. */
+      for (guint i = 0; i < 50 && mark == NULL; i++)
+        {
+          mark = started_with (g_array_index (pids, GPid, k), "RIVULET_REEXECUTED");
+          if (mark == NULL)
+            iterate_until (&never, 0.05);
+        }
+      g_test_message ("parent: %s; worker %u: %s", parent_mark, k + 1, mark);
+      g_assert_nonnull (mark);
+      g_assert_nonnull (strstr (mark, "parent"));
+      g_assert_true (g_str_has_prefix (mark, parent_mark));
+    }
+  g_assert_cmpint (running_finish (&running, 30), ==, 0);
+  running_clear (&running);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -585,6 +660,7 @@ main (int    argc,
   ADD ("/processes/bad-values", test_bad_values);
   ADD ("/processes/brief", test_brief);
   ADD ("/processes/lint", test_lint);
+  ADD ("/processes/worker-allocator", test_worker_allocator);
 #undef ADD
   return g_test_run ();
 }

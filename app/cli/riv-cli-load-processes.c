@@ -35,6 +35,7 @@
 #include "riv-compat.h"
 #include "riv-job-record.h"
 #include "riv-json.h"
+#include "riv-malloc.h"
 
 #define PROCESSES_MAX       256
 #define READ_BUFFER_BYTES   (64 * 1024)
@@ -757,7 +758,12 @@ processes_spawn (LoadProcesses  *self,
 {
   g_autoptr(GSubprocessLauncher) launcher =
     g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE);
+  /* The workers start on the allocator this process was re-executed with
+   * (riv-cli-malloc.c), instead of re-executing themselves for it: some
+   * 3 ms of CPU each. */
+  g_auto(GStrv) env = riv_malloc_environ (g_get_environ ());
 
+  g_subprocess_launcher_set_environ (launcher, env);
 #ifdef __linux__
   g_subprocess_launcher_set_child_setup (launcher, worker_child_setup, NULL, NULL);
 #endif
