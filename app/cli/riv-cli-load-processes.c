@@ -1129,6 +1129,11 @@ load_worker_watch (LoadRun  *run,
   worker_break_id = g_unix_signal_add (SIGUSR1, worker_break_cb, run);
   /* The parent's status line, not each worker's. */
   run->status_line = FALSE;
+  /* The parent counts the jobs into the run's statistics from their records;
+   * a worker writes no summary, so it keeps none (its --until-break breaks on
+   * its own jobs' failures and the last second's p95, which are not in them;
+   * the thresholds are the parent's). */
+  riv_load_run_set_counting (run->engine, FALSE);
   if (brief && run->streaming)
     {
       riv_load_run_set_record_func (run->engine, NULL, NULL);

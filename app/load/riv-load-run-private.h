@@ -251,6 +251,7 @@ struct _RivLoadRun
   gpointer      record_data;
   RivLoadRecordFunc brief_func;  /* nullable: each job's brief record as it is counted */
   gpointer      brief_data;
+  gboolean      not_counting;    /* riv_load_run_set_counting (FALSE) */
   GHashTable   *events;          /* nullable (track_events): event id → EventJob */
   GHashTable   *in_flight;       /* RivJob (owned) → NULL */
   GQueue        settling;        /* Settling (owned): finished, batch not settled yet */

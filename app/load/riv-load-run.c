@@ -299,6 +299,15 @@ count_job (RivLoadRun          *self,
   riv_load_stats_unlock (stats);
 }
 
+/* Whether jobs go into the statistics: unless nobody reads them
+ * (riv_load_run_set_counting ()), and always for thresholds judged live. */
+static gboolean
+counts_stats (RivLoadRun *self)
+{
+  return !self->not_counting ||
+         (self->brk.break_thresholds != NULL && self->brk.break_thresholds->len > 0);
+}
+
 /* The job's brief record, as its JSON record would read (riv-job-record.h):
  * status is the record's, the job's own or lost. */
 static void
@@ -378,13 +387,17 @@ account_job (RivLoadRun *self,
                               stream.stalls);
     }
 
-  count_job (self, self->stats, job, status, latency, error, user, &stream, lost_error != NULL);
-  if (scenario != NULL)
-    count_job (self, scenario->stats, job, status, latency, error, user, &stream,
-               lost_error != NULL);
-  if (scenario != NULL && scenario->endpoint_stats != NULL)
-    count_job (self, scenario->endpoint_stats, job, status, latency, error, user, &stream,
-               lost_error != NULL);
+  if (counts_stats (self))
+    {
+      count_job (self, self->stats, job, status, latency, error, user, &stream,
+                 lost_error != NULL);
+      if (scenario != NULL)
+        count_job (self, scenario->stats, job, status, latency, error, user, &stream,
+                   lost_error != NULL);
+      if (scenario != NULL && scenario->endpoint_stats != NULL)
+        count_job (self, scenario->endpoint_stats, job, status, latency, error, user, &stream,
+                   lost_error != NULL);
+    }
   if (self->params.compare != NULL)
     riv_compare_add_job (self->params.compare, self->params.compare_run, riv_job_get_endpoint (job),
                          riv_job_status_to_string (status), latency, stream.first_s,
@@ -1211,6 +1224,16 @@ riv_load_run_set_brief_func (RivLoadRun        *self,
 
   self->brief_func = func;
   self->brief_data = user_data;
+}
+
+void
+riv_load_run_set_counting (RivLoadRun *self,
+                           gboolean    counting)
+{
+  g_return_if_fail (RIV_IS_LOAD_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->not_counting = !counting;
 }
 
 gboolean

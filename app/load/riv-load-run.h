@@ -219,6 +219,14 @@ void          riv_load_run_set_record_func   (RivLoadRun        *self,
 void          riv_load_run_set_brief_func    (RivLoadRun        *self,
                                               RivLoadRecordFunc  func,
                                               gpointer           user_data);
+/* Whether each job is counted into the run's, its scenario's and its
+ * endpoint's statistics (TRUE by default). FALSE for a run whose statistics
+ * nobody reads, its jobs counted elsewhere from its records (a load worker:
+ * its parent counts them): riv_load_run_get_stats () and the others then
+ * hold no jobs. A run that judges thresholds while it goes
+ * (riv_load_run_set_until_break ()) counts them all the same. */
+void          riv_load_run_set_counting      (RivLoadRun        *self,
+                                              gboolean           counting);
 
 /* handle_file() values in the inputs are uploaded before each job
  * (riv_client_submit_uploading()), once per path and session. Off by
