@@ -416,21 +416,22 @@ start_more (RivLoadRun *self,
   _riv_load_run_maybe_done (self);
 }
 
-/* Whether the loop's thread has been busier than START_BUSY lately. */
+/* Whether the loop's thread has been busier than START_BUSY lately. The
+ * thread's busy time is read (a file on Linux) only as a sample is taken. */
 static gboolean
 loop_busy (RivLoadRun *self)
 {
   RivLoadRunUsers *users = &self->users;
   double now = riv_now ();
-  double busy_time = riv_thread_busy_time ();
 
   if (users->busy_at == 0)
     {
       users->busy_at = now;
-      users->busy_time = busy_time;
+      users->busy_time = riv_thread_busy_time ();
     }
   else if (now - users->busy_at >= START_BUSY_WAIT_MS / 1000.0)
     {
+      double busy_time = riv_thread_busy_time ();
       double share = (busy_time - users->busy_time) / (now - users->busy_at);
       double weight = users->busy_known ? MIN (1.0, (now - users->busy_at) / START_BUSY_WINDOW_S)
                                         : 1.0;
