@@ -12,7 +12,9 @@
  * yields it holds. The main context decides what reaches a session: a member whose
  * event has completed (or was cancelled) has events[i] == NULL, and anything
  * the worker still produces for it is dropped, so every event gets exactly
- * one process_completed.
+ * one process_completed. The worker's side of a run (the calls a demo
+ * makes, and the outbox) is riv-queue-run.c; what both share,
+ * riv-queue-private.h.
  */
 #include "config.h"
 
@@ -21,142 +23,9 @@
 
 #include <glib/gstdio.h>
 
-#include "riv-clock.h"
 #include "riv-compat.h"
 #include "riv-json.h"
-#include "riv-queue.h"
-#include "riv-run.h"
-
-/* Bytes of frames a generator may have produced that the main context has not
- * taken yet; beyond it the generator waits. */
-#define OUTBOX_MAX (256 * 1024)
-/* Files of a running job kept for download; older steps are expired. */
-#define RUN_KEEP_FILES 4
-/* Estimation broadcasts to waiting events are spaced at least this far apart
- * (and further apart for long queues, see request_broadcast()). */
-#define BROADCAST_MIN_INTERVAL_US (100 * 1000)
-#define BROADCAST_US_PER_EVENT    100
-
-typedef enum
-{
-  EVENT_WAITING,
-  EVENT_RUNNING,
-} EventState;
-
-typedef struct _QueueEvent QueueEvent;
-
-/* Where a run in steps is between its steps (under its lock). */
-typedef enum
-{
-  STEP_IDLE,     /* not started, making a step, or ended */
-  STEP_TIMED,    /* in the clock for its next step */
-  STEP_READER,   /* its next step waits for the reader to catch up */
-} StepState;
-
-typedef struct
-{
-  char  *path;
-  gsize  size;
-} OutFile;
-
-struct _QueueEvent
-{
-  char            id[RIV_EVENT_ID_LEN + 1];
-  guint           fn_index;
-  EventState      state;
-  RivDemoParams  *params;      /* owned while waiting */
-  gpointer        session;     /* owned reference */
-  GList           link;        /* in the endpoint's waiting queue */
-  RivRun         *run;         /* borrowed, while running */
-  guint           member;
-  RivFrame       *estimation;  /* borrowed, nullable: unsent lazy estimation */
-  gsize           input_size;  /* riv_demo_params_get_size() of its inputs */
-  gint64          joined;      /* monotonic µs */
-};
-
-typedef struct
-{
-  GQueue     waiting;          /* QueueEvent, through their link */
-  guint      running;
-  GPtrArray *runs;             /* RivRun, owned references */
-  double     total_time;
-  guint64    n_runs;
-  gint64     last_broadcast;
-  GSource   *broadcast_source;
-} Endpoint;
-
-struct _RivRun
-{
-  gint           ref_count;
-  RivQueue      *queue;
-  guint          fn_index;
-  const RivRunEndpoint *endpoint;
-  guint          size;
-  char         (*ids)[RIV_EVENT_ID_LEN + 1];
-  RivDemoParams **params;
-  gint64         batch_id;
-  double         t_start;
-  double         avg;          /* < 0: unknown */
-
-  /* Main context only */
-  QueueEvent   **events;
-  GQueue         files;        /* char *, the newest RUN_KEEP_FILES paths */
-
-  /* Shared, under lock */
-  GMutex         lock;
-  GCond          cond;
-  gboolean       cancelled;
-  gboolean       throttled;
-  gboolean       worker_waiting;
-  GString       *outbox;       /* frames produced, not yet taken */
-  GString       *outbox_spare; /* nullable: a taken outbox, empty, to take the next */
-  GArray        *outbox_files; /* OutFile, files written for them */
-  gboolean       outbox_posted;
-  StepState      step_state;   /* runs in steps */
-  RivClockEntry  step_entry;   /* in the queue's clock while STEP_TIMED */
-  gint64         step_next;    /* the next step's deadline while STEP_READER */
-
-  /* Worker only, until the run posts its end */
-  GString       *scratch;
-  double         last_yield;
-  double         t_end;
-  char         **results;
-  char          *error;
-  gboolean       step_begun;   /* runs in steps: steps->begin () made step_data */
-  gpointer       step_data;
-};
-
-struct _RivQueue
-{
-  GMainContext            *context;
-  RivInbox                *inbox;      /* borrowed */
-  RivQueueCallbacks        cb;
-  gpointer                 cb_data;
-
-  guint                    concurrency;
-  guint                    max_waiting;
-  gboolean                 verbose;
-  gboolean                 stamp;
-  char                    *output_dir;
-  char                    *base_url;
-
-  GThreadPool             *pool;
-  RivClock                *clock;      /* nullable: when an endpoint runs in steps */
-  GHashTable              *live;       /* id → QueueEvent (owned) */
-  const RivRunEndpoint    *ep_table;   /* borrowed, n_endpoints of them */
-  guint                    n_endpoints;
-  Endpoint                *endpoints;  /* their queues, n_endpoints */
-  guint                    n_waiting;
-  guint64                  session_input_max;
-  guint64                  input_max;
-  guint64                  input_bytes;
-  GHashTable              *session_inputs; /* session → guint64 (owned): its live events' inputs */
-  GSource                 *schedule_source;
-  guint                    schedule_start;
-  gint64                   next_batch_id;
-  guint64                  batch_items;
-  gboolean                 shut_down;
-};
+#include "riv-queue-private.h"
 
 static void schedule_soon (RivQueue *self);
 static void schedule_now  (RivQueue *self);
@@ -176,13 +45,6 @@ out_files_new (void)
 
   g_array_set_clear_func (files, out_file_clear);
   return files;
-}
-
-static RivRun *
-run_ref (RivRun *run)
-{
-  g_atomic_int_inc (&run->ref_count);
-  return run;
 }
 
 static void
@@ -599,16 +461,16 @@ request_broadcast (RivQueue *self,
   g_source_attach (ep->broadcast_source, self->context);
 }
 
-/* Worker side */
+/* A run's frames, taken from its worker (main context) */
 
 static void
 worker_func (gpointer data,
              gpointer user_data);
 
 /* Takes what the worker produced so far (main context). */
-static void
-outbox_cb (gpointer data,
-           gboolean discard)
+void
+_riv_queue_outbox_cb (gpointer data,
+                      gboolean discard)
 {
   RivRun *run = data;
   RivQueue *self = run->queue;
@@ -678,215 +540,7 @@ out:
 }
 
 /* Appends the frame in run->scratch to the outbox (worker thread). Waits
- * while the reader is behind, but not in a step (the next step waits: see
- * run_step ()). FALSE when the run is cancelled. */
-static gboolean
-post_frame (RivRun *run,
-            char   *file,
-            gsize   file_size)
-{
-  gboolean cancelled, post = FALSE;
-
-  g_mutex_lock (&run->lock);
-  while (!run->cancelled && run->endpoint->steps == NULL &&
-         (run->throttled || run->outbox->len >= OUTBOX_MAX))
-    {
-      run->worker_waiting = TRUE;
-      g_cond_wait (&run->cond, &run->lock);
-    }
-  run->worker_waiting = FALSE;
-  cancelled = run->cancelled;
-  if (!cancelled)
-    {
-      g_string_append_len (run->outbox, run->scratch->str, run->scratch->len);
-      if (file != NULL)
-        {
-          OutFile out = { g_steal_pointer (&file), file_size };
-          g_array_append_val (run->outbox_files, out);
-        }
-      post = !run->outbox_posted;
-      run->outbox_posted = TRUE;
-    }
-  g_mutex_unlock (&run->lock);
-
-  /* Nobody will serve it: do not leave it on disk. */
-  if (file != NULL)
-    {
-      g_unlink (file);
-      g_free (file);
-    }
-
-  /* One inbox item per batch of frames, however many the worker adds. */
-  if (post)
-    riv_inbox_post (run->queue->inbox, outbox_cb, run_ref (run));
-  return !cancelled;
-}
-
-static GString *
-scratch (RivRun *run)
-{
-  if (run->scratch == NULL)
-    run->scratch = g_string_sized_new (512);
-  g_string_truncate (run->scratch, 0);
-  return run->scratch;
-}
-
-guint
-riv_run_get_size (RivRun *run)
-{
-  return run->size;
-}
-
-const RivDemoParams *
-riv_run_get_params (RivRun *run,
-                    guint   member)
-{
-  g_return_val_if_fail (member < run->size, NULL);
-  return run->params[member];
-}
-
-const char *
-riv_run_get_event_id (RivRun *run,
-                      guint   member)
-{
-  g_return_val_if_fail (member < run->size, NULL);
-  return run->ids[member];
-}
-
-const char *
-riv_run_get_output_dir (RivRun *run)
-{
-  return run->queue->output_dir != NULL ? run->queue->output_dir : g_get_tmp_dir ();
-}
-
-const char *
-riv_run_get_base_url (RivRun *run)
-{
-  return run->queue->base_url != NULL ? run->queue->base_url : "";
-}
-
-gboolean
-riv_run_is_cancelled (RivRun *run)
-{
-  gboolean cancelled;
-
-  g_mutex_lock (&run->lock);
-  cancelled = run->cancelled;
-  g_mutex_unlock (&run->lock);
-  return cancelled;
-}
-
-gboolean
-riv_run_sleep_until (RivRun *run,
-                     gint64  end_us)
-{
-  gboolean cancelled;
-
-  g_mutex_lock (&run->lock);
-  while (!run->cancelled)
-    if (!g_cond_wait_until (&run->cond, &run->lock, end_us))
-      break;
-  cancelled = run->cancelled;
-  g_mutex_unlock (&run->lock);
-  return !cancelled;
-}
-
-gboolean
-riv_run_sleep (RivRun *run,
-               double  seconds)
-{
-  if (!(seconds > 0))
-    return !riv_run_is_cancelled (run);
-
-  return riv_run_sleep_until (run, g_get_monotonic_time () + (gint64) (seconds * G_USEC_PER_SEC));
-}
-
-gboolean
-riv_run_progress (RivRun     *run,
-                  gint64      index,
-                  gint64      length,
-                  const char *unit)
-{
-  GString *out = scratch (run);
-
-  riv_wire_begin_frame (out, "progress", run->ids[0]);
-  g_string_append_printf (out, ",\"progress_data\":[{\"index\":%" G_GINT64_FORMAT
-                          ",\"length\":%" G_GINT64_FORMAT ",\"unit\":", index, length);
-  riv_wire_append_string (out, unit, -1);
-  g_string_append (out, ",\"progress\":");
-  riv_wire_append_double (out, length > 0 ? (double) index / length : NAN);
-  g_string_append (out, ",\"desc\":null}]");
-  riv_wire_end_frame (out);
-  return post_frame (run, NULL, 0);
-}
-
-gboolean
-riv_run_log (RivRun     *run,
-             const char *level,
-             const char *title,
-             const char *message)
-{
-  GString *out = scratch (run);
-
-  /* Gradio's gr.Info / gr.Warning message: shown for 10 s. */
-  riv_wire_begin_frame (out, "log", run->ids[0]);
-  g_string_append (out, ",\"log\":");
-  riv_wire_append_string (out, message, -1);
-  g_string_append (out, ",\"level\":");
-  riv_wire_append_string (out, level, -1);
-  g_string_append (out, ",\"duration\":10,\"visible\":true,\"title\":");
-  riv_wire_append_string (out, title, -1);
-  riv_wire_end_frame (out);
-  return post_frame (run, NULL, 0);
-}
-
-gboolean
-riv_run_yield (RivRun      *run,
-               const char  *data_json,
-               gsize        len,
-               char        *file,
-               gsize        file_size)
-{
-  double now = riv_now ();
-  GString *out = scratch (run);
-
-  riv_wire_begin_frame (out, "process_generating", run->ids[0]);
-  g_string_append (out, ",\"output\":{\"data\":");
-  g_string_append_len (out, data_json, len);
-  g_string_append (out, ",\"is_generating\":true,\"duration\":");
-  riv_wire_append_double (out, now - run->last_yield);
-  g_string_append (out, ",\"average_duration\":");
-  riv_wire_append_eta (out, run->avg);
-  g_string_append (out, ",\"render_config\":null,\"changed_state_ids\":[],\"used_cache\":null}"
-                   ",\"success\":true,\"time_limit\":null");
-  if (run->queue->stamp)
-    riv_wire_append_stamps (out);
-  riv_wire_end_frame (out);
-  run->last_yield = now;
-  return post_frame (run, file, file_size);
-}
-
-void
-riv_run_return (RivRun *run,
-                guint   member,
-                char   *data_json)
-{
-  g_return_if_fail (member < run->size);
-  g_free (run->results[member]);
-  run->results[member] = data_json;
-}
-
-void
-riv_run_fail (RivRun     *run,
-              const char *message)
-{
-  g_free (run->error);
-  run->error = g_strdup (message);
-}
-
-/* Run lifecycle (main context) */
-
-/* The gr.State outputs of a member's result go to its session (keep_state)
+ * while the reader iion (keep_state)
  * and leave null in their place, as Gradio sends them. */
 static void
 keep_states (RivQueue   *self,
