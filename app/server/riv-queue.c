@@ -661,12 +661,14 @@ run_step (RivClockEntry *entry,
   RivRun *run = (RivRun *) ((char *) entry - G_STRUCT_OFFSET (RivRun, step_entry));
   const RivRunSteps *steps = run->endpoint->steps;
   gint64 next = RIV_RUN_STEPS_DONE;
+  gboolean cancelled;
 
   g_mutex_lock (&run->lock);
   run->step_state = STEP_IDLE;
+  cancelled = run->cancelled;
   g_mutex_unlock (&run->lock);
 
-  if (!riv_run_is_cancelled (run))
+  if (!cancelled)
     {
       if (!run->step_begun)
         {
