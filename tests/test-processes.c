@@ -9,7 +9,8 @@
  * every process, --metrics served by the parent with the merged count, a
  * worker killed mid-run failing the run instead of hanging it, the live
  * lint's findings of the workers' sessions in the summary, the workers
- * started on the parent's allocator, and bad values refused.
+ * started on the parent's allocator or by the program RIVULET_WORKER_PROGRAM
+ * names, and bad values refused.
  */
 #include "config.h"
 
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <glib/gstdio.h>
 #include <libsoup/soup.h>
 
 #include "riv-json.h"
@@ -642,6 +644,55 @@ test_worker_allocator (Fixture       *fx,
   running_clear (&running);
 }
 
+/* RIVULET_WORKER_PROGRAM: the workers run the program it names (here a
+ * script that notes each start, then runs rivulet-cli), and a value that is
+ * no program to run is a usage error before any worker starts. */
+static void
+test_worker_program (Fixture       *fx,
+                     gconstpointer  data)
+{
+  g_autofree char *script = g_build_filename (fx->dir, "worker.sh", NULL);
+  g_autofree char *starts = g_build_filename (fx->dir, "starts.txt", NULL);
+  g_autofree char *cli = g_canonicalize_filename (g_getenv ("RIVULET_CLI"), NULL);
+  g_autofree char *text = g_strdup_printf ("#!/bin/sh\necho \"$1\" >>'%s'\nexec '%s' \"$@\"\n",
+                                           starts, cli);
+  g_autofree char *env = g_strdup_printf ("RIVULET_WORKER_PROGRAM=%s", script);
+  const char *argv[] = { "load", "--url", fx->url, "--endpoint", "batch_echo", "--users", "4",
+                         "--iterations", "2", "--processes", "2", "--json", NULL };
+  const char *bad[] = { "RIVULET_WORKER_PROGRAM=worker.sh", "RIVULET_WORKER_PROGRAM=/",
+                        "RIVULET_WORKER_PROGRAM=/nonexistent/rivulet-cli" };
+  g_autofree char *out = NULL, *err = NULL, *started = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_auto(GStrv) lines = NULL;
+
+  g_assert_true (g_file_set_contents (script, text, -1, NULL));
+  g_assert_cmpint (g_chmod (script, 0755), ==, 0);
+  g_assert_cmpint (riv_test_run_cli_env (env, argv, &out, &err, 120), ==, 0);
+  g_test_message ("%s", err);
+  summary = riv_json_parse (NULL, out, -1, 0, NULL);
+  g_assert_cmpint (member_int (summary, "completed"), ==, 8);
+  g_assert_cmpint (member_int (summary, "processes"), ==, 2);
+  /* Each worker was started by way of the script, with load's arguments. */
+  g_assert_true (g_file_get_contents (starts, &started, NULL, NULL));
+  lines = g_strsplit (started, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 3);
+  g_assert_cmpstr (lines[0], ==, "load");
+  g_assert_cmpstr (lines[1], ==, "load");
+
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
+    {
+      g_autofree char *out2 = NULL, *err2 = NULL, *again = NULL;
+
+      g_assert_cmpint (riv_test_run_cli_env (bad[i], argv, &out2, &err2, 120), ==, 2);
+      g_test_message ("%s: %s", bad[i], err2);
+      g_assert_nonnull (strstr (err2, "RIVULET_WORKER_PROGRAM"));
+      g_assert_nonnull (strstr (err2, "absolute path"));
+      /* No worker started: the script saw no more starts. */
+      g_assert_true (g_file_get_contents (starts, &again, NULL, NULL));
+      g_assert_cmpstr (again, ==, started);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -661,6 +712,7 @@ main (int    argc,
   ADD ("/processes/brief", test_brief);
   ADD ("/processes/lint", test_lint);
   ADD ("/processes/worker-allocator", test_worker_allocator);
+  ADD ("/processes/worker-program", test_worker_program);
 #undef ADD
   return g_test_run ();
 }

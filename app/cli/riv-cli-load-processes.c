@@ -45,6 +45,7 @@
 #define END_PREFIX          "#end "
 #define BRIEF_PREFIX        "#job "     /* riv_load_record_write_brief () */
 #define BROKE_ELSEWHERE     "another process of the run broke"
+#define WORKER_PROGRAM_VARIABLE "RIVULET_WORKER_PROGRAM"  /* a program for the workers to run */
 
 typedef struct
 {
@@ -128,9 +129,18 @@ load_processes_check (guint    processes,
                       guint    most_users,
                       GError **error)
 {
+  const char *program = g_getenv (WORKER_PROGRAM_VARIABLE);
+
   if (processes == 1)
     return TRUE;
-  if (riv_cli_record_requested ())
+  if (program != NULL &&
+      (!g_path_is_absolute (program) || g_file_test (program, G_FILE_TEST_IS_DIR) ||
+       !g_file_test (program, G_FILE_TEST_IS_EXECUTABLE)))
+    g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
+                 WORKER_PROGRAM_VARIABLE " is \"%s\": the workers' program must be given by its "
+                 "absolute path and be one that can be run (a rivulet-cli of this version), or "
+                 "leave the variable out to run this one", program);
+  else if (riv_cli_record_requested ())
     g_set_error (error, G_OPTION_ERROR, G_OPTION_ERROR_BAD_VALUE,
                  "--record watches every session from one process: leave out --processes");
   else if (most_users == 0)
@@ -207,7 +217,10 @@ worker_args (LoadProcesses *self,
   GPtrArray *argv = g_ptr_array_new ();
   gboolean rest = FALSE;
 
-  g_ptr_array_add (argv, g_strdup ("/proc/self/exe"));
+  /* This very program, even if its file was replaced since it started;
+   * another only when asked (for a tool that follows a named program). */
+  g_ptr_array_add (argv, g_strdup (g_getenv (WORKER_PROGRAM_VARIABLE) != NULL
+                                   ? g_getenv (WORKER_PROGRAM_VARIABLE) : "/proc/self/exe"));
   g_ptr_array_add (argv, g_strdup (self->args[0]));
   for (guint i = 1; self->args[i] != NULL; i++)
     {

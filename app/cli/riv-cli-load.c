@@ -484,7 +484,9 @@ add_shape_entries (GOptionContext *context,
       "Users: run them in N worker processes (each shard I of N) and merge their jobs into "
       "one run: records, status line, --metrics, --until-break, summary, --report, "
       "--timeseries and exit status as one run's; \"auto\": one a core, one fewer when the "
-      "server is on this machine's loopback (default: 1, this process)", "N|auto" },
+      "server is on this machine's loopback (default: 1, this process); the workers run "
+      "this program, or the one $RIVULET_WORKER_PROGRAM names (for valgrind "
+      "--trace-children)", "N|auto" },
     /* Retired (one way to use every core is enough): said so, not silently unknown. */
     { "threads", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_STRING, &o->threads_text, NULL, NULL },
     { "worker", 0, G_OPTION_FLAG_HIDDEN, G_OPTION_ARG_NONE, &o->worker, NULL, NULL },
