@@ -188,20 +188,30 @@ riv_test_run_cli_env (const char          *env,
                       double               timeout_s)
 {
   g_autoptr(GPtrArray) argv = g_ptr_array_new ();
-  g_autoptr(GSubprocessLauncher) launcher = NULL;
-  g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(GAsyncResult) result = NULL;
-  g_autoptr(GError) error = NULL;
   const char *cli = g_getenv ("RIVULET_CLI");
-  static const char * const hf_names[] = {
-    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "HF_HOME", "HF_ENDPOINT",
-  };
 
   g_assert_nonnull (cli);
   g_ptr_array_add (argv, (char *) cli);
   for (guint i = 0; args[i] != NULL; i++)
     g_ptr_array_add (argv, (char *) args[i]);
   g_ptr_array_add (argv, NULL);
+  return riv_test_run_env (env, (const char * const *) argv->pdata, out, err, timeout_s);
+}
+
+int
+riv_test_run_env (const char          *env,
+                  const char * const  *argv,
+                  char               **out,
+                  char               **err,
+                  double               timeout_s)
+{
+  g_autoptr(GSubprocessLauncher) launcher = NULL;
+  g_autoptr(GSubprocess) process = NULL;
+  g_autoptr(GAsyncResult) result = NULL;
+  g_autoptr(GError) error = NULL;
+  static const char * const hf_names[] = {
+    "HF_TOKEN", "HUGGING_FACE_HUB_TOKEN", "HF_TOKEN_PATH", "HF_HOME", "HF_ENDPOINT",
+  };
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE |
                                         G_SUBPROCESS_FLAGS_STDERR_PIPE);
@@ -221,7 +231,7 @@ riv_test_run_cli_env (const char          *env,
           g_subprocess_launcher_setenv (launcher, pair[0], pair[1], TRUE);
         }
     }
-  process = g_subprocess_launcher_spawnv (launcher, (const char * const *) argv->pdata, &error);
+  process = g_subprocess_launcher_spawnv (launcher, argv, &error);
   g_assert_no_error (error);
   g_subprocess_communicate_utf8_async (process, NULL, NULL, riv_test_async_result_cb, &result);
   riv_test_wait_result (&result, timeout_s);

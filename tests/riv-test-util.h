@@ -86,5 +86,11 @@ int       riv_test_run_cli_env    (const char          *env,
                                    char               **out,
                                    char               **err,
                                    double               timeout_s);
+/* The same for any program: argv[0] is the program (found in PATH). */
+int       riv_test_run_env        (const char          *env,
+                                   const char * const  *argv,
+                                   char               **out,
+                                   char               **err,
+                                   double               timeout_s);
 
 G_END_DECLS

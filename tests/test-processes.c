@@ -10,7 +10,8 @@
  * worker killed mid-run failing the run instead of hanging it, the live
  * lint's findings of the workers' sessions in the summary, the workers
  * started on the parent's allocator or by the program RIVULET_WORKER_PROGRAM
- * names, and bad values refused.
+ * names, a run with its workers under valgrind's memcheck, and bad values
+ * refused.
  */
 #include "config.h"
 
@@ -693,6 +694,59 @@ test_worker_program (Fixture       *fx,
     }
 }
 
+/* A run in two processes under valgrind's memcheck, the parent and both
+ * workers (RIVULET_WORKER_PROGRAM lets valgrind follow them): a streaming
+ * endpoint with --output and the live lint, no error in any process (one
+ * with an error exits 1, and a worker that does fails the run), every job
+ * counted and written. */
+static void
+test_under_valgrind (Fixture       *fx,
+                     gconstpointer  data)
+{
+#if defined(__SANITIZE_ADDRESS__)
+  g_test_skip ("built with AddressSanitizer, whose programs valgrind cannot run");
+#else
+  g_autofree char *valgrind = g_find_program_in_path ("valgrind");
+  g_autofree char *cli = g_canonicalize_filename (g_getenv ("RIVULET_CLI"), NULL);
+  g_autofree char *records = g_build_filename (fx->dir, "jobs.jsonl", NULL);
+  g_autofree char *glib_supp = g_strdup ("--suppressions=/usr/share/glib-2.0/valgrind/glib.supp");
+  g_autofree char *own_supp = g_strconcat ("--suppressions=",
+                                           g_test_get_filename (G_TEST_DIST, "valgrind.supp", NULL),
+                                           NULL);
+  g_autofree char *output = g_strconcat ("--output=", records, NULL);
+  g_autofree char *env = g_strdup_printf ("RIVULET_WORKER_PROGRAM=%s\nG_SLICE=always-malloc", cli);
+  g_autofree char *out = NULL, *err = NULL, *text = NULL;
+  g_autoptr(JsonNode) summary = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n = 0;
+
+  if (valgrind == NULL)
+    {
+      g_test_skip ("valgrind is not installed (.ci/deps installs it for the tests)");
+      return;
+    }
+  {
+    const char *argv[] = { valgrind, "--trace-children=yes", "--error-exitcode=1", "--quiet",
+                           glib_supp, own_supp, cli, "load", "--url", fx->url,
+                           "--endpoint", "stream_text", "--data", "[\"story\", 6, 0.01]",
+                           "--users", "6", "--iterations", "3", "--processes", "2", "--json",
+                           output, NULL };
+
+    g_assert_cmpint (riv_test_run_env (env, argv, &out, &err, 120), ==, 0);
+  }
+  g_test_message ("%s", err);
+  summary = riv_json_parse (NULL, out, -1, 0, NULL);
+  g_assert_cmpint (member_int (summary, "completed"), ==, 18);
+  g_assert_cmpint (member_int (summary, "processes"), ==, 2);
+  g_assert_cmpint (member_int (summary, "updates"), >=, 18 * 6);
+  g_assert_true (g_file_get_contents (records, &text, NULL, NULL));
+  lines = g_strsplit (text, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    n += *lines[i] != '\0';
+  g_assert_cmpuint (n, ==, 18);
+#endif
+}
+
 int
 main (int    argc,
       char **argv)
@@ -713,6 +767,7 @@ main (int    argc,
   ADD ("/processes/lint", test_lint);
   ADD ("/processes/worker-allocator", test_worker_allocator);
   ADD ("/processes/worker-program", test_worker_program);
+  ADD ("/processes/under-valgrind", test_under_valgrind);
 #undef ADD
   return g_test_run ();
 }
