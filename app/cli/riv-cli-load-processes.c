@@ -215,12 +215,12 @@ worker_args (LoadProcesses *self,
              guint          k)
 {
   GPtrArray *argv = g_ptr_array_new ();
+  const char *program = g_getenv (WORKER_PROGRAM_VARIABLE);
   gboolean rest = FALSE;
 
   /* This very program, even if its file was replaced since it started;
    * another only when asked (for a tool that follows a named program). */
-  g_ptr_array_add (argv, g_strdup (g_getenv (WORKER_PROGRAM_VARIABLE) != NULL
-                                   ? g_getenv (WORKER_PROGRAM_VARIABLE) : "/proc/self/exe"));
+  g_ptr_array_add (argv, g_strdup (program != NULL ? program : "/proc/self/exe"));
   g_ptr_array_add (argv, g_strdup (self->args[0]));
   for (guint i = 1; self->args[i] != NULL; i++)
     {
